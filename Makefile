@@ -1,0 +1,112 @@
+# runledger — one Makefile for trainer, ledger and report.
+#
+#   make                 build build/{trainer,ledger,report}
+#   make test            build and run the test suite (tests/run.sh)
+#   make SAN=1 test      the same under AddressSanitizer + UBSan (build-san/)
+#   make deps            install missing Debian packages (scripts/deps.sh)
+#   make demo            prepare sample data, train, ingest, report
+#   make install PREFIX=/usr/local
+#   make clean
+#
+# Sources are found by directory: common/*.c is a static library shared by
+# all three programs; ledger/*.c, report/*.c and trainer/*.c are programs
+# (each has main.c). The CUDA path (kernels/cuda.mk) is added whenever nvcc
+# exists; without it the trainer is CPU-only.
+
+PREFIX ?= /usr/local
+CC ?= cc
+OPT ?= -O2
+BUILD ?= build
+
+ifeq ($(SAN),1)
+BUILD := build-san
+OPT := -O1
+SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+endif
+
+PKGS := sqlite3 jansson
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS := $(or $(shell pkg-config --libs $(PKGS) 2>/dev/null),-lsqlite3 -ljansson)
+CMARK_LIBS := -lcmark-gfm-extensions -lcmark-gfm
+OMP := -fopenmp
+
+WARN := -Wall -Wextra -Wshadow -Wno-unused-parameter -Wno-sign-compare
+CFLAGS ?= -g $(OPT)
+ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(SANFLAGS) $(OMP) -Icommon -Iledger -Itrainer -Ireport -Ikernels $(PKG_CFLAGS) -MMD -MP
+LDLIBS_ALL = $(PKG_LIBS) $(CMARK_LIBS) -lcsv -lm -lpthread
+ALL_LDFLAGS = $(LDFLAGS) $(SANFLAGS) $(OMP)
+
+COMMON_SRC  := $(wildcard common/*.c)
+LEDGER_SRC  := $(wildcard ledger/*.c)
+REPORT_SRC  := $(wildcard report/*.c)
+TRAINER_SRC := $(wildcard trainer/*.c)
+UNIT_SRC    := $(wildcard tests/unit/*.c)
+
+obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
+COMMON_OBJ  := $(call obj,$(COMMON_SRC))
+LEDGER_OBJ  := $(call obj,$(filter-out ledger/main.c,$(LEDGER_SRC)))
+REPORT_OBJ  := $(call obj,$(filter-out report/main.c,$(REPORT_SRC)))
+TRAINER_OBJ := $(call obj,$(filter-out trainer/main.c,$(TRAINER_SRC)))
+UNIT_BIN    := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
+
+# The CUDA path appends to TRAINER_OBJ / TRAINER_LIBS / ALL_CFLAGS when nvcc is found.
+TRAINER_LIBS :=
+NVCC ?= $(shell command -v nvcc 2>/dev/null || { test -x /usr/local/cuda/bin/nvcc && echo /usr/local/cuda/bin/nvcc; })
+-include kernels/cuda.mk
+
+PROGRAMS := $(BUILD)/ledger $(BUILD)/report $(BUILD)/trainer
+LIBS_A := $(BUILD)/libtrainer.a $(BUILD)/libreport.a $(BUILD)/libledger.a $(BUILD)/libcommon.a
+
+all: $(PROGRAMS) $(UNIT_BIN)
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+$(BUILD)/libcommon.a: $(COMMON_OBJ)
+$(BUILD)/libledger.a: $(LEDGER_OBJ)
+$(BUILD)/libreport.a: $(REPORT_OBJ)
+$(BUILD)/libtrainer.a: $(TRAINER_OBJ)
+$(LIBS_A):
+	@mkdir -p $(dir $@)
+	rm -f $@
+	$(AR) rcs $@ $^ $(if $^,,$(BUILD)/obj/empty.o)
+
+$(BUILD)/obj/empty.o:
+	@mkdir -p $(dir $@)
+	echo 'typedef int rl_empty_unit;' | $(CC) -x c -c - -o $@
+$(LIBS_A): | $(BUILD)/obj/empty.o
+
+LINK = $(if $(TRAINER_LIBS),$(CXX),$(CC))
+
+$(BUILD)/ledger: $(BUILD)/obj/ledger/main.o $(BUILD)/libledger.a $(BUILD)/libcommon.a
+	$(CC) $(ALL_LDFLAGS) $^ $(LDLIBS_ALL) -o $@
+$(BUILD)/report: $(BUILD)/obj/report/main.o $(BUILD)/libreport.a $(BUILD)/libledger.a $(BUILD)/libcommon.a
+	$(CC) $(ALL_LDFLAGS) $^ $(LDLIBS_ALL) -o $@
+$(BUILD)/trainer: $(BUILD)/obj/trainer/main.o $(BUILD)/libtrainer.a $(BUILD)/libcommon.a
+	$(LINK) $(ALL_LDFLAGS) $^ $(TRAINER_LIBS) $(LDLIBS_ALL) -o $@
+$(BUILD)/tests/%: tests/unit/%.c $(LIBS_A)
+	@mkdir -p $(dir $@)
+	$(LINK) $(ALL_CFLAGS) $(ALL_LDFLAGS) $< $(LIBS_A) $(TRAINER_LIBS) $(LDLIBS_ALL) -o $@
+
+test: all
+	BUILD=$(BUILD) sh tests/run.sh
+
+deps:
+	sh scripts/deps.sh
+
+demo: all
+	BUILD=$(BUILD) sh scripts/demo.sh
+
+install: $(PROGRAMS)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/runledger/templates
+	install -m 755 $(PROGRAMS) $(DESTDIR)$(PREFIX)/bin/
+	cp -R templates/. $(DESTDIR)$(PREFIX)/share/runledger/templates/
+
+clean:
+	rm -rf build build-san
+
+.PHONY: all test deps demo install clean
+.DELETE_ON_ERROR:
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,0 +1,328 @@
+/* runrec.c — runrec/1 parsing, validation, identity and append; see runrec.h. */
+#include <fcntl.h>
+#include <unistd.h>
+#include "runrec.h"
+#include "sha256.h"
+#include "util.h"
+
+const char *const runrec_statuses[] = { "ok", "crash", "oom", "nan", "timeout", "killed", "invalid", NULL };
+const char *const runrec_decisions[] = { "keep", "discard", "baseline", NULL };
+const char *const runrec_phases[] = { "startup", "data", "forward", "backward", "optimizer", "eval", NULL };
+
+int runrec_in_list(const char *const *list, const char *s)
+{
+	for (; *list; list++)
+		if (!strcmp(*list, s))
+			return 1;
+	return 0;
+}
+
+json_t *runrec_parse(const char *text, size_t len, sb *err)
+{
+	json_error_t je;
+	json_t *v = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
+	if (!v) {
+		sb_addf(err, "invalid JSON at column %d: %s", je.column, je.text);
+		return NULL;
+	}
+	if (!json_is_object(v)) {
+		sb_adds(err, "expected a JSON object");
+		json_decref(v);
+		return NULL;
+	}
+	return v;
+}
+
+static const char *type_name(const json_t *v)
+{
+	switch (json_typeof(v)) {
+	case JSON_OBJECT: return "object";
+	case JSON_ARRAY: return "array";
+	case JSON_STRING: return "string";
+	case JSON_INTEGER: return "integer";
+	case JSON_REAL: return "number";
+	case JSON_TRUE: case JSON_FALSE: return "boolean";
+	default: return "null";
+	}
+}
+
+static int problem(sb *err, const char *field, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int problem(sb *err, const char *field, const char *fmt, ...)
+{
+	va_list ap;
+	if (err->len)
+		sb_addc(err, '\n');
+	sb_addf(err, "field '%s': ", field);
+	va_start(ap, fmt);
+	sb_vaddf(err, fmt, ap);
+	va_end(ap);
+	return 1;
+}
+
+/* A string-or-null field; returns the number of problems. */
+static int check_opt_string(const json_t *obj, const char *key, const char *path, sb *err)
+{
+	json_t *v = json_object_get(obj, key);
+	if (v && !json_is_string(v) && !json_is_null(v))
+		return problem(err, path, "expected a string or null, got %s", type_name(v));
+	return 0;
+}
+
+static int check_enum(const json_t *obj, const char *key, const char *const *allowed,
+		      int required, sb *err)
+{
+	json_t *v = json_object_get(obj, key);
+	if (!v || json_is_null(v))
+		return required ? problem(err, key, "is required") : 0;
+	if (!json_is_string(v))
+		return problem(err, key, "expected a string, got %s", type_name(v));
+	if (!runrec_in_list(allowed, json_string_value(v))) {
+		sb s = SB_INIT;
+		for (const char *const *p = allowed; *p; p++)
+			sb_addf(&s, "%s%s", p == allowed ? "" : "|", *p);
+		problem(err, key, "'%s' is not one of %s", json_string_value(v), s.buf);
+		sb_release(&s);
+		return 1;
+	}
+	return 0;
+}
+
+static int check_time(const json_t *obj, const char *key, sb *err)
+{
+	json_t *v = json_object_get(obj, key);
+	double t;
+	if (!v || json_is_null(v))
+		return 0;
+	if (!json_is_string(v))
+		return problem(err, key, "expected an ISO-8601 UTC time string, got %s", type_name(v));
+	if (parse_iso_utc(json_string_value(v), &t))
+		return problem(err, key, "'%s' is not an ISO-8601 time like 2026-03-16T04:00:00Z",
+			       json_string_value(v));
+	return 0;
+}
+
+/* obj.key must be an object (or null/absent); every member must satisfy
+ * the given type predicate. */
+enum member_kind { M_SCALAR, M_NUMBER, M_STRING, M_ANY_SCALAR_OR_NUMBER };
+
+static int check_members(const json_t *parent, const char *key, enum member_kind kind, sb *err)
+{
+	json_t *obj = json_object_get(parent, key);
+	int n = 0;
+	if (!obj || json_is_null(obj))
+		return 0;
+	if (!json_is_object(obj))
+		return problem(err, key, "expected an object, got %s", type_name(obj));
+	const char *k;
+	json_t *v;
+	json_object_foreach(obj, k, v) {
+		char path[256];
+		snprintf(path, sizeof(path), "%s.%s", key, k);
+		int ok;
+		switch (kind) {
+		case M_NUMBER:
+			ok = json_is_number(v) || json_is_null(v);
+			if (!ok)
+				n += problem(err, path, "expected a number or null, got %s", type_name(v));
+			break;
+		case M_STRING:
+			ok = json_is_string(v) || json_is_null(v);
+			if (!ok)
+				n += problem(err, path, "expected a string or null, got %s", type_name(v));
+			break;
+		default:
+			ok = !json_is_object(v) && !json_is_array(v);
+			if (!ok)
+				n += problem(err, path, "expected a scalar (string, number, boolean, null), got %s",
+					     type_name(v));
+		}
+	}
+	return n;
+}
+
+static int check_hardware(const json_t *rec, sb *err)
+{
+	json_t *hw = json_object_get(rec, "hardware");
+	int n = 0;
+	if (!hw || json_is_null(hw))
+		return 0;
+	if (!json_is_object(hw))
+		return problem(err, "hardware", "expected an object, got %s", type_name(hw));
+	static const char *const strs[] = { "gpu_name", "compute_capability", "driver", "cuda", "host", "cpu" };
+	static const char *const nums[] = { "gpu_count", "gpu_mem_mb" };
+	for (size_t i = 0; i < ARRAY_SIZE(strs); i++) {
+		char path[64];
+		snprintf(path, sizeof(path), "hardware.%s", strs[i]);
+		n += check_opt_string(hw, strs[i], path, err);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(nums); i++) {
+		json_t *v = json_object_get(hw, nums[i]);
+		char path[64];
+		snprintf(path, sizeof(path), "hardware.%s", nums[i]);
+		if (v && !json_is_number(v) && !json_is_null(v))
+			n += problem(err, path, "expected a number, got %s", type_name(v));
+	}
+	return n;
+}
+
+static int check_code(const json_t *rec, sb *err)
+{
+	json_t *code = json_object_get(rec, "code");
+	int n = 0;
+	if (!code || json_is_null(code))
+		return 0;
+	if (!json_is_object(code))
+		return problem(err, "code", "expected an object, got %s", type_name(code));
+	n += check_opt_string(code, "commit", "code.commit", err);
+	n += check_opt_string(code, "diff_sha256", "code.diff_sha256", err);
+	json_t *d = json_object_get(code, "dirty");
+	if (d && !json_is_boolean(d) && !json_is_null(d))
+		n += problem(err, "code.dirty", "expected true or false, got %s", type_name(d));
+	return n;
+}
+
+static int check_failure(const json_t *rec, sb *err)
+{
+	json_t *f = json_object_get(rec, "failure");
+	int n = 0;
+	if (!f || json_is_null(f))
+		return 0;
+	if (!json_is_object(f))
+		return problem(err, "failure", "expected an object, got %s", type_name(f));
+	json_t *ph = json_object_get(f, "phase");
+	if (ph && !json_is_null(ph)) {
+		if (!json_is_string(ph))
+			n += problem(err, "failure.phase", "expected a string, got %s", type_name(ph));
+		else if (!runrec_in_list(runrec_phases, json_string_value(ph)))
+			n += problem(err, "failure.phase",
+				     "'%s' is not one of startup|data|forward|backward|optimizer|eval",
+				     json_string_value(ph));
+	}
+	n += check_opt_string(f, "message", "failure.message", err);
+	n += check_opt_string(f, "log_tail", "failure.log_tail", err);
+	return n;
+}
+
+static int check_metrics(const json_t *rec, sb *err)
+{
+	int n = check_members(rec, "metrics", M_NUMBER, err);
+	double bpb = runrec_metric(rec, "val_bpb");
+	if (!isnan(bpb) && (!isfinite(bpb) || bpb < 0))
+		n += problem(err, "metrics.val_bpb", "%g is not a valid bits-per-byte value", bpb);
+	return n;
+}
+
+int runrec_validate(const json_t *rec, sb *err)
+{
+	int n = 0;
+	if (!json_is_object(rec))
+		return problem(err, "(record)", "expected a JSON object"), -1;
+	json_t *schema = json_object_get(rec, "schema");
+	if (!json_is_string(schema))
+		n += problem(err, "schema", "is required and must be \"%s\"", RUNREC_SCHEMA);
+	else if (strcmp(json_string_value(schema), RUNREC_SCHEMA))
+		n += problem(err, "schema", "'%s' is not supported (expected \"%s\")",
+			     json_string_value(schema), RUNREC_SCHEMA);
+	json_t *id = json_object_get(rec, "run_id");
+	if (id && !(json_is_string(id) && json_string_length(id) > 0) && !json_is_null(id))
+		n += problem(err, "run_id", "expected a non-empty string, got %s", type_name(id));
+	static const char *const strs[] = { "parent", "campaign", "agent", "description" };
+	for (size_t i = 0; i < ARRAY_SIZE(strs); i++)
+		n += check_opt_string(rec, strs[i], strs[i], err);
+	n += check_enum(rec, "status", runrec_statuses, 1, err);
+	n += check_enum(rec, "decision", runrec_decisions, 0, err);
+	n += check_time(rec, "started_at", err);
+	n += check_time(rec, "finished_at", err);
+	n += check_hardware(rec, err);
+	n += check_code(rec, err);
+	n += check_members(rec, "data", M_STRING, err);
+	n += check_members(rec, "budget", M_NUMBER, err);
+	n += check_members(rec, "config", M_SCALAR, err);
+	n += check_metrics(rec, err);
+	n += check_failure(rec, err);
+	return n ? -1 : 0;
+}
+
+char *runrec_canonical(const json_t *rec)
+{
+	return json_dumps(rec, JSON_COMPACT | JSON_SORT_KEYS | JSON_REAL_PRECISION(17));
+}
+
+void runrec_identity(const json_t *rec, char hex[65])
+{
+	char *text = runrec_canonical(rec);
+	sha256_hex(text, strlen(text), hex);
+	free(text);
+}
+
+void runrec_ensure_id(json_t *rec)
+{
+	json_t *id = json_object_get(rec, "run_id");
+	if (json_is_string(id) && json_string_length(id) > 0)
+		return;
+	json_object_del(rec, "run_id");
+	char hex[65], buf[24];
+	runrec_identity(rec, hex);
+	snprintf(buf, sizeof(buf), "r-%.16s", hex);
+	json_object_set_new(rec, "run_id", json_string(buf));
+}
+
+const char *runrec_str(const json_t *rec, const char *key)
+{
+	return json_string_value(json_object_get(rec, key));
+}
+
+double runrec_num(const json_t *obj, const char *key)
+{
+	json_t *v = json_object_get(obj, key);
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+const char *runrec_sub_str(const json_t *rec, const char *obj, const char *key)
+{
+	return json_string_value(json_object_get(json_object_get(rec, obj), key));
+}
+
+double runrec_metric(const json_t *rec, const char *name)
+{
+	return runrec_num(json_object_get(rec, "metrics"), name);
+}
+
+json_t *runrec_new(const char *status)
+{
+	json_t *r = json_object();
+	json_object_set_new(r, "schema", json_string(RUNREC_SCHEMA));
+	json_object_set_new(r, "status", json_string(status));
+	return r;
+}
+
+int runrec_append(const char *path, const json_t *rec)
+{
+	char *text = json_dumps(rec, JSON_COMPACT | JSON_REAL_PRECISION(17));
+	if (!text) {
+		rl_error("cannot encode run record for '%s'", path);
+		return -1;
+	}
+	size_t len = strlen(text);
+	text = xrealloc(text, len + 2);
+	text[len++] = '\n';
+	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT, 0644);
+	int rc = -1;
+	if (fd < 0) {
+		rl_error("cannot open record file '%s': %s", path, strerror(errno));
+		goto out;
+	}
+	ssize_t w = write(fd, text, len);
+	if (w != (ssize_t)len) {
+		rl_error("cannot write record to '%s': %s", path, w < 0 ? strerror(errno) : "short write");
+		goto out;
+	}
+	fsync(fd);
+	rc = 0;
+out:
+	if (fd >= 0)
+		close(fd);
+	free(text);
+	return rc;
+}

@@ -1,0 +1,55 @@
+/* runrec.h — run records, schema "runrec/1": the contract between trainer and
+ * ledger (docs/run-record.md documents every field). Built on jansson.
+ *
+ * A record is a jansson object. This module parses, validates, canonicalises
+ * (identity hash) and appends records; it does not know about SQLite. */
+#ifndef RL_RUNREC_H
+#define RL_RUNREC_H
+#include <jansson.h>
+#include "sb.h"
+
+#define RUNREC_SCHEMA "runrec/1"
+
+/* Allowed values; NULL-terminated lists, also used by the ledger's checks. */
+extern const char *const runrec_statuses[];  /* ok crash oom nan timeout killed invalid */
+extern const char *const runrec_decisions[]; /* keep discard baseline */
+extern const char *const runrec_phases[];    /* startup forward backward optimizer eval data */
+
+int runrec_in_list(const char *const *list, const char *s);
+
+/* Parse one JSON text (one JSONL line or a whole-file object). Returns a new
+ * reference or NULL with the reason appended to err (column included). */
+json_t *runrec_parse(const char *text, size_t len, sb *err);
+
+/* Check a parsed record against runrec/1. Returns 0 when valid; otherwise -1
+ * with one line per problem appended to err, each naming the field:
+ *   "field 'metrics.val_bpb': expected a number, got string" */
+int runrec_validate(const json_t *rec, sb *err);
+
+/* Canonical text: compact JSON, keys sorted, reals printed with 17
+ * significant digits. Caller frees. */
+char *runrec_canonical(const json_t *rec);
+
+/* Identity: sha256 hex of the canonical text. Two records with the same
+ * content (key order and whitespace aside) have the same identity. */
+void runrec_identity(const json_t *rec, char hex[65]);
+
+/* Fill a missing run_id with "r-" + the first 16 hex digits of the identity
+ * of the record as it is (so compute a stored identity before calling). */
+void runrec_ensure_id(json_t *rec);
+
+/* Convenience getters: NULL / NAN / def when absent or of another type. */
+const char *runrec_str(const json_t *rec, const char *key);
+double runrec_num(const json_t *obj, const char *key); /* int or real -> double */
+const char *runrec_sub_str(const json_t *rec, const char *obj, const char *key);
+double runrec_metric(const json_t *rec, const char *name);
+
+/* New record with schema set and the given status; caller adds the rest. */
+json_t *runrec_new(const char *status);
+
+/* Append one record as a single line with one write() on an O_APPEND
+ * descriptor, then fsync, so concurrent writers never interleave lines and a
+ * crash right after still leaves the record on disk. 0 = ok. */
+int runrec_append(const char *path, const json_t *rec);
+
+#endif

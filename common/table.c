@@ -1,0 +1,287 @@
+/* table.c — typed result tables and their five renderings; see table.h. */
+#include <jansson.h>
+#include "table.h"
+#include "util.h"
+
+int out_format_parse(const char *s, enum out_format *out)
+{
+	static const struct { const char *name; enum out_format f; } names[] = {
+		{ "table", FMT_TABLE }, { "tsv", FMT_TSV }, { "csv", FMT_CSV },
+		{ "json", FMT_JSON }, { "md", FMT_MD }, { "markdown", FMT_MD },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+		if (!strcmp(s, names[i].name)) {
+			*out = names[i].f;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+void table_init(table *t, int ncols, const char *const *names)
+{
+	t->ncols = ncols;
+	t->cols = xcalloc((size_t)ncols, sizeof(char *));
+	for (int i = 0; i < ncols; i++)
+		t->cols[i] = xstrdup(names[i]);
+	t->nrows = t->cap = 0;
+	t->cells = NULL;
+}
+
+void table_release(table *t)
+{
+	for (int i = 0; i < t->nrows * t->ncols; i++)
+		free(t->cells[i].text);
+	for (int i = 0; i < t->ncols; i++)
+		free(t->cols[i]);
+	free(t->cols);
+	free(t->cells);
+	memset(t, 0, sizeof(*t));
+}
+
+int table_add_row(table *t)
+{
+	if (t->nrows == t->cap) {
+		t->cap = t->cap ? t->cap * 2 : 64;
+		t->cells = xrealloc(t->cells, (size_t)t->cap * (size_t)t->ncols * sizeof(cell));
+	}
+	memset(t->cells + (size_t)t->nrows * t->ncols, 0, (size_t)t->ncols * sizeof(cell));
+	return t->nrows++;
+}
+
+static cell *at(table *t, int row, int col)
+{
+	return &t->cells[(size_t)row * t->ncols + col];
+}
+
+void table_set_text(table *t, int row, int col, const char *s)
+{
+	cell *c = at(t, row, col);
+	free(c->text);
+	c->text = s ? xstrdup(s) : NULL;
+	c->type = s ? CELL_TEXT : CELL_NULL;
+}
+
+void table_set_num(table *t, int row, int col, double v, int prec)
+{
+	cell *c = at(t, row, col);
+	free(c->text);
+	c->text = NULL;
+	c->type = isnan(v) ? CELL_NULL : CELL_NUM;
+	c->num = v;
+	c->prec = prec;
+}
+
+void table_set_int(table *t, int row, int col, long long v)
+{
+	cell *c = at(t, row, col);
+	free(c->text);
+	c->text = NULL;
+	c->type = CELL_INT;
+	c->num = (double)v;
+}
+
+void table_cell_text(const cell *c, sb *out)
+{
+	switch (c->type) {
+	case CELL_TEXT: sb_adds(out, c->text); break;
+	case CELL_INT: sb_addf(out, "%lld", (long long)c->num); break;
+	case CELL_NUM:
+		if (c->prec >= 0)
+			sb_addf(out, "%.*f", c->prec, c->num);
+		else
+			sb_addf(out, "%.10g", c->num);
+		break;
+	default: break;
+	}
+}
+
+/* One-line text: control characters (tab, newline, …) become spaces so a
+ * cell can never break the row structure of table, tsv or md output. */
+static void add_flat(sb *out, const char *s)
+{
+	for (; *s; s++)
+		sb_addc(out, (unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s);
+}
+
+void md_escape(sb *out, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '|': sb_adds(out, "\\|"); break;
+		case '\\': sb_adds(out, "\\\\"); break;
+		case '<': sb_adds(out, "&lt;"); break;
+		case '>': sb_adds(out, "&gt;"); break;
+		case '&': sb_adds(out, "&amp;"); break;
+		case '*': case '_': case '`': case '[': case ']': case '#':
+			sb_addc(out, '\\');
+			sb_addc(out, *s);
+			break;
+		default:
+			sb_addc(out, (unsigned char)*s < 0x20 ? ' ' : *s);
+		}
+	}
+}
+
+static void render_csv_field(sb *line, const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		sb_adds(line, s);
+		return;
+	}
+	sb_addc(line, '"');
+	for (; *s; s++) {
+		if (*s == '"')
+			sb_addc(line, '"');
+		sb_addc(line, *s);
+	}
+	sb_addc(line, '"');
+}
+
+static int is_numeric(const cell *c)
+{
+	return c->type == CELL_NUM || c->type == CELL_INT;
+}
+
+static void render_json(const table *t, FILE *out)
+{
+	json_t *arr = json_array();
+	for (int r = 0; r < t->nrows; r++) {
+		json_t *o = json_object();
+		for (int c = 0; c < t->ncols; c++) {
+			const cell *x = &t->cells[(size_t)r * t->ncols + c];
+			json_t *v;
+			switch (x->type) {
+			case CELL_TEXT: v = json_string(x->text); break;
+			case CELL_INT: v = json_integer((json_int_t)x->num); break;
+			case CELL_NUM: v = isfinite(x->num) ? json_real(x->num) : json_null(); break;
+			default: v = json_null();
+			}
+			if (!v) /* invalid UTF-8 in text: keep the row, escape bytes */
+				v = json_stringn_nocheck(x->text, strlen(x->text));
+			json_object_set_new(o, t->cols[c], v);
+		}
+		json_array_append_new(arr, o);
+	}
+	char *s = json_dumps(arr, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
+	fputs(s ? s : "[]", out);
+	fputc('\n', out);
+	free(s);
+	json_decref(arr);
+}
+
+static size_t utf8_width(const char *s)
+{
+	size_t w = 0;
+	for (; *s; s++)
+		w += ((unsigned char)*s & 0xc0) != 0x80;
+	return w;
+}
+
+static void render_aligned(const table *t, FILE *out)
+{
+	size_t *w = xcalloc((size_t)t->ncols, sizeof(size_t));
+	sb tmp = SB_INIT;
+	for (int c = 0; c < t->ncols; c++)
+		w[c] = utf8_width(t->cols[c]);
+	for (int r = 0; r < t->nrows; r++) {
+		for (int c = 0; c < t->ncols; c++) {
+			sb_reset(&tmp);
+			table_cell_text(&t->cells[(size_t)r * t->ncols + c], &tmp);
+			size_t cw = utf8_width(tmp.buf);
+			if (cw > w[c])
+				w[c] = cw > 60 ? 60 : cw;
+		}
+	}
+	sb line = SB_INIT;
+	for (int r = -1; r < t->nrows; r++) {
+		sb_reset(&line);
+		for (int c = 0; c < t->ncols; c++) {
+			const cell *x = r < 0 ? NULL : &t->cells[(size_t)r * t->ncols + c];
+			sb_reset(&tmp);
+			if (x)
+				table_cell_text(x, &tmp);
+			else
+				sb_adds(&tmp, t->cols[c]);
+			sb flat = SB_INIT;
+			add_flat(&flat, tmp.buf);
+			size_t cw = utf8_width(flat.buf);
+			if (cw > 60) { /* long text: cut at a character boundary */
+				size_t keep = 0, seen = 0;
+				while (flat.buf[keep] && seen < 57) {
+					keep++;
+					while ((flat.buf[keep] & 0xc0) == 0x80)
+						keep++;
+					seen++;
+				}
+				flat.len = keep;
+				flat.buf[keep] = '\0';
+				sb_adds(&flat, "...");
+				cw = 60;
+			}
+			int right = x && is_numeric(x);
+			if (c)
+				sb_adds(&line, "  ");
+			if (right)
+				for (size_t i = cw; i < w[c]; i++)
+					sb_addc(&line, ' ');
+			sb_adds(&line, flat.buf);
+			if (!right && c + 1 < t->ncols)
+				for (size_t i = cw; i < w[c]; i++)
+					sb_addc(&line, ' ');
+			sb_release(&flat);
+		}
+		sb_rtrim(&line);
+		fprintf(out, "%s\n", line.buf);
+	}
+	sb_release(&line);
+	sb_release(&tmp);
+	free(w);
+}
+
+void table_render(const table *t, enum out_format fmt, FILE *out)
+{
+	if (fmt == FMT_JSON) {
+		render_json(t, out);
+		return;
+	}
+	if (fmt == FMT_TABLE) {
+		render_aligned(t, out);
+		return;
+	}
+	sb line = SB_INIT, tmp = SB_INIT;
+	for (int r = -1; r < t->nrows; r++) {
+		sb_reset(&line);
+		if (fmt == FMT_MD)
+			sb_adds(&line, "|");
+		for (int c = 0; c < t->ncols; c++) {
+			sb_reset(&tmp);
+			if (r < 0)
+				sb_adds(&tmp, t->cols[c]);
+			else
+				table_cell_text(&t->cells[(size_t)r * t->ncols + c], &tmp);
+			if (fmt == FMT_TSV) {
+				if (c)
+					sb_addc(&line, '\t');
+				add_flat(&line, tmp.buf);
+			} else if (fmt == FMT_CSV) {
+				if (c)
+					sb_addc(&line, ',');
+				render_csv_field(&line, tmp.buf);
+			} else {
+				sb_addc(&line, ' ');
+				md_escape(&line, tmp.buf);
+				sb_adds(&line, " |");
+			}
+		}
+		fprintf(out, "%s%s", line.buf, fmt == FMT_CSV ? "\r\n" : "\n");
+		if (r < 0 && fmt == FMT_MD) {
+			fputc('|', out);
+			for (int c = 0; c < t->ncols; c++)
+				fputs(t->nrows && is_numeric(&t->cells[c]) ? " ---: |" : " --- |", out);
+			fputc('\n', out);
+		}
+	}
+	sb_release(&line);
+	sb_release(&tmp);
+}

@@ -1,0 +1,48 @@
+/* table.h — one result table, rendered as table|tsv|csv|json|md.
+ * Every listing command (ledger query/frontier/repeats/audit, report's
+ * tables) builds a table and renders it here, so the formats agree.
+ * Cells are typed (text, number, null) so JSON keeps numbers as numbers.
+ * Escaping: csv quotes per RFC 4180; tsv replaces tab/newline with a space;
+ * md escapes '|', '\\' and HTML-significant characters, and newlines become
+ * spaces; json uses jansson. Low-level: no SQLite. */
+#ifndef RL_TABLE_H
+#define RL_TABLE_H
+#include <stdio.h>
+#include "sb.h"
+
+enum out_format { FMT_TABLE, FMT_TSV, FMT_CSV, FMT_JSON, FMT_MD };
+
+/* Parse "table", "tsv", … ; returns 0 or -1. */
+int out_format_parse(const char *s, enum out_format *out);
+
+enum cell_type { CELL_NULL, CELL_TEXT, CELL_NUM, CELL_INT };
+
+typedef struct cell {
+	enum cell_type type;
+	char *text;     /* CELL_TEXT: owned copy */
+	double num;     /* CELL_NUM / CELL_INT */
+	int prec;       /* CELL_NUM: digits after the point in text formats; -1 = %g */
+} cell;
+
+typedef struct table {
+	int ncols;
+	char **cols;    /* column names (json keys) */
+	int nrows, cap;
+	cell *cells;    /* nrows * ncols, row-major */
+} table;
+
+void table_init(table *t, int ncols, const char *const *names);
+void table_release(table *t);
+/* Start a new row (all cells null); returns its index. */
+int table_add_row(table *t);
+void table_set_text(table *t, int row, int col, const char *s); /* NULL -> null */
+void table_set_num(table *t, int row, int col, double v, int prec); /* NaN -> null */
+void table_set_int(table *t, int row, int col, long long v);
+/* Render the cell as text the way the table/tsv formats show it. */
+void table_cell_text(const cell *c, sb *out);
+
+void table_render(const table *t, enum out_format fmt, FILE *out);
+/* Append markdown-escaped text (for report templates too). */
+void md_escape(sb *out, const char *s);
+
+#endif

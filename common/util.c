@@ -1,0 +1,226 @@
+/* util.c — errors, allocation, parsing and time helpers; see util.h. */
+#include <strings.h>
+#include <time.h>
+#include "sb.h"
+#include "util.h"
+
+const char *rl_progname = "runledger";
+
+static void vreport(const char *prefix, const char *fmt, va_list ap)
+{
+	fflush(stdout);
+	fprintf(stderr, "%s: %s", rl_progname, prefix);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void rl_error(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vreport("", fmt, ap);
+	va_end(ap);
+}
+
+void rl_warn(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vreport("warning: ", fmt, ap);
+	va_end(ap);
+}
+
+void rl_hint(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vreport("hint: ", fmt, ap);
+	va_end(ap);
+}
+
+void die(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vreport("fatal: ", fmt, ap);
+	va_end(ap);
+	exit(EXIT_FAILURE_RT);
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p)
+		die("out of memory allocating %zu bytes", n);
+	return p;
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+	if (!p)
+		die("out of memory allocating %zu x %zu bytes", n, size);
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+	if (!q)
+		die("out of memory allocating %zu bytes", n);
+	return q;
+}
+
+char *xstrdup(const char *s)
+{
+	return xstrndup(s, strlen(s));
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+	char *p = xmalloc(n + 1);
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+int parse_double(const char *s, double *out)
+{
+	char *end;
+	if (!s || !*s || isspace((unsigned char)*s))
+		return -1;
+	errno = 0;
+	double v = strtod(s, &end);
+	while (*end && isspace((unsigned char)*end))
+		end++;
+	if (*end || errno == ERANGE)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int parse_long(const char *s, long *out)
+{
+	char *end;
+	if (!s || !*s || isspace((unsigned char)*s))
+		return -1;
+	errno = 0;
+	long v = strtol(s, &end, 10);
+	if (*end || errno == ERANGE)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+char *read_file(const char *path, size_t *len_out)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+	if (!f) {
+		rl_error("cannot open '%s': %s", path, strerror(errno));
+		return NULL;
+	}
+	sb s = SB_INIT;
+	char chunk[65536];
+	size_t n;
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		sb_add(&s, chunk, n);
+	int failed = ferror(f);
+	if (f != stdin)
+		fclose(f);
+	if (failed) {
+		rl_error("cannot read '%s': %s", path, strerror(errno));
+		sb_release(&s);
+		return NULL;
+	}
+	if (len_out)
+		*len_out = s.len;
+	return sb_detach(&s);
+}
+
+void utc_now_iso(char *buf, size_t n)
+{
+	format_iso_utc((double)time(NULL), buf, n);
+}
+
+void format_iso_utc(double t, char *buf, size_t n)
+{
+	time_t tt = (time_t)floor(t);
+	struct tm tm;
+	gmtime_r(&tt, &tm);
+	strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+/* Days from 1970-01-01 to y-m-d in the proleptic Gregorian calendar
+ * (Howard Hinnant's days_from_civil algorithm). */
+static long days_from_civil(long y, long m, long d)
+{
+	y -= m <= 2;
+	long era = (y >= 0 ? y : y - 399) / 400;
+	long yoe = y - era * 400;
+	long doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+	long doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return era * 146097 + doe - 719468;
+}
+
+int parse_iso_utc(const char *s, double *out)
+{
+	int y, mo, d, h = 0, mi = 0, consumed = 0;
+	double sec = 0;
+	if (!s || sscanf(s, "%4d-%2d-%2d%n", &y, &mo, &d, &consumed) != 3)
+		return -1;
+	const char *p = s + consumed;
+	if (*p == 'T' || *p == ' ') {
+		int c2 = 0;
+		if (sscanf(p + 1, "%2d:%2d%n", &h, &mi, &c2) != 2)
+			return -1;
+		p += 1 + c2;
+		if (*p == ':') {
+			char *end;
+			sec = strtod(p + 1, &end);
+			if (end == p + 1)
+				return -1;
+			p = end;
+		}
+	}
+	double offset = 0;
+	if (*p == 'Z') {
+		p++;
+	} else if (*p == '+' || *p == '-') {
+		int oh = 0, om = 0;
+		if (sscanf(p + 1, "%2d:%2d", &oh, &om) < 1)
+			return -1;
+		offset = (oh * 3600.0 + om * 60.0) * (*p == '+' ? 1 : -1);
+		p += strlen(p);
+	}
+	if (*p || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || sec >= 61)
+		return -1;
+	*out = days_from_civil(y, mo, d) * 86400.0 + h * 3600.0 + mi * 60.0 + sec - offset;
+	return 0;
+}
+
+int str_starts_with(const char *s, const char *prefix)
+{
+	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+int str_ends_with(const char *s, const char *suffix)
+{
+	size_t a = strlen(s), b = strlen(suffix);
+	return a >= b && memcmp(s + a - b, suffix, b) == 0;
+}
+
+int str_ieq(const char *a, const char *b)
+{
+	return strcasecmp(a, b) == 0;
+}
+
+int glob_match(const char *pat, const char *text)
+{
+	if (!*pat)
+		return !*text;
+	if (*pat == '*')
+		return glob_match(pat + 1, text) || (*text && glob_match(pat, text + 1));
+	if (*text && (*pat == '?' || *pat == *text))
+		return glob_match(pat + 1, text + 1);
+	return 0;
+}

@@ -1,0 +1,67 @@
+/* util.h — error reporting, checked allocation and small helpers shared by
+ * trainer, ledger and report. Low-level: no SQLite, jansson or CUDA here.
+ *
+ * Messages follow one shape:  "<prog>: <what>: <where>: <problem>", then
+ * optionally "<prog>: hint: <what to do>". Lower layers return an int rc
+ * and leave their message with rl_error(); only main/cmd_* exit. */
+#ifndef RL_UTIL_H
+#define RL_UTIL_H
+/* System headers come first so banned.h (included last) cannot clash with
+ * their declarations: include util.h after any other system header. */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Exit codes, the same for every program (docs/exit-codes.md). */
+enum {
+	EXIT_OK = 0,       /* success, nothing to report */
+	EXIT_FINDINGS = 1, /* findings, partial ingest, some input rejected */
+	EXIT_USAGE = 2,    /* bad command line or unusable input */
+	EXIT_FAILURE_RT = 3 /* runtime failure: database, I/O, out of memory */
+};
+
+extern const char *rl_progname; /* set by main(): "ledger", "trainer", … */
+
+void rl_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void rl_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void rl_hint(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+
+/* Strict number parsing: the whole string must be consumed. 0 = ok. */
+int parse_double(const char *s, double *out);
+int parse_long(const char *s, long *out);
+
+/* Read a whole file ("-" = stdin). Returns NULL and leaves a message on error. */
+char *read_file(const char *path, size_t *len_out);
+
+/* Current UTC time as "YYYY-MM-DDTHH:MM:SSZ" into buf (>= 21 bytes). */
+void utc_now_iso(char *buf, size_t n);
+/* Parse an ISO-8601 UTC time ("YYYY-MM-DD[THH:MM[:SS[.fff]]][Z]") to
+ * seconds since the epoch. 0 = ok. */
+int parse_iso_utc(const char *s, double *out);
+/* Format seconds since the epoch as "YYYY-MM-DDTHH:MM:SSZ". */
+void format_iso_utc(double t, char *buf, size_t n);
+
+int str_starts_with(const char *s, const char *prefix);
+int str_ends_with(const char *s, const char *suffix);
+/* Case-insensitive equality (ASCII). */
+int str_ieq(const char *a, const char *b);
+/* Shell-style glob match ('*', '?'), used for variable globs like "impl.*". */
+int glob_match(const char *pattern, const char *text);
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+#include "banned.h"
+#endif

@@ -1,0 +1,15 @@
+/* cmd_diff.c — `ledger diff`: NOT YET IMPLEMENTED (placeholder so the command
+ * table links; replace the whole file). */
+#include "ledger.h"
+#include "util.h"
+
+int cmd_diff(int argc, char **argv, struct ledger_ctx *ctx)
+{
+	(void)ctx;
+	if (wants_help(argc, argv)) {
+		printf("usage: ledger diff (not implemented yet)\n");
+		return EXIT_OK;
+	}
+	rl_error("diff: not implemented yet");
+	return EXIT_USAGE;
+}

@@ -1,0 +1,15 @@
+/* cmd_ingest.c — `ledger ingest`: NOT YET IMPLEMENTED (placeholder so the command
+ * table links; replace the whole file). */
+#include "ledger.h"
+#include "util.h"
+
+int cmd_ingest(int argc, char **argv, struct ledger_ctx *ctx)
+{
+	(void)ctx;
+	if (wants_help(argc, argv)) {
+		printf("usage: ledger ingest (not implemented yet)\n");
+		return EXIT_OK;
+	}
+	rl_error("ingest: not implemented yet");
+	return EXIT_USAGE;
+}

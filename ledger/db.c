@@ -1,0 +1,159 @@
+/* db.c — open the ledger database and own its schema.
+ *
+ * Schema version 1 (PRAGMA user_version):
+ *
+ * runs        one row per distinct run record (identity = content hash)
+ *   id            INTEGER  ingest order; ties in time are broken by it
+ *   run_id        TEXT     the record's run_id (derived "r-<hash16>" if absent)
+ *   content_hash  TEXT     sha256 of the canonical record as received (dedupe key)
+ *   parent        TEXT     run_id of the parent run, or NULL
+ *   campaign, agent, description, decision, status   TEXT  as in runrec/1
+ *   started_at, finished_at  TEXT  ISO-8601 UTC; t_finished REAL: epoch seconds
+ *                            (finished_at, else started_at, else NULL)
+ *   gpu_name      TEXT     as recorded;  hw_class TEXT (H100, RTX 3090, or the
+ *                          name itself when unknown); vram_tier TEXT small|medium|large|xl
+ *   gpu_count INTEGER, gpu_mem_mb REAL
+ *   code_commit, diff_sha256 TEXT; code_dirty INTEGER 0/1
+ *   data_name, data_sha256   TEXT
+ *   val_bpb       REAL     NULL unless a valid measurement (status ok, value > 0)
+ *   repeat_key    TEXT     runs with the same key are repeat measurements
+ *                          (same config, code, data and hardware class)
+ *   source_format TEXT     runrec|results.tsv|run.log|arh.json
+ *   source_file   TEXT, source_line INTEGER   where it was ingested from
+ *   ingested_at   TEXT
+ *   record        TEXT     the full record as canonical JSON (config, metrics,
+ *                          failure… are read from it with json_extract)
+ *
+ * changes     variables a run changed against its parent
+ *   run INTEGER -> runs.id, var TEXT, old TEXT, new TEXT (JSON scalars as text,
+ *   NULL when unknown), how TEXT 'exact'|'inferred'
+ *
+ * quarantine  input that could not be ingested; nothing is dropped silently
+ *   id, source_file, line, reason, content, ingested_at
+ *
+ * campaigns   declared campaigns (ledger campaign add): name, spec (JSON)
+ * campaign_runs  explicit assignments (ledger campaign assign): campaign, run
+ */
+#include "db.h"
+#include "util.h"
+
+static const char *const schema_v1 =
+	"CREATE TABLE IF NOT EXISTS runs("
+	" id INTEGER PRIMARY KEY,"
+	" run_id TEXT NOT NULL UNIQUE,"
+	" content_hash TEXT NOT NULL UNIQUE,"
+	" parent TEXT, campaign TEXT, agent TEXT, description TEXT,"
+	" status TEXT NOT NULL, decision TEXT,"
+	" started_at TEXT, finished_at TEXT, t_finished REAL,"
+	" gpu_name TEXT, hw_class TEXT, vram_tier TEXT, gpu_count INTEGER, gpu_mem_mb REAL,"
+	" code_commit TEXT, code_dirty INTEGER, diff_sha256 TEXT,"
+	" data_name TEXT, data_sha256 TEXT,"
+	" val_bpb REAL, repeat_key TEXT,"
+	" source_format TEXT, source_file TEXT, source_line INTEGER,"
+	" ingested_at TEXT, record TEXT NOT NULL);"
+	"CREATE INDEX IF NOT EXISTS runs_time ON runs(t_finished, id);"
+	"CREATE INDEX IF NOT EXISTS runs_hw ON runs(hw_class);"
+	"CREATE INDEX IF NOT EXISTS runs_agent ON runs(agent);"
+	"CREATE INDEX IF NOT EXISTS runs_campaign ON runs(campaign);"
+	"CREATE INDEX IF NOT EXISTS runs_repeat ON runs(repeat_key);"
+	"CREATE TABLE IF NOT EXISTS changes("
+	" run INTEGER NOT NULL REFERENCES runs(id), var TEXT NOT NULL,"
+	" old TEXT, new TEXT, how TEXT NOT NULL CHECK(how IN ('exact','inferred')),"
+	" PRIMARY KEY(run, var)) WITHOUT ROWID;"
+	"CREATE INDEX IF NOT EXISTS changes_var ON changes(var);"
+	"CREATE TABLE IF NOT EXISTS quarantine("
+	" id INTEGER PRIMARY KEY, source_file TEXT, line INTEGER,"
+	" reason TEXT NOT NULL, content TEXT, ingested_at TEXT);"
+	"CREATE TABLE IF NOT EXISTS campaigns(name TEXT PRIMARY KEY, spec TEXT NOT NULL);"
+	"CREATE TABLE IF NOT EXISTS campaign_runs("
+	" campaign TEXT NOT NULL, run INTEGER NOT NULL REFERENCES runs(id),"
+	" PRIMARY KEY(campaign, run)) WITHOUT ROWID;";
+
+void db_fail(sqlite3 *db, int rc, const char *what, const char *file, int line)
+{
+	die("%s:%d: %s failed: %s (%s)", file, line, what,
+	    db ? sqlite3_errmsg(db) : "no database", sqlite3_errstr(rc));
+}
+
+int db_exec(sqlite3 *db, const char *sql)
+{
+	char *msg = NULL;
+	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+		rl_error("database: %s", msg ? msg : sqlite3_errmsg(db));
+		sqlite3_free(msg);
+		return -1;
+	}
+	return 0;
+}
+
+sqlite3_stmt *db_prepare(sqlite3 *db, const char *sql)
+{
+	sqlite3_stmt *st = NULL;
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		die("cannot prepare SQL: %s\n  in: %s", sqlite3_errmsg(db), sql);
+	return st;
+}
+
+void db_bind_text(sqlite3_stmt *st, int i, const char *s)
+{
+	if (s)
+		sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+void db_bind_double(sqlite3_stmt *st, int i, double v)
+{
+	if (isnan(v))
+		sqlite3_bind_null(st, i);
+	else
+		sqlite3_bind_double(st, i, v);
+}
+
+static int schema_version(sqlite3 *db)
+{
+	sqlite3_stmt *st = db_prepare(db, "PRAGMA user_version");
+	int v = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) : -1;
+	sqlite3_finalize(st);
+	return v;
+}
+
+int db_open(const char *path, sqlite3 **out)
+{
+	sqlite3 *db = NULL;
+	*out = NULL;
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
+		rl_error("cannot open ledger '%s': %s", path, db ? sqlite3_errmsg(db) : "out of memory");
+		rl_hint("check the path and its permissions, or pass --db FILE");
+		sqlite3_close(db);
+		return -1;
+	}
+	/* Several agents may ingest into one ledger at once: WAL lets readers
+	 * run beside one writer, and the busy timeout makes writers wait their
+	 * turn instead of failing. */
+	sqlite3_busy_timeout(db, 30000);
+	if (db_exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;"))
+		goto fail;
+	int v = schema_version(db);
+	if (v > LEDGER_SCHEMA_VERSION) {
+		rl_error("ledger '%s' has schema version %d; this ledger understands up to %d",
+			 path, v, LEDGER_SCHEMA_VERSION);
+		rl_hint("upgrade runledger");
+		goto fail;
+	}
+	if (v < LEDGER_SCHEMA_VERSION) {
+		if (db_exec(db, "BEGIN IMMEDIATE") || db_exec(db, schema_v1) ||
+		    db_exec(db, "PRAGMA user_version=1") || db_exec(db, "COMMIT"))
+			goto fail;
+	}
+	*out = db;
+	return 0;
+fail:
+	sqlite3_close(db);
+	return -1;
+}
+
+void db_close(sqlite3 *db)
+{
+	sqlite3_close(db);
+}

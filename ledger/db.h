@@ -1,0 +1,37 @@
+/* db.h — the ledger's SQLite database: opening it (WAL, busy timeout),
+ * creating and versioning the schema, and the SQL_CHECK macro.
+ * The schema itself is documented in db.c, table by table. */
+#ifndef RL_DB_H
+#define RL_DB_H
+#include <sqlite3.h>
+
+#define LEDGER_SCHEMA_VERSION 1
+
+/* Open (creating if needed) the ledger at path and bring its schema to the
+ * current version. Returns 0 or -1 with a message printed. */
+int db_open(const char *path, sqlite3 **out);
+void db_close(sqlite3 *db);
+
+/* Prepare a statement or die with the SQL and SQLite's message: a failed
+ * prepare is a programming error, not bad input. */
+sqlite3_stmt *db_prepare(sqlite3 *db, const char *sql);
+
+/* Run SQL without results (BEGIN, COMMIT, DDL). Returns 0 or -1 with message. */
+int db_exec(sqlite3 *db, const char *sql);
+
+/* Report a failed SQLite call with file:line and SQLite's own message. */
+#define SQL_CHECK(db, expr)                                                        \
+	do {                                                                       \
+		int sql_rc_ = (expr);                                              \
+		if (sql_rc_ != SQLITE_OK && sql_rc_ != SQLITE_DONE &&              \
+		    sql_rc_ != SQLITE_ROW)                                         \
+			db_fail((db), sql_rc_, #expr, __FILE__, __LINE__);         \
+	} while (0)
+void db_fail(sqlite3 *db, int rc, const char *what, const char *file, int line)
+	__attribute__((noreturn));
+
+/* Bind helpers: NULL strings and NaN doubles bind as SQL NULL. */
+void db_bind_text(sqlite3_stmt *st, int i, const char *s);
+void db_bind_double(sqlite3_stmt *st, int i, double v);
+
+#endif

@@ -1,0 +1,31 @@
+/* ledger.h — what every `ledger` subcommand gets: the command context and
+ * the cmd_* entry points (one file each, ledger/cmd_NAME.c). */
+#ifndef RL_LEDGER_H
+#define RL_LEDGER_H
+#include <sqlite3.h>
+#include "table.h"
+
+struct ledger_ctx {
+	const char *db_path;   /* --db, $LEDGER_DB, or "ledger.db" */
+	sqlite3 *db;           /* open when the command has NEED_DB */
+	enum out_format fmt;   /* --format; FMT_TABLE by default */
+	int fmt_given;         /* 1 when --format was on the command line */
+};
+
+typedef int (*cmd_fn)(int argc, char **argv, struct ledger_ctx *ctx);
+
+/* argv[0] is the command name; return value is the exit status. */
+int cmd_ingest(int argc, char **argv, struct ledger_ctx *ctx);
+int cmd_query(int argc, char **argv, struct ledger_ctx *ctx);
+int cmd_show(int argc, char **argv, struct ledger_ctx *ctx);
+int cmd_diff(int argc, char **argv, struct ledger_ctx *ctx);
+int cmd_frontier(int argc, char **argv, struct ledger_ctx *ctx);
+int cmd_repeats(int argc, char **argv, struct ledger_ctx *ctx);
+int cmd_quarantine(int argc, char **argv, struct ledger_ctx *ctx);
+int cmd_campaign(int argc, char **argv, struct ledger_ctx *ctx);
+int cmd_audit(int argc, char **argv, struct ledger_ctx *ctx);
+
+/* True when argv holds -h or --help; commands print their usage then. */
+int wants_help(int argc, char **argv);
+
+#endif

@@ -1,0 +1,145 @@
+/* main.c — `ledger`: global options, then dispatch to a subcommand.
+ *
+ * Adding a command:
+ *   1. write ledger/cmd_NAME.c exporting cmd_NAME(argc, argv, ctx), with its
+ *      usage string at the top and its exit status as return value;
+ *   2. declare it in ledger.h and add a row to commands[] below;
+ *   3. the Makefile picks up every .c file in ledger/ by itself;
+ *   4. document it in docs/ledger.md and add tests/t-ledger-NAME.sh
+ *      (tests/t-help.sh already runs `--help` for every row).
+ */
+#include "db.h"
+#include "ledger.h"
+#include "util.h"
+
+enum { NEED_DB = 1 };
+
+static const struct command {
+	const char *name;
+	cmd_fn fn;
+	int flags;
+	const char *summary;
+} commands[] = {
+	{ "ingest", cmd_ingest, NEED_DB, "add run records (runrec/1, results.tsv, run.log, autoresearch@home JSON)" },
+	{ "query", cmd_query, NEED_DB, "list runs matching filters" },
+	{ "show", cmd_show, NEED_DB, "show one run in full" },
+	{ "diff", cmd_diff, NEED_DB, "compare two runs: config, code, hardware, metrics" },
+	{ "frontier", cmd_frontier, NEED_DB, "running best per hardware class and the runs that moved it" },
+	{ "repeats", cmd_repeats, NEED_DB, "groups of repeat measurements with n, mean, sd" },
+	{ "quarantine", cmd_quarantine, NEED_DB, "list input lines that could not be ingested" },
+	{ "campaign", cmd_campaign, NEED_DB, "declare, list, show and assign campaigns" },
+	{ "audit", cmd_audit, NEED_DB, "audit campaigns: confounded, out-of-scope, unresolved, noise" },
+};
+
+static const char usage[] =
+	"usage: ledger [--db FILE] [--format table|tsv|csv|json|md] COMMAND [ARGS]\n"
+	"\n"
+	"Options (accepted before or after COMMAND):\n"
+	"  --db FILE       ledger database (default $LEDGER_DB, else ./ledger.db)\n"
+	"  --format FMT    output format: table (default), tsv, csv, json, md\n"
+	"  -h, --help      this help; `ledger COMMAND --help` for a command\n"
+	"\n"
+	"Exit status: 0 ok, 1 findings or partial failure, 2 usage error,\n"
+	"3 runtime failure (database, I/O).\n"
+	"\n"
+	"Commands:\n";
+
+static void print_usage(FILE *out)
+{
+	fputs(usage, out);
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+		fprintf(out, "  %-11s %s\n", commands[i].name, commands[i].summary);
+}
+
+int wants_help(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			break;
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
+			return 1;
+	}
+	return 0;
+}
+
+/* Take --db and --format out of argv wherever they stand (before "--"), so
+ * every command accepts them in either position. Returns 0 or EXIT_USAGE. */
+static int take_global_options(int *argc, char **argv, struct ledger_ctx *ctx)
+{
+	int out = 1, i = 1, literal = 0;
+	for (; i < *argc; i++) {
+		const char *a = argv[i];
+		const char *val = NULL;
+		int is_db = 0, is_fmt = 0;
+		if (!literal && !strcmp(a, "--"))
+			literal = 1;
+		if (!literal) {
+			if (!strcmp(a, "--db") || !strcmp(a, "--format")) {
+				is_db = a[2] == 'd';
+				is_fmt = !is_db;
+				if (i + 1 >= *argc) {
+					rl_error("option '%s' needs a value", a);
+					return EXIT_USAGE;
+				}
+				val = argv[++i];
+			} else if (str_starts_with(a, "--db=")) {
+				is_db = 1;
+				val = a + 5;
+			} else if (str_starts_with(a, "--format=")) {
+				is_fmt = 1;
+				val = a + 9;
+			}
+		}
+		if (is_db) {
+			ctx->db_path = val;
+		} else if (is_fmt) {
+			if (out_format_parse(val, &ctx->fmt)) {
+				rl_error("unknown format '%s'", val);
+				rl_hint("use one of table, tsv, csv, json, md");
+				return EXIT_USAGE;
+			}
+			ctx->fmt_given = 1;
+		} else {
+			argv[out++] = argv[i];
+		}
+	}
+	*argc = out;
+	argv[out] = NULL;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct ledger_ctx ctx = { 0 };
+	rl_progname = "ledger";
+	ctx.db_path = getenv("LEDGER_DB");
+	if (!ctx.db_path || !*ctx.db_path)
+		ctx.db_path = "ledger.db";
+	ctx.fmt = FMT_TABLE;
+	int rc = take_global_options(&argc, argv, &ctx);
+	if (rc)
+		return rc;
+	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+		print_usage(argc < 2 ? stderr : stdout);
+		return argc < 2 ? EXIT_USAGE : EXIT_OK;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++) {
+		const struct command *c = &commands[i];
+		if (strcmp(argv[1], c->name))
+			continue;
+		if ((c->flags & NEED_DB) && !wants_help(argc - 1, argv + 1) &&
+		    db_open(ctx.db_path, &ctx.db))
+			return EXIT_FAILURE_RT;
+		rc = c->fn(argc - 1, argv + 1, &ctx);
+		if (ctx.db)
+			db_close(ctx.db);
+		if (fflush(stdout) || ferror(stdout)) {
+			rl_error("cannot write output: %s", strerror(errno));
+			return EXIT_FAILURE_RT;
+		}
+		return rc;
+	}
+	rl_error("'%s' is not a ledger command", argv[1]);
+	rl_hint("run 'ledger --help' for the list");
+	return EXIT_USAGE;
+}

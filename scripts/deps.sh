@@ -1,0 +1,20 @@
+#!/bin/sh
+# deps.sh — install the Debian packages runledger needs, only those missing.
+# Run as root (CI is root); prints what it installs and nothing else otherwise.
+set -e
+pkgs="build-essential pkg-config sqlite3 libsqlite3-dev libjansson-dev libcsv-dev
+libcmark-gfm-dev libcmark-gfm-extensions-dev gnuplot-nox"
+[ -n "$RUNLEDGER_WITH_BROWSER" ] && pkgs="$pkgs chromium"
+missing=""
+for p in $pkgs; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+echo "deps: installing:$missing"
+if [ "$(id -u)" != 0 ]; then
+	echo "deps: need root to install packages; run: sudo apt-get install$missing" >&2
+	exit 2
+fi
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends $missing >/dev/null

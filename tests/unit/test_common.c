@@ -1,0 +1,202 @@
+/* test_common.c — common/: string builder, SHA-256, time parsing, globs,
+ * hardware table, run-record validation and identity, table rendering.
+ * Test plan: known-answer vectors for SHA-256 (FIPS 180-4 examples), round
+ * trips for time, one valid and several broken records (each error names
+ * its field), identity invariance under key order/whitespace. */
+#include <unistd.h>
+#include <jansson.h>
+#include "hw.h"
+#include "runrec.h"
+#include "sb.h"
+#include "sha256.h"
+#include "table.h"
+#include "util.h"
+#include "check.h"
+
+static void test_sb(void)
+{
+	sb s = SB_INIT;
+	CHECK("common-sb-1", s.buf && s.buf[0] == '\0');
+	for (int i = 0; i < 1000; i++)
+		sb_addf(&s, "%d,", i);
+	CHECK("common-sb-2", s.len == strlen(s.buf) && str_starts_with(s.buf, "0,1,2,"));
+	CHECK("common-sb-3", str_ends_with(s.buf, "999,"));
+	sb_release(&s);
+	CHECK("common-sb-4", s.len == 0 && s.buf[0] == '\0');
+}
+
+static void test_sha256(void)
+{
+	char hex[65];
+	sha256_hex("abc", 3, hex);
+	CHECK("common-sha-1", !strcmp(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"));
+	sha256_hex("", 0, hex);
+	CHECK("common-sha-2", !strcmp(hex, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"));
+	const char *two = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
+	sha256_hex(two, strlen(two), hex);
+	CHECK("common-sha-3", !strcmp(hex, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"));
+	/* incremental updates across block boundaries give the same digest */
+	sha256_ctx c;
+	uint8_t d[32];
+	char hex2[65];
+	sha256_init(&c);
+	for (size_t i = 0; i < strlen(two); i += 7)
+		sha256_update(&c, two + i, strlen(two) - i < 7 ? strlen(two) - i : 7);
+	sha256_final(&c, d);
+	sha256_to_hex(d, hex2);
+	CHECK("common-sha-4", !strcmp(hex, hex2));
+}
+
+static void test_time(void)
+{
+	double t;
+	char buf[32];
+	CHECK("common-time-1", parse_iso_utc("2026-03-16T04:00:00Z", &t) == 0 && t == 1773633600.0);
+	format_iso_utc(t, buf, sizeof(buf));
+	CHECK("common-time-2", !strcmp(buf, "2026-03-16T04:00:00Z"));
+	CHECK("common-time-3", parse_iso_utc("2026-03-16", &t) == 0 && t == 1773619200.0);
+	CHECK("common-time-4", parse_iso_utc("2026-03-16T06:00:00+02:00", &t) == 0 && t == 1773633600.0);
+	CHECK("common-time-5", parse_iso_utc("yesterday", &t) != 0);
+	CHECK("common-time-6", parse_iso_utc("2026-13-01", &t) != 0);
+}
+
+static void test_glob(void)
+{
+	CHECK("common-glob-1", glob_match("impl.*", "impl.attention"));
+	CHECK("common-glob-2", !glob_match("impl.*", "model.depth"));
+	CHECK("common-glob-3", glob_match("*lr", "optim.matrix_lr"));
+	CHECK("common-glob-4", glob_match("model.dept?", "model.depth"));
+}
+
+static void test_hw(void)
+{
+	char buf[64];
+	CHECK("common-hw-1", !strcmp(hw_class("NVIDIA H100 80GB HBM3", buf, sizeof(buf)), "H100"));
+	CHECK("common-hw-2", !strcmp(hw_class("NVIDIA GeForce RTX 3090", buf, sizeof(buf)), "RTX 3090"));
+	CHECK("common-hw-3", !strcmp(hw_class("NVIDIA A100-SXM4-40GB", buf, sizeof(buf)), "A100"));
+	CHECK("common-hw-4", !strcmp(hw_class("NVIDIA A10G", buf, sizeof(buf)), "A10G"));
+	CHECK("common-hw-5", !strcmp(hw_class("Quadro RTX 5000", buf, sizeof(buf)), "Quadro RTX 5000"));
+	CHECK("common-hw-6", !strcmp(hw_class("AMD Instinct MI300X", buf, sizeof(buf)), "MI300X"));
+	CHECK("common-hw-7", !strcmp(hw_class("Apple M4 Max", buf, sizeof(buf)), "Apple M4"));
+	CHECK("common-hw-8", !strcmp(hw_class("  Mystery GPU 9000 ", buf, sizeof(buf)), "Mystery GPU 9000"));
+	CHECK("common-hw-9", !strcmp(hw_class(NULL, buf, sizeof(buf)), "unknown"));
+	CHECK("common-hw-10", !strcmp(hw_class("NVIDIA H200", buf, sizeof(buf)), "H200"));
+	CHECK("common-hw-11", !strcmp(hw_class("NVIDIA B200", buf, sizeof(buf)), "B200"));
+	CHECK("common-hw-12", !strcmp(hw_class("NVIDIA GeForce RTX 4090", buf, sizeof(buf)), "RTX 4090"));
+	CHECK("common-hw-13", !strcmp(hw_vram_tier(hw_mem_gb("NVIDIA A100-SXM4-40GB", 0)), "large"));
+	CHECK("common-hw-14", !strcmp(hw_vram_tier(hw_mem_gb("NVIDIA H100 80GB HBM3", 0)), "xl"));
+	CHECK("common-hw-15", !strcmp(hw_vram_tier(hw_mem_gb("x", 24576)), "medium"));
+	CHECK("common-hw-16", !strcmp(hw_vram_tier(16), "small") && hw_vram_tier(0) == NULL);
+	hw_info hi;
+	CHECK("common-hw-17", hw_lookup("Mystery GPU", &hi) == -1 && hi.peak_bf16_tflops == 0);
+	CHECK("common-hw-18", hw_lookup("NVIDIA H100 PCIe", &hi) == 0 && hi.peak_bf16_tflops < 900);
+}
+
+static json_t *parse(const char *text)
+{
+	sb err = SB_INIT;
+	json_t *r = runrec_parse(text, strlen(text), &err);
+	sb_release(&err);
+	return r;
+}
+
+static int validate_msg(const char *text, const char *want_substring)
+{
+	sb err = SB_INIT;
+	json_t *r = runrec_parse(text, strlen(text), &err);
+	int ok = r && runrec_validate(r, &err) != 0 && strstr(err.buf, want_substring);
+	if (!ok)
+		printf("#   got: %s\n", err.buf);
+	json_decref(r);
+	sb_release(&err);
+	return ok;
+}
+
+static void test_runrec(void)
+{
+	const char *good = "{\"schema\":\"runrec/1\",\"run_id\":\"a1\",\"status\":\"ok\","
+			   "\"started_at\":\"2026-03-16T04:00:00Z\",\"hardware\":{\"gpu_name\":\"NVIDIA H200\",\"gpu_count\":1},"
+			   "\"config\":{\"model.depth\":8,\"impl.recompute\":false},\"metrics\":{\"val_bpb\":1.2457}}";
+	json_t *r = parse(good);
+	sb err = SB_INIT;
+	CHECK("common-runrec-1", r && runrec_validate(r, &err) == 0);
+	CHECK("common-runrec-2", validate_msg("{\"schema\":\"runrec/2\",\"status\":\"ok\"}", "field 'schema'"));
+	CHECK("common-runrec-3", validate_msg("{\"schema\":\"runrec/1\",\"status\":\"fine\"}", "field 'status': 'fine' is not one of"));
+	CHECK("common-runrec-4", validate_msg("{\"schema\":\"runrec/1\",\"status\":\"ok\",\"metrics\":{\"val_bpb\":\"abc\"}}", "field 'metrics.val_bpb': expected a number"));
+	CHECK("common-runrec-5", validate_msg("{\"schema\":\"runrec/1\",\"status\":\"ok\",\"config\":{\"a\":[1]}}", "field 'config.a'"));
+	CHECK("common-runrec-6", validate_msg("{\"schema\":\"runrec/1\"}", "field 'status': is required"));
+	CHECK("common-runrec-7", validate_msg("{\"schema\":\"runrec/1\",\"status\":\"ok\",\"started_at\":\"noon\"}", "field 'started_at'"));
+	CHECK("common-runrec-8", validate_msg("{\"schema\":\"runrec/1\",\"status\":\"crash\",\"failure\":{\"phase\":\"lunch\"}}", "field 'failure.phase'"));
+	CHECK("common-runrec-9", validate_msg("{\"schema\":\"runrec/1\",\"status\":\"ok\",\"hardware\":{\"gpu_mem_mb\":\"lots\"}}", "field 'hardware.gpu_mem_mb'"));
+	/* identity ignores key order and whitespace */
+	json_t *r2 = parse("{ \"metrics\" : {\"val_bpb\":1.2457}, \"config\":{\"impl.recompute\":false,\"model.depth\":8},"
+			   "\"hardware\":{\"gpu_count\":1,\"gpu_name\":\"NVIDIA H200\"},\"started_at\":\"2026-03-16T04:00:00Z\","
+			   "\"status\":\"ok\",\"run_id\":\"a1\",\"schema\":\"runrec/1\"}");
+	char h1[65], h2[65];
+	runrec_identity(r, h1);
+	runrec_identity(r2, h2);
+	CHECK("common-runrec-10", !strcmp(h1, h2));
+	json_object_set_new(r2, "description", json_string("other"));
+	runrec_identity(r2, h2);
+	CHECK("common-runrec-11", strcmp(h1, h2) != 0);
+	json_object_del(r2, "run_id");
+	runrec_ensure_id(r2);
+	CHECK("common-runrec-12", str_starts_with(runrec_str(r2, "run_id"), "r-") && strlen(runrec_str(r2, "run_id")) == 18);
+	CHECK("common-runrec-13", runrec_metric(r, "val_bpb") == 1.2457 && isnan(runrec_metric(r, "mfu")));
+	CHECK("common-runrec-14", parse("[1,2]") == NULL && parse("{\"a\":1,\"a\":2}") == NULL);
+	/* append writes one line per record */
+	char path[] = "/tmp/rl-test-XXXXXX";
+	int fd = mkstemp(path);
+	close(fd);
+	CHECK("common-runrec-15", runrec_append(path, r) == 0 && runrec_append(path, r2) == 0);
+	size_t len;
+	char *text = read_file(path, &len);
+	int lines = 0;
+	for (size_t i = 0; i < len; i++)
+		lines += text[i] == '\n';
+	CHECK("common-runrec-16", lines == 2);
+	free(text);
+	unlink(path);
+	json_decref(r);
+	json_decref(r2);
+	sb_release(&err);
+}
+
+static void test_table(void)
+{
+	static const char *const cols[] = { "run_id", "val_bpb", "description" };
+	table t;
+	table_init(&t, 3, cols);
+	int r = table_add_row(&t);
+	table_set_text(&t, r, 0, "a1");
+	table_set_num(&t, r, 1, 1.2457, 6);
+	table_set_text(&t, r, 2, "depth 8 | 9, \"quoted\"\n<script>");
+	r = table_add_row(&t);
+	table_set_text(&t, r, 0, "a2");
+	char path[] = "/tmp/rl-table-XXXXXX";
+	int fd = mkstemp(path);
+	FILE *f = fdopen(fd, "w+");
+	table_render(&t, FMT_CSV, f);
+	table_render(&t, FMT_MD, f);
+	table_render(&t, FMT_JSON, f);
+	fclose(f);
+	char *text = read_file(path, NULL);
+	CHECK("common-table-1", strstr(text, "a1,1.245700,\"depth 8 | 9, \"\"quoted\"\"\n<script>\"\r\n") != NULL);
+	CHECK("common-table-2", strstr(text, "| a1 | 1.245700 | depth 8 \\| 9, \"quoted\" &lt;script&gt; |") != NULL);
+	CHECK("common-table-3", strstr(text, "\"val_bpb\": 1.2457,") != NULL && strstr(text, "\"val_bpb\": null") != NULL);
+	free(text);
+	unlink(path);
+	table_release(&t);
+}
+
+int main(void)
+{
+	test_sb();
+	test_sha256();
+	test_time();
+	test_glob();
+	test_hw();
+	test_runrec();
+	test_table();
+	return check_status();
+}
