@@ -19,7 +19,7 @@ OPT ?= -O2
 BUILD ?= build
 
 ifeq ($(SAN),1)
-BUILD := build-san
+BUILD := $(BUILD)-san
 OPT := -O1
 SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 endif
@@ -104,7 +104,7 @@ install: $(PROGRAMS)
 	cp -R templates/. $(DESTDIR)$(PREFIX)/share/runledger/templates/
 
 clean:
-	rm -rf build build-san
+	rm -rf build build-san build-*
 
 .PHONY: all test deps demo install clean
 .DELETE_ON_ERROR:
