@@ -1,15 +1,126 @@
-/* cmd_frontier.c — `ledger frontier`: NOT YET IMPLEMENTED (placeholder so the command
- * table links; replace the whole file). */
+/* cmd_frontier.c — `ledger frontier`: the runs that moved the running best
+ * per hardware class (or VRAM tier). The computation lives in frontier.c so
+ * `report` draws the same frontier; this file parses options and renders. */
+#include "frontier.h"
 #include "ledger.h"
 #include "util.h"
 
+static const char usage[] =
+	"usage: ledger frontier [--by class|tier] [--metric NAME] [--maximize] [FILTERS]\n"
+	"\n"
+	"The running best of a metric per hardware class, in time order, and the\n"
+	"runs that moved it, each with its gain over the previous best of its class.\n"
+	"Only valid measurements count (status ok, metric present). Runs are taken\n"
+	"by finished time, then ingest order; runs without a time come last, in\n"
+	"ingest order.\n"
+	"\n"
+	"  --by class|tier   group by hardware class (default) or VRAM tier\n"
+	"  --metric NAME     metric to follow (default val_bpb; others are read\n"
+	"                    from the record's metrics)\n"
+	"  --maximize        higher is better (default: lower is better)\n"
+	"\n";
+
+struct frontier_args {
+	struct run_filter filter;
+	struct frontier_opts opts;
+};
+
+static int parse_by(const char *v, enum frontier_by *by)
+{
+	if (!strcmp(v, "class") || !strcmp(v, "hardware"))
+		*by = FRONTIER_BY_CLASS;
+	else if (!strcmp(v, "tier"))
+		*by = FRONTIER_BY_TIER;
+	else {
+		rl_error("frontier: --by '%s' is not a grouping", v);
+		rl_hint("use --by class or --by tier");
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, struct frontier_args *a)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *v;
+		int r;
+		if ((r = run_filter_option(&a->filter, "frontier", argc, argv, &i)) != 0) {
+			if (r < 0)
+				return -1;
+		} else if ((r = option_value("frontier", argc, argv, &i, "--by", &v)) != 0) {
+			if (r < 0 || parse_by(v, &a->opts.by))
+				return -1;
+		} else if ((r = option_value("frontier", argc, argv, &i, "--metric", &v)) != 0) {
+			if (r < 0)
+				return -1;
+			if (metric_name_check(v)) {
+				rl_error("frontier: --metric '%s' is not a metric name", v);
+				return -1;
+			}
+			a->opts.metric = v;
+		} else if (!strcmp(argv[i], "--maximize")) {
+			a->opts.maximize = 1;
+		} else {
+			rl_error("frontier: unknown option or argument '%s'", argv[i]);
+			rl_hint("run 'ledger frontier --help'");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void render(const struct frontier *f, const struct frontier_opts *o, struct ledger_ctx *ctx)
+{
+	const char *metric = o->metric ? o->metric : "val_bpb";
+	int tier = o->by == FRONTIER_BY_TIER;
+	const char *cols[] = { "run_id", tier ? "tier" : "hardware", tier ? "hardware" : "",
+			       metric, "delta", "agent", "description", "finished_at" };
+	/* without --by tier the spare third column is dropped */
+	const char *names[8];
+	int nc = 0;
+	for (int c = 0; c < 8; c++)
+		if (*cols[c])
+			names[nc++] = cols[c];
+	table t;
+	table_init(&t, nc, names);
+	for (int k = 0; k < f->n; k++) {
+		const struct frontier_point *p = &f->pts[k];
+		int r = table_add_row(&t), c = 0;
+		table_set_text(&t, r, c++, p->run_id);
+		table_set_text(&t, r, c++, p->group);
+		if (tier)
+			table_set_text(&t, r, c++, p->hw_class);
+		table_set_num(&t, r, c++, p->value, 6);
+		table_set_num(&t, r, c++, p->delta, 6);
+		table_set_text(&t, r, c++, p->agent);
+		table_set_text(&t, r, c++, p->description);
+		table_set_text(&t, r, c++, p->finished_at);
+	}
+	table_render(&t, ctx->fmt, stdout);
+	table_release(&t);
+}
+
 int cmd_frontier(int argc, char **argv, struct ledger_ctx *ctx)
 {
-	(void)ctx;
 	if (wants_help(argc, argv)) {
-		printf("usage: ledger frontier (not implemented yet)\n");
+		printf("%s%s", usage, run_filter_usage);
 		return EXIT_OK;
 	}
-	rl_error("frontier: not implemented yet");
-	return EXIT_USAGE;
+	struct frontier_args a;
+	memset(&a, 0, sizeof(a));
+	run_filter_init(&a.filter);
+	a.opts.filter = &a.filter;
+	int rc = EXIT_USAGE;
+	struct frontier f = { 0 };
+	if (parse_args(argc, argv, &a))
+		goto done;
+	rc = EXIT_FAILURE_RT;
+	if (frontier_compute(ctx->db, &a.opts, &f))
+		goto done;
+	render(&f, &a.opts, ctx);
+	rc = EXIT_OK;
+done:
+	frontier_release(&f);
+	run_filter_release(&a.filter);
+	return rc;
 }

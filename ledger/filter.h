@@ -49,7 +49,7 @@ struct run_filter {
 	char *hardware;    /* hw_class (any case), else a substring of gpu_name */
 	char **status;     /* one or more statuses (--status crash,oom) */
 	int nstatus;
-	double since, until; /* epoch seconds on t_finished; NAN = open */
+	double since, until; /* since <= t_finished < until (epoch s); NAN = open */
 	char **changed;    /* globs over changes.var; all must match */
 	int nchanged;
 	struct where_cond *where; /* all must hold */
@@ -80,6 +80,12 @@ void run_metric_sql(const char *metric, const char *alias, sb *sql, struct sql_a
 
 /* A metric name is letters, digits, '_', '.' and '-'; 0 when valid. */
 int metric_name_check(const char *name);
+
+/* Option with a value, as "--name VALUE" or "--name=VALUE": when argv[*i]
+ * is one, set *val, advance *i past it and return 1; return 0 when it is
+ * another option; -1 (message printed) when the value is missing. */
+int option_value(const char *cmd, int argc, char **argv, int *i, const char *name,
+		 const char **val);
 
 /* The filter options as usage text, for each command's --help. */
 extern const char run_filter_usage[];

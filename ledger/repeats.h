@@ -28,6 +28,7 @@ struct repeat_group {
 	char **run_ids;        /* n run ids of the valid runs, in time order */
 	sqlite3_int64 *ids;    /* their runs.id, same order */
 	double *values;        /* their metric values, same order */
+	double t_first;        /* t_finished of ids[0]; NAN when it has no time */
 };
 
 /* Groups ordered by the time of their earliest valid run, then key. */
