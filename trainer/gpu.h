@@ -1,0 +1,29 @@
+/* gpu.h — the GPU entry points the trainer's driver calls. Implemented by
+ * the CUDA path (trainer/gpu_NAME.cu, kernels/NAME.cu, built by kernels/cuda.mk
+ * which defines RL_HAVE_CUDA) or, in builds without nvcc, by gpu_stub.c.
+ * Must not include CUDA headers: the CPU build compiles this too. */
+#ifndef RL_TRAINER_GPU_H
+#define RL_TRAINER_GPU_H
+#include <stddef.h>
+
+struct run;
+
+struct gpu_probe {
+	char name[128];          /* "NVIDIA H200" */
+	double mem_mb;           /* total memory of device 0 */
+	char compute_capability[16]; /* "9.0" */
+	char driver[32];         /* driver version, "550.54.15" */
+	char cuda[32];           /* CUDA runtime version, "12.4" */
+	int count;               /* visible devices */
+};
+
+/* 0 when a CUDA GPU is usable (out filled); otherwise -1 with the reason
+ * in why (n bytes), e.g. "this trainer was built without CUDA …". */
+int gpu_probe(struct gpu_probe *out, char *why, size_t n);
+
+/* Run the training loop of run.h on the GPU: the same model, data order,
+ * schedule and stopping rules as cpu_train(), filling run->metrics and, on
+ * failure, run->status / run->failure. Returns 0 when the run ended ok. */
+int gpu_train(struct run *run);
+
+#endif
