@@ -1,0 +1,51 @@
+/* infer.h — the variables a run changed against its parent: exactly, from two
+ * configs, or inferred from a free-text description ("depth 8 to 9",
+ * "grad checkpointing + device batch 32 -> 64").
+ * Pure functions over strings and jansson values: no SQLite, no I/O. The
+ * grammar and the alias table are documented in docs/ingest.md. */
+#ifndef RL_INFER_H
+#define RL_INFER_H
+#include <jansson.h>
+#include "sb.h"
+
+/* One changed variable. Values are JSON scalars as text (strings without
+ * quotes, numbers in their shortest round-trip form); NULL = unknown, or
+ * absent on that side (a key added or removed). */
+struct change {
+	char *var;
+	char *old_val;
+	char *new_val;
+};
+
+struct change_list {
+	struct change *v;
+	int n, cap;
+};
+
+#define CHANGE_LIST_INIT { NULL, 0, 0 }
+
+void change_list_release(struct change_list *cl);
+/* Add a change, replacing an earlier one for the same variable. */
+void change_list_add(struct change_list *cl, const char *var, const char *old_val,
+		     const char *new_val);
+/* Sort by variable name (stable output for keys and tests). */
+void change_list_sort(struct change_list *cl);
+
+/* Exact diff of two flat configs: keys whose values differ, keys only in
+ * cfg (old NULL) and keys only in parent (new NULL). */
+void changes_exact(const json_t *parent_cfg, const json_t *cfg, struct change_list *out);
+
+/* Changes recognised in a description; returns how many were added.
+ * Unknown variable names become "desc.<slug>"; prose without a
+ * recognisable change ("baseline") adds nothing. */
+int infer_changes(const char *description, struct change_list *out);
+
+/* The config key for a human name ("embedding LR" -> "optim.embedding_lr"),
+ * or NULL when the alias table does not know it. */
+const char *infer_alias(const char *name);
+
+/* Append a JSON scalar as change text: strings raw, numbers in their
+ * shortest round-trip form, true/false/null as words. */
+void json_scalar_text(const json_t *v, sb *out);
+
+#endif
