@@ -1,0 +1,1023 @@
+/* audit.c — the campaign audit; see audit.h for the interface and
+ * docs/audit.md for every finding kind and its rule.
+ *
+ * One pass loads the campaign's runs (time order) with their changes and
+ * their parent's metric into memory; each finding kind is then a small
+ * function over that array. A "hypothesis" is a change set: the sorted
+ * var=new pairs of a run (plus its description when a new value is
+ * unknown, so two inferred changes with unknown values are told apart).
+ * Reads the ledger only; never prints except error messages. */
+#include "audit.h"
+#include "campaign.h"
+#include "db.h"
+#include "lookup.h"
+#include "sb.h"
+#include "util.h"
+
+static const char *const kind_names[AUDIT_KIND_COUNT] = {
+	[AUDIT_NO_IMPROVEMENT] = "no_improvement",
+	[AUDIT_BUDGET] = "budget",
+	[AUDIT_OUT_OF_SCOPE] = "out_of_scope",
+	[AUDIT_CONFOUNDED] = "confounded",
+	[AUDIT_UNRESOLVED] = "unresolved",
+	[AUDIT_DUPLICATE_ATTEMPT] = "duplicate_attempt",
+	[AUDIT_WITHIN_NOISE] = "within_noise",
+	[AUDIT_IMPL_CHANGED_METRIC] = "impl_changed_metric",
+	[AUDIT_REPEAT_NOISE] = "repeat_noise",
+	[AUDIT_NOISE_FLOOR] = "noise_floor",
+	[AUDIT_UNDECLARED] = "undeclared",
+};
+
+/* The noise floor is this many pooled standard deviations (docs/audit.md). */
+#define NOISE_FLOOR_SDS 2.0
+
+struct change {
+	char *var, *old, *new_;
+};
+
+struct arun {
+	char *run_id, *parent, *status, *decision, *hw_class, *repeat_key;
+	char *description, *failure;   /* failure: "crash in backward: msg" or NULL */
+	double value;                  /* the metric; NAN unless a valid measurement */
+	double parent_value;           /* NAN when the parent has none */
+	int on_hw;                     /* on the campaign's hardware (or it has none) */
+	int is_baseline;
+	struct change *ch;             /* sorted by var */
+	int nch, oos;                  /* changes; how many are out of scope */
+	char *hyp;                     /* hypothesis key; NULL when nothing changed */
+	char *what;                    /* "model.depth 8 -> 9 + …" for sentences */
+};
+
+struct audit {
+	sqlite3 *db;
+	struct campaign c;
+	struct arun *r;
+	int n;
+	int baseline;                  /* index into r, or -1 when outside the campaign */
+	char *baseline_run;
+	double baseline_value;
+	double floor, pooled_sd;
+	const char *noise_source;
+	int groups;
+	struct finding_list *out;
+};
+
+/* ---- findings ------------------------------------------------------------ */
+
+const char *audit_kind_name(enum audit_kind k)
+{
+	return (unsigned)k < AUDIT_KIND_COUNT ? kind_names[k] : NULL;
+}
+
+int audit_kind_parse(const char *name, enum audit_kind *out)
+{
+	for (int k = 0; k < AUDIT_KIND_COUNT; k++) {
+		if (!strcmp(kind_names[k], name)) {
+			*out = (enum audit_kind)k;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static void finding_free(struct finding *f)
+{
+	for (int i = 0; i < f->nruns; i++)
+		free(f->runs[i]);
+	for (int i = 0; i < f->nvars; i++)
+		free(f->vars[i]);
+	free(f->runs);
+	free(f->vars);
+	free(f->campaign);
+	free(f->sentence);
+}
+
+void finding_list_release(struct finding_list *fl)
+{
+	for (int i = 0; i < fl->n; i++)
+		finding_free(&fl->v[i]);
+	free(fl->v);
+	fl->v = NULL;
+	fl->n = fl->cap = 0;
+}
+
+double finding_value(const struct finding *f, const char *name)
+{
+	for (int i = 0; i < f->nvalues; i++)
+		if (!strcmp(f->values[i].name, name))
+			return f->values[i].v;
+	return NAN;
+}
+
+int finding_list_warnings(const struct finding_list *fl)
+{
+	int n = 0;
+	for (int i = 0; i < fl->n; i++)
+		n += fl->v[i].level == AUDIT_WARN;
+	return n;
+}
+
+static struct finding *finding_new(struct finding_list *fl, const char *campaign,
+				   enum audit_kind kind, enum audit_level level)
+{
+	if (fl->n == fl->cap) {
+		fl->cap = fl->cap ? fl->cap * 2 : 16;
+		fl->v = xrealloc(fl->v, (size_t)fl->cap * sizeof(*fl->v));
+	}
+	struct finding *f = &fl->v[fl->n++];
+	memset(f, 0, sizeof(*f));
+	f->kind = kind;
+	f->level = level;
+	f->campaign = xstrdup(campaign);
+	return f;
+}
+
+static void finding_run(struct finding *f, const char *run_id)
+{
+	f->runs = xrealloc(f->runs, (size_t)(f->nruns + 1) * sizeof(char *));
+	f->runs[f->nruns++] = xstrdup(run_id);
+}
+
+/* Add var keeping vars sorted and unique. */
+static void finding_var(struct finding *f, const char *var)
+{
+	int i = 0;
+	while (i < f->nvars && strcmp(f->vars[i], var) < 0)
+		i++;
+	if (i < f->nvars && !strcmp(f->vars[i], var))
+		return;
+	f->vars = xrealloc(f->vars, (size_t)(f->nvars + 1) * sizeof(char *));
+	memmove(f->vars + i + 1, f->vars + i, (size_t)(f->nvars - i) * sizeof(char *));
+	f->vars[i] = xstrdup(var);
+	f->nvars++;
+}
+
+static void finding_val(struct finding *f, const char *name, double v)
+{
+	if (f->nvalues < AUDIT_MAX_VALUES)
+		f->values[f->nvalues++] = (struct audit_value){ name, v };
+}
+
+static void finding_say(struct finding *f, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void finding_say(struct finding *f, const char *fmt, ...)
+{
+	sb s = SB_INIT;
+	va_list ap;
+	va_start(ap, fmt);
+	sb_vaddf(&s, fmt, ap);
+	va_end(ap);
+	free(f->sentence);
+	f->sentence = sb_detach(&s);
+}
+
+static void finding_run_vars(struct finding *f, const struct arun *r)
+{
+	for (int i = 0; i < r->nch; i++)
+		finding_var(f, r->ch[i].var);
+}
+
+/* "a, b and c" of the run ids of r[idx[0..n)] */
+static void add_run_list(sb *s, const struct arun *r, const int *idx, int n)
+{
+	for (int i = 0; i < n; i++) {
+		if (i)
+			sb_adds(s, i == n - 1 ? " and " : ", ");
+		sb_adds(s, r[idx[i]].run_id);
+	}
+}
+
+/* ---- loading ------------------------------------------------------------- */
+
+static char *col_text(sqlite3_stmt *st, int i)
+{
+	const unsigned char *t = sqlite3_column_text(st, i);
+	return t ? xstrdup((const char *)t) : NULL;
+}
+
+static double col_num(sqlite3_stmt *st, int i)
+{
+	return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN : sqlite3_column_double(st, i);
+}
+
+/* SQL for the metric of runs aliased r: the val_bpb column (NULL unless a
+ * valid measurement), else the record's metrics.NAME for status 'ok'; the
+ * JSON path is parameter ?2. */
+static const char *metric_sql(const struct campaign *c)
+{
+	return !strcmp(c->metric, "val_bpb") ? "r.val_bpb"
+		: "CASE WHEN r.status = 'ok' THEN json_extract(r.record, ?2) END";
+}
+
+static void bind_metric_path(sqlite3_stmt *st, const struct campaign *c)
+{
+	if (strcmp(c->metric, "val_bpb")) {
+		sb path = SB_INIT;
+		sb_addf(&path, "$.metrics.\"%s\"", c->metric);
+		db_bind_text(st, 2, path.buf);
+		sb_release(&path);
+	}
+}
+
+static sqlite3_stmt *prepare_metric(struct audit *a, const char *head, const char *tail)
+{
+	sb sql = SB_INIT;
+	sb_addf(&sql, "%s%s%s", head, metric_sql(&a->c), tail);
+	sqlite3_stmt *st = db_prepare(a->db, sql.buf);
+	sb_release(&sql);
+	bind_metric_path(st, &a->c);
+	return st;
+}
+
+static void load_changes(struct audit *a, sqlite3_stmt *st, sqlite3_int64 id, struct arun *r)
+{
+	sqlite3_reset(st);
+	sqlite3_bind_int64(st, 1, id);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		r->ch = xrealloc(r->ch, (size_t)(r->nch + 1) * sizeof(*r->ch));
+		struct change *c = &r->ch[r->nch++];
+		c->var = col_text(st, 0);
+		c->old = col_text(st, 1);
+		c->new_ = col_text(st, 2);
+		r->oos += !campaign_in_scope(&a->c, c->var);
+	}
+}
+
+static double parent_value(struct audit *a, sqlite3_stmt *st, const char *parent)
+{
+	if (!parent)
+		return NAN;
+	sqlite3_reset(st);
+	db_bind_text(st, 1, parent);
+	return sqlite3_step(st) == SQLITE_ROW ? col_num(st, 0) : NAN;
+}
+
+/* Hypothesis key and the human text of a run's change set. */
+static void describe_changes(struct arun *r)
+{
+	if (!r->nch)
+		return;
+	sb key = SB_INIT, what = SB_INIT;
+	int unknown = 0;
+	for (int i = 0; i < r->nch; i++) {
+		const struct change *c = &r->ch[i];
+		sb_addf(&key, "%s%s=%s", i ? ";" : "", c->var, c->new_ ? c->new_ : "?");
+		unknown |= !c->new_;
+		sb_addf(&what, "%s%s", i ? " + " : "", c->var);
+		if (c->new_)
+			sb_addf(&what, " %s -> %s", c->old ? c->old : "?", c->new_);
+	}
+	if (unknown && r->description) {
+		sb_adds(&key, "|");
+		for (const char *p = r->description; *p; p++)
+			sb_addc(&key, (char)tolower((unsigned char)*p));
+	}
+	r->hyp = sb_detach(&key);
+	r->what = sb_detach(&what);
+}
+
+static char *failure_text(sqlite3_stmt *st, int col_status, int col_phase, int col_msg)
+{
+	const char *status = (const char *)sqlite3_column_text(st, col_status);
+	const char *phase = (const char *)sqlite3_column_text(st, col_phase);
+	const char *msg = (const char *)sqlite3_column_text(st, col_msg);
+	sb s = SB_INIT;
+	sb_adds(&s, status ? status : "unknown status");
+	if (phase)
+		sb_addf(&s, " in %s", phase);
+	if (msg && *msg)
+		sb_addf(&s, " (%s)", msg);
+	return sb_detach(&s);
+}
+
+static int load_runs(struct audit *a)
+{
+	sqlite3_stmt *st = prepare_metric(a,
+		"SELECT r.id, r.run_id, r.parent, r.status, r.decision, r.hw_class, r.repeat_key,"
+		" r.description, json_extract(r.record, '$.failure.phase'),"
+		" json_extract(r.record, '$.failure.message'), ",
+		" FROM runs r WHERE r.id IN (" CAMPAIGN_MEMBERS_SQL(1) ")"
+		" ORDER BY r.t_finished IS NULL, r.t_finished, r.id");
+	db_bind_text(st, 1, a->c.name);
+	sqlite3_stmt *chg = db_prepare(a->db, "SELECT var, old, new FROM changes WHERE run = ? ORDER BY var");
+	sqlite3_stmt *par = prepare_metric(a, "SELECT ", " FROM runs r WHERE r.run_id = ?1");
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		a->r = xrealloc(a->r, (size_t)(a->n + 1) * sizeof(*a->r));
+		struct arun *r = &a->r[a->n++];
+		memset(r, 0, sizeof(*r));
+		r->run_id = col_text(st, 1);
+		r->parent = col_text(st, 2);
+		r->status = col_text(st, 3);
+		r->decision = col_text(st, 4);
+		r->hw_class = col_text(st, 5);
+		r->repeat_key = col_text(st, 6);
+		r->description = col_text(st, 7);
+		r->value = r->status && !strcmp(r->status, "ok") ? col_num(st, 10) : NAN;
+		if (isnan(r->value))
+			r->failure = failure_text(st, 3, 8, 9);
+		r->on_hw = !a->c.hardware || (r->hw_class && str_ieq(r->hw_class, a->c.hardware));
+		load_changes(a, chg, sqlite3_column_int64(st, 0), r);
+		r->parent_value = parent_value(a, par, r->parent);
+		describe_changes(r);
+	}
+	sqlite3_finalize(st);
+	sqlite3_finalize(chg);
+	sqlite3_finalize(par);
+	if (rc != SQLITE_DONE) {
+		rl_error("audit: cannot read the runs of campaign '%s': %s", a->c.name, sqlite3_errmsg(a->db));
+		return -2;
+	}
+	return 0;
+}
+
+static void runs_release(struct audit *a)
+{
+	for (int i = 0; i < a->n; i++) {
+		struct arun *r = &a->r[i];
+		for (int j = 0; j < r->nch; j++) {
+			free(r->ch[j].var);
+			free(r->ch[j].old);
+			free(r->ch[j].new_);
+		}
+		free(r->ch);
+		free(r->run_id); free(r->parent); free(r->status); free(r->decision);
+		free(r->hw_class); free(r->repeat_key); free(r->description);
+		free(r->failure); free(r->hyp); free(r->what);
+	}
+	free(a->r);
+	free(a->baseline_run);
+}
+
+/* The declared baseline (any run in the ledger), else the first valid run
+ * of the campaign on its hardware. */
+static int resolve_baseline(struct audit *a)
+{
+	a->baseline = -1;
+	a->baseline_value = NAN;
+	if (!a->c.baseline) {
+		for (int i = 0; i < a->n && a->baseline < 0; i++)
+			if (!isnan(a->r[i].value) && a->r[i].on_hw)
+				a->baseline = i;
+		if (a->baseline >= 0) {
+			a->baseline_run = xstrdup(a->r[a->baseline].run_id);
+			a->baseline_value = a->r[a->baseline].value;
+			a->r[a->baseline].is_baseline = 1;
+		}
+		return 0;
+	}
+	sqlite3_int64 id;
+	if (run_lookup(a->db, a->c.baseline, &id, 1)) {
+		rl_error("audit: campaign '%s': baseline '%s' is not a run in the ledger",
+			 a->c.name, a->c.baseline);
+		rl_hint("ingest the baseline run, or declare \"baseline\": \"first valid run\"");
+		return -1;
+	}
+	sqlite3_stmt *st = prepare_metric(a, "SELECT r.run_id, ", " FROM runs r WHERE r.id = ?1");
+	sqlite3_bind_int64(st, 1, id);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		a->baseline_run = col_text(st, 0);
+		a->baseline_value = col_num(st, 1);
+	}
+	sqlite3_finalize(st);
+	for (int i = 0; i < a->n; i++)
+		if (!strcmp(a->r[i].run_id, a->baseline_run)) {
+			a->r[i].is_baseline = 1;
+			a->baseline = i;
+		}
+	return 0;
+}
+
+/* ---- noise ---------------------------------------------------------------- */
+
+/* Mean and sample sd (n - 1) with Welford's update; sd NAN when n < 2. */
+static void mean_sd(const double *v, int n, double *mean, double *sd)
+{
+	double m = 0, s = 0;
+	for (int i = 0; i < n; i++) {
+		double d = v[i] - m;
+		m += d / (i + 1);
+		s += d * (v[i] - m);
+	}
+	*mean = n ? m : NAN;
+	*sd = n > 1 ? sqrt(s / (n - 1)) : NAN;
+}
+
+/* Repeat group of run i: its repeat_key, else (for records without a
+ * config, e.g. results.tsv) the same change set from the same parent on
+ * the same hardware. NULL when the run cannot be a repeat. */
+static char *repeat_group_key(const struct arun *r)
+{
+	sb k = SB_INIT;
+	if (r->repeat_key)
+		sb_addf(&k, "k:%s", r->repeat_key);
+	else if (r->hyp && r->parent)
+		sb_addf(&k, "h:%s|%s|%s", r->parent, r->hyp, r->hw_class ? r->hw_class : "");
+	else
+		return NULL;
+	return sb_detach(&k);
+}
+
+/* One repeat_noise finding for the valid runs sharing key; returns n and
+ * adds (n - 1) * sd^2 to *ss for the pooled sd. */
+static int repeat_group(struct audit *a, const char *key, int first, int *seen, double *ss)
+{
+	int *idx = xcalloc((size_t)a->n, sizeof(int));
+	double *v = xcalloc((size_t)a->n, sizeof(double));
+	int n = 0, failed = 0;
+	for (int i = first; i < a->n; i++) {
+		char *k = repeat_group_key(&a->r[i]);
+		if (k && !strcmp(k, key)) {
+			seen[i] = 1;
+			if (isnan(a->r[i].value)) {
+				failed++;
+			} else {
+				idx[n] = i;
+				v[n++] = a->r[i].value;
+			}
+		}
+		free(k);
+	}
+	if (n >= 2) {
+		double mean, sd, lo = v[0], hi = v[0];
+		mean_sd(v, n, &mean, &sd);
+		for (int i = 1; i < n; i++) {
+			lo = fmin(lo, v[i]);
+			hi = fmax(hi, v[i]);
+		}
+		*ss += (n - 1) * sd * sd;
+		const struct arun *r0 = &a->r[idx[0]];
+		struct finding *f = finding_new(a->out, a->c.name, AUDIT_REPEAT_NOISE, AUDIT_INFO);
+		for (int i = 0; i < n; i++)
+			finding_run(f, a->r[idx[i]].run_id);
+		finding_run_vars(f, r0);
+		finding_val(f, "n", n);
+		finding_val(f, "mean", mean);
+		finding_val(f, "sd", sd);
+		finding_val(f, "min", lo);
+		finding_val(f, "max", hi);
+		finding_val(f, "range", hi - lo);
+		finding_val(f, "failed", failed);
+		finding_say(f, "%d repeat measurements of %s: mean %.6f, sd %.6f, range %.6f (%.6f to %.6f)%s.",
+			    n, r0->what ? r0->what : "one configuration", mean, sd, hi - lo, lo, hi,
+			    failed ? "; more attempts failed without a measurement" : "");
+	}
+	free(idx);
+	free(v);
+	return n >= 2 ? n : 0;
+}
+
+static void audit_noise(struct audit *a, const struct audit_opts *o)
+{
+	int *seen = xcalloc((size_t)a->n + 1, sizeof(int));
+	double ss = 0;
+	int dof = 0, runs = 0;
+	for (int i = 0; i < a->n; i++) {
+		char *key = seen[i] ? NULL : repeat_group_key(&a->r[i]);
+		if (key) {
+			int n = repeat_group(a, key, i, seen, &ss);
+			if (n) {
+				a->groups++;
+				dof += n - 1;
+				runs += n;
+			}
+		}
+		free(key);
+	}
+	free(seen);
+
+	double dflt = !isnan(o->noise_default) ? o->noise_default : a->c.noise_default;
+	struct finding *f = finding_new(a->out, a->c.name, AUDIT_NOISE_FLOOR, AUDIT_INFO);
+	a->pooled_sd = dof ? sqrt(ss / dof) : NAN;
+	if (dof) {
+		a->floor = NOISE_FLOOR_SDS * a->pooled_sd;
+		a->noise_source = "repeats";
+		finding_say(f, "Noise floor %.6f %s: twice the pooled sd %.6f of %d repeat group%s (%d runs); "
+			    "differences smaller than this are not evidence.",
+			    a->floor, a->c.metric, a->pooled_sd, a->groups, a->groups == 1 ? "" : "s", runs);
+	} else if (!isnan(dflt)) {
+		a->floor = dflt;
+		a->noise_source = "default";
+		finding_say(f, "Noise floor %.6f %s: the stated default, since no run was repeated; "
+			    "repeat the baseline to measure it.", a->floor, a->c.metric);
+	} else {
+		a->floor = NAN;
+		a->noise_source = "none";
+		f->level = AUDIT_WARN;
+		finding_say(f, "No run was repeated and no noise_default is declared, so no gain can be told "
+			    "from noise; repeat the baseline at least twice or declare noise_default.");
+	}
+	finding_val(f, "floor", a->floor);
+	finding_val(f, "pooled_sd", a->pooled_sd);
+	finding_val(f, "groups", a->groups);
+	finding_val(f, "runs", runs);
+}
+
+/* ---- the kinds ------------------------------------------------------------ */
+
+static int better(const struct audit *a, double x, double than)
+{
+	return a->c.maximize ? x > than : x < than;
+}
+
+/* Improvement of x over ref in the campaign's direction (negative = worse). */
+static double gain(const struct audit *a, double x, double ref)
+{
+	return a->c.maximize ? x - ref : ref - x;
+}
+
+static const char *hw_name(const struct audit *a)
+{
+	return a->c.hardware ? a->c.hardware : "any hardware";
+}
+
+static void audit_no_improvement(struct audit *a)
+{
+	int best = -1, others = 0;
+	for (int i = 0; i < a->n; i++) {
+		const struct arun *r = &a->r[i];
+		if (r->is_baseline || isnan(r->value) || !r->on_hw)
+			continue;
+		others++;
+		if (best < 0 || better(a, r->value, a->r[best].value))
+			best = i;
+	}
+	if (isnan(a->baseline_value)) {
+		struct finding *f = finding_new(a->out, a->c.name, AUDIT_NO_IMPROVEMENT, AUDIT_WARN);
+		if (a->baseline_run)
+			finding_run(f, a->baseline_run);
+		finding_say(f, "The baseline %s has no valid %s measurement, so no run can be shown to beat it; "
+			    "measure the baseline first.", a->baseline_run ? a->baseline_run : "(none)", a->c.metric);
+		return;
+	}
+	if (best >= 0 && better(a, a->r[best].value, a->baseline_value))
+		return;
+	struct finding *f = finding_new(a->out, a->c.name, AUDIT_NO_IMPROVEMENT, AUDIT_WARN);
+	finding_run(f, a->baseline_run);
+	finding_val(f, "baseline", a->baseline_value);
+	finding_val(f, "compared", others);
+	if (best < 0) {
+		finding_say(f, "No run other than the baseline %s (%s %.6f) was validly measured on %s; "
+			    "nothing is known to beat it.", a->baseline_run, a->c.metric, a->baseline_value, hw_name(a));
+		return;
+	}
+	finding_run(f, a->r[best].run_id);
+	finding_val(f, "best", a->r[best].value);
+	finding_say(f, "No run beat the baseline %s (%s %.6f) on %s: the best of %d other valid run%s, %s, "
+		    "reached %.6f (%+.6f); keep the baseline configuration.",
+		    a->baseline_run, a->c.metric, a->baseline_value, hw_name(a), others, others == 1 ? "" : "s",
+		    a->r[best].run_id, a->r[best].value, a->r[best].value - a->baseline_value);
+}
+
+static void audit_budget(struct audit *a)
+{
+	long oos = 0, invalid = 0, both = 0, in_scope_valid = 0;
+	for (int i = 0; i < a->n; i++) {
+		const struct arun *r = &a->r[i];
+		int bad = isnan(r->value);
+		oos += r->oos > 0;
+		invalid += bad;
+		both += bad && r->oos > 0;
+		in_scope_valid += !bad && !r->oos && !r->is_baseline;
+	}
+	long budget = a->c.record_budget;
+	int warn = oos || invalid || (budget && a->n > budget);
+	struct finding *f = finding_new(a->out, a->c.name, AUDIT_BUDGET, warn ? AUDIT_WARN : AUDIT_INFO);
+	finding_val(f, "records", a->n);
+	finding_val(f, "budget", budget ? (double)budget : NAN);
+	finding_val(f, "out_of_scope", oos);
+	finding_val(f, "invalid", invalid);
+	finding_val(f, "both", both);
+	finding_val(f, "in_scope_valid", in_scope_valid);
+	sb s = SB_INIT;
+	if (budget)
+		sb_addf(&s, "%d of %ld records used", a->n, budget);
+	else
+		sb_addf(&s, "%d records used (no record_budget declared)", a->n);
+	if (budget && a->n > budget)
+		sb_addf(&s, ", %ld over budget", a->n - budget);
+	sb_addf(&s, ": %ld changed variables outside the search space, %ld produced no valid measurement",
+		oos, invalid);
+	if (both)
+		sb_addf(&s, " (%ld of them both)", both);
+	sb_addf(&s, ", %ld validly measured an in-scope change or repeat", in_scope_valid);
+	sb_adds(&s, warn ? "; spend what is left on single in-scope changes." : ".");
+	f->sentence = sb_detach(&s);
+}
+
+static void audit_out_of_scope(struct audit *a)
+{
+	char **done = xcalloc((size_t)a->n * 4 + 1, sizeof(char *));
+	int ndone = 0;
+	for (int i = 0; i < a->n; i++) {
+		for (int j = 0; j < a->r[i].nch; j++) {
+			const char *var = a->r[i].ch[j].var;
+			if (campaign_in_scope(&a->c, var))
+				continue;
+			int k = 0;
+			while (k < ndone && strcmp(done[k], var))
+				k++;
+			if (k < ndone)
+				continue;
+			done = xrealloc(done, (size_t)(ndone + 1) * sizeof(char *));
+			done[ndone++] = (char *)var;
+			struct finding *f = finding_new(a->out, a->c.name, AUDIT_OUT_OF_SCOPE, AUDIT_WARN);
+			finding_var(f, var);
+			for (int m = i; m < a->n; m++)
+				for (int c = 0; c < a->r[m].nch; c++)
+					if (!strcmp(a->r[m].ch[c].var, var))
+						finding_run(f, a->r[m].run_id);
+			finding_val(f, "runs", f->nruns);
+			sb s = SB_INIT;
+			for (int q = 0; q < a->c.nsearch; q++)
+				sb_addf(&s, "%s%s", q ? ", " : "", a->c.search_space[q]);
+			finding_say(f, "%d run%s changed %s, which is outside the search space (%s); "
+				    "%s not answer the campaign's question: keep to the search space "
+				    "or declare a new campaign.",
+				    f->nruns, f->nruns == 1 ? "" : "s", var, s.buf,
+				    f->nruns == 1 ? "it does" : "they do");
+			sb_release(&s);
+		}
+	}
+	free(done);
+}
+
+/* The sorted variable names of r joined by '+', the key of a confound. */
+static char *var_set(const struct arun *r)
+{
+	sb s = SB_INIT;
+	for (int i = 0; i < r->nch; i++)
+		sb_addf(&s, "%s%s", i ? "+" : "", r->ch[i].var);
+	return sb_detach(&s);
+}
+
+static int is_confounded(const struct audit *a, const struct arun *r)
+{
+	if (r->nch < 2)
+		return 0;
+	char **vars = xcalloc((size_t)r->nch, sizeof(char *));
+	for (int i = 0; i < r->nch; i++)
+		vars[i] = r->ch[i].var;
+	int bundled = campaign_in_bundle(&a->c, vars, r->nch);
+	free(vars);
+	return !bundled;
+}
+
+static void audit_confounded(struct audit *a)
+{
+	int *seen = xcalloc((size_t)a->n + 1, sizeof(int));
+	int *idx = xcalloc((size_t)a->n + 1, sizeof(int));
+	for (int i = 0; i < a->n; i++) {
+		if (seen[i] || !is_confounded(a, &a->r[i]))
+			continue;
+		char *key = var_set(&a->r[i]);
+		int n = 0, valid = 0;
+		for (int j = i; j < a->n; j++) {
+			char *k = var_set(&a->r[j]);
+			if (!strcmp(k, key)) {
+				seen[j] = 1;
+				idx[n++] = j;
+				valid += !isnan(a->r[j].value);
+			}
+			free(k);
+		}
+		struct finding *f = finding_new(a->out, a->c.name, AUDIT_CONFOUNDED, AUDIT_WARN);
+		for (int j = 0; j < n; j++)
+			finding_run(f, a->r[idx[j]].run_id);
+		finding_run_vars(f, &a->r[i]);
+		finding_val(f, "runs", n);
+		finding_val(f, "valid", valid);
+		sb s = SB_INIT;
+		add_run_list(&s, a->r, idx, n);
+		const struct arun *r = &a->r[i];
+		if (n == 1 && valid)
+			finding_say(f, "%s changed %s together (%s %.6f): the effect of each is unknowable; "
+				    "test them one at a time.", s.buf, r->what, a->c.metric, r->value);
+		else
+			finding_say(f, "%s changed %s together (%d with a valid measurement): the effect of "
+				    "each is unknowable; test them one at a time.", s.buf, r->what, valid);
+		sb_release(&s);
+		free(key);
+	}
+	free(seen);
+	free(idx);
+}
+
+/* Indices of the runs of hypothesis h (from first on) into idx; returns n. */
+static int hypothesis_runs(const struct audit *a, const char *h, int first, int *idx)
+{
+	int n = 0;
+	for (int j = first; j < a->n; j++)
+		if (a->r[j].hyp && !strcmp(a->r[j].hyp, h))
+			idx[n++] = j;
+	return n;
+}
+
+static void unresolved(struct audit *a, const int *idx, int n)
+{
+	const struct arun *r = &a->r[idx[0]];
+	struct finding *f = finding_new(a->out, a->c.name, AUDIT_UNRESOLVED, AUDIT_WARN);
+	sb s = SB_INIT;
+	for (int j = 0; j < n; j++) {
+		finding_run(f, a->r[idx[j]].run_id);
+		sb_addf(&s, "%s%s: %s", j ? "; " : "", a->r[idx[j]].run_id, a->r[idx[j]].failure);
+	}
+	finding_run_vars(f, r);
+	finding_val(f, "attempts", n);
+	finding_say(f, "%s was attempted %d time%s and never validly measured (%s); its effect is unknown: "
+		    "fix the failure and rerun it unchanged against its parent.",
+		    r->what, n, n == 1 ? "" : "s", s.buf);
+	sb_release(&s);
+}
+
+static void duplicate(struct audit *a, const int *idx, int n, int measured)
+{
+	const struct arun *m = &a->r[idx[measured]];
+	int extra = n - measured - 1;
+	struct finding *f = finding_new(a->out, a->c.name, AUDIT_DUPLICATE_ATTEMPT, AUDIT_WARN);
+	for (int j = measured; j < n; j++)
+		finding_run(f, a->r[idx[j]].run_id);
+	finding_run_vars(f, m);
+	finding_val(f, "attempts", n);
+	finding_val(f, "after_measured", extra);
+	finding_val(f, "measured", m->value);
+	sb s = SB_INIT;
+	add_run_list(&s, a->r, idx + measured + 1, extra);
+	finding_say(f, "%s was already measured by %s (%s %.6f) and tried %d more time%s (%s), one record "
+		    "each; to measure noise repeat the baseline instead, otherwise move on.",
+		    m->what, m->run_id, a->c.metric, m->value, extra, extra == 1 ? "" : "s", s.buf);
+	sb_release(&s);
+}
+
+/* unresolved and duplicate_attempt: both look at a change's attempts. */
+static void audit_hypotheses(struct audit *a, enum audit_kind kind)
+{
+	int *seen = xcalloc((size_t)a->n + 1, sizeof(int));
+	int *idx = xcalloc((size_t)a->n + 1, sizeof(int));
+	for (int i = 0; i < a->n; i++) {
+		if (seen[i] || !a->r[i].hyp)
+			continue;
+		int n = hypothesis_runs(a, a->r[i].hyp, i, idx), measured = -1;
+		for (int j = 0; j < n; j++) {
+			seen[idx[j]] = 1;
+			if (measured < 0 && !isnan(a->r[idx[j]].value))
+				measured = j;
+		}
+		if (kind == AUDIT_UNRESOLVED && measured < 0)
+			unresolved(a, idx, n);
+		else if (kind == AUDIT_DUPLICATE_ATTEMPT && measured >= 0 && measured < n - 1)
+			duplicate(a, idx, n, measured);
+	}
+	free(seen);
+	free(idx);
+}
+
+/* A run claims an improvement when kept, or undecided and better than its parent. */
+static int claims_gain(const struct audit *a, const struct arun *r)
+{
+	if (r->decision && !strcmp(r->decision, "keep"))
+		return 1;
+	return !r->decision && better(a, r->value, r->parent_value);
+}
+
+static void audit_within_noise(struct audit *a)
+{
+	if (isnan(a->floor))
+		return;
+	for (int i = 0; i < a->n; i++) {
+		const struct arun *r = &a->r[i];
+		if (r->is_baseline || isnan(r->value) || isnan(r->parent_value) || !claims_gain(a, r))
+			continue;
+		double g = gain(a, r->value, r->parent_value);
+		if (g >= a->floor)
+			continue;
+		struct finding *f = finding_new(a->out, a->c.name, AUDIT_WITHIN_NOISE, AUDIT_WARN);
+		finding_run(f, r->run_id);
+		finding_run(f, r->parent);
+		finding_run_vars(f, r);
+		finding_val(f, "value", r->value);
+		finding_val(f, "parent", r->parent_value);
+		finding_val(f, "gain", g);
+		finding_val(f, "floor", a->floor);
+		finding_say(f, "%s %s %.6f against %.6f for its parent %s, a gain of %.6f, below the noise floor "
+			    "%.6f; repeat it before building on it.",
+			    r->run_id, r->decision ? "was kept at" : "claims", r->value, r->parent_value,
+			    r->parent, g, a->floor);
+	}
+}
+
+static int impl_only(const struct arun *r)
+{
+	for (int i = 0; i < r->nch; i++)
+		if (!str_starts_with(r->ch[i].var, "impl."))
+			return 0;
+	return r->nch > 0;
+}
+
+static void audit_impl_changed_metric(struct audit *a)
+{
+	if (isnan(a->floor))
+		return;
+	for (int i = 0; i < a->n; i++) {
+		const struct arun *r = &a->r[i];
+		if (!impl_only(r) || isnan(r->value) || isnan(r->parent_value))
+			continue;
+		double delta = r->value - r->parent_value;
+		if (fabs(delta) <= a->floor)
+			continue;
+		struct finding *f = finding_new(a->out, a->c.name, AUDIT_IMPL_CHANGED_METRIC, AUDIT_WARN);
+		finding_run(f, r->run_id);
+		finding_run(f, r->parent);
+		finding_run_vars(f, r);
+		finding_val(f, "value", r->value);
+		finding_val(f, "parent", r->parent_value);
+		finding_val(f, "delta", delta);
+		finding_val(f, "floor", a->floor);
+		finding_say(f, "%s changed only %s, which must not change the math, yet %s moved %+.6f "
+			    "(%.6f vs %.6f for %s), beyond the noise floor %.6f: check the implementation.",
+			    r->run_id, r->what, a->c.metric, delta, r->value, r->parent_value, r->parent, a->floor);
+	}
+}
+
+/* ---- entry points --------------------------------------------------------- */
+
+/* Move tmp's findings onto out in kind order, keeping order within a kind. */
+static void append_by_kind(struct finding_list *out, struct finding_list *tmp)
+{
+	for (int k = 0; k < AUDIT_KIND_COUNT; k++) {
+		for (int i = 0; i < tmp->n; i++) {
+			if (tmp->v[i].kind != (enum audit_kind)k)
+				continue;
+			struct finding *f = finding_new(out, "", tmp->v[i].kind, AUDIT_INFO);
+			free(f->campaign);
+			*f = tmp->v[i];
+		}
+	}
+	free(tmp->v);
+	tmp->v = NULL;
+	tmp->n = tmp->cap = 0;
+}
+
+static void fill_summary(const struct audit *a, const struct finding_list *fl, struct audit_summary *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->campaign = xstrdup(a->c.name);
+	s->metric = xstrdup(a->c.metric);
+	s->hardware = a->c.hardware ? xstrdup(a->c.hardware) : NULL;
+	s->maximize = a->c.maximize;
+	s->baseline_run = a->baseline_run ? xstrdup(a->baseline_run) : NULL;
+	s->baseline_value = a->baseline_value;
+	s->best_value = NAN;
+	for (int i = 0; i < a->n; i++) {
+		const struct arun *r = &a->r[i];
+		if (!isnan(r->value) && r->on_hw && (isnan(s->best_value) || better(a, r->value, s->best_value))) {
+			free(s->best_run);
+			s->best_run = xstrdup(r->run_id);
+			s->best_value = r->value;
+		}
+	}
+	s->noise_floor = a->floor;
+	s->pooled_sd = a->pooled_sd;
+	s->noise_source = a->noise_source;
+	s->repeat_groups = a->groups;
+	s->records = a->n;
+	s->record_budget = a->c.record_budget;
+	for (int i = 0; i < fl->n; i++) {
+		if (fl->v[i].kind == AUDIT_BUDGET) {
+			s->out_of_scope = (long)finding_value(&fl->v[i], "out_of_scope");
+			s->invalid = (long)finding_value(&fl->v[i], "invalid");
+			s->in_scope_valid = (long)finding_value(&fl->v[i], "in_scope_valid");
+		}
+	}
+}
+
+void audit_summary_release(struct audit_summary *s)
+{
+	free(s->campaign);
+	free(s->metric);
+	free(s->hardware);
+	free(s->baseline_run);
+	free(s->best_run);
+	memset(s, 0, sizeof(*s));
+}
+
+int audit_campaign(sqlite3 *db, const char *campaign, const struct audit_opts *o,
+		   struct audit_summary *sum, struct finding_list *out)
+{
+	struct audit a = { .db = db, .floor = NAN, .pooled_sd = NAN };
+	struct audit_opts dflt = AUDIT_OPTS_INIT;
+	struct finding_list tmp = FINDING_LIST_INIT;
+	if (!o)
+		o = &dflt;
+	if (campaign_load(db, campaign, &a.c, 0))
+		return -1;
+	a.out = &tmp;
+	int rc = load_runs(&a);
+	if (!rc)
+		rc = resolve_baseline(&a);
+	if (!rc) {
+		audit_noise(&a, o);
+		audit_no_improvement(&a);
+		audit_budget(&a);
+		audit_out_of_scope(&a);
+		audit_confounded(&a);
+		audit_hypotheses(&a, AUDIT_UNRESOLVED);
+		audit_hypotheses(&a, AUDIT_DUPLICATE_ATTEMPT);
+		audit_within_noise(&a);
+		audit_impl_changed_metric(&a);
+		if (sum)
+			fill_summary(&a, &tmp, sum);
+		append_by_kind(out, &tmp);
+	}
+	finding_list_release(&tmp);
+	runs_release(&a);
+	campaign_release(&a.c);
+	return rc;
+}
+
+static void audit_undeclared(sqlite3 *db, struct finding_list *out)
+{
+	sqlite3_stmt *st = db_prepare(db,
+		"SELECT campaign, run_id FROM runs WHERE campaign IS NOT NULL"
+		" AND campaign NOT IN (SELECT name FROM campaigns)"
+		" ORDER BY campaign, t_finished IS NULL, t_finished, id");
+	struct finding *f = NULL;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(st, 0);
+		if (!f || strcmp(f->campaign, name)) {
+			f = finding_new(out, name, AUDIT_UNDECLARED, AUDIT_WARN);
+			finding_val(f, "runs", 0);
+		}
+		finding_run(f, (const char *)sqlite3_column_text(st, 1));
+		f->values[0].v = f->nruns; /* the sentence is rewritten as runs come */
+		finding_say(f, "%d run%s name campaign '%s', which was never declared, so nothing holds them "
+			    "to a question; declare it with 'ledger campaign add FILE'.",
+			    f->nruns, f->nruns == 1 ? "" : "s", name);
+	}
+	sqlite3_finalize(st);
+}
+
+int audit_all(sqlite3 *db, const struct audit_opts *o, struct finding_list *out)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT name FROM campaigns ORDER BY name");
+	int rc = 0;
+	while (!rc && sqlite3_step(st) == SQLITE_ROW)
+		rc = audit_campaign(db, (const char *)sqlite3_column_text(st, 0), o, NULL, out);
+	sqlite3_finalize(st);
+	if (!rc)
+		audit_undeclared(db, out);
+	return rc;
+}
+
+/* ---- coverage ------------------------------------------------------------- */
+
+static void coverage_row(const struct audit *a, const char *glob, struct coverage_row *row)
+{
+	sb vars = SB_INIT;
+	row->glob = xstrdup(glob);
+	for (int i = 0; i < a->n; i++) {
+		const struct arun *r = &a->r[i];
+		int touches = 0;
+		for (int j = 0; j < r->nch; j++)
+			touches |= glob_match(glob, r->ch[j].var);
+		row->attempts += touches;
+		if (r->nch != 1 || !touches || isnan(r->value))
+			continue;
+		row->valid_alone++;
+		/* list each variable once, in first-tested order */
+		const char *v = r->ch[0].var;
+		int dup = 0;
+		for (int j = 0; j < i && !dup; j++)
+			dup = a->r[j].nch == 1 && !isnan(a->r[j].value) && !strcmp(a->r[j].ch[0].var, v);
+		if (!dup)
+			sb_addf(&vars, "%s%s", vars.len ? "," : "", v);
+	}
+	row->vars_tested = sb_detach(&vars);
+}
+
+int audit_coverage(sqlite3 *db, const char *campaign, struct coverage *out)
+{
+	struct audit a = { .db = db, .floor = NAN };
+	memset(out, 0, sizeof(*out));
+	if (campaign_load(db, campaign, &a.c, 0))
+		return -1;
+	int rc = load_runs(&a);
+	if (!rc) {
+		out->rows = xcalloc((size_t)a.c.nsearch + 1, sizeof(*out->rows));
+		for (int i = 0; i < a.c.nsearch; i++)
+			coverage_row(&a, a.c.search_space[i], &out->rows[out->n++]);
+	}
+	runs_release(&a);
+	campaign_release(&a.c);
+	return rc;
+}
+
+void coverage_release(struct coverage *c)
+{
+	for (int i = 0; i < c->n; i++) {
+		free(c->rows[i].glob);
+		free(c->rows[i].vars_tested);
+	}
+	free(c->rows);
+	memset(c, 0, sizeof(*c));
+}
