@@ -1,15 +1,197 @@
-/* cmd_query.c — `ledger query`: NOT YET IMPLEMENTED (placeholder so the command
- * table links; replace the whole file). */
+/* cmd_query.c — `ledger query`: list the runs that match the shared filters
+ * (filter.h), one row each, through table.h. Reads only; the SQL is built
+ * from fixed pieces and every value is a bound parameter. */
+#include "db.h"
+#include "filter.h"
 #include "ledger.h"
 #include "util.h"
 
+static const char usage[] =
+	"usage: ledger query [FILTERS] [--order time|metric] [--metric NAME] [--maximize]\n"
+	"                    [--limit N]\n"
+	"\n"
+	"List runs: run_id, finished_at, agent, hardware class, VRAM tier, status,\n"
+	"decision, the metric, the variables changed against the parent ('~' marks\n"
+	"ones inferred from the description) and the description.\n"
+	"\n"
+	"  --order time      oldest first, untimed runs last in ingest order (default)\n"
+	"  --order metric    best first (lowest, or highest with --maximize); runs\n"
+	"                    without the metric last\n"
+	"  --metric NAME     metric column (default val_bpb, which is empty unless the\n"
+	"                    run is a valid measurement; others are shown as recorded)\n"
+	"  --maximize        higher is better for --order metric\n"
+	"  --limit N         keep N runs: the most recent with --order time (still\n"
+	"                    printed oldest first), the best with --order metric\n"
+	"\n";
+
+struct query_args {
+	struct run_filter filter;
+	const char *metric;
+	int by_metric, maximize;
+	long limit;           /* 0 = all */
+};
+
+static int parse_order(const char *v, struct query_args *a)
+{
+	if (strcmp(v, "time") && strcmp(v, "metric")) {
+		rl_error("query: --order '%s' is not an order", v);
+		rl_hint("use --order time or --order metric");
+		return -1;
+	}
+	a->by_metric = v[0] == 'm';
+	return 0;
+}
+
+static int parse_other(int argc, char **argv, int *i, struct query_args *a)
+{
+	const char *v;
+	int r;
+	if ((r = option_value("query", argc, argv, i, "--order", &v)) != 0)
+		return r < 0 ? -1 : parse_order(v, a);
+	if ((r = option_value("query", argc, argv, i, "--limit", &v)) != 0) {
+		if (r > 0 && (parse_long(v, &a->limit) || a->limit < 1)) {
+			rl_error("query: --limit '%s' is not a positive count", v);
+			return -1;
+		}
+		return r < 0 ? -1 : 0;
+	}
+	if ((r = option_value("query", argc, argv, i, "--metric", &v)) != 0) {
+		if (r > 0 && metric_name_check(v)) {
+			rl_error("query: --metric '%s' is not a metric name", v);
+			return -1;
+		}
+		a->metric = v;
+		return r < 0 ? -1 : 0;
+	}
+	if (!strcmp(argv[*i], "--maximize")) {
+		a->maximize = 1;
+		return 0;
+	}
+	rl_error("query: unknown option or argument '%s'", argv[*i]);
+	rl_hint("run 'ledger query --help'");
+	return -1;
+}
+
+static int parse_args(int argc, char **argv, struct query_args *a)
+{
+	for (int i = 1; i < argc; i++) {
+		int r = run_filter_option(&a->filter, "query", argc, argv, &i);
+		if (r < 0 || (r == 0 && parse_other(argc, argv, &i, a)))
+			return -1;
+	}
+	return 0;
+}
+
+/* Columns 0..9 as in the usage text; column 10 is runs.id for the changes. */
+static void build_sql(const struct query_args *a, sb *sql, struct sql_args *args)
+{
+	/* time: untimed runs count as the latest, like the frontier's order */
+	const char *asc = "r.t_finished IS NULL, r.t_finished, r.id";
+	const char *desc = "r.t_finished IS NULL DESC, r.t_finished DESC, r.id DESC";
+	sb_adds(sql, "SELECT r.run_id, r.finished_at, r.agent, r.hw_class, r.vram_tier,"
+		     " r.status, r.decision, ");
+	run_metric_sql(a->metric, "r", sql, args);
+	sb_adds(sql, " AS metric, NULL, r.description, r.id,"
+		     " r.t_finished AS t_finished FROM runs r WHERE 1");
+	run_filter_sql(&a->filter, "r", sql, args);
+	if (a->by_metric) {
+		sb_addf(sql, " ORDER BY metric IS NULL, metric%s, r.id", a->maximize ? " DESC" : "");
+	} else if (a->limit) {
+		/* the N most recent, then printed oldest first */
+		sb sub = SB_INIT;
+		sb_addf(&sub, "SELECT * FROM (%s ORDER BY %s LIMIT ?) r ORDER BY %s",
+			sql->buf, desc, asc);
+		sql_args_int(args, a->limit);
+		sb_reset(sql);
+		sb_adds(sql, sub.buf);
+		sb_release(&sub);
+		return;
+	} else {
+		sb_addf(sql, " ORDER BY %s", asc);
+	}
+	if (a->limit) {
+		sb_adds(sql, " LIMIT ?");
+		sql_args_int(args, a->limit);
+	}
+}
+
+/* "model.depth,~optim.lr": exact changes plain, inferred ones marked. */
+static void changed_list(sqlite3_stmt *ch, sqlite3_int64 id, sb *out)
+{
+	sb_reset(out);
+	sqlite3_bind_int64(ch, 1, id);
+	while (sqlite3_step(ch) == SQLITE_ROW) {
+		if (out->len)
+			sb_addc(out, ',');
+		if (!strcmp((const char *)sqlite3_column_text(ch, 1), "inferred"))
+			sb_addc(out, '~');
+		sb_adds(out, (const char *)sqlite3_column_text(ch, 0));
+	}
+	sqlite3_reset(ch);
+}
+
+static void add_row(table *t, sqlite3_stmt *st, sqlite3_stmt *ch, sb *changed)
+{
+	int r = table_add_row(t);
+	for (int c = 0; c < 10; c++) {
+		if (c == 7) {
+			int type = sqlite3_column_type(st, c);
+			if (type == SQLITE_FLOAT || type == SQLITE_INTEGER)
+				table_set_num(t, r, c, sqlite3_column_double(st, c), -1);
+			else
+				table_set_text(t, r, c, (const char *)sqlite3_column_text(st, c));
+		} else if (c == 8) {
+			changed_list(ch, sqlite3_column_int64(st, 10), changed);
+			table_set_text(t, r, c, changed->len ? changed->buf : NULL);
+		} else {
+			table_set_text(t, r, c, (const char *)sqlite3_column_text(st, c));
+		}
+	}
+}
+
+static int run_query(sqlite3 *db, const struct query_args *a, table *t)
+{
+	sb sql = SB_INIT, changed = SB_INIT;
+	struct sql_args args = SQL_ARGS_INIT;
+	build_sql(a, &sql, &args);
+	sqlite3_stmt *st = db_prepare(db, sql.buf);
+	sqlite3_stmt *ch = db_prepare(db, "SELECT var, how FROM changes WHERE run = ? ORDER BY var");
+	sql_args_bind(&args, st, 1);
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		add_row(t, st, ch, &changed);
+	if (rc != SQLITE_DONE)
+		rl_error("query: database: %s", sqlite3_errmsg(db));
+	sqlite3_finalize(ch);
+	sqlite3_finalize(st);
+	sql_args_release(&args);
+	sb_release(&changed);
+	sb_release(&sql);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
 int cmd_query(int argc, char **argv, struct ledger_ctx *ctx)
 {
-	(void)ctx;
 	if (wants_help(argc, argv)) {
-		printf("usage: ledger query (not implemented yet)\n");
+		printf("%s%s", usage, run_filter_usage);
 		return EXIT_OK;
 	}
-	rl_error("query: not implemented yet");
-	return EXIT_USAGE;
+	struct query_args a = { .metric = NULL };
+	run_filter_init(&a.filter);
+	int rc = EXIT_USAGE;
+	if (parse_args(argc, argv, &a))
+		goto done;
+	const char *names[] = { "run_id", "finished_at", "agent", "hardware", "tier", "status",
+				"decision", a.metric ? a.metric : "val_bpb", "changed", "description" };
+	table t;
+	table_init(&t, (int)ARRAY_SIZE(names), names);
+	rc = EXIT_FAILURE_RT;
+	if (run_query(ctx->db, &a, &t) == 0) {
+		table_render(&t, ctx->fmt, stdout);
+		rc = EXIT_OK;
+	}
+	table_release(&t);
+done:
+	run_filter_release(&a.filter);
+	return rc;
 }

@@ -1,15 +1,296 @@
-/* cmd_show.c — `ledger show`: NOT YET IMPLEMENTED (placeholder so the command
- * table links; replace the whole file). */
+/* cmd_show.c — `ledger show RUN`: one run in full. Every field of the stored
+ * record (config, metrics, failure…), then what the ledger added: hardware
+ * class and tier, changed variables, repeat key, source file:line.
+ * Reads only. Record text is escaped for the terminal (control characters
+ * shown as \xNN) or by table.h for the other formats. */
+#include "db.h"
+#include "jsontext.h"
 #include "ledger.h"
+#include "lookup.h"
 #include "util.h"
+
+static const char usage[] =
+	"usage: ledger show RUN\n"
+	"\n"
+	"Show one run: every field of its record, then the ledger's tags (hardware\n"
+	"class, VRAM tier, changed variables with old and new values, repeat key,\n"
+	"source file:line). RUN is a run id, a unique prefix of one, or #N.\n"
+	"\n"
+	"Formats: table (default) prints 'field  value' lines and the failure log\n"
+	"tail as a block; tsv, csv and md print the same as two columns (field,\n"
+	"value); json prints the stored record with a \"ledger\" object of tags.\n";
+
+/* Record keys in reading order; keys not listed follow in stored order. */
+static const char *const key_order[] = {
+	"schema", "run_id", "parent", "campaign", "agent", "description", "status",
+	"decision", "started_at", "finished_at", "hardware", "code", "data", "budget",
+	"config", "metrics", "failure", NULL
+};
+
+/* The ledger's own columns, as (json key, runs column) pairs. */
+static const char *const tag_cols[][2] = {
+	{ "id", "id" }, { "hw_class", "hw_class" }, { "vram_tier", "vram_tier" },
+	{ "val_bpb", "val_bpb" }, { "repeat_key", "repeat_key" },
+	{ "content_hash", "content_hash" }, { "source_format", "source_format" },
+	{ "source_file", "source_file" }, { "source_line", "source_line" },
+	{ "ingested_at", "ingested_at" },
+};
+
+struct field {
+	char *name;
+	char *value; /* NULL for JSON null */
+};
+
+struct fields {
+	struct field *v;
+	int n, cap;
+};
+
+static void field_add(struct fields *f, const char *name, const char *value)
+{
+	if (f->n == f->cap) {
+		f->cap = f->cap ? 2 * f->cap : 64;
+		f->v = xrealloc(f->v, (size_t)f->cap * sizeof(*f->v));
+	}
+	f->v[f->n].name = xstrdup(name);
+	f->v[f->n].value = value ? xstrdup(value) : NULL;
+	f->n++;
+}
+
+static void fields_release(struct fields *f)
+{
+	for (int k = 0; k < f->n; k++) {
+		free(f->v[k].name);
+		free(f->v[k].value);
+	}
+	free(f->v);
+}
+
+/* Objects become dotted names ("config.model.depth"), one field a scalar. */
+static void flatten(struct fields *f, const char *prefix, const json_t *v)
+{
+	if (json_is_object(v) && json_object_size(v)) {
+		const char *k;
+		json_t *m;
+		json_object_foreach((json_t *)v, k, m) {
+			sb name = SB_INIT;
+			sb_addf(&name, "%s.%s", prefix, k);
+			flatten(f, name.buf, m);
+			sb_release(&name);
+		}
+		return;
+	}
+	sb text = SB_INIT;
+	if (!json_is_null(v))
+		json_text(v, &text);
+	field_add(f, prefix, json_is_null(v) ? NULL : text.buf);
+	sb_release(&text);
+}
+
+static void record_fields(struct fields *f, const json_t *rec)
+{
+	for (int k = 0; key_order[k]; k++) {
+		json_t *v = json_object_get(rec, key_order[k]);
+		if (v)
+			flatten(f, key_order[k], v);
+	}
+	const char *key;
+	json_t *v;
+	json_object_foreach((json_t *)rec, key, v) {
+		int known = 0;
+		for (int k = 0; key_order[k] && !known; k++)
+			known = !strcmp(key, key_order[k]);
+		if (!known)
+			flatten(f, key, v);
+	}
+}
+
+/* The "ledger" object: tag columns and the changes against the parent. */
+static json_t *ledger_tags(sqlite3 *db, sqlite3_int64 id)
+{
+	json_t *tags = json_object();
+	sb sql = SB_INIT;
+	sb_adds(&sql, "SELECT ");
+	for (size_t k = 0; k < ARRAY_SIZE(tag_cols); k++)
+		sb_addf(&sql, "%s%s", k ? ", " : "", tag_cols[k][1]);
+	sb_adds(&sql, " FROM runs WHERE id = ?");
+	sqlite3_stmt *st = db_prepare(db, sql.buf);
+	sqlite3_bind_int64(st, 1, id);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		for (size_t k = 0; k < ARRAY_SIZE(tag_cols); k++) {
+			json_t *v;
+			switch (sqlite3_column_type(st, (int)k)) {
+			case SQLITE_INTEGER: v = json_integer(sqlite3_column_int64(st, (int)k)); break;
+			case SQLITE_FLOAT: v = json_real(sqlite3_column_double(st, (int)k)); break;
+			case SQLITE_NULL: v = json_null(); break;
+			default: v = json_string((const char *)sqlite3_column_text(st, (int)k));
+			}
+			json_object_set_new(tags, tag_cols[k][0], v ? v : json_null());
+		}
+	}
+	sqlite3_finalize(st);
+	sb_release(&sql);
+	json_t *changes = json_array();
+	st = db_prepare(db, "SELECT var, old, new, how FROM changes WHERE run = ? ORDER BY var");
+	sqlite3_bind_int64(st, 1, id);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		json_t *c = json_object();
+		static const char *const names[] = { "var", "old", "new", "how" };
+		for (int k = 0; k < 4; k++) {
+			const char *s = (const char *)sqlite3_column_text(st, k);
+			json_t *v = s ? json_string(s) : json_null();
+			json_object_set_new(c, names[k], v ? v : json_null());
+		}
+		json_array_append_new(changes, c);
+	}
+	sqlite3_finalize(st);
+	json_object_set_new(tags, "changes", changes);
+	return tags;
+}
+
+/* Tags as fields: "ledger.hw_class", "ledger.changed.VAR = OLD -> NEW (how)". */
+static void tag_fields(struct fields *f, const json_t *tags)
+{
+	const char *k;
+	json_t *v;
+	json_object_foreach((json_t *)tags, k, v) {
+		if (strcmp(k, "changes")) {
+			sb name = SB_INIT;
+			sb_addf(&name, "ledger.%s", k);
+			flatten(f, name.buf, v);
+			sb_release(&name);
+		}
+	}
+	size_t i;
+	json_array_foreach(json_object_get(tags, "changes"), i, v) {
+		sb name = SB_INIT, val = SB_INIT;
+		const char *old = json_string_value(json_object_get(v, "old"));
+		const char *new = json_string_value(json_object_get(v, "new"));
+		sb_addf(&name, "ledger.changed.%s", json_string_value(json_object_get(v, "var")));
+		sb_addf(&val, "%s -> %s (%s)", old ? old : "?", new ? new : "?",
+			json_string_value(json_object_get(v, "how")));
+		field_add(f, name.buf, val.buf);
+		sb_release(&name);
+		sb_release(&val);
+	}
+}
+
+/* Terminal-safe text: control characters other than newline (kept only
+ * when keep_nl) become \xNN, so a record cannot move the cursor or recolour
+ * the screen. */
+static void add_safe(sb *out, const char *s, int keep_nl)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if ((c < 0x20 && !(keep_nl && c == '\n')) || c == 0x7f)
+			sb_addf(out, "\\x%02x", c);
+		else
+			sb_addc(out, (char)c);
+	}
+}
+
+static void print_text(const struct fields *f)
+{
+	size_t w = 0;
+	const char *tail = NULL;
+	for (int k = 0; k < f->n; k++)
+		if (strlen(f->v[k].name) > w)
+			w = strlen(f->v[k].name);
+	sb line = SB_INIT;
+	for (int k = 0; k < f->n; k++) {
+		if (!strcmp(f->v[k].name, "failure.log_tail") && f->v[k].value) {
+			tail = f->v[k].value; /* long and multi-line: printed last */
+			continue;
+		}
+		sb_reset(&line);
+		add_safe(&line, f->v[k].name, 0);
+		while (line.len < w)
+			sb_addc(&line, ' ');
+		sb_adds(&line, "  ");
+		add_safe(&line, f->v[k].value ? f->v[k].value : "null", 0);
+		printf("%s\n", line.buf);
+	}
+	if (tail) {
+		sb_reset(&line);
+		add_safe(&line, tail, 1);
+		sb_rtrim(&line);
+		printf("\nfailure.log_tail:\n%s\n", line.buf);
+	}
+	sb_release(&line);
+}
+
+static void print_fields(const struct fields *f, enum out_format fmt)
+{
+	if (fmt == FMT_TABLE) {
+		print_text(f);
+		return;
+	}
+	static const char *const names[] = { "field", "value" };
+	table t;
+	table_init(&t, 2, names);
+	for (int k = 0; k < f->n; k++) {
+		int r = table_add_row(&t);
+		table_set_text(&t, r, 0, f->v[k].name);
+		table_set_text(&t, r, 1, f->v[k].value);
+	}
+	table_render(&t, fmt, stdout);
+	table_release(&t);
+}
+
+static json_t *load_record(sqlite3 *db, sqlite3_int64 id)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT record FROM runs WHERE id = ?");
+	sqlite3_bind_int64(st, 1, id);
+	json_t *rec = NULL;
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		json_error_t je;
+		rec = json_loads((const char *)sqlite3_column_text(st, 0), 0, &je);
+		if (!rec)
+			rl_error("show: stored record of #%lld is not JSON: %s", (long long)id, je.text);
+	}
+	sqlite3_finalize(st);
+	return rec;
+}
+
+static int show(sqlite3 *db, sqlite3_int64 id, enum out_format fmt)
+{
+	json_t *rec = load_record(db, id);
+	if (!rec)
+		return EXIT_FAILURE_RT;
+	json_t *tags = ledger_tags(db, id);
+	if (fmt == FMT_JSON) {
+		json_object_set(rec, "ledger", tags);
+		char *s = json_dumps(rec, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+		printf("%s\n", s ? s : "null");
+		free(s);
+	} else {
+		struct fields f = { 0 };
+		record_fields(&f, rec);
+		tag_fields(&f, tags);
+		print_fields(&f, fmt);
+		fields_release(&f);
+	}
+	json_decref(tags);
+	json_decref(rec);
+	return EXIT_OK;
+}
 
 int cmd_show(int argc, char **argv, struct ledger_ctx *ctx)
 {
-	(void)ctx;
 	if (wants_help(argc, argv)) {
-		printf("usage: ledger show (not implemented yet)\n");
+		fputs(usage, stdout);
 		return EXIT_OK;
 	}
-	rl_error("show: not implemented yet");
-	return EXIT_USAGE;
+	if (argc != 2 || argv[1][0] == '-') {
+		if (argc < 2)
+			rl_error("show: which run?");
+		else
+			rl_error("show: unexpected argument '%s'", argv[argc > 2 ? 2 : 1]);
+		rl_hint("usage: ledger show RUN (a run id, a unique prefix, or #N)");
+		return EXIT_USAGE;
+	}
+	sqlite3_int64 id;
+	if (run_lookup(ctx->db, argv[1], &id, 0))
+		return EXIT_USAGE;
+	return show(ctx->db, id, ctx->fmt);
 }

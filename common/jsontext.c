@@ -1,0 +1,50 @@
+/* jsontext.c — JSON scalars as text; see jsontext.h. */
+#include "jsontext.h"
+#include "util.h"
+
+void double_text(double x, sb *out)
+{
+	char buf[40];
+	if (!isfinite(x)) {
+		sb_adds(out, isnan(x) ? "nan" : x > 0 ? "inf" : "-inf");
+		return;
+	}
+	for (int prec = 1; prec <= 17; prec++) {
+		snprintf(buf, sizeof(buf), "%.*g", prec, x);
+		if (strtod(buf, NULL) == x)
+			break;
+	}
+	sb_adds(out, buf);
+}
+
+void json_text(const json_t *v, sb *out)
+{
+	char *s;
+	switch (json_typeof(v)) {
+	case JSON_STRING:
+		sb_add(out, json_string_value(v), json_string_length(v));
+		break;
+	case JSON_INTEGER:
+		sb_addf(out, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+		break;
+	case JSON_REAL:
+		double_text(json_real_value(v), out);
+		break;
+	case JSON_TRUE: sb_adds(out, "true"); break;
+	case JSON_FALSE: sb_adds(out, "false"); break;
+	case JSON_NULL: sb_adds(out, "null"); break;
+	default:
+		s = json_dumps(v, JSON_COMPACT | JSON_SORT_KEYS);
+		sb_adds(out, s ? s : "");
+		free(s);
+	}
+}
+
+int json_same(const json_t *a, const json_t *b)
+{
+	if (!a || !b)
+		return a == b;
+	if (json_is_number(a) && json_is_number(b))
+		return json_number_value(a) == json_number_value(b);
+	return json_equal(a, b);
+}
