@@ -11,6 +11,7 @@
 #include "campaign.h"
 #include "db.h"
 #include "lookup.h"
+#include "repeats.h"
 #include "sb.h"
 #include "util.h"
 
@@ -31,7 +32,7 @@ static const char *const kind_names[AUDIT_KIND_COUNT] = {
 /* The noise floor is this many pooled standard deviations (docs/audit.md). */
 #define NOISE_FLOOR_SDS 2.0
 
-struct change {
+struct achange {
 	char *var, *old, *new_;
 };
 
@@ -42,7 +43,7 @@ struct arun {
 	double parent_value;           /* NAN when the parent has none */
 	int on_hw;                     /* on the campaign's hardware (or it has none) */
 	int is_baseline;
-	struct change *ch;             /* sorted by var */
+	struct achange *ch;             /* sorted by var */
 	int nch, oos;                  /* changes; how many are out of scope */
 	char *hyp;                     /* hypothesis key; NULL when nothing changed */
 	char *what;                    /* "model.depth 8 -> 9 + …" for sentences */
@@ -235,7 +236,7 @@ static void load_changes(struct audit *a, sqlite3_stmt *st, sqlite3_int64 id, st
 	sqlite3_bind_int64(st, 1, id);
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		r->ch = xrealloc(r->ch, (size_t)(r->nch + 1) * sizeof(*r->ch));
-		struct change *c = &r->ch[r->nch++];
+		struct achange *c = &r->ch[r->nch++];
 		c->var = col_text(st, 0);
 		c->old = col_text(st, 1);
 		c->new_ = col_text(st, 2);
@@ -260,7 +261,7 @@ static void describe_changes(struct arun *r)
 	sb key = SB_INIT, what = SB_INIT;
 	int unknown = 0;
 	for (int i = 0; i < r->nch; i++) {
-		const struct change *c = &r->ch[i];
+		const struct achange *c = &r->ch[i];
 		sb_addf(&key, "%s%s=%s", i ? ";" : "", c->var, c->new_ ? c->new_ : "?");
 		unknown |= !c->new_;
 		sb_addf(&what, "%s%s", i ? " + " : "", c->var);
@@ -390,19 +391,6 @@ static int resolve_baseline(struct audit *a)
 
 /* ---- noise ---------------------------------------------------------------- */
 
-/* Mean and sample sd (n - 1) with Welford's update; sd NAN when n < 2. */
-static void mean_sd(const double *v, int n, double *mean, double *sd)
-{
-	double m = 0, s = 0;
-	for (int i = 0; i < n; i++) {
-		double d = v[i] - m;
-		m += d / (i + 1);
-		s += d * (v[i] - m);
-	}
-	*mean = n ? m : NAN;
-	*sd = n > 1 ? sqrt(s / (n - 1)) : NAN;
-}
-
 /* Repeat group of run i: its repeat_key, else (for records without a
  * config, e.g. results.tsv) the same change set from the same parent on
  * the same hardware. NULL when the run cannot be a repeat. */
@@ -440,7 +428,7 @@ static int repeat_group(struct audit *a, const char *key, int first, int *seen, 
 	}
 	if (n >= 2) {
 		double mean, sd, lo = v[0], hi = v[0];
-		mean_sd(v, n, &mean, &sd);
+		repeats_stats(v, n, &mean, &sd);
 		for (int i = 1; i < n; i++) {
 			lo = fmin(lo, v[i]);
 			hi = fmax(hi, v[i]);

@@ -1,15 +1,238 @@
-/* cmd_audit.c — `ledger audit`: NOT YET IMPLEMENTED (placeholder so the command
- * table links; replace the whole file). */
+/* cmd_audit.c — `ledger audit`: print the findings of the audit library
+ * (audit.h) for one campaign or all, or the search-space coverage. This
+ * file only parses options and renders; every rule lives in audit.c and
+ * docs/audit.md. */
+#include <jansson.h>
+#include "audit.h"
+#include "db.h"
 #include "ledger.h"
 #include "util.h"
 
+static const char usage[] =
+	"usage: ledger audit [--campaign NAME] [--coverage] [--noise-default X]\n"
+	"                    [--format table|tsv|csv|json|md]\n"
+	"\n"
+	"Hold each declared campaign's runs against its declaration and list one\n"
+	"finding per row: kind, level, runs, variables and a sentence to act on.\n"
+	"Kinds: no_improvement, budget, out_of_scope, confounded, unresolved,\n"
+	"duplicate_attempt, within_noise, impl_changed_metric, repeat_noise,\n"
+	"noise_floor, undeclared (docs/audit.md explains each with an example).\n"
+	"\n"
+	"  --campaign NAME    audit one campaign (default: every declared campaign,\n"
+	"                     plus runs that name a campaign nobody declared)\n"
+	"  --coverage         instead, list each search-space glob with the number of\n"
+	"                     valid runs that changed it alone\n"
+	"  --noise-default X  noise floor when a campaign has no repeats (overrides\n"
+	"                     the campaign's noise_default)\n"
+	"\n"
+	"Exit status: 0 no warnings (info rows only), 1 warnings found,\n"
+	"2 usage error or unknown campaign, 3 database failure.\n";
+
+struct audit_args {
+	const char *campaign;
+	int coverage;
+	struct audit_opts opts;
+};
+
+static int parse_args(int argc, char **argv, struct audit_args *a)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *arg = argv[i];
+		const char *val = NULL;
+		if (!strcmp(arg, "--coverage")) {
+			a->coverage = 1;
+			continue;
+		}
+		if ((!strcmp(arg, "--campaign") || !strcmp(arg, "--noise-default"))) {
+			if (i + 1 >= argc) {
+				rl_error("audit: option '%s' needs a value", arg);
+				return -1;
+			}
+			val = argv[++i];
+		} else if (str_starts_with(arg, "--campaign=") || str_starts_with(arg, "--noise-default=")) {
+			val = strchr(arg, '=') + 1;
+		} else {
+			rl_error("audit: unknown argument '%s'", arg);
+			rl_hint("see 'ledger audit --help'");
+			return -1;
+		}
+		if (str_starts_with(arg, "--campaign")) {
+			a->campaign = val;
+		} else if (parse_double(val, &a->opts.noise_default) || !(a->opts.noise_default > 0)) {
+			rl_error("audit: --noise-default '%s' is not a positive number", val);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Values as "name=value;…": whole numbers plainly, others with 6 decimals. */
+static char *values_text(const struct finding *f)
+{
+	sb s = SB_INIT;
+	for (int i = 0; i < f->nvalues; i++) {
+		double v = f->values[i].v;
+		sb_addf(&s, "%s%s=", i ? ";" : "", f->values[i].name);
+		if (isnan(v))
+			sb_adds(&s, "null");
+		else if (v == floor(v) && fabs(v) < 1e15)
+			sb_addf(&s, "%.0f", v);
+		else
+			sb_addf(&s, "%.6f", v);
+	}
+	return sb_detach(&s);
+}
+
+static char *join(char **v, int n)
+{
+	sb s = SB_INIT;
+	for (int i = 0; i < n; i++)
+		sb_addf(&s, "%s%s", i ? ", " : "", v[i]);
+	return sb_detach(&s);
+}
+
+static void render_table(const struct finding_list *fl, enum out_format fmt)
+{
+	static const char *const cols[] = {
+		"campaign", "kind", "level", "runs", "variables", "sentence", "values"
+	};
+	/* tsv and csv are for machines and get the values too; people read the
+	 * sentence, which carries the same numbers */
+	int with_values = fmt == FMT_TSV || fmt == FMT_CSV;
+	table t;
+	table_init(&t, with_values ? 7 : 6, cols);
+	for (int i = 0; i < fl->n; i++) {
+		const struct finding *f = &fl->v[i];
+		int row = table_add_row(&t);
+		char *runs = join(f->runs, f->nruns), *vars = join(f->vars, f->nvars);
+		table_set_text(&t, row, 0, f->campaign);
+		table_set_text(&t, row, 1, audit_kind_name(f->kind));
+		table_set_text(&t, row, 2, f->level == AUDIT_WARN ? "warn" : "info");
+		table_set_text(&t, row, 3, runs);
+		table_set_text(&t, row, 4, vars);
+		table_set_text(&t, row, 5, f->sentence);
+		if (with_values) {
+			char *vals = values_text(f);
+			table_set_text(&t, row, 6, vals);
+			free(vals);
+		}
+		free(runs);
+		free(vars);
+	}
+	table_render(&t, fmt, stdout);
+	table_release(&t);
+}
+
+static json_t *string_array(char **v, int n)
+{
+	json_t *a = json_array();
+	for (int i = 0; i < n; i++)
+		json_array_append_new(a, json_string(v[i]));
+	return a;
+}
+
+/* JSON keeps the structure: runs and variables as arrays, values as an object. */
+static void render_json(const struct finding_list *fl)
+{
+	json_t *arr = json_array();
+	for (int i = 0; i < fl->n; i++) {
+		const struct finding *f = &fl->v[i];
+		json_t *o = json_object(), *vals = json_object();
+		json_object_set_new(o, "campaign", json_string(f->campaign));
+		json_object_set_new(o, "kind", json_string(audit_kind_name(f->kind)));
+		json_object_set_new(o, "level", json_string(f->level == AUDIT_WARN ? "warn" : "info"));
+		json_object_set_new(o, "runs", string_array(f->runs, f->nruns));
+		json_object_set_new(o, "variables", string_array(f->vars, f->nvars));
+		for (int k = 0; k < f->nvalues; k++) {
+			double v = f->values[k].v;
+			json_object_set_new(vals, f->values[k].name, isnan(v) ? json_null() : json_real(v));
+		}
+		json_object_set_new(o, "values", vals);
+		json_object_set_new(o, "sentence", json_string(f->sentence));
+		json_array_append_new(arr, o);
+	}
+	char *s = json_dumps(arr, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
+	if (!s)
+		die("out of memory writing JSON");
+	puts(s);
+	free(s);
+	json_decref(arr);
+}
+
+static int run_coverage(struct ledger_ctx *ctx, const char *campaign)
+{
+	static const char *const cols[] = { "campaign", "glob", "valid_alone", "attempts", "variables_tested" };
+	table t;
+	table_init(&t, ARRAY_SIZE(cols), cols);
+	sqlite3_stmt *st = db_prepare(ctx->db,
+		"SELECT name FROM campaigns WHERE ?1 IS NULL OR name = ?1 ORDER BY name");
+	sqlite3_bind_text(st, 1, campaign, -1, SQLITE_STATIC);
+	int rc = EXIT_OK;
+	while (rc == EXIT_OK && sqlite3_step(st) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(st, 0);
+		struct coverage cov;
+		if (audit_coverage(ctx->db, name, &cov)) {
+			rc = EXIT_FAILURE_RT;
+			break;
+		}
+		for (int i = 0; i < cov.n; i++) {
+			int row = table_add_row(&t);
+			table_set_text(&t, row, 0, name);
+			table_set_text(&t, row, 1, cov.rows[i].glob);
+			table_set_int(&t, row, 2, cov.rows[i].valid_alone);
+			table_set_int(&t, row, 3, cov.rows[i].attempts);
+			table_set_text(&t, row, 4, *cov.rows[i].vars_tested ? cov.rows[i].vars_tested : NULL);
+		}
+		coverage_release(&cov);
+	}
+	sqlite3_finalize(st);
+	if (rc == EXIT_OK)
+		table_render(&t, ctx->fmt, stdout);
+	table_release(&t);
+	return rc;
+}
+
+/* An unknown --campaign is a usage error, like an unknown run reference. */
+static int campaign_declared(struct ledger_ctx *ctx, const char *name)
+{
+	sqlite3_stmt *st = db_prepare(ctx->db, "SELECT 1 FROM campaigns WHERE name = ?");
+	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+	int found = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	if (!found) {
+		rl_error("audit: no campaign '%s' is declared", name);
+		rl_hint("list campaigns with 'ledger campaign list', declare one with 'ledger campaign add FILE'");
+	}
+	return found;
+}
+
 int cmd_audit(int argc, char **argv, struct ledger_ctx *ctx)
 {
-	(void)ctx;
 	if (wants_help(argc, argv)) {
-		printf("usage: ledger audit (not implemented yet)\n");
+		fputs(usage, stdout);
 		return EXIT_OK;
 	}
-	rl_error("audit: not implemented yet");
-	return EXIT_USAGE;
+	struct audit_args a = { NULL, 0, AUDIT_OPTS_INIT };
+	if (parse_args(argc, argv, &a))
+		return EXIT_USAGE;
+	if (a.campaign && !campaign_declared(ctx, a.campaign))
+		return EXIT_USAGE;
+	if (a.coverage)
+		return run_coverage(ctx, a.campaign);
+
+	struct finding_list fl = FINDING_LIST_INIT;
+	int rc = a.campaign ? audit_campaign(ctx->db, a.campaign, &a.opts, NULL, &fl)
+			    : audit_all(ctx->db, &a.opts, &fl);
+	if (rc) {
+		/* -1: a declaration or baseline the user must fix; -2: the database */
+		finding_list_release(&fl);
+		return rc == -1 ? EXIT_USAGE : EXIT_FAILURE_RT;
+	}
+	if (ctx->fmt == FMT_JSON)
+		render_json(&fl);
+	else
+		render_table(&fl, ctx->fmt);
+	rc = finding_list_warnings(&fl) ? EXIT_FINDINGS : EXIT_OK;
+	finding_list_release(&fl);
+	return rc;
 }

@@ -1,15 +1,274 @@
-/* cmd_campaign.c — `ledger campaign`: NOT YET IMPLEMENTED (placeholder so the command
- * table links; replace the whole file). */
+/* cmd_campaign.c — `ledger campaign`: declare (add), list, show and assign
+ * campaigns. A small verb table like the command table in main.c. Parsing
+ * and storage of the declaration live in campaign.c; this file only talks
+ * to the user. Must not judge runs: that is `ledger audit`. */
+#include <jansson.h>
+#include "campaign.h"
+#include "db.h"
 #include "ledger.h"
+#include "lookup.h"
 #include "util.h"
+
+static const char usage[] =
+	"usage: ledger campaign add FILE          declare a campaign from JSON ('-' = stdin)\n"
+	"   or: ledger campaign list              declared campaigns and their run counts\n"
+	"   or: ledger campaign show NAME         one declaration and its runs\n"
+	"   or: ledger campaign assign NAME RUN…  add runs to a campaign (run id, prefix or #N)\n"
+	"\n"
+	"Campaign JSON (docs/audit.md):\n"
+	"  {\"name\":\"compile-kernel-efficiency\", \"metric\":\"val_bpb\", \"direction\":\"min\",\n"
+	"   \"hardware\":\"RTX 3090\", \"baseline\":\"RUN\" or \"first valid run\",\n"
+	"   \"search_space\":[\"impl.*\"], \"bundles\":[[\"impl.fused_*\"]],\n"
+	"   \"record_budget\":10, \"noise_default\":0.002}\n"
+	"A run belongs to a campaign when its record names it (\"campaign\") or it\n"
+	"was assigned. Adding a campaign of an existing name replaces it.\n"
+	"Options: --format table|tsv|csv|json|md (list, show), --db FILE.\n"
+	"Exit status: 0 ok, 2 usage error or invalid declaration, 3 database failure.\n";
+
+static int campaign_add(int argc, char **argv, struct ledger_ctx *ctx);
+static int campaign_list(int argc, char **argv, struct ledger_ctx *ctx);
+static int campaign_show(int argc, char **argv, struct ledger_ctx *ctx);
+static int campaign_assign(int argc, char **argv, struct ledger_ctx *ctx);
+
+static const struct verb {
+	const char *name;
+	int (*fn)(int argc, char **argv, struct ledger_ctx *ctx);
+	int min_args, max_args;   /* after the verb; -1 = no limit */
+	const char *args;         /* for the error message */
+} verbs[] = {
+	{ "add", campaign_add, 1, 1, "FILE" },
+	{ "list", campaign_list, 0, 0, "" },
+	{ "show", campaign_show, 1, 1, "NAME" },
+	{ "assign", campaign_assign, 2, -1, "NAME RUN…" },
+};
+
+/* Members of campaign ?1 (its runs), shared by list and show. */
+#define MEMBERS "SELECT r.* FROM runs r WHERE r.id IN (" CAMPAIGN_MEMBERS_SQL(1) ")"
+
+static int campaign_add(int argc, char **argv, struct ledger_ctx *ctx)
+{
+	const char *path = argv[1];
+	size_t len;
+	char *text = read_file(path, &len);
+	if (!text)
+		return EXIT_USAGE;
+	struct campaign c;
+	sb err = SB_INIT;
+	int rc = EXIT_OK;
+	if (campaign_parse(text, len, &c, &err)) {
+		/* one message line per problem, each naming the file */
+		for (char *line = strtok(err.buf, "\n"); line; line = strtok(NULL, "\n"))
+			rl_error("campaign add: %s: %s", path, line);
+		rl_hint("see 'ledger campaign --help' or docs/audit.md for the fields");
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	sqlite3_int64 id;
+	if (c.baseline && run_lookup(ctx->db, c.baseline, &id, 1))
+		rl_warn("campaign add: %s: baseline '%s' is not in the ledger yet; "
+			"the audit needs it ingested", path, c.baseline);
+	if (campaign_store(ctx->db, &c)) {
+		rc = EXIT_FAILURE_RT;
+		goto out;
+	}
+	printf("declared campaign '%s'\n", c.name);
+out:
+	campaign_release(&c);
+	sb_release(&err);
+	free(text);
+	return rc;
+}
+
+static char *join(char **list, int n, const char *sep)
+{
+	sb s = SB_INIT;
+	for (int i = 0; i < n; i++)
+		sb_addf(&s, "%s%s", i ? sep : "", list[i]);
+	return sb_detach(&s);
+}
+
+static void list_row(struct ledger_ctx *ctx, table *t, const struct campaign *c)
+{
+	int row = table_add_row(t);
+	char *space = join(c->search_space, c->nsearch, ",");
+	table_set_text(t, row, 0, c->name);
+	table_set_text(t, row, 1, c->metric);
+	table_set_text(t, row, 2, c->maximize ? "max" : "min");
+	table_set_text(t, row, 3, c->hardware);
+	table_set_text(t, row, 4, space);
+	if (c->record_budget)
+		table_set_int(t, row, 5, c->record_budget);
+	sqlite3_stmt *st = db_prepare(ctx->db,
+		"SELECT count(*), count(val_bpb) FROM (" MEMBERS ")");
+	db_bind_text(st, 1, c->name);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		table_set_int(t, row, 6, sqlite3_column_int64(st, 0));
+		table_set_int(t, row, 7, sqlite3_column_int64(st, 1));
+	}
+	sqlite3_finalize(st);
+	free(space);
+}
+
+static int campaign_list(int argc, char **argv, struct ledger_ctx *ctx)
+{
+	static const char *const cols[] = {
+		"name", "metric", "direction", "hardware", "search_space", "record_budget", "runs", "valid"
+	};
+	table t;
+	table_init(&t, ARRAY_SIZE(cols), cols);
+	sqlite3_stmt *st = db_prepare(ctx->db, "SELECT name FROM campaigns ORDER BY name");
+	int rc = EXIT_OK;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		struct campaign c;
+		const char *name = (const char *)sqlite3_column_text(st, 0);
+		if (campaign_load(ctx->db, name, &c, 0)) {
+			rc = EXIT_FINDINGS; /* reported; list the others */
+			continue;
+		}
+		list_row(ctx, &t, &c);
+		campaign_release(&c);
+	}
+	sqlite3_finalize(st);
+	table_render(&t, ctx->fmt, stdout);
+	table_release(&t);
+	return rc;
+}
+
+/* The campaign's runs in time order, with the variables each changed. */
+static void runs_table(struct ledger_ctx *ctx, const char *name, table *t)
+{
+	static const char *const cols[] = {
+		"run_id", "status", "decision", "hardware", "val_bpb", "changed", "description"
+	};
+	table_init(t, ARRAY_SIZE(cols), cols);
+	sqlite3_stmt *st = db_prepare(ctx->db,
+		"SELECT m.run_id, m.status, m.decision, m.hw_class, m.val_bpb,"
+		" (SELECT group_concat(var, ',') FROM (SELECT var FROM changes WHERE run = m.id ORDER BY var)),"
+		" m.description"
+		" FROM (" MEMBERS ") m ORDER BY m.t_finished IS NULL, m.t_finished, m.id");
+	db_bind_text(st, 1, name);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		int row = table_add_row(t);
+		for (int c = 0; c < 7; c++) {
+			if (c == 4 && sqlite3_column_type(st, c) != SQLITE_NULL)
+				table_set_num(t, row, c, sqlite3_column_double(st, c), 6);
+			else
+				table_set_text(t, row, c, (const char *)sqlite3_column_text(st, c));
+		}
+	}
+	sqlite3_finalize(st);
+}
+
+static int campaign_show(int argc, char **argv, struct ledger_ctx *ctx)
+{
+	struct campaign c;
+	if (campaign_load(ctx->db, argv[1], &c, 0))
+		return EXIT_USAGE;
+	table runs;
+	runs_table(ctx, c.name, &runs);
+	if (ctx->fmt == FMT_JSON) {
+		/* one JSON document: the declaration, then its runs */
+		char *spec = campaign_to_json(&c);
+		printf("{\"campaign\": %s,\n\"runs\": ", spec);
+		table_render(&runs, FMT_JSON, stdout);
+		printf("}\n");
+		free(spec);
+	} else {
+		static const char *const cols[] = { "field", "value" };
+		table f;
+		table_init(&f, 2, cols);
+		char *spec = campaign_to_json(&c);
+		json_error_t je;
+		json_t *o = json_loads(spec, 0, &je);
+		const char *key;
+		json_t *v;
+		json_object_foreach(o, key, v) {
+			int row = table_add_row(&f);
+			char *text = json_is_string(v) ? xstrdup(json_string_value(v))
+				: json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT | JSON_REAL_PRECISION(17));
+			table_set_text(&f, row, 0, key);
+			table_set_text(&f, row, 1, json_is_null(v) ? NULL : text);
+			free(text);
+		}
+		json_decref(o);
+		free(spec);
+		table_render(&f, ctx->fmt, stdout);
+		fputc('\n', stdout);
+		table_render(&runs, ctx->fmt, stdout);
+		table_release(&f);
+	}
+	table_release(&runs);
+	campaign_release(&c);
+	return EXIT_OK;
+}
+
+/* Resolve every reference first, so that one typo assigns nothing. */
+static int campaign_assign(int argc, char **argv, struct ledger_ctx *ctx)
+{
+	struct campaign c;
+	if (campaign_load(ctx->db, argv[1], &c, 0))
+		return EXIT_USAGE;
+	int n = argc - 2, rc = EXIT_OK, added = 0;
+	sqlite3_int64 *ids = xcalloc((size_t)n, sizeof(*ids));
+	for (int i = 0; i < n; i++)
+		if (run_lookup(ctx->db, argv[i + 2], &ids[i], 0))
+			rc = EXIT_USAGE;
+	if (rc == EXIT_OK) {
+		if (db_exec(ctx->db, "BEGIN IMMEDIATE")) {
+			rc = EXIT_FAILURE_RT;
+			goto out;
+		}
+		sqlite3_stmt *st = db_prepare(ctx->db,
+			"INSERT OR IGNORE INTO campaign_runs(campaign, run) VALUES(?, ?)");
+		for (int i = 0; i < n; i++) {
+			sqlite3_reset(st);
+			db_bind_text(st, 1, c.name);
+			sqlite3_bind_int64(st, 2, ids[i]);
+			SQL_CHECK(ctx->db, sqlite3_step(st));
+			added += sqlite3_changes(ctx->db);
+		}
+		sqlite3_finalize(st);
+		if (db_exec(ctx->db, "COMMIT")) {
+			rc = EXIT_FAILURE_RT;
+			goto out;
+		}
+		printf("assigned %d run%s to campaign '%s'", added, added == 1 ? "" : "s", c.name);
+		if (added < n)
+			printf(" (%d already assigned)", n - added);
+		putchar('\n');
+	} else {
+		rl_hint("nothing was assigned; fix the references and run it again");
+	}
+out:
+	free(ids);
+	campaign_release(&c);
+	return rc;
+}
 
 int cmd_campaign(int argc, char **argv, struct ledger_ctx *ctx)
 {
-	(void)ctx;
 	if (wants_help(argc, argv)) {
-		printf("usage: ledger campaign (not implemented yet)\n");
+		fputs(usage, stdout);
 		return EXIT_OK;
 	}
-	rl_error("campaign: not implemented yet");
+	if (argc < 2) {
+		rl_error("campaign: which verb? add, list, show or assign");
+		fputs(usage, stderr);
+		return EXIT_USAGE;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(verbs); i++) {
+		const struct verb *v = &verbs[i];
+		if (strcmp(argv[1], v->name))
+			continue;
+		int nargs = argc - 2;
+		if (nargs < v->min_args || (v->max_args >= 0 && nargs > v->max_args)) {
+			rl_error("campaign %s: expected %s%s", v->name, *v->args ? "" : "no arguments",
+				 v->args);
+			rl_hint("usage: ledger campaign %s %s", v->name, v->args);
+			return EXIT_USAGE;
+		}
+		return v->fn(argc - 1, argv + 1, ctx);
+	}
+	rl_error("campaign: '%s' is not a verb (add, list, show, assign)", argv[1]);
 	return EXIT_USAGE;
 }
