@@ -23,6 +23,7 @@
 #define RL_TRAINER_DATA_H
 #include <stddef.h>
 #include <stdint.h>
+#include "rng.h"
 
 #define SHARD_MAGIC "RLSHARD"   /* 8 bytes with its NUL */
 #define SHARD_VERSION 1
@@ -53,15 +54,6 @@ struct dataset {
  * when memory ran out). */
 int dataset_load(struct dataset *ds, const char *path);
 void dataset_release(struct dataset *ds);
-
-/* splitmix64: the one RNG of the trainer (initialisation, batches). */
-static inline uint64_t rng_next(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-	return z ^ (z >> 31);
-}
 
 /* B random windows of T+1 train tokens: inputs (B,T), targets shifted by 1. */
 void data_train_batch(const struct dataset *ds, uint64_t *rng, int B, int T, int *inputs,

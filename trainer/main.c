@@ -1,13 +1,232 @@
-/* main.c — `trainer`: NOT YET IMPLEMENTED (placeholder so the build links). */
+/* main.c — `trainer`: command line, device choice, data loading, the run,
+ * the autoresearch `---` summary on stdout and one run record for every
+ * ending (ok, crash, oom, nan, timeout, killed). The loops live in train.c
+ * (CPU) and behind gpu.h (CUDA); this file decides exit codes only.
+ * Exit: 0 ok; 2 usage (incl. train.device=cuda without a GPU); 3 the run
+ * ended without a valid result (crash, oom, nan, timeout, killed). */
+#include <signal.h>
+#include <unistd.h>
+#include "config.h"
+#include "prepare.h"
+#include "record.h"
+#include "run.h"
+#include "runrec.h"
 #include "util.h"
+
+static const char usage[] =
+	"usage: trainer [--config FILE] [key=value …] [--record FILE] [--agent A]\n"
+	"               [--campaign C] [--parent RUN] [--description TEXT]\n"
+	"       trainer prepare-data [--out DIR] … SOURCE…   (trainer prepare-data --help)\n"
+	"       trainer --list-variables\n"
+	"\n"
+	"Train a byte-level GPT for train.time_budget_s seconds, evaluate val_bpb on the\n"
+	"held-out split, print the autoresearch-style '---' summary on stdout and append a\n"
+	"runrec/1 record to the record file, however the run ends. Progress goes to stderr.\n"
+	"\n"
+	"  --config FILE       'key = value' lines, applied before key=value arguments\n"
+	"  key=value           set a variable (trainer --list-variables shows them all)\n"
+	"  --record FILE       append the run record here (default runs.jsonl)\n"
+	"  --no-record         do not write a record\n"
+	"  --agent A, --campaign C, --parent RUN, --description TEXT   recorded as given\n"
+	"  --list-variables    print every variable: key, default, kind (math|impl), help\n"
+	"\n"
+	"Exit status: 0 ok; 2 usage error or train.device=cuda without a usable GPU;\n"
+	"3 the run ended as crash, oom, nan, timeout or killed (the record says which).\n";
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+/* SA_RESETHAND: a second Ctrl-C kills a run that stopped listening. */
+static void install_signals(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sa.sa_flags = SA_RESETHAND;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+struct cli {
+	const char *config_file, *record;
+	struct run_meta meta;
+	char **kv;
+	int nkv;
+};
+
+/* 0 = go on, EXIT_OK for --help/--list-variables, EXIT_USAGE on errors. */
+static int parse_cli(struct cli *cli, int argc, char **argv)
+{
+	static const char *const valued[] = { "--config", "--record", "--agent", "--campaign",
+					      "--parent", "--description" };
+	cli->record = "runs.jsonl";
+	cli->kv = xcalloc((size_t)argc, sizeof(char *));
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		size_t k;
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			fputs(usage, stdout);
+			return EXIT_OK;
+		}
+		if (!strcmp(a, "--list-variables")) {
+			config_list_variables(stdout);
+			return EXIT_OK;
+		}
+		if (!strcmp(a, "--no-record")) {
+			cli->record = NULL;
+			continue;
+		}
+		for (k = 0; k < ARRAY_SIZE(valued) && strcmp(a, valued[k]); k++)
+			;
+		if (k < ARRAY_SIZE(valued)) {
+			if (i + 1 >= argc) {
+				rl_error("%s needs a value", a);
+				return EXIT_USAGE;
+			}
+			const char *v = argv[++i];
+			const char **slot[] = { &cli->config_file, &cli->record, &cli->meta.agent,
+						&cli->meta.campaign, &cli->meta.parent,
+						&cli->meta.description };
+			*slot[k] = v;
+		} else if (a[0] != '-' && strchr(a, '=')) {
+			cli->kv[cli->nkv++] = argv[i];
+		} else {
+			rl_error("'%s' is not an option or key=value", a);
+			rl_hint("trainer --help");
+			return EXIT_USAGE;
+		}
+	}
+	return -1;
+}
+
+static int resolve_config(struct run *r, const struct cli *cli)
+{
+	config_defaults(&r->cfg);
+	if (cli->config_file && config_load_file(&r->cfg, cli->config_file))
+		return -1;
+	for (int i = 0; i < cli->nkv; i++)
+		if (config_set_kv(&r->cfg, cli->kv[i], "command line"))
+			return -1;
+	return config_check(&r->cfg);
+}
+
+/* Pick cpu or cuda. train.device=cuda without a GPU is a usage error. */
+static int resolve_device(struct run *r)
+{
+	char why[256] = "";
+	int have_gpu = strcmp(r->cfg.device, "cpu") && gpu_probe(&r->gpu, why, sizeof(why)) == 0;
+	if (!strcmp(r->cfg.device, "cuda") && !have_gpu) {
+		rl_error("train.device=cuda: no CUDA GPU: %s", why);
+		rl_hint("use train.device=cpu (or train.device=auto) to train on the CPU");
+		snprintf(r->device, sizeof(r->device), "cuda");
+		run_fail(r, "crash", "startup", "train.device=cuda: no CUDA GPU: %s", why);
+		return -1;
+	}
+	snprintf(r->device, sizeof(r->device), "%s", have_gpu ? "cuda" : "cpu");
+	return 0;
+}
+
+static int load_data(struct run *r)
+{
+	if (dataset_load(&r->data, r->cfg.data_path))
+		return run_fail(r, "crash", "data", "cannot load data from '%s' (see stderr)",
+				r->cfg.data_path);
+	if (r->data.vocab_size != r->cfg.vocab_size)
+		return run_fail(r, "crash", "data", "model.vocab_size %d does not match the data's %d",
+				r->cfg.vocab_size, r->data.vocab_size);
+	if (r->data.ntrain <= (size_t)r->cfg.seq_len + 1)
+		return run_fail(r, "crash", "data", "the train split (%zu tokens) is shorter than one "
+				"sequence of model.seq_len %d", r->data.ntrain, r->cfg.seq_len);
+	return 0;
+}
+
+/* The autoresearch block: keys padded so values start at column 19. */
+static void print_summary(const struct run *r)
+{
+	const struct run_metrics *m = &r->m;
+	printf("---\n");
+	printf("%-18s%.6f\n", "val_bpb:", m->val_bpb);
+	printf("%-18s%.1f\n", "training_seconds:", m->training_seconds);
+	printf("%-18s%.1f\n", "total_seconds:", m->total_seconds);
+	printf("%-18s%.1f\n", "peak_vram_mb:", m->peak_vram_mb);
+	printf("%-18s%.2f\n", "mfu_percent:", m->mfu_percent);
+	printf("%-18s%.1f\n", "total_tokens_M:", m->total_tokens_M);
+	printf("%-18s%ld\n", "num_steps:", m->num_steps);
+	printf("%-18s%.1f\n", "num_params_M:", m->num_params_M);
+	printf("%-18s%d\n", "depth:", m->depth);
+	fflush(stdout);
+}
+
+static int write_record(const struct run *r, const struct cli *cli)
+{
+	if (!cli->record)
+		return 0;
+	json_t *rec = record_build(r, &cli->meta);
+	sb err = SB_INIT;
+	int rc = 0;
+	if (runrec_validate(rec, &err)) { /* a bug here, not in the run */
+		rl_error("internal: the run record is not valid runrec/1: %s", err.buf);
+		rc = -1;
+	} else if (runrec_append(cli->record, rec)) {
+		rc = -1;
+	}
+	sb_release(&err);
+	json_decref(rec);
+	return rc;
+}
+
+static int run_training(struct run *r)
+{
+	if (load_data(r))
+		return -1;
+	install_signals();
+	return !strcmp(r->device, "cuda") ? gpu_train(r) : cpu_train(r);
+}
 
 int main(int argc, char **argv)
 {
+	static struct run r; /* large; zeroed */
+	struct cli cli;
+	int rc, exit_code;
 	rl_progname = "trainer";
-	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		printf("usage: trainer (not implemented yet)\n");
-		return EXIT_OK;
+	if (argc > 1 && !strcmp(argv[1], "prepare-data"))
+		return cmd_prepare_data(argc - 1, argv + 1);
+	memset(&cli, 0, sizeof(cli));
+	r.t0 = mono_now();
+	r.stop = &stop_signal;
+	r.progress_tty = isatty(STDERR_FILENO);
+	r.m.val_bpb = r.m.train_loss = NAN;
+	record_new_id(cli.meta.run_id, sizeof(cli.meta.run_id));
+	utc_now_iso(cli.meta.started_at, sizeof(cli.meta.started_at));
+	rc = parse_cli(&cli, argc, argv);
+	if (rc >= 0) {
+		free(cli.kv);
+		return rc;
 	}
-	rl_error("not implemented yet");
-	return EXIT_USAGE;
+	if (resolve_config(&r, &cli)) {
+		rl_hint("trainer --list-variables shows every key, its type and default");
+		free(cli.kv);
+		return EXIT_USAGE;
+	}
+	r.m.depth = r.cfg.depth;
+	exit_code = EXIT_FAILURE_RT;
+	if (resolve_device(&r))
+		exit_code = EXIT_USAGE;
+	else if (run_training(&r) == 0)
+		exit_code = EXIT_OK;
+	r.m.total_seconds = run_elapsed(&r);
+	if (exit_code == EXIT_OK)
+		print_summary(&r);
+	else
+		rl_error("run ended as %s in phase %s: %s", r.status, r.phase, r.message);
+	if (write_record(&r, &cli) && exit_code == EXIT_OK)
+		exit_code = EXIT_FAILURE_RT;
+	dataset_release(&r.data);
+	free(cli.kv);
+	return exit_code;
 }

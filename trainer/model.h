@@ -77,8 +77,9 @@ struct layer_acts {
 struct acts {
 	struct layer_acts *layer;
 	float *x_out, *lnf, *lnf_rstd, *logits, *probs, *losses;
-	/* backward scratch: residual gradient, per-op gradients */
-	float *dres, *dx, *dq, *dk, *dv, *datt, *datty, *dfc, *dact, *dlogits;
+	/* backward scratch (B,T,·): residual gradient dres, per-op gradients;
+	 * dqn, dkn hold q/k gradients before qk-norm. */
+	float *dres, *dx, *dq, *dk, *dv, *dqn, *dkn, *datt, *datty, *dfc, *dact, *dlogits;
 };
 
 struct model {

@@ -76,7 +76,9 @@ void muon_step(float *p, const float *g, float *mom, int rows, int cols, float l
 	       float mu, float wd, float *scratch);
 size_t muon_scratch_floats(int rows, int cols);
 /* Newton–Schulz quintic iteration (5 steps) on x (rows,cols), in place,
- * after scaling to unit Frobenius norm; exposed for tests. */
+ * after scaling to unit Frobenius norm; exposed for tests. scratch holds
+ * newton_schulz_scratch_floats(rows, cols) floats. */
 void newton_schulz5(float *x, int rows, int cols, float *scratch);
+size_t newton_schulz_scratch_floats(int rows, int cols);
 
 #endif
