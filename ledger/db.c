@@ -23,6 +23,9 @@
  *   ingested_at   TEXT
  *   record        TEXT     the full record as canonical JSON (config, metrics,
  *                          failure… are read from it with json_extract)
+ *   indexes: runs_time (t_finished, id), runs_hw, runs_agent, runs_campaign,
+ *   runs_repeat, and runs_frontier (t_finished, id, hw_class, vram_tier,
+ *   val_bpb) WHERE val_bpb IS NOT NULL, covering the frontier's scan
  *
  * changes     variables a run changed against its parent
  *   run INTEGER -> runs.id, var TEXT, old TEXT, new TEXT (JSON scalars as text,
@@ -56,6 +59,12 @@ static const char *const schema_v1 =
 	"CREATE INDEX IF NOT EXISTS runs_agent ON runs(agent);"
 	"CREATE INDEX IF NOT EXISTS runs_campaign ON runs(campaign);"
 	"CREATE INDEX IF NOT EXISTS runs_repeat ON runs(repeat_key);"
+	/* Covering index for the frontier (ledger/frontier.c): one pass in
+	 * (t_finished, id) order reads class, tier and val_bpb from the index
+	 * alone; partial, since only valid measurements enter a frontier.
+	 * 10^6 runs: 0.55 s without it, 0.11 s with it (docs/bench.md). */
+	"CREATE INDEX IF NOT EXISTS runs_frontier ON runs(t_finished, id, hw_class, vram_tier, val_bpb)"
+	" WHERE val_bpb IS NOT NULL;"
 	"CREATE TABLE IF NOT EXISTS changes("
 	" run INTEGER NOT NULL REFERENCES runs(id), var TEXT NOT NULL,"
 	" old TEXT, new TEXT, how TEXT NOT NULL CHECK(how IN ('exact','inferred')),"
