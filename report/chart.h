@@ -1,0 +1,48 @@
+/* chart.h — charts through gnuplot as a subprocess (pngcairo and svg).
+ * The caller hands over plain points; chart.c writes them to data files
+ * under DIR/charts/, writes a script that only names those files, and runs
+ * gnuplot on it. No run text is ever spliced into the script: group names
+ * and labels travel in the data files (quotes and control characters
+ * replaced) and the terminals are noenhanced, so nothing in them is markup.
+ * A missing or failing gnuplot skips the chart, never the report. */
+#ifndef RL_CHART_H
+#define RL_CHART_H
+#include "sb.h"
+
+enum chart_kind {
+	CHART_TIMELINE, /* x = time (epoch s); points and best-so-far steps per group */
+	CHART_PROGRESS  /* x = experiment number; kept runs labelled, autoresearch style */
+};
+
+struct chart_run {
+	double x;
+	double value;      /* NAN: no valid measurement (crash, invalid): marked apart */
+	int group;         /* index into groups */
+	int kept;          /* CHART_PROGRESS: kept/baseline runs are labelled */
+	const char *label; /* CHART_PROGRESS: the label of a kept run */
+};
+
+struct chart_step {    /* one move of a group's best-so-far line */
+	double x, value;
+	int group;
+};
+
+struct chart_spec {
+	enum chart_kind kind;
+	const char *dir;          /* report directory; files go to dir/charts/ */
+	const char *stem;         /* file-name-safe base name, e.g. "2026-03-16-frontier" */
+	const char *alt;          /* alt text of the image (plain text) */
+	const char *const *groups;/* group names (hardware classes) */
+	int ngroups;
+	const struct chart_run *runs;
+	int nruns;
+	const struct chart_step *steps;
+	int nsteps;
+};
+
+/* Draw the chart and append its markdown to md: the SVG image with links to
+ * the PNG and the script, or one line saying why the chart was skipped.
+ * Returns 0 when drawn, 1 when skipped (a warning is printed). */
+int chart_draw(const struct chart_spec *c, sb *md);
+
+#endif

@@ -1,0 +1,525 @@
+/* daily.c — `report daily`: the digest of one UTC day (summary, frontier
+ * timeline, per-hardware frontiers, overview since the first day, chart).
+ * The run-list sections are in daily_runs.c. Frontier numbers come from
+ * ledger/frontier.h so `ledger frontier` and the digest cannot disagree.
+ * Reads the ledger; never writes it. */
+#include "chart.h"
+#include "daily.h"
+#include "db.h"
+#include "fmt.h"
+#include "output.h"
+#include "runs.h"
+#include "util.h"
+
+static const char usage[] =
+	"usage: report daily --date YYYY-MM-DD --out DIR [--template FILE] [--limit N] [--no-charts]\n"
+	"\n"
+	"Write DIR/YYYY-MM-DD.md and .html for one UTC day (runs whose t_finished\n"
+	"falls in it), the frontier chart under DIR/charts/, and refresh DIR/index.html.\n"
+	"\n"
+	"  --date DAY       the UTC day to report\n"
+	"  --out DIR        output directory (created when missing)\n"
+	"  --template FILE  markdown template (default: templates/daily.md)\n"
+	"  --limit N        rows per long table (default 50; 0 = all)\n"
+	"  --no-charts      do not run gnuplot\n"
+	"  --db FILE        ledger database (default $LEDGER_DB, else ./ledger.db)\n";
+
+void day_bind(const struct day *d, sqlite3_stmt *st)
+{
+	sqlite3_bind_double(st, 1, d->t0);
+	sqlite3_bind_double(st, 2, d->t1);
+}
+
+static void set_val(struct day *d, const char *name, double v)
+{
+	sb s = SB_INIT;
+	if (!isnan(v))
+		fmt_val(&s, v);
+	tpl_set(&d->vars, name, s.buf);
+	sb_release(&s);
+}
+
+static void set_delta(struct day *d, const char *name, double v)
+{
+	sb s = SB_INIT;
+	if (!isnan(v))
+		fmt_delta(&s, v);
+	tpl_set(&d->vars, name, s.buf);
+	sb_release(&s);
+}
+
+/* ---- summary ------------------------------------------------------------- */
+
+/* Distinct values of a column over the day, "a (3), b (1)" by count. */
+static void day_counts(struct day *d, const char *col, sb *out, int *n)
+{
+	sb sql = SB_INIT;
+	sb_addf(&sql, "SELECT coalesce(%s, '(none)') k, count(*) FROM runs "
+		      "WHERE t_finished >= ?1 AND t_finished < ?2 GROUP BY k ORDER BY 2 DESC, 1", col);
+	sqlite3_stmt *st = db_prepare(d->db, sql.buf);
+	day_bind(d, st);
+	*n = 0;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		sb_adds(out, (*n)++ ? ", " : "");
+		fmt_text(out, runs_col_text(st, 0), 40);
+		sb_addf(out, " (%d)", sqlite3_column_int(st, 1));
+	}
+	sqlite3_finalize(st);
+	sb_release(&sql);
+}
+
+static void summary_counts(struct day *d)
+{
+	sqlite3_stmt *st = db_prepare(d->db,
+		"SELECT count(*), sum(decision = 'keep'), sum(status <> 'ok' OR val_bpb IS NULL) "
+		"FROM runs WHERE t_finished >= ?1 AND t_finished < ?2");
+	day_bind(d, st);
+	sqlite3_step(st);
+	tpl_setf(&d->vars, "runs", "%d", sqlite3_column_int(st, 0));
+	tpl_setf(&d->vars, "keeps", "%d", sqlite3_column_int(st, 1));
+	tpl_setf(&d->vars, "failed", "%d", sqlite3_column_int(st, 2));
+	sqlite3_finalize(st);
+	sb list = SB_INIT;
+	int n;
+	day_counts(d, "agent", &list, &n);
+	tpl_setf(&d->vars, "agents", "%d", n);
+	tpl_set(&d->vars, "agent_list", list.buf);
+	sb_reset(&list);
+	day_counts(d, "hw_class", &list, &n);
+	tpl_setf(&d->vars, "hardware", "%d", n);
+	tpl_set(&d->vars, "hardware_list", list.buf);
+	sb_release(&list);
+}
+
+/* The best value on any hardware before and after the day, and the first
+ * valid value ever: all read off the per-class frontier points, whose
+ * minimum is the global best at every moment. */
+static void summary_global(struct day *d)
+{
+	double first = NAN, before = NAN, after = NAN;
+	for (int i = 0; i < d->by_class.n; i++) {
+		const struct frontier_point *p = &d->by_class.pts[i];
+		if (isnan(first))
+			first = p->value;
+		if (p->t_finished < d->t0 && !(p->value >= before))
+			before = p->value;
+		if (!(p->value >= after))
+			after = p->value;
+	}
+	set_val(d, "first_value", first);
+	set_val(d, "global_before", before);
+	set_val(d, "global_after", after);
+	double change = after - before, earlier = first - before;
+	set_delta(d, "global_change", change);
+	tpl_set(&d->vars, "global_moved", change < 0 ? "yes" : "");
+	tpl_set(&d->vars, "global_first_day", isnan(before) && !isnan(after) ? "yes" : "");
+	set_val(d, "earlier_progress", earlier);
+	sb share = SB_INIT;
+	if (change < 0 && earlier > 0)
+		fmt_pct(&share, -change, earlier);
+	tpl_set(&d->vars, "day_share", share.buf);
+	sb_release(&share);
+	sb day = SB_INIT;
+	if (d->by_class.n)
+		fmt_date(&day, d->by_class.pts[0].t_finished);
+	tpl_set(&d->vars, "first_day", day.buf);
+	sb_release(&day);
+}
+
+/* ---- per-group frontier rows (hardware class or VRAM tier) --------------- */
+
+struct group_row {
+	const char *name;
+	double before, after;
+	const struct frontier_point *best; /* the point that set "after" */
+	int moves;                         /* moves on the day */
+};
+
+static int find_group(struct group_row *rows, int n, const char *name)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(rows[i].name, name))
+			return i;
+	return -1;
+}
+
+static int cmp_rows(const void *a, const void *b)
+{
+	return strcmp(((const struct group_row *)a)->name, ((const struct group_row *)b)->name);
+}
+
+/* One row per group, sorted by name, from the frontier points. */
+static struct group_row *group_rows(const struct day *d, const struct frontier *f, int *n)
+{
+	struct group_row *rows = xcalloc((size_t)f->n + 1, sizeof(*rows));
+	*n = 0;
+	for (int i = 0; i < f->n; i++) {
+		const struct frontier_point *p = &f->pts[i];
+		int g = find_group(rows, *n, p->group);
+		if (g < 0) {
+			g = (*n)++;
+			rows[g].name = p->group;
+			rows[g].before = NAN;
+		}
+		if (p->t_finished < d->t0)
+			rows[g].before = p->value;
+		else
+			rows[g].moves++;
+		rows[g].after = p->value;
+		rows[g].best = p;
+	}
+	qsort(rows, (size_t)*n, sizeof(*rows), cmp_rows);
+	return rows;
+}
+
+/* Runs and valid runs on the day per hardware class. */
+static void class_runs(struct day *d, const char *cls, int *runs, int *valid)
+{
+	static const char sql[] =
+		"SELECT count(*), count(val_bpb) FROM runs "
+		"WHERE t_finished >= ?1 AND t_finished < ?2 AND hw_class IS ?3";
+	sqlite3_stmt *st = db_prepare(d->db, sql);
+	day_bind(d, st);
+	db_bind_text(st, 3, cls);
+	sqlite3_step(st);
+	*runs = sqlite3_column_int(st, 0);
+	*valid = sqlite3_column_int(st, 1);
+	sqlite3_finalize(st);
+}
+
+static void frontier_table(struct day *d, const struct frontier *f, const char *first_col,
+			   int with_runs, sb *md, sb *line)
+{
+	static const char *const cols_runs[] = { "", "runs today", "valid today", "before", "after",
+						  "change", "best by", "best run", "reached" };
+	static const char *const cols[] = { "", "before", "after", "change", "best by", "best run", "reached" };
+	table t;
+	table_init(&t, with_runs ? 9 : 7, with_runs ? cols_runs : cols);
+	free(t.cols[0]);
+	t.cols[0] = xstrdup(first_col);
+	int n;
+	struct group_row *rows = group_rows(d, f, &n);
+	sb s = SB_INIT;
+	for (int i = 0; i < n; i++) {
+		const struct group_row *g = &rows[i];
+		int r = table_add_row(&t), c = 0;
+		table_set_text(&t, r, c++, g->name);
+		if (with_runs) {
+			int runs, valid;
+			class_runs(d, g->name, &runs, &valid);
+			table_set_int(&t, r, c++, runs);
+			table_set_int(&t, r, c++, valid);
+		}
+		table_set_num(&t, r, c++, g->before, 4);
+		table_set_num(&t, r, c++, g->after, 4);
+		table_set_num(&t, r, c++, g->after - g->before, 4);
+		table_set_text(&t, r, c++, g->best->agent);
+		table_set_text(&t, r, c++, g->best->run_id);
+		sb_reset(&s);
+		fmt_datetime(&s, g->best->t_finished);
+		table_set_text(&t, r, c++, s.buf);
+		if (line) { /* "H100 0.9735 → 0.9729 (-0.0006)" for the summary */
+			sb_addf(line, "%s", line->len ? "; " : "");
+			md_escape(line, g->name);
+			sb_adds(line, " ");
+			if (isnan(g->before)) {
+				sb_adds(line, "first valid ");
+			} else {
+				fmt_val(line, g->before);
+				sb_adds(line, " → ");
+			}
+			fmt_val(line, g->after);
+			if (g->moves && !isnan(g->before)) {
+				sb_adds(line, " (");
+				fmt_delta(line, g->after - g->before);
+				sb_adds(line, ")");
+			}
+		}
+	}
+	if (n)
+		md_table(md, &t);
+	sb_release(&s);
+	free(rows);
+	table_release(&t);
+}
+
+static void daily_hardware(struct day *d)
+{
+	sb md = SB_INIT, line = SB_INIT;
+	frontier_table(d, &d->by_class, "hardware", 1, &md, &line);
+	tpl_set(&d->vars, "hardware_frontiers", md.buf);
+	tpl_set(&d->vars, "hardware_line", line.buf);
+	sb_reset(&md);
+	frontier_table(d, &d->by_tier, "VRAM tier", 0, &md, NULL);
+	tpl_set(&d->vars, "tier_frontiers", md.buf);
+	sb_release(&md);
+	sb_release(&line);
+}
+
+/* ---- frontier timeline ----------------------------------------------------- */
+
+static void daily_timeline(struct day *d)
+{
+	static const char *const cols[] = { "time", "val_bpb", "change", "agent", "hardware",
+					    "frontier", "description" };
+	table t;
+	table_init(&t, 7, cols);
+	double global = NAN;
+	sb s = SB_INIT;
+	for (int i = 0; i < d->by_class.n; i++) {
+		const struct frontier_point *p = &d->by_class.pts[i];
+		int moves_global = !(p->value >= global);
+		if (moves_global)
+			global = p->value;
+		if (p->t_finished < d->t0)
+			continue;
+		int r = table_add_row(&t);
+		sb_reset(&s);
+		fmt_hm(&s, p->t_finished);
+		table_set_text(&t, r, 0, s.buf);
+		table_set_num(&t, r, 1, p->value, 4);
+		table_set_num(&t, r, 2, p->delta, 4);
+		table_set_text(&t, r, 3, p->agent);
+		table_set_text(&t, r, 4, p->hw_class);
+		sb_reset(&s);
+		sb_addf(&s, "%s%s", isnan(p->prev) ? "first " : "", p->group);
+		if (moves_global)
+			sb_adds(&s, " + all hardware");
+		table_set_text(&t, r, 5, s.buf);
+		table_set_text(&t, r, 6, p->description);
+	}
+	sb md = SB_INIT;
+	if (t.nrows)
+		md_table_limited(&md, &t, d->o->limit);
+	tpl_set(&d->vars, "timeline", md.buf);
+	sb_release(&md);
+	sb_release(&s);
+	table_release(&t);
+}
+
+/* ---- overview since the first day ------------------------------------------ */
+
+static void daily_overview(struct day *d)
+{
+	static const char *const cols[] = { "day", "runs", "agents", "keeps", "failed",
+					    "best (any hardware)", "change" };
+	table t;
+	table_init(&t, 7, cols);
+	sqlite3_stmt *st = db_prepare(d->db,
+		"SELECT date(t_finished, 'unixepoch') AS day, count(*), count(DISTINCT agent), "
+		"sum(decision = 'keep'), sum(status <> 'ok' OR val_bpb IS NULL) "
+		"FROM runs WHERE t_finished < ?2 GROUP BY day ORDER BY day");
+	day_bind(d, st);
+	int k = 0;
+	double best = NAN, prev = NAN;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		double start, end;
+		if (parse_day(runs_col_text(st, 0), &start))
+			continue;
+		end = start + 86400;
+		for (; k < d->by_class.n && d->by_class.pts[k].t_finished < end; k++)
+			if (!(d->by_class.pts[k].value >= best))
+				best = d->by_class.pts[k].value;
+		int r = table_add_row(&t);
+		table_set_text(&t, r, 0, runs_col_text(st, 0));
+		for (int c = 1; c <= 4; c++)
+			table_set_int(&t, r, c, sqlite3_column_int(st, c));
+		table_set_num(&t, r, 5, best, 4);
+		table_set_num(&t, r, 6, best - prev, 4);
+		prev = best;
+	}
+	sqlite3_finalize(st);
+	sb md = SB_INIT;
+	if (t.nrows)
+		md_table(&md, &t);
+	tpl_set(&d->vars, "overview", md.buf);
+	/* The whole way since the first valid run, relative to where it began. */
+	const char *first = tpl_get(&d->vars, "first_value");
+	double v0 = d->by_class.n ? d->by_class.pts[0].value : NAN;
+	sb_reset(&md);
+	if (first && *first && best < v0)
+		sb_addf(&md, "%.4f (%.1f%%)", v0 - best, 100.0 * (v0 - best) / v0);
+	tpl_set(&d->vars, "total_progress", md.buf);
+	sb_release(&md);
+	table_release(&t);
+}
+
+/* ---- chart ------------------------------------------------------------------ */
+
+static int group_index(char ***names, int *n, const char *name)
+{
+	for (int i = 0; i < *n; i++)
+		if (!strcmp((*names)[i], name))
+			return i;
+	*names = xrealloc(*names, (size_t)(*n + 1) * sizeof(**names));
+	(*names)[*n] = xstrdup(name);
+	return (*n)++;
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Every run up to the end of the day as a point, coloured by hardware
+ * class (classes sorted, so colours are stable), with the frontier steps. */
+static int daily_chart(struct day *d)
+{
+	char **groups = NULL;
+	int ng = 0, nr = 0, cap = 0;
+	struct chart_run *runs = NULL;
+	sqlite3_stmt *st = db_prepare(d->db, "SELECT DISTINCT coalesce(hw_class, 'unknown') FROM runs "
+					     "WHERE t_finished < ?2 ORDER BY 1");
+	day_bind(d, st);
+	while (sqlite3_step(st) == SQLITE_ROW)
+		group_index(&groups, &ng, runs_col_text(st, 0));
+	sqlite3_finalize(st);
+	qsort(groups, (size_t)ng, sizeof(*groups), cmp_names);
+	st = db_prepare(d->db, "SELECT t_finished, val_bpb, coalesce(hw_class, 'unknown') FROM runs "
+			       "WHERE t_finished < ?2 ORDER BY t_finished, id");
+	day_bind(d, st);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		if (nr == cap) {
+			cap = cap ? 2 * cap : 256;
+			runs = xrealloc(runs, (size_t)cap * sizeof(*runs));
+		}
+		struct chart_run *r = &runs[nr++];
+		memset(r, 0, sizeof(*r));
+		r->x = sqlite3_column_double(st, 0);
+		r->value = runs_col_num(st, 1);
+		r->group = group_index(&groups, &ng, runs_col_text(st, 2));
+	}
+	sqlite3_finalize(st);
+	struct chart_step *steps = xcalloc((size_t)d->by_class.n + 1, sizeof(*steps));
+	for (int i = 0; i < d->by_class.n; i++) {
+		steps[i].x = d->by_class.pts[i].t_finished;
+		steps[i].value = d->by_class.pts[i].value;
+		steps[i].group = group_index(&groups, &ng, d->by_class.pts[i].group);
+	}
+	sb stem = SB_INIT, md = SB_INIT;
+	sb_addf(&stem, "%s-frontier", d->date);
+	struct chart_spec c = { CHART_TIMELINE, d->o->out_dir, stem.buf,
+				"Frontier timeline: every run by hardware class, best so far as steps",
+				(const char *const *)groups, ng, runs, nr, steps, d->by_class.n };
+	int rc = 0;
+	if (d->o->charts)
+		rc = chart_draw(&c, &md);
+	else
+		sb_adds(&md, "_Chart skipped: --no-charts._\n");
+	tpl_set(&d->vars, "chart_frontier", md.buf);
+	for (int i = 0; i < ng; i++)
+		free(groups[i]);
+	free(groups);
+	free(runs);
+	free(steps);
+	sb_release(&stem);
+	sb_release(&md);
+	return rc;
+}
+
+/* ---- the command ------------------------------------------------------------- */
+
+static int parse_args(int argc, char **argv, struct report_opts *o, const char **date)
+{
+	for (int i = 1; i < argc; i++) {
+		int r = report_option(o, "daily", argc, argv, &i);
+		if (r < 0)
+			return -1;
+		if (r)
+			continue;
+		if (!strcmp(argv[i], "--date") && i + 1 < argc) {
+			*date = argv[++i];
+		} else if (str_starts_with(argv[i], "--date=")) {
+			*date = argv[i] + 7;
+		} else {
+			rl_error("daily: unexpected argument '%s'", argv[i]);
+			rl_hint("see 'report daily --help'");
+			return -1;
+		}
+	}
+	if (!*date || !o->out_dir) {
+		rl_error("daily: %s is required", !*date ? "--date YYYY-MM-DD" : "--out DIR");
+		rl_hint("for example: report daily --date 2026-03-16 --out reports");
+		return -1;
+	}
+	return 0;
+}
+
+static int compute_frontiers(struct day *d)
+{
+	struct run_filter f;
+	run_filter_init(&f);
+	f.until = d->t1;
+	struct frontier_opts fo = { &f, NULL, 0, FRONTIER_BY_CLASS };
+	int rc = frontier_compute(d->db, &fo, &d->by_class);
+	fo.by = FRONTIER_BY_TIER;
+	if (!rc)
+		rc = frontier_compute(d->db, &fo, &d->by_tier);
+	run_filter_release(&f);
+	return rc;
+}
+
+/* Fill every template value, render the template, publish. */
+static int build(struct day *d, int *partial)
+{
+	if (compute_frontiers(d) || daily_repeats(d))
+		return EXIT_FAILURE_RT;
+	tpl_set(&d->vars, "date", d->date);
+	summary_counts(d);
+	summary_global(d);
+	daily_hardware(d);
+	daily_timeline(d);
+	daily_agents(d);
+	daily_failed(d);
+	daily_crashes(d);
+	daily_confounded(d);
+	daily_overview(d);
+	if (out_mkdirs(d->o->out_dir))
+		return EXIT_FAILURE_RT;
+	*partial = daily_chart(d) != 0 && d->o->charts;
+	sb origin = SB_INIT, md = SB_INIT, title = SB_INIT;
+	char *tpl = template_read("daily.md", d->o->template, &origin);
+	int rc = EXIT_FAILURE_RT;
+	if (!tpl)
+		goto done;
+	if (tpl_render(tpl, origin.buf, &d->vars, &md)) {
+		rc = EXIT_USAGE;
+		goto done;
+	}
+	sb_addf(&title, "runledger daily digest %s", d->date);
+	if (!report_publish(d->o->out_dir, d->date, title.buf, md.buf))
+		rc = EXIT_OK;
+done:
+	free(tpl);
+	sb_release(&origin);
+	sb_release(&md);
+	sb_release(&title);
+	return rc;
+}
+
+int cmd_daily(int argc, char **argv, struct report_ctx *ctx)
+{
+	struct report_opts o = { NULL, NULL, REPORT_DEFAULT_LIMIT, 1 };
+	const char *date = NULL;
+	if (report_wants_help(argc, argv)) {
+		fputs(usage, stdout);
+		return EXIT_OK;
+	}
+	if (parse_args(argc, argv, &o, &date))
+		return EXIT_USAGE;
+	struct day d = { ctx->db, date, 0, 0, &o, { 0 }, { 0 }, TPL_VARS_INIT };
+	if (parse_day(date, &d.t0)) {
+		rl_error("daily: --date '%s' is not a day", date);
+		rl_hint("give a UTC day as YYYY-MM-DD, e.g. 2026-03-16");
+		return EXIT_USAGE;
+	}
+	d.t1 = d.t0 + 86400;
+	int partial = 0;
+	int rc = build(&d, &partial);
+	if (rc == EXIT_OK)
+		printf("%s/%s.md\n%s/%s.html\n", o.out_dir, date, o.out_dir, date);
+	frontier_release(&d.by_class);
+	frontier_release(&d.by_tier);
+	tpl_vars_release(&d.vars);
+	return rc == EXIT_OK && partial ? EXIT_FINDINGS : rc;
+}

@@ -1,0 +1,308 @@
+/* daily_runs.c — the digest sections that list the day's runs: agent
+ * profiles, failed approaches by variable family, crashes and invalid runs,
+ * runs that changed several variables, repeat groups. Each sets one
+ * template value to a markdown table, or to "" when the section is empty
+ * (the template then says so in one line). */
+#include "daily.h"
+#include "db.h"
+#include "fmt.h"
+#include "repeats.h"
+#include "runs.h"
+#include "util.h"
+
+#define DAY_SQL "t_finished >= ?1 AND t_finished < ?2"
+
+static void set_table(struct day *d, const char *name, table *t)
+{
+	sb md = SB_INIT;
+	if (t->nrows)
+		md_table_limited(&md, t, d->o->limit);
+	tpl_set(&d->vars, name, md.buf);
+	sb_release(&md);
+}
+
+static void set_time(table *t, int r, int c, double when)
+{
+	sb s = SB_INIT;
+	fmt_hm(&s, when);
+	table_set_text(t, r, c, s.buf);
+	sb_release(&s);
+}
+
+/* ---- agent profiles -------------------------------------------------------- */
+
+void daily_agents(struct day *d)
+{
+	static const char *const cols[] = { "agent", "runs", "keeps", "keep rate", "failed",
+					    "best val_bpb", "hardware" };
+	static const char sql[] =
+		"SELECT coalesce(r.agent, '(none)'), count(*), sum(r.decision = 'keep'), "
+		" sum(r.status <> 'ok' OR r.val_bpb IS NULL), min(r.val_bpb), "
+		" (SELECT group_concat(h, ', ') FROM (SELECT DISTINCT coalesce(r2.hw_class, 'unknown') h "
+		"   FROM runs r2 WHERE r2.agent IS r.agent AND r2." DAY_SQL " ORDER BY h)) "
+		"FROM runs r WHERE r." DAY_SQL " GROUP BY r.agent ORDER BY count(*) DESC, 1";
+	table t;
+	table_init(&t, 7, cols);
+	sqlite3_stmt *st = db_prepare(d->db, sql);
+	day_bind(d, st);
+	sb pct = SB_INIT;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		int r = table_add_row(&t);
+		int runs = sqlite3_column_int(st, 1), keeps = sqlite3_column_int(st, 2);
+		table_set_text(&t, r, 0, runs_col_text(st, 0));
+		table_set_int(&t, r, 1, runs);
+		table_set_int(&t, r, 2, keeps);
+		sb_reset(&pct);
+		fmt_pct(&pct, keeps, runs);
+		table_set_text(&t, r, 3, pct.buf);
+		table_set_int(&t, r, 4, sqlite3_column_int(st, 3));
+		table_set_num(&t, r, 5, runs_col_num(st, 4), 4);
+		table_set_text(&t, r, 6, runs_col_text(st, 5));
+	}
+	sqlite3_finalize(st);
+	sb_release(&pct);
+	set_table(d, "agent_profiles", &t);
+	table_release(&t);
+}
+
+/* ---- failed approaches ------------------------------------------------------- */
+
+struct failed_row {
+	char *family;     /* " + "-joined families, "(no recorded change)" when none */
+	char *change;
+	double t, value, ref;
+	char *agent, *hw, *desc;
+	int order;        /* time order, to keep the sort stable */
+};
+
+static int cmp_failed(const void *pa, const void *pb)
+{
+	const struct failed_row *a = pa, *b = pb;
+	int c = strcmp(a->family, b->family);
+	return c ? c : a->order - b->order;
+}
+
+static char *dup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+/* The day's discarded runs with a valid measurement, each with its changed
+ * variables and the parent's value it was compared against. */
+static struct failed_row *load_failed(struct day *d, int *n)
+{
+	static const char sql[] =
+		"SELECT r.id, r.t_finished, r.val_bpb, p.val_bpb, r.agent, r.hw_class, r.description "
+		"FROM runs r LEFT JOIN runs p ON p.run_id = r.parent "
+		"WHERE r." DAY_SQL " AND r.decision = 'discard' AND r.val_bpb IS NOT NULL "
+		"ORDER BY r.t_finished, r.id";
+	sqlite3_stmt *st = db_prepare(d->db, sql), *ch = runs_changes_stmt(d->db);
+	struct failed_row *rows = NULL;
+	int cap = 0;
+	sb text = SB_INIT, fam = SB_INIT;
+	*n = 0;
+	day_bind(d, st);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		if (*n == cap) {
+			cap = cap ? 2 * cap : 64;
+			rows = xrealloc(rows, (size_t)cap * sizeof(*rows));
+		}
+		struct failed_row *f = &rows[*n];
+		int nch;
+		sb_reset(&text);
+		sb_reset(&fam);
+		runs_changes(ch, sqlite3_column_int64(st, 0), &text, &fam, &nch);
+		f->family = xstrdup(nch ? fam.buf : "(no recorded change)");
+		f->change = xstrdup(text.buf);
+		f->t = sqlite3_column_double(st, 1);
+		f->value = runs_col_num(st, 2);
+		f->ref = runs_col_num(st, 3);
+		f->agent = dup_or_null(runs_col_text(st, 4));
+		f->hw = dup_or_null(runs_col_text(st, 5));
+		f->desc = dup_or_null(runs_col_text(st, 6));
+		f->order = (*n)++;
+	}
+	sqlite3_finalize(st);
+	sqlite3_finalize(ch);
+	sb_release(&text);
+	sb_release(&fam);
+	qsort(rows, (size_t)*n, sizeof(*rows), cmp_failed);
+	return rows;
+}
+
+static void failed_family(struct day *d, sb *md, const struct failed_row *rows, int n)
+{
+	static const char *const cols[] = { "time", "result vs reference", "change", "variables",
+					    "agent", "hardware", "description" };
+	table t;
+	table_init(&t, 7, cols);
+	sb s = SB_INIT;
+	for (int i = 0; i < n; i++) {
+		const struct failed_row *f = &rows[i];
+		int r = table_add_row(&t);
+		set_time(&t, r, 0, f->t);
+		sb_reset(&s);
+		fmt_val(&s, f->value);
+		sb_adds(&s, " vs ");
+		fmt_val(&s, f->ref);
+		table_set_text(&t, r, 1, s.buf);
+		table_set_num(&t, r, 2, f->value - f->ref, 4);
+		table_set_text(&t, r, 3, *f->change ? f->change : NULL);
+		table_set_text(&t, r, 4, f->agent);
+		table_set_text(&t, r, 5, f->hw);
+		table_set_text(&t, r, 6, f->desc);
+	}
+	sb_adds(md, "### ");
+	md_escape(md, rows[0].family);
+	sb_addf(md, " (%d run%s)\n\n", n, n == 1 ? "" : "s");
+	md_table_limited(md, &t, d->o->limit);
+	sb_addc(md, '\n');
+	sb_release(&s);
+	table_release(&t);
+}
+
+void daily_failed(struct day *d)
+{
+	int n;
+	struct failed_row *rows = load_failed(d, &n);
+	sb md = SB_INIT;
+	for (int i = 0, j; i < n; i = j) {
+		for (j = i + 1; j < n && !strcmp(rows[j].family, rows[i].family); j++)
+			;
+		failed_family(d, &md, rows + i, j - i);
+	}
+	sb_rtrim(&md);
+	if (md.len)
+		sb_addc(&md, '\n');
+	tpl_set(&d->vars, "failed_approaches", md.buf);
+	for (int i = 0; i < n; i++) {
+		free(rows[i].family);
+		free(rows[i].change);
+		free(rows[i].agent);
+		free(rows[i].hw);
+		free(rows[i].desc);
+	}
+	free(rows);
+	sb_release(&md);
+}
+
+/* ---- crashes and invalid runs ------------------------------------------------- */
+
+void daily_crashes(struct day *d)
+{
+	static const char *const cols[] = { "time", "status", "phase", "message", "agent",
+					    "hardware", "description" };
+	static const char sql[] =
+		"SELECT t_finished, status, json_extract(record, '$.failure.phase'), "
+		" json_extract(record, '$.failure.message'), agent, hw_class, description "
+		"FROM runs WHERE " DAY_SQL " AND (status <> 'ok' OR val_bpb IS NULL) "
+		"ORDER BY t_finished, id";
+	table t;
+	table_init(&t, 7, cols);
+	sqlite3_stmt *st = db_prepare(d->db, sql);
+	day_bind(d, st);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		int r = table_add_row(&t);
+		set_time(&t, r, 0, sqlite3_column_double(st, 0));
+		const char *status = runs_col_text(st, 1);
+		/* status ok without a value: the measurement itself was unusable */
+		table_set_text(&t, r, 1, strcmp(status, "ok") ? status : "ok (no valid value)");
+		for (int c = 2; c <= 6; c++)
+			table_set_text(&t, r, c, runs_col_text(st, c));
+	}
+	sqlite3_finalize(st);
+	set_table(d, "crashes", &t);
+	table_release(&t);
+}
+
+/* ---- several variables changed together --------------------------------------- */
+
+void daily_confounded(struct day *d)
+{
+	static const char *const cols[] = { "time", "variables", "n", "val_bpb", "status",
+					    "decision", "agent", "hardware", "description" };
+	static const char sql[] =
+		"SELECT r.id, r.t_finished, r.val_bpb, r.status, r.decision, r.agent, r.hw_class, "
+		" r.description FROM runs r "
+		"WHERE r." DAY_SQL " AND (SELECT count(*) FROM changes c WHERE c.run = r.id) >= 2 "
+		"ORDER BY r.t_finished, r.id";
+	table t;
+	table_init(&t, 9, cols);
+	sqlite3_stmt *st = db_prepare(d->db, sql), *ch = runs_changes_stmt(d->db);
+	sb text = SB_INIT;
+	day_bind(d, st);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		int r = table_add_row(&t), n;
+		sb_reset(&text);
+		runs_changes(ch, sqlite3_column_int64(st, 0), &text, NULL, &n);
+		set_time(&t, r, 0, sqlite3_column_double(st, 1));
+		table_set_text(&t, r, 1, text.buf);
+		table_set_int(&t, r, 2, n);
+		table_set_num(&t, r, 3, runs_col_num(st, 2), 4);
+		for (int c = 3; c <= 7; c++)
+			table_set_text(&t, r, c + 1, runs_col_text(st, c));
+	}
+	sqlite3_finalize(st);
+	sqlite3_finalize(ch);
+	sb_release(&text);
+	set_table(d, "confounded", &t);
+	table_release(&t);
+}
+
+/* ---- repeat groups ----------------------------------------------------------- */
+
+/* True when one of the group's runs finished on the day. */
+static int touches_day(struct day *d, sqlite3_stmt *st, const struct repeat_group *g)
+{
+	for (int i = 0; i < g->n; i++) {
+		sqlite3_reset(st);
+		sqlite3_bind_int64(st, 3, g->ids[i]);
+		if (sqlite3_step(st) == SQLITE_ROW)
+			return 1;
+	}
+	return 0;
+}
+
+int daily_repeats(struct day *d)
+{
+	static const char *const cols[] = { "hardware", "n", "mean ± sd", "min", "max", "range",
+					    "failed", "description" };
+	struct run_filter f;
+	run_filter_init(&f);
+	f.until = d->t1;
+	struct repeats_opts ro = { &f, NULL, 2 };
+	struct repeats rep = { 0 };
+	int rc = repeats_compute(d->db, &ro, &rep);
+	run_filter_release(&f);
+	if (rc)
+		return -1;
+	table t;
+	table_init(&t, 8, cols);
+	sqlite3_stmt *st = db_prepare(d->db, "SELECT 1 FROM runs WHERE " DAY_SQL " AND id = ?3");
+	day_bind(d, st);
+	sb s = SB_INIT;
+	for (int i = 0; i < rep.n; i++) {
+		const struct repeat_group *g = &rep.groups[i];
+		if (!touches_day(d, st, g))
+			continue;
+		int r = table_add_row(&t);
+		table_set_text(&t, r, 0, g->hw_class);
+		table_set_int(&t, r, 1, g->n);
+		sb_reset(&s);
+		fmt_val(&s, g->mean);
+		sb_adds(&s, " ± ");
+		fmt_val(&s, g->sd);
+		table_set_text(&t, r, 2, s.buf);
+		table_set_num(&t, r, 3, g->min, 4);
+		table_set_num(&t, r, 4, g->max, 4);
+		table_set_num(&t, r, 5, g->max - g->min, 4);
+		table_set_int(&t, r, 6, g->n_failed);
+		table_set_text(&t, r, 7, g->description);
+	}
+	sqlite3_finalize(st);
+	sb_release(&s);
+	set_table(d, "repeats", &t);
+	table_release(&t);
+	repeats_release(&rep);
+	return 0;
+}

@@ -1,0 +1,131 @@
+/* html.c — markdown to a self-contained HTML page, and the index page;
+ * see html.h. */
+#include <dirent.h>
+#include <cmark-gfm.h>
+#include <cmark-gfm-core-extensions.h>
+#include "html.h"
+#include "output.h"
+#include "table.h"
+#include "util.h"
+
+/* Plain text into HTML text or attribute context. */
+static void html_escape(sb *out, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '<': sb_adds(out, "&lt;"); break;
+		case '>': sb_adds(out, "&gt;"); break;
+		case '&': sb_adds(out, "&amp;"); break;
+		case '"': sb_adds(out, "&quot;"); break;
+		default: sb_addc(out, *s);
+		}
+	}
+}
+
+/* cmark-gfm with the table extension only; CMARK_OPT_UNSAFE is left off on
+ * purpose so raw HTML and javascript: links are dropped. */
+static char *md_to_html(const char *md)
+{
+	cmark_gfm_core_extensions_ensure_registered();
+	int opts = CMARK_OPT_DEFAULT;
+	cmark_parser *parser = cmark_parser_new(opts);
+	cmark_syntax_extension *tables = cmark_find_syntax_extension("table");
+	if (!tables)
+		die("cmark-gfm has no table extension");
+	cmark_parser_attach_syntax_extension(parser, tables);
+	cmark_parser_feed(parser, md, strlen(md));
+	cmark_node *doc = cmark_parser_finish(parser);
+	char *html = cmark_render_html(doc, opts, cmark_parser_get_syntax_extensions(parser));
+	cmark_node_free(doc);
+	cmark_parser_free(parser);
+	return html;
+}
+
+void html_page(sb *out, const char *md, const char *title, const char *css)
+{
+	sb_adds(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+		     "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>");
+	html_escape(out, title);
+	sb_adds(out, "</title>\n<style>\n");
+	sb_adds(out, css); /* our own template file, not run data */
+	sb_adds(out, "</style>\n</head>\n<body>\n<main>\n");
+	char *body = md_to_html(md);
+	sb_adds(out, body);
+	free(body);
+	sb_adds(out, "</main>\n</body>\n</html>\n");
+}
+
+static int is_daily(const char *name)
+{
+	static const char shape[] = "dddd-dd-dd.html";
+	if (strlen(name) != sizeof(shape) - 1)
+		return 0;
+	for (size_t i = 0; shape[i]; i++)
+		if (shape[i] == 'd' ? !isdigit((unsigned char)name[i]) : name[i] != shape[i])
+			return 0;
+	return 1;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void list_section(sb *md, const char *heading, char **names, int n, int newest_first,
+			 const char *strip_prefix)
+{
+	sb_addf(md, "## %s\n\n", heading);
+	if (!n)
+		sb_adds(md, "None yet.\n\n");
+	for (int k = 0; k < n; k++) {
+		const char *f = names[newest_first ? n - 1 - k : k];
+		size_t len = strlen(f) - strlen(".html") - strlen(strip_prefix);
+		sb label = SB_INIT;
+		sb_add(&label, f + strlen(strip_prefix), len);
+		sb_adds(md, "- [");
+		md_escape(md, label.buf);
+		sb_addf(md, "](%s)\n", f); /* our own slugged file names */
+		sb_release(&label);
+	}
+	if (n)
+		sb_addc(md, '\n');
+}
+
+int html_write_index(const char *dir, const char *css)
+{
+	DIR *d = opendir(dir);
+	if (!d) {
+		rl_error("cannot read directory '%s': %s", dir, strerror(errno));
+		return -1;
+	}
+	char **days = NULL, **camps = NULL;
+	int nd = 0, nc = 0;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		if (is_daily(e->d_name)) {
+			days = xrealloc(days, (size_t)(nd + 1) * sizeof(*days));
+			days[nd++] = xstrdup(e->d_name);
+		} else if (str_starts_with(e->d_name, "campaign-") && str_ends_with(e->d_name, ".html")) {
+			camps = xrealloc(camps, (size_t)(nc + 1) * sizeof(*camps));
+			camps[nc++] = xstrdup(e->d_name);
+		}
+	}
+	closedir(d);
+	qsort(days, (size_t)nd, sizeof(*days), cmp_str);
+	qsort(camps, (size_t)nc, sizeof(*camps), cmp_str);
+	sb md = SB_INIT, page = SB_INIT;
+	sb_adds(&md, "# runledger reports\n\n");
+	list_section(&md, "Daily digests", days, nd, 1, "");
+	list_section(&md, "Campaign reports", camps, nc, 0, "campaign-");
+	html_page(&page, md.buf, "runledger reports", css);
+	int rc = out_write(dir, "index.html", page.buf, page.len);
+	for (int i = 0; i < nd; i++)
+		free(days[i]);
+	for (int i = 0; i < nc; i++)
+		free(camps[i]);
+	free(days);
+	free(camps);
+	sb_release(&md);
+	sb_release(&page);
+	return rc;
+}
