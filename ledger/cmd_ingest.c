@@ -1,15 +1,354 @@
-/* cmd_ingest.c — `ledger ingest`: NOT YET IMPLEMENTED (placeholder so the command
- * table links; replace the whole file). */
+/* cmd_ingest.c — `ledger ingest FILE…`: detect each file's format, let its
+ * reader (ingest_*.c) convert it to runrec/1 records, validate them, fill
+ * what the command line supplies, store them (store.c) in one transaction
+ * per file, and print one summary line per file.
+ * Must not parse formats itself or write SQL: readers and store.c do. */
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "ingest.h"
 #include "ledger.h"
+#include "runrec.h"
+#include "store.h"
 #include "util.h"
+
+static const char usage[] =
+	"usage: ledger ingest [OPTIONS] FILE...\n"
+	"\n"
+	"Add run records to the ledger; FILE '-' is standard input. Each file's\n"
+	"format is detected from its content:\n"
+	"  runrec       runrec/1 JSONL (one record a line) or one JSON object\n"
+	"  results.tsv  autoresearch results.tsv (a header row naming val_bpb)\n"
+	"  run.log      autoresearch run.log: '---' summary, step lines, traceback or FAIL\n"
+	"  arh.json     autoresearch@home result JSON (one object, or JSONL of them)\n"
+	"\n"
+	"Options:\n"
+	"  --as FORMAT        read every FILE as FORMAT instead of detecting it\n"
+	"  --agent NAME       agent for records that lack one\n"
+	"  --campaign NAME    campaign for records that lack one\n"
+	"  --hardware GPU     hardware.gpu_name for records that lack one,\n"
+	"                     e.g. \"NVIDIA H100 80GB HBM3\"\n"
+	"  --started-at TIME  started_at (ISO-8601 UTC) for records that lack one;\n"
+	"                     for results.tsv the time of the first row\n"
+	"  --every SECONDS    with --started-at, results.tsv rows start this far\n"
+	"                     apart (default 300)\n"
+	"  --format FMT       the summary as table|tsv|csv|json|md\n"
+	"\n"
+	"Prints 'FILE: N new, M already present, Q quarantined (FORMAT)' per file.\n"
+	"A bad line is reported as 'ledger: ingest: FILE:LINE: reason' and kept in\n"
+	"the quarantine table ('ledger quarantine'); the rest of the file goes in.\n"
+	"Ingesting the same content twice adds nothing. One transaction per file.\n"
+	"\n"
+	"Exit status: 0 all stored, 1 some input quarantined, 2 bad usage or a file\n"
+	"that cannot be read or recognised (the other files are still ingested),\n"
+	"3 database failure.\n";
+
+/* ---- formats --------------------------------------------------------- */
+
+static const struct {
+	enum ingest_format fmt;
+	const char *name;
+	int (*read)(struct ingest_file *f);
+} readers[] = {
+	{ IN_RUNREC, "runrec", ingest_runrec },
+	{ IN_TSV, "results.tsv", ingest_tsv },
+	{ IN_RUNLOG, "run.log", ingest_runlog },
+	{ IN_ARH, "arh.json", ingest_arh },
+};
+
+const char *ingest_format_name(enum ingest_format f)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(readers); i++)
+		if (readers[i].fmt == f)
+			return readers[i].name;
+	return "unknown";
+}
+
+int ingest_format_parse(const char *s, enum ingest_format *out)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(readers); i++)
+		if (str_ieq(s, readers[i].name)) {
+			*out = readers[i].fmt;
+			return 0;
+		}
+	return -1;
+}
+
+/* ---- the sink the readers call ---------------------------------------- */
+
+/* Supply what the record lacks from the command line. */
+static void fill_options(json_t *rec, const struct ingest_opts *o)
+{
+	if (o->agent && !json_is_string(json_object_get(rec, "agent")))
+		json_object_set_new(rec, "agent", json_string(o->agent));
+	if (o->campaign && !json_is_string(json_object_get(rec, "campaign")))
+		json_object_set_new(rec, "campaign", json_string(o->campaign));
+	if (o->hardware) {
+		json_t *hw = json_object_get(rec, "hardware");
+		if (!hw || json_is_null(hw)) {
+			hw = json_object();
+			json_object_set_new(rec, "hardware", hw);
+		}
+		if (json_is_object(hw) && !json_is_string(json_object_get(hw, "gpu_name")))
+			json_object_set_new(hw, "gpu_name", json_string(o->hardware));
+	}
+	if (!isnan(o->started_at) && !json_is_string(json_object_get(rec, "started_at")) &&
+	    !json_is_string(json_object_get(rec, "finished_at"))) {
+		char t[32];
+		format_iso_utc(o->started_at, t, sizeof(t));
+		json_object_set_new(rec, "started_at", json_string(t));
+	}
+}
+
+static void reject_sb(struct ingest_file *f, long line, const char *raw, size_t rawlen, sb *why)
+{
+	/* runrec_validate gives one problem a line; the report is one line */
+	for (char *p = why->buf; *p; p++)
+		if (*p == '\n')
+			*p = ';';
+	ingest_reject(f, line, raw, rawlen, "%s", why->buf);
+}
+
+const char *ingest_put(struct ingest_file *f, long line, json_t *rec, const char *raw,
+		       size_t rawlen)
+{
+	sb why = SB_INIT;
+	const char *run_id = NULL;
+	struct store_src src = { f->name, ingest_format_name(f->format), line };
+	fill_options(rec, f->opts);
+	if (runrec_validate(rec, &why)) {
+		reject_sb(f, line, raw, rawlen, &why);
+		goto out;
+	}
+	switch (store_put(f->store, rec, &src, &run_id, &why)) {
+	case STORE_NEW: f->n_new++; break;
+	case STORE_PRESENT: f->n_present++; break;
+	case STORE_CONFLICT:
+		reject_sb(f, line, raw, rawlen, &why);
+		run_id = NULL;
+		break;
+	}
+	if (run_id) {
+		sb_reset(&f->run_id);
+		sb_adds(&f->run_id, run_id);
+		run_id = f->run_id.buf;
+	}
+out:
+	json_decref(rec);
+	sb_release(&why);
+	return run_id;
+}
+
+void ingest_reject(struct ingest_file *f, long line, const char *raw, size_t rawlen,
+		   const char *fmt, ...)
+{
+	sb why = SB_INIT;
+	va_list ap;
+	va_start(ap, fmt);
+	sb_vaddf(&why, fmt, ap);
+	va_end(ap);
+	rl_error("ingest: %s:%ld: %s", f->name, line, why.buf);
+	struct store_src src = { f->name, ingest_format_name(f->format), line };
+	store_quarantine(f->store, &src, why.buf, raw, rawlen);
+	f->n_quarantined++;
+	sb_release(&why);
+}
+
+/* ---- files ----------------------------------------------------------- */
+
+/* The file's content: mapped for regular files (a 10^6-record JSONL need
+ * not be copied), read for stdin and pipes. *mapped says how to free it. */
+static char *load(const char *path, size_t *len, int *mapped)
+{
+	struct stat sbuf;
+	*mapped = 0;
+	int fd = strcmp(path, "-") ? open(path, O_RDONLY) : -1;
+	if (fd >= 0 && fstat(fd, &sbuf) == 0 && S_ISREG(sbuf.st_mode) && sbuf.st_size > 0) {
+		void *p = mmap(NULL, (size_t)sbuf.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		close(fd);
+		if (p != MAP_FAILED) {
+			*len = (size_t)sbuf.st_size;
+			*mapped = 1;
+			return p;
+		}
+	} else if (fd >= 0) {
+		close(fd);
+	}
+	return read_file(path, len);
+}
+
+static void unload(char *text, size_t len, int mapped)
+{
+	if (mapped)
+		munmap(text, len);
+	else
+		free(text);
+}
+
+struct summary {
+	table t;
+	int structured; /* --format given: render t at the end */
+};
+
+static void report_file(struct summary *s, const struct ingest_file *f)
+{
+	if (!s->structured) {
+		printf("%s: %ld new, %ld already present, %ld quarantined (%s)\n", f->name,
+		       f->n_new, f->n_present, f->n_quarantined, ingest_format_name(f->format));
+		return;
+	}
+	int r = table_add_row(&s->t);
+	table_set_text(&s->t, r, 0, f->name);
+	table_set_text(&s->t, r, 1, ingest_format_name(f->format));
+	table_set_int(&s->t, r, 2, f->n_new);
+	table_set_int(&s->t, r, 3, f->n_present);
+	table_set_int(&s->t, r, 4, f->n_quarantined);
+}
+
+static int run_reader(struct ingest_file *f)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(readers); i++)
+		if (readers[i].fmt == f->format)
+			return readers[i].read(f);
+	return -1;
+}
+
+/* Ingest one file in its own transaction. Returns an exit status. */
+static int ingest_one(const char *path, enum ingest_format forced, const struct ingest_opts *o,
+		      struct store *st, struct summary *s)
+{
+	struct ingest_file f = { .path = path, .name = strcmp(path, "-") ? path : "stdin",
+				 .opts = o, .store = st, .run_id = SB_INIT };
+	int mapped, rc = EXIT_OK;
+	char *text = load(path, &f.len, &mapped);
+	if (!text) {
+		rl_hint("ingest: '%s' was skipped; the other files are still ingested", f.name);
+		return EXIT_USAGE;
+	}
+	f.text = text;
+	f.format = forced != IN_UNKNOWN ? forced : ingest_detect(text, f.len);
+	if (f.format == IN_UNKNOWN) {
+		rl_error("ingest: %s: cannot tell the format from the content", f.name);
+		rl_hint("pass --as runrec|results.tsv|run.log|arh.json");
+		rc = EXIT_USAGE;
+	} else if (store_begin(st)) {
+		rc = EXIT_FAILURE_RT;
+	} else if (run_reader(&f)) {
+		store_rollback(st);
+		rc = EXIT_USAGE;
+	} else if (store_commit(st)) {
+		store_rollback(st);
+		rc = EXIT_FAILURE_RT;
+	} else {
+		report_file(s, &f);
+		rc = f.n_quarantined ? EXIT_FINDINGS : EXIT_OK;
+	}
+	unload(text, f.len, mapped);
+	sb_release(&f.run_id);
+	return rc;
+}
+
+/* ---- command line ---------------------------------------------------- */
+
+/* --name VALUE or --name=VALUE at argv[*i]; advances *i. 1 when matched. */
+static int opt_value(int argc, char **argv, int *i, const char *name, const char **val)
+{
+	size_t n = strlen(name);
+	if (strncmp(argv[*i], name, n))
+		return 0;
+	if (argv[*i][n] == '=') {
+		*val = argv[*i] + n + 1;
+		return 1;
+	}
+	if (argv[*i][n])
+		return 0;
+	if (*i + 1 >= argc) {
+		*val = NULL;
+		return 1;
+	}
+	*val = argv[++*i];
+	return 1;
+}
+
+/* Options may stand before or after the files (until "--"); the files are
+ * moved to the front of argv, their count returned in *nfiles. */
+static int parse_args(int argc, char **argv, struct ingest_opts *o, enum ingest_format *as,
+		      int *nfiles)
+{
+	int n = 0, literal = 0;
+	for (int i = 1; i < argc; i++) {
+		const char *v = "", *a = argv[i];
+		if (literal || a[0] != '-' || !a[1]) {
+			argv[n++] = argv[i];
+			continue;
+		}
+		if (!strcmp(a, "--"))
+			literal = 1;
+		else if (opt_value(argc, argv, &i, "--agent", &v))
+			o->agent = v;
+		else if (opt_value(argc, argv, &i, "--campaign", &v))
+			o->campaign = v;
+		else if (opt_value(argc, argv, &i, "--hardware", &v))
+			o->hardware = v;
+		else if (opt_value(argc, argv, &i, "--started-at", &v)) {
+			if (v && parse_iso_utc(v, &o->started_at)) {
+				rl_error("ingest: --started-at '%s' is not an ISO-8601 time", v);
+				rl_hint("write it like 2026-03-16T04:00:00Z");
+				return -1;
+			}
+		} else if (opt_value(argc, argv, &i, "--every", &v)) {
+			if (v && (parse_double(v, &o->every) || o->every < 0)) {
+				rl_error("ingest: --every '%s' is not a number of seconds", v);
+				return -1;
+			}
+		} else if (opt_value(argc, argv, &i, "--as", &v)) {
+			if (v && ingest_format_parse(v, as)) {
+				rl_error("ingest: --as '%s' is not a format", v);
+				rl_hint("use runrec, results.tsv, run.log or arh.json");
+				return -1;
+			}
+		} else {
+			rl_error("ingest: unknown option '%s'", a);
+			rl_hint("run 'ledger ingest --help'");
+			return -1;
+		}
+		if (!v) {
+			rl_error("ingest: option '%s' needs a value", a);
+			return -1;
+		}
+	}
+	*nfiles = n;
+	if (!n) {
+		rl_error("ingest: no input files");
+		rl_hint("name the files to ingest, or '-' for standard input");
+		return -1;
+	}
+	return 0;
+}
 
 int cmd_ingest(int argc, char **argv, struct ledger_ctx *ctx)
 {
-	(void)ctx;
+	static const char *const cols[] = { "file", "format", "new", "present", "quarantined" };
+	struct ingest_opts o = { .started_at = NAN, .every = 300 };
+	enum ingest_format as = IN_UNKNOWN;
+	int nfiles, rc = EXIT_OK;
 	if (wants_help(argc, argv)) {
-		printf("usage: ledger ingest (not implemented yet)\n");
+		fputs(usage, stdout);
 		return EXIT_OK;
 	}
-	rl_error("ingest: not implemented yet");
-	return EXIT_USAGE;
+	if (parse_args(argc, argv, &o, &as, &nfiles))
+		return EXIT_USAGE;
+	struct summary s = { .structured = ctx->fmt_given };
+	table_init(&s.t, 5, cols);
+	struct store *st = store_new(ctx->db);
+	for (int i = 0; i < nfiles && rc != EXIT_FAILURE_RT; i++) {
+		int r = ingest_one(argv[i], as, &o, st, &s);
+		rc = r > rc ? r : rc;
+	}
+	store_free(st);
+	if (s.structured)
+		table_render(&s.t, ctx->fmt, stdout);
+	table_release(&s.t);
+	return rc;
 }

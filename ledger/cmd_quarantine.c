@@ -1,15 +1,76 @@
-/* cmd_quarantine.c — `ledger quarantine`: NOT YET IMPLEMENTED (placeholder so the command
- * table links; replace the whole file). */
+/* cmd_quarantine.c — `ledger quarantine`: list input that ingest could not
+ * store (file, line, reason, content), newest last. Read-only: it never
+ * deletes or re-ingests anything. */
+#include "db.h"
 #include "ledger.h"
 #include "util.h"
 
+static const char usage[] =
+	"usage: ledger quarantine [--file FILE] [--limit N]\n"
+	"\n"
+	"List input lines that 'ledger ingest' could not store, with the file,\n"
+	"line, reason and the content as it was read.\n"
+	"\n"
+	"Options:\n"
+	"  --file FILE     only lines from FILE (as it was named when ingested)\n"
+	"  --limit N       only the last N entries\n"
+	"  --format FMT    table (default), tsv, csv, json, md\n"
+	"\n"
+	"Exit status: 0 (also when the quarantine is empty), 2 usage error.\n";
+
+static int parse_args(int argc, char **argv, const char **file, long *limit)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if ((!strcmp(a, "--file") || !strcmp(a, "--limit")) && i + 1 < argc) {
+			const char *v = argv[++i];
+			if (a[2] == 'f') {
+				*file = v;
+			} else if (parse_long(v, limit) || *limit < 0) {
+				rl_error("quarantine: --limit '%s' is not a count", v);
+				return -1;
+			}
+		} else {
+			rl_error("quarantine: unexpected argument '%s'", a);
+			rl_hint("run 'ledger quarantine --help'");
+			return -1;
+		}
+	}
+	return 0;
+}
+
 int cmd_quarantine(int argc, char **argv, struct ledger_ctx *ctx)
 {
-	(void)ctx;
+	static const char *const cols[] = { "id", "file", "line", "reason", "content" };
+	const char *file = NULL;
+	long limit = -1;
 	if (wants_help(argc, argv)) {
-		printf("usage: ledger quarantine (not implemented yet)\n");
+		fputs(usage, stdout);
 		return EXIT_OK;
 	}
-	rl_error("quarantine: not implemented yet");
-	return EXIT_USAGE;
+	if (parse_args(argc, argv, &file, &limit))
+		return EXIT_USAGE;
+	/* the last N by id, shown in id order */
+	sqlite3_stmt *q = db_prepare(ctx->db,
+		"SELECT * FROM (SELECT id, source_file, line, reason, content FROM quarantine"
+		" WHERE ?1 IS NULL OR source_file = ?1 ORDER BY id DESC LIMIT ?2) ORDER BY id");
+	db_bind_text(q, 1, file);
+	sqlite3_bind_int64(q, 2, limit);
+	table t;
+	table_init(&t, 5, cols);
+	int rc;
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		int r = table_add_row(&t);
+		table_set_int(&t, r, 0, sqlite3_column_int64(q, 0));
+		table_set_text(&t, r, 1, (const char *)sqlite3_column_text(q, 1));
+		if (sqlite3_column_type(q, 2) != SQLITE_NULL)
+			table_set_int(&t, r, 2, sqlite3_column_int64(q, 2));
+		table_set_text(&t, r, 3, (const char *)sqlite3_column_text(q, 3));
+		table_set_text(&t, r, 4, (const char *)sqlite3_column_text(q, 4));
+	}
+	SQL_CHECK(ctx->db, rc);
+	sqlite3_finalize(q);
+	table_render(&t, ctx->fmt, stdout);
+	table_release(&t);
+	return EXIT_OK;
 }

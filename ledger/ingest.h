@@ -1,0 +1,67 @@
+/* ingest.h — what `ledger ingest` and its format readers share.
+ *
+ * Each reader (ledger/ingest_FORMAT.c) turns one input file into runrec/1
+ * records and hands every record to ingest_put() and every bad line to
+ * ingest_reject(); the driver (cmd_ingest.c) validates, fills options,
+ * stores and counts. Readers never touch SQLite and never print summaries. */
+#ifndef RL_INGEST_H
+#define RL_INGEST_H
+#include <jansson.h>
+#include "sb.h"
+
+enum ingest_format { IN_UNKNOWN, IN_RUNREC, IN_TSV, IN_RUNLOG, IN_ARH };
+
+/* What the command line supplies where a format lacks it. */
+struct ingest_opts {
+	const char *agent, *campaign, *hardware;
+	double started_at; /* epoch seconds; NaN unless --started-at */
+	double every;      /* seconds between results.tsv rows (--every) */
+};
+
+struct store;
+
+struct ingest_file {
+	const char *path;       /* as given; "-" is stdin */
+	const char *name;       /* for messages: path, or "stdin" */
+	const char *text;       /* whole content (mapped: NOT NUL-terminated) */
+	size_t len;
+	enum ingest_format format;
+	const struct ingest_opts *opts;
+	struct store *store;
+	long n_new, n_present, n_quarantined;
+	sb run_id;              /* the last stored run_id (see ingest_put) */
+};
+
+/* Store one converted record (reference stolen). raw/rawlen is the input it
+ * came from, kept if the record is rejected. Returns the stored run_id
+ * (valid until the next call) or NULL when the record was quarantined. */
+const char *ingest_put(struct ingest_file *f, long line, json_t *rec, const char *raw,
+		       size_t rawlen);
+
+/* Report "ledger: ingest: FILE:LINE: reason" and quarantine raw. */
+void ingest_reject(struct ingest_file *f, long line, const char *raw, size_t rawlen,
+		   const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+/* Format from content (see docs/ingest.md), or IN_UNKNOWN. */
+enum ingest_format ingest_detect(const char *text, size_t len);
+const char *ingest_format_name(enum ingest_format f); /* runrec|results.tsv|… */
+int ingest_format_parse(const char *s, enum ingest_format *out);
+
+/* Readers: 0 when the file could be read as the format (individual lines
+ * may still be rejected), -1 when it could not at all (message printed). */
+int ingest_runrec(struct ingest_file *f);
+int ingest_tsv(struct ingest_file *f);
+int ingest_runlog(struct ingest_file *f);
+int ingest_arh(struct ingest_file *f);
+
+/* Shared by the readers of formats without a status vocabulary of their
+ * own: autoresearch "keep|discard|crash" (any case) -> status and decision.
+ * Returns 0, or -1 for a word it does not know. */
+int ingest_ar_status(const char *word, const char **status, const char **decision);
+
+/* Next line of text from *pos (no '\n'; a trailing '\r' is dropped). Returns
+ * 0 at the end. */
+int ingest_next_line(const char *text, size_t len, size_t *pos, const char **line,
+		     size_t *line_len);
+
+#endif

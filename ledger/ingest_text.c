@@ -1,0 +1,120 @@
+/* ingest_text.c — what the ingest readers share about input text: format
+ * detection from the first bytes, line iteration over a buffer that is not
+ * NUL-terminated (files are mapped), and autoresearch status words.
+ * No SQLite and no record storage here. */
+/* memmem needs _GNU_SOURCE, which the Makefile defines. */
+#include <strings.h>
+#include "ingest.h"
+#include "runrec.h"
+#include "util.h"
+
+int ingest_next_line(const char *text, size_t len, size_t *pos, const char **line,
+		     size_t *line_len)
+{
+	if (*pos >= len)
+		return 0;
+	const char *start = text + *pos;
+	const char *nl = memchr(start, '\n', len - *pos);
+	size_t n = nl ? (size_t)(nl - start) : len - *pos;
+	*pos += n + (nl ? 1 : 0);
+	if (n && start[n - 1] == '\r')
+		n--;
+	*line = start;
+	*line_len = n;
+	return 1;
+}
+
+int ingest_ar_status(const char *word, const char **status, const char **decision)
+{
+	static const struct { const char *word, *status, *decision; } map[] = {
+		{ "keep", "ok", "keep" },
+		{ "discard", "ok", "discard" },
+		{ "baseline", "ok", "baseline" },
+		{ "crash", "crash", NULL },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(map); i++)
+		if (str_ieq(word, map[i].word)) {
+			*status = map[i].status;
+			*decision = map[i].decision;
+			return 0;
+		}
+	/* runrec/1's own words (ok, oom, timeout, …) in any case */
+	for (const char *const *s = runrec_statuses; *s; s++)
+		if (str_ieq(word, *s)) {
+			*status = *s;
+			*decision = NULL;
+			return 0;
+		}
+	return -1;
+}
+
+/* ---- detection ------------------------------------------------------- */
+
+static int has(const char *text, size_t len, const char *needle)
+{
+	return memmem(text, len, needle, strlen(needle)) != NULL;
+}
+
+/* runrec/1 names its schema; an autoresearch@home result has agent_id or a
+ * top-level val_bpb and no schema key. Looks at the first 64 KiB. */
+static enum ingest_format json_kind(const char *text, size_t len)
+{
+	size_t n = len < 65536 ? len : 65536;
+	if (has(text, n, "\"schema\""))
+		return IN_RUNREC;
+	if (has(text, n, "\"agent_id\"") || has(text, n, "\"val_bpb\""))
+		return IN_ARH;
+	return IN_RUNREC;
+}
+
+/* A header line with a tab and a val_bpb column. */
+static int tsv_header(const char *line, size_t n)
+{
+	if (!memchr(line, '\t', n))
+		return 0;
+	for (size_t i = 0; i + 7 <= n; i++)
+		if (!strncasecmp(line + i, "val_bpb", 7))
+			return 1;
+	return 0;
+}
+
+/* Step lines ("step 00953 (100.0%) | …", after '\n' or '\r'), a '---' summary
+ * line, a Python traceback, or a line starting with FAIL. */
+static int log_like(const char *text, size_t len)
+{
+	if (has(text, len, "Traceback (most recent call last)"))
+		return 1;
+	for (size_t i = 0; i < len; i++) {
+		if (i && text[i - 1] != '\n' && text[i - 1] != '\r')
+			continue;
+		const char *p = text + i;
+		size_t left = len - i;
+		if (left > 5 && !memcmp(p, "step ", 5) && isdigit((unsigned char)p[5]))
+			return 1;
+		if (left >= 3 && !memcmp(p, "---", 3) && (left == 3 || p[3] == '\n' || p[3] == '\r'))
+			return 1;
+		if (left >= 4 && !memcmp(p, "FAIL", 4))
+			return 1;
+	}
+	return 0;
+}
+
+enum ingest_format ingest_detect(const char *text, size_t len)
+{
+	size_t i = 0, pos, n;
+	const char *line;
+	if (len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3)) /* UTF-8 byte order mark */
+		i = 3;
+	while (i < len && isspace((unsigned char)text[i]))
+		i++;
+	if (i == len)
+		return IN_RUNREC; /* empty: nothing to store, nothing to reject */
+	if (text[i] == '{')
+		return json_kind(text + i, len - i);
+	pos = i;
+	if (ingest_next_line(text, len, &pos, &line, &n) && tsv_header(line, n))
+		return IN_TSV;
+	if (log_like(text, len))
+		return IN_RUNLOG;
+	return IN_UNKNOWN;
+}

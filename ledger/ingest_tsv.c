@@ -1,0 +1,9 @@
+/* ingest_tsv.c — placeholder until the reader is written. */
+#include "ingest.h"
+#include "util.h"
+
+int ingest_tsv(struct ingest_file *f)
+{
+	rl_error("ingest: %s: this format is not supported yet", f->name);
+	return -1;
+}

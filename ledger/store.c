@@ -1,0 +1,414 @@
+/* store.c — one run record into the ledger; see store.h.
+ *
+ * Speed matters (target >= 100,000 records/s): statements are prepared
+ * once, each record is serialised once (twice when its run_id is derived),
+ * dedupe is the UNIQUE constraints answering INSERT … ON CONFLICT DO
+ * NOTHING (a SELECT only on the rare conflict path), and parent configs
+ * come from an in-memory cache before the database. */
+#include "db.h"
+#include "hw.h"
+#include "infer.h"
+#include "runrec.h"
+#include "sha256.h"
+#include "store.h"
+#include "util.h"
+
+/* ---- parent-config cache --------------------------------------------- */
+
+/* run_id -> config (NULL: the run is known and has no config). Two
+ * generations bound the memory: when the young one fills up, the old one is
+ * dropped and the young one ages. Parents are nearly always recent runs. */
+#define CACHE_GEN_MAX 16384
+#define CACHE_SLOTS (2 * CACHE_GEN_MAX) /* power of two, load <= 1/2 */
+
+struct cache_entry {
+	char *run_id;
+	json_t *config;
+};
+
+struct cache_gen {
+	struct cache_entry *slot; /* CACHE_SLOTS entries */
+	size_t n;
+};
+
+static uint64_t hash_str(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL; /* FNV-1a */
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return h;
+}
+
+static struct cache_entry *gen_find(struct cache_gen *g, const char *run_id)
+{
+	size_t mask = CACHE_SLOTS - 1, i = (size_t)hash_str(run_id) & mask;
+	while (g->slot[i].run_id && strcmp(g->slot[i].run_id, run_id))
+		i = (i + 1) & mask;
+	return &g->slot[i];
+}
+
+static void gen_clear(struct cache_gen *g)
+{
+	for (size_t i = 0; i < CACHE_SLOTS; i++) {
+		free(g->slot[i].run_id);
+		json_decref(g->slot[i].config);
+	}
+	memset(g->slot, 0, CACHE_SLOTS * sizeof(*g->slot));
+	g->n = 0;
+}
+
+struct cache {
+	struct cache_gen gen[2]; /* [0] young, [1] old */
+};
+
+static void cache_put(struct cache *c, const char *run_id, json_t *config)
+{
+	struct cache_entry *e = gen_find(&c->gen[0], run_id);
+	if (!e->run_id) {
+		if (c->gen[0].n == CACHE_GEN_MAX) {
+			struct cache_gen old = c->gen[1];
+			gen_clear(&old);
+			c->gen[1] = c->gen[0];
+			c->gen[0] = old;
+			e = gen_find(&c->gen[0], run_id);
+		}
+		e->run_id = xstrdup(run_id);
+		c->gen[0].n++;
+	} else {
+		json_decref(e->config);
+	}
+	e->config = json_incref(config);
+}
+
+/* Returns 1 and sets *config when the run is cached. */
+static int cache_get(struct cache *c, const char *run_id, json_t **config)
+{
+	for (int g = 0; g < 2; g++) {
+		struct cache_entry *e = gen_find(&c->gen[g], run_id);
+		if (e->run_id) {
+			*config = e->config;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* ---- the store ------------------------------------------------------- */
+
+struct store {
+	sqlite3 *db;
+	sqlite3_stmt *ins_run, *ins_change, *sel_by_id, *sel_config, *ins_quar;
+	struct cache cache;
+	char ingested_at[32];
+	char run_id[24]; /* a derived run_id */
+};
+
+static const char sql_ins_run[] =
+	"INSERT INTO runs(run_id, content_hash, parent, campaign, agent, description,"
+	" status, decision, started_at, finished_at, t_finished, gpu_name, hw_class,"
+	" vram_tier, gpu_count, gpu_mem_mb, code_commit, code_dirty, diff_sha256,"
+	" data_name, data_sha256, val_bpb, repeat_key, source_format, source_file,"
+	" source_line, ingested_at, record)"
+	" VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,?19,"
+	"?20,?21,?22,?23,?24,?25,?26,?27,?28) ON CONFLICT DO NOTHING";
+
+struct store *store_new(sqlite3 *db)
+{
+	struct store *st = xcalloc(1, sizeof(*st));
+	st->db = db;
+	st->ins_run = db_prepare(db, sql_ins_run);
+	st->ins_change = db_prepare(db, "INSERT OR REPLACE INTO changes(run, var, old, new, how)"
+					" VALUES(?1, ?2, ?3, ?4, ?5)");
+	st->sel_by_id = db_prepare(db, "SELECT id, content_hash FROM runs WHERE run_id = ?1");
+	st->sel_config = db_prepare(db, "SELECT json_extract(record, '$.config') FROM runs"
+					" WHERE run_id = ?1");
+	/* Re-ingesting a file reports its bad lines again but stores each once. */
+	st->ins_quar = db_prepare(db, "INSERT INTO quarantine(source_file, line, reason, content,"
+				      " ingested_at) SELECT ?1, ?2, ?3, ?4, ?5 WHERE NOT EXISTS("
+				      "SELECT 1 FROM quarantine WHERE source_file IS ?1 AND line IS ?2"
+				      " AND reason = ?3 AND content IS ?4)");
+	for (int g = 0; g < 2; g++)
+		st->cache.gen[g].slot = xcalloc(CACHE_SLOTS, sizeof(struct cache_entry));
+	return st;
+}
+
+void store_free(struct store *st)
+{
+	if (!st)
+		return;
+	sqlite3_finalize(st->ins_run);
+	sqlite3_finalize(st->ins_change);
+	sqlite3_finalize(st->sel_by_id);
+	sqlite3_finalize(st->sel_config);
+	sqlite3_finalize(st->ins_quar);
+	for (int g = 0; g < 2; g++) {
+		gen_clear(&st->cache.gen[g]);
+		free(st->cache.gen[g].slot);
+	}
+	free(st);
+}
+
+int store_begin(struct store *st)
+{
+	utc_now_iso(st->ingested_at, sizeof(st->ingested_at));
+	return db_exec(st->db, "BEGIN IMMEDIATE");
+}
+
+int store_commit(struct store *st)
+{
+	return db_exec(st->db, "COMMIT");
+}
+
+void store_rollback(struct store *st)
+{
+	if (!sqlite3_get_autocommit(st->db))
+		db_exec(st->db, "ROLLBACK");
+}
+
+/* ---- parents and changes --------------------------------------------- */
+
+/* The parent's config: 1 when the parent is known (config may be NULL),
+ * 0 when it is not stored. Borrowed reference, owned by the cache. */
+static int parent_config(struct store *st, const char *parent, json_t **config)
+{
+	if (cache_get(&st->cache, parent, config))
+		return 1;
+	sqlite3_stmt *q = st->sel_config;
+	db_bind_text(q, 1, parent);
+	int rc = sqlite3_step(q), found = rc == SQLITE_ROW;
+	SQL_CHECK(st->db, rc);
+	json_t *cfg = NULL;
+	if (found && sqlite3_column_type(q, 0) == SQLITE_TEXT)
+		cfg = json_loads((const char *)sqlite3_column_text(q, 0), 0, NULL);
+	sqlite3_reset(q);
+	if (found) {
+		cache_put(&st->cache, parent, cfg);
+		json_decref(cfg);
+		return cache_get(&st->cache, parent, config);
+	}
+	return 0;
+}
+
+/* Exact when both configs exist, else inferred from the description.
+ * Returns 1 for exact, 0 for inferred, -1 when the run has no parent. */
+static int find_changes(struct store *st, const json_t *rec, struct change_list *out)
+{
+	const char *parent = runrec_str(rec, "parent");
+	json_t *cfg = json_object_get(rec, "config"), *pcfg = NULL;
+	if (!parent || !*parent)
+		return -1;
+	if (json_is_object(cfg) && parent_config(st, parent, &pcfg) && json_is_object(pcfg)) {
+		changes_exact(pcfg, cfg, out);
+		return 1;
+	}
+	infer_changes(runrec_str(rec, "description"), out);
+	change_list_sort(out);
+	return 0;
+}
+
+static void insert_changes(struct store *st, sqlite3_int64 run, const struct change_list *cl,
+			   int exact)
+{
+	sqlite3_stmt *q = st->ins_change;
+	for (int i = 0; i < cl->n; i++) {
+		sqlite3_bind_int64(q, 1, run);
+		db_bind_text(q, 2, cl->v[i].var);
+		db_bind_text(q, 3, cl->v[i].old_val);
+		db_bind_text(q, 4, cl->v[i].new_val);
+		sqlite3_bind_text(q, 5, exact ? "exact" : "inferred", -1, SQLITE_STATIC);
+		SQL_CHECK(st->db, sqlite3_step(q));
+		sqlite3_reset(q);
+	}
+}
+
+/* ---- tags ------------------------------------------------------------ */
+
+static json_t *nullable_str(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
+/* Repeat key: the same config (seeds aside), code, data and hardware class
+ * measure the same thing. Without a config: the same inferred change set
+ * (with new values) from the same parent on the same hardware class. NULL
+ * (key[0] = 0) when neither can be formed. */
+static void repeat_key(const json_t *rec, const char *hw, const struct change_list *cl,
+		       int exact, char key[65])
+{
+	json_t *cfg = json_object_get(rec, "config");
+	json_t *parts = json_array();
+	key[0] = '\0';
+	if (json_is_object(cfg)) {
+		json_t *noseed = json_object();
+		const char *k;
+		json_t *v;
+		json_object_foreach(cfg, k, v)
+			if (!str_ends_with(k, ".seed") && strcmp(k, "seed"))
+				json_object_set(noseed, k, v);
+		json_array_append_new(parts, noseed);
+		json_array_append_new(parts, nullable_str(runrec_sub_str(rec, "code", "commit")));
+		json_array_append_new(parts, nullable_str(runrec_sub_str(rec, "code", "diff_sha256")));
+		json_array_append_new(parts, nullable_str(runrec_sub_str(rec, "data", "sha256")));
+		json_array_append_new(parts, json_string(hw));
+	} else if (exact == 0 && cl->n > 0) {
+		json_array_append_new(parts, json_string("inferred"));
+		json_array_append_new(parts, json_string(hw));
+		json_array_append_new(parts, json_string(runrec_str(rec, "parent")));
+		for (int i = 0; i < cl->n; i++) {
+			json_array_append_new(parts, json_string(cl->v[i].var));
+			json_array_append_new(parts, nullable_str(cl->v[i].new_val));
+		}
+	}
+	if (json_array_size(parts)) {
+		char *text = runrec_canonical(parts);
+		sha256_hex(text, strlen(text), key);
+		free(text);
+	}
+	json_decref(parts);
+}
+
+/* t_finished: finished_at, else started_at, as epoch seconds; NaN if none. */
+static double finish_time(const json_t *rec)
+{
+	double t;
+	if (!parse_iso_utc(runrec_str(rec, "finished_at"), &t))
+		return t;
+	if (!parse_iso_utc(runrec_str(rec, "started_at"), &t))
+		return t;
+	return NAN;
+}
+
+/* val_bpb is a measurement only when the run finished ok with a value > 0:
+ * autoresearch writes 0.000000 on crash rows. */
+static double valid_bpb(const json_t *rec)
+{
+	const char *status = runrec_str(rec, "status");
+	double v = runrec_metric(rec, "val_bpb");
+	return status && !strcmp(status, "ok") && isfinite(v) && v > 0 ? v : NAN;
+}
+
+static void bind_hardware(struct store *st, const json_t *rec, char *cls, unsigned n)
+{
+	sqlite3_stmt *q = st->ins_run;
+	json_t *hw = json_object_get(rec, "hardware");
+	const char *name = json_string_value(json_object_get(hw, "gpu_name"));
+	double mem_mb = runrec_num(hw, "gpu_mem_mb");
+	json_t *count = json_object_get(hw, "gpu_count");
+	hw_class(name, cls, n);
+	db_bind_text(q, 12, name);
+	db_bind_text(q, 13, cls);
+	db_bind_text(q, 14, hw_vram_tier(hw_mem_gb(name, isnan(mem_mb) ? 0 : mem_mb)));
+	if (json_is_number(count))
+		sqlite3_bind_int64(q, 15, (sqlite3_int64)json_number_value(count));
+	else
+		sqlite3_bind_null(q, 15);
+	db_bind_double(q, 16, mem_mb);
+}
+
+static void bind_record(struct store *st, const json_t *rec, const char *hash,
+			const struct store_src *src, const char *canon)
+{
+	sqlite3_stmt *q = st->ins_run;
+	static const char *const top[] = { "run_id", NULL, "parent", "campaign", "agent",
+					   "description", "status", "decision", "started_at",
+					   "finished_at" };
+	for (int i = 0; i < (int)ARRAY_SIZE(top); i++)
+		if (top[i])
+			db_bind_text(q, i + 1, runrec_str(rec, top[i]));
+	db_bind_text(q, 2, hash);
+	db_bind_double(q, 11, finish_time(rec));
+	json_t *code = json_object_get(rec, "code");
+	json_t *dirty = json_object_get(code, "dirty");
+	db_bind_text(q, 17, json_string_value(json_object_get(code, "commit")));
+	if (json_is_boolean(dirty))
+		sqlite3_bind_int(q, 18, json_is_true(dirty));
+	else
+		sqlite3_bind_null(q, 18);
+	db_bind_text(q, 19, json_string_value(json_object_get(code, "diff_sha256")));
+	db_bind_text(q, 20, runrec_sub_str(rec, "data", "name"));
+	db_bind_text(q, 21, runrec_sub_str(rec, "data", "sha256"));
+	db_bind_double(q, 22, valid_bpb(rec));
+	db_bind_text(q, 24, src->format);
+	db_bind_text(q, 25, src->file);
+	sqlite3_bind_int64(q, 26, src->line);
+	sqlite3_bind_text(q, 27, st->ingested_at, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q, 28, canon, -1, SQLITE_STATIC);
+}
+
+/* The insert was ignored: same content (present) or a run_id clash. */
+static enum store_outcome explain_conflict(struct store *st, const char *run_id,
+					   const char *hash, sb *why)
+{
+	sqlite3_stmt *q = st->sel_by_id;
+	enum store_outcome out = STORE_PRESENT;
+	db_bind_text(q, 1, run_id);
+	int rc = sqlite3_step(q);
+	SQL_CHECK(st->db, rc);
+	if (rc == SQLITE_ROW && strcmp((const char *)sqlite3_column_text(q, 1), hash)) {
+		sb_addf(why, "run_id '%s' is already stored with different content (run #%lld)",
+			run_id, (long long)sqlite3_column_int64(q, 0));
+		out = STORE_CONFLICT;
+	}
+	sqlite3_reset(q);
+	return out;
+}
+
+/* Identity is the hash of the record as received; a derived run_id is
+ * added afterwards (so it is the hash's own prefix). Returns the canonical
+ * text of the record as stored. */
+static char *identify(struct store *st, json_t *rec, char hash[65])
+{
+	char *canon = runrec_canonical(rec);
+	sha256_hex(canon, strlen(canon), hash);
+	json_t *id = json_object_get(rec, "run_id");
+	if (json_is_string(id) && json_string_length(id) > 0)
+		return canon;
+	free(canon);
+	snprintf(st->run_id, sizeof(st->run_id), "r-%.16s", hash);
+	json_object_set_new(rec, "run_id", json_string(st->run_id));
+	return runrec_canonical(rec);
+}
+
+enum store_outcome store_put(struct store *st, json_t *rec, const struct store_src *src,
+			     const char **run_id, sb *why)
+{
+	char hash[65], key[65], cls[128];
+	char *canon = identify(st, rec, hash);
+	struct change_list cl = CHANGE_LIST_INIT;
+	int exact = find_changes(st, rec, &cl);
+	enum store_outcome out = STORE_NEW;
+	sqlite3_stmt *q = st->ins_run;
+
+	*run_id = runrec_str(rec, "run_id");
+	bind_record(st, rec, hash, src, canon);
+	bind_hardware(st, rec, cls, sizeof(cls));
+	repeat_key(rec, cls, &cl, exact, key);
+	db_bind_text(q, 23, key[0] ? key : NULL);
+	SQL_CHECK(st->db, sqlite3_step(q));
+	sqlite3_reset(q);
+	if (sqlite3_changes(st->db) == 1)
+		insert_changes(st, sqlite3_last_insert_rowid(st->db), &cl, exact == 1);
+	else
+		out = explain_conflict(st, *run_id, hash, why);
+	if (out != STORE_CONFLICT)
+		cache_put(&st->cache, *run_id, json_object_get(rec, "config"));
+	change_list_release(&cl);
+	free(canon);
+	return out;
+}
+
+void store_quarantine(struct store *st, const struct store_src *src, const char *reason,
+		      const char *content, size_t len)
+{
+	sqlite3_stmt *q = st->ins_quar;
+	db_bind_text(q, 1, src->file);
+	sqlite3_bind_int64(q, 2, src->line);
+	db_bind_text(q, 3, reason);
+	if (content)
+		sqlite3_bind_text(q, 4, content, (int)len, SQLITE_TRANSIENT);
+	else
+		sqlite3_bind_null(q, 4);
+	sqlite3_bind_text(q, 5, st->ingested_at, -1, SQLITE_STATIC);
+	SQL_CHECK(st->db, sqlite3_step(q));
+	sqlite3_reset(q);
+}

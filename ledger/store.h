@@ -1,0 +1,49 @@
+/* store.h — put one run record into the ledger: the runs row with its tags
+ * (hardware class, VRAM tier, times, valid val_bpb), dedupe by content
+ * hash, the repeat key, and the changed variables against the parent.
+ * Also the quarantine table. Every ingest format ends here, so the columns
+ * are filled one way (ledger/db.c documents them). Knows nothing about
+ * input formats or command lines. */
+#ifndef RL_STORE_H
+#define RL_STORE_H
+#include <jansson.h>
+#include <sqlite3.h>
+#include "sb.h"
+
+struct store;
+
+/* Where a record came from; format is runrec|results.tsv|run.log|arh.json. */
+struct store_src {
+	const char *file;
+	const char *format;
+	long line;
+};
+
+enum store_outcome {
+	STORE_NEW,      /* inserted */
+	STORE_PRESENT,  /* same content already stored: nothing added */
+	STORE_CONFLICT  /* same run_id, different content: caller quarantines */
+};
+
+/* Prepare statements on an open ledger. Never fails (a failed prepare is a
+ * programming error and dies). */
+struct store *store_new(sqlite3 *db);
+void store_free(struct store *st);
+
+/* One transaction per input file. 0 = ok; -1 with a message printed. */
+int store_begin(struct store *st);
+int store_commit(struct store *st);
+void store_rollback(struct store *st);
+
+/* Store a validated record. rec may be modified: a missing run_id is
+ * derived from the content hash ("r-<16 hex>"). *run_id is set to the
+ * record's run_id (valid while rec lives). On STORE_CONFLICT the reason is
+ * appended to why. */
+enum store_outcome store_put(struct store *st, json_t *rec, const struct store_src *src,
+			     const char **run_id, sb *why);
+
+/* Keep input that could not be ingested (content may be NULL). */
+void store_quarantine(struct store *st, const struct store_src *src, const char *reason,
+		      const char *content, size_t len);
+
+#endif

@@ -1,0 +1,95 @@
+# t-ledger-ingest.sh — `ledger ingest` of runrec/1 JSONL and single objects.
+# Test plan: ingest tests/fixtures/ingest/runs.jsonl (5 good records, a blank
+# line, a re-ordered duplicate, truncated JSON, a wrong type, an unknown
+# status, a run_id clash, a record without run_id) and single.json; check
+# the summary line, exit 1 (partial), each stderr report with file:line,
+# stored columns (tags, valid val_bpb, t_finished), exact changes, repeat
+# groups; a second ingest adds nothing and stores no second quarantine row;
+# usage errors exit 2; --format json gives the documented keys.
+. "$ROOT/tests/lib.sh"
+F=$FIXTURES/ingest
+cp "$F/runs.jsonl" "$F/single.json" .
+DB=l.db
+
+expect_code ledger-ingest-1.1 "partial ingest exits 1" 1 "$LEDGER" --db $DB ingest runs.jsonl single.json
+expect_eq ledger-ingest-1.2 "summary lines" "runs.jsonl: 6 new, 1 already present, 4 quarantined (runrec)
+single.json: 1 new, 0 already present, 0 quarantined (runrec)" "$out"
+expect_eq ledger-ingest-1.3 "stderr names file:line and reason" \
+"ledger: ingest: runs.jsonl:8: invalid JSON at column 63: string or '}' expected near end of file
+ledger: ingest: runs.jsonl:9: field 'metrics.val_bpb': expected a number or null, got string
+ledger: ingest: runs.jsonl:10: field 'status': 'exploded' is not one of ok|crash|oom|nan|timeout|killed|invalid
+ledger: ingest: runs.jsonl:11: run_id 'h100-a1b2c3-0003' is already stored with different content (run #3)" "$err"
+
+expect_eq ledger-ingest-1.4 "runs in ingest order with tags" \
+"1|h100-a1b2c3-0001||ok|baseline|H100|xl|0.9979|2026-03-16T04:05:26Z|1773633926.0|runrec|1
+2|h100-a1b2c3-0002|h100-a1b2c3-0001|ok|keep|H100|xl|0.9941|2026-03-16T04:11:26Z|1773634286.0|runrec|2
+3|h100-a1b2c3-0003|h100-a1b2c3-0002|ok|discard|H100|xl|0.9987|2026-03-16T04:17:26Z|1773634646.0|runrec|3
+4|h100-a1b2c3-0004|h100-a1b2c3-0002|oom||H100|xl||2026-03-16T04:23:26Z|1773635006.0|runrec|5
+5|h100-a1b2c3-0005|h100-a1b2c3-0002|ok|discard|H100|xl|0.9946|2026-03-16T04:29:26Z|1773635366.0|runrec|6
+6|r-83ce7771aa2abe69|h100-a1b2c3-0002|ok|discard|H100|xl|0.9944|2026-03-16T04:35:26Z|1773635726.0|runrec|12
+7|h100-a1b2c3-0009|h100-a1b2c3-0002|ok|keep|H100|xl|0.9938|2026-03-16T04:53:26Z|1773636806.0|runrec|1" \
+"$(sql $DB "SELECT id, run_id, parent, status, decision, hw_class, vram_tier, val_bpb, finished_at, t_finished, source_format, source_line FROM runs ORDER BY id")"
+
+expect_eq ledger-ingest-1.5 "exact changes against the parent config" \
+"2|optim.matrix_lr|0.04|0.05|exact
+3|model.depth|8|9|exact
+3|model.dim|512|576|exact
+4|impl.recompute|false|true|exact
+4|train.device_batch_size|64|128|exact
+5|train.seed|1|2|exact
+6|train.seed|1|3|exact
+7|sched.warmdown_ratio|0.5|0.6|exact" "$(sql $DB "SELECT run, var, old, new, how FROM changes ORDER BY run, var")"
+
+expect_eq ledger-ingest-1.6 "seeds aside, runs 5 and 6 are repeats; no other group" "5,6" \
+	"$(sql $DB "SELECT group_concat(id) FROM runs GROUP BY repeat_key HAVING count(*) > 1")"
+expect_eq ledger-ingest-1.7 "content hash is the identity of the record as received" \
+	"$(sql $DB "SELECT 'r-' || substr(content_hash, 1, 16) FROM runs WHERE id = 6")" \
+	"$(sql $DB "SELECT run_id FROM runs WHERE id = 6")"
+expect_eq ledger-ingest-1.8 "the stored record is canonical JSON with its run_id" \
+	'r-83ce7771aa2abe69|0.05|{"agent":"forge","budget":{"seco' \
+	"$(sql $DB "SELECT json_extract(record, '\$.run_id'), json_extract(record, '\$.config.\"optim.matrix_lr\"'), substr(record, 1, 32) FROM runs WHERE id = 6")"
+
+expect_eq ledger-ingest-1.9 "quarantine keeps line, reason and content" \
+"runs.jsonl|8|{\"schema\":\"runrec/1\",\"run_id\":\"h100-a1b2c3-0006\",\"status\":\"ok\",
+runs.jsonl|9|1
+runs.jsonl|10|1
+runs.jsonl|11|1" "$(sql $DB "SELECT source_file, line, CASE WHEN line = 8 THEN content ELSE content = '$(sed -n 9p runs.jsonl | sed "s/'/''/g")' OR content LIKE '%h100-a1b2c3-000%' END FROM quarantine ORDER BY id")"
+
+# --- idempotence -------------------------------------------------------
+expect_code ledger-ingest-2.1 "second ingest is still partial" 1 "$LEDGER" --db $DB ingest runs.jsonl single.json
+expect_eq ledger-ingest-2.2 "second ingest adds nothing" "runs.jsonl: 0 new, 7 already present, 4 quarantined (runrec)
+single.json: 0 new, 1 already present, 0 quarantined (runrec)" "$out"
+expect_eq ledger-ingest-2.3 "no new rows anywhere" "7|8|4" \
+	"$(sql $DB "SELECT (SELECT count(*) FROM runs), (SELECT count(*) FROM changes), (SELECT count(*) FROM quarantine)")"
+
+# --- stdin, json summary, clean exit -------------------------------------
+head -n 3 runs.jsonl >good.jsonl
+expect_code ledger-ingest-3.1 "all-good input exits 0" 0 "$LEDGER" --db fresh.db ingest - <good.jsonl
+expect_eq ledger-ingest-3.2 "stdin is named stdin" "stdin: 3 new, 0 already present, 0 quarantined (runrec)" "$out"
+expect_eq ledger-ingest-3.3 "stdin rows record their source" "stdin|3" "$(sql fresh.db "SELECT source_file, count(*) FROM runs")"
+expect_code ledger-ingest-3.4 "--format json summary" 0 "$LEDGER" --db fresh.db ingest --format json good.jsonl
+expect_eq ledger-ingest-3.5 "json summary keys and counts" '[{"file":"good.jsonl","format":"runrec","new":0,"present":3,"quarantined":0}]' \
+	"$(printf '%s' "$out" | tr -d ' \n')"
+
+# --- usage -------------------------------------------------------------
+expect_code ledger-ingest-4.1 "unknown option exits 2" 2 "$LEDGER" --db fresh.db ingest --frobnicate good.jsonl
+expect_eq ledger-ingest-4.2 "unknown option message" "ledger: ingest: unknown option '--frobnicate'
+ledger: hint: run 'ledger ingest --help'" "$err"
+expect_code ledger-ingest-4.3 "no files exits 2" 2 "$LEDGER" --db fresh.db ingest
+expect_code ledger-ingest-4.4 "a missing file exits 2, the others still go in" 2 "$LEDGER" --db m.db ingest nope.jsonl good.jsonl
+expect_eq ledger-ingest-4.5 "the readable file was ingested" "good.jsonl: 3 new, 0 already present, 0 quarantined (runrec)" "$out"
+expect_match ledger-ingest-4.6 "the missing file is named" "$err" "^ledger: cannot open 'nope.jsonl': No such file or directory"
+printf 'hello world\nthis is not a run\n' >prose.txt
+expect_code ledger-ingest-4.7 "unrecognised content exits 2" 2 "$LEDGER" --db m.db ingest prose.txt
+expect_eq ledger-ingest-4.8 "unrecognised content message" "ledger: ingest: prose.txt: cannot tell the format from the content
+ledger: hint: pass --as runrec|results.tsv|run.log|arh.json" "$err"
+expect_code ledger-ingest-4.9 "bad --as exits 2" 2 "$LEDGER" --db m.db ingest --as yaml good.jsonl
+expect_code ledger-ingest-4.10 "bad --started-at exits 2" 2 "$LEDGER" --db m.db ingest --started-at yesterday good.jsonl
+
+# --- options fill what records lack ------------------------------------
+printf '{"schema":"runrec/1","status":"crash","description":"no hardware"}\n' >bare.jsonl
+expect_code ledger-ingest-5.1 "options fill missing fields" 0 "$LEDGER" --db o.db ingest bare.jsonl \
+	--agent forge --campaign c1 --hardware "NVIDIA GeForce RTX 3090" --started-at 2026-03-16T04:00:00Z
+expect_eq ledger-ingest-5.2 "agent, campaign, gpu, class, tier, time" \
+	"forge|c1|NVIDIA GeForce RTX 3090|RTX 3090|medium|2026-03-16T04:00:00Z|1773633600.0||" \
+	"$(sql o.db "SELECT agent, campaign, gpu_name, hw_class, vram_tier, started_at, t_finished, val_bpb, repeat_key FROM runs")"
