@@ -287,7 +287,7 @@ static char *failure_text(sqlite3_stmt *st, int col_status, int col_phase, int c
 	if (phase)
 		sb_addf(&s, " in %s", phase);
 	if (msg && *msg)
-		sb_addf(&s, " (%s)", msg);
+		sb_addf(&s, ": '%s'", msg);
 	return sb_detach(&s);
 }
 
@@ -587,7 +587,7 @@ static void audit_budget(struct audit *a)
 	sb_addf(&s, ": %ld changed variables outside the search space, %ld produced no valid measurement",
 		oos, invalid);
 	if (both)
-		sb_addf(&s, " (%ld of them both)", both);
+		sb_addf(&s, " (%ld of them also out of scope)", both);
 	sb_addf(&s, ", %ld validly measured an in-scope change or repeat", in_scope_valid);
 	sb_adds(&s, warn ? "; spend what is left on single in-scope changes." : ".");
 	f->sentence = sb_detach(&s);

@@ -123,6 +123,44 @@ static void render_table(const struct finding_list *fl, enum out_format fmt)
 	table_release(&t);
 }
 
+/* Text from run records goes to a terminal: control characters become
+ * spaces so a run id cannot move the cursor or split a line. */
+static void put_flat(const char *s)
+{
+	for (; *s; s++)
+		putchar((unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s);
+}
+
+static void put_list(const char *label, char **v, int n)
+{
+	if (!n)
+		return;
+	printf("  %s ", label);
+	for (int i = 0; i < n; i++) {
+		if (i)
+			fputs(", ", stdout);
+		put_flat(v[i]);
+	}
+}
+
+/* The default format: the aligned table of table.h cuts cells at 60
+ * columns, and the sentence is the point of a finding, so each finding is a
+ * heading line (level, kind, campaign, variables, runs) and its sentence. */
+static void render_text(const struct finding_list *fl)
+{
+	for (int i = 0; i < fl->n; i++) {
+		const struct finding *f = &fl->v[i];
+		printf("%s%-4s  %s  ", i ? "\n" : "", f->level == AUDIT_WARN ? "warn" : "info",
+		       audit_kind_name(f->kind));
+		put_flat(f->campaign);
+		put_list("vars", f->vars, f->nvars);
+		put_list("runs", f->runs, f->nruns);
+		fputs("\n  ", stdout);
+		put_flat(f->sentence);
+		putchar('\n');
+	}
+}
+
 static json_t *string_array(char **v, int n)
 {
 	json_t *a = json_array();
@@ -145,7 +183,9 @@ static void render_json(const struct finding_list *fl)
 		json_object_set_new(o, "variables", string_array(f->vars, f->nvars));
 		for (int k = 0; k < f->nvalues; k++) {
 			double v = f->values[k].v;
-			json_object_set_new(vals, f->values[k].name, isnan(v) ? json_null() : json_real(v));
+			json_t *j = isnan(v) ? json_null()
+				: v == floor(v) && fabs(v) < 1e15 ? json_integer((json_int_t)v) : json_real(v);
+			json_object_set_new(vals, f->values[k].name, j);
 		}
 		json_object_set_new(o, "values", vals);
 		json_object_set_new(o, "sentence", json_string(f->sentence));
@@ -230,6 +270,8 @@ int cmd_audit(int argc, char **argv, struct ledger_ctx *ctx)
 	}
 	if (ctx->fmt == FMT_JSON)
 		render_json(&fl);
+	else if (ctx->fmt == FMT_TABLE)
+		render_text(&fl);
 	else
 		render_table(&fl, ctx->fmt);
 	rc = finding_list_warnings(&fl) ? EXIT_FINDINGS : EXIT_OK;

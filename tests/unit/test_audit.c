@@ -196,7 +196,7 @@ static void test_seed(void)
 				finding_value(&f[1], "invalid") == 3 && finding_value(&f[1], "both") == 1 &&
 				finding_value(&f[1], "in_scope_valid") == 0);
 	CHECK("audit-seed-3.2", !strcmp(f[1].sentence, "10 of 10 records used: 7 changed variables outside the search space, "
-				"3 produced no valid measurement (1 of them both), 0 validly measured an in-scope change or "
+				"3 produced no valid measurement (1 of them also out of scope), 0 validly measured an in-scope change or "
 				"repeat; spend what is left on single in-scope changes."));
 
 	CHECK("audit-seed-4.1", has_vars(&f[2], "model.depth", NULL) &&
