@@ -162,7 +162,7 @@ static void render(struct diff_out *o, const struct side *a, const struct side *
 		   enum out_format fmt)
 {
 	if (o->arr) {
-		char *s = json_dumps(o->arr, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+		char *s = json_dumps(o->arr, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15));
 		printf("%s\n", s ? s : "[]");
 		free(s);
 		return;

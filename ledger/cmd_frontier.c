@@ -72,7 +72,7 @@ static int parse_args(int argc, char **argv, struct frontier_args *a)
 static void render(const struct frontier *f, const struct frontier_opts *o, struct ledger_ctx *ctx)
 {
 	const char *metric = o->metric ? o->metric : "val_bpb";
-	int tier = o->by == FRONTIER_BY_TIER;
+	int tier = o->by == FRONTIER_BY_TIER, prec = metric_precision(o->metric);
 	const char *cols[] = { "run_id", tier ? "tier" : "hardware", tier ? "hardware" : "",
 			       metric, "delta", "agent", "description", "finished_at" };
 	/* without --by tier the spare third column is dropped */
@@ -90,8 +90,8 @@ static void render(const struct frontier *f, const struct frontier_opts *o, stru
 		table_set_text(&t, r, c++, p->group);
 		if (tier)
 			table_set_text(&t, r, c++, p->hw_class);
-		table_set_num(&t, r, c++, p->value, 6);
-		table_set_num(&t, r, c++, p->delta, 6);
+		table_set_num(&t, r, c++, p->value, prec);
+		table_set_num(&t, r, c++, p->delta, prec);
 		table_set_text(&t, r, c++, p->agent);
 		table_set_text(&t, r, c++, p->description);
 		table_set_text(&t, r, c++, p->finished_at);

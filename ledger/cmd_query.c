@@ -130,14 +130,14 @@ static void changed_list(sqlite3_stmt *ch, sqlite3_int64 id, sb *out)
 	sqlite3_reset(ch);
 }
 
-static void add_row(table *t, sqlite3_stmt *st, sqlite3_stmt *ch, sb *changed)
+static void add_row(table *t, sqlite3_stmt *st, sqlite3_stmt *ch, sb *changed, int prec)
 {
 	int r = table_add_row(t);
 	for (int c = 0; c < 10; c++) {
 		if (c == 7) {
 			int type = sqlite3_column_type(st, c);
 			if (type == SQLITE_FLOAT || type == SQLITE_INTEGER)
-				table_set_num(t, r, c, sqlite3_column_double(st, c), -1);
+				table_set_num(t, r, c, sqlite3_column_double(st, c), prec);
 			else
 				table_set_text(t, r, c, (const char *)sqlite3_column_text(st, c));
 		} else if (c == 8) {
@@ -159,7 +159,7 @@ static int run_query(sqlite3 *db, const struct query_args *a, table *t)
 	sql_args_bind(&args, st, 1);
 	int rc;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		add_row(t, st, ch, &changed);
+		add_row(t, st, ch, &changed, metric_precision(a->metric));
 	if (rc != SQLITE_DONE)
 		rl_error("query: database: %s", sqlite3_errmsg(db));
 	sqlite3_finalize(ch);

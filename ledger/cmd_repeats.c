@@ -53,7 +53,7 @@ static int parse_args(int argc, char **argv, struct run_filter *filter, struct r
 	return 0;
 }
 
-static void render(const struct repeats *rep, struct ledger_ctx *ctx)
+static void render(const struct repeats *rep, int prec, struct ledger_ctx *ctx)
 {
 	static const char *const names[] = { "hardware", "n", "failed", "mean", "sd", "min",
 					     "max", "range", "description", "runs" };
@@ -69,11 +69,11 @@ static void render(const struct repeats *rep, struct ledger_ctx *ctx)
 		table_set_text(&t, r, 0, g->hw_class);
 		table_set_int(&t, r, 1, g->n);
 		table_set_int(&t, r, 2, g->n_failed);
-		table_set_num(&t, r, 3, g->mean, 6);
-		table_set_num(&t, r, 4, g->sd, 6);
-		table_set_num(&t, r, 5, g->min, 6);
-		table_set_num(&t, r, 6, g->max, 6);
-		table_set_num(&t, r, 7, g->max - g->min, 6);
+		table_set_num(&t, r, 3, g->mean, prec);
+		table_set_num(&t, r, 4, g->sd, prec);
+		table_set_num(&t, r, 5, g->min, prec);
+		table_set_num(&t, r, 6, g->max, prec);
+		table_set_num(&t, r, 7, g->max - g->min, prec);
 		table_set_text(&t, r, 8, g->description);
 		table_set_text(&t, r, 9, ids.buf);
 	}
@@ -98,7 +98,7 @@ int cmd_repeats(int argc, char **argv, struct ledger_ctx *ctx)
 	rc = EXIT_FAILURE_RT;
 	if (repeats_compute(ctx->db, &o, &rep))
 		goto done;
-	render(&rep, ctx);
+	render(&rep, metric_precision(o.metric), ctx);
 	rc = EXIT_OK;
 done:
 	repeats_release(&rep);

@@ -260,7 +260,7 @@ static int show(sqlite3 *db, sqlite3_int64 id, enum out_format fmt)
 	json_t *tags = ledger_tags(db, id);
 	if (fmt == FMT_JSON) {
 		json_object_set(rec, "ledger", tags);
-		char *s = json_dumps(rec, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+		char *s = json_dumps(rec, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15));
 		printf("%s\n", s ? s : "null");
 		free(s);
 	} else {

@@ -118,6 +118,11 @@ int metric_name_check(const char *name)
 	return 0;
 }
 
+int metric_precision(const char *metric)
+{
+	return !metric || !strcmp(metric, "val_bpb") ? 6 : -1;
+}
+
 static void set_string(char **slot, const char *v)
 {
 	free(*slot);

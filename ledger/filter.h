@@ -78,6 +78,10 @@ void run_filter_sql(const struct run_filter *f, const char *alias, sb *sql, stru
  * caller adds "status = 'ok'" where only valid measurements count. */
 void run_metric_sql(const char *metric, const char *alias, sb *sql, struct sql_args *args);
 
+/* Digits after the point when a metric is shown as text: 6 for val_bpb
+ * (the autoresearch convention), -1 (shortest %g) for any other metric. */
+int metric_precision(const char *metric);
+
 /* A metric name is letters, digits, '_', '.' and '-'; 0 when valid. */
 int metric_name_check(const char *name);
 
