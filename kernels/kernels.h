@@ -1,0 +1,139 @@
+/* kernels.h — the launchers of the GPU ops, one kernels/NAME.cu each.
+ * Called by the GPU driver (trainer/gpu_*.cu) and the kernel harness
+ * (bench/kernels.cu); C++ (nvcc) only, never from the C trainer.
+ *
+ * Conventions, shared with the CPU reference (trainer/ops.h):
+ *  - shapes in the comments: B batch, T time, C channels (dim), H heads,
+ *    D head dim (C = H*D), N = B*T rows, V vocabulary;
+ *  - row-major, contiguous; bf16 = __nv_bfloat16; the residual stream,
+ *    logits, losses, master weights, gradients and optimiser state are fp32;
+ *  - every launcher runs on the given stream, checks its launch and returns
+ *    0 or -1 (message already printed by CUDA_CHECK);
+ *  - a backward says whether it OVERWRITES or ACCUMULATES (+=) its output. */
+#ifndef RL_KERNELS_H
+#define RL_KERNELS_H
+#include <stdint.h>
+#include <cuda_runtime.h>
+#include <cuda_bf16.h>
+#include <cublas_v2.h>
+#include <cublasLt.h>
+
+typedef __nv_bfloat16 bf16;
+
+/* ---- matmul.cu: row-major GEMMs through cuBLASLt ----------------------- */
+typedef struct mm_ctx {
+	cublasLtHandle_t lt;
+	void *workspace;
+	size_t workspace_size;
+	struct mm_plan *plans; /* cached descriptors + algorithm per shape */
+	int nplans;
+} mm_ctx;
+int mm_init(mm_ctx *m);
+void mm_release(mm_ctx *m);
+/* out(M,N) = alpha * op(A)(M,K) · op(B)(K,N) + beta * out.
+ * A is stored (M,K), or (K,M) when ta; B is (K,N), or (N,K) when tb.
+ * A, B bf16; out bf16 (out_f32 = 0) or fp32 (out_f32 = 1). beta = 1
+ * accumulates (used for fp32 weight gradients over micro-steps). */
+int mm(mm_ctx *m, void *out, int out_f32, const bf16 *A, int ta, const bf16 *B, int tb,
+       int M, int N, int K, float alpha, float beta, cudaStream_t s);
+/* Strided-batched version through cuBLAS (attention, Newton-Schulz):
+ * batch b uses A + b*sA, B + b*sB, out + b*sO (in elements); lda/ldb/ldo
+ * are row strides of the stored row-major matrices. */
+int mm_batched(cublasHandle_t h, void *out, int out_f32, long ldo, long sO,
+	       const bf16 *A, int ta, long lda, long sA, const bf16 *B, int tb, long ldb, long sB,
+	       int M, int N, int K, float alpha, float beta, int batch);
+
+/* ---- convert.cu: casts and reductions ----------------------------------- */
+int cast_f32_to_bf16(bf16 *out, const float *in, long n, cudaStream_t s);
+/* *out (device) = sum of in[i]^2, OVERWRITTEN (block order varies). */
+int sumsq_f32(float *out, const float *in, long n, cudaStream_t s);
+/* *out (device) = sum of in[i], OVERWRITTEN, in a fixed order. */
+int sum_f32(float *out, const float *in, long n, cudaStream_t s);
+/* gradient clipping: x *= min(1, max_norm / sqrt(*sumsq_dev)). */
+int scale_f32(float *x, long n, const float *sumsq_dev, float max_norm, cudaStream_t s);
+
+/* ---- embedding.cu -------------------------------------------------------
+ * forward: x(N,C) = wte[tok[n]] (OVERWRITES x; fp32 table and output)
+ * backward: dwte[tok[n]] += dx(N,C) (ACCUMULATES into fp32 dwte(V,C)) */
+int embedding_forward(float *x, const int32_t *tok, const float *wte, int N, int C, cudaStream_t s);
+int embedding_backward(float *dwte, const int32_t *tok, const float *dx, int N, int C, int V,
+		       cudaStream_t s);
+
+/* ---- rmsnorm.cu: weightless RMSNorm, y = x / sqrt(mean(x^2) + eps) -------
+ * forward: if y_add: x += y_add first (the residual add, fp32 x updated in
+ * place); out(N,C) bf16 = normalised x; rstd(N) saved.
+ * backward: given dout and out (the saved normalised bf16 output, which is
+ * x*rstd), dx = rstd * (dout - out * mean(dout*out)); dx ACCUMULATES into
+ * fp32 dx when accumulate, else OVERWRITES; dx_bf16 (if not NULL) gets a
+ * bf16 copy of the resulting dx, the input of the next GEMMs. */
+int rmsnorm_forward(bf16 *out, float *rstd, float *x, const bf16 *y_add, int N, int C, float eps,
+		    cudaStream_t s);
+int rmsnorm_backward(float *dx, bf16 *dx_bf16, const bf16 *dout, const bf16 *out, const float *rstd,
+		     int N, int C, int accumulate, cudaStream_t s);
+
+/* ---- rotary.cu: QK-norm + rotary + head split ---------------------------
+ * forward: qkv(N,3C) bf16 -> q,k,v (B,H,T,D) bf16; q and k RMS-normalised
+ * per head when qk_norm (rstd_q, rstd_k (B,H,T) saved), then rotated:
+ * pairs (i, i+D/2), angle t * 10000^(-2i/D):  y1 = x1 cos - x2 sin,
+ * y2 = x1 sin + x2 cos (cos_sin: (T, D/2) cos then (T, D/2) sin, fp32,
+ * from rotary_table()).
+ * backward: dq,dk,dv (B,H,T,D) -> dqkv(N,3C) bf16 (OVERWRITES). */
+int rotary_forward(bf16 *q, bf16 *k, bf16 *v, float *rstd_q, float *rstd_k, const bf16 *qkv,
+		   const float *cos_sin, int B, int T, int H, int D, int qk_norm, float eps,
+		   cudaStream_t s);
+/* host: fill cos_sin (2*T*D/2 floats) exactly as the CPU reference does. */
+void rotary_table(float *cos_sin, int T, int D);
+int rotary_backward(bf16 *dqkv, const bf16 *dq, const bf16 *dk, const bf16 *dv, const bf16 *q,
+		    const bf16 *k, const float *rstd_q, const float *rstd_k, const float *cos_sin,
+		    int B, int T, int H, int D, int qk_norm, cudaStream_t s);
+
+/* ---- attention.cu: causal attention by batched GEMMs + softmax ----------
+ * forward: P(B,H,T,T) bf16 = causal_softmax(q k^T / sqrt(D)) (zeros above
+ * the diagonal), att(N,C) bf16 = (P v) with heads merged. S is an fp32
+ * (B,H,T,T) scratch; o a (B,H,T,D) bf16 scratch.
+ * backward: from datt(N,C): dq, dk, dv (B,H,T,D) OVERWRITTEN; P is
+ * destroyed (dS is written over it); S and o are scratch again. */
+int attention_forward(cublasHandle_t h, bf16 *att, bf16 *P, float *S, bf16 *o, const bf16 *q,
+		      const bf16 *k, const bf16 *v, int B, int T, int H, int D, cudaStream_t s);
+int attention_backward(cublasHandle_t h, bf16 *dq, bf16 *dk, bf16 *dv, bf16 *P, float *S, bf16 *o,
+		       const bf16 *datt, const bf16 *q, const bf16 *k, const bf16 *v, int B, int T,
+		       int H, int D, cudaStream_t s);
+/* the softmax kernels alone (for the harness): rows of length T, row r
+ * of a (T,T) block masks j > r % T. */
+int causal_softmax_forward(bf16 *P, const float *S, long rows, int T, float scale, cudaStream_t s);
+int causal_softmax_backward(bf16 *dS_inout_P, const float *dP, long rows, int T, float scale,
+			    cudaStream_t s);
+
+/* ---- relu2.cu: a = relu(u)^2 -------------------------------------------
+ * backward: du = da * 2 relu(u) (OVERWRITES du; du may alias da). */
+int relu2_forward(bf16 *a, const bf16 *u, long n, cudaStream_t s);
+int relu2_backward(bf16 *du, const bf16 *da, const bf16 *u, long n, cudaStream_t s);
+
+/* ---- crossentropy.cu: soft-cap + cross-entropy (+ gradient) -------------
+ * z = c tanh(logit/c) (c = softcap, 0 = off); loss[n] = logsumexp(z) - z[t].
+ * When dlogits is not NULL it gets grad_scale * dloss/dlogit (bf16,
+ * OVERWRITES), computed row by row without storing probabilities. */
+int crossentropy_forward_backward(float *loss, bf16 *dlogits, const float *logits,
+				  const int32_t *targets, int N, int V, float softcap,
+				  float grad_scale, cudaStream_t s);
+
+/* ---- adamw.cu: decoupled weight decay AdamW on fp32 master weights -------
+ * p -= lr*wd*p; m,v updated; p -= lr * mhat / (sqrt(vhat) + eps);
+ * p_bf16 (if not NULL) gets the bf16 copy used by the GEMMs. */
+int adamw_update(float *p, bf16 *p_bf16, const float *g, float *m, float *v, long n, float lr,
+		 float beta1, float beta2, float eps, float wd, int step, cudaStream_t s);
+
+/* ---- muon.cu: Newton-Schulz orthogonalised Nesterov momentum ------------
+ * One (R,Cc) matrix: buf = mu*buf + g; u = g + mu*buf (Nesterov);
+ * X = NS5(u / ||u||_F) in bf16 through cuBLAS; p -= lr*wd*p;
+ * p -= lr * max(1, R/Cc)^0.5 * X. scratch: muon_scratch_elems(R, Cc) bf16
+ * elements; norm_dev one device float. */
+long muon_scratch_elems(int R, int Cc);
+int muon_update(cublasHandle_t h, float *p, bf16 *p_bf16, const float *g, float *buf, int R, int Cc,
+		float lr, float mu, float wd, bf16 *scratch, float *norm_dev, cudaStream_t s);
+/* the Newton-Schulz iteration alone: X (R,Cc) bf16 in place, already
+ * normalised; 5 steps with the quintic coefficients (3.4445, -4.7750, 2.0315).
+ * scratch: 2*min(R,Cc)^2 + R*Cc bf16 elements. */
+int newton_schulz5(cublasHandle_t h, bf16 *X, int R, int Cc, bf16 *scratch, cudaStream_t s);
+
+#endif

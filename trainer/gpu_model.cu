@@ -1,0 +1,355 @@
+/* gpu_model.cu — forward, backward and optimiser step of the GPT on one
+ * CUDA GPU (gpu_model.h). Composes the launchers of kernels/ and cuBLASLt
+ * GEMMs in the order of model.c's forward/backward, so the two can be read
+ * side by side. Numerics: GEMM inputs and saved activations bf16, the
+ * residual stream, logits, gradients and optimiser state fp32 (as PyTorch's
+ * bf16 autocast keeps them). No data loading, schedule or records here. */
+#include <stdlib.h>
+#include <string.h>
+#include "gpu_model.h"
+#include "cuda_check.h"
+extern "C" {
+#include "config.h"
+}
+
+#define RMS_EPS 1e-6f   /* as trainer/ops.c */
+#define ADAM_EPS 1e-8f  /* as trainer/optim.c */
+
+/* ---- allocation ---------------------------------------------------------- */
+
+static int dalloc(struct gpu_model *gm, void **p, size_t bytes)
+{
+	cudaError_t e = cudaMalloc(p, bytes);
+	if (e == cudaErrorMemoryAllocation) {
+		cudaGetLastError(); /* clear it: the run ends as oom, not crash */
+		gm->oom = 1;
+		fprintf(stderr, "trainer: cuda: out of device memory allocating %.1f MB (%.1f MB held)\n",
+			bytes / 1048576.0, gm->bytes / 1048576.0);
+		*p = NULL;
+		return -1;
+	}
+	CUDA_CHECK(e);
+	gm->bytes += bytes;
+	return 0;
+}
+
+#define ALLOC(ptr, count) dalloc(gm, (void **)&(ptr), (size_t)(count) * sizeof(*(ptr)))
+
+static int alloc_layer(struct gpu_model *gm, struct gpu_layer *L)
+{
+	const struct model_dims *d = &gm->d;
+	size_t N = (size_t)gm->B * d->T, C = d->C, F = d->F, NH = N * d->NH;
+	size_t TT = (size_t)gm->B * d->NH * d->T * d->T;
+	return ALLOC(L->ln1, N * C) || ALLOC(L->q, N * C) || ALLOC(L->k, N * C) ||
+	       ALLOC(L->v, N * C) || ALLOC(L->P, TT) || ALLOC(L->att, N * C) ||
+	       ALLOC(L->ln2, N * C) || ALLOC(L->fc, N * F) || ALLOC(L->act, N * F) ||
+	       ALLOC(L->rstd1, N) || ALLOC(L->rstd_q, NH) || ALLOC(L->rstd_k, NH) ||
+	       ALLOC(L->rstd2, N);
+}
+
+static int alloc_all(struct gpu_model *gm)
+{
+	const struct model_dims *d = &gm->d;
+	size_t N = (size_t)gm->B * d->T, C = d->C, F = d->F, P = gm->pl.total;
+	size_t TT = (size_t)gm->B * d->NH * d->T * d->T;
+	long scratch = 0;
+	for (int i = 0; i < gm->pl.ntensors; i++) {
+		long s = muon_scratch_elems(gm->pl.t[i].rows, gm->pl.t[i].cols);
+		scratch = s > scratch ? s : scratch;
+	}
+	if (ALLOC(gm->params, P) || ALLOC(gm->grads, P) || ALLOC(gm->params_bf16, P) ||
+	    ALLOC(gm->adam_m, P) || ALLOC(gm->adam_v, P) || ALLOC(gm->norm_dev, 1) ||
+	    (gm->muon && (ALLOC(gm->mom, P) || ALLOC(gm->muon_scratch, scratch))))
+		return -1;
+	for (int l = 0; l < d->L; l++)
+		if (alloc_layer(gm, &gm->layer[l]))
+			return -1;
+	if (ALLOC(gm->x, N * C) || ALLOC(gm->rstdf, N) || ALLOC(gm->logits, N * d->V) ||
+	    ALLOC(gm->losses, N) || ALLOC(gm->loss_sum, 1) || ALLOC(gm->cos_sin, (size_t)d->T * d->HS) ||
+	    ALLOC(gm->lnf, N * C) || ALLOC(gm->dlogits, N * d->V) || ALLOC(gm->inputs, N) ||
+	    ALLOC(gm->targets, N) || ALLOC(gm->qkv, 3 * N * C) || ALLOC(gm->o, N * C) ||
+	    ALLOC(gm->y, N * C) || ALLOC(gm->dx_bf16, N * C) || ALLOC(gm->dh, N * C) ||
+	    ALLOC(gm->dqkv, 3 * N * C) || ALLOC(gm->dq, N * C) || ALLOC(gm->dk, N * C) ||
+	    ALLOC(gm->dv, N * C) || ALLOC(gm->datt, N * C) || ALLOC(gm->dfc, N * F) ||
+	    ALLOC(gm->S, TT) || ALLOC(gm->dx, N * C))
+		return -1;
+	return 0;
+}
+
+/* q, k, v of a layer are adjacent in the buffer, so one (3C,C) GEMM
+ * computes all three; check the layout really is so. */
+static int check_layout(const struct gpu_model *gm)
+{
+	size_t CC = (size_t)gm->d.C * gm->d.C;
+	for (int l = 0; l < gm->d.L; l++)
+		if (param_offset(&gm->pl, l, LP_WK) != param_offset(&gm->pl, l, LP_WQ) + CC ||
+		    param_offset(&gm->pl, l, LP_WV) != param_offset(&gm->pl, l, LP_WK) + CC) {
+			fprintf(stderr, "trainer: cuda: layer %d: wq, wk, wv are not adjacent\n", l);
+			return -1;
+		}
+	return 0;
+}
+
+static int check_dims(const struct model_dims *d)
+{
+	if (d->C % 8 || d->HS % 8 || d->T % 8 || d->F % 8) {
+		fprintf(stderr, "trainer: cuda: dim %d, head size %d, seq_len %d and MLP width %d "
+			"must be multiples of 8 on the GPU path\n", d->C, d->HS, d->T, d->F);
+		return -1;
+	}
+	return 0;
+}
+
+int gpu_model_init(struct gpu_model *gm, const struct model_dims *d, int B, int muon)
+{
+	memset(gm, 0, sizeof(*gm));
+	gm->d = *d;
+	gm->B = B;
+	gm->muon = muon;
+	if (check_dims(d) || param_layout_init(&gm->pl, d) || check_layout(gm))
+		return -1;
+	gm->layer = (struct gpu_layer *)calloc((size_t)d->L, sizeof(struct gpu_layer));
+	if (!gm->layer)
+		return -1;
+	CUDA_CHECK(cudaStreamCreate(&gm->stream));
+	CUBLAS_CHECK(cublasCreate(&gm->cublas));
+	CUBLAS_CHECK(cublasSetStream(gm->cublas, gm->stream));
+	if (mm_init(&gm->mm) || alloc_all(gm))
+		return -1;
+	gm->bytes += gm->mm.workspace_size;
+	float *cs = (float *)malloc(sizeof(float) * d->T * d->HS);
+	if (!cs)
+		return -1;
+	rotary_table(cs, d->T, d->HS);
+	cudaError_t e = cudaMemcpy(gm->cos_sin, cs, sizeof(float) * d->T * d->HS, cudaMemcpyHostToDevice);
+	free(cs);
+	CUDA_CHECK(e);
+	return gpu_model_zero_grad(gm);
+}
+
+void gpu_model_release(struct gpu_model *gm)
+{
+	void **ptrs[] = {
+		(void **)&gm->params, (void **)&gm->grads, (void **)&gm->params_bf16,
+		(void **)&gm->adam_m, (void **)&gm->adam_v, (void **)&gm->mom, (void **)&gm->norm_dev,
+		(void **)&gm->muon_scratch, (void **)&gm->x, (void **)&gm->rstdf, (void **)&gm->logits,
+		(void **)&gm->losses, (void **)&gm->loss_sum, (void **)&gm->cos_sin, (void **)&gm->lnf,
+		(void **)&gm->dlogits, (void **)&gm->inputs, (void **)&gm->targets, (void **)&gm->qkv,
+		(void **)&gm->o, (void **)&gm->y, (void **)&gm->dx_bf16, (void **)&gm->dh,
+		(void **)&gm->dqkv, (void **)&gm->dq, (void **)&gm->dk, (void **)&gm->dv,
+		(void **)&gm->datt, (void **)&gm->dfc, (void **)&gm->S, (void **)&gm->dx,
+	};
+	for (size_t i = 0; i < sizeof(ptrs) / sizeof(ptrs[0]); i++)
+		cudaFree(*ptrs[i]);
+	for (int l = 0; gm->layer && l < gm->d.L; l++) {
+		struct gpu_layer *L = &gm->layer[l];
+		void *lp[] = { L->ln1, L->q, L->k, L->v, L->P, L->att, L->ln2, L->fc, L->act,
+			       L->rstd1, L->rstd_q, L->rstd_k, L->rstd2 };
+		for (size_t i = 0; i < sizeof(lp) / sizeof(lp[0]); i++)
+			cudaFree(lp[i]);
+	}
+	free(gm->layer);
+	mm_release(&gm->mm);
+	if (gm->cublas)
+		cublasDestroy(gm->cublas);
+	if (gm->stream)
+		cudaStreamDestroy(gm->stream);
+	param_layout_release(&gm->pl);
+	memset(gm, 0, sizeof(*gm));
+}
+
+/* ---- parameters ----------------------------------------------------------- */
+
+int gpu_model_set_params(struct gpu_model *gm, const float *host)
+{
+	size_t n = gm->pl.total;
+	CUDA_CHECK(cudaMemcpy(gm->params, host, n * sizeof(float), cudaMemcpyHostToDevice));
+	if (cast_f32_to_bf16(gm->params_bf16, gm->params, (long)n, gm->stream))
+		return -1;
+	CUDA_CHECK(cudaStreamSynchronize(gm->stream));
+	return 0;
+}
+
+int gpu_model_get_params(struct gpu_model *gm, float *host)
+{
+	CUDA_CHECK(cudaStreamSynchronize(gm->stream));
+	CUDA_CHECK(cudaMemcpy(host, gm->params, gm->pl.total * sizeof(float), cudaMemcpyDeviceToHost));
+	return 0;
+}
+
+int gpu_model_get_grads(struct gpu_model *gm, float *host)
+{
+	CUDA_CHECK(cudaStreamSynchronize(gm->stream));
+	CUDA_CHECK(cudaMemcpy(host, gm->grads, gm->pl.total * sizeof(float), cudaMemcpyDeviceToHost));
+	return 0;
+}
+
+int gpu_model_zero_grad(struct gpu_model *gm)
+{
+	CUDA_CHECK(cudaMemsetAsync(gm->grads, 0, gm->pl.total * sizeof(float), gm->stream));
+	return 0;
+}
+
+/* ---- forward ---------------------------------------------------------------- */
+
+static const bf16 *W(const struct gpu_model *gm, int l, int which)
+{
+	return gm->params_bf16 + param_offset(&gm->pl, l, which);
+}
+
+static float *DW(const struct gpu_model *gm, int l, int which)
+{
+	return gm->grads + param_offset(&gm->pl, l, which);
+}
+
+/* x holds the residual stream; y_add the previous block's output, added
+ * to x inside the first norm (NULL for layer 0). Leaves the MLP output in
+ * gm->y for the next norm to add. */
+static int block_forward(struct gpu_model *gm, int l, int B, const bf16 *y_add)
+{
+	const struct model_dims *d = &gm->d;
+	struct gpu_layer *L = &gm->layer[l];
+	int N = B * d->T, C = d->C;
+	cudaStream_t s = gm->stream;
+	mm_ctx *m = &gm->mm;
+	return rmsnorm_forward(L->ln1, L->rstd1, gm->x, y_add, N, C, RMS_EPS, s) ||
+	       mm(m, gm->qkv, 0, L->ln1, 0, W(gm, l, LP_WQ), 1, N, 3 * C, C, 1.f, 0.f, s) ||
+	       rotary_forward(L->q, L->k, L->v, L->rstd_q, L->rstd_k, gm->qkv, gm->cos_sin, B, d->T,
+			      d->NH, d->HS, d->qk_norm, RMS_EPS, s) ||
+	       attention_forward(gm->cublas, L->att, L->P, gm->S, gm->o, L->q, L->k, L->v, B, d->T,
+				 d->NH, d->HS, s) ||
+	       mm(m, gm->y, 0, L->att, 0, W(gm, l, LP_WO), 1, N, C, C, 1.f, 0.f, s) ||
+	       rmsnorm_forward(L->ln2, L->rstd2, gm->x, gm->y, N, C, RMS_EPS, s) ||
+	       mm(m, L->fc, 0, L->ln2, 0, W(gm, l, LP_WFC), 1, N, d->F, C, 1.f, 0.f, s) ||
+	       relu2_forward(L->act, L->fc, (long)N * d->F, s) ||
+	       mm(m, gm->y, 0, L->act, 0, W(gm, l, LP_WPROJ), 1, N, C, d->F, 1.f, 0.f, s);
+}
+
+int gpu_model_forward(struct gpu_model *gm, const int *inputs, const int *targets, int B, int train,
+		      float grad_scale, float *loss)
+{
+	const struct model_dims *d = &gm->d;
+	int N = B * d->T;
+	cudaStream_t s = gm->stream;
+	if (B > gm->B) {
+		fprintf(stderr, "trainer: cuda: batch of %d sequences > the %d allocated\n", B, gm->B);
+		return -1;
+	}
+	gm->cur_B = B;
+	static_assert(sizeof(int) == sizeof(int32_t), "token ids are 32-bit");
+	CUDA_CHECK(cudaMemcpyAsync(gm->inputs, inputs, N * sizeof(int), cudaMemcpyHostToDevice, s));
+	CUDA_CHECK(cudaMemcpyAsync(gm->targets, targets, N * sizeof(int), cudaMemcpyHostToDevice, s));
+	if (embedding_forward(gm->x, gm->inputs, gm->params + gm->pl.wte, N, d->C, s))
+		return -1;
+	for (int l = 0; l < d->L; l++)
+		if (block_forward(gm, l, B, l ? gm->y : NULL))
+			return -1;
+	if (rmsnorm_forward(gm->lnf, gm->rstdf, gm->x, gm->y, N, d->C, RMS_EPS, s) ||
+	    mm(&gm->mm, gm->logits, 1, gm->lnf, 0, gm->params_bf16 + gm->pl.lm_head, 1, N, d->V, d->C,
+	       1.f, 0.f, s) ||
+	    crossentropy_forward_backward(gm->losses, train ? gm->dlogits : NULL, gm->logits,
+					  gm->targets, N, d->V, d->softcap, grad_scale / N, s) ||
+	    sum_f32(gm->loss_sum, gm->losses, N, s))
+		return -1;
+	float sum;
+	CUDA_CHECK(cudaMemcpyAsync(&sum, gm->loss_sum, sizeof(float), cudaMemcpyDeviceToHost, s));
+	CUDA_CHECK(cudaStreamSynchronize(s));
+	*loss = sum / N;
+	return 0;
+}
+
+/* ---- backward --------------------------------------------------------------- */
+
+/* On entry dx (fp32) and dx_bf16 hold d loss / d(block output); on return
+ * d loss / d(block input). */
+static int block_backward(struct gpu_model *gm, int l, int B)
+{
+	const struct model_dims *d = &gm->d;
+	struct gpu_layer *L = &gm->layer[l];
+	int N = B * d->T, C = d->C, F = d->F;
+	cudaStream_t s = gm->stream;
+	mm_ctx *m = &gm->mm;
+	/* MLP: out = x_mid + relu2(ln2 Wfc^T) Wproj^T */
+	if (mm(m, gm->dfc, 0, gm->dx_bf16, 0, W(gm, l, LP_WPROJ), 0, N, F, C, 1.f, 0.f, s) ||
+	    mm(m, DW(gm, l, LP_WPROJ), 1, gm->dx_bf16, 1, L->act, 0, C, F, N, 1.f, 1.f, s) ||
+	    relu2_backward(gm->dfc, gm->dfc, L->fc, (long)N * F, s) ||
+	    mm(m, gm->dh, 0, gm->dfc, 0, W(gm, l, LP_WFC), 0, N, C, F, 1.f, 0.f, s) ||
+	    mm(m, DW(gm, l, LP_WFC), 1, gm->dfc, 1, L->ln2, 0, F, C, N, 1.f, 1.f, s) ||
+	    rmsnorm_backward(gm->dx, gm->dx_bf16, gm->dh, L->ln2, L->rstd2, N, C, 1, s))
+		return -1;
+	/* attention: x_mid = x_in + attn(ln1) Wo^T */
+	return mm(m, gm->datt, 0, gm->dx_bf16, 0, W(gm, l, LP_WO), 0, N, C, C, 1.f, 0.f, s) ||
+	       mm(m, DW(gm, l, LP_WO), 1, gm->dx_bf16, 1, L->att, 0, C, C, N, 1.f, 1.f, s) ||
+	       attention_backward(gm->cublas, gm->dq, gm->dk, gm->dv, L->P, gm->S, gm->o, gm->datt,
+				  L->q, L->k, L->v, B, d->T, d->NH, d->HS, s) ||
+	       rotary_backward(gm->dqkv, gm->dq, gm->dk, gm->dv, L->q, L->k, L->rstd_q, L->rstd_k,
+			       gm->cos_sin, B, d->T, d->NH, d->HS, d->qk_norm, s) ||
+	       mm(m, gm->dh, 0, gm->dqkv, 0, W(gm, l, LP_WQ), 0, N, C, 3 * C, 1.f, 0.f, s) ||
+	       mm(m, DW(gm, l, LP_WQ), 1, gm->dqkv, 1, L->ln1, 0, 3 * C, C, N, 1.f, 1.f, s) ||
+	       rmsnorm_backward(gm->dx, gm->dx_bf16, gm->dh, L->ln1, L->rstd1, N, C, 1, s);
+}
+
+int gpu_model_backward(struct gpu_model *gm)
+{
+	const struct model_dims *d = &gm->d;
+	int B = gm->cur_B, N = B * d->T, C = d->C, V = d->V;
+	cudaStream_t s = gm->stream;
+	const bf16 *wlm = gm->params_bf16 + gm->pl.lm_head;
+	if (mm(&gm->mm, gm->dh, 0, gm->dlogits, 0, wlm, 0, N, C, V, 1.f, 0.f, s) ||
+	    mm(&gm->mm, gm->grads + gm->pl.lm_head, 1, gm->dlogits, 1, gm->lnf, 0, V, C, N, 1.f, 1.f, s) ||
+	    rmsnorm_backward(gm->dx, gm->dx_bf16, gm->dh, gm->lnf, gm->rstdf, N, C, 0, s))
+		return -1;
+	for (int l = d->L - 1; l >= 0; l--)
+		if (block_backward(gm, l, B))
+			return -1;
+	return embedding_backward(gm->grads + gm->pl.wte, gm->inputs, gm->dx, N, C, V, s);
+}
+
+/* ---- optimiser ------------------------------------------------------------------ */
+
+static double group_lr(const struct config *c, enum param_group g)
+{
+	switch (g) {
+	case PG_EMBEDDING: return c->embedding_lr;
+	case PG_UNEMBEDDING: return c->unembedding_lr;
+	default: return c->matrix_lr;
+	}
+}
+
+static int clip_grads(struct gpu_model *gm, const struct config *c, double *norm)
+{
+	float ss;
+	if (sumsq_f32(gm->norm_dev, gm->grads, (long)gm->pl.total, gm->stream))
+		return -1;
+	CUDA_CHECK(cudaMemcpyAsync(&ss, gm->norm_dev, sizeof(float), cudaMemcpyDeviceToHost, gm->stream));
+	CUDA_CHECK(cudaStreamSynchronize(gm->stream));
+	*norm = sqrt((double)ss);
+	if (c->grad_clip > 0 && *norm > c->grad_clip)
+		return scale_f32(gm->grads, (long)gm->pl.total, gm->norm_dev, (float)c->grad_clip,
+				 gm->stream);
+	return 0;
+}
+
+int gpu_model_step(struct gpu_model *gm, const struct config *c, double lr_mult, double *norm)
+{
+	if (clip_grads(gm, c, norm))
+		return -1;
+	gm->step++;
+	for (int i = 0; i < gm->pl.ntensors; i++) {
+		const struct param_tensor *t = &gm->pl.t[i];
+		float lr = (float)(group_lr(c, t->group) * lr_mult);
+		/* weight decay on the block matrices only, as optim.c */
+		float wd = t->group == PG_MATRIX ? (float)c->weight_decay : 0.0f;
+		size_t o = t->offset;
+		int rc = gm->muon && t->group == PG_MATRIX
+			? muon_update(gm->cublas, gm->params + o, gm->params_bf16 + o, gm->grads + o,
+				      gm->mom + o, t->rows, t->cols, lr, (float)c->muon_momentum, wd,
+				      gm->muon_scratch, gm->norm_dev, gm->stream)
+			: adamw_update(gm->params + o, gm->params_bf16 + o, gm->grads + o, gm->adam_m + o,
+				       gm->adam_v + o, (long)t->rows * t->cols, lr, (float)c->beta1,
+				       (float)c->beta2, ADAM_EPS, wd, gm->step, gm->stream);
+		if (rc)
+			return -1;
+	}
+	return 0;
+}
