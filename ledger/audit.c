@@ -938,9 +938,10 @@ static void audit_undeclared(sqlite3 *db, struct finding_list *out)
 		}
 		finding_run(f, (const char *)sqlite3_column_text(st, 1));
 		f->values[0].v = f->nruns; /* the sentence is rewritten as runs come */
-		finding_say(f, "%d run%s name campaign '%s', which was never declared, so nothing holds them "
+		int one = f->nruns == 1;
+		finding_say(f, "%d run%s campaign '%s', which was never declared, so nothing holds %s "
 			    "to a question; declare it with 'ledger campaign add FILE'.",
-			    f->nruns, f->nruns == 1 ? "" : "s", name);
+			    f->nruns, one ? " names" : "s name", name, one ? "it" : "them");
 	}
 	sqlite3_finalize(st);
 }

@@ -97,4 +97,4 @@ expect_code ledger-audit-7.1 "audit every campaign" 1 "$LEDGER" audit --format t
 expect_eq ledger-audit-7.2 "campaigns in name order, undeclared last" "depth-clean
 qwen-compile
 ghost" "$(printf '%s\n' "$out" | awk -F'\t' 'NR>1{print $1}' | uniq)"
-expect_match ledger-audit-7.3 "undeclared sentence" "$out" "1 run name campaign 'ghost', which was never declared"
+expect_match ledger-audit-7.3 "undeclared sentence" "$out" "1 run names campaign 'ghost', which was never declared, so nothing holds it"
