@@ -1,4 +1,505 @@
-/* campaign.c — placeholder */
+/* campaign.c — `report campaign`: one declared campaign as a report —
+ * declaration, baseline and best, whether anything beat the baseline, the
+ * progress chart, every changed variable with its runs and results, the
+ * audit's findings and what the search space still leaves untested.
+ * Judgements (noise floor, out of scope, confounded…) come from the audit
+ * library (ledger/audit.h) so `ledger audit` and this report agree.
+ * Reads the ledger; never writes it. */
+#include "audit.h"
+#include "campaign.h"
+#include "chart.h"
+#include "db.h"
+#include "filter.h"
+#include "fmt.h"
+#include "output.h"
 #include "report.h"
+#include "runs.h"
+#include "template.h"
 #include "util.h"
-int cmd_campaign(int argc, char **argv, struct report_ctx *ctx) { (void)argc; (void)argv; (void)ctx; return 2; }
+
+static const char usage[] =
+	"usage: report campaign --campaign NAME --out DIR [--template FILE] [--limit N] [--no-charts]\n"
+	"\n"
+	"Write DIR/campaign-NAME.md and .html for a declared campaign (see\n"
+	"'ledger campaign add'), its progress chart under DIR/charts/, and refresh\n"
+	"DIR/index.html.\n"
+	"\n"
+	"  --campaign NAME  the campaign\n"
+	"  --out DIR        output directory (created when missing)\n"
+	"  --template FILE  markdown template (default: templates/campaign.md)\n"
+	"  --limit N        rows per long table (default 50; 0 = all)\n"
+	"  --no-charts      do not run gnuplot\n"
+	"  --db FILE        ledger database (default $LEDGER_DB, else ./ledger.db)\n";
+
+struct crun {
+	sqlite3_int64 id;
+	char *run_id, *status, *decision, *desc, *changes;
+	double t, value, parent_value;
+	int nch;
+};
+
+struct camp {
+	sqlite3 *db;
+	const char *name;
+	const struct report_opts *o;
+	struct campaign spec;
+	struct crun *r;            /* members in time order */
+	int n;
+	struct audit_summary sum;
+	struct tpl_vars vars;
+};
+
+static char *dup_col(sqlite3_stmt *st, int i)
+{
+	const char *s = runs_col_text(st, i);
+	return s ? xstrdup(s) : NULL;
+}
+
+/* The members with their metric (NULL unless status ok) and the parent's. */
+static void load_members(struct camp *c)
+{
+	sb sql = SB_INIT;
+	struct sql_args args = SQL_ARGS_INIT;
+	sb_adds(&sql, "SELECT r.id, r.run_id, r.t_finished, r.status, r.decision, r.description, "
+		      "CASE WHEN r.status = 'ok' THEN ");
+	run_metric_sql(c->spec.metric, "r", &sql, &args);
+	sb_adds(&sql, " END, (SELECT CASE WHEN p.status = 'ok' THEN ");
+	run_metric_sql(c->spec.metric, "p", &sql, &args);
+	int k = args.n + 1; /* the name's parameter number, after the metric's */
+	sb_addf(&sql, " END FROM runs p WHERE p.run_id = r.parent) FROM runs r WHERE r.id IN ("
+		      "SELECT id FROM runs WHERE campaign = ?%d "
+		      "UNION SELECT run FROM campaign_runs WHERE campaign = ?%d) "
+		      "ORDER BY r.t_finished IS NULL, r.t_finished, r.id", k, k);
+	sql_args_text(&args, c->name);
+	sqlite3_stmt *st = db_prepare(c->db, sql.buf), *ch = runs_changes_stmt(c->db);
+	sql_args_bind(&args, st, 1);
+	int cap = 0;
+	sb text = SB_INIT;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		if (c->n == cap) {
+			cap = cap ? 2 * cap : 32;
+			c->r = xrealloc(c->r, (size_t)cap * sizeof(*c->r));
+		}
+		struct crun *r = &c->r[c->n++];
+		r->id = sqlite3_column_int64(st, 0);
+		r->run_id = dup_col(st, 1);
+		r->t = runs_col_num(st, 2);
+		r->status = dup_col(st, 3);
+		r->decision = dup_col(st, 4);
+		r->desc = dup_col(st, 5);
+		r->value = runs_col_num(st, 6);
+		r->parent_value = runs_col_num(st, 7);
+		sb_reset(&text);
+		runs_changes(ch, r->id, &text, NULL, &r->nch);
+		r->changes = xstrdup(text.buf);
+	}
+	sqlite3_finalize(st);
+	sqlite3_finalize(ch);
+	sql_args_release(&args);
+	sb_release(&sql);
+	sb_release(&text);
+}
+
+static void set_val(struct camp *c, const char *name, double v)
+{
+	sb s = SB_INIT;
+	if (!isnan(v))
+		fmt_val(&s, v);
+	tpl_set(&c->vars, name, s.buf);
+	sb_release(&s);
+}
+
+static void set_text(struct camp *c, const char *name, const char *text)
+{
+	sb s = SB_INIT;
+	fmt_text(&s, text, 0);
+	tpl_set(&c->vars, name, s.buf);
+	sb_release(&s);
+}
+
+/* ---- declaration and headline numbers ------------------------------------- */
+
+static void sec_declaration(struct camp *c)
+{
+	sb s = SB_INIT;
+	set_text(c, "campaign", c->name);
+	set_text(c, "metric", c->spec.metric);
+	tpl_set(&c->vars, "direction", c->spec.maximize ? "higher is better" : "lower is better");
+	set_text(c, "hardware_class", c->spec.hardware ? c->spec.hardware : "any");
+	for (int i = 0; i < c->spec.nsearch; i++) {
+		sb_adds(&s, i ? ", `" : "`");
+		sb_adds(&s, c->spec.search_space[i]); /* globs: [A-Za-z0-9._*?] */
+		sb_adds(&s, "`");
+	}
+	tpl_set(&c->vars, "search_space", s.buf);
+	tpl_setf(&c->vars, "records", "%d", c->n);
+	sb_reset(&s);
+	if (c->spec.record_budget)
+		sb_addf(&s, "%ld", c->spec.record_budget);
+	tpl_set(&c->vars, "record_budget", s.buf);
+	sb_release(&s);
+}
+
+static void sec_headline(struct camp *c, int audited)
+{
+	const struct audit_summary *m = &c->sum;
+	set_text(c, "baseline_run", audited ? m->baseline_run : NULL);
+	set_val(c, "baseline_value", audited ? m->baseline_value : NAN);
+	set_text(c, "best_run", audited ? m->best_run : NULL);
+	set_val(c, "best_value", audited ? m->best_value : NAN);
+	set_val(c, "noise_floor", audited ? m->noise_floor : NAN);
+	tpl_set(&c->vars, "noise_source", audited && m->noise_source ? m->noise_source : "");
+	double gain = NAN;
+	if (audited && !isnan(m->best_value) && !isnan(m->baseline_value))
+		gain = c->spec.maximize ? m->best_value - m->baseline_value : m->baseline_value - m->best_value;
+	int beat = gain > 0 && !(audited && m->best_run && m->baseline_run && !strcmp(m->best_run, m->baseline_run));
+	int beyond = beat && !(gain <= m->noise_floor);
+	tpl_set(&c->vars, "beat_baseline", beat ? "yes" : "");
+	tpl_set(&c->vars, "beyond_noise", beyond ? "yes" : "");
+	sb s = SB_INIT;
+	if (beat)
+		sb_addf(&s, "%.4f", gain);
+	tpl_set(&c->vars, "gain", s.buf);
+	sb_release(&s);
+	tpl_setf(&c->vars, "out_of_scope_runs", "%ld", audited ? m->out_of_scope : 0L);
+	tpl_setf(&c->vars, "invalid_runs", "%ld", audited ? m->invalid : 0L);
+	tpl_setf(&c->vars, "in_scope_valid_runs", "%ld", audited ? m->in_scope_valid : 0L);
+}
+
+/* ---- runs and variables --------------------------------------------------- */
+
+static void sec_runs(struct camp *c)
+{
+	static const char *const cols[] = { "#", "finished", "run", "status", "decision", "value",
+					    "vs baseline", "changed", "description" };
+	table t;
+	table_init(&t, 9, cols);
+	sb s = SB_INIT;
+	for (int i = 0; i < c->n; i++) {
+		const struct crun *r = &c->r[i];
+		int row = table_add_row(&t);
+		table_set_int(&t, row, 0, i + 1);
+		sb_reset(&s);
+		fmt_datetime(&s, r->t);
+		table_set_text(&t, row, 1, s.buf);
+		table_set_text(&t, row, 2, r->run_id);
+		table_set_text(&t, row, 3, r->status);
+		table_set_text(&t, row, 4, r->decision);
+		table_set_num(&t, row, 5, r->value, 4);
+		table_set_num(&t, row, 6, r->value - c->sum.baseline_value, 4);
+		table_set_text(&t, row, 7, *r->changes ? r->changes : NULL);
+		table_set_text(&t, row, 8, r->desc);
+	}
+	sb md = SB_INIT;
+	if (t.nrows)
+		md_table_limited(&md, &t, c->o->limit);
+	tpl_set(&c->vars, "runs_table", md.buf);
+	sb_release(&md);
+	sb_release(&s);
+	table_release(&t);
+}
+
+/* One row per changed variable: the runs that changed it, their values
+ * and results (alone or together with others), and the best change
+ * against the parent. */
+static void variable_row(struct camp *c, table *t, const char *var, sqlite3_stmt *st)
+{
+	sb vals = SB_INIT, res = SB_INIT;
+	int runs = 0, valid = 0, alone = 0;
+	double best = NAN;
+	sqlite3_reset(st);
+	sqlite3_bind_text(st, 1, var, -1, SQLITE_STATIC);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		sqlite3_int64 id = sqlite3_column_int64(st, 0);
+		const char *nv = runs_col_text(st, 1);
+		for (int i = 0; i < c->n; i++) {
+			const struct crun *r = &c->r[i];
+			if (r->id != id)
+				continue;
+			runs++;
+			alone += r->nch == 1;
+			if (!strstr(vals.buf, nv ? nv : "?")) /* distinct values, first seen first */
+				sb_addf(&vals, "%s%s", vals.len ? ", " : "", nv ? nv : "?");
+			sb_adds(&res, res.len ? ", " : "");
+			if (isnan(r->value)) {
+				sb_adds(&res, r->status);
+			} else {
+				valid++;
+				fmt_val(&res, r->value);
+				double d = r->value - r->parent_value;
+				if (c->spec.maximize)
+					d = -d;
+				if (!(d >= best))
+					best = d;
+			}
+			if (r->nch > 1)
+				sb_adds(&res, " (with others)");
+		}
+	}
+	int row = table_add_row(t);
+	table_set_text(t, row, 0, var);
+	table_set_text(t, row, 1, campaign_in_scope(&c->spec, var) ? "yes" : "no");
+	table_set_int(t, row, 2, runs);
+	table_set_int(t, row, 3, valid);
+	table_set_int(t, row, 4, alone);
+	table_set_text(t, row, 5, vals.buf);
+	table_set_text(t, row, 6, res.buf);
+	table_set_num(t, row, 7, c->spec.maximize ? -best : best, 4);
+	sb_release(&vals);
+	sb_release(&res);
+}
+
+static void sec_variables(struct camp *c)
+{
+	static const char *const cols[] = { "variable", "in scope", "runs", "valid", "alone",
+					    "values tried", "results", "best vs parent" };
+	static const char vars_sql[] =
+		"SELECT DISTINCT var FROM changes WHERE run IN (SELECT id FROM runs WHERE campaign = ?1 "
+		"UNION SELECT run FROM campaign_runs WHERE campaign = ?1) ORDER BY var";
+	static const char runs_sql[] =
+		"SELECT run, new FROM changes WHERE var = ?1 AND run IN (SELECT id FROM runs "
+		"WHERE campaign = ?2 UNION SELECT run FROM campaign_runs WHERE campaign = ?2)";
+	table t;
+	table_init(&t, 8, cols);
+	sqlite3_stmt *vars = db_prepare(c->db, vars_sql), *runs = db_prepare(c->db, runs_sql);
+	sqlite3_bind_text(vars, 1, c->name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(runs, 2, c->name, -1, SQLITE_STATIC);
+	while (sqlite3_step(vars) == SQLITE_ROW)
+		variable_row(c, &t, runs_col_text(vars, 0), runs);
+	sqlite3_finalize(vars);
+	sqlite3_finalize(runs);
+	sb md = SB_INIT;
+	if (t.nrows)
+		md_table_limited(&md, &t, c->o->limit);
+	tpl_set(&c->vars, "variables", md.buf);
+	sb_release(&md);
+	table_release(&t);
+}
+
+/* ---- audit and what to test next ------------------------------------------ */
+
+static void sec_findings(struct camp *c, const struct finding_list *fl, int audited)
+{
+	sb md = SB_INIT;
+	for (int i = 0; audited && i < fl->n; i++) {
+		const struct finding *f = &fl->v[i];
+		sb_addf(&md, "- **%s** %s: ", f->level == AUDIT_WARN ? "warn" : "info",
+			audit_kind_name(f->kind));
+		fmt_text(&md, f->sentence, 0);
+		sb_addc(&md, '\n');
+	}
+	sb_rtrim(&md);
+	tpl_set(&c->vars, "findings", md.buf);
+	tpl_set(&c->vars, "audit_available", audited ? "yes" : "");
+	sb_release(&md);
+}
+
+/* In-scope keys of the baseline's config that no campaign run changed. */
+static void never_tried(struct camp *c, sb *out)
+{
+	static const char sql[] =
+		"SELECT j.key FROM runs r, json_each(r.record, '$.config') j "
+		"WHERE r.run_id = ?1 AND j.key NOT IN (SELECT var FROM changes WHERE run IN "
+		" (SELECT id FROM runs WHERE campaign = ?2 UNION SELECT run FROM campaign_runs WHERE campaign = ?2)) "
+		"ORDER BY j.key";
+	sqlite3_stmt *st = db_prepare(c->db, sql);
+	db_bind_text(st, 1, c->sum.baseline_run);
+	sqlite3_bind_text(st, 2, c->name, -1, SQLITE_STATIC);
+	int n = 0;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		const char *key = runs_col_text(st, 0);
+		if (!campaign_in_scope(&c->spec, key))
+			continue;
+		sb_adds(out, n++ ? ", " : "");
+		fmt_text(out, key, 0);
+	}
+	sqlite3_finalize(st);
+}
+
+static int sec_next(struct camp *c)
+{
+	static const char *const cols[] = { "search space", "attempts", "valid single-variable runs",
+					    "variables measured alone" };
+	struct coverage cov = { 0 };
+	if (audit_coverage(c->db, c->name, &cov))
+		return -1;
+	table t;
+	table_init(&t, 4, cols);
+	for (int i = 0; i < cov.n; i++) {
+		const struct coverage_row *row = &cov.rows[i];
+		int r = table_add_row(&t);
+		table_set_text(&t, r, 0, row->glob);
+		table_set_int(&t, r, 1, row->attempts);
+		table_set_int(&t, r, 2, row->valid_alone);
+		table_set_text(&t, r, 3, *row->vars_tested ? row->vars_tested : NULL);
+	}
+	sb md = SB_INIT;
+	if (t.nrows)
+		md_table(&md, &t);
+	tpl_set(&c->vars, "coverage", md.buf);
+	sb_reset(&md);
+	never_tried(c, &md);
+	tpl_set(&c->vars, "never_tried", md.buf);
+	sb_release(&md);
+	table_release(&t);
+	coverage_release(&cov);
+	return 0;
+}
+
+/* ---- progress chart ---------------------------------------------------------- */
+
+/* Experiment number on x; kept runs (keep or baseline) labelled; the line
+ * is the running best of the kept runs, as in autoresearch's progress.png. */
+static int sec_chart(struct camp *c)
+{
+	struct chart_run *pts = xcalloc((size_t)c->n + 1, sizeof(*pts));
+	struct chart_step *steps = xcalloc((size_t)c->n + 1, sizeof(*steps));
+	int ns = 0;
+	double best = NAN;
+	for (int i = 0; i < c->n; i++) {
+		const struct crun *r = &c->r[i];
+		pts[i].x = i + 1;
+		pts[i].value = r->value;
+		pts[i].kept = r->decision && (!strcmp(r->decision, "keep") || !strcmp(r->decision, "baseline"));
+		pts[i].label = r->desc ? r->desc : r->run_id;
+		int better = c->spec.maximize ? r->value > best : r->value < best;
+		if (pts[i].kept && !isnan(r->value) && (isnan(best) || better)) {
+			best = r->value;
+			steps[ns++] = (struct chart_step){ i + 1, best, 0 };
+		}
+	}
+	sb stem = SB_INIT, md = SB_INIT;
+	sb_adds(&stem, "campaign-");
+	out_slug(&stem, c->name);
+	sb_adds(&stem, "-progress");
+	const char *groups[1] = { c->name };
+	struct chart_spec spec = { CHART_PROGRESS, c->o->out_dir, stem.buf,
+				   "Campaign progress: every run by experiment number, kept runs labelled",
+				   groups, 1, pts, c->n, steps, ns };
+	int rc = 0;
+	if (c->o->charts)
+		rc = chart_draw(&spec, &md);
+	else
+		sb_adds(&md, "_Chart skipped: --no-charts._");
+	tpl_set(&c->vars, "chart_progress", md.buf);
+	free(pts);
+	free(steps);
+	sb_release(&stem);
+	sb_release(&md);
+	return rc;
+}
+
+/* ---- the command ---------------------------------------------------------------- */
+
+static int parse_args(int argc, char **argv, struct report_opts *o, const char **name)
+{
+	for (int i = 1; i < argc; i++) {
+		int r = report_option(o, "campaign", argc, argv, &i);
+		if (r < 0)
+			return -1;
+		if (r)
+			continue;
+		if (!strcmp(argv[i], "--campaign") && i + 1 < argc) {
+			*name = argv[++i];
+		} else if (str_starts_with(argv[i], "--campaign=")) {
+			*name = argv[i] + 11;
+		} else {
+			rl_error("campaign: unexpected argument '%s'", argv[i]);
+			rl_hint("see 'report campaign --help'");
+			return -1;
+		}
+	}
+	if (!*name || !o->out_dir) {
+		rl_error("campaign: %s is required", !*name ? "--campaign NAME" : "--out DIR");
+		rl_hint("for example: report campaign --campaign compile-kernel-efficiency --out reports");
+		return -1;
+	}
+	return 0;
+}
+
+static int render(struct camp *c)
+{
+	sb origin = SB_INIT, md = SB_INIT, title = SB_INIT, base = SB_INIT;
+	char *tpl = template_read("campaign.md", c->o->template, &origin);
+	int rc = EXIT_FAILURE_RT;
+	if (!tpl)
+		goto done;
+	if (tpl_render(tpl, origin.buf, &c->vars, &md)) {
+		rc = EXIT_USAGE;
+		goto done;
+	}
+	sb_addf(&title, "runledger campaign %s", c->name);
+	sb_adds(&base, "campaign-");
+	out_slug(&base, c->name);
+	if (!report_publish(c->o->out_dir, base.buf, title.buf, md.buf)) {
+		rc = EXIT_OK;
+		printf("%s/%s.md\n%s/%s.html\n", c->o->out_dir, base.buf, c->o->out_dir, base.buf);
+	}
+done:
+	free(tpl);
+	sb_release(&origin);
+	sb_release(&md);
+	sb_release(&title);
+	sb_release(&base);
+	return rc;
+}
+
+static void camp_release(struct camp *c)
+{
+	for (int i = 0; i < c->n; i++) {
+		free(c->r[i].run_id);
+		free(c->r[i].status);
+		free(c->r[i].decision);
+		free(c->r[i].desc);
+		free(c->r[i].changes);
+	}
+	free(c->r);
+	campaign_release(&c->spec);
+	audit_summary_release(&c->sum);
+	tpl_vars_release(&c->vars);
+}
+
+int cmd_campaign(int argc, char **argv, struct report_ctx *ctx)
+{
+	struct report_opts o = { NULL, NULL, REPORT_DEFAULT_LIMIT, 1 };
+	const char *name = NULL;
+	if (report_wants_help(argc, argv)) {
+		fputs(usage, stdout);
+		return EXIT_OK;
+	}
+	if (parse_args(argc, argv, &o, &name))
+		return EXIT_USAGE;
+	struct camp c = { .db = ctx->db, .name = name, .o = &o, .vars = TPL_VARS_INIT };
+	int rc = campaign_load(c.db, name, &c.spec, 0);
+	if (rc)
+		return rc == -1 ? EXIT_USAGE : EXIT_FAILURE_RT;
+	struct finding_list fl = FINDING_LIST_INIT;
+	struct audit_opts ao = AUDIT_OPTS_INIT;
+	/* The audit may refuse (e.g. a baseline that no longer resolves); the
+	 * report then says the audit is not available instead of failing. */
+	int audited = audit_campaign(c.db, name, &ao, &c.sum, &fl) == 0;
+	if (!audited)
+		c.sum.baseline_value = c.sum.best_value = c.sum.noise_floor = NAN;
+	load_members(&c);
+	sec_declaration(&c);
+	sec_headline(&c, audited);
+	sec_runs(&c);
+	sec_variables(&c);
+	sec_findings(&c, &fl, audited);
+	if (audited && sec_next(&c))
+		audited = 0;
+	if (!audited) {
+		tpl_set(&c.vars, "coverage", "");
+		tpl_set(&c.vars, "never_tried", "");
+	}
+	int partial = !audited;
+	if (out_mkdirs(o.out_dir)) {
+		rc = EXIT_FAILURE_RT;
+	} else {
+		partial |= sec_chart(&c) != 0;
+		rc = render(&c);
+	}
+	finding_list_release(&fl);
+	camp_release(&c);
+	return rc == EXIT_OK && partial ? EXIT_FINDINGS : rc;
+}

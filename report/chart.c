@@ -69,7 +69,7 @@ static int write_group(const struct chart_spec *c, const char *dir, int g, doubl
 		if (r->group != g || isnan(r->value))
 			continue;
 		n++;
-		sb_addf(&runs, "%.17g\t%.17g\t%d\t", r->x, r->value, r->kept);
+		sb_addf(&runs, "%.10g\t%.10g\t%d\t", r->x, r->value, r->kept);
 		add_label(&runs, r->kept ? r->label : "", 40);
 		sb_addc(&runs, '\n');
 	}
@@ -77,11 +77,11 @@ static int write_group(const struct chart_spec *c, const char *dir, int g, doubl
 	for (int i = 0; i < c->nsteps; i++) {
 		if (c->steps[i].group != g)
 			continue;
-		sb_addf(&best, "%.17g\t%.17g\n", c->steps[i].x, c->steps[i].value);
+		sb_addf(&best, "%.10g\t%.10g\n", c->steps[i].x, c->steps[i].value);
 		last = c->steps[i].value;
 	}
 	if (!isnan(last))
-		sb_addf(&best, "%.17g\t%.17g\n", xmax, last);
+		sb_addf(&best, "%.10g\t%.10g\n", xmax, last);
 	*plotted = n > 0;
 	if (n) {
 		sb_addf(&suffix, "runs-%d", g);
@@ -102,7 +102,7 @@ static int write_failed(const struct chart_spec *c, const char *dir, double ytop
 	sb data = SB_INIT;
 	for (int i = 0; i < c->nruns; i++)
 		if (isnan(c->runs[i].value))
-			sb_addf(&data, "%.17g\t%.17g\n", c->runs[i].x, ytop);
+			sb_addf(&data, "%.10g\t%.10g\n", c->runs[i].x, ytop);
 	int rc = write_data(c, dir, "failed", &data);
 	sb_release(&data);
 	return rc;
@@ -120,7 +120,7 @@ static void script_head(sb *gp, const struct chart_spec *c)
 		sb_adds(gp, "set xdata time\nset timefmt '%s'\nset format x \"%m-%d\\n%H:%M\"\n"
 			    "set xlabel 'finished (UTC)'\n");
 	else
-		sb_adds(gp, "set xlabel 'experiment'\nset xrange [0:*]\n");
+		sb_adds(gp, "set xlabel 'experiment'\nset offsets 0.5, 0.5, 0, 0\n");
 }
 
 static void plot_timeline(sb *gp, const struct chart_spec *c, const int *plotted, int nfailed)
@@ -146,9 +146,9 @@ static void plot_progress(sb *gp, const struct chart_spec *c, const int *plotted
 	for (int g = 0; g < c->ngroups; g++) {
 		if (!plotted[g])
 			continue;
-		sb_addf(gp, "%s'%s-runs-%d.dat' skip 1 using 1:($3 ? NaN : $2) with points lc rgb '#b0b0b0' pt 7 ps 0.6 title 'discarded', \\\n"
-			    "  '' skip 1 using 1:($3 ? $2 : NaN) with points lc rgb '#2ca02c' pt 7 ps 1.0 title 'kept', \\\n"
-			    "  '' skip 1 using 1:($3 ? $2 : NaN):4 with labels left offset 0.6,0.6 rotate by 20 font ',8' textcolor rgb '#2c662c' notitle, \\\n"
+		sb_addf(gp, "%s'%s-runs-%d.dat' skip 1 using 1:($3 > 0 ? NaN : $2) with points lc rgb '#b0b0b0' pt 7 ps 0.6 title 'discarded', \\\n"
+			    "  '' skip 1 using 1:($3 > 0 ? $2 : NaN) with points lc rgb '#2ca02c' pt 7 ps 1.0 title 'kept', \\\n"
+			    "  '' skip 1 using 1:($3 > 0 ? $2 : NaN):4 with labels left offset 0.6,0.6 rotate by 20 font ',8' textcolor rgb '#2c662c' notitle, \\\n"
 			    "  '%s-best-%d.dat' using 1:2 with steps lc rgb '#2ca02c' lw 2 title 'running best'",
 			sep, c->stem, g, c->stem, g);
 		sep = ", \\\n  ";
@@ -221,7 +221,7 @@ static int skipped(const struct chart_spec *c, sb *md, const char *why)
 	rl_warn("chart '%s' skipped: %s", c->stem, why);
 	sb_adds(md, "_Chart skipped: ");
 	md_escape(md, why);
-	sb_adds(md, "._\n");
+	sb_adds(md, "._");
 	return 1;
 }
 
@@ -229,7 +229,7 @@ int chart_draw(const struct chart_spec *c, sb *md)
 {
 	struct extent e = measure(c);
 	if (!e.nvalid) { /* nothing went wrong: there is nothing to draw */
-		sb_adds(md, "_No chart: no valid measurement to plot._\n");
+		sb_adds(md, "_No chart: no valid measurement to plot._");
 		return 0;
 	}
 	char *prog = find_gnuplot();
@@ -268,7 +268,7 @@ int chart_draw(const struct chart_spec *c, sb *md)
 	unlink(log.buf);
 	sb_adds(md, "![");
 	md_escape(md, c->alt);
-	sb_addf(md, "](charts/%s.svg)\n\n[PNG](charts/%s.png) · [gnuplot script](charts/%s.gp)\n",
+	sb_addf(md, "](charts/%s.svg)\n\n[PNG](charts/%s.png) · [gnuplot script](charts/%s.gp)",
 		c->stem, c->stem, c->stem);
 	rc = 0;
 	goto done;

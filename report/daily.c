@@ -224,12 +224,14 @@ static void frontier_table(struct day *d, const struct frontier *f, const char *
 			sb_adds(line, " ");
 			if (isnan(g->before)) {
 				sb_adds(line, "first valid ");
+				fmt_val(line, g->after);
+			} else if (g->after == g->before) {
+				fmt_val(line, g->after);
+				sb_adds(line, " (no change)");
 			} else {
 				fmt_val(line, g->before);
 				sb_adds(line, " → ");
-			}
-			fmt_val(line, g->after);
-			if (g->moves && !isnan(g->before)) {
+				fmt_val(line, g->after);
 				sb_adds(line, " (");
 				fmt_delta(line, g->after - g->before);
 				sb_adds(line, ")");
@@ -405,7 +407,7 @@ static int daily_chart(struct day *d)
 	if (d->o->charts)
 		rc = chart_draw(&c, &md);
 	else
-		sb_adds(&md, "_Chart skipped: --no-charts._\n");
+		sb_adds(&md, "_Chart skipped: --no-charts._");
 	tpl_set(&d->vars, "chart_frontier", md.buf);
 	for (int i = 0; i < ng; i++)
 		free(groups[i]);

@@ -10,7 +10,8 @@
 #include "runs.h"
 #include "util.h"
 
-#define DAY_SQL "t_finished >= ?1 AND t_finished < ?2"
+/* The day's runs of table alias a: ?1 <= t_finished < ?2. */
+#define DAY(a) a "t_finished >= ?1 AND " a "t_finished < ?2"
 
 static void set_table(struct day *d, const char *name, table *t)
 {
@@ -39,8 +40,8 @@ void daily_agents(struct day *d)
 		"SELECT coalesce(r.agent, '(none)'), count(*), sum(r.decision = 'keep'), "
 		" sum(r.status <> 'ok' OR r.val_bpb IS NULL), min(r.val_bpb), "
 		" (SELECT group_concat(h, ', ') FROM (SELECT DISTINCT coalesce(r2.hw_class, 'unknown') h "
-		"   FROM runs r2 WHERE r2.agent IS r.agent AND r2." DAY_SQL " ORDER BY h)) "
-		"FROM runs r WHERE r." DAY_SQL " GROUP BY r.agent ORDER BY count(*) DESC, 1";
+		"   FROM runs r2 WHERE r2.agent IS r.agent AND " DAY("r2.") " ORDER BY h)) "
+		"FROM runs r WHERE " DAY("r.") " GROUP BY r.agent ORDER BY count(*) DESC, 1";
 	table t;
 	table_init(&t, 7, cols);
 	sqlite3_stmt *st = db_prepare(d->db, sql);
@@ -94,7 +95,7 @@ static struct failed_row *load_failed(struct day *d, int *n)
 	static const char sql[] =
 		"SELECT r.id, r.t_finished, r.val_bpb, p.val_bpb, r.agent, r.hw_class, r.description "
 		"FROM runs r LEFT JOIN runs p ON p.run_id = r.parent "
-		"WHERE r." DAY_SQL " AND r.decision = 'discard' AND r.val_bpb IS NOT NULL "
+		"WHERE " DAY("r.") " AND r.decision = 'discard' AND r.val_bpb IS NOT NULL "
 		"ORDER BY r.t_finished, r.id";
 	sqlite3_stmt *st = db_prepare(d->db, sql), *ch = runs_changes_stmt(d->db);
 	struct failed_row *rows = NULL;
@@ -152,11 +153,10 @@ static void failed_family(struct day *d, sb *md, const struct failed_row *rows, 
 		table_set_text(&t, r, 5, f->hw);
 		table_set_text(&t, r, 6, f->desc);
 	}
-	sb_adds(md, "### ");
+	sb_adds(md, md->len ? "\n\n### " : "### ");
 	md_escape(md, rows[0].family);
 	sb_addf(md, " (%d run%s)\n\n", n, n == 1 ? "" : "s");
 	md_table_limited(md, &t, d->o->limit);
-	sb_addc(md, '\n');
 	sb_release(&s);
 	table_release(&t);
 }
@@ -171,9 +171,6 @@ void daily_failed(struct day *d)
 			;
 		failed_family(d, &md, rows + i, j - i);
 	}
-	sb_rtrim(&md);
-	if (md.len)
-		sb_addc(&md, '\n');
 	tpl_set(&d->vars, "failed_approaches", md.buf);
 	for (int i = 0; i < n; i++) {
 		free(rows[i].family);
@@ -195,7 +192,7 @@ void daily_crashes(struct day *d)
 	static const char sql[] =
 		"SELECT t_finished, status, json_extract(record, '$.failure.phase'), "
 		" json_extract(record, '$.failure.message'), agent, hw_class, description "
-		"FROM runs WHERE " DAY_SQL " AND (status <> 'ok' OR val_bpb IS NULL) "
+		"FROM runs WHERE " DAY("") " AND (status <> 'ok' OR val_bpb IS NULL) "
 		"ORDER BY t_finished, id";
 	table t;
 	table_init(&t, 7, cols);
@@ -224,7 +221,7 @@ void daily_confounded(struct day *d)
 	static const char sql[] =
 		"SELECT r.id, r.t_finished, r.val_bpb, r.status, r.decision, r.agent, r.hw_class, "
 		" r.description FROM runs r "
-		"WHERE r." DAY_SQL " AND (SELECT count(*) FROM changes c WHERE c.run = r.id) >= 2 "
+		"WHERE " DAY("r.") " AND (SELECT count(*) FROM changes c WHERE c.run = r.id) >= 2 "
 		"ORDER BY r.t_finished, r.id";
 	table t;
 	table_init(&t, 9, cols);
@@ -278,7 +275,7 @@ int daily_repeats(struct day *d)
 		return -1;
 	table t;
 	table_init(&t, 8, cols);
-	sqlite3_stmt *st = db_prepare(d->db, "SELECT 1 FROM runs WHERE " DAY_SQL " AND id = ?3");
+	sqlite3_stmt *st = db_prepare(d->db, "SELECT 1 FROM runs WHERE " DAY("") " AND id = ?3");
 	day_bind(d, st);
 	sb s = SB_INIT;
 	for (int i = 0; i < rep.n; i++) {

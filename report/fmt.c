@@ -77,7 +77,6 @@ void md_table(sb *out, const table *t)
 	sb_add(out, buf, len);
 	free(buf);
 	sb_rtrim(out);
-	sb_addc(out, '\n');
 }
 
 void md_table_limited(sb *out, table *t, int limit)
@@ -87,7 +86,7 @@ void md_table_limited(sb *out, table *t, int limit)
 		t->nrows = limit; /* render the head only; cells stay owned by t */
 	md_table(out, t);
 	if (t->nrows < all)
-		sb_addf(out, "\n%d more rows not shown (raise --limit, or 0 for all).\n", all - t->nrows);
+		sb_addf(out, "\n\n%d more rows not shown (raise --limit, or 0 for all).", all - t->nrows);
 	t->nrows = all;
 }
 

@@ -18,7 +18,8 @@ void fmt_datetime(sb *out, double t);       /* 2026-03-16 04:48 */
 /* Text from a run record, escaped, cut to max characters (0 = no cut). */
 void fmt_text(sb *out, const char *s, int max);
 
-/* Append t as a GitHub-flavoured markdown table (no trailing blank line). */
+/* Append t as a GitHub-flavoured markdown table, without a final newline
+ * (the template's line supplies it). */
 void md_table(sb *out, const table *t);
 /* Same, keeping at most limit rows (0 = all) and saying how many were left
  * out in one line below the table. */
