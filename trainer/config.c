@@ -49,6 +49,8 @@ const struct cfg_key cfg_keys[] = {
 	F("train.time_budget_s", CFG_MATH, "300", time_budget_s, "wall-clock training budget in seconds"),
 	F("train.timeout_grace_s", CFG_MATH, "120", timeout_grace_s,
 	  "a run whose total time exceeds budget + grace ends as timeout"),
+	I("train.steps", CFG_MATH, "0", steps,
+	  "0 = train for the time budget; N > 0 = exactly N steps, LR progress step/N (reproducible)"),
 	I("train.seed", CFG_MATH, "42", seed, "seed of initialisation and batch sampling"),
 	E("train.device", CFG_MATH, "auto", "auto|cpu|cuda", device, "auto = the GPU when one is usable"),
 	L("train.eval_tokens", CFG_MATH, "10485760", eval_tokens,
@@ -252,6 +254,7 @@ int config_check(const struct config *c)
 	n += need(c->final_lr_frac >= 0 && c->final_lr_frac <= 1, "sched.final_lr_frac must be within 0..1");
 	n += need(c->beta1 >= 0 && c->beta1 < 1 && c->beta2 >= 0 && c->beta2 < 1,
 		  "optim.beta1 and optim.beta2 must be in [0, 1)");
+	n += need(c->steps >= 0, "train.steps must be >= 0");
 	n += need(c->eval_tokens >= 1 && c->threads >= 0, "train.eval_tokens must be >= 1, impl.threads >= 0");
 	return n ? -1 : 0;
 }

@@ -29,7 +29,7 @@ struct config {
 	double warmup_ratio, warmdown_ratio, final_lr_frac;
 	char warmdown_shape[16];        /* linear | sqrt */
 	/* train.* */
-	int device_batch_size, seed;
+	int device_batch_size, seed, steps;
 	long total_batch_size, eval_tokens;
 	double time_budget_s, timeout_grace_s;
 	char device[16];                /* auto | cpu | cuda */

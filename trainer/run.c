@@ -68,6 +68,8 @@ int run_over_time(const struct run *r)
 void run_progress(struct run *r, long step, double loss, double lr_mult, double tok_s)
 {
 	double left = r->cfg.time_budget_s - r->m.training_seconds;
+	if (r->cfg.steps > 0 && step > 0) /* fixed step count: estimate from the pace */
+		left = r->m.training_seconds / step * (r->cfg.steps - step);
 	fprintf(stderr, "%sstep %5ld | loss %.4f | lr x%.3f | %8.0f tok/s | %5.1fs left%s",
 		r->progress_tty ? "\r" : "", step, loss, lr_mult, tok_s, left > 0 ? left : 0.0,
 		r->progress_tty ? "   " : "\n");

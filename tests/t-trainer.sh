@@ -1,0 +1,93 @@
+# t-trainer.sh — the trainer's command line and training behaviour.
+# Test plan: prepare the sample corpus from /usr/share/common-licenses
+# (every Debian install); --help and --list-variables (every key, its kind);
+# bad keys and values are usage errors; a short fixed-step run prints the
+# autoresearch block exactly (keys, order, value column 19, formats) and a
+# valid record that ingests; the loss falls on the sample; the same seed and
+# config give identical per-step losses and val_bpb twice (2 OpenMP threads:
+# the ops are written to be thread-count independent).
+. "$ROOT/tests/lib.sh"
+
+"$TRAINER" prepare-data --out sample /usr/share/common-licenses 2>prep.err
+expect_eq trainer-1.1 "prepare-data on common-licenses exits 0" 0 $?
+TINY="data.path=sample model.depth=2 model.dim=32 model.heads=2 model.seq_len=32
+train.device_batch_size=4 train.total_batch_size=128 train.eval_tokens=4096 impl.threads=2"
+
+expect_code trainer-2.1 "--help exits 0" 0 "$TRAINER" --help
+expect_match trainer-2.2 "--help starts with usage: trainer" "$(head -n 1 stdout.txt)" '^usage: trainer '
+expect_code trainer-2.3 "--list-variables exits 0" 0 "$TRAINER" --list-variables
+for k in model.depth model.dim model.heads model.seq_len model.vocab_size model.qk_norm model.softcap \
+	model.mlp_ratio optim.matrix_lr optim.embedding_lr optim.unembedding_lr optim.scalar_lr \
+	optim.weight_decay optim.beta1 optim.beta2 optim.matrix_optimizer optim.muon_momentum \
+	optim.grad_clip sched.warmup_ratio sched.warmdown_ratio sched.warmdown_shape sched.final_lr_frac \
+	train.device_batch_size train.total_batch_size train.time_budget_s train.seed train.device \
+	train.eval_tokens impl.recompute impl.compile_mode impl.attention impl.cuda_graphs impl.threads; do
+	printf '%s\n' "$out" | grep -q "^$k " || missing="$missing $k"
+done
+expect_eq trainer-2.4 "--list-variables lists the shared vocabulary" "" "$missing"
+expect_match trainer-2.5 "model.depth default 8, kind math" "$out" '^model\.depth +8 +math '
+expect_match trainer-2.6 "impl.recompute kind impl" "$out" '^impl\.recompute +false +impl '
+expect_no_match trainer-2.7 "no impl kind outside impl.*" "$(printf '%s\n' "$out" | grep -v '^impl\.')" '^[a-z_.]+ +[^ ]+ +impl '
+
+expect_code trainer-3.1 "unknown key is a usage error" 2 "$TRAINER" model.widht=3
+expect_eq trainer-3.2 "unknown key message" \
+	"trainer: command line: 'model.widht' is not a trainer variable" "$(head -n 1 stderr.txt)"
+expect_code trainer-3.3 "non-numeric value is a usage error" 2 "$TRAINER" model.depth=abc
+expect_eq trainer-3.4 "non-numeric value message" \
+	"trainer: command line: model.depth 'abc' is not an integer" "$(head -n 1 stderr.txt)"
+expect_code trainer-3.5 "heads must divide dim" 2 "$TRAINER" model.dim=30 model.heads=4
+printf 'model.depth = 2\nbogus line\n' >bad.conf
+expect_code trainer-3.6 "bad config file line is a usage error" 2 "$TRAINER" --config bad.conf
+expect_match trainer-3.7 "config file error names file:line" "$err" "^trainer: bad.conf:2: 'bogus line' is not 'key = value'"
+
+# shellcheck disable=SC2086
+expect_code trainer-4.1 "a 40-step run exits 0" 0 "$TRAINER" $TINY train.steps=40 train.seed=7 \
+	--record runs.jsonl --agent tester --description "tiny run"
+cp stdout.txt summary.txt
+cp stderr.txt progress.txt
+expect_eq trainer-4.2 "summary keys in autoresearch order" \
+	"--- val_bpb training_seconds total_seconds peak_vram_mb mfu_percent total_tokens_M num_steps num_params_M depth" \
+	"$(sed 's/:.*//' summary.txt | tr '\n' ' ' | sed 's/ $//')"
+expect_eq trainer-4.3 "nine 'key: number' lines" "9" "$(grep -c '^[A-Za-z_]*: *[0-9][^ ]*$' summary.txt)"
+expect_eq trainer-4.4 "every value at column 19" "" \
+	"$(awk 'NR>1 { if (substr($0,19,1) == " " || substr($0,18,1) != " ") print }' summary.txt)"
+expect_match trainer-4.5 "val_bpb has 6 decimals" "$out" '^val_bpb:          [0-9]+\.[0-9]{6}$'
+expect_match trainer-4.6 "num_steps is the step count" "$out" '^num_steps:        40$'
+expect_match trainer-4.7 "mfu_percent 0.00 on the CPU" "$out" '^mfu_percent:      0\.00$'
+expect_match trainer-4.8 "depth" "$out" '^depth:            2$'
+expect_match trainer-4.9 "training_seconds has 1 decimal" "$out" '^training_seconds: [0-9]+\.[0-9]$'
+rec=$(tail -n 1 runs.jsonl)
+expect_match trainer-4.10 "record has status ok, agent, description" "$rec" \
+	'"status":"ok".*"agent":"tester","description":"tiny run"'
+expect_match trainer-4.11 "record has data identity" "$rec" '"data":\{"name":"sample","sha256":"[0-9a-f]{64}"\}'
+expect_match trainer-4.12 "record resolves train.device to cpu" "$rec" '"train.device":"cpu"'
+expect_code trainer-4.13 "the record ingests" 0 "$LEDGER" ingest --db l.db runs.jsonl
+expect_eq trainer-4.14 "ingested with status ok and val_bpb" "ok sample 1" \
+	"$(sql l.db "SELECT status, data_name, val_bpb > 0 FROM runs" | tr '|' ' ')"
+
+# loss falls: step 1 starts near ln 256 = 5.545; 40 steps on the sample
+first=$(grep -m1 '^step *1 |' progress.txt | sed 's/.*loss \([0-9.]*\).*/\1/')
+last=$(grep '^step *40 |' progress.txt | sed 's/.*loss \([0-9.]*\).*/\1/')
+expect_eq trainer-5.1 "first loss is ln 256 within 0.05" 1 "$(awk -v a="$first" 'BEGIN{print (a > 5.49 && a < 5.60)}')"
+expect_eq trainer-5.2 "loss falls by more than 1.5 nats in 40 steps" 1 \
+	"$(awk -v a="$first" -v b="$last" 'BEGIN{print (a - b > 1.5)}')"
+bpb=$(sed -n 's/^val_bpb: *//p' summary.txt)
+expect_eq trainer-5.3 "val_bpb below 6 (8 = uniform bytes)" 1 "$(awk -v a="$bpb" 'BEGIN{print (a < 6)}')"
+
+# determinism: same seed and config, twice
+# shellcheck disable=SC2086
+"$TRAINER" $TINY train.steps=25 train.seed=3 --no-record >a.out 2>a.err
+# shellcheck disable=SC2086
+"$TRAINER" $TINY train.steps=25 train.seed=3 --no-record >b.out 2>b.err
+expect_eq trainer-6.1 "same per-step losses twice" "$(grep -o 'loss [0-9.]*' a.err)" "$(grep -o 'loss [0-9.]*' b.err)"
+expect_eq trainer-6.2 "same val_bpb twice" "$(grep val_bpb a.out)" "$(grep val_bpb b.out)"
+# shellcheck disable=SC2086
+"$TRAINER" $TINY train.steps=25 train.seed=4 --no-record >c.out 2>c.err
+expect_no_match trainer-6.3 "another seed gives another val_bpb" "$(grep val_bpb c.out)" "^$(grep val_bpb a.out)\$"
+# shellcheck disable=SC2086
+"$TRAINER" $TINY train.steps=25 train.seed=3 impl.threads=1 --no-record >d.out 2>d.err
+expect_eq trainer-6.4 "1 thread gives the same val_bpb as 2" "$(grep val_bpb a.out)" "$(grep val_bpb d.out)"
+# shellcheck disable=SC2086
+"$TRAINER" $TINY train.steps=25 train.seed=3 optim.matrix_optimizer=adamw optim.matrix_lr=0.003 \
+	sched.warmdown_shape=sqrt --no-record >e.out 2>e.err
+expect_match trainer-6.5 "AdamW for the matrices also trains" "$(cat e.out)" '^val_bpb: +[0-7]\.'
