@@ -1,0 +1,137 @@
+# t-report-daily.sh — `report daily` on the multi-day fixture
+# (tests/fixtures/report/runs.jsonl: 4 days, 9 agents, B200/H100/H200/A10G/
+# RTX 3090). Test plan: ingest with `ledger ingest`, render 2026-03-16, and
+# check every section's numbers against values computed here independently
+# (jq over the fixture, sqlite3 over the ledger), not against the report's
+# own code; then the day boundary, an empty day, determinism and HTML
+# escaping of a description holding <script>.
+. "$ROOT/tests/lib.sh"
+F="$FIXTURES/report/runs.jsonl"
+DAY=2026-03-16
+T0=$(date -u -d "$DAY" +%s); T1=$((T0 + 86400))
+"$LEDGER" --db l.db ingest "$F" >/dev/null 2>&1
+expect_code report-daily-1 "daily digest renders (gnuplot off)" 0 "$REPORT" --db l.db daily --date $DAY --out out --no-charts
+md=$(cat out/$DAY.md)
+expect_eq report-daily-1.1 "stdout names the files" "out/$DAY.md
+out/$DAY.html" "$out"
+section() { printf '%s\n' "$md" | awk -v h="## $1" '$0 == h {f = 1; next} /^## /{f = 0} f'; }
+day_jq() { jq -r "select(.finished_at | startswith(\"$DAY\")) | $1" "$F"; }
+
+# -- summary: counts from the fixture itself
+runs=$(day_jq .run_id | wc -l)
+agents=$(day_jq .agent | sort -u | wc -l)
+hw=$(day_jq .hardware.gpu_name | sort -u | wc -l)
+keeps=$(day_jq 'select(.decision == "keep") | .run_id' | wc -l)
+failed=$(day_jq 'select(.status != "ok") | .run_id' | wc -l)
+expect_eq report-daily-2 "summary counts" \
+	"$runs runs by $agents agents on $hw hardware classes: $keeps kept, $failed without a valid measurement." \
+	"$(section Summary | sed -n 2p)"
+expect_eq report-daily-2.1 "fixture sanity: 16 runs, 8 agents, 5 classes" "16 8 5" "$runs $agents $hw"
+
+# -- global frontier before/after, first value, share of earlier progress
+before=$(sql l.db "SELECT printf('%.4f', min(val_bpb)) FROM runs WHERE status = 'ok' AND t_finished < $T0")
+after=$(sql l.db "SELECT printf('%.4f', min(val_bpb)) FROM runs WHERE status = 'ok' AND t_finished < $T1")
+first=$(jq -rs 'map(select(.status == "ok" and .metrics.val_bpb != null)) | sort_by(.finished_at) | .[0].metrics.val_bpb' "$F")
+first=$(printf '%.4f' "$first")
+change=$(awk -v a="$after" -v b="$before" 'BEGIN { printf "%+.4f", a - b }')
+share=$(awk -v a="$after" -v b="$before" -v f="$first" 'BEGIN { printf "%.0f%%", 100 * (b - a) / (f - b) }')
+expect_match report-daily-3 "global frontier before -> after" "$md" \
+	"^The best val_bpb on any hardware moved from \*\*$before\*\* to \*\*$after\*\* \\($change\\)\.$"
+expect_match report-daily-3.1 "day's gain against all earlier progress" "$md" \
+	"improved it by $(awk -v f="$first" -v b="$before" 'BEGIN { printf "%.4f", f - b }') \\(from $first, the first valid run on 2026-03-14\\): this day's gain is $share of that\.$"
+expect_eq report-daily-3.2 "fixture sanity: 0.9598 -> 0.9264, first 0.9949, 95%" "0.9598 0.9264 0.9949 95%" "$before $after $first $share"
+
+# -- frontier timeline: the day's runs that beat every earlier valid run of their class
+want=$(sql l.db "SELECT strftime('%H:%M', t_finished, 'unixepoch') || ' ' || printf('%.4f', val_bpb) || ' ' || agent || ' ' || hw_class
+	FROM runs r WHERE t_finished >= $T0 AND t_finished < $T1 AND status = 'ok' AND val_bpb IS NOT NULL
+	AND val_bpb < coalesce((SELECT min(q.val_bpb) FROM runs q WHERE q.hw_class = r.hw_class AND q.status = 'ok'
+	    AND (q.t_finished < r.t_finished OR (q.t_finished = r.t_finished AND q.id < r.id))), 1e9)
+	ORDER BY t_finished, id")
+got=$(section "Frontier timeline" | awk -F' \\| ' '/^\| [0-9][0-9]:/ { sub(/^\| /, "", $1); print $1, $2, $4, $5 }')
+expect_eq report-daily-4 "timeline rows = runs that moved their class frontier" "$want" "$got"
+expect_match report-daily-4.1 "timeline row with change and description" "$md" \
+	'^\| 04:48 \| 0\.9264 \| -0\.0006 \| forge \| B200 \| B200 \+ all hardware \| WSD sqrt \+ FINAL\\_LR\\_FRAC 0\.02 \|$'
+
+# -- per-hardware frontiers: before and after per class
+for cls in A10G B200 H100 H200 "RTX 3090"; do
+	b=$(sql l.db "SELECT printf('%.4f', min(val_bpb)) FROM runs WHERE status = 'ok' AND hw_class = '$cls' AND t_finished < $T0")
+	a=$(sql l.db "SELECT printf('%.4f', min(val_bpb)) FROM runs WHERE status = 'ok' AND hw_class = '$cls' AND t_finished < $T1")
+	n=$(sql l.db "SELECT count(*) FROM runs WHERE hw_class = '$cls' AND t_finished >= $T0 AND t_finished < $T1")
+	id=report-daily-5.$(printf '%s' "$cls" | tr -d ' ')
+	expect_match "$id" "$cls frontier row: $n runs, $b -> $a" "$(section 'Per-hardware frontiers')" \
+		"^\| $cls \| $n \| [0-9]+ \| $b \| $a \| "
+done
+
+# -- agent profiles: forge and georgepickett, recomputed with jq
+prof() { # agent -> "runs keeps rate failed best"
+	jq -rs --arg a "$1" --arg d "$DAY" 'map(select(.agent == $a and (.finished_at | startswith($d)))) |
+		[length, (map(select(.decision == "keep")) | length), (map(select(.status != "ok")) | length),
+		 (map(.metrics.val_bpb | select(. != null)) | min)] | @tsv' "$F" |
+	awk -F'\t' '{ printf "%d | %d | %.0f%% | %d | %.4f", $1, $2, 100 * $2 / $1, $3, $4 }'
+}
+expect_match report-daily-6 "forge profile" "$(section 'Agent profiles')" "^\| forge \| $(prof forge) \| B200 \|$"
+expect_match report-daily-6.1 "georgepickett profile (a timeout, no keeps)" "$(section 'Agent profiles')" \
+	"^\| georgepickett \| $(prof georgepickett) \| H200 \|$"
+expect_eq report-daily-6.2 "one profile row per agent" "$agents" \
+	"$(section 'Agent profiles' | grep '^| [a-z]' | grep -vc '^| agent |')"
+
+# -- failed approaches: every discarded valid run, against its parent's value
+nd=$(sql l.db "SELECT count(*) FROM runs WHERE decision = 'discard' AND val_bpb IS NOT NULL AND t_finished >= $T0 AND t_finished < $T1")
+expect_eq report-daily-7 "failed approaches list every discarded run" "$nd" \
+	"$(section 'Failed approaches' | grep -c '^| [0-9][0-9]:')"
+ref=$(sql l.db "SELECT printf('%.4f vs %.4f', r.val_bpb, p.val_bpb) FROM runs r JOIN runs p ON p.run_id = r.parent WHERE r.run_id = 'b200-mlp5'")
+expect_match report-daily-7.1 "MLP 5x width against its parent" "$(section 'Failed approaches')" \
+	"^\| 17:00 \| $ref \| 0\.0106 \| model\.mlp\\\\_ratio 4 → 5 \| helios \| B200 \| MLP 5x width \|$"
+expect_match report-daily-7.2 "families are headings with counts" "$(section 'Failed approaches')" '^### model \(4 runs\)$'
+expect_match report-daily-7.3 "a two-family change is its own group" "$(section 'Failed approaches')" '^### model \+ optim \(1 run\)$'
+
+# -- crashes and invalid runs, with phase and message from the record
+crash=$(jq -r 'select(.run_id == "b200-nan") | "\(.status) | \(.failure.phase) | \(.failure.message)"' "$F")
+expect_match report-daily-8 "NaN run with phase and message" "$(section 'Crashes and invalid runs')" "^\| 06:00 \| $crash \| forge \| B200 \|"
+expect_eq report-daily-8.1 "one row per failed run" "$failed" "$(section 'Crashes and invalid runs' | grep -c '^| [0-9][0-9]:')"
+
+# -- several variables at once
+nc=$(sql l.db "SELECT count(*) FROM runs r WHERE t_finished >= $T0 AND t_finished < $T1 AND (SELECT count(*) FROM changes c WHERE c.run = r.id) >= 2")
+expect_eq report-daily-9 "confounded runs listed" "$nc" "$(section 'Several variables changed together' | grep -c '^| [0-9][0-9]:')"
+expect_match report-daily-9.1 "confounded keep names both variables" "$md" \
+	'^\| 02:00 \| impl\.attention flash → fa4; model\.depth 10 → 12 \| 2 \| 0\.9300 \| ok \| keep \| forge \|'
+
+# -- repeat groups: mean ± sample sd recomputed with awk
+msd=$(sql l.db "SELECT val_bpb FROM runs WHERE run_id IN ('h100-mlr', 'h100-mlr-r')" |
+	awk '{ s += $1; q += $1 * $1; n++ } END { m = s / n; printf "%.4f ± %.4f", m, sqrt((q - n * m * m) / (n - 1)) }')
+expect_match report-daily-10 "H100 repeat group mean ± sd" "$(section 'Repeat groups')" "^\| H100 \| 2 \| $msd \| 0\.9731 \| 0\.9733 \| 0\.0002 \| 0 \|"
+expect_eq report-daily-10.1 "groups without a run on the day are left out" 1 "$(section 'Repeat groups' | grep -c '^| [A-Z]')"
+
+# -- overview since the first day: runs per day from the fixture
+for d in 2026-03-14 2026-03-15 2026-03-16; do
+	n=$(jq -r "select(.finished_at | startswith(\"$d\")) | .run_id" "$F" | wc -l)
+	expect_match "report-daily-11.$d" "overview row $d has $n runs" "$(section 'Overview since the first day')" "^\| $d \| $n \| "
+done
+expect_no_match report-daily-11.1 "the next day (starts at 00:00:00) is not in the digest" "$md" '2026-03-17|next day'
+total=$(awk -v f="$first" -v a="$after" 'BEGIN { printf "%.4f \\(%.1f%%\\)", f - a, 100 * (f - a) / f }')
+expect_match report-daily-11.2 "overview sentence" "$md" "^Since 2026-03-14 the best val_bpb on any hardware went from $first to $after: $total better\.$"
+
+# -- HTML: escaped, tables rendered; index links the day
+html=$(cat out/$DAY.html)
+expect_no_match report-daily-12 "no raw <script> survives into the page" "$html" '<script'
+expect_match report-daily-12.1 "the description shows as text" "$html" 'parallel block &lt;script&gt;alert\(1\)&lt;/script&gt;'
+expect_eq report-daily-12.2 "one <table> per table in the markdown" \
+	"$(grep -c '^| --- \|^| ---: ' out/$DAY.md)" "$(grep -c '<table>' out/$DAY.html)"
+expect_match report-daily-12.3 "index links the digest" "$(cat out/index.html)" "<a href=\"$DAY.html\">$DAY</a>"
+
+# -- determinism: a second render is byte-identical
+cp out/$DAY.md first.md; cp out/$DAY.html first.html
+"$REPORT" --db l.db daily --date $DAY --out out --no-charts >/dev/null 2>&1
+if cmp -s first.md out/$DAY.md && cmp -s first.html out/$DAY.html; then ok report-daily-13 "same ledger, same bytes"
+else not_ok report-daily-13 "same ledger, same bytes" "$(diff first.md out/$DAY.md | head -5)"; fi
+
+# -- an empty day: every section says so in one line
+expect_code report-daily-14 "a day without runs still renders" 0 "$REPORT" --db l.db daily --date 2026-03-20 --out out --no-charts
+e=$(cat out/2026-03-20.md)
+for line in "No run moved a frontier on this day." "No runs on this day." "No discarded runs on this day." \
+	"No crashes or invalid runs on this day." "No run changed more than one variable on this day." \
+	"No repeat measurements on this day."; do
+	expect_match "report-daily-14.$(printf '%s' "$line" | cksum | cut -c1-4)" "empty: $line" "$e" "^$line\$"
+done
+expect_match report-daily-14.1 "empty day: 0 runs" "$e" '^0 runs by 0 agents on 0 hardware classes'
+expect_match report-daily-14.2 "empty day after the data: frontier stays" "$e" "^The best val_bpb on any hardware stayed at \*\*0\.9200\*\*\.$"
