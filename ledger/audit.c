@@ -253,6 +253,31 @@ static double parent_value(struct audit *a, sqlite3_stmt *st, const char *parent
 	return sqlite3_step(st) == SQLITE_ROW ? col_num(st, 0) : NAN;
 }
 
+/* The description as part of a hypothesis key: lowercase, asides in
+ * parentheses dropped ("… 32 -> 64 (repeat, stopped)" is the same change as
+ * "… 32 -> 64"), runs of spaces collapsed. */
+static void add_description_key(sb *key, const char *d)
+{
+	int depth = 0, space = 0;
+	size_t start = key->len;
+	for (; *d; d++) {
+		if (*d == '(' || *d == ')') {
+			depth += *d == '(' ? 1 : depth > 0 ? -1 : 0;
+			continue;
+		}
+		if (depth)
+			continue;
+		if (isspace((unsigned char)*d)) {
+			space = 1;
+			continue;
+		}
+		if (space && key->len > start)
+			sb_addc(key, ' ');
+		space = 0;
+		sb_addc(key, (char)tolower((unsigned char)*d));
+	}
+}
+
 /* Hypothesis key and the human text of a run's change set. */
 static void describe_changes(struct arun *r)
 {
@@ -270,8 +295,7 @@ static void describe_changes(struct arun *r)
 	}
 	if (unknown && r->description) {
 		sb_adds(&key, "|");
-		for (const char *p = r->description; *p; p++)
-			sb_addc(&key, (char)tolower((unsigned char)*p));
+		add_description_key(&key, r->description);
 	}
 	r->hyp = sb_detach(&key);
 	r->what = sb_detach(&what);

@@ -60,6 +60,15 @@ static void change(int run_id, const char *var, const char *old, const char *new
 	sqlite3_finalize(st);
 }
 
+static void describe(int id, const char *text)
+{
+	sqlite3_stmt *st = db_prepare(db, "UPDATE runs SET description = ? WHERE id = ?");
+	db_bind_text(st, 1, text);
+	sqlite3_bind_int(st, 2, id);
+	SQL_CHECK(db, sqlite3_step(st));
+	sqlite3_finalize(st);
+}
+
 static int declare(const char *json)
 {
 	struct campaign c;
@@ -309,6 +318,26 @@ static void test_rules(void)
 			     cov.rows[1].attempts == 1 && !strcmp(cov.rows[1].vars_tested, "optim.matrix_lr"));
 	coverage_release(&cov);
 
+	/* inferred changes without values: the description tells hypotheses
+	 * apart, asides in parentheses aside */
+	declare("{\"name\":\"inf\",\"search_space\":[\"*\"],\"noise_default\":0.01}");
+	run(20, "i-base", NULL, "ok", "keep", "H100", 1.0, NULL, NULL, "inf");
+	run(21, "i-ckpt", "i-base", "ok", "discard", "H100", 1.1, NULL, NULL, "inf");
+	run(22, "i-ckpt2", "i-base", "killed", NULL, "H100", NAN, NULL, NULL, "inf");
+	run(23, "i-max", "i-base", "invalid", NULL, "H100", NAN, NULL, NULL, "inf");
+	run(24, "i-ro", "i-base", "crash", NULL, "H100", NAN, NULL, NULL, "inf");
+	describe(21, "Grad checkpointing + device batch 32 -> 64");
+	describe(22, "grad checkpointing  + device batch 32 -> 64 (repeat, stopped)");
+	describe(23, "compile mode max-autotune");
+	describe(24, "compile mode reduce-overhead");
+	for (int r = 21; r <= 24; r++)
+		change(r, r <= 22 ? "impl.recompute" : "impl.compile_mode", NULL, NULL);
+	CHECK("audit-infer-1", count_kind("inf", NAN, AUDIT_DUPLICATE_ATTEMPT, &fl, &i) == 1 &&
+			       fl.v[i].nruns == 2 && !strcmp(fl.v[i].runs[1], "i-ckpt2"));
+	CHECK("audit-infer-2", count_kind("inf", NAN, AUDIT_UNRESOLVED, &fl, &i) == 2 &&
+			       !strcmp(fl.v[i].runs[0], "i-max") && !strcmp(fl.v[i + 1].runs[0], "i-ro"));
+	CHECK("audit-infer-3", strstr(fl.v[i].sentence, "impl.compile_mode was attempted 1 time"));
+
 	/* undeclared: runs naming a campaign nobody declared */
 	run(7, "stray-1", NULL, "ok", NULL, "H100", 1.1, "x", NULL, "ghost");
 	run(8, "stray-2", NULL, "crash", NULL, "H100", NAN, "y", NULL, "ghost");
@@ -318,7 +347,7 @@ static void test_rules(void)
 	struct finding *last = &fl.v[fl.n - 1];
 	CHECK("audit-all-2", last->kind == AUDIT_UNDECLARED && !strcmp(last->campaign, "ghost") && last->nruns == 2 &&
 			     finding_value(last, "runs") == 2);
-	CHECK("audit-all-3", !strcmp(fl.v[0].campaign, "k"));
+	CHECK("audit-all-3", !strcmp(fl.v[0].campaign, "inf")); /* name order */
 	finding_list_release(&fl);
 }
 
