@@ -1,0 +1,81 @@
+# t-trainer-endings.sh — every way a run ends writes one runrec/1 record,
+# and `ledger ingest` accepts it with the right status.
+# Test plan: provoke each ending for real where it is cheap and honest:
+#   nan      optim.unembedding_lr=1e30 without soft-cap: logits overflow
+#   oom      a model of ~10^13 parameters: malloc fails (ASan is told to
+#            return NULL instead of aborting)
+#   killed   SIGTERM while training (waits for the first progress line)
+#   timeout  the documented test hook RL_TRAINER_TEST_EVAL_DELAY_S slows
+#            evaluation past budget + grace
+#   crash    a missing data directory (phase data); train.device=cuda with
+#            no usable GPU (phase startup, exit 2, the no-CUDA message)
+# Exit status 3 for every failed ending, and the record's failure names the
+# phase; the ledger stores each status.
+. "$ROOT/tests/lib.sh"
+
+"$TRAINER" prepare-data --out sample /usr/share/common-licenses 2>/dev/null
+TINY="data.path=sample model.depth=1 model.dim=32 model.heads=2 model.seq_len=32
+train.device_batch_size=4 train.total_batch_size=128 train.eval_tokens=4096"
+last_field() { # FIELD-REGEX: the first match of a "key":"value" pair in the last record
+	tail -n 1 runs.jsonl | grep -o "$1" | head -n 1
+}
+
+# shellcheck disable=SC2086
+expect_code endings-1.1 "nan: exit 3" 3 "$TRAINER" $TINY train.steps=20 optim.unembedding_lr=1e30 \
+	model.softcap=0 --record runs.jsonl
+expect_match endings-1.2 "nan: message" "$err" '^trainer: run ended as nan in phase forward: loss is (nan|inf|-nan) at step [0-9]+$'
+expect_eq endings-1.3 "nan: record status" '"status":"nan"' "$(last_field '"status":"[a-z]*"')"
+expect_eq endings-1.4 "nan: fails fast (step 1 or 2)" 1 \
+	"$(tail -n 1 runs.jsonl | grep -Ec '"num_steps":[12],')"
+
+# shellcheck disable=SC2086
+expect_code endings-2.1 "oom: exit 3" 3 env ASAN_OPTIONS=allocator_may_return_null=1 \
+	"$TRAINER" $TINY model.dim=1048576 model.heads=8192 model.depth=64 --record runs.jsonl
+expect_match endings-2.2 "oom: message" "$err" '^trainer: run ended as oom in phase startup: cannot allocate'
+expect_eq endings-2.3 "oom: record status" '"status":"oom"' "$(last_field '"status":"[a-z]*"')"
+expect_eq endings-2.4 "oom: failure phase" '"phase":"startup"' "$(last_field '"phase":"[a-z]*"')"
+
+# shellcheck disable=SC2086
+"$TRAINER" $TINY train.time_budget_s=60 --record runs.jsonl >kill.out 2>kill.err &
+pid=$!
+i=0
+while ! grep -q '^step' kill.err 2>/dev/null && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+kill -TERM "$pid"
+wait "$pid"
+expect_eq endings-3.1 "killed: exit 3" 3 $?
+expect_eq endings-3.2 "killed: record status" '"status":"killed"' "$(last_field '"status":"[a-z]*"')"
+expect_match endings-3.3 "killed: metrics so far" "$(tail -n 1 runs.jsonl)" '"num_steps":[1-9][0-9]*,'
+expect_match endings-3.4 "killed: message names the signal" "$(tail -n 1 runs.jsonl)" '"message":"stopped by signal 15 '
+expect_eq endings-3.5 "killed: no summary block" "" "$(cat kill.out)"
+
+# shellcheck disable=SC2086
+expect_code endings-4.1 "timeout: exit 3" 3 env RL_TRAINER_TEST_EVAL_DELAY_S=0.3 "$TRAINER" $TINY \
+	train.time_budget_s=1 train.timeout_grace_s=1 train.eval_tokens=20000 --record runs.jsonl
+expect_eq endings-4.2 "timeout: record status" '"status":"timeout"' "$(last_field '"status":"[a-z]*"')"
+expect_eq endings-4.3 "timeout: failure phase eval" '"phase":"eval"' "$(last_field '"phase":"[a-z]*"')"
+
+# shellcheck disable=SC2086
+expect_code endings-5.1 "missing data: exit 3" 3 "$TRAINER" $TINY data.path=nowhere --record runs.jsonl
+expect_match endings-5.2 "missing data: names the file" "$err" "^trainer: cannot read 'nowhere/manifest.json'|nowhere/manifest.json"
+expect_match endings-5.3 "missing data: hint" "$err" '^trainer: hint: prepare data first: trainer prepare-data'
+expect_eq endings-5.4 "missing data: record status crash" '"status":"crash"' "$(last_field '"status":"[a-z]*"')"
+expect_eq endings-5.5 "missing data: phase data" '"phase":"data"' "$(last_field '"phase":"[a-z]*"')"
+
+if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
+	ok endings-6.1 "# SKIP a GPU is present, train.device=cuda would train"
+else
+	# shellcheck disable=SC2086
+	expect_code endings-6.1 "cuda without GPU: exit 2" 2 "$TRAINER" $TINY train.device=cuda --record runs.jsonl
+	expect_match endings-6.2 "cuda without GPU: message" "$err" '^trainer: train.device=cuda: no CUDA GPU: .+'
+	expect_match endings-6.3 "cuda without GPU: hint" "$err" '^trainer: hint: use train.device=cpu'
+	expect_eq endings-6.4 "cuda without GPU: record crash/startup" '"status":"crash" "phase":"startup"' \
+		"$(last_field '"status":"[a-z]*"') $(last_field '"phase":"[a-z]*"')"
+	# shellcheck disable=SC2086
+	expect_code endings-6.5 "auto falls back to the CPU" 0 "$TRAINER" $TINY train.device=auto train.steps=2 --no-record
+fi
+
+expect_code endings-7.1 "ledger ingests every ending" 0 "$LEDGER" ingest --db l.db runs.jsonl
+n=$(wc -l <runs.jsonl)
+expect_eq endings-7.2 "one record per run, all stored" "$n" "$(sql l.db 'SELECT count(*) FROM runs')"
+expect_eq endings-7.3 "statuses stored" "crash killed nan oom timeout" \
+	"$(sql l.db 'SELECT DISTINCT status FROM runs ORDER BY status' | tr '\n' ' ' | sed 's/ $//')"
