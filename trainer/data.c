@@ -7,6 +7,17 @@
 #include "sha256.h"
 #include "util.h"
 
+/* rl_error that also keeps the message for the run record. */
+static void data_error(struct dataset *ds, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void data_error(struct dataset *ds, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(ds->error, sizeof(ds->error), fmt, ap);
+	va_end(ap);
+	rl_error("%s", ds->error);
+}
+
 static void put32(unsigned char *p, uint32_t v)
 {
 	for (int i = 0; i < 4; i++)
@@ -74,7 +85,7 @@ static void manifest_path(const char *path, char *out, size_t n)
 }
 
 /* Append one shard's tokens (checked) to *toks. */
-static int load_shard(const char *dir, json_t *sh, int vocab, uint16_t **toks, size_t *ntok)
+static int load_shard(struct dataset *ds, const char *dir, json_t *sh, uint16_t **toks, size_t *ntok)
 {
 	const char *file = json_string_value(json_object_get(sh, "file"));
 	const char *want = json_string_value(json_object_get(sh, "sha256"));
@@ -82,30 +93,34 @@ static int load_shard(const char *dir, json_t *sh, int vocab, uint16_t **toks, s
 	struct shard_header h;
 	size_t len;
 	if (!file || !want || strchr(file, '/')) {
-		rl_error("%s: manifest: a shard lacks 'file' or 'sha256'", dir);
+		data_error(ds, "%s: a shard lacks 'file' or 'sha256' (or 'file' has a '/')", ds->manifest);
 		return -1;
 	}
 	snprintf(path, sizeof(path), "%s/%s", dir, file);
 	unsigned char *buf = (unsigned char *)read_file(path, &len);
-	if (!buf)
+	if (!buf) {
+		snprintf(ds->error, sizeof(ds->error), "cannot read shard '%.400s'", path);
 		return -1;
+	}
 	int rc = -1;
 	sha256_hex(buf, len, hex);
 	if (strcmp(hex, want)) {
-		rl_error("%s: sha256 %.12s… does not match the manifest's %.12s…", path, hex, want);
+		data_error(ds, "%s: sha256 %.12s… does not match the manifest's %.12s…", path, hex, want);
 		goto out;
 	}
-	if (len < SHARD_HEADER_BYTES || shard_header_decode(buf, &h, path))
+	if (len < SHARD_HEADER_BYTES || shard_header_decode(buf, &h, path)) {
+		snprintf(ds->error, sizeof(ds->error), "%.400s: not a valid token shard", path);
 		goto out;
-	if ((int)h.vocab_size != vocab || len != SHARD_HEADER_BYTES + h.count * h.token_width) {
-		rl_error("%s: header (vocab %u, %llu tokens) does not match the file or manifest",
+	}
+	if ((int)h.vocab_size != ds->vocab_size || len != SHARD_HEADER_BYTES + h.count * h.token_width) {
+		data_error(ds, "%s: header (vocab %u, %llu tokens) does not match the file or manifest",
 			 path, h.vocab_size, (unsigned long long)h.count);
 		goto out;
 	}
 	uint16_t *grown = realloc(*toks, (*ntok + h.count + 1) * sizeof(uint16_t));
 	if (!grown) {
 		errno = ENOMEM;
-		rl_error("%s: out of memory for %llu tokens", path, (unsigned long long)h.count);
+		data_error(ds, "%s: out of memory for %llu tokens", path, (unsigned long long)h.count);
 		goto out;
 	}
 	*toks = grown;
@@ -127,6 +142,7 @@ int dataset_load(struct dataset *ds, const char *path)
 	manifest_path(path, ds->manifest, sizeof(ds->manifest));
 	char *text = read_file(ds->manifest, &len);
 	if (!text) {
+		snprintf(ds->error, sizeof(ds->error), "cannot read '%.400s': %s", ds->manifest, strerror(errno));
 		rl_hint("prepare data first: trainer prepare-data --out %s SOURCE…", path);
 		return -1;
 	}
@@ -134,7 +150,7 @@ int dataset_load(struct dataset *ds, const char *path)
 	json_t *man = json_loadb(text, len, 0, &je);
 	free(text);
 	if (!man) {
-		rl_error("%s:%d: invalid JSON: %s", ds->manifest, je.line, je.text);
+		data_error(ds, "%s:%d: invalid JSON: %s", ds->manifest, je.line, je.text);
 		return -1;
 	}
 	int rc = -1;
@@ -142,7 +158,7 @@ int dataset_load(struct dataset *ds, const char *path)
 	json_t *shards = json_object_get(man, "shards");
 	ds->vocab_size = (int)json_integer_value(json_object_get(man, "vocab_size"));
 	if (!name || !json_is_array(shards) || ds->vocab_size < 2) {
-		rl_error("%s: manifest lacks 'name', 'vocab_size' or 'shards'", ds->manifest);
+		data_error(ds, "%s: manifest lacks 'name', 'vocab_size' or 'shards'", ds->manifest);
 		goto out;
 	}
 	snprintf(ds->name, sizeof(ds->name), "%s", name);
@@ -157,15 +173,19 @@ int dataset_load(struct dataset *ds, const char *path)
 	json_t *sh;
 	json_array_foreach(shards, i, sh) {
 		int val = !strcmp(json_string_value(json_object_get(sh, "split")) ?: "", "val");
-		if (load_shard(dir, sh, ds->vocab_size, val ? &ds->val : &ds->train,
+		if (load_shard(ds, dir, sh, val ? &ds->val : &ds->train,
 			       val ? &ds->nval : &ds->ntrain))
 			goto out;
 	}
 	rc = 0;
 out:
 	json_decref(man);
-	if (rc)
+	if (rc) {
+		char keep[sizeof(ds->error)];
+		memcpy(keep, ds->error, sizeof(keep));
 		dataset_release(ds);
+		memcpy(ds->error, keep, sizeof(keep));
+	}
 	return rc;
 }
 

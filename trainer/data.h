@@ -47,6 +47,7 @@ struct dataset {
 	int vocab_size;
 	uint16_t *train, *val; /* tokens of each split, shards concatenated */
 	size_t ntrain, nval;
+	char error[512];       /* why dataset_load failed (also on stderr) */
 };
 
 /* Load manifest + shards; path is manifest.json or its directory. Checks

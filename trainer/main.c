@@ -134,8 +134,8 @@ static int resolve_device(struct run *r)
 static int load_data(struct run *r)
 {
 	if (dataset_load(&r->data, r->cfg.data_path))
-		return run_fail(r, "crash", "data", "cannot load data from '%s' (see stderr)",
-				r->cfg.data_path);
+		return run_fail(r, "crash", "data", "data.path '%s': %s", r->cfg.data_path,
+				r->data.error);
 	if (r->data.vocab_size != r->cfg.vocab_size)
 		return run_fail(r, "crash", "data", "model.vocab_size %d does not match the data's %d",
 				r->cfg.vocab_size, r->data.vocab_size);
