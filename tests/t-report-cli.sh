@@ -1,0 +1,69 @@
+# t-report-cli.sh — the `report` command line: --help for every command,
+# usage errors (exit 2) and runtime failures (exit 3) with their messages,
+# user templates (--template) and their errors with file:line, --limit,
+# `report index`, and charts skipped when gnuplot is missing (exit 1, the
+# report still written and saying so).
+. "$ROOT/tests/lib.sh"
+F="$FIXTURES/report/runs.jsonl"
+"$LEDGER" --db l.db ingest "$F" >/dev/null 2>&1
+
+for c in $("$REPORT" --help | sed -n '/^Commands:/,$p' | awk 'NR>1{print $1}'); do
+	expect_code "report-cli-help-$c" "report $c --help exits 0" 0 "$REPORT" "$c" --help
+	expect_eq "report-cli-help-$c.out" "report $c --help starts with its usage" "usage: report $c" \
+		"$(printf '%s\n' "$out" | head -1 | cut -d' ' -f1-3)"
+done
+expect_code report-cli-1 "no command: usage on stderr, exit 2" 2 "$REPORT"
+expect_match report-cli-1.1 "usage lists the commands" "$err" '^  daily '
+expect_code report-cli-2 "unknown command" 2 "$REPORT" weekly
+expect_eq report-cli-2.1 "unknown command message" "report: 'weekly' is not a report command
+report: hint: run 'report --help' for the list" "$err"
+expect_code report-cli-3 "daily without --date" 2 "$REPORT" --db l.db daily --out out
+expect_match report-cli-3.1 "says what is missing" "$err" "^report: daily: --date YYYY-MM-DD is required$"
+expect_code report-cli-4 "daily with an impossible date" 2 "$REPORT" --db l.db daily --date 2026-02-30 --out out
+expect_eq report-cli-4.1 "bad date message" "report: daily: --date '2026-02-30' is not a day
+report: hint: give a UTC day as YYYY-MM-DD, e.g. 2026-03-16" "$err"
+expect_code report-cli-5 "a ledger that does not exist is a runtime failure" 3 "$REPORT" --db missing.db daily --date 2026-03-16 --out out
+expect_match report-cli-5.1 "names the ledger" "$err" "^report: cannot open ledger 'missing.db': No such file or directory$"
+[ ! -e missing.db ] && ok report-cli-5.2 "no empty ledger was created" || not_ok report-cli-5.2 "no empty ledger was created"
+expect_code report-cli-6 "bad --limit" 2 "$REPORT" --db l.db daily --date 2026-03-16 --out out --limit many
+expect_match report-cli-6.1 "bad --limit message" "$err" "^report: daily: --limit 'many' is not a row count$"
+expect_code report-cli-7 "unknown option" 2 "$REPORT" --db l.db daily --date 2026-03-16 --out out --colour
+expect_code report-cli-8 "undeclared campaign" 2 "$REPORT" --db l.db campaign --campaign nope --out out
+expect_match report-cli-8.1 "undeclared campaign message" "$err" "no campaign 'nope' is declared"
+LEDGER_DB=l.db expect_code report-cli-9 "LEDGER_DB is the default ledger" 0 "$REPORT" daily --date 2026-03-15 --out envout --no-charts
+
+# -- user templates
+printf '{{! mine }}\n{{runs}} runs on {{date}}; best {{global_after}}\n{{#crashes}}\nhas crashes\n{{/crashes}}\n' >mine.md
+expect_code report-cli-10 "--template renders a user template" 0 "$REPORT" --db l.db daily --date 2026-03-16 --out tout --template mine.md --no-charts
+expect_eq report-cli-10.1 "user template output, exactly" "16 runs on 2026-03-16; best 0.9264
+has crashes" "$(cat tout/2026-03-16.md)"
+printf 'ok\n{{runs}}\n{{nope}}\n' >bad.md
+expect_code report-cli-11 "unknown placeholder is a usage error" 2 "$REPORT" --db l.db daily --date 2026-03-16 --out tout --template bad.md --no-charts
+expect_eq report-cli-11.1 "message names template file and line" "report: template bad.md:3: unknown placeholder 'nope'" "$err"
+expect_code report-cli-12 "missing template file" 3 "$REPORT" --db l.db daily --date 2026-03-16 --out tout --template none.md --no-charts
+expect_match report-cli-12.1 "missing template message" "$err" "none.md"
+
+# -- --limit cuts long tables and says how many rows are left out
+expect_code report-cli-13 "--limit 1" 0 "$REPORT" --db l.db daily --date 2026-03-16 --out lim --limit 1 --no-charts
+expect_match report-cli-13.1 "agent profiles cut to 1 row" "$(cat lim/2026-03-16.md)" '^7 more rows not shown \(raise --limit, or 0 for all\)\.$'
+
+# -- gnuplot missing: report still written, the chart is skipped and says so
+RUNLEDGER_GNUPLOT=/nonexistent/gnuplot expect_code report-cli-14 "gnuplot missing: exit 1 (partial)" 1 \
+	"$REPORT" --db l.db daily --date 2026-03-16 --out nog
+expect_match report-cli-14.1 "the digest says the chart was skipped" "$(cat nog/2026-03-16.md)" \
+	'^_Chart skipped: gnuplot not found \(install gnuplot-nox, or set RUNLEDGER\\_GNUPLOT\)\._$'
+expect_match report-cli-14.2 "warning on stderr" "$err" "^report: warning: chart '2026-03-16-frontier' skipped: gnuplot not found"
+[ -s nog/2026-03-16.html ] && [ ! -e nog/charts/2026-03-16-frontier.svg ] && ok report-cli-14.3 "HTML written, no chart" ||
+	not_ok report-cli-14.3 "HTML written, no chart" "$(ls -R nog)"
+printf '{"name":"ck","search_space":["impl.*"],"baseline":"rtx-base","hardware":"RTX 3090"}\n' >ck.json
+"$LEDGER" --db l.db campaign add ck.json >/dev/null 2>&1
+"$LEDGER" --db l.db campaign assign ck rtx-base rtx-fused >/dev/null 2>&1
+PATH=/nonexistent expect_code report-cli-15 "gnuplot not on PATH: campaign exit 1" 1 "$REPORT" --db l.db campaign --campaign ck --out nog2
+expect_match report-cli-15.1 "campaign says its chart was skipped" "$(cat nog2/campaign-ck.md)" '^_Chart skipped: gnuplot not found'
+
+# -- report index rebuilds the index from what is in the directory
+mkdir -p idx && cp nog/2026-03-16.html idx/ && cp nog2/campaign-ck.html idx/ && touch idx/notes.html
+expect_code report-cli-16 "report index" 0 "$REPORT" index --out idx
+expect_match report-cli-16.1 "links the digest" "$(cat idx/index.html)" '<a href="2026-03-16.html">2026-03-16</a>'
+expect_match report-cli-16.2 "links the campaign" "$(cat idx/index.html)" '<a href="campaign-ck.html">ck</a>'
+expect_no_match report-cli-16.3 "ignores other files" "$(cat idx/index.html)" 'notes'
