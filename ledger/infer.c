@@ -545,15 +545,33 @@ static int infer_part(const char *part, struct change_list *out)
 	return added;
 }
 
+/* Remarks in parentheses ("(OOM)", "(retry)") say nothing about what
+ * changed; drop them so "dim 576 (OOM)" still reads as a change. */
+static char *drop_remarks(const char *s)
+{
+	sb b = SB_INIT;
+	int depth = 0;
+	for (; *s; s++) {
+		if (*s == '(')
+			depth++;
+		else if (*s == ')' && depth)
+			depth--;
+		else if (!depth)
+			sb_addc(&b, *s);
+	}
+	return sb_detach(&b);
+}
+
 int infer_changes(const char *description, struct change_list *out)
 {
 	static const char *const hard[] = { " + ", " & ", ";" };
 	if (!description)
 		return 0;
-	char **parts = NULL;
-	int cap = 0, n = split_on(description, hard, ARRAY_SIZE(hard), &parts, &cap), added = 0;
+	char **parts = NULL, *text = drop_remarks(description);
+	int cap = 0, n = split_on(text, hard, ARRAY_SIZE(hard), &parts, &cap), added = 0;
 	for (int i = 0; i < n; i++)
 		added += infer_part(parts[i], out);
 	free_pieces(parts, n);
+	free(text);
 	return added;
 }

@@ -1,9 +1,307 @@
-/* ingest_tsv.c — placeholder until the reader is written. */
+/* ingest_tsv.c — reader for autoresearch results.tsv, header-driven (libcsv).
+ *
+ * Canonical columns: commit, val_bpb, memory_gb, status, description; wider
+ * variants add metric columns (mfu, tok_per_sec, num_steps, …) in any order.
+ * Each row becomes one runrec/1 record:
+ *   status keep|discard|crash (any case) -> status ok|ok|crash + decision;
+ *   the first row is the baseline; each row's parent is the last kept row
+ *   (keep or baseline) before it, as in autoresearch;
+ *   val_bpb only when the run is ok and the value > 0 (crash rows say
+ *   0.000000, which is no measurement, and zeros in other metric columns
+ *   of a failed row are dropped too); memory_gb -> metrics.peak_vram_mb.
+ * Fields are tab-separated and never quoted (autoresearch writes them raw).
+ * This file converts only; ingest_put() validates and stores. */
+#include <csv.h>
 #include "ingest.h"
+#include "runrec.h"
 #include "util.h"
+
+enum col_role { COL_EXTRA, COL_COMMIT, COL_BPB, COL_MEMORY, COL_STATUS, COL_DESC,
+		COL_GPU, COL_AGENT, COL_STARTED, COL_FINISHED };
+
+/* Header names (lowercase) with a fixed meaning; other columns are metrics
+ * when numeric. */
+static const struct { const char *name; enum col_role role; } known_cols[] = {
+	{ "commit", COL_COMMIT }, { "val_bpb", COL_BPB }, { "memory_gb", COL_MEMORY },
+	{ "status", COL_STATUS }, { "description", COL_DESC }, { "gpu", COL_GPU },
+	{ "gpu_name", COL_GPU }, { "hardware", COL_GPU }, { "agent", COL_AGENT },
+	{ "started_at", COL_STARTED }, { "timestamp", COL_STARTED },
+	{ "finished_at", COL_FINISHED }, { "completed_at", COL_FINISHED },
+};
+
+/* Extra metric columns under the names runrec/1 uses. */
+static const struct { const char *col, *metric; } metric_names[] = {
+	{ "mfu", "mfu_percent" }, { "mfu_percent", "mfu_percent" },
+	{ "tok_per_sec", "tokens_per_second" }, { "tokens_per_sec", "tokens_per_second" },
+	{ "tokens_per_second", "tokens_per_second" }, { "num_steps", "num_steps" },
+	{ "steps", "num_steps" }, { "num_params_m", "num_params_M" },
+	{ "params_m", "num_params_M" }, { "total_tokens_m", "total_tokens_M" },
+	{ "training_seconds", "training_seconds" }, { "total_seconds", "total_seconds" },
+	{ "peak_vram_mb", "peak_vram_mb" },
+};
+
+#define MAX_COLS 64
+
+struct tsv {
+	struct ingest_file *f;
+	int ncols;
+	enum col_role role[MAX_COLS];
+	char *metric[MAX_COLS];     /* COL_EXTRA: metric name */
+	int warned[MAX_COLS];       /* a non-numeric extra column was reported */
+	/* the row being read */
+	char *cell[MAX_COLS];
+	int ncells, too_many;
+	long rows;                  /* data rows seen, for baseline and times */
+	char *parent;               /* run_id of the last kept row */
+};
+
+/* ---- libcsv callbacks ------------------------------------------------ */
+
+static void on_field(void *s, size_t len, void *data)
+{
+	struct tsv *t = data;
+	if (t->ncells == MAX_COLS) {
+		t->too_many = 1;
+		return;
+	}
+	t->cell[t->ncells++] = xstrndup(s ? s : "", s ? len : 0);
+}
+
+static void on_row(int c, void *data)
+{
+	(void)c;
+	(void)data;
+}
+
+static int only_space(unsigned char c)
+{
+	return c == ' '; /* a tab is the delimiter, never padding */
+}
+
+static void clear_cells(struct tsv *t)
+{
+	for (int i = 0; i < t->ncells; i++)
+		free(t->cell[i]);
+	t->ncells = 0;
+	t->too_many = 0;
+}
+
+/* Split one line into t->cell[]. */
+static int split_line(struct csv_parser *p, struct tsv *t, const char *line, size_t n)
+{
+	clear_cells(t);
+	if (csv_parse(p, line, n, on_field, on_row, t) != n)
+		return -1;
+	return csv_fini(p, on_field, on_row, t);
+}
+
+/* ---- header ---------------------------------------------------------- */
+
+static void lower(char *s)
+{
+	for (; *s; s++)
+		*s = (char)tolower((unsigned char)*s);
+}
+
+static const char *metric_name(const char *col_lower, const char *col)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(metric_names); i++)
+		if (!strcmp(col_lower, metric_names[i].col))
+			return metric_names[i].metric;
+	return col;
+}
+
+static int read_header(struct tsv *t, long no)
+{
+	int seen_bpb = 0, seen_status = 0;
+	t->ncols = t->ncells;
+	for (int i = 0; i < t->ncells; i++) {
+		char *low = xstrdup(t->cell[i]);
+		lower(low);
+		t->role[i] = COL_EXTRA;
+		for (size_t k = 0; k < ARRAY_SIZE(known_cols); k++)
+			if (!strcmp(low, known_cols[k].name))
+				t->role[i] = known_cols[k].role;
+		t->metric[i] = xstrdup(metric_name(low, t->cell[i]));
+		seen_bpb |= t->role[i] == COL_BPB;
+		seen_status |= t->role[i] == COL_STATUS;
+		free(low);
+	}
+	if (seen_bpb && seen_status)
+		return 0;
+	rl_error("ingest: %s:%ld: the header has no %s column", t->f->name, no,
+		 seen_bpb ? "status" : "val_bpb");
+	rl_hint("results.tsv starts with a header like 'commit<TAB>val_bpb<TAB>memory_gb<TAB>status<TAB>description'");
+	return -1;
+}
+
+/* ---- rows ------------------------------------------------------------ */
+
+static int missing(const char *s)
+{
+	return !*s || !strcmp(s, "-") || str_ieq(s, "n/a") || str_ieq(s, "na") || str_ieq(s, "nan");
+}
+
+static json_t *sub(json_t *rec, const char *key)
+{
+	json_t *o = json_object_get(rec, key);
+	if (!o) {
+		o = json_object();
+		json_object_set_new(rec, key, o);
+	}
+	return o;
+}
+
+/* One cell into the record. Returns 0, or -1 with the reason in why. */
+static int put_cell(struct tsv *t, json_t *rec, int i, const char *status, sb *why)
+{
+	const char *v = t->cell[i];
+	double d;
+	double tm;
+	switch (t->role[i]) {
+	case COL_STATUS:
+		return 0;
+	case COL_COMMIT:
+		json_object_set_new(sub(rec, "code"), "commit", json_string(v));
+		return 0;
+	case COL_DESC:
+		json_object_set_new(rec, "description", json_string(v));
+		return 0;
+	case COL_GPU:
+		json_object_set_new(sub(rec, "hardware"), "gpu_name", json_string(v));
+		return 0;
+	case COL_AGENT:
+		json_object_set_new(rec, "agent", json_string(v));
+		return 0;
+	case COL_STARTED:
+	case COL_FINISHED:
+		if (parse_iso_utc(v, &tm))
+			return sb_addf(why, "%s '%s' is not an ISO-8601 time", t->metric[i], v), -1;
+		json_object_set_new(rec, t->role[i] == COL_STARTED ? "started_at" : "finished_at",
+				    json_string(v));
+		return 0;
+	default:
+		break;
+	}
+	if (parse_double(v, &d)) {
+		if (t->role[i] != COL_EXTRA)
+			return sb_addf(why, "%s '%s' is not a number", t->metric[i], v), -1;
+		if (!t->warned[i]++)
+			rl_warn("ingest: %s: column '%s' is not numeric ('%s'); it is not stored",
+				t->f->name, t->metric[i], v);
+		return 0;
+	}
+	if (t->role[i] == COL_BPB) {
+		/* a crash row's 0.000000 is no measurement */
+		if (!strcmp(status, "ok") && d > 0)
+			json_object_set_new(sub(rec, "metrics"), "val_bpb", json_real(d));
+	} else if (t->role[i] == COL_MEMORY) {
+		if (d > 0)
+			json_object_set_new(sub(rec, "metrics"), "peak_vram_mb", json_real(d * 1024));
+	} else if (d != 0 || !strcmp(status, "ok")) {
+		/* crash rows fill their metric columns with zeros: not measured */
+		long l;
+		json_object_set_new(sub(rec, "metrics"), t->metric[i],
+				    parse_long(v, &l) ? json_real(d) : json_integer(l));
+	}
+	return 0;
+}
+
+static const char *row_status(struct tsv *t, const char **decision, sb *why)
+{
+	const char *status = NULL;
+	for (int i = 0; i < t->ncells; i++)
+		if (t->role[i] == COL_STATUS && ingest_ar_status(t->cell[i], &status, decision)) {
+			sb_addf(why, "status '%s' is not keep, discard or crash", t->cell[i]);
+			return NULL;
+		}
+	if (!status)
+		sb_adds(why, "status is empty");
+	return status;
+}
+
+/* Build the record for the current row; NULL with the reason in why. */
+static json_t *row_record(struct tsv *t, sb *why)
+{
+	const char *decision = NULL, *status;
+	if (t->too_many || t->ncells != t->ncols) {
+		sb_addf(why, "%d fields, the header has %d", t->ncells, t->ncols);
+		return NULL;
+	}
+	if (!(status = row_status(t, &decision, why)))
+		return NULL;
+	json_t *rec = runrec_new(status);
+	if (t->rows == 0 && !strcmp(status, "ok"))
+		decision = "baseline";
+	if (decision)
+		json_object_set_new(rec, "decision", json_string(decision));
+	if (t->parent)
+		json_object_set_new(rec, "parent", json_string(t->parent));
+	for (int i = 0; i < t->ncells; i++)
+		if (!missing(t->cell[i]) && put_cell(t, rec, i, status, why)) {
+			json_decref(rec);
+			return NULL;
+		}
+	const struct ingest_opts *o = t->f->opts;
+	if (!isnan(o->started_at) && !json_object_get(rec, "started_at")) {
+		char iso[32];
+		format_iso_utc(o->started_at + (double)t->rows * o->every, iso, sizeof(iso));
+		json_object_set_new(rec, "started_at", json_string(iso));
+	}
+	return rec;
+}
+
+static void put_row(struct tsv *t, long no, const char *line, size_t n)
+{
+	sb why = SB_INIT;
+	json_t *rec = row_record(t, &why);
+	if (!rec) {
+		ingest_reject(t->f, no, line, n, "%s", why.buf);
+		sb_release(&why);
+		return;
+	}
+	const char *decision = runrec_str(rec, "decision");
+	int kept = decision && (!strcmp(decision, "keep") || !strcmp(decision, "baseline"));
+	const char *run_id = ingest_put(t->f, no, rec, line, n);
+	t->rows++;
+	if (run_id && kept) {
+		free(t->parent);
+		t->parent = xstrdup(run_id);
+	}
+	sb_release(&why);
+}
 
 int ingest_tsv(struct ingest_file *f)
 {
-	rl_error("ingest: %s: this format is not supported yet", f->name);
-	return -1;
+	struct tsv t = { .f = f };
+	struct csv_parser p;
+	size_t pos = 0, n;
+	const char *line;
+	long no = 0;
+	int rc = 0;
+	if (csv_init(&p, CSV_APPEND_NULL)) {
+		rl_error("ingest: %s: cannot start the TSV parser", f->name);
+		return -1;
+	}
+	csv_set_delim(&p, '\t');
+	csv_set_quote(&p, '\0');
+	csv_set_space_func(&p, only_space);
+	while (rc == 0 && ingest_next_line(f->text, f->len, &pos, &line, &n)) {
+		no++;
+		if (n == 0 || split_line(&p, &t, line, n)) {
+			if (n)
+				ingest_reject(f, no, line, n, "cannot split into tab-separated fields");
+			continue;
+		}
+		if (!t.ncols)
+			rc = read_header(&t, no);
+		else
+			put_row(&t, no, line, n);
+	}
+	clear_cells(&t);
+	for (int i = 0; i < t.ncols; i++)
+		free(t.metric[i]);
+	free(t.parent);
+	csv_free(&p);
+	return rc;
 }

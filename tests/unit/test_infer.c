@@ -66,6 +66,8 @@ static void test_splitting(void)
 	       "model.depth:~>10|sched.warmup_ratio:~>0.1|train.seed:~>7");
 	/* prose: " and " does not split, and nothing is recognised */
 	expect("infer-2.5", "warmup and warmdown tweaks", "");
+	/* remarks in parentheses are not part of a change */
+	expect("infer-2.7", "depth 9 and dim 576 (OOM)", "model.depth:~>9|model.dim:~>576");
 	/* the same variable twice: the later phrase wins */
 	expect("infer-2.6", "depth 8 to 9 + depth 9 to 10", "model.depth:9>10");
 }

@@ -1,0 +1,94 @@
+# t-ledger-ingest-tsv.sh — `ledger ingest` of autoresearch results.tsv.
+# Test plan: the 124-row canonical fixture (keeps, discards, crashes with
+# 0.000000) and a wide variant (columns in another order, extra metric
+# columns, mixed-case status); check counts, the baseline, the parent chain
+# (last kept row), that crash rows have no val_bpb, inferred changes, the
+# repeat group of four "depth 8 to 9" rows, extra metrics with their
+# runrec names, --hardware/--started-at/--every, idempotence, and bad rows
+# reported with file:line and quarantined while the rest goes in.
+. "$ROOT/tests/lib.sh"
+F=$FIXTURES/ingest
+cp "$F/results.tsv" "$F/results-wide.tsv" .
+DB=l.db
+
+expect_code ledger-ingest-tsv-1.1 "clean results.tsv exits 0" 0 "$LEDGER" --db $DB ingest results.tsv \
+	--hardware "NVIDIA H100 80GB HBM3" --agent forge --started-at 2026-03-16T04:00:00Z
+expect_eq ledger-ingest-tsv-1.2 "summary" "results.tsv: 124 new, 0 already present, 0 quarantined (results.tsv)" "$out"
+expect_eq ledger-ingest-tsv-1.3 "statuses and decisions" "crash||18
+ok|baseline|1
+ok|discard|56
+ok|keep|49" "$(sql $DB "SELECT status, decision, count(*) FROM runs GROUP BY 1, 2 ORDER BY 1, 2")"
+expect_eq ledger-ingest-tsv-1.4 "crash rows have no val_bpb, ok rows all do" "18|0" \
+	"$(sql $DB "SELECT sum(val_bpb IS NULL AND status = 'crash'), sum(val_bpb IS NULL AND status = 'ok') FROM runs")"
+expect_eq ledger-ingest-tsv-1.5 "crash row record has no val_bpb metric" "||crash" \
+	"$(sql $DB "SELECT json_extract(record, '\$.metrics.val_bpb'), json_extract(record, '\$.metrics.peak_vram_mb'), status FROM runs WHERE id = 8")"
+expect_eq ledger-ingest-tsv-1.6 "the first row is the baseline, without parent" "baseline||0.9979|a1f3c9e" \
+	"$(sql $DB "SELECT description, parent, val_bpb, code_commit FROM runs WHERE id = 1")"
+expect_eq ledger-ingest-tsv-1.7 "each row's parent is the last kept row before it" "1|1|1|1|1|6|7|7|9" \
+	"$(sql $DB "SELECT group_concat(p.id, '|') FROM runs r JOIN runs p ON p.run_id = r.parent WHERE r.id BETWEEN 2 AND 10 ORDER BY r.id")"
+expect_eq ledger-ingest-tsv-1.8 "no row's parent is a discard or a crash" "0" \
+	"$(sql $DB "SELECT count(*) FROM runs r JOIN runs p ON p.run_id = r.parent WHERE p.decision NOT IN ('keep', 'baseline')")"
+expect_eq ledger-ingest-tsv-1.9 "tags from the options" "H100|xl|forge|124" \
+	"$(sql $DB "SELECT hw_class, vram_tier, agent, count(*) FROM runs GROUP BY 1, 2, 3")"
+expect_eq ledger-ingest-tsv-1.10 "--started-at spaces rows by 300 s" \
+	"2026-03-16T04:00:00Z|2026-03-16T04:05:00Z|2026-03-16T14:15:00Z" \
+	"$(sql $DB "SELECT (SELECT started_at FROM runs WHERE id = 1), (SELECT started_at FROM runs WHERE id = 2), (SELECT started_at FROM runs WHERE id = 124)")"
+expect_eq ledger-ingest-tsv-1.11 "memory_gb becomes peak_vram_mb" "45056.0" \
+	"$(sql $DB "SELECT json_extract(record, '\$.metrics.peak_vram_mb') FROM runs WHERE id = 1")"
+
+expect_eq ledger-ingest-tsv-2.1 "inferred changes from descriptions" \
+"2|model.depth|8|9|inferred
+6|optim.matrix_lr|0.04|0.05|inferred
+7|optim.embedding_lr|0.6|0.8|inferred
+9|sched.warmdown_ratio|0.5|0.6|inferred" \
+	"$(sql $DB "SELECT run, var, old, new, how FROM changes WHERE run IN (1, 2, 6, 7, 9) ORDER BY run, var")"
+expect_eq ledger-ingest-tsv-2.2 "four tries of depth 8 to 9 from the baseline are one repeat group" "2,3,4,5" \
+	"$(sql $DB "SELECT group_concat(id) FROM (SELECT id, repeat_key FROM runs WHERE repeat_key IN (SELECT repeat_key FROM runs GROUP BY 1 HAVING count(*) > 1 AND min(id) < 10) ORDER BY id)")"
+expect_eq ledger-ingest-tsv-2.3 "two changes in one description" \
+"impl.recompute||
+train.device_batch_size|32|64" \
+	"$(sql $DB "SELECT var, old, new FROM changes WHERE run = (SELECT min(id) FROM runs WHERE description LIKE 'grad checkpointing%') ORDER BY var")"
+
+expect_code ledger-ingest-tsv-3.1 "re-ingest exits 0" 0 "$LEDGER" --db $DB ingest results.tsv \
+	--hardware "NVIDIA H100 80GB HBM3" --agent forge --started-at 2026-03-16T04:00:00Z
+expect_eq ledger-ingest-tsv-3.2 "re-ingest adds nothing" "results.tsv: 0 new, 124 already present, 0 quarantined (results.tsv)" "$out"
+
+# --- wide variant ------------------------------------------------------
+expect_code ledger-ingest-tsv-4.1 "wide variant exits 0" 0 "$LEDGER" --db w.db ingest results-wide.tsv
+expect_eq ledger-ingest-tsv-4.2 "wide summary" "results-wide.tsv: 12 new, 0 already present, 0 quarantined (results.tsv)" "$out"
+expect_eq ledger-ingest-tsv-4.3 "mixed-case statuses" "crash||1
+ok|baseline|1
+ok|discard|4
+ok|keep|6" "$(sql w.db "SELECT status, decision, count(*) FROM runs GROUP BY 1, 2 ORDER BY 1, 2")"
+expect_eq ledger-ingest-tsv-4.4 "extra columns become metrics under runrec names" \
+	'mfu_percent=42.99 num_params_M=86.1 num_steps=699 peak_vram_mb=20787.2 tokens_per_second=206155 val_bpb=1.0412 ' \
+	"$(sql w.db "SELECT m.key || '=' || m.value || ' ' FROM runs, json_each(json_extract(record, '\$.metrics')) m WHERE runs.id = 1 ORDER BY m.key" | tr -d '\n')"
+expect_eq ledger-ingest-tsv-4.5 "a crash row keeps no zero metrics" "{}" \
+	"$(sql w.db "SELECT coalesce(json(json_extract(record, '\$.metrics')), '{}') FROM runs WHERE status = 'crash'")"
+expect_eq ledger-ingest-tsv-4.6 "no hardware given: class unknown, no tier" "unknown|" \
+	"$(sql w.db "SELECT DISTINCT hw_class, vram_tier FROM runs")"
+expect_eq ledger-ingest-tsv-4.7 "source format" "results.tsv|results-wide.tsv|13" \
+	"$(sql w.db "SELECT DISTINCT source_format, source_file, max(source_line) FROM runs")"
+
+# --- bad rows ----------------------------------------------------------
+printf 'commit\tval_bpb\tmemory_gb\tstatus\tdescription\n' >bad.tsv
+printf 'aaaaaaa\t0.997900\t44.0\tkeep\tbaseline\n' >>bad.tsv
+printf 'bbbbbbb\tabc\t44.0\tdiscard\tdepth 8 to 9\n' >>bad.tsv
+printf 'ccccccc\t0.990000\t44.0\tmaybe\tdepth 8 to 10\n' >>bad.tsv
+printf 'ddddddd\t0.990000\t44.0\n' >>bad.tsv
+printf '\n' >>bad.tsv
+printf 'eeeeeee\t0.995000\t44.1\tKeep\tembedding LR 0.6 to 0.8\n' >>bad.tsv
+expect_code ledger-ingest-tsv-5.1 "bad rows: partial, exit 1" 1 "$LEDGER" --db b.db ingest bad.tsv
+expect_eq ledger-ingest-tsv-5.2 "bad rows summary" "bad.tsv: 2 new, 0 already present, 3 quarantined (results.tsv)" "$out"
+expect_eq ledger-ingest-tsv-5.3 "bad rows reported with file:line" \
+"ledger: ingest: bad.tsv:3: val_bpb 'abc' is not a number
+ledger: ingest: bad.tsv:4: status 'maybe' is not keep, discard or crash
+ledger: ingest: bad.tsv:5: 3 fields, the header has 5" "$err"
+expect_eq ledger-ingest-tsv-5.4 "quarantined rows keep their text" "3|bbbbbbb	abc	44.0	discard	depth 8 to 9" \
+	"$(sql b.db "SELECT line, content FROM quarantine ORDER BY id LIMIT 1")"
+expect_eq ledger-ingest-tsv-5.5 "the good row after bad ones still has the baseline as parent" "7|aaaaaaa" \
+	"$(sql b.db "SELECT r.source_line, p.code_commit FROM runs r JOIN runs p ON p.run_id = r.parent")"
+printf 'commit\tval_bpb\tdescription\naaaaaaa\t0.99\tx\n' >nostatus.tsv
+expect_code ledger-ingest-tsv-5.6 "a header without status is unusable: exit 2" 2 "$LEDGER" --db b.db ingest nostatus.tsv
+expect_eq ledger-ingest-tsv-5.7 "header message" "ledger: ingest: nostatus.tsv:1: the header has no status column
+ledger: hint: results.tsv starts with a header like 'commit<TAB>val_bpb<TAB>memory_gb<TAB>status<TAB>description'" "$err"
