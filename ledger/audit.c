@@ -43,6 +43,7 @@ struct arun {
 	double parent_value;           /* NAN when the parent has none */
 	int on_hw;                     /* on the campaign's hardware (or it has none) */
 	int is_baseline;
+	int by_description;            /* hyp from the description alone (see below) */
 	struct achange *ch;             /* sorted by var */
 	int nch, oos;                  /* changes; how many are out of scope */
 	char *hyp;                     /* hypothesis key; NULL when nothing changed */
@@ -279,10 +280,24 @@ static void add_description_key(sb *key, const char *d)
 }
 
 /* Hypothesis key and the human text of a run's change set. */
-static void describe_changes(struct arun *r)
+static void describe_changes(struct arun *r, int has_config)
 {
-	if (!r->nch)
+	if (!r->nch) {
+		/* A run without a config whose description named no change the
+		 * inference could read (results.tsv "compile mode reduce-overhead")
+		 * still tested something: key it on the description, so a failed
+		 * attempt is still reported as unresolved. */
+		if (has_config || !r->parent || !r->description || !*r->description)
+			return;
+		sb key = SB_INIT, what = SB_INIT;
+		sb_adds(&key, "desc|");
+		add_description_key(&key, r->description);
+		sb_addf(&what, "'%s'", r->description);
+		r->hyp = sb_detach(&key);
+		r->what = sb_detach(&what);
+		r->by_description = 1;
 		return;
+	}
 	sb key = SB_INIT, what = SB_INIT;
 	int unknown = 0;
 	for (int i = 0; i < r->nch; i++) {
@@ -320,7 +335,8 @@ static int load_runs(struct audit *a)
 	sqlite3_stmt *st = prepare_metric(a,
 		"SELECT r.id, r.run_id, r.parent, r.status, r.decision, r.hw_class, r.repeat_key,"
 		" r.description, json_extract(r.record, '$.failure.phase'),"
-		" json_extract(r.record, '$.failure.message'), ",
+		" json_extract(r.record, '$.failure.message'),"
+		" json_type(r.record, '$.config') IS NOT NULL, ",
 		" FROM runs r WHERE r.id IN (" CAMPAIGN_MEMBERS_SQL(1) ")"
 		" ORDER BY r.t_finished IS NULL, r.t_finished, r.id");
 	db_bind_text(st, 1, a->c.name);
@@ -338,13 +354,13 @@ static int load_runs(struct audit *a)
 		r->hw_class = col_text(st, 5);
 		r->repeat_key = col_text(st, 6);
 		r->description = col_text(st, 7);
-		r->value = r->status && !strcmp(r->status, "ok") ? col_num(st, 10) : NAN;
+		r->value = r->status && !strcmp(r->status, "ok") ? col_num(st, 11) : NAN;
 		if (isnan(r->value))
 			r->failure = failure_text(st, 3, 8, 9);
 		r->on_hw = !a->c.hardware || (r->hw_class && str_ieq(r->hw_class, a->c.hardware));
 		load_changes(a, chg, sqlite3_column_int64(st, 0), r);
 		r->parent_value = parent_value(a, par, r->parent);
-		describe_changes(r);
+		describe_changes(r, sqlite3_column_int(st, 10));
 	}
 	sqlite3_finalize(st);
 	sqlite3_finalize(chg);
@@ -777,7 +793,10 @@ static void audit_hypotheses(struct audit *a, enum audit_kind kind)
 		}
 		if (kind == AUDIT_UNRESOLVED && measured < 0)
 			unresolved(a, idx, n);
-		else if (kind == AUDIT_DUPLICATE_ATTEMPT && measured >= 0 && measured < n - 1)
+		/* an unreadable description may well be a repeat of the parent,
+		 * which is how noise is measured: not a duplicate */
+		else if (kind == AUDIT_DUPLICATE_ATTEMPT && measured >= 0 && measured < n - 1 &&
+			 !a->r[i].by_description)
 			duplicate(a, idx, n, measured);
 	}
 	free(seen);

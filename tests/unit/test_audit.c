@@ -332,11 +332,23 @@ static void test_rules(void)
 	describe(24, "compile mode reduce-overhead");
 	for (int r = 21; r <= 24; r++)
 		change(r, r <= 22 ? "impl.recompute" : "impl.compile_mode", NULL, NULL);
+	/* nothing inferred and no config: the description is the hypothesis;
+	 * measured twice it is not a duplicate (it may be a repeat) */
+	run(25, "i-new", "i-base", "timeout", NULL, "H100", NAN, NULL, NULL, "inf");
+	describe(25, "try the new thing");
+	run(26, "i-same", "i-base", "ok", NULL, "H100", 1.2, NULL, NULL, "inf");
+	run(27, "i-same2", "i-base", "ok", NULL, "H100", 1.2, NULL, NULL, "inf");
+	describe(26, "rerun");
+	describe(27, "rerun");
 	CHECK("audit-infer-1", count_kind("inf", NAN, AUDIT_DUPLICATE_ATTEMPT, &fl, &i) == 1 &&
 			       fl.v[i].nruns == 2 && !strcmp(fl.v[i].runs[1], "i-ckpt2"));
-	CHECK("audit-infer-2", count_kind("inf", NAN, AUDIT_UNRESOLVED, &fl, &i) == 2 &&
+	CHECK("audit-infer-2", count_kind("inf", NAN, AUDIT_UNRESOLVED, &fl, &i) == 3 &&
 			       !strcmp(fl.v[i].runs[0], "i-max") && !strcmp(fl.v[i + 1].runs[0], "i-ro"));
 	CHECK("audit-infer-3", strstr(fl.v[i].sentence, "impl.compile_mode was attempted 1 time"));
+	CHECK("audit-infer-4", !strcmp(fl.v[i + 2].runs[0], "i-new") && fl.v[i + 2].nvars == 0 &&
+			       str_starts_with(fl.v[i + 2].sentence, "'try the new thing' was attempted 1 time"));
+	CHECK("audit-infer-5", count_kind("inf", NAN, AUDIT_REPEAT_NOISE, &fl, &i) == 1 &&
+			       !strcmp(fl.v[i].runs[1], "i-same2") && finding_value(&fl.v[i], "sd") == 0);
 
 	/* undeclared: runs naming a campaign nobody declared */
 	run(7, "stray-1", NULL, "ok", NULL, "H100", 1.1, "x", NULL, "ghost");
