@@ -5,15 +5,16 @@
 # TSV into an identical runs table (same columns, same indexes).
 #
 #   sh bench/ledger_bench.sh [N ...]        default: 100000 1000000
-#   env: LEDGER (default build/ledger), REPEATS (default 3), KEEP=1 keeps
-#        the work directory, BENCH_DIR to choose it, CC for the generator.
+#   env: LEDGER (default build/ledger), REPEATS (default 3), BENCH_DIR for
+#        the work files (kept; else a temporary directory, removed unless
+#        KEEP=1), CC for the generator.
 #
 # Checks before it times: every record is ingested/imported (count = N), the
 # frontier has as many rows as an independent window-function query finds
 # moving runs, and the query returns the rows a plain SQL count predicts.
 # Each figure is the best of REPEATS; ingest and .import start from a fresh
 # database each repeat; nothing else is flushed (page cache stays warm).
-# Not part of `make test` (minutes at 10^6); tests/t-ledger-bench.sh runs a
+# Not part of `make test` (minutes at 10^6); tests/t-ledger-query-bench.sh runs a
 # tiny N as a smoke test. Exit 0 ok, 1 a check failed, 2 usage, 3 setup.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -26,8 +27,13 @@ for n in "$@"; do
 done
 [ -x "$LEDGER" ] || { echo "ledger_bench: no ledger at '$LEDGER'; run make first" >&2; exit 3; }
 command -v sqlite3 >/dev/null || { echo "ledger_bench: sqlite3 (the reference) is not installed" >&2; exit 3; }
-dir=${BENCH_DIR:-$(mktemp -d)}
-[ "${KEEP:-0}" = 1 ] || trap 'rm -rf "$dir"' EXIT
+if [ -n "${BENCH_DIR:-}" ]; then # the caller's directory: left in place
+	dir=$BENCH_DIR
+	mkdir -p "$dir" || exit 3
+else
+	dir=$(mktemp -d) || exit 3
+	[ "${KEEP:-0}" = 1 ] || trap 'rm -rf "$dir"' EXIT
+fi
 $CC -std=c11 -D_GNU_SOURCE -O2 -o "$dir/gen_runrec" "$ROOT/bench/gen_runrec.c" || exit 3
 
 now() { date +%s.%N; }
