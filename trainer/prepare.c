@@ -277,7 +277,11 @@ int cmd_prepare_data(int argc, char **argv)
 		rl_error("prepare-data: cannot create '%s': %s", p.out, strerror(errno));
 		goto out;
 	}
-	if (collect(&p, argv + first, argc - first) || read_sources(&p))
+	if (collect(&p, argv + first, argc - first)) {
+		rc = EXIT_USAGE; /* a SOURCE that is not there is unusable input */
+		goto out;
+	}
+	if (read_sources(&p))
 		goto out;
 	if (p.train.len < 2 || p.val.len < 2) {
 		rl_error("prepare-data: only %zu train and %zu validation bytes of text found", p.train.len,
