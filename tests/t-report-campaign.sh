@@ -1,0 +1,70 @@
+# t-report-campaign.sh — `report campaign` on the fixture's RTX 3090
+# campaign (modelled on the seed campaign report: never beat its baseline,
+# changed variables out of scope and together, compile modes unresolved).
+# Test plan: numbers against jq over the fixture; sections present with the
+# audit's findings; the progress chart drawn from data files whose labels
+# cannot reach the gnuplot script.
+. "$ROOT/tests/lib.sh"
+F="$FIXTURES/report/runs.jsonl"
+C=compile-kernel-efficiency
+"$LEDGER" --db l.db ingest "$F" >/dev/null 2>&1
+# one more kept run whose description tries to break out of a gnuplot data line
+jq -c 'select(.run_id == "rtx-fused") | .run_id = "rtx-evil" | .decision = "keep" | .finished_at = "2026-03-16T20:00:00Z"
+	| .metrics.val_bpb = 1.2401 | .description = "quote \" then\nset output \"pwned.svg\"; system(\"touch pwned\")"' "$F" >evil.jsonl
+"$LEDGER" --db l.db ingest evil.jsonl >/dev/null 2>&1
+printf '{"name":"%s","metric":"val_bpb","direction":"min","hardware":"RTX 3090","baseline":"rtx-base","search_space":["impl.*"],"record_budget":10}\n' $C >camp.json
+"$LEDGER" --db l.db campaign add camp.json >/dev/null 2>&1
+expect_code report-campaign-1 "campaign report renders" 0 "$REPORT" --db l.db campaign --campaign $C --out out
+md=$(cat out/campaign-$C.md)
+all=$(cat "$F" evil.jsonl)
+n=$(printf '%s\n' "$all" | jq -r "select(.campaign == \"$C\") | .run_id" | wc -l)
+expect_match report-campaign-2 "records against the budget" "$md" "^- Records: $n of a budget of 10 "
+base=$(printf '%s\n' "$all" | jq -r 'select(.run_id == "rtx-base") | .metrics.val_bpb')
+expect_match report-campaign-3 "baseline" "$md" "^- Baseline: rtx-base at \*\*$(printf '%.4f' "$base")\*\*$"
+best=$(printf '%s\n' "$all" | jq -rs "map(select(.campaign == \"$C\" and .status == \"ok\")) | min_by(.metrics.val_bpb) | \"\(.run_id) \(.metrics.val_bpb)\"")
+gain=$(awk -v b="$base" -v x="${best#* }" 'BEGIN { printf "%.4f", b - x }')
+# the extra run repeats rtx-fused's config, so the two repeat groups set the
+# noise floor: twice the pooled sd (sum of squares over sum of n - 1)
+floor=$(printf '%s\n' "$all" | jq -r 'select(.run_id | test("^rtx-(d9|d9b|fused|evil)$")) | "\(.config | tostring) \(.metrics.val_bpb)"' |
+	awk '{ v[$1] = v[$1] " " $2; n[$1]++ } END { for (k in v) { split(v[k], x, " "); m = 0; for (i in x) m += x[i]; m /= n[k];
+		for (i in x) ss += (x[i] - m) ^ 2; df += n[k] - 1 } printf "%.4f", 2 * sqrt(ss / df) }')
+expect_match report-campaign-4 "noise floor from the repeat groups" "$md" "^- Noise floor: $floor \(from repeats\)$"
+expect_match report-campaign-4.1 "best run beat the baseline, but within the noise floor" "$md" \
+	"^\*\*Something beat the baseline\*\*: ${best% *} by $gain, which is within the noise floor: repeat it before believing it\.$"
+expect_eq report-campaign-5 "one runs-table row per run" "$n" "$(printf '%s\n' "$md" | grep -c '^| [0-9]* | 2026-')"
+expect_match report-campaign-5.1 "vs baseline column" "$md" \
+	"^\| 7 \| 2026-03-16 19:00 \| rtx-fused \| ok \| discard \| 1\.2460 \| $(awk -v b="$base" 'BEGIN { printf "%.4f", 1.2460 - b }') \|"
+expect_match report-campaign-6 "impl.compile: two attempts, none valid" "$md" \
+	'^\| impl\.compile \| yes \| 2 \| 0 \| 2 \| max-autotune-no-cudagraphs, reduce-overhead \| invalid, crash \|  \|$'
+expect_match report-campaign-6.1 "model.depth is out of scope, repeated" "$md" '^\| model\.depth \| no \| 2 \| 2 \| 2 \| 9 \| 1\.3133, 1\.3135 \| 0\.0676 \|$'
+expect_match report-campaign-6.2 "confounded change marked" "$md" '1\.3552 \(with others\)'
+for k in budget out_of_scope confounded unresolved noise_floor; do
+	expect_match "report-campaign-7.$k" "audit finding $k" "$md" "^- \*\*(warn|info)\*\* $k: "
+done
+expect_eq report-campaign-7.1 "findings: as many as ledger audit gives" \
+	"$("$LEDGER" --db l.db audit --campaign $C --format tsv 2>/dev/null | tail -n +2 | wc -l)" \
+	"$(printf '%s\n' "$md" | grep -c '^- \*\*\(warn\|info\)\*\* ')"
+untested=$(jq -r '.config | keys[] | select(startswith("impl."))' <<EOF2 | grep -vxF -e impl.compile -e impl.recompute -e impl.fused_adamw | paste -sd, | sed 's/,/, /g'
+$(printf '%s\n' "$all" | jq -c 'select(.run_id == "rtx-base")')
+EOF2
+)
+expect_match report-campaign-8 "what to test next: in-scope variables never changed" "$md" \
+	"^In-scope variables of the baseline's configuration that no run has changed yet: $untested\.$"
+expect_match report-campaign-8.1 "search-space coverage row" "$md" '^\| impl\.\\\* \| 5 \| 2 \| impl\.fused\\_adamw \|$'
+
+# -- progress chart: drawn, labels only in data files
+if command -v gnuplot >/dev/null 2>&1; then
+	s=out/charts/campaign-$C-progress
+	[ -s $s.svg ] && [ -s $s.png ] && ok report-campaign-9 "progress chart svg and png" || not_ok report-campaign-9 "progress chart svg and png" "$(ls out/charts)"
+	expect_match report-campaign-9.1 "markdown embeds the svg" "$md" "^!\[Campaign progress.*\]\(charts/campaign-$C-progress\.svg\)$"
+	expect_eq report-campaign-9.2 "kept runs carry labels, quotes and newlines neutralised" \
+		"\"RTX 3090 baseline\"
+\"quote ' then set output 'pwned.svg'; sys...\"" "$(awk -F'\t' 'NR > 1 && $3 == 1 { print $4 }' $s-runs-0.dat)"
+	expect_no_match report-campaign-9.3 "no run text in the gnuplot script" "$(cat $s.gp)" 'pwned|baseline'
+	[ ! -e out/charts/pwned ] && [ ! -e out/charts/pwned.svg ] && [ ! -e pwned ] && ok report-campaign-9.4 "nothing ran from the label" ||
+		not_ok report-campaign-9.4 "nothing ran from the label"
+	expect_match report-campaign-9.5 "svg shows the label as text" "$(cat $s.svg)" "quote ' then set output 'pwned.svg'"
+else
+	ok report-campaign-9 "# SKIP gnuplot not installed"
+fi
+expect_match report-campaign-10 "index links the campaign" "$(cat out/index.html)" "<a href=\"campaign-$C.html\">$C</a>"
