@@ -1,0 +1,55 @@
+# t-report-html.sh — the HTML pages in a real browser (headless Chromium):
+# the digest's tables and chart image are in the DOM, a description's
+# <script> is text and never runs, and every image the page references
+# loads with its real size. Skipped (one "# SKIP" line) without chromium.
+. "$ROOT/tests/lib.sh"
+CHROMIUM=$(command -v chromium || command -v chromium-browser)
+if [ -z "$CHROMIUM" ]; then
+	ok report-html-0 "# SKIP chromium not installed"
+	exit 0
+fi
+if ! command -v gnuplot >/dev/null 2>&1; then
+	ok report-html-0 "# SKIP gnuplot not installed (no chart to load)"
+	exit 0
+fi
+browse() { # URL [extra flags]: the DOM after load, scripts allowed to run
+	url=$1; shift
+	timeout 60 "$CHROMIUM" --headless --no-sandbox --disable-gpu --disable-background-networking \
+		--disable-component-update --disable-sync --no-first-run --user-data-dir="$PWD/profile" \
+		"$@" --dump-dom "$url" 2>/dev/null
+}
+F="$FIXTURES/report/runs.jsonl"
+"$LEDGER" --db l.db ingest "$F" >/dev/null 2>&1
+# A run whose description would mark the page if its script ever ran.
+jq -c 'select(.run_id == "b200-mlp5") | .run_id = "b200-xss" | .finished_at = "2026-03-16T17:30:00Z"
+	| .description = "<script>document.documentElement.setAttribute(\"data-pwned\", \"1\")</script><img src=x onerror=\"document.title=1\">"' \
+	"$F" >xss.jsonl
+"$LEDGER" --db l.db ingest xss.jsonl >/dev/null 2>&1
+"$REPORT" --db l.db daily --date 2026-03-16 --out out >/dev/null 2>&1
+dom=$(browse "file://$PWD/out/2026-03-16.html")
+expect_match report-html-1 "page loads with its title" "$dom" '<title>runledger daily digest 2026-03-16</title>'
+expect_eq report-html-2 "every markdown table is an HTML table" \
+	"$(grep -c '^| --- \|^| ---: ' out/2026-03-16.md)" "$(printf '%s' "$dom" | grep -o '<table>' | wc -l)"
+expect_match report-html-3 "the chart is an <img> of the svg" "$dom" '<img src="charts/2026-03-16-frontier.svg"'
+expect_no_match report-html-4 "no <script> element from run text" "$dom" '<script'
+expect_no_match report-html-4.1 "the script did not run" "$dom" '<html[^>]*data-pwned'
+expect_match report-html-4.2 "the description shows as text" "$dom" '&lt;script&gt;document.documentElement.setAttribute'
+expect_no_match report-html-4.3 "no <img> from run text" "$dom" '<img src="x"'
+
+# Load every image the page references, from a probe page beside it (same
+# directory, so the same relative paths), and report their natural sizes.
+srcs=$(printf '%s' "$dom" | grep -o '<img src="[^"]*"' | sed 's/<img src="//; s/"$//')
+srcs="$srcs $(printf '%s' "$dom" | grep -o 'href="charts/[^"]*\.png"' | sed 's/href="//; s/"$//')"
+{
+	echo '<!DOCTYPE html><html><body><pre id="r"></pre><script>'
+	for s in $srcs; do
+		printf '(function(s){var i=new Image();i.onload=function(){document.getElementById("r").textContent+="loaded "+s+" "+i.naturalWidth+"x"+i.naturalHeight+"\\n"};i.onerror=function(){document.getElementById("r").textContent+="failed "+s+"\\n"};i.src=s})("%s");\n' "$s"
+	done
+	echo '</script></body></html>'
+} >out/probe.html
+probe=$(browse "file://$PWD/out/probe.html" --virtual-time-budget=5000)
+expect_eq report-html-5 "svg and png load at 960x480" "loaded charts/2026-03-16-frontier.png 960x480
+loaded charts/2026-03-16-frontier.svg 960x480" "$(printf '%s' "$probe" | grep -oE '(loaded|failed) charts/[^ <"]+( [0-9]+x[0-9]+)?' | sort)"
+
+index=$(browse "file://$PWD/out/index.html")
+expect_match report-html-6 "index links the digest" "$index" '<a href="2026-03-16.html">2026-03-16</a>'
