@@ -104,10 +104,14 @@ static void fill_options(json_t *rec, const struct ingest_opts *o)
 static void reject_sb(struct ingest_file *f, long line, const char *raw, size_t rawlen, sb *why)
 {
 	/* runrec_validate gives one problem a line; the report is one line */
-	for (char *p = why->buf; *p; p++)
+	sb one = SB_INIT;
+	for (const char *p = why->buf; *p; p++)
 		if (*p == '\n')
-			*p = ';';
-	ingest_reject(f, line, raw, rawlen, "%s", why->buf);
+			sb_adds(&one, "; ");
+		else
+			sb_addc(&one, *p);
+	ingest_reject(f, line, raw, rawlen, "%s", one.buf);
+	sb_release(&one);
 }
 
 const char *ingest_put(struct ingest_file *f, long line, json_t *rec, const char *raw,

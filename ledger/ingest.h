@@ -54,6 +54,12 @@ int ingest_tsv(struct ingest_file *f);
 int ingest_runlog(struct ingest_file *f);
 int ingest_arh(struct ingest_file *f);
 
+/* JSON framing shared by runrec and arh.json: one object spread over the
+ * whole file, or JSONL (blank lines skipped); calls each per JSON text with
+ * its line number. Returns 0. */
+int ingest_json_texts(struct ingest_file *f,
+		      void (*each)(struct ingest_file *f, long line, const char *text, size_t n));
+
 /* Shared by the readers of formats without a status vocabulary of their
  * own: autoresearch "keep|discard|crash" (any case) -> status and decision.
  * Returns 0, or -1 for a word it does not know. */

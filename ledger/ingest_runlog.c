@@ -1,9 +1,244 @@
-/* ingest_runlog.c — placeholder until the reader is written. */
+/* ingest_runlog.c — reader for an autoresearch run.log: one run per file.
+ *
+ *   '---' then "key: value" lines  -> status ok; metrics (val_bpb,
+ *       training_seconds, total_seconds, peak_vram_mb, mfu_percent,
+ *       total_tokens_M, num_steps, num_params_M, any other number);
+ *       depth -> config model.depth
+ *   no summary, a Python traceback or a line starting FAIL -> status crash,
+ *       failure.message (the exception line, or the FAIL line),
+ *       failure.log_tail (last 20 lines), failure.phase guessed
+ *   no summary, step lines only (killed mid-run) -> status killed
+ * Step lines come as one '\r'-separated stream ("step 00953 (100.0%) | loss:
+ * …"); the last step number becomes metrics.num_steps when the summary has
+ * none. The log tail keeps what a terminal would show: the last
+ * '\r'-segment of each line. This file converts only; ingest_put() stores. */
 #include "ingest.h"
+#include "runrec.h"
 #include "util.h"
+
+#define TAIL_LINES 20
+
+struct runlog {
+	long last_step;        /* -1: no step line seen */
+	long block_line;       /* line of '---', 0 if none */
+	long fail_line;        /* line of the traceback / FAIL, 0 if none */
+	int in_block, traceback;
+	sb fail_msg;           /* FAIL line, or the last line after a traceback */
+	sb trace;              /* traceback text, to guess the phase */
+	json_t *metrics, *config;
+	long bad_line;         /* a summary value that is not a number */
+	sb bad;
+};
+
+/* ---- one '\r'- or '\n'-separated segment ------------------------------ */
+
+static void trim(const char **s, size_t *n)
+{
+	while (*n && isspace((unsigned char)**s))
+		(*s)++, (*n)--;
+	while (*n && isspace((unsigned char)(*s)[*n - 1]))
+		(*n)--;
+}
+
+/* "step 00953 (100.0%) | …" -> 953 */
+static void take_step(struct runlog *r, const char *s, size_t n)
+{
+	if (n < 6 || memcmp(s, "step ", 5) || !isdigit((unsigned char)s[5]))
+		return;
+	long v = 0;
+	for (size_t i = 5; i < n && isdigit((unsigned char)s[i]); i++)
+		v = v * 10 + (s[i] - '0');
+	r->last_step = v;
+}
+
+/* "val_bpb:          0.997900" inside the summary block */
+static void take_summary(struct runlog *r, long no, const char *s, size_t n)
+{
+	const char *colon = memchr(s, ':', n);
+	if (!colon)
+		return;
+	char *key = xstrndup(s, (size_t)(colon - s));
+	const char *v = colon + 1;
+	size_t vn = n - (size_t)(v - s);
+	trim(&v, &vn);
+	char *val = xstrndup(v, vn);
+	double d;
+	long l;
+	if (parse_double(val, &d)) {
+		if (!r->bad_line) {
+			r->bad_line = no;
+			sb_addf(&r->bad, "%s '%s' is not a number", key, val);
+		}
+	} else if (!strcmp(key, "depth")) {
+		json_object_set_new(r->config, "model.depth",
+				    parse_long(val, &l) ? json_real(d) : json_integer(l));
+	} else {
+		json_object_set_new(r->metrics, key, parse_long(val, &l) ? json_real(d) : json_integer(l));
+	}
+	free(key);
+	free(val);
+}
+
+static void take_segment(struct runlog *r, long no, const char *s, size_t n)
+{
+	trim(&s, &n);
+	if (!n)
+		return;
+	if (n == 3 && !memcmp(s, "---", 3)) {
+		r->in_block = 1;
+		r->block_line = no;
+		return;
+	}
+	if (r->in_block) {
+		take_summary(r, no, s, n);
+		return;
+	}
+	take_step(r, s, n);
+	if (n >= 34 && !memcmp(s, "Traceback (most recent call last)", 33)) {
+		r->traceback = 1;
+		r->fail_line = no;
+		sb_reset(&r->trace);
+	} else if (r->traceback) {
+		sb_add(&r->trace, s, n);
+		sb_addc(&r->trace, '\n');
+		sb_reset(&r->fail_msg); /* the exception line is the last one */
+		sb_add(&r->fail_msg, s, n);
+	} else if (n >= 4 && !memcmp(s, "FAIL", 4)) {
+		r->fail_line = no;
+		sb_reset(&r->fail_msg);
+		sb_add(&r->fail_msg, s, n);
+	}
+}
+
+/* ---- the whole log ---------------------------------------------------- */
+
+static void scan(struct runlog *r, const char *text, size_t len)
+{
+	size_t pos = 0, n;
+	const char *line;
+	long no = 0;
+	while (ingest_next_line(text, len, &pos, &line, &n)) {
+		no++;
+		const char *seg = line;
+		for (const char *p = line; p <= line + n; p++)
+			if (p == line + n || *p == '\r') {
+				take_segment(r, no, seg, (size_t)(p - seg));
+				seg = p + 1;
+			}
+	}
+}
+
+/* The last TAIL_LINES lines as a terminal shows them. */
+static char *log_tail(const char *text, size_t len)
+{
+	size_t end = len, start;
+	int lines = 0;
+	while (end && isspace((unsigned char)text[end - 1]))
+		end--;
+	for (start = end; start > 0; start--)
+		if (text[start - 1] == '\n' && ++lines == TAIL_LINES)
+			break;
+	sb out = SB_INIT;
+	size_t pos = start, n;
+	const char *line;
+	while (ingest_next_line(text, end, &pos, &line, &n)) {
+		const char *cr = line + n;
+		while (cr > line && cr[-1] != '\r')
+			cr--;
+		if (out.len)
+			sb_addc(&out, '\n');
+		sb_add(&out, cr, (size_t)(line + n - cr));
+		sb_rtrim(&out);
+	}
+	return sb_detach(&out);
+}
+
+static int mentions(const sb *s, const char *word)
+{
+	return strstr(s->buf, word) != NULL;
+}
+
+/* Where a run failed, as far as the log shows: the frames and calls of the
+ * traceback ("loss.backward()", "in evaluate_bpb"; an import line naming
+ * evaluate_bpb does not count), else whether training had started. */
+static const char *guess_phase(const struct runlog *r)
+{
+	if (mentions(&r->trace, "backward(") || mentions(&r->trace, ", in backward"))
+		return "backward";
+	if (mentions(&r->trace, "optimizer.step(") || mentions(&r->trace, ", in step"))
+		return "optimizer";
+	if (mentions(&r->trace, "evaluate_bpb(") || mentions(&r->trace, ", in evaluate"))
+		return "eval";
+	if (r->last_step >= 0 || mentions(&r->trace, ", in forward"))
+		return "forward";
+	return "startup";
+}
+
+static json_t *failure(const struct runlog *r, const char *text, size_t len)
+{
+	json_t *f = json_object();
+	char *tail = log_tail(text, len);
+	sb msg = SB_INIT;
+	if (r->fail_msg.len)
+		sb_adds(&msg, r->fail_msg.buf);
+	else
+		sb_addf(&msg, "no summary: the log stops after step %ld", r->last_step);
+	json_object_set_new(f, "phase", json_string(guess_phase(r)));
+	json_object_set_new(f, "message", json_string(msg.buf));
+	json_object_set_new(f, "log_tail", json_string(tail));
+	free(tail);
+	sb_release(&msg);
+	return f;
+}
+
+/* Status, line and record from what the scan found; NULL when the file is
+ * not a run log at all. */
+static json_t *build(struct runlog *r, const char *text, size_t len, long *line)
+{
+	const char *status;
+	if (r->block_line && json_object_size(r->metrics)) {
+		status = "ok";
+		*line = r->block_line;
+	} else if (r->fail_line) {
+		status = "crash";
+		*line = r->fail_line;
+	} else if (r->last_step >= 0) {
+		status = "killed";
+		*line = 1;
+	} else {
+		return NULL;
+	}
+	json_t *rec = runrec_new(status);
+	if (r->last_step >= 0 && !json_object_get(r->metrics, "num_steps"))
+		json_object_set_new(r->metrics, "num_steps", json_integer(r->last_step));
+	if (json_object_size(r->metrics))
+		json_object_set(rec, "metrics", r->metrics);
+	if (json_object_size(r->config))
+		json_object_set(rec, "config", r->config);
+	if (strcmp(status, "ok"))
+		json_object_set_new(rec, "failure", failure(r, text, len));
+	return rec;
+}
 
 int ingest_runlog(struct ingest_file *f)
 {
-	rl_error("ingest: %s: this format is not supported yet", f->name);
-	return -1;
+	struct runlog r = { .last_step = -1, .fail_msg = SB_INIT, .trace = SB_INIT, .bad = SB_INIT };
+	r.metrics = json_object();
+	r.config = json_object();
+	scan(&r, f->text, f->len);
+	long line = 1;
+	json_t *rec = r.bad_line ? NULL : build(&r, f->text, f->len, &line);
+	if (r.bad_line)
+		ingest_reject(f, r.bad_line, f->text, f->len, "%s", r.bad.buf);
+	else if (!rec)
+		ingest_reject(f, 1, f->text, f->len,
+			      "no '---' summary, step lines, traceback or FAIL line: not a run log");
+	else
+		ingest_put(f, line, rec, f->text, f->len);
+	json_decref(r.metrics);
+	json_decref(r.config);
+	sb_release(&r.fail_msg);
+	sb_release(&r.trace);
+	sb_release(&r.bad);
+	return 0;
 }

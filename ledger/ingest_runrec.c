@@ -1,7 +1,8 @@
 /* ingest_runrec.c — reader for runrec/1: JSONL, one record a line (blank
  * lines skipped), or one JSON object spread over several lines (a record
- * written pretty-printed). Validation and storage happen in ingest_put();
- * this file only finds the records and their line numbers. */
+ * written pretty-printed). The same framing serves autoresearch@home JSON
+ * (ingest_json_texts). Validation and storage happen in ingest_put(); this
+ * file only finds the records and their line numbers. */
 #include "ingest.h"
 #include "runrec.h"
 #include "util.h"
@@ -38,6 +39,24 @@ static long single_object_line(const char *text, size_t len)
 	return 0;
 }
 
+int ingest_json_texts(struct ingest_file *f,
+		      void (*each)(struct ingest_file *f, long line, const char *text, size_t n))
+{
+	size_t pos = 0, n;
+	const char *line;
+	long no = single_object_line(f->text, f->len);
+	if (no) {
+		each(f, no, f->text, f->len);
+		return 0;
+	}
+	while (ingest_next_line(f->text, f->len, &pos, &line, &n)) {
+		no++;
+		if (!blank(line, n))
+			each(f, no, line, n);
+	}
+	return 0;
+}
+
 static void put_text(struct ingest_file *f, long no, const char *text, size_t n)
 {
 	sb err = SB_INIT;
@@ -51,17 +70,5 @@ static void put_text(struct ingest_file *f, long no, const char *text, size_t n)
 
 int ingest_runrec(struct ingest_file *f)
 {
-	size_t pos = 0, n;
-	const char *line;
-	long no = single_object_line(f->text, f->len);
-	if (no) {
-		put_text(f, no, f->text, f->len);
-		return 0;
-	}
-	while (ingest_next_line(f->text, f->len, &pos, &line, &n)) {
-		no++;
-		if (!blank(line, n))
-			put_text(f, no, line, n);
-	}
-	return 0;
+	return ingest_json_texts(f, put_text);
 }

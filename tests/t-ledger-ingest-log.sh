@@ -1,0 +1,58 @@
+# t-ledger-ingest-log.sh — `ledger ingest` of autoresearch run.log files.
+# Test plan: a finished log (a '\r' step stream, then the '---' summary),
+# a CUDA OOM traceback in backward, a FAIL line after a NaN loss, a log
+# killed mid-run (steps only), a startup crash (import error); check status,
+# metrics, config model.depth, failure phase/message/log tail, the line a
+# record is attributed to, and that prose is refused (exit 2) unless forced
+# with --as, where the file is quarantined.
+. "$ROOT/tests/lib.sh"
+F=$FIXTURES/ingest
+for f in run.log crash.log fail.log killed.log startup-crash.log; do cp "$F/$f" .; done
+DB=l.db
+
+expect_code ledger-ingest-log-1.1 "five logs exit 0" 0 "$LEDGER" --db $DB ingest run.log crash.log fail.log killed.log startup-crash.log \
+	--hardware "NVIDIA H100 80GB HBM3"
+expect_eq ledger-ingest-log-1.2 "one run per log" "run.log: 1 new, 0 already present, 0 quarantined (run.log)
+crash.log: 1 new, 0 already present, 0 quarantined (run.log)
+fail.log: 1 new, 0 already present, 0 quarantined (run.log)
+killed.log: 1 new, 0 already present, 0 quarantined (run.log)
+startup-crash.log: 1 new, 0 already present, 0 quarantined (run.log)" "$out"
+expect_eq ledger-ingest-log-1.3 "status, val_bpb, steps, phase per log" \
+"run.log|ok|0.9979|953||15
+crash.log|crash||12|backward|15
+fail.log|crash||41|forward|15
+killed.log|killed||401|forward|1
+startup-crash.log|crash|||startup|2" \
+	"$(sql $DB "SELECT source_file, status, val_bpb, json_extract(record, '\$.metrics.num_steps'), json_extract(record, '\$.failure.phase'), source_line FROM runs ORDER BY id")"
+expect_eq ledger-ingest-log-1.4 "the summary block becomes metrics and config" \
+	'{"mfu_percent":39.8,"num_params_M":50.3,"num_steps":953,"peak_vram_mb":45060.2,"total_seconds":325.9,"total_tokens_M":499.6,"training_seconds":300.1,"val_bpb":0.9979}|{"model.depth":8}' \
+	"$(sql $DB "SELECT json_object('mfu_percent', json_extract(record, '\$.metrics.mfu_percent'), 'num_params_M', json_extract(record, '\$.metrics.num_params_M'), 'num_steps', json_extract(record, '\$.metrics.num_steps'), 'peak_vram_mb', json_extract(record, '\$.metrics.peak_vram_mb'), 'total_seconds', json_extract(record, '\$.metrics.total_seconds'), 'total_tokens_M', json_extract(record, '\$.metrics.total_tokens_M'), 'training_seconds', json_extract(record, '\$.metrics.training_seconds'), 'val_bpb', json_extract(record, '\$.metrics.val_bpb')), json(json_extract(record, '\$.config')) FROM runs WHERE id = 1")"
+expect_eq ledger-ingest-log-1.5 "the metrics object has nothing else" "8" \
+	"$(sql $DB "SELECT count(*) FROM runs, json_each(json_extract(record, '\$.metrics')) WHERE runs.id = 1")"
+expect_eq ledger-ingest-log-1.6 "OOM message is the exception line" \
+	"torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB." \
+	"$(sql $DB "SELECT substr(json_extract(record, '\$.failure.message'), 1, 71) FROM runs WHERE id = 2")"
+expect_eq ledger-ingest-log-1.7 "FAIL and killed messages" "FAIL
+no summary: the log stops after step 401
+ModuleNotFoundError: No module named 'rustbpe'" \
+	"$(sql $DB "SELECT json_extract(record, '\$.failure.message') FROM runs WHERE id >= 3 ORDER BY id")"
+expect_eq ledger-ingest-log-1.8 "log tail: the whole 15-line log, the step stream as a terminal shows it" "15|FAIL|1" \
+	"$(sql $DB "SELECT length(t) - length(replace(t, char(10), '')) + 1, substr(t, length(t) - 3), instr(t, char(10) || 'step 00041 (4.3%) | loss: nan | lrm: 1.00 | dt: 311ms | tok/sec: 1,671,002 | mfu: 39.9% | epoch: 1 | remaining: 287s' || char(10)) > 0 FROM (SELECT json_extract(record, '\$.failure.log_tail') AS t FROM runs WHERE id = 3)")"
+expect_eq ledger-ingest-log-1.8b "a long crash log keeps only its last 20 lines" "20" \
+	"$(sql $DB "SELECT length(t) - length(replace(t, char(10), '')) + 1 FROM (SELECT json_extract(record, '\$.failure.log_tail') AS t FROM runs WHERE id = 2)")"
+expect_eq ledger-ingest-log-1.9 "no carriage returns in any tail" "0" \
+	"$(sql $DB "SELECT count(*) FROM runs WHERE instr(json_extract(record, '\$.failure.log_tail'), char(13)) > 0")"
+expect_eq ledger-ingest-log-1.10 "hardware from --hardware, no decision" "H100|xl||run.log" \
+	"$(sql $DB "SELECT DISTINCT hw_class, vram_tier, decision, source_format FROM runs")"
+
+expect_code ledger-ingest-log-2.1 "same logs again: exit 0" 0 "$LEDGER" --db $DB ingest run.log crash.log --hardware "NVIDIA H100 80GB HBM3"
+expect_eq ledger-ingest-log-2.2 "same logs again add nothing" "run.log: 0 new, 1 already present, 0 quarantined (run.log)
+crash.log: 0 new, 1 already present, 0 quarantined (run.log)" "$out"
+
+printf 'Vocab size: 8,192\nTime budget: 300s\n' >notes.txt
+expect_code ledger-ingest-log-3.1 "a log with nothing to read is not detected: exit 2" 2 "$LEDGER" --db $DB ingest notes.txt
+expect_code ledger-ingest-log-3.2 "forced with --as it is quarantined: exit 1" 1 "$LEDGER" --db $DB ingest --as run.log notes.txt
+expect_eq ledger-ingest-log-3.3 "the reason says why" "ledger: ingest: notes.txt:1: no '---' summary, step lines, traceback or FAIL line: not a run log" "$err"
+sed 's/^val_bpb: .*/val_bpb:          n\/a?/' run.log >badsum.log
+expect_code ledger-ingest-log-3.4 "a summary value that is not a number: quarantined" 1 "$LEDGER" --db $DB ingest badsum.log
+expect_eq ledger-ingest-log-3.5 "with its line" "ledger: ingest: badsum.log:16: val_bpb 'n/a?' is not a number" "$err"
