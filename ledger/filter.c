@@ -188,36 +188,34 @@ static int set_time(struct run_filter *f, const char *cmd, const char *opt, cons
 	return 0;
 }
 
-/* Parse "val_bpb<1.2", "mfu_percent >= 40": name, operator, number. */
+/* Copy of s[0..n) without surrounding white space. */
+static char *trim_dup(const char *s, size_t n)
+{
+	while (n && isspace((unsigned char)*s))
+		s++, n--;
+	while (n && isspace((unsigned char)s[n - 1]))
+		n--;
+	return xstrndup(s, n);
+}
+
+/* Parse "val_bpb<1.2", "mfu_percent >= 40": name, operator, number. The
+ * operator is matched against a fixed list, longest first. */
 static int add_where(struct run_filter *f, const char *cmd, const char *v)
 {
 	static const char *const ops[] = { "<=", ">=", "!=", "<", ">", "=", NULL };
-	const char *p = v;
-	while (*p && !strchr("<>=!", *p))
-		p++;
-	char *name = xstrndup(v, (size_t)(p - v));
-	/* trim spaces around the name */
-	char *n0 = name;
-	while (isspace((unsigned char)*n0))
-		n0++;
-	size_t nl = strlen(n0);
-	while (nl && isspace((unsigned char)n0[nl - 1]))
-		n0[--nl] = '\0';
+	size_t at = strcspn(v, "<>=!");
 	const char *op = NULL;
-	for (int k = 0; ops[k]; k++)
-		if (str_starts_with(p, ops[k])) {
+	for (int k = 0; ops[k] && !op; k++)
+		if (str_starts_with(v + at, ops[k]))
 			op = ops[k];
-			break;
-		}
-	const char *num = op ? p + strlen(op) : p;
-	while (isspace((unsigned char)*num))
-		num++;
-	double x;
+	char *name = trim_dup(v, at);
+	char *num = op ? trim_dup(v + at + strlen(op), strlen(v + at + strlen(op))) : NULL;
+	double x = 0;
 	int rc = -1;
-	if (!*p || !op)
+	if (!op)
 		rl_error("%s: --where '%s' has no operator", cmd, v);
-	else if (metric_name_check(n0))
-		rl_error("%s: --where '%s': '%s' is not a metric name", cmd, v, n0);
+	else if (metric_name_check(name))
+		rl_error("%s: --where '%s': '%s' is not a metric name", cmd, v, name);
 	else if (parse_double(num, &x) || !isfinite(x))
 		rl_error("%s: --where '%s': '%s' is not a number", cmd, v, num);
 	else
@@ -225,15 +223,15 @@ static int add_where(struct run_filter *f, const char *cmd, const char *v)
 	if (rc) {
 		rl_hint("write METRIC OP NUMBER, e.g. --where 'val_bpb<1.0' (OP: < <= > >= = !=)");
 		free(name);
-		return -1;
+	} else {
+		f->where = xrealloc(f->where, (size_t)(f->nwhere + 1) * sizeof(*f->where));
+		struct where_cond *w = &f->where[f->nwhere++];
+		w->metric = name; /* owned by the filter now */
+		snprintf(w->op, sizeof(w->op), "%s", op);
+		w->value = x;
 	}
-	f->where = xrealloc(f->where, (size_t)(f->nwhere + 1) * sizeof(*f->where));
-	struct where_cond *w = &f->where[f->nwhere++];
-	w->metric = xstrdup(n0);
-	snprintf(w->op, sizeof(w->op), "%s", op);
-	w->value = x;
-	free(name);
-	return 0;
+	free(num);
+	return rc;
 }
 
 static int apply(struct run_filter *f, const char *cmd, const char *opt, const char *v)

@@ -18,10 +18,10 @@
 #include "sb.h"
 
 /* Positional parameters collected while SQL text is built, bound later in
- * the same order. Text is borrowed or owned as flagged. */
+ * the same order ("?" placeholders, numbered from the caller's first). */
 struct sql_arg {
 	int type;          /* SQLITE_TEXT, SQLITE_FLOAT or SQLITE_INTEGER */
-	char *text;        /* owned copy for SQLITE_TEXT */
+	char *text;        /* SQLITE_TEXT: an owned copy */
 	double num;
 	sqlite3_int64 i;
 };
