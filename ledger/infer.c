@@ -125,8 +125,10 @@ void changes_exact(const json_t *parent_cfg, const json_t *cfg, struct change_li
 /* ---- alias table ----------------------------------------------------- */
 
 /* Human names (lowercase, '_' and '-' read as spaces) for config keys, and
- * the value a name implies on its own ("flash attention"). Keys follow the
- * trainer's variable kinds: model/optim/sched/train change the maths,
+ * the value a name implies on its own ("flash attention"). Keys are the
+ * trainer's (trainer --list-variables); a few autoresearch ideas the trainer
+ * does not have (window pattern, aspect ratio, activation) get model.* names
+ * because they change the maths. model/optim/sched/train change the maths,
  * impl must not. */
 static const struct alias {
 	const char *name;
@@ -139,9 +141,10 @@ static const struct alias {
 	{ "dim", "model.dim", NULL }, { "model dim", "model.dim", NULL },
 	{ "width", "model.dim", NULL }, { "n embd", "model.dim", NULL },
 	{ "embedding dim", "model.dim", NULL }, { "hidden size", "model.dim", NULL },
-	{ "heads", "model.n_head", NULL }, { "n head", "model.n_head", NULL },
-	{ "num heads", "model.n_head", NULL }, { "kv heads", "model.n_kv_head", NULL },
-	{ "n kv head", "model.n_kv_head", NULL }, { "head dim", "model.head_dim", NULL },
+	{ "heads", "model.heads", NULL }, { "n head", "model.heads", NULL },
+	{ "num heads", "model.heads", NULL }, { "head dim", "model.head_dim", NULL },
+	{ "qk norm", "model.qk_norm", NULL }, { "seq len", "model.seq_len", NULL },
+	{ "sequence length", "model.seq_len", NULL }, { "context length", "model.seq_len", NULL },
 	{ "aspect ratio", "model.aspect_ratio", NULL }, { "mlp ratio", "model.mlp_ratio", NULL },
 	{ "vocab", "model.vocab_size", NULL }, { "vocab size", "model.vocab_size", NULL },
 	{ "window pattern", "model.window_pattern", NULL },
@@ -155,7 +158,6 @@ static const struct alias {
 	{ "unembedding lr", "optim.unembedding_lr", NULL },
 	{ "unembed lr", "optim.unembedding_lr", NULL }, { "lm head lr", "optim.unembedding_lr", NULL },
 	{ "scalar lr", "optim.scalar_lr", NULL },
-	{ "lr", "optim.lr", NULL }, { "learning rate", "optim.lr", NULL },
 	{ "weight decay", "optim.weight_decay", NULL }, { "wd", "optim.weight_decay", NULL },
 	{ "beta1", "optim.beta1", NULL }, { "adam beta1", "optim.beta1", NULL },
 	{ "beta2", "optim.beta2", NULL }, { "adam beta2", "optim.beta2", NULL },
@@ -172,8 +174,7 @@ static const struct alias {
 	{ "batch", "train.total_batch_size", NULL }, { "batch size", "train.total_batch_size", NULL },
 	{ "total batch", "train.total_batch_size", NULL },
 	{ "total batch size", "train.total_batch_size", NULL },
-	{ "seq len", "train.seq_len", NULL }, { "sequence length", "train.seq_len", NULL },
-	{ "context length", "train.seq_len", NULL }, { "seed", "train.seed", NULL },
+	{ "seed", "train.seed", NULL }, { "time budget", "train.time_budget_s", NULL },
 	{ "grad checkpointing", "impl.recompute", NULL },
 	{ "gradient checkpointing", "impl.recompute", NULL },
 	{ "activation checkpointing", "impl.recompute", NULL },
@@ -182,12 +183,15 @@ static const struct alias {
 	{ "attention", "impl.attention", NULL }, { "attention kernel", "impl.attention", NULL },
 	{ "flash attention", "impl.attention", "flash" }, { "flash attn", "impl.attention", "flash" },
 	{ "sdpa", "impl.attention", "sdpa" },
-	{ "compile", "impl.compile", NULL }, { "torch compile", "impl.compile", NULL },
-	{ "torch.compile", "impl.compile", NULL },
+	{ "compile", "impl.compile_mode", NULL }, { "torch compile", "impl.compile_mode", NULL },
+	{ "compile mode", "impl.compile_mode", NULL },
 	{ "cuda graphs", "impl.cuda_graphs", NULL }, { "cuda graph", "impl.cuda_graphs", NULL },
-	{ "fused optimizer", "impl.fused_optimizer", NULL },
-	{ "fused adamw", "impl.fused_optimizer", NULL },
-	{ "precision", "impl.precision", NULL }, { "dtype", "impl.precision", NULL },
+	{ "fused optimizer", "impl.fused_adamw", NULL }, { "fused adamw", "impl.fused_adamw", NULL },
+	{ "fused xent", "impl.fused_xent", NULL },
+	{ "fused cross entropy", "impl.fused_xent", NULL }, { "threads", "impl.threads", NULL },
+	{ "matrix optimizer", "optim.matrix_optimizer", NULL },
+	{ "muon", "optim.matrix_optimizer", "muon" }, { "adamw", "optim.matrix_optimizer", "adamw" },
+	{ "warmdown shape", "sched.warmdown_shape", NULL },
 };
 
 /* Lowercase, '_'/'-' as spaces, runs of spaces collapsed, trimmed. */
@@ -322,10 +326,10 @@ static int tok_is(const char *t, const char *word)
 static const char *const verbs[] = {
 	"increase", "decrease", "reduce", "raise", "lower", "bump", "change", "set",
 	"try", "tune", "adjust", "tweak", "switch", "use", "revert", "restore",
-	"scale", "update", "add", "with", "the", "to",
+	"scale", "update", "with", "the", "to",
 };
 static const char *const disable_words[] = { "remove", "disable", "drop", "no", "without" };
-static const char *const enable_words[] = { "enable" };
+static const char *const enable_words[] = { "enable", "add" };
 
 static int in_words(const char *t, const char *const *w, size_t n)
 {
@@ -409,7 +413,8 @@ static int emit(struct change_list *out, char **t, int a, int b, const char *old
 static int is_categorical(const char *var)
 {
 	static const char *const vars[] = { "model.activation", "model.window_pattern",
-					    "impl.attention", "impl.precision" };
+					    "impl.attention", "impl.compile_mode",
+					    "optim.matrix_optimizer", "sched.warmdown_shape" };
 	for (size_t i = 0; i < ARRAY_SIZE(vars); i++)
 		if (!strcmp(var, vars[i]))
 			return 1;

@@ -53,6 +53,9 @@ static void test_forms(void)
 	expect("infer-1.16", "optim.beta2 0.95 -> 0.99", "optim.beta2:0.95>0.99");
 	expect("infer-1.17", "x0 lambda 0.1 to 0.2", "desc.x0_lambda:0.1>0.2");
 	expect("infer-1.18", "attention to flash", "impl.attention:~>flash");
+	expect("infer-1.19", "add QK norm", "model.qk_norm:~>true");
+	expect("infer-1.20", "switch to muon", "optim.matrix_optimizer:~>muon");
+	expect("infer-1.21", "heads 4 to 8", "model.heads:4>8");
 }
 
 static void test_splitting(void)
