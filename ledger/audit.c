@@ -940,6 +940,8 @@ int audit_campaign(sqlite3 *db, const char *campaign, const struct audit_opts *o
 	struct finding_list tmp = FINDING_LIST_INIT;
 	if (!o)
 		o = &dflt;
+	if (sum) /* safe to release whatever happens below */
+		memset(sum, 0, sizeof(*sum));
 	if (campaign_load(db, campaign, &a.c, 0))
 		return -1;
 	a.out = &tmp;

@@ -100,7 +100,7 @@ struct audit_summary {
 void audit_summary_release(struct audit_summary *s);
 
 /* Audit one declared campaign, appending its findings to out; sum may be
- * NULL. 0 = ok; -1 when the campaign is not declared or its baseline
+ * NULL, and is zeroed first, so audit_summary_release() is always safe. 0 = ok; -1 when the campaign is not declared or its baseline
  * cannot be resolved (message printed); -2 on a database error. */
 int audit_campaign(sqlite3 *db, const char *campaign, const struct audit_opts *o,
 		   struct audit_summary *sum, struct finding_list *out);
