@@ -58,36 +58,51 @@ void rmsnorm_backward(float *dinp, const float *dout, const float *inp, const fl
 	}
 }
 
+/* Four input rows at a time share each weight row load; a row's sum
+ * still runs over c in one fixed (vectorised) order. */
 void matmul_forward(float *out, const float *inp, const float *w, int N, int C, int OC)
 {
 	#pragma omp parallel for schedule(static)
-	for (int n = 0; n < N; n++) {
-		const float *x = inp + (size_t)n * C;
+	for (int n0 = 0; n0 < N; n0 += 4) {
+		const float *x[4];
+		for (int j = 0; j < 4; j++) /* past the end: repeat the last row, discard */
+			x[j] = inp + (size_t)(n0 + j < N ? n0 + j : N - 1) * C;
 		for (int o = 0; o < OC; o++) {
 			const float *wr = w + (size_t)o * C;
-			float s = 0.0f;
-			#pragma omp simd reduction(+:s)
-			for (int c = 0; c < C; c++)
-				s += x[c] * wr[c];
-			out[(size_t)n * OC + o] = s;
+			float s0 = 0.0f, s1 = 0.0f, s2 = 0.0f, s3 = 0.0f;
+			#pragma omp simd reduction(+:s0, s1, s2, s3)
+			for (int c = 0; c < C; c++) {
+				s0 += x[0][c] * wr[c];
+				s1 += x[1][c] * wr[c];
+				s2 += x[2][c] * wr[c];
+				s3 += x[3][c] * wr[c];
+			}
+			float sv[4] = { s0, s1, s2, s3 };
+			for (int j = 0; j < 4 && n0 + j < N; j++)
+				out[(size_t)(n0 + j) * OC + o] = sv[j];
 		}
 	}
 }
 
+/* Both loops take four rows of dout at a time, so each weight row (for
+ * dinp) or gradient row (for dw) is loaded once per four rows; sums still
+ * run in one fixed order. */
 void matmul_backward(float *dinp, float *dw, const float *dout, const float *inp,
 		     const float *w, int N, int C, int OC)
 {
 	if (dinp) {
 		#pragma omp parallel for schedule(static)
-		for (int n = 0; n < N; n++) {
-			float *dx = dinp + (size_t)n * C;
-			const float *g = dout + (size_t)n * OC;
+		for (int n0 = 0; n0 < N; n0 += 4) {
+			int nn = N - n0 < 4 ? N - n0 : 4;
 			for (int o = 0; o < OC; o++) {
 				const float *wr = w + (size_t)o * C;
-				float go = g[o];
-				#pragma omp simd
-				for (int c = 0; c < C; c++)
-					dx[c] += go * wr[c];
+				for (int j = 0; j < nn; j++) {
+					float *dx = dinp + (size_t)(n0 + j) * C;
+					float go = dout[(size_t)(n0 + j) * OC + o];
+					#pragma omp simd
+					for (int c = 0; c < C; c++)
+						dx[c] += go * wr[c];
+				}
 			}
 		}
 	}
@@ -95,9 +110,18 @@ void matmul_backward(float *dinp, float *dw, const float *dout, const float *inp
 	#pragma omp parallel for schedule(static)
 	for (int o = 0; o < OC; o++) {
 		float *dwr = dw + (size_t)o * C;
-		for (int n = 0; n < N; n++) {
-			float go = dout[(size_t)n * OC + o];
+		int n = 0;
+		for (; n + 4 <= N; n += 4) {
+			const float *x0 = inp + (size_t)n * C, *x1 = x0 + C, *x2 = x1 + C, *x3 = x2 + C;
+			float g0 = dout[(size_t)n * OC + o], g1 = dout[(size_t)(n + 1) * OC + o];
+			float g2 = dout[(size_t)(n + 2) * OC + o], g3 = dout[(size_t)(n + 3) * OC + o];
+			#pragma omp simd
+			for (int c = 0; c < C; c++)
+				dwr[c] += g0 * x0[c] + g1 * x1[c] + g2 * x2[c] + g3 * x3[c];
+		}
+		for (; n < N; n++) {
 			const float *x = inp + (size_t)n * C;
+			float go = dout[(size_t)n * OC + o];
 			#pragma omp simd
 			for (int c = 0; c < C; c++)
 				dwr[c] += go * x[c];
@@ -149,6 +173,7 @@ void attention_forward(float *out, float *att, const float *q, const float *k, c
 				for (int u = 0; u <= t; u++) {
 					const float *ku = k + ((size_t)b * T + u) * C + h * HS;
 					float s = 0.0f;
+					#pragma omp simd reduction(+:s)
 					for (int i = 0; i < HS; i++)
 						s += qt[i] * ku[i];
 					a[u] = s * scale;
@@ -167,6 +192,7 @@ void attention_forward(float *out, float *att, const float *q, const float *k, c
 					o[i] = 0.0f;
 				for (int u = 0; u <= t; u++) {
 					const float *vu = v + ((size_t)b * T + u) * C + h * HS;
+					#pragma omp simd
 					for (int i = 0; i < HS; i++)
 						o[i] += a[u] * vu[i];
 				}
@@ -193,6 +219,7 @@ void attention_backward(float *dq, float *dk, float *dv, float *datt, const floa
 				for (int u = 0; u <= t; u++) {
 					const float *vu = v + ((size_t)b * T + u) * C + h * HS;
 					float s = 0.0f;
+					#pragma omp simd reduction(+:s)
 					for (int i = 0; i < HS; i++)
 						s += go[i] * vu[i];
 					dA[t * T + u] = s;
@@ -209,6 +236,7 @@ void attention_backward(float *dq, float *dk, float *dv, float *datt, const floa
 					const float *go = dout + ((size_t)b * T + t) * C + h * HS;
 					const float *qt = q + ((size_t)b * T + t) * C + h * HS;
 					float a = A[t * T + u], d = dA[t * T + u];
+					#pragma omp simd
 					for (int i = 0; i < HS; i++) {
 						dvu[i] += a * go[i];
 						dku[i] += d * qt[i];
@@ -220,6 +248,7 @@ void attention_backward(float *dq, float *dk, float *dv, float *datt, const floa
 				for (int u = 0; u <= t; u++) {
 					const float *ku = k + ((size_t)b * T + u) * C + h * HS;
 					float d = dA[t * T + u];
+					#pragma omp simd
 					for (int i = 0; i < HS; i++)
 						dqt[i] += d * ku[i];
 				}
