@@ -48,9 +48,15 @@ extern "C" int gpu_probe(struct gpu_probe *out, char *why, size_t n)
 	cudaDeviceProp p;
 	memset(out, 0, sizeof(*out));
 	cudaError_t e = cudaGetDeviceCount(&count);
-	if (e != cudaSuccess || count == 0) {
-		snprintf(why, n, "%s", e != cudaSuccess ? cudaGetErrorString(e) : "no CUDA device is visible");
-		cudaGetLastError();
+	cudaGetLastError(); /* a failed probe must not poison later calls */
+	if (e == cudaErrorInsufficientDriver || e == cudaErrorNoDevice || (e == cudaSuccess && !count)) {
+		cudaRuntimeGetVersion(&rt);
+		snprintf(why, n, "no NVIDIA GPU with a driver for CUDA %d.%d is visible (%s)", rt / 1000,
+			 rt % 1000 / 10, e == cudaSuccess ? "0 devices" : cudaGetErrorString(e));
+		return -1;
+	}
+	if (e != cudaSuccess) {
+		snprintf(why, n, "CUDA cannot start: %s", cudaGetErrorString(e));
 		return -1;
 	}
 	e = cudaGetDeviceProperties(&p, 0);

@@ -1,0 +1,449 @@
+/* kernels.cu — the kernel harness: every op of kernels/ checked against its
+ * CPU reference (trainer/ops.h, the ground truth) on fresh random inputs
+ * with poisoned outputs, then timed at the trainer's default shape, with
+ * the copy-bandwidth and GEMM ceilings measured in the same run. Prints one
+ * table; exit 1 when a check fails. Built and run by bench/kernels.sh.
+ * Tolerances (relative L2 error, ||gpu - cpu|| / ||cpu||):
+ *   fp32 outputs of fp32 arithmetic          1e-5 (summation order only)
+ *   bf16 outputs, or bf16 operands           1e-2 (bf16 has 8 bits: 2^-8 = 3.9e-3 per element)
+ *   chains of bf16 GEMMs (attention bwd)     2e-2
+ *   Muon (5 Newton-Schulz steps in bf16)     5e-2 */
+#include "kernels_common.cuh"
+extern "C" {
+#include "ops.h"
+}
+
+static int failures;
+static ceilings ceil_;
+
+/* One row of the table. */
+struct row {
+	const char *op, *shape;
+	double err, tol, ms, gbytes, gflop;
+};
+static std::vector<row> rows;
+
+static void add(const char *op, const char *shape, double err, double tol, double ms, double gbytes,
+		double gflop)
+{
+	rows.push_back({ op, shape, err, tol, ms, gbytes, gflop });
+	if (!(err <= tol))
+		failures++;
+}
+
+static void print_table(void)
+{
+	cudaDeviceProp p;
+	CU(cudaGetDeviceProperties(&p, 0));
+	printf("\nkernel harness on %s: median of 20 timed runs after 3 warm-ups, no cache flush "
+	       "(each op's data is larger than the L2 unless marked *)\n", p.name);
+	printf("ceilings measured now: copy %.0f GB/s (read+write), cuBLASLt bf16 GEMM 8192^3 %.0f TFLOP/s\n\n",
+	       ceil_.gbs, ceil_.tflops);
+	printf("| op | shape | rel err | tol | check | time us | rate | of ceiling |\n");
+	printf("|---|---|---|---|---|---|---|---|\n");
+	for (const row &r : rows) {
+		char rate[32], frac[16];
+		if (r.gflop > 0) {
+			double tf = r.gflop / r.ms / 1e3;
+			snprintf(rate, sizeof rate, "%.0f TFLOP/s", tf);
+			snprintf(frac, sizeof frac, "%.0f%%", 100 * tf / ceil_.tflops);
+		} else {
+			double gbs = r.gbytes / r.ms * 1e3;
+			snprintf(rate, sizeof rate, "%.0f GB/s", gbs);
+			snprintf(frac, sizeof frac, "%.0f%%", 100 * gbs / ceil_.gbs);
+		}
+		printf("| %s | %s | %.2e | %.0e | %s | %.1f | %s | %s |\n", r.op, r.shape, r.err, r.tol,
+		       r.err <= r.tol ? "ok" : "FAIL", r.ms * 1e3, rate, frac);
+	}
+	printf("\n%d of %zu checks failed\n", failures, rows.size());
+}
+
+/* Default shape of the issue: B 64, T 2048, C 512, H 4 x D 128, F 2048, V 256. */
+enum { TB = 64, TT = 2048, TC = 512, TH = 4, TD = 128, TF = 2048, TV = 256 };
+static const long TN = (long)TB * TT;
+
+/* ---- embedding -------------------------------------------------------------- */
+
+static void check_embedding(void)
+{
+	int B = 8, T = 2048, C = TC, V = TV, N = B * T;
+	std::vector<int> tok = randint(N, V);
+	std::vector<float> wte = randn((size_t)V * C, 1.0, false), dx = randn((size_t)N * C, 1.0, false);
+	std::vector<float> dwte0 = randn((size_t)V * C, 1.0, false);
+	int32_t *dtok = dup(tok);
+	float *dwte = dup(wte), *x = dpoison<float>((size_t)N * C), *ddx = dup(dx), *dg = dup(dwte0);
+	OK(embedding_forward(x, dtok, dwte, N, C, 0));
+	std::vector<float> ref((size_t)N * C), gref = dwte0;
+	encoder_forward(ref.data(), tok.data(), wte.data(), B, T, C);
+	add("embedding fwd", "8x2048x512", rel_err(down(x, ref.size()), ref), 1e-5, 0, 0, 0);
+	OK(embedding_backward(dg, dtok, ddx, N, C, V, 0));
+	encoder_backward(gref.data(), dx.data(), tok.data(), B, T, C);
+	add("embedding bwd (+=)", "8x2048x512", rel_err(down(dg, gref.size()), gref), 1e-5, 0, 0, 0);
+	CU(cudaFree(dtok)); CU(cudaFree(dwte)); CU(cudaFree(x)); CU(cudaFree(ddx)); CU(cudaFree(dg));
+}
+
+static void time_embedding(void)
+{
+	int32_t *tok = dup(randint(TN, TV));
+	float *wte = dup(randn((size_t)TV * TC, 1, false)), *x = dpoison<float>(TN * TC);
+	float *dx = dup(randn(TN * TC, 1, false)), *dw = dpoison<float>((size_t)TV * TC);
+	CU(cudaMemset(dw, 0, sizeof(float) * TV * TC));
+	double ms = time_ms([&] { OK(embedding_forward(x, tok, wte, TN, TC, 0)); });
+	add("embedding fwd", "64x2048x512", 0, 1, ms, TN * TC * 8.0 / 1e9, 0);
+	ms = time_ms([&] { OK(embedding_backward(dw, tok, dx, TN, TC, TV, 0)); });
+	add("embedding bwd", "64x2048x512", 0, 1, ms, TN * TC * 4.0 / 1e9, 0);
+	CU(cudaFree(tok)); CU(cudaFree(wte)); CU(cudaFree(x)); CU(cudaFree(dx)); CU(cudaFree(dw));
+}
+
+/* ---- rmsnorm ---------------------------------------------------------------------- */
+
+static void check_rmsnorm(void)
+{
+	int N = 4096, C = TC;
+	std::vector<float> x = randn((size_t)N * C, 1, false), y = randn((size_t)N * C);
+	float *dxs = dup(x), *rstd = dpoison<float>(N);
+	bf16 *dy = dup(to_bf16(y)), *out = dpoison<bf16>((size_t)N * C);
+	OK(rmsnorm_forward(out, rstd, dxs, dy, N, C, 1e-6f, 0));
+	std::vector<float> xs(x), ref((size_t)N * C), rref(N);
+	for (size_t i = 0; i < xs.size(); i++)
+		xs[i] += y[i];
+	rmsnorm_forward(ref.data(), rref.data(), xs.data(), N, C);
+	add("rmsnorm fwd: x+=y", "4096x512", rel_err(down(dxs, xs.size()), xs), 1e-6, 0, 0, 0);
+	add("rmsnorm fwd: out", "4096x512", rel_err(down_bf16(out, ref.size()), ref), 1e-2, 0, 0, 0);
+	add("rmsnorm fwd: rstd", "4096x512", rel_err(down(rstd, N), rref), 1e-5, 0, 0, 0);
+	/* backward: CPU from the fp32 input, GPU from the bf16 output */
+	std::vector<float> dout = randn((size_t)N * C), dx0 = randn((size_t)N * C, 1, false);
+	std::vector<float> dref(dx0);
+	rmsnorm_backward(dref.data(), dout.data(), xs.data(), rref.data(), N, C);
+	float *ddx = dup(dx0);
+	bf16 *ddout = dup(to_bf16(dout)), *dxb = dpoison<bf16>((size_t)N * C);
+	OK(rmsnorm_backward(ddx, dxb, ddout, out, rstd, N, C, 1, 0));
+	add("rmsnorm bwd (+=)", "4096x512", rel_err(down(ddx, dref.size()), dref), 1e-2, 0, 0, 0);
+	add("rmsnorm bwd: bf16 copy", "4096x512", rel_err(down_bf16(dxb, dref.size()), dref), 1e-2, 0, 0, 0);
+	CU(cudaFree(dxs)); CU(cudaFree(rstd)); CU(cudaFree(dy)); CU(cudaFree(out));
+	CU(cudaFree(ddx)); CU(cudaFree(ddout)); CU(cudaFree(dxb));
+}
+
+static void time_rmsnorm(void)
+{
+	float *x = dup(randn(TN * TC, 1, false)), *rstd = dpoison<float>(TN), *dx = dup(randn(TN * TC, 1, false));
+	bf16 *y = dup(to_bf16(randn(TN * TC, 0.01))), *out = dpoison<bf16>(TN * TC);
+	bf16 *dout = dup(to_bf16(randn(TN * TC))), *dxb = dpoison<bf16>(TN * TC);
+	double ms = time_ms([&] { OK(rmsnorm_forward(out, rstd, x, y, TN, TC, 1e-6f, 0)); });
+	add("rmsnorm fwd (+residual)", "131072x512", 0, 1, ms, TN * TC * 12.0 / 1e9, 0);
+	ms = time_ms([&] { OK(rmsnorm_backward(dx, dxb, dout, out, rstd, TN, TC, 1, 0)); });
+	add("rmsnorm bwd (+=)", "131072x512", 0, 1, ms, TN * TC * 14.0 / 1e9, 0);
+	CU(cudaFree(x)); CU(cudaFree(rstd)); CU(cudaFree(dx)); CU(cudaFree(y)); CU(cudaFree(out));
+	CU(cudaFree(dout)); CU(cudaFree(dxb));
+}
+
+/* ---- rotary (+ qk-norm + head split) ------------------------------------------------ */
+
+/* (B,T,H,D) <-> (B,H,T,D) on the host */
+static std::vector<float> bthd_to_bhtd(const std::vector<float> &a, int B, int T, int H, int D)
+{
+	std::vector<float> o(a.size());
+	for (int b = 0; b < B; b++)
+		for (int t = 0; t < T; t++)
+			for (int h = 0; h < H; h++)
+				memcpy(&o[(((size_t)b * H + h) * T + t) * D], &a[(((size_t)b * T + t) * H + h) * D],
+				       D * sizeof(float));
+	return o;
+}
+
+static std::vector<float> bhtd_to_bthd(const std::vector<float> &a, int B, int T, int H, int D)
+{
+	std::vector<float> o(a.size());
+	for (int b = 0; b < B; b++)
+		for (int t = 0; t < T; t++)
+			for (int h = 0; h < H; h++)
+				memcpy(&o[(((size_t)b * T + t) * H + h) * D], &a[(((size_t)b * H + h) * T + t) * D],
+				       D * sizeof(float));
+	return o;
+}
+
+static void check_rotary(void)
+{
+	int B = 4, T = 512, H = TH, D = TD, C = H * D, N = B * T;
+	size_t NC = (size_t)N * C;
+	std::vector<float> qkv = randn(3 * NC);
+	std::vector<float> cs((size_t)T * D);
+	rotary_table(cs.data(), T, D);
+	float *dcs = dup(cs), *rq = dpoison<float>((size_t)N * H), *rk = dpoison<float>((size_t)N * H);
+	bf16 *dqkv = dup(to_bf16(qkv)), *q = dpoison<bf16>(NC), *k = dpoison<bf16>(NC), *v = dpoison<bf16>(NC);
+	OK(rotary_forward(q, k, v, rq, rk, dqkv, dcs, B, T, H, D, 1, 1e-6f, 0));
+	/* CPU: split, rmsnorm per head, rotate */
+	std::vector<float> raw[3], nrm[3], rstd[2];
+	for (int p = 0; p < 3; p++) {
+		raw[p].resize(NC);
+		for (long n = 0; n < N; n++)
+			memcpy(&raw[p][n * C], &qkv[n * 3 * C + p * C], C * sizeof(float));
+	}
+	for (int p = 0; p < 2; p++) {
+		nrm[p].resize(NC);
+		rstd[p].resize((size_t)N * H);
+		rmsnorm_forward(nrm[p].data(), rstd[p].data(), raw[p].data(), N * H, D);
+		rotary_forward(nrm[p].data(), nrm[p].data(), B, T, H, D);
+	}
+	add("rotary+qknorm fwd: q", "4x512x4x128", rel_err(down_bf16(q, NC), bthd_to_bhtd(nrm[0], B, T, H, D)), 1e-2, 0, 0, 0);
+	add("rotary+qknorm fwd: k", "4x512x4x128", rel_err(down_bf16(k, NC), bthd_to_bhtd(nrm[1], B, T, H, D)), 1e-2, 0, 0, 0);
+	add("rotary fwd: v (copy)", "4x512x4x128", rel_err(down_bf16(v, NC), bthd_to_bhtd(raw[2], B, T, H, D)), 0, 0, 0, 0);
+	/* backward: inverse rotation, then the per-head rmsnorm backward */
+	std::vector<float> g[3], ref(3 * NC);
+	bf16 *dg[3];
+	for (int p = 0; p < 3; p++) {
+		g[p] = randn(NC);
+		dg[p] = dup(to_bf16(bthd_to_bhtd(g[p], B, T, H, D)));
+	}
+	bf16 *dout = dpoison<bf16>(3 * NC);
+	OK(rotary_backward(dout, dg[0], dg[1], dg[2], q, k, rq, rk, dcs, B, T, H, D, 1, 0));
+	for (int p = 0; p < 3; p++) {
+		std::vector<float> d(NC, 0.f);
+		if (p < 2) {
+			rotary_backward(g[p].data(), g[p].data(), B, T, H, D);
+			rmsnorm_backward(d.data(), g[p].data(), raw[p].data(), rstd[p].data(), N * H, D);
+		} else {
+			d = g[p];
+		}
+		for (long n = 0; n < N; n++)
+			memcpy(&ref[n * 3 * C + p * C], &d[n * C], C * sizeof(float));
+	}
+	add("rotary+qknorm bwd", "4x512x4x128", rel_err(down_bf16(dout, 3 * NC), ref), 1e-2, 0, 0, 0);
+	CU(cudaFree(dcs)); CU(cudaFree(rq)); CU(cudaFree(rk)); CU(cudaFree(dqkv)); CU(cudaFree(q));
+	CU(cudaFree(k)); CU(cudaFree(v)); CU(cudaFree(dout));
+	for (int p = 0; p < 3; p++)
+		CU(cudaFree(dg[p]));
+}
+
+static void time_rotary(void)
+{
+	size_t NC = TN * TC;
+	std::vector<float> cs((size_t)TT * TD);
+	rotary_table(cs.data(), TT, TD);
+	float *dcs = dup(cs), *rq = dpoison<float>(TN * TH), *rk = dpoison<float>(TN * TH);
+	bf16 *qkv = dup(to_bf16(randn(3 * NC))), *o = dpoison<bf16>(3 * NC), *g = dup(to_bf16(randn(3 * NC)));
+	bf16 *q = o, *k = o + NC, *v = o + 2 * NC;
+	double ms = time_ms([&] { OK(rotary_forward(q, k, v, rq, rk, qkv, dcs, TB, TT, TH, TD, 1, 1e-6f, 0)); });
+	add("rotary+qknorm fwd", "64x2048x4x128", 0, 1, ms, NC * 12.0 / 1e9, 0);
+	ms = time_ms([&] { OK(rotary_backward(qkv, g, g + NC, g + 2 * NC, q, k, rq, rk, dcs, TB, TT, TH, TD, 1, 0)); });
+	add("rotary+qknorm bwd", "64x2048x4x128", 0, 1, ms, NC * 16.0 / 1e9, 0);
+	CU(cudaFree(dcs)); CU(cudaFree(rq)); CU(cudaFree(rk)); CU(cudaFree(qkv)); CU(cudaFree(o)); CU(cudaFree(g));
+}
+
+/* ---- attention ---------------------------------------------------------------------- */
+
+static void check_attention(cublasHandle_t h)
+{
+	int B = 2, T = 256, H = TH, D = TD, C = H * D, N = B * T;
+	size_t NC = (size_t)N * C, BHTT = (size_t)B * H * T * T;
+	std::vector<float> q = randn(NC), k = randn(NC), v = randn(NC); /* (B,H,T,D) */
+	bf16 *dq = dup(to_bf16(q)), *dk = dup(to_bf16(k)), *dv = dup(to_bf16(v));
+	bf16 *P = dpoison<bf16>(BHTT), *o = dpoison<bf16>(NC), *att = dpoison<bf16>(NC);
+	float *S = dpoison<float>(BHTT);
+	OK(attention_forward(h, att, P, S, o, dq, dk, dv, B, T, H, D, 0));
+	std::vector<float> qc = bhtd_to_bthd(q, B, T, H, D), kc = bhtd_to_bthd(k, B, T, H, D);
+	std::vector<float> vc = bhtd_to_bthd(v, B, T, H, D), out(NC), A(BHTT);
+	attention_forward(out.data(), A.data(), qc.data(), kc.data(), vc.data(), B, T, H, D);
+	add("attention fwd: out", "2x256x4x128", rel_err(down_bf16(att, NC), out), 1e-2, 0, 0, 0);
+	add("attention fwd: probs", "2x256x4x128", rel_err(down_bf16(P, BHTT), A), 1e-2, 0, 0, 0);
+	std::vector<float> datt = randn(NC), gq(NC, 0.f), gk(NC, 0.f), gv(NC, 0.f), scratch(BHTT);
+	attention_backward(gq.data(), gk.data(), gv.data(), scratch.data(), datt.data(), qc.data(),
+			   kc.data(), vc.data(), A.data(), B, T, H, D);
+	bf16 *ddatt = dup(to_bf16(datt)), *oq = dpoison<bf16>(NC), *ok = dpoison<bf16>(NC), *ov = dpoison<bf16>(NC);
+	OK(attention_backward(h, oq, ok, ov, P, S, o, ddatt, dq, dk, dv, B, T, H, D, 0));
+	add("attention bwd: dq", "2x256x4x128", rel_err(down_bf16(oq, NC), bthd_to_bhtd(gq, B, T, H, D)), 2e-2, 0, 0, 0);
+	add("attention bwd: dk", "2x256x4x128", rel_err(down_bf16(ok, NC), bthd_to_bhtd(gk, B, T, H, D)), 2e-2, 0, 0, 0);
+	add("attention bwd: dv", "2x256x4x128", rel_err(down_bf16(ov, NC), bthd_to_bhtd(gv, B, T, H, D)), 2e-2, 0, 0, 0);
+	bf16 *bufs[] = { dq, dk, dv, P, o, att, ddatt, oq, ok, ov };
+	for (bf16 *b : bufs)
+		CU(cudaFree(b));
+	CU(cudaFree(S));
+}
+
+static void time_attention(cublasHandle_t h)
+{
+	size_t NC = TN * TC, BHTT = (size_t)TB * TH * TT * TT;
+	bf16 *q = dup(to_bf16(randn(NC))), *k = dup(to_bf16(randn(NC))), *v = dup(to_bf16(randn(NC)));
+	bf16 *P = dpoison<bf16>(BHTT), *o = dpoison<bf16>(NC), *att = dpoison<bf16>(NC), *g = dup(to_bf16(randn(NC)));
+	bf16 *gq = dpoison<bf16>(NC), *gk = dpoison<bf16>(NC), *gv = dpoison<bf16>(NC);
+	float *S = dpoison<float>(BHTT);
+	double tt = (double)TB * TH * TT * TT, flop_f = 4.0 * tt * TD / 1e9;
+	double ms = time_ms([&] { OK(attention_forward(h, att, P, S, o, q, k, v, TB, TT, TH, TD, 0)); }, 10);
+	add("attention fwd (GEMMs+softmax)", "64x2048x4x128", 0, 1, ms, 0, flop_f);
+	ms = time_ms([&] { OK(causal_softmax_forward(P, S, (long)TB * TH * TT, TT, 0.088f, 0)); }, 10);
+	add("causal softmax fwd", "64x4x2048x2048", 0, 1, ms, tt * (2.0 + 2.0) / 1e9, 0);
+	ms = time_ms([&] {
+		OK(attention_forward(h, att, P, S, o, q, k, v, TB, TT, TH, TD, 0));
+		OK(attention_backward(h, gq, gk, gv, P, S, o, g, q, k, v, TB, TT, TH, TD, 0));
+	}, 10);
+	add("attention fwd+bwd", "64x2048x4x128", 0, 1, ms, 0, 3 * flop_f);
+	ms = time_ms([&] { OK(causal_softmax_backward(P, S, (long)TB * TH * TT, TT, 0.088f, 0)); }, 10);
+	add("causal softmax bwd", "64x4x2048x2048", 0, 1, ms, tt * (1.0 + 2.0 + 2.0) / 1e9, 0);
+	bf16 *bufs[] = { q, k, v, P, o, att, g, gq, gk, gv };
+	for (bf16 *b : bufs)
+		CU(cudaFree(b));
+	CU(cudaFree(S));
+}
+
+/* ---- relu2, cross-entropy --------------------------------------------------------------- */
+
+static void check_relu2(void)
+{
+	size_t n = (size_t)1 << 20;
+	std::vector<float> u = randn(n), da = randn(n), ref(n), dref(n, 0.f);
+	bf16 *du_ = dup(to_bf16(u)), *a = dpoison<bf16>(n), *dda = dup(to_bf16(da)), *du = dpoison<bf16>(n);
+	OK(relu2_forward(a, du_, (long)n, 0));
+	relu2_forward(ref.data(), u.data(), n);
+	add("relu2 fwd", "1M", rel_err(down_bf16(a, n), ref), 1e-2, 0, 0, 0);
+	OK(relu2_backward(du, dda, du_, (long)n, 0));
+	relu2_backward(dref.data(), da.data(), u.data(), n);
+	add("relu2 bwd", "1M", rel_err(down_bf16(du, n), dref), 1e-2, 0, 0, 0);
+	CU(cudaFree(du_)); CU(cudaFree(a)); CU(cudaFree(dda)); CU(cudaFree(du));
+	size_t nf = TN * TF;
+	bf16 *U = dup(to_bf16(randn(nf))), *A = dpoison<bf16>(nf), *G = dup(to_bf16(randn(nf)));
+	double ms = time_ms([&] { OK(relu2_forward(A, U, (long)nf, 0)); });
+	add("relu2 fwd", "131072x2048", 0, 1, ms, nf * 4.0 / 1e9, 0);
+	ms = time_ms([&] { OK(relu2_backward(A, G, U, (long)nf, 0)); });
+	add("relu2 bwd", "131072x2048", 0, 1, ms, nf * 6.0 / 1e9, 0);
+	CU(cudaFree(U)); CU(cudaFree(A)); CU(cudaFree(G));
+}
+
+static void check_xent(void)
+{
+	int N = 8192, V = TV;
+	float cap = 15.f;
+	std::vector<float> z = randn((size_t)N * V, 8.0, false), loss(N), probs((size_t)N * V), dref((size_t)N * V);
+	std::vector<int> t = randint(N, V);
+	float *dz = dup(z), *dl = dpoison<float>(N);
+	int32_t *dt = dup(t);
+	bf16 *dg = dpoison<bf16>((size_t)N * V);
+	OK(crossentropy_forward_backward(dl, dg, dz, dt, N, V, cap, 1.0f / N, 0));
+	softcap_xent_forward(loss.data(), probs.data(), z.data(), t.data(), cap, N, V);
+	softcap_xent_backward(dref.data(), probs.data(), z.data(), t.data(), cap, 1.0f / N, N, V);
+	add("softcap xent: losses", "8192x256", rel_err(down(dl, N), loss), 1e-5, 0, 0, 0);
+	add("softcap xent: dlogits", "8192x256", rel_err(down_bf16(dg, (size_t)N * V), dref), 1e-2, 0, 0, 0);
+	CU(cudaFree(dz)); CU(cudaFree(dl)); CU(cudaFree(dt)); CU(cudaFree(dg));
+	float *L = dup(randn(TN * TV, 8, false)), *lo = dpoison<float>(TN);
+	int32_t *T = dup(randint(TN, TV));
+	bf16 *G = dpoison<bf16>(TN * TV);
+	double ms = time_ms([&] { OK(crossentropy_forward_backward(lo, G, L, T, TN, TV, cap, 1.f, 0)); });
+	add("softcap xent fwd+grad", "131072x256", 0, 1, ms, TN * (TV * 6.0 + 8) / 1e9, 0);
+	CU(cudaFree(L)); CU(cudaFree(lo)); CU(cudaFree(T)); CU(cudaFree(G));
+}
+
+/* ---- optimisers --------------------------------------------------------------------------- */
+
+static void check_adamw(void)
+{
+	size_t n = (size_t)1 << 22;
+	std::vector<float> p = randn(n, 0.02, false), g = randn(n, 1e-3, false), m = randn(n, 1e-3, false);
+	std::vector<float> v(n);
+	for (size_t i = 0; i < n; i++)
+		v[i] = 1e-6f * (float)rng_uniform(&bench_seed);
+	float *dp = dup(p), *dg = dup(g), *dm = dup(m), *dv = dup(v);
+	bf16 *pb = dpoison<bf16>(n);
+	OK(adamw_update(dp, pb, dg, dm, dv, (long)n, 0.004f, 0.8f, 0.95f, 1e-8f, 0.2f, 7, 0));
+	adamw_step(p.data(), g.data(), m.data(), v.data(), n, 0.004f, 0.8f, 0.95f, 1e-8f, 0.2f, 7);
+	add("adamw: p", "4M", rel_err(down(dp, n), p), 1e-5, 0, 0, 0);
+	add("adamw: m, v", "4M", std::max(rel_err(down(dm, n), m), rel_err(down(dv, n), v)), 1e-5, 0, 0, 0);
+	add("adamw: bf16 copy", "4M", rel_err(down_bf16(pb, n), p), 1e-2, 0, 0, 0);
+	size_t N = 25 * ((size_t)1 << 20); /* about the default model's parameters */
+	float *P = dup(randn(N, 0.02, false)), *G = dup(randn(N, 1e-3, false));
+	float *M = dpoison<float>(N), *Vv = dpoison<float>(N);
+	CU(cudaMemset(M, 0, N * 4));
+	CU(cudaMemset(Vv, 0, N * 4));
+	bf16 *PB = dpoison<bf16>(N);
+	double ms = time_ms([&] { OK(adamw_update(P, PB, G, M, Vv, (long)N, 1e-4f, 0.8f, 0.95f, 1e-8f, 0.f, 3, 0)); });
+	add("adamw", "25M params", 0, 1, ms, N * 30.0 / 1e9, 0);
+	CU(cudaFree(dp)); CU(cudaFree(dg)); CU(cudaFree(dm)); CU(cudaFree(dv)); CU(cudaFree(pb));
+	CU(cudaFree(P)); CU(cudaFree(G)); CU(cudaFree(M)); CU(cudaFree(Vv)); CU(cudaFree(PB));
+}
+
+/* One matrix; the check compares the update p_new - p_old with the CPU's. */
+static void check_muon(cublasHandle_t h, int R, int Cc, const char *shape)
+{
+	size_t n = (size_t)R * Cc;
+	std::vector<float> p = randn(n, 0.02, false), g = randn(n, 1e-3, false), mom = randn(n, 1e-3, false);
+	std::vector<float> p0(p), scratch(muon_scratch_floats(R, Cc));
+	float *dp = dup(p), *dg = dup(g), *dm = dup(mom), *norm;
+	CU(cudaMalloc(&norm, sizeof(float)));
+	bf16 *pb = dpoison<bf16>(n), *sc = dpoison<bf16>(muon_scratch_elems(R, Cc));
+	OK(muon_update(h, dp, pb, dg, dm, R, Cc, 0.04f, 0.95f, 0.2f, sc, norm, 0));
+	muon_step(p.data(), g.data(), mom.data(), R, Cc, 0.04f, 0.95f, 0.2f, scratch.data());
+	std::vector<float> gp = down(dp, n), du(n), cu(n);
+	for (size_t i = 0; i < n; i++) {
+		du[i] = gp[i] - p0[i];
+		cu[i] = p[i] - p0[i];
+	}
+	char op[64];
+	snprintf(op, sizeof op, "muon update (NS5 bf16)");
+	add(op, shape, rel_err(du, cu), 5e-2, 0, 0, 0);
+	add("muon momentum", shape, rel_err(down(dm, n), mom), 1e-5, 0, 0, 0);
+	/* time at this shape: 5 x (gram + square + product) GEMMs */
+	double nn = std::min(R, Cc), kk = std::max(R, Cc);
+	double flop = 5 * (2 * nn * nn * kk + 2 * nn * nn * nn + 2 * nn * nn * kk) / 1e9;
+	double ms = time_ms([&] { OK(muon_update(h, dp, pb, dg, dm, R, Cc, 1e-6f, 0.95f, 0.f, sc, norm, 0)); });
+	add("muon step (one matrix)", shape, 0, 1, ms, 0, flop);
+	CU(cudaFree(dp)); CU(cudaFree(dg)); CU(cudaFree(dm)); CU(cudaFree(norm)); CU(cudaFree(pb)); CU(cudaFree(sc));
+}
+
+/* ---- GEMMs (cuBLASLt) ------------------------------------------------------------------------ */
+
+static void check_matmul(mm_ctx *m)
+{
+	int N = 2048, C = TC, OC = 3 * TC;
+	std::vector<float> x = randn((size_t)N * C), w = randn((size_t)OC * C, 0.05), ref((size_t)N * OC);
+	bf16 *dx = dup(to_bf16(x)), *dw = dup(to_bf16(w)), *out = dpoison<bf16>((size_t)N * OC);
+	OK(mm(m, out, 0, dx, 0, dw, 1, N, OC, C, 1.f, 0.f, 0));
+	matmul_forward(ref.data(), x.data(), w.data(), N, C, OC);
+	add("matmul x W^T (bf16 out)", "2048x512 -> 1536", rel_err(down_bf16(out, ref.size()), ref), 1e-2, 0, 0, 0);
+	/* dW += dy^T x in fp32, the weight-gradient form */
+	std::vector<float> dy = randn((size_t)N * OC), dw0 = randn((size_t)OC * C, 1, false), dref(dw0);
+	std::vector<float> dxref((size_t)N * C, 0.f);
+	matmul_backward(dxref.data(), dref.data(), dy.data(), x.data(), w.data(), N, C, OC);
+	bf16 *ddy = dup(to_bf16(dy)), *ddx = dpoison<bf16>((size_t)N * C);
+	float *ddw = dup(dw0);
+	OK(mm(m, ddw, 1, ddy, 1, dx, 0, OC, C, N, 1.f, 1.f, 0));
+	OK(mm(m, ddx, 0, ddy, 0, dw, 0, N, C, OC, 1.f, 0.f, 0));
+	add("matmul dW += dy^T x (fp32)", "2048x1536x512", rel_err(down(ddw, dref.size()), dref), 1e-2, 0, 0, 0);
+	add("matmul dx = dy W", "2048x1536x512", rel_err(down_bf16(ddx, dxref.size()), dxref), 1e-2, 0, 0, 0);
+	CU(cudaFree(dx)); CU(cudaFree(dw)); CU(cudaFree(out)); CU(cudaFree(ddy)); CU(cudaFree(ddx)); CU(cudaFree(ddw));
+	/* the trainer's largest GEMM shapes */
+	bf16 *X = dup(to_bf16(randn(TN * TC))), *Wt = dup(to_bf16(randn((size_t)TF * TC, 0.05)));
+	bf16 *Y = dpoison<bf16>(TN * TF);
+	double ms = time_ms([&] { OK(mm(m, Y, 0, X, 0, Wt, 1, TN, TF, TC, 1.f, 0.f, 0)); });
+	add("matmul fc fwd", "131072x512 -> 2048", 0, 1, ms, 0, 2.0 * TN * TF * TC / 1e9);
+	float *DW = dpoison<float>((size_t)TF * TC);
+	CU(cudaMemset(DW, 0, sizeof(float) * TF * TC));
+	ms = time_ms([&] { OK(mm(m, DW, 1, Y, 1, X, 0, TF, TC, TN, 1.f, 1.f, 0)); });
+	add("matmul fc dW (fp32 +=)", "2048x512, K=131072", 0, 1, ms, 0, 2.0 * TN * TF * TC / 1e9);
+	CU(cudaFree(X)); CU(cudaFree(Wt)); CU(cudaFree(Y)); CU(cudaFree(DW));
+}
+
+int main(void)
+{
+	mm_ctx m;
+	cublasHandle_t h;
+	OK(mm_init(&m));
+	DIE_IF(cublasCreate(&h) != CUBLAS_STATUS_SUCCESS, "cublasCreate failed");
+	ceil_ = measure_ceilings(&m);
+	check_matmul(&m);
+	check_embedding();
+	time_embedding();
+	check_rmsnorm();
+	time_rmsnorm();
+	check_rotary();
+	time_rotary();
+	check_attention(h);
+	time_attention(h);
+	check_relu2();
+	check_xent();
+	check_adamw();
+	check_muon(h, 512, 512, "512x512");
+	check_muon(h, 2048, 512, "2048x512 (tall)");
+	check_muon(h, 512, 2048, "512x2048 (wide)");
+	print_table();
+	cublasDestroy(h);
+	mm_release(&m);
+	return failures ? 1 : 0;
+}

@@ -1,0 +1,64 @@
+"""bench.py - training throughput of the PyTorch reference model (model.py):
+bf16 autocast, fused AdamW, SDPA; eager or torch.compile. One optimiser step
+per micro-batch of BATCH x SEQ random byte tokens, like
+`kernels_model bench` does for ours. Prints one line of key=value.
+
+python3 bench/torch/bench.py MODE DEPTH DIM HEADS [STEPS]   (MODE eager|compile)
+"""
+import sys
+import time
+
+import torch
+
+from model import GPT
+
+PEAK_TFLOPS = {"H200": 989.0, "H100": 989.0, "B200": 2250.0, "A100": 312.0}  # common/hw.c
+
+
+def main():
+    mode, depth, dim, heads = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+    steps = int(sys.argv[5]) if len(sys.argv) > 5 else 20
+    B, T = 64, 2048
+    torch.manual_seed(0)
+    dev = "cuda"
+    model = GPT(depth=depth, dim=dim, heads=heads, seq_len=T).to(dev)
+    opt = torch.optim.AdamW(model.parameters(), lr=1e-4, betas=(0.8, 0.95), eps=1e-8,
+                            weight_decay=0.0, fused=True)
+    fwd = torch.compile(model) if mode == "compile" else model
+    idx = torch.randint(0, 256, (B, T), device=dev)
+    tgt = torch.randint(0, 256, (B, T), device=dev)
+
+    def step():
+        with torch.autocast("cuda", dtype=torch.bfloat16):
+            loss = fwd(idx, tgt)
+        loss.backward()
+        opt.step()
+        opt.zero_grad(set_to_none=True)
+        return loss
+
+    t0 = time.time()
+    for _ in range(3):
+        step()
+    torch.cuda.synchronize()
+    warm = time.time() - t0
+    torch.cuda.reset_peak_memory_stats()
+    a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    a.record()
+    for _ in range(steps):
+        loss = step()
+    b.record()
+    torch.cuda.synchronize()
+    ms = a.elapsed_time(b)
+    tok_s = steps * B * T / (ms / 1e3)
+    name = torch.cuda.get_device_name(0)
+    peak = next((v for k, v in PEAK_TFLOPS.items() if k in name), None)
+    mfu = 100.0 * tok_s * model.flops_per_token() / (peak * 1e12) if peak else float("nan")
+    print(f"torch-{mode} depth={depth} dim={dim} heads={heads} opt=adamw tokens_per_s={tok_s:.0f} "
+          f"mfu_percent={mfu:.2f} allocated_mb={torch.cuda.max_memory_allocated() / 2**20:.0f} "
+          f"params_M={sum(p.numel() for p in model.parameters()) / 1e6:.2f} "
+          f"step_ms={ms / steps:.1f} warmup_s={warm:.1f} loss={loss.item():.4f} torch={torch.__version__}",
+          flush=True)
+
+
+if __name__ == "__main__":
+    main()

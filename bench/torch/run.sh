@@ -1,0 +1,42 @@
+#!/bin/sh
+# run.sh — the trainer benchmark against PyTorch, in one run on one GPU:
+# ours (bench_kernels_model bench), PyTorch eager and torch.compile (bench.py)
+# at the issue's default shape (depth 8, dim 512, 4 heads of 128) and at
+# depth 12 / dim 768 (6 heads of 128); seq 2048, batch 64, bytes, one
+# optimiser step per micro-batch. Prints a markdown table whose reference
+# row for each shape is PyTorch eager, every row with its ratio to it.
+#   sh bench/torch/run.sh [BUILD] [STEPS]      (after sh bench/kernels.sh build)
+set -u
+BUILD=${1:-build}
+STEPS=${2:-20}
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+cd "$ROOT"
+for shape in "8 512 4" "12 768 6"; do
+	set -- $shape
+	PYTHONUNBUFFERED=1 python3 bench/torch/bench.py eager "$1" "$2" "$3" "$STEPS" | tee -a "$log"
+	"$BUILD/bench_kernels_model" bench "$1" "$2" "$3" adamw "$STEPS" | tee -a "$log"
+	"$BUILD/bench_kernels_model" bench "$1" "$2" "$3" muon "$STEPS" | tee -a "$log"
+	PYTHONUNBUFFERED=1 python3 bench/torch/bench.py compile "$1" "$2" "$3" "$STEPS" | tee -a "$log"
+done
+nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader 2>/dev/null |
+	sed 's/^/# gpu: /'
+echo "# $STEPS timed steps after 3 warm-ups; tokens/s from CUDA events; MFU = tokens/s x"
+echo "# FLOPs/token (docs/cuda.md) / peak bf16 of common/hw.c; memory = peak allocated by the run"
+echo
+awk '
+function kv(k,   i, a) { for (i = 1; i <= NF; i++) { split($i, a, "="); if (a[1] == k) return a[2] } return "" }
+/tokens_per_s=/ {
+	shape = "depth " kv("depth") " dim " kv("dim")
+	if ($1 == "torch-eager") ref[shape] = kv("tokens_per_s")
+	n++; row[n] = $1 " (" kv("opt") ")"; sh[n] = shape; tok[n] = kv("tokens_per_s")
+	mfu[n] = kv("mfu_percent"); mem[n] = kv("allocated_mb")
+}
+END {
+	print "| shape | implementation | tokens/s | MFU % | peak MB | vs eager |"
+	print "|---|---|---|---|---|---|"
+	for (i = 1; i <= n; i++)
+		printf "| %s | %s | %.3f M | %s | %s | %.2fx |\n", sh[i], row[i], tok[i] / 1e6, mfu[i], mem[i],
+			ref[sh[i]] ? tok[i] / ref[sh[i]] : 0
+}' "$log"
