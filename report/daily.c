@@ -376,7 +376,8 @@ static int daily_chart(struct day *d)
 	while (sqlite3_step(st) == SQLITE_ROW)
 		group_index(&groups, &ng, runs_col_text(st, 0));
 	sqlite3_finalize(st);
-	qsort(groups, (size_t)ng, sizeof(*groups), cmp_names);
+	if (ng > 1) /* qsort(NULL, 0, …) is undefined */
+		qsort(groups, (size_t)ng, sizeof(*groups), cmp_names);
 	st = db_prepare(d->db, "SELECT t_finished, val_bpb, coalesce(hw_class, 'unknown') FROM runs "
 			       "WHERE t_finished < ?2 ORDER BY t_finished, id");
 	day_bind(d, st);

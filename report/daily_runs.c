@@ -127,7 +127,8 @@ static struct failed_row *load_failed(struct day *d, int *n)
 	sqlite3_finalize(ch);
 	sb_release(&text);
 	sb_release(&fam);
-	qsort(rows, (size_t)*n, sizeof(*rows), cmp_failed);
+	if (*n > 1) /* qsort(NULL, 0, …) is undefined */
+		qsort(rows, (size_t)*n, sizeof(*rows), cmp_failed);
 	return rows;
 }
 

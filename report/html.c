@@ -111,8 +111,10 @@ int html_write_index(const char *dir, const char *css)
 		}
 	}
 	closedir(d);
-	qsort(days, (size_t)nd, sizeof(*days), cmp_str);
-	qsort(camps, (size_t)nc, sizeof(*camps), cmp_str);
+	if (nd > 1) /* qsort(NULL, 0, …) is undefined */
+		qsort(days, (size_t)nd, sizeof(*days), cmp_str);
+	if (nc > 1)
+		qsort(camps, (size_t)nc, sizeof(*camps), cmp_str);
 	sb md = SB_INIT, page = SB_INIT;
 	sb_adds(&md, "# runledger reports\n\n");
 	list_section(&md, "Daily digests", days, nd, 1, "");
