@@ -47,6 +47,8 @@ struct arun {
 	struct achange *ch;             /* sorted by var */
 	int nch, oos;                  /* changes; how many are out of scope */
 	char *hyp;                     /* hypothesis key; NULL when nothing changed */
+	char *rkey;                    /* repeat group key; NULL when it cannot be a repeat */
+	char *vset;                    /* "a+b": the changed variables, when two or more */
 	char *what;                    /* "model.depth 8 -> 9 + …" for sentences */
 };
 
@@ -316,6 +318,30 @@ static void describe_changes(struct arun *r, int has_config)
 	r->what = sb_detach(&what);
 }
 
+/* Repeat group of run i: its repeat_key, else (for records without a
+ * config, e.g. results.tsv) the same change set from the same parent on
+ * the same hardware. NULL when the run cannot be a repeat. */
+static char *repeat_group_key(const struct arun *r)
+{
+	sb k = SB_INIT;
+	if (r->repeat_key)
+		sb_addf(&k, "k:%s", r->repeat_key);
+	else if (r->hyp && r->parent)
+		sb_addf(&k, "h:%s|%s|%s", r->parent, r->hyp, r->hw_class ? r->hw_class : "");
+	else
+		return NULL;
+	return sb_detach(&k);
+}
+
+/* The sorted variable names of r joined by '+', the key of a confound. */
+static char *var_set(const struct arun *r)
+{
+	sb s = SB_INIT;
+	for (int i = 0; i < r->nch; i++)
+		sb_addf(&s, "%s%s", i ? "+" : "", r->ch[i].var);
+	return sb_detach(&s);
+}
+
 static char *failure_text(sqlite3_stmt *st, int col_status, int col_phase, int col_msg)
 {
 	const char *status = (const char *)sqlite3_column_text(st, col_status);
@@ -361,6 +387,8 @@ static int load_runs(struct audit *a)
 		load_changes(a, chg, sqlite3_column_int64(st, 0), r);
 		r->parent_value = parent_value(a, par, r->parent);
 		describe_changes(r, sqlite3_column_int(st, 10));
+		r->rkey = repeat_group_key(r);
+		r->vset = r->nch >= 2 ? var_set(r) : NULL;
 	}
 	sqlite3_finalize(st);
 	sqlite3_finalize(chg);
@@ -384,7 +412,7 @@ static void runs_release(struct audit *a)
 		free(r->ch);
 		free(r->run_id); free(r->parent); free(r->status); free(r->decision);
 		free(r->hw_class); free(r->repeat_key); free(r->description);
-		free(r->failure); free(r->hyp); free(r->what);
+		free(r->failure); free(r->hyp); free(r->what); free(r->rkey); free(r->vset);
 	}
 	free(a->r);
 	free(a->baseline_run);
@@ -429,90 +457,136 @@ static int resolve_baseline(struct audit *a)
 	return 0;
 }
 
-/* ---- noise ---------------------------------------------------------------- */
+/* ---- grouping --------------------------------------------------------- */
 
-/* Repeat group of run i: its repeat_key, else (for records without a
- * config, e.g. results.tsv) the same change set from the same parent on
- * the same hardware. NULL when the run cannot be a repeat. */
-static char *repeat_group_key(const struct arun *r)
+/* Runs grouped by a key per run (NULL: in no group). Groups come in the
+ * order of their first run, each group's runs in time order. Sorting keeps
+ * it O(n log n) for campaigns of thousands of runs. */
+struct groups {
+	int *idx;      /* the grouped runs' indices, group after group */
+	int *start;    /* group g is idx[start[g]] .. idx[start[g + 1] - 1] */
+	int n;
+};
+
+struct keyed {
+	const char *key;
+	int i;
+};
+
+static int keyed_cmp(const void *x, const void *y)
 {
-	sb k = SB_INIT;
-	if (r->repeat_key)
-		sb_addf(&k, "k:%s", r->repeat_key);
-	else if (r->hyp && r->parent)
-		sb_addf(&k, "h:%s|%s|%s", r->parent, r->hyp, r->hw_class ? r->hw_class : "");
-	else
-		return NULL;
-	return sb_detach(&k);
+	const struct keyed *a = x, *b = y;
+	int c = strcmp(a->key, b->key);
+	return c ? c : a->i - b->i;
 }
 
-/* One repeat_noise finding for the valid runs sharing key; returns n and
- * adds (n - 1) * sd^2 to *ss for the pooled sd. */
-static int repeat_group(struct audit *a, const char *key, int first, int *seen, double *ss)
+/* Group heads (first run, offset into the sorted array, size) by first run. */
+struct head {
+	int first, at, len;
+};
+
+static int head_cmp(const void *x, const void *y)
 {
-	int *idx = xcalloc((size_t)a->n, sizeof(int));
-	double *v = xcalloc((size_t)a->n, sizeof(double));
-	int n = 0, failed = 0;
-	for (int i = first; i < a->n; i++) {
-		char *k = repeat_group_key(&a->r[i]);
-		if (k && !strcmp(k, key)) {
-			seen[i] = 1;
-			if (isnan(a->r[i].value)) {
-				failed++;
-			} else {
-				idx[n] = i;
-				v[n++] = a->r[i].value;
-			}
-		}
-		free(k);
+	return ((const struct head *)x)->first - ((const struct head *)y)->first;
+}
+
+static void groups_build(int nruns, char *const *keys, struct groups *g)
+{
+	struct keyed *k = xcalloc((size_t)nruns + 1, sizeof(*k));
+	struct head *h = xcalloc((size_t)nruns + 1, sizeof(*h));
+	int nk = 0, nh = 0;
+	for (int i = 0; i < nruns; i++)
+		if (keys[i])
+			k[nk++] = (struct keyed){ keys[i], i };
+	qsort(k, (size_t)nk, sizeof(*k), keyed_cmp);
+	for (int i = 0; i < nk; i++) {
+		if (i == 0 || strcmp(k[i].key, k[i - 1].key))
+			h[nh++] = (struct head){ k[i].i, i, 0 };
+		h[nh - 1].len++;
 	}
-	if (n >= 2) {
-		double mean, sd, lo = v[0], hi = v[0];
-		repeats_stats(v, n, &mean, &sd);
-		for (int i = 1; i < n; i++) {
-			lo = fmin(lo, v[i]);
-			hi = fmax(hi, v[i]);
+	qsort(h, (size_t)nh, sizeof(*h), head_cmp);
+	g->idx = xcalloc((size_t)nk + 1, sizeof(int));
+	g->start = xcalloc((size_t)nh + 1, sizeof(int));
+	g->n = nh;
+	for (int j = 0, at = 0; j < nh; j++) {
+		g->start[j] = at;
+		for (int m = 0; m < h[j].len; m++)
+			g->idx[at++] = k[h[j].at + m].i;
+		g->start[j + 1] = at;
+	}
+	free(k);
+	free(h);
+}
+
+static void groups_release(struct groups *g)
+{
+	free(g->idx);
+	free(g->start);
+}
+
+/* ---- noise ---------------------------------------------------------------- */
+
+/* One repeat_noise finding when the group idx[0..n) has two or more valid
+ * measurements; returns how many it has, and adds (n - 1) * sd^2 to *ss
+ * for the pooled sd. */
+static int repeat_group(struct audit *a, const int *idx, int n, double *ss)
+{
+	double *v = xcalloc((size_t)n, sizeof(double));
+	int *valid = xcalloc((size_t)n, sizeof(int));
+	int nv = 0;
+	for (int j = 0; j < n; j++)
+		if (!isnan(a->r[idx[j]].value)) {
+			valid[nv] = idx[j];
+			v[nv++] = a->r[idx[j]].value;
 		}
-		*ss += (n - 1) * sd * sd;
-		const struct arun *r0 = &a->r[idx[0]];
+	if (nv >= 2) {
+		double mean, sd, lo = v[0], hi = v[0];
+		repeats_stats(v, nv, &mean, &sd);
+		for (int j = 1; j < nv; j++) {
+			lo = fmin(lo, v[j]);
+			hi = fmax(hi, v[j]);
+		}
+		*ss += (nv - 1) * sd * sd;
+		const struct arun *r0 = &a->r[valid[0]];
 		struct finding *f = finding_new(a->out, a->c.name, AUDIT_REPEAT_NOISE, AUDIT_INFO);
-		for (int i = 0; i < n; i++)
-			finding_run(f, a->r[idx[i]].run_id);
+		for (int j = 0; j < nv; j++)
+			finding_run(f, a->r[valid[j]].run_id);
 		finding_run_vars(f, r0);
-		finding_val(f, "n", n);
+		finding_val(f, "n", nv);
 		finding_val(f, "mean", mean);
 		finding_val(f, "sd", sd);
 		finding_val(f, "min", lo);
 		finding_val(f, "max", hi);
 		finding_val(f, "range", hi - lo);
-		finding_val(f, "failed", failed);
+		finding_val(f, "failed", n - nv);
 		finding_say(f, "%d repeat measurements of %s: mean %.6f, sd %.6f, range %.6f (%.6f to %.6f)%s.",
-			    n, r0->what ? r0->what : "one configuration", mean, sd, hi - lo, lo, hi,
-			    failed ? "; more attempts failed without a measurement" : "");
+			    nv, r0->what ? r0->what : "one configuration", mean, sd, hi - lo, lo, hi,
+			    n > nv ? "; more attempts failed without a measurement" : "");
 	}
-	free(idx);
 	free(v);
-	return n >= 2 ? n : 0;
+	free(valid);
+	return nv >= 2 ? nv : 0;
 }
 
 static void audit_noise(struct audit *a, const struct audit_opts *o)
 {
-	int *seen = xcalloc((size_t)a->n + 1, sizeof(int));
+	char **keys = xcalloc((size_t)a->n + 1, sizeof(char *));
+	for (int i = 0; i < a->n; i++)
+		keys[i] = a->r[i].rkey;
+	struct groups g;
+	groups_build(a->n, keys, &g);
 	double ss = 0;
 	int dof = 0, runs = 0;
-	for (int i = 0; i < a->n; i++) {
-		char *key = seen[i] ? NULL : repeat_group_key(&a->r[i]);
-		if (key) {
-			int n = repeat_group(a, key, i, seen, &ss);
-			if (n) {
-				a->groups++;
-				dof += n - 1;
-				runs += n;
-			}
+	for (int k = 0; k < g.n; k++) {
+		int n = repeat_group(a, g.idx + g.start[k], g.start[k + 1] - g.start[k], &ss);
+		if (n) {
+			a->groups++;
+			dof += n - 1;
+			runs += n;
 		}
-		free(key);
 	}
-	free(seen);
+	groups_release(&g);
+	free(keys);
 
 	double dflt = !isnan(o->noise_default) ? o->noise_default : a->c.noise_default;
 	struct finding *f = finding_new(a->out, a->c.name, AUDIT_NOISE_FLOOR, AUDIT_INFO);
@@ -633,50 +707,49 @@ static void audit_budget(struct audit *a)
 	f->sentence = sb_detach(&s);
 }
 
-static void audit_out_of_scope(struct audit *a)
+/* Variables outside the search space, each once, in the order first changed. */
+static int out_of_scope_vars(const struct audit *a, const char ***out)
 {
-	char **done = xcalloc((size_t)a->n * 4 + 1, sizeof(char *));
-	int ndone = 0;
-	for (int i = 0; i < a->n; i++) {
+	const char **vars = NULL;
+	int n = 0;
+	for (int i = 0; i < a->n; i++)
 		for (int j = 0; j < a->r[i].nch; j++) {
 			const char *var = a->r[i].ch[j].var;
-			if (campaign_in_scope(&a->c, var))
-				continue;
 			int k = 0;
-			while (k < ndone && strcmp(done[k], var))
+			while (k < n && strcmp(vars[k], var))
 				k++;
-			if (k < ndone)
+			if (k < n || campaign_in_scope(&a->c, var))
 				continue;
-			done = xrealloc(done, (size_t)(ndone + 1) * sizeof(char *));
-			done[ndone++] = (char *)var;
-			struct finding *f = finding_new(a->out, a->c.name, AUDIT_OUT_OF_SCOPE, AUDIT_WARN);
-			finding_var(f, var);
-			for (int m = i; m < a->n; m++)
-				for (int c = 0; c < a->r[m].nch; c++)
-					if (!strcmp(a->r[m].ch[c].var, var))
-						finding_run(f, a->r[m].run_id);
-			finding_val(f, "runs", f->nruns);
-			sb s = SB_INIT;
-			for (int q = 0; q < a->c.nsearch; q++)
-				sb_addf(&s, "%s%s", q ? ", " : "", a->c.search_space[q]);
-			finding_say(f, "%d run%s changed %s, which is outside the search space (%s); "
-				    "%s not answer the campaign's question: keep to the search space "
-				    "or declare a new campaign.",
-				    f->nruns, f->nruns == 1 ? "" : "s", var, s.buf,
-				    f->nruns == 1 ? "it does" : "they do");
-			sb_release(&s);
+			vars = xrealloc(vars, (size_t)(n + 1) * sizeof(*vars));
+			vars[n++] = var;
 		}
-	}
-	free(done);
+	*out = vars;
+	return n;
 }
 
-/* The sorted variable names of r joined by '+', the key of a confound. */
-static char *var_set(const struct arun *r)
+static void audit_out_of_scope(struct audit *a)
 {
-	sb s = SB_INIT;
-	for (int i = 0; i < r->nch; i++)
-		sb_addf(&s, "%s%s", i ? "+" : "", r->ch[i].var);
-	return sb_detach(&s);
+	const char **vars;
+	int nvars = out_of_scope_vars(a, &vars);
+	sb space = SB_INIT;
+	for (int q = 0; q < a->c.nsearch; q++)
+		sb_addf(&space, "%s%s", q ? ", " : "", a->c.search_space[q]);
+	for (int v = 0; v < nvars; v++) {
+		struct finding *f = finding_new(a->out, a->c.name, AUDIT_OUT_OF_SCOPE, AUDIT_WARN);
+		finding_var(f, vars[v]);
+		for (int i = 0; i < a->n; i++)
+			for (int j = 0; j < a->r[i].nch; j++)
+				if (!strcmp(a->r[i].ch[j].var, vars[v]))
+					finding_run(f, a->r[i].run_id);
+		finding_val(f, "runs", f->nruns);
+		finding_say(f, "%d run%s changed %s, which is outside the search space (%s); "
+			    "%s not answer the campaign's question: keep to the search space "
+			    "or declare a new campaign.",
+			    f->nruns, f->nruns == 1 ? "" : "s", vars[v], space.buf,
+			    f->nruns == 1 ? "it does" : "they do");
+	}
+	sb_release(&space);
+	free(vars);
 }
 
 static int is_confounded(const struct audit *a, const struct arun *r)
@@ -693,31 +766,25 @@ static int is_confounded(const struct audit *a, const struct arun *r)
 
 static void audit_confounded(struct audit *a)
 {
-	int *seen = xcalloc((size_t)a->n + 1, sizeof(int));
-	int *idx = xcalloc((size_t)a->n + 1, sizeof(int));
-	for (int i = 0; i < a->n; i++) {
-		if (seen[i] || !is_confounded(a, &a->r[i]))
-			continue;
-		char *key = var_set(&a->r[i]);
-		int n = 0, valid = 0;
-		for (int j = i; j < a->n; j++) {
-			char *k = var_set(&a->r[j]);
-			if (!strcmp(k, key)) {
-				seen[j] = 1;
-				idx[n++] = j;
-				valid += !isnan(a->r[j].value);
-			}
-			free(k);
-		}
+	char **keys = xcalloc((size_t)a->n + 1, sizeof(char *));
+	for (int i = 0; i < a->n; i++)
+		keys[i] = is_confounded(a, &a->r[i]) ? a->r[i].vset : NULL;
+	struct groups g;
+	groups_build(a->n, keys, &g);
+	for (int k = 0; k < g.n; k++) {
+		const int *idx = g.idx + g.start[k];
+		int n = g.start[k + 1] - g.start[k], valid = 0;
+		for (int j = 0; j < n; j++)
+			valid += !isnan(a->r[idx[j]].value);
+		const struct arun *r = &a->r[idx[0]];
 		struct finding *f = finding_new(a->out, a->c.name, AUDIT_CONFOUNDED, AUDIT_WARN);
 		for (int j = 0; j < n; j++)
 			finding_run(f, a->r[idx[j]].run_id);
-		finding_run_vars(f, &a->r[i]);
+		finding_run_vars(f, r);
 		finding_val(f, "runs", n);
 		finding_val(f, "valid", valid);
 		sb s = SB_INIT;
 		add_run_list(&s, a->r, idx, n);
-		const struct arun *r = &a->r[i];
 		if (n == 1 && valid)
 			finding_say(f, "%s changed %s together (%s %.6f): the effect of each is unknowable; "
 				    "test them one at a time.", s.buf, r->what, a->c.metric, r->value);
@@ -725,20 +792,9 @@ static void audit_confounded(struct audit *a)
 			finding_say(f, "%s changed %s together (%d with a valid measurement): the effect of "
 				    "each is unknowable; test them one at a time.", s.buf, r->what, valid);
 		sb_release(&s);
-		free(key);
 	}
-	free(seen);
-	free(idx);
-}
-
-/* Indices of the runs of hypothesis h (from first on) into idx; returns n. */
-static int hypothesis_runs(const struct audit *a, const char *h, int first, int *idx)
-{
-	int n = 0;
-	for (int j = first; j < a->n; j++)
-		if (a->r[j].hyp && !strcmp(a->r[j].hyp, h))
-			idx[n++] = j;
-	return n;
+	groups_release(&g);
+	free(keys);
 }
 
 static void unresolved(struct audit *a, const int *idx, int n)
@@ -780,27 +836,27 @@ static void duplicate(struct audit *a, const int *idx, int n, int measured)
 /* unresolved and duplicate_attempt: both look at a change's attempts. */
 static void audit_hypotheses(struct audit *a, enum audit_kind kind)
 {
-	int *seen = xcalloc((size_t)a->n + 1, sizeof(int));
-	int *idx = xcalloc((size_t)a->n + 1, sizeof(int));
-	for (int i = 0; i < a->n; i++) {
-		if (seen[i] || !a->r[i].hyp)
-			continue;
-		int n = hypothesis_runs(a, a->r[i].hyp, i, idx), measured = -1;
-		for (int j = 0; j < n; j++) {
-			seen[idx[j]] = 1;
-			if (measured < 0 && !isnan(a->r[idx[j]].value))
+	char **keys = xcalloc((size_t)a->n + 1, sizeof(char *));
+	for (int i = 0; i < a->n; i++)
+		keys[i] = a->r[i].hyp;
+	struct groups g;
+	groups_build(a->n, keys, &g);
+	for (int k = 0; k < g.n; k++) {
+		const int *idx = g.idx + g.start[k];
+		int n = g.start[k + 1] - g.start[k], measured = -1;
+		for (int j = 0; j < n && measured < 0; j++)
+			if (!isnan(a->r[idx[j]].value))
 				measured = j;
-		}
 		if (kind == AUDIT_UNRESOLVED && measured < 0)
 			unresolved(a, idx, n);
 		/* an unreadable description may well be a repeat of the parent,
 		 * which is how noise is measured: not a duplicate */
 		else if (kind == AUDIT_DUPLICATE_ATTEMPT && measured >= 0 && measured < n - 1 &&
-			 !a->r[i].by_description)
+			 !a->r[idx[0]].by_description)
 			duplicate(a, idx, n, measured);
 	}
-	free(seen);
-	free(idx);
+	groups_release(&g);
+	free(keys);
 }
 
 /* A run claims an improvement when kept, or undecided and better than its parent. */
@@ -1005,6 +1061,16 @@ int audit_all(sqlite3 *db, const struct audit_opts *o, struct finding_list *out)
 
 /* ---- coverage ------------------------------------------------------------- */
 
+static int in_comma_list(const char *list, const char *item)
+{
+	size_t n = strlen(item);
+	for (const char *p = list; *p; p += strcspn(p, ","), p += *p == ',') {
+		if (!strncmp(p, item, n) && (p[n] == ',' || !p[n]))
+			return 1;
+	}
+	return 0;
+}
+
 static void coverage_row(const struct audit *a, const char *glob, struct coverage_row *row)
 {
 	sb vars = SB_INIT;
@@ -1018,13 +1084,8 @@ static void coverage_row(const struct audit *a, const char *glob, struct coverag
 		if (r->nch != 1 || !touches || isnan(r->value))
 			continue;
 		row->valid_alone++;
-		/* list each variable once, in first-tested order */
-		const char *v = r->ch[0].var;
-		int dup = 0;
-		for (int j = 0; j < i && !dup; j++)
-			dup = a->r[j].nch == 1 && !isnan(a->r[j].value) && !strcmp(a->r[j].ch[0].var, v);
-		if (!dup)
-			sb_addf(&vars, "%s%s", vars.len ? "," : "", v);
+		if (!in_comma_list(vars.buf, r->ch[0].var)) /* once each, first-tested order */
+			sb_addf(&vars, "%s%s", vars.len ? "," : "", r->ch[0].var);
 	}
 	row->vars_tested = sb_detach(&vars);
 }
