@@ -24,6 +24,7 @@ static const char *const kind_names[AUDIT_KIND_COUNT] = {
 	[AUDIT_DUPLICATE_ATTEMPT] = "duplicate_attempt",
 	[AUDIT_WITHIN_NOISE] = "within_noise",
 	[AUDIT_IMPL_CHANGED_METRIC] = "impl_changed_metric",
+	[AUDIT_OTHER_HARDWARE] = "other_hardware",
 	[AUDIT_REPEAT_NOISE] = "repeat_noise",
 	[AUDIT_NOISE_FLOOR] = "noise_floor",
 	[AUDIT_UNDECLARED] = "undeclared",
@@ -926,6 +927,30 @@ static void audit_impl_changed_metric(struct audit *a)
 	}
 }
 
+static void audit_other_hardware(struct audit *a)
+{
+	char **keys = xcalloc((size_t)a->n + 1, sizeof(char *));
+	for (int i = 0; i < a->n; i++)
+		if (!a->r[i].on_hw)
+			keys[i] = a->r[i].hw_class ? a->r[i].hw_class : "unknown hardware";
+	struct groups g;
+	groups_build(a->n, keys, &g);
+	for (int k = 0; k < g.n; k++) {
+		const int *idx = g.idx + g.start[k];
+		int n = g.start[k + 1] - g.start[k];
+		struct finding *f = finding_new(a->out, a->c.name, AUDIT_OTHER_HARDWARE, AUDIT_WARN);
+		for (int j = 0; j < n; j++)
+			finding_run(f, a->r[idx[j]].run_id);
+		finding_val(f, "runs", n);
+		finding_say(f, "%d run%s ran on %s, not on the campaign's %s; %s against the budget but "
+			    "cannot be compared with the baseline: rerun on %s or assign %s to another campaign.",
+			    n, n == 1 ? "" : "s", keys[idx[0]], a->c.hardware, n == 1 ? "it counts" : "they count",
+			    a->c.hardware, n == 1 ? "it" : "them");
+	}
+	groups_release(&g);
+	free(keys);
+}
+
 /* ---- entry points --------------------------------------------------------- */
 
 /* Move tmp's findings onto out in kind order, keeping order within a kind. */
@@ -1014,6 +1039,7 @@ int audit_campaign(sqlite3 *db, const char *campaign, const struct audit_opts *o
 		audit_hypotheses(&a, AUDIT_DUPLICATE_ATTEMPT);
 		audit_within_noise(&a);
 		audit_impl_changed_metric(&a);
+		audit_other_hardware(&a);
 		if (sum)
 			fill_summary(&a, &tmp, sum);
 		append_by_kind(out, &tmp);

@@ -74,7 +74,7 @@ expect_code ledger-audit-5.3 "bad noise default" 2 "$LEDGER" audit --noise-defau
 expect_eq ledger-audit-5.4 "bad noise default message" "ledger: audit: --noise-default 'abc' is not a positive number" "$err"
 expect_code ledger-audit-5.5 "unknown argument" 2 "$LEDGER" audit --frobnicate
 expect_code ledger-audit-5.6 "help" 0 "$LEDGER" audit --help
-expect_match ledger-audit-5.7 "help names the kinds" "$out" "duplicate_attempt, within_noise, impl_changed_metric"
+expect_match ledger-audit-5.7 "help names the kinds" "$out" "duplicate_attempt, within_noise, impl_changed_metric, other_hardware"
 
 # a campaign with only info rows exits 0: depth is in scope, the depth-9
 # run beat the depth-10 baseline, and the stated noise floor is used

@@ -309,6 +309,22 @@ static void test_rules(void)
 	CHECK("audit-rules-15", count_kind("m", NAN, AUDIT_BUDGET, &fl, &i) == 1 && fl.v[i].level == AUDIT_INFO &&
 				finding_value(&fl.v[i], "records") == 2 && isnan(finding_value(&fl.v[i], "budget")));
 
+	/* runs on other hardware: one finding per class, unknown included */
+	declare("{\"name\":\"hw\",\"hardware\":\"NVIDIA H100 80GB HBM3\",\"search_space\":[\"optim.*\"],"
+		"\"noise_default\":0.5}");
+	run(30, "a100-run", "b", "ok", NULL, "A100", 0.9, NULL, NULL, "hw");
+	run(31, "nohw-run", "b", "ok", NULL, NULL, 0.9, NULL, NULL, "hw");
+	run(32, "a100-2", "b", "crash", NULL, "A100", NAN, NULL, NULL, "hw");
+	sqlite3_exec(db, "INSERT INTO campaign_runs VALUES('hw', 1)", NULL, NULL, NULL);
+	CHECK("audit-hw-1", count_kind("hw", NAN, AUDIT_OTHER_HARDWARE, &fl, &i) == 2 &&
+			    fl.v[i].nruns == 2 && !strcmp(fl.v[i].runs[1], "a100-2") &&
+			    !strcmp(fl.v[i + 1].runs[0], "nohw-run"));
+	CHECK("audit-hw-2", str_starts_with(fl.v[i].sentence, "2 runs ran on A100, not on the campaign's H100;") &&
+			    str_starts_with(fl.v[i + 1].sentence, "1 run ran on unknown hardware"));
+	/* 0.9 on A100 does not count against the H100 baseline */
+	CHECK("audit-hw-3", count_kind("hw", NAN, AUDIT_NO_IMPROVEMENT, &fl, &i) == 1 &&
+			    finding_value(&fl.v[i], "compared") == 0);
+
 	/* coverage: optim.* tested alone once; impl.* by attention, cuda_graphs (valid solo runs) */
 	struct coverage cov;
 	CHECK("audit-cov-1", audit_coverage(db, "k", &cov) == 0 && cov.n == 2);
@@ -359,7 +375,7 @@ static void test_rules(void)
 	struct finding *last = &fl.v[fl.n - 1];
 	CHECK("audit-all-2", last->kind == AUDIT_UNDECLARED && !strcmp(last->campaign, "ghost") && last->nruns == 2 &&
 			     finding_value(last, "runs") == 2);
-	CHECK("audit-all-3", !strcmp(fl.v[0].campaign, "inf")); /* name order */
+	CHECK("audit-all-3", !strcmp(fl.v[0].campaign, "hw")); /* name order */
 	finding_list_release(&fl);
 }
 
