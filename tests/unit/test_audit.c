@@ -309,6 +309,20 @@ static void test_rules(void)
 	CHECK("audit-rules-15", count_kind("m", NAN, AUDIT_BUDGET, &fl, &i) == 1 && fl.v[i].level == AUDIT_INFO &&
 				finding_value(&fl.v[i], "records") == 2 && isnan(finding_value(&fl.v[i], "budget")));
 
+	/* a metric from the record (metrics.mfu, higher is better); a failed
+	 * run's metric does not count even when recorded */
+	declare("{\"name\":\"mfu\",\"metric\":\"mfu\",\"direction\":\"max\",\"search_space\":[\"*\"],"
+		"\"noise_default\":10}");
+	sqlite3_exec(db, "INSERT INTO campaign_runs VALUES('mfu', 1), ('mfu', 2), ('mfu', 5);"
+		     "UPDATE runs SET record = json_set(record, '$.metrics.mfu', 40) WHERE id = 1;"
+		     "UPDATE runs SET record = json_set(record, '$.metrics.mfu', 45) WHERE id = 2;"
+		     "UPDATE runs SET record = json_set(record, '$.metrics.mfu', 99) WHERE id = 5;", NULL, NULL, NULL);
+	CHECK("audit-metric-1", count_kind("mfu", NAN, AUDIT_NO_IMPROVEMENT, &fl, &i) == 0);
+	CHECK("audit-metric-2", count_kind("mfu", NAN, AUDIT_WITHIN_NOISE, &fl, &i) == 1 &&
+				finding_value(&fl.v[i], "gain") == 5 && finding_value(&fl.v[i], "parent") == 40);
+	CHECK("audit-metric-3", count_kind("mfu", NAN, AUDIT_UNRESOLVED, &fl, &i) == 1 &&
+				!strcmp(fl.v[i].runs[0], "c-fail"));
+
 	/* runs on other hardware: one finding per class, unknown included */
 	declare("{\"name\":\"hw\",\"hardware\":\"NVIDIA H100 80GB HBM3\",\"search_space\":[\"optim.*\"],"
 		"\"noise_default\":0.5}");
