@@ -96,22 +96,19 @@ static void build_sql(const struct query_args *a, sb *sql, struct sql_args *args
 	run_filter_sql(&a->filter, "r", sql, args);
 	if (a->by_metric) {
 		sb_addf(sql, " ORDER BY metric IS NULL, metric%s, r.id", a->maximize ? " DESC" : "");
-	} else if (a->limit) {
-		/* the N most recent, then printed oldest first */
-		sb sub = SB_INIT;
-		sb_addf(&sub, "SELECT * FROM (%s ORDER BY %s LIMIT ?) r ORDER BY %s",
+		if (a->limit) {
+			sb_adds(sql, " LIMIT ?");
+			sql_args_int(args, a->limit);
+		}
+	} else if (!a->limit) {
+		sb_addf(sql, " ORDER BY %s", asc);
+	} else { /* the N most recent, then printed oldest first */
+		sb outer = SB_INIT;
+		sb_addf(&outer, "SELECT * FROM (%s ORDER BY %s LIMIT ?) r ORDER BY %s",
 			sql->buf, desc, asc);
 		sql_args_int(args, a->limit);
-		sb_reset(sql);
-		sb_adds(sql, sub.buf);
-		sb_release(&sub);
-		return;
-	} else {
-		sb_addf(sql, " ORDER BY %s", asc);
-	}
-	if (a->limit) {
-		sb_adds(sql, " LIMIT ?");
-		sql_args_int(args, a->limit);
+		sb_release(sql);
+		*sql = outer;
 	}
 }
 
