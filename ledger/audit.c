@@ -39,13 +39,13 @@ struct achange {
 
 struct arun {
 	char *run_id, *parent, *status, *decision, *hw_class, *repeat_key;
-	char *description, *failure;   /* failure: "crash in backward: msg" or NULL */
+	char *description, *failure;   /* failure: "crash in backward: 'msg'"; NULL if valid */
 	double value;                  /* the metric; NAN unless a valid measurement */
 	double parent_value;           /* NAN when the parent has none */
 	int on_hw;                     /* on the campaign's hardware (or it has none) */
 	int is_baseline;
 	int by_description;            /* hyp from the description alone (see below) */
-	struct achange *ch;             /* sorted by var */
+	struct achange *ch;            /* sorted by var */
 	int nch, oos;                  /* changes; how many are out of scope */
 	char *hyp;                     /* hypothesis key; NULL when nothing changed */
 	char *rkey;                    /* repeat group key; NULL when it cannot be a repeat */
@@ -58,7 +58,6 @@ struct audit {
 	struct campaign c;
 	struct arun *r;
 	int n;
-	int baseline;                  /* index into r, or -1 when outside the campaign */
 	char *baseline_run;
 	double baseline_value;
 	double floor, pooled_sd;
@@ -419,21 +418,19 @@ static void runs_release(struct audit *a)
 	free(a->baseline_run);
 }
 
-/* The declared baseline (any run in the ledger), else the first valid run
- * of the campaign on its hardware. */
+/* The declared baseline (any run in the ledger, member or not), else the
+ * first valid run of the campaign on its hardware. -1 when a declared
+ * baseline is not in the ledger. */
 static int resolve_baseline(struct audit *a)
 {
-	a->baseline = -1;
 	a->baseline_value = NAN;
 	if (!a->c.baseline) {
-		for (int i = 0; i < a->n && a->baseline < 0; i++)
-			if (!isnan(a->r[i].value) && a->r[i].on_hw)
-				a->baseline = i;
-		if (a->baseline >= 0) {
-			a->baseline_run = xstrdup(a->r[a->baseline].run_id);
-			a->baseline_value = a->r[a->baseline].value;
-			a->r[a->baseline].is_baseline = 1;
-		}
+		for (int i = 0; i < a->n && !a->baseline_run; i++)
+			if (!isnan(a->r[i].value) && a->r[i].on_hw) {
+				a->baseline_run = xstrdup(a->r[i].run_id);
+				a->baseline_value = a->r[i].value;
+				a->r[i].is_baseline = 1;
+			}
 		return 0;
 	}
 	sqlite3_int64 id;
@@ -451,10 +448,7 @@ static int resolve_baseline(struct audit *a)
 	}
 	sqlite3_finalize(st);
 	for (int i = 0; i < a->n; i++)
-		if (!strcmp(a->r[i].run_id, a->baseline_run)) {
-			a->r[i].is_baseline = 1;
-			a->baseline = i;
-		}
+		a->r[i].is_baseline = a->baseline_run && !strcmp(a->r[i].run_id, a->baseline_run);
 	return 0;
 }
 
@@ -1077,10 +1071,14 @@ int audit_all(sqlite3 *db, const struct audit_opts *o, struct finding_list *out)
 {
 	sqlite3_stmt *st = db_prepare(db, "SELECT name FROM campaigns ORDER BY name");
 	int rc = 0;
-	while (!rc && sqlite3_step(st) == SQLITE_ROW)
-		rc = audit_campaign(db, (const char *)sqlite3_column_text(st, 0), o, NULL, out);
+	/* one campaign with a broken declaration must not hide the others */
+	while (rc != -2 && sqlite3_step(st) == SQLITE_ROW) {
+		int one = audit_campaign(db, (const char *)sqlite3_column_text(st, 0), o, NULL, out);
+		if (one && rc != -2)
+			rc = one;
+	}
 	sqlite3_finalize(st);
-	if (!rc)
+	if (rc != -2)
 		audit_undeclared(db, out);
 	return rc;
 }

@@ -109,7 +109,9 @@ int audit_campaign(sqlite3 *db, const char *campaign, const struct audit_opts *o
 /* Audit every declared campaign in name order, then add one `undeclared`
  * finding per campaign name that runs carry but nobody declared. Runs
  * with no campaign at all are not audited (there is nothing to hold them
- * against). 0 = ok, else as audit_campaign. */
+ * against). A campaign that cannot be audited (-1) is reported and the
+ * others still are; returns 0, -1 when some campaign was skipped, -2 on a
+ * database error. */
 int audit_all(sqlite3 *db, const struct audit_opts *o, struct finding_list *out);
 
 /* Search-space coverage: for each glob of the campaign, the valid runs

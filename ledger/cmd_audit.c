@@ -26,8 +26,9 @@ static const char usage[] =
 	"  --noise-default X  noise floor when a campaign has no repeats (overrides\n"
 	"                     the campaign's noise_default)\n"
 	"\n"
-	"Exit status: 0 no warnings (info rows only), 1 warnings found,\n"
-	"2 usage error or unknown campaign, 3 database failure.\n";
+	"Exit status: 0 no warnings (info rows only), 1 warnings found (or, without\n"
+	"--campaign, some campaign could not be audited), 2 usage error, unknown\n"
+	"campaign or unresolvable baseline, 3 database failure.\n";
 
 struct audit_args {
 	const char *campaign;
@@ -264,8 +265,10 @@ int cmd_audit(int argc, char **argv, struct ledger_ctx *ctx)
 	struct finding_list fl = FINDING_LIST_INIT;
 	int rc = a.campaign ? audit_campaign(ctx->db, a.campaign, &a.opts, NULL, &fl)
 			    : audit_all(ctx->db, &a.opts, &fl);
-	if (rc) {
-		/* -1: a declaration or baseline the user must fix; -2: the database */
+	/* -1: a declaration or baseline the user must fix (for one campaign a
+	 * usage error; among all, the others are still shown: partial); -2:
+	 * the database */
+	if (rc == -2 || (rc == -1 && a.campaign)) {
 		finding_list_release(&fl);
 		return rc == -1 ? EXIT_USAGE : EXIT_FAILURE_RT;
 	}
@@ -275,7 +278,7 @@ int cmd_audit(int argc, char **argv, struct ledger_ctx *ctx)
 		render_text(&fl);
 	else
 		render_table(&fl, ctx->fmt);
-	rc = finding_list_warnings(&fl) ? EXIT_FINDINGS : EXIT_OK;
+	rc = rc || finding_list_warnings(&fl) ? EXIT_FINDINGS : EXIT_OK;
 	finding_list_release(&fl);
 	return rc;
 }

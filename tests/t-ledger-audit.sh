@@ -98,3 +98,17 @@ expect_eq ledger-audit-7.2 "campaigns in name order, undeclared last" "depth-cle
 qwen-compile
 ghost" "$(printf '%s\n' "$out" | awk -F'\t' 'NR>1{print $1}' | uniq)"
 expect_match ledger-audit-7.3 "undeclared sentence" "$out" "1 run names campaign 'ghost', which was never declared, so nothing holds it"
+
+# a declared baseline that is not in the ledger stops that campaign's audit
+printf '%s\n' '{"name":"lost-base","baseline":"q99","search_space":["impl.*"]}' >lost.json
+"$LEDGER" campaign add lost.json >/dev/null 2>&1
+expect_code ledger-audit-8.1 "unknown baseline is a usage error" 2 "$LEDGER" audit --campaign lost-base
+expect_eq ledger-audit-8.2 "unknown baseline message" "ledger: audit: campaign 'lost-base': baseline 'q99' is not a run in the ledger
+ledger: hint: ingest the baseline run, or declare \"baseline\": \"first valid run\"" "$err"
+expect_code ledger-audit-8.3 "campaign add warned about it" 0 "$LEDGER" campaign add lost.json
+expect_eq ledger-audit-8.4 "add warning" "ledger: warning: campaign add: lost.json: baseline 'q99' is not in the ledger yet; the audit needs it ingested" "$err"
+expect_code ledger-audit-8.5 "audit all: the broken campaign is skipped, partial" 1 "$LEDGER" audit --format tsv
+expect_eq ledger-audit-8.6 "the others are still audited" "depth-clean
+qwen-compile
+ghost" "$(printf '%s\n' "$out" | awk -F'\t' 'NR>1{print $1}' | uniq)"
+expect_match ledger-audit-8.7 "and the skipped one is named" "$err" "campaign 'lost-base': baseline 'q99' is not a run"
