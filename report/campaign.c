@@ -149,11 +149,12 @@ static void sec_headline(struct camp *c, int audited)
 	set_val(c, "best_value", audited ? m->best_value : NAN);
 	set_val(c, "noise_floor", audited ? m->noise_floor : NAN);
 	tpl_set(&c->vars, "noise_source", audited && m->noise_source ? m->noise_source : "");
-	double gain = NAN;
-	if (audited && !isnan(m->best_value) && !isnan(m->baseline_value))
-		gain = c->spec.maximize ? m->best_value - m->baseline_value : m->baseline_value - m->best_value;
-	int beat = gain > 0 && !(audited && m->best_run && m->baseline_run && !strcmp(m->best_run, m->baseline_run));
-	int beyond = beat && !(gain <= m->noise_floor);
+	/* gain > 0: the best valid run is strictly better than the baseline
+	 * (the baseline itself as best gives 0) */
+	double gain = c->spec.maximize ? m->best_value - m->baseline_value
+				       : m->baseline_value - m->best_value;
+	int beat = audited && gain > 0;
+	int beyond = beat && !(gain <= m->noise_floor); /* no floor (NaN): beyond */
 	tpl_set(&c->vars, "beat_baseline", beat ? "yes" : "");
 	tpl_set(&c->vars, "beyond_noise", beyond ? "yes" : "");
 	sb s = SB_INIT;
@@ -202,51 +203,72 @@ static void sec_runs(struct camp *c)
 /* One row per changed variable: the runs that changed it, their values
  * and results (alone or together with others), and the best change
  * against the parent. */
+/* One row per changed variable: the runs that changed it, their values
+ * and results (alone or together with others), and the best change
+ * against the parent. */
+struct var_stats {
+	int runs, valid, alone;
+	double best;      /* best change against the parent (signed so lower is better) */
+	sb vals, seen;    /* distinct new values "a, b"; seen holds "\na\nb\n" */
+	sb results;
+};
+
+static void var_add_run(struct camp *c, struct var_stats *v, const struct crun *r, const char *nv)
+{
+	sb key = SB_INIT;
+	sb_addf(&key, "\n%s\n", nv ? nv : "?");
+	if (!strstr(v->seen.buf, key.buf)) { /* distinct values, first seen first */
+		sb_adds(&v->seen, key.buf + 1); /* seen already ends in "\n" */
+		sb_addf(&v->vals, "%s%s", v->vals.len ? ", " : "", nv ? nv : "?");
+	}
+	sb_release(&key);
+	v->runs++;
+	v->alone += r->nch == 1;
+	sb_adds(&v->results, v->results.len ? ", " : "");
+	if (isnan(r->value)) {
+		sb_adds(&v->results, r->status);
+	} else {
+		v->valid++;
+		fmt_val(&v->results, r->value);
+		double d = (r->value - r->parent_value) * (c->spec.maximize ? -1 : 1);
+		if (isnan(v->best) || d < v->best)
+			v->best = d;
+	}
+	if (r->nch > 1)
+		sb_adds(&v->results, " (with others)");
+}
+
+static const struct crun *find_run(const struct camp *c, sqlite3_int64 id)
+{
+	for (int i = 0; i < c->n; i++)
+		if (c->r[i].id == id)
+			return &c->r[i];
+	return NULL;
+}
+
 static void variable_row(struct camp *c, table *t, const char *var, sqlite3_stmt *st)
 {
-	sb vals = SB_INIT, res = SB_INIT;
-	int runs = 0, valid = 0, alone = 0;
-	double best = NAN;
+	struct var_stats v = { 0, 0, 0, NAN, SB_INIT, SB_INIT, SB_INIT };
+	sb_adds(&v.seen, "\n");
 	sqlite3_reset(st);
 	sqlite3_bind_text(st, 1, var, -1, SQLITE_STATIC);
 	while (sqlite3_step(st) == SQLITE_ROW) {
-		sqlite3_int64 id = sqlite3_column_int64(st, 0);
-		const char *nv = runs_col_text(st, 1);
-		for (int i = 0; i < c->n; i++) {
-			const struct crun *r = &c->r[i];
-			if (r->id != id)
-				continue;
-			runs++;
-			alone += r->nch == 1;
-			if (!strstr(vals.buf, nv ? nv : "?")) /* distinct values, first seen first */
-				sb_addf(&vals, "%s%s", vals.len ? ", " : "", nv ? nv : "?");
-			sb_adds(&res, res.len ? ", " : "");
-			if (isnan(r->value)) {
-				sb_adds(&res, r->status);
-			} else {
-				valid++;
-				fmt_val(&res, r->value);
-				double d = r->value - r->parent_value;
-				if (c->spec.maximize)
-					d = -d;
-				if (!(d >= best))
-					best = d;
-			}
-			if (r->nch > 1)
-				sb_adds(&res, " (with others)");
-		}
+		const struct crun *r = find_run(c, sqlite3_column_int64(st, 0));
+		if (r)
+			var_add_run(c, &v, r, runs_col_text(st, 1));
 	}
 	int row = table_add_row(t);
 	table_set_text(t, row, 0, var);
 	table_set_text(t, row, 1, campaign_in_scope(&c->spec, var) ? "yes" : "no");
-	table_set_int(t, row, 2, runs);
-	table_set_int(t, row, 3, valid);
-	table_set_int(t, row, 4, alone);
-	table_set_text(t, row, 5, vals.buf);
-	table_set_text(t, row, 6, res.buf);
-	table_set_num(t, row, 7, c->spec.maximize ? -best : best, 4);
-	sb_release(&vals);
-	sb_release(&res);
+	table_set_int(t, row, 2, v.runs);
+	table_set_int(t, row, 3, v.valid);
+	table_set_int(t, row, 4, v.alone);
+	table_set_text(t, row, 5, v.vals.buf);
+	table_set_text(t, row, 6, v.results.buf);
+	table_set_num(t, row, 7, v.best * (c->spec.maximize ? -1 : 1), 4);
+	sb_release(&v.vals);
+	sb_release(&v.seen);
+	sb_release(&v.results);
 }
 
 static void sec_variables(struct camp *c)

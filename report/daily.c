@@ -50,6 +50,12 @@ static void set_delta(struct day *d, const char *name, double v)
 
 /* ---- summary ------------------------------------------------------------- */
 
+/* v is a new best: lower than best, or best is still unset (NaN). */
+static int beats(double v, double best)
+{
+	return isnan(best) || v < best;
+}
+
 /* Distinct values of a column over the day, "a (3), b (1)" by count. */
 static void day_counts(struct day *d, const char *col, sb *out, int *n)
 {
@@ -101,9 +107,9 @@ static void summary_global(struct day *d)
 		const struct frontier_point *p = &d->by_class.pts[i];
 		if (isnan(first))
 			first = p->value;
-		if (p->t_finished < d->t0 && !(p->value >= before))
+		if (p->t_finished < d->t0 && beats(p->value, before))
 			before = p->value;
-		if (!(p->value >= after))
+		if (beats(p->value, after))
 			after = p->value;
 	}
 	set_val(d, "first_value", first);
@@ -168,7 +174,8 @@ static struct group_row *group_rows(const struct day *d, const struct frontier *
 		rows[g].after = p->value;
 		rows[g].best = p;
 	}
-	qsort(rows, (size_t)*n, sizeof(*rows), cmp_rows);
+	if (*n > 1)
+		qsort(rows, (size_t)*n, sizeof(*rows), cmp_rows);
 	return rows;
 }
 
@@ -187,18 +194,17 @@ static void class_runs(struct day *d, const char *cls, int *runs, int *valid)
 	sqlite3_finalize(st);
 }
 
-static void frontier_table(struct day *d, const struct frontier *f, const char *first_col,
-			   int with_runs, sb *md, sb *line)
+/* Per-group table: best before and after the day and the run holding it;
+ * with_runs adds the day's run counts per class. */
+static void frontier_table(struct day *d, const struct group_row *rows, int n,
+			   const char *group_col, int with_runs, sb *md)
 {
-	static const char *const cols_runs[] = { "", "runs today", "valid today", "before", "after",
-						  "change", "best by", "best run", "reached" };
-	static const char *const cols[] = { "", "before", "after", "change", "best by", "best run", "reached" };
+	const char *cols[9] = { group_col, "runs today", "valid today", "before", "after",
+				"change", "best by", "best run", "reached" };
+	if (!with_runs) /* drop the two run-count columns */
+		memmove(cols + 1, cols + 3, 6 * sizeof(*cols));
 	table t;
-	table_init(&t, with_runs ? 9 : 7, with_runs ? cols_runs : cols);
-	free(t.cols[0]);
-	t.cols[0] = xstrdup(first_col);
-	int n;
-	struct group_row *rows = group_rows(d, f, &n);
+	table_init(&t, with_runs ? 9 : 7, cols);
 	sb s = SB_INIT;
 	for (int i = 0; i < n; i++) {
 		const struct group_row *g = &rows[i];
@@ -218,44 +224,55 @@ static void frontier_table(struct day *d, const struct frontier *f, const char *
 		sb_reset(&s);
 		fmt_datetime(&s, g->best->t_finished);
 		table_set_text(&t, r, c++, s.buf);
-		if (line) { /* "H100 0.9735 → 0.9729 (-0.0006)" for the summary */
-			sb_addf(line, "%s", line->len ? "; " : "");
-			md_escape(line, g->name);
-			sb_adds(line, " ");
-			if (isnan(g->before)) {
-				sb_adds(line, "first valid ");
-				fmt_val(line, g->after);
-			} else if (g->after == g->before) {
-				fmt_val(line, g->after);
-				sb_adds(line, " (no change)");
-			} else {
-				fmt_val(line, g->before);
-				sb_adds(line, " → ");
-				fmt_val(line, g->after);
-				sb_adds(line, " (");
-				fmt_delta(line, g->after - g->before);
-				sb_adds(line, ")");
-			}
-		}
 	}
 	if (n)
 		md_table(md, &t);
 	sb_release(&s);
-	free(rows);
 	table_release(&t);
+}
+
+/* "B200 0.9598 → 0.9264 (-0.0334); H200 0.9650 (no change)" for the summary. */
+static void hardware_line(const struct group_row *rows, int n, sb *line)
+{
+	for (int i = 0; i < n; i++) {
+		const struct group_row *g = &rows[i];
+		sb_adds(line, i ? "; " : "");
+		md_escape(line, g->name);
+		sb_adds(line, " ");
+		if (isnan(g->before)) {
+			sb_adds(line, "first valid ");
+			fmt_val(line, g->after);
+		} else if (!g->moves) {
+			fmt_val(line, g->after);
+			sb_adds(line, " (no change)");
+		} else {
+			fmt_val(line, g->before);
+			sb_adds(line, " → ");
+			fmt_val(line, g->after);
+			sb_adds(line, " (");
+			fmt_delta(line, g->after - g->before);
+			sb_adds(line, ")");
+		}
+	}
 }
 
 static void daily_hardware(struct day *d)
 {
-	sb md = SB_INIT, line = SB_INIT;
-	frontier_table(d, &d->by_class, "hardware", 1, &md, &line);
+	sb md = SB_INIT;
+	int n;
+	struct group_row *rows = group_rows(d, &d->by_class, &n);
+	frontier_table(d, rows, n, "hardware", 1, &md);
 	tpl_set(&d->vars, "hardware_frontiers", md.buf);
-	tpl_set(&d->vars, "hardware_line", line.buf);
 	sb_reset(&md);
-	frontier_table(d, &d->by_tier, "VRAM tier", 0, &md, NULL);
+	hardware_line(rows, n, &md);
+	tpl_set(&d->vars, "hardware_line", md.buf);
+	free(rows);
+	sb_reset(&md);
+	rows = group_rows(d, &d->by_tier, &n);
+	frontier_table(d, rows, n, "VRAM tier", 0, &md);
 	tpl_set(&d->vars, "tier_frontiers", md.buf);
+	free(rows);
 	sb_release(&md);
-	sb_release(&line);
 }
 
 /* ---- frontier timeline ----------------------------------------------------- */
@@ -270,7 +287,7 @@ static void daily_timeline(struct day *d)
 	sb s = SB_INIT;
 	for (int i = 0; i < d->by_class.n; i++) {
 		const struct frontier_point *p = &d->by_class.pts[i];
-		int moves_global = !(p->value >= global);
+		int moves_global = beats(p->value, global);
 		if (moves_global)
 			global = p->value;
 		if (p->t_finished < d->t0)
@@ -320,7 +337,7 @@ static void daily_overview(struct day *d)
 			continue;
 		end = start + 86400;
 		for (; k < d->by_class.n && d->by_class.pts[k].t_finished < end; k++)
-			if (!(d->by_class.pts[k].value >= best))
+			if (beats(d->by_class.pts[k].value, best))
 				best = d->by_class.pts[k].value;
 		int r = table_add_row(&t);
 		table_set_text(&t, r, 0, runs_col_text(st, 0));
@@ -336,10 +353,9 @@ static void daily_overview(struct day *d)
 		md_table(&md, &t);
 	tpl_set(&d->vars, "overview", md.buf);
 	/* The whole way since the first valid run, relative to where it began. */
-	const char *first = tpl_get(&d->vars, "first_value");
 	double v0 = d->by_class.n ? d->by_class.pts[0].value : NAN;
 	sb_reset(&md);
-	if (first && *first && best < v0)
+	if (best < v0) /* false while either is NaN */
 		sb_addf(&md, "%.4f (%.1f%%)", v0 - best, 100.0 * (v0 - best) / v0);
 	tpl_set(&d->vars, "total_progress", md.buf);
 	sb_release(&md);

@@ -112,7 +112,7 @@ char *template_read(const char *name, const char *override, sb *origin)
 	cand[2] = c2.buf;
 	char *text = NULL;
 	for (int i = 0; i < 3 && !text; i++) {
-		if (!cand[i] || !dir.len && i)
+		if (!cand[i] || (i && !dir.len)) /* no program dir: env only */
 			continue;
 		sb_reset(origin);
 		sb_addf(origin, "%s/%s", cand[i], name);
