@@ -10,6 +10,7 @@
 #include "audit.h"
 #include "campaign.h"
 #include "db.h"
+#include "filter.h"
 #include "lookup.h"
 #include "repeats.h"
 #include "sb.h"
@@ -204,32 +205,21 @@ static double col_num(sqlite3_stmt *st, int i)
 	return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN : sqlite3_column_double(st, i);
 }
 
-/* SQL for the metric of runs aliased r: the val_bpb column (NULL unless a
- * valid measurement), else the record's metrics.NAME for status 'ok'; the
- * JSON path is parameter ?2. */
-static const char *metric_sql(const struct campaign *c)
-{
-	return !strcmp(c->metric, "val_bpb") ? "r.val_bpb"
-		: "CASE WHEN r.status = 'ok' THEN json_extract(r.record, ?2) END";
-}
-
-static void bind_metric_path(sqlite3_stmt *st, const struct campaign *c)
-{
-	if (strcmp(c->metric, "val_bpb")) {
-		sb path = SB_INIT;
-		sb_addf(&path, "$.metrics.\"%s\"", c->metric);
-		db_bind_text(st, 2, path.buf);
-		sb_release(&path);
-	}
-}
-
+/* Prepare head + the campaign's metric of the run aliased r + tail. The
+ * metric comes from run_metric_sql (filter.h), NULL unless the run is
+ * valid; its JSON path, if any, is parameter 1, so head and tail must
+ * number their own parameters from ?2. */
 static sqlite3_stmt *prepare_metric(struct audit *a, const char *head, const char *tail)
 {
 	sb sql = SB_INIT;
-	sb_addf(&sql, "%s%s%s", head, metric_sql(&a->c), tail);
+	struct sql_args args = SQL_ARGS_INIT;
+	sb_addf(&sql, "%sCASE WHEN r.status = 'ok' THEN ", head);
+	run_metric_sql(a->c.metric, "r", &sql, &args);
+	sb_addf(&sql, " END%s", tail);
 	sqlite3_stmt *st = db_prepare(a->db, sql.buf);
+	sql_args_bind(&args, st, 1);
+	sql_args_release(&args);
 	sb_release(&sql);
-	bind_metric_path(st, &a->c);
 	return st;
 }
 
@@ -252,7 +242,7 @@ static double parent_value(struct audit *a, sqlite3_stmt *st, const char *parent
 	if (!parent)
 		return NAN;
 	sqlite3_reset(st);
-	db_bind_text(st, 1, parent);
+	db_bind_text(st, 2, parent);
 	return sqlite3_step(st) == SQLITE_ROW ? col_num(st, 0) : NAN;
 }
 
@@ -363,11 +353,11 @@ static int load_runs(struct audit *a)
 		" r.description, json_extract(r.record, '$.failure.phase'),"
 		" json_extract(r.record, '$.failure.message'),"
 		" json_type(r.record, '$.config') IS NOT NULL, ",
-		" FROM runs r WHERE r.id IN (" CAMPAIGN_MEMBERS_SQL(1) ")"
+		" FROM runs r WHERE r.id IN (" CAMPAIGN_MEMBERS_SQL(2) ")"
 		" ORDER BY r.t_finished IS NULL, r.t_finished, r.id");
-	db_bind_text(st, 1, a->c.name);
+	db_bind_text(st, 2, a->c.name);
 	sqlite3_stmt *chg = db_prepare(a->db, "SELECT var, old, new FROM changes WHERE run = ? ORDER BY var");
-	sqlite3_stmt *par = prepare_metric(a, "SELECT ", " FROM runs r WHERE r.run_id = ?1");
+	sqlite3_stmt *par = prepare_metric(a, "SELECT ", " FROM runs r WHERE r.run_id = ?2");
 	int rc;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		a->r = xrealloc(a->r, (size_t)(a->n + 1) * sizeof(*a->r));
@@ -380,7 +370,7 @@ static int load_runs(struct audit *a)
 		r->hw_class = col_text(st, 5);
 		r->repeat_key = col_text(st, 6);
 		r->description = col_text(st, 7);
-		r->value = r->status && !strcmp(r->status, "ok") ? col_num(st, 11) : NAN;
+		r->value = col_num(st, 11);
 		if (isnan(r->value))
 			r->failure = failure_text(st, 3, 8, 9);
 		r->on_hw = !a->c.hardware || (r->hw_class && str_ieq(r->hw_class, a->c.hardware));
@@ -440,8 +430,8 @@ static int resolve_baseline(struct audit *a)
 		rl_hint("ingest the baseline run, or declare \"baseline\": \"first valid run\"");
 		return -1;
 	}
-	sqlite3_stmt *st = prepare_metric(a, "SELECT r.run_id, ", " FROM runs r WHERE r.id = ?1");
-	sqlite3_bind_int64(st, 1, id);
+	sqlite3_stmt *st = prepare_metric(a, "SELECT r.run_id, ", " FROM runs r WHERE r.id = ?2");
+	sqlite3_bind_int64(st, 2, id);
 	if (sqlite3_step(st) == SQLITE_ROW) {
 		a->baseline_run = col_text(st, 0);
 		a->baseline_value = col_num(st, 1);

@@ -4,6 +4,7 @@
 #include <jansson.h>
 #include "campaign.h"
 #include "db.h"
+#include "filter.h"
 #include "hw.h"
 #include "util.h"
 
@@ -90,11 +91,8 @@ static void parse_strings(const json_t *o, struct campaign *c, sb *err)
 	if (v && (!json_is_string(v) || !*json_string_value(v)))
 		problem(err, "metric", "expected a metric name such as \"val_bpb\"");
 	c->metric = xstrdup(v && json_is_string(v) && *json_string_value(v) ? json_string_value(v) : "val_bpb");
-	for (const char *p = c->metric; *p; p++)
-		if (!isalnum((unsigned char)*p) && !strchr("_.-", *p)) {
-			problem(err, "metric", "'%s' is not a metric name (letters, digits, '_', '.', '-')", c->metric);
-			break;
-		}
+	if (metric_name_check(c->metric))
+		problem(err, "metric", "'%s' is not a metric name (letters, digits, '_', '.', '-')", c->metric);
 
 	v = json_object_get(o, "direction");
 	const char *d = v ? json_string_value(v) : "min";

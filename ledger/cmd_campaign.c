@@ -5,6 +5,7 @@
 #include <jansson.h>
 #include "campaign.h"
 #include "db.h"
+#include "filter.h"
 #include "ledger.h"
 #include "lookup.h"
 #include "util.h"
@@ -42,7 +43,7 @@ static const struct verb {
 	{ "assign", campaign_assign, 2, -1, "NAME RUN…" },
 };
 
-/* Members of campaign ?1 (its runs), shared by list and show. */
+/* Members of campaign ?1 (its runs), for show. */
 #define MEMBERS "SELECT r.* FROM runs r WHERE r.id IN (" CAMPAIGN_MEMBERS_SQL(1) ")"
 
 static int campaign_add(int argc, char **argv, struct ledger_ctx *ctx)
@@ -98,9 +99,18 @@ static void list_row(struct ledger_ctx *ctx, table *t, const struct campaign *c)
 	table_set_text(t, row, 4, space);
 	if (c->record_budget)
 		table_set_int(t, row, 5, c->record_budget);
-	sqlite3_stmt *st = db_prepare(ctx->db,
-		"SELECT count(*), count(val_bpb) FROM (" MEMBERS ")");
-	db_bind_text(st, 1, c->name);
+	/* valid: runs with a valid measurement of the campaign's metric; the
+	 * metric's JSON path, if any, is parameter 1 (run_metric_sql) */
+	sb sql = SB_INIT;
+	struct sql_args args = SQL_ARGS_INIT;
+	sb_adds(&sql, "SELECT count(*), count(CASE WHEN r.status = 'ok' THEN ");
+	run_metric_sql(c->metric, "r", &sql, &args);
+	sb_adds(&sql, " END) FROM runs r WHERE r.id IN (" CAMPAIGN_MEMBERS_SQL(2) ")");
+	sqlite3_stmt *st = db_prepare(ctx->db, sql.buf);
+	sql_args_bind(&args, st, 1);
+	db_bind_text(st, 2, c->name);
+	sql_args_release(&args);
+	sb_release(&sql);
 	if (sqlite3_step(st) == SQLITE_ROW) {
 		table_set_int(t, row, 6, sqlite3_column_int64(st, 0));
 		table_set_int(t, row, 7, sqlite3_column_int64(st, 1));

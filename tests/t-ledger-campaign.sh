@@ -88,3 +88,13 @@ expect_match ledger-campaign-6.5 "argument message" "$err" "campaign assign: exp
 expect_code ledger-campaign-6.6 "list takes no arguments" 2 "$LEDGER" campaign list extra
 expect_code ledger-campaign-6.7 "help" 0 "$LEDGER" campaign --help
 expect_match ledger-campaign-6.8 "help first line" "$(printf '%s\n' "$out" | head -n 1)" "^usage: ledger campaign add FILE"
+
+# the valid count follows the campaign's metric (here one from the record)
+printf '%s\n' '{"name":"wall","metric":"total_seconds","search_space":["impl.*"]}' >wall.json
+"$LEDGER" campaign add wall.json >/dev/null
+"$LEDGER" campaign assign wall q20-01 q20-08 q20-09 >/dev/null
+expect_eq ledger-campaign-7.1 "valid counts the campaign's metric" "3	1" \
+	"$("$LEDGER" campaign list --format tsv | awk -F'\t' '$1=="wall"{print $7 "\t" $8}')"
+printf '%s\n' '{"name":"bad-metric","metric":"val bpb","search_space":["impl.*"]}' >badm.json
+expect_code ledger-campaign-7.2 "metric names are checked" 2 "$LEDGER" campaign add badm.json
+expect_match ledger-campaign-7.3 "metric message" "$err" "field 'metric': 'val bpb' is not a metric name"
