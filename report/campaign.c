@@ -395,15 +395,18 @@ static int sec_chart(struct camp *c)
 	out_slug(&stem, c->name);
 	sb_adds(&stem, "-progress");
 	const char *groups[1] = { c->name };
+	sb ylabel = SB_INIT;
+	sb_addf(&ylabel, "%s (%s is better)", c->spec.metric, c->spec.maximize ? "higher" : "lower");
 	struct chart_spec spec = { CHART_PROGRESS, c->o->out_dir, stem.buf,
 				   "Campaign progress: every run by experiment number, kept runs labelled",
-				   groups, 1, pts, c->n, steps, ns };
+				   ylabel.buf, groups, 1, pts, c->n, steps, ns };
 	int rc = 0;
 	if (c->o->charts)
 		rc = chart_draw(&spec, &md);
 	else
 		sb_adds(&md, "_Chart skipped: --no-charts._");
 	tpl_set(&c->vars, "chart_progress", md.buf);
+	sb_release(&ylabel);
 	free(pts);
 	free(steps);
 	sb_release(&stem);

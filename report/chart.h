@@ -32,6 +32,7 @@ struct chart_spec {
 	const char *dir;          /* report directory; files go to dir/charts/ */
 	const char *stem;         /* file-name-safe base name, e.g. "2026-03-16-frontier" */
 	const char *alt;          /* alt text of the image (plain text) */
+	const char *ylabel;       /* y axis: [A-Za-z0-9 _.()-] only, else "value" */
 	const char *const *groups;/* group names (hardware classes) */
 	int ngroups;
 	const struct chart_run *runs;

@@ -419,7 +419,7 @@ static int daily_chart(struct day *d)
 	sb_addf(&stem, "%s-frontier", d->date);
 	struct chart_spec c = { CHART_TIMELINE, d->o->out_dir, stem.buf,
 				"Frontier timeline: every run by hardware class, best so far as steps",
-				(const char *const *)groups, ng, runs, nr, steps, d->by_class.n };
+				"val_bpb (lower is better)", (const char *const *)groups, ng, runs, nr, steps, d->by_class.n };
 	int rc = 0;
 	if (d->o->charts)
 		rc = chart_draw(&c, &md);
