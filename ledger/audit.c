@@ -633,8 +633,12 @@ static void audit_no_improvement(struct audit *a)
 		struct finding *f = finding_new(a->out, a->c.name, AUDIT_NO_IMPROVEMENT, AUDIT_WARN);
 		if (a->baseline_run)
 			finding_run(f, a->baseline_run);
-		finding_say(f, "The baseline %s has no valid %s measurement, so no run can be shown to beat it; "
-			    "measure the baseline first.", a->baseline_run ? a->baseline_run : "(none)", a->c.metric);
+		if (a->baseline_run)
+			finding_say(f, "The baseline %s has no valid %s measurement, so no run can be shown to "
+				    "beat it; measure the baseline first.", a->baseline_run, a->c.metric);
+		else
+			finding_say(f, "No run of the campaign has a valid %s measurement on %s, so there is no "
+				    "baseline to beat; measure the baseline first.", a->c.metric, hw_name(a));
 		return;
 	}
 	if (best >= 0 && better(a, a->r[best].value, a->baseline_value))
@@ -678,9 +682,9 @@ static void audit_budget(struct audit *a)
 	finding_val(f, "in_scope_valid", in_scope_valid);
 	sb s = SB_INIT;
 	if (budget)
-		sb_addf(&s, "%d of %ld records used", a->n, budget);
+		sb_addf(&s, "%d of %ld record%s used", a->n, budget, budget == 1 ? "" : "s");
 	else
-		sb_addf(&s, "%d records used (no record_budget declared)", a->n);
+		sb_addf(&s, "%d record%s used (no record_budget declared)", a->n, a->n == 1 ? "" : "s");
 	if (budget && a->n > budget)
 		sb_addf(&s, ", %ld over budget", a->n - budget);
 	sb_addf(&s, ": %ld changed variables outside the search space, %ld produced no valid measurement",

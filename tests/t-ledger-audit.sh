@@ -112,3 +112,17 @@ expect_eq ledger-audit-8.6 "the others are still audited" "depth-clean
 qwen-compile
 ghost" "$(printf '%s\n' "$out" | awk -F'\t' 'NR>1{print $1}' | uniq)"
 expect_match ledger-audit-8.7 "and the skipped one is named" "$err" "campaign 'lost-base': baseline 'q99' is not a run"
+
+# text from records is escaped wherever it lands
+printf '%s\n' '{"schema":"runrec/1","run_id":"evil|id","parent":"q20-01","campaign":"esc","status":"crash","description":"try <b>this</b>\nand | that","started_at":"2026-03-17T00:00:00Z"}' >esc.jsonl
+"$LEDGER" ingest esc.jsonl >/dev/null 2>&1
+printf '%s\n' '{"name":"esc","search_space":["*"],"noise_default":0.01}' >esc.json
+"$LEDGER" campaign add esc.json >/dev/null
+expect_code ledger-audit-9.1 "md" 1 "$LEDGER" audit --campaign esc --format md
+expect_match ledger-audit-9.2 "md: pipes and tags escaped, one line per finding" "$out" \
+	"^\| esc \| unresolved \| warn \| evil\\\\\|id \|  \| 'try &lt;b&gt;this&lt;/b&gt; and \\\\\| that' was attempted 1 time"
+expect_code ledger-audit-9.3 "text" 1 "$LEDGER" audit --campaign esc
+expect_match ledger-audit-9.4 "text: the newline in the description is flattened" "$out" "^  'try <b>this</b> and \| that' was attempted"
+expect_match ledger-audit-9.5 "no valid run at all: no baseline to beat" "$out" \
+	"^  No run of the campaign has a valid val_bpb measurement on any hardware, so there is no baseline to beat"
+expect_match ledger-audit-9.6 "one record, singular" "$out" "^  1 record used \(no record_budget declared\)"
