@@ -68,11 +68,15 @@ static int campaign_add(int argc, char **argv, struct ledger_ctx *ctx)
 	if (c.baseline && run_lookup(ctx->db, c.baseline, &id, 1))
 		rl_warn("campaign add: %s: baseline '%s' is not in the ledger yet; "
 			"the audit needs it ingested", path, c.baseline);
+	struct campaign old;
+	int existed = campaign_load(ctx->db, c.name, &old, 1) == 0;
+	if (existed)
+		campaign_release(&old);
 	if (campaign_store(ctx->db, &c)) {
 		rc = EXIT_FAILURE_RT;
 		goto out;
 	}
-	printf("declared campaign '%s'\n", c.name);
+	printf("%s campaign '%s'\n", existed ? "replaced" : "declared", c.name);
 out:
 	campaign_release(&c);
 	sb_release(&err);
@@ -184,6 +188,8 @@ static int campaign_show(int argc, char **argv, struct ledger_ctx *ctx)
 		printf("}\n");
 		free(spec);
 	} else {
+		/* the fields come from the canonical JSON, so show cannot
+		 * disagree with what add stored */
 		static const char *const cols[] = { "field", "value" };
 		table f;
 		table_init(&f, 2, cols);

@@ -25,6 +25,7 @@ EOF
 expect_code ledger-campaign-2.1 "add a second campaign" 0 "$LEDGER" campaign add other.json
 sed 's/"record_budget":4/"record_budget":6/' other.json >other2.json
 expect_code ledger-campaign-2.2 "re-adding replaces" 0 "$LEDGER" campaign add other2.json
+expect_eq ledger-campaign-2.2a "replace message" "replaced campaign 'batch-study'" "$out"
 expect_eq ledger-campaign-2.3 "one row per name, new budget, hardware class" "batch-study	RTX 3090	6	0
 qwen-compile	RTX 3090	10	10" "$("$LEDGER" campaign list --format tsv | awk -F'\t' 'NR>1{print $1 "\t" $4 "\t" $6 "\t" $7}')"
 
