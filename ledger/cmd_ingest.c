@@ -48,32 +48,13 @@ static const char usage[] =
 
 static const struct {
 	enum ingest_format fmt;
-	const char *name;
 	int (*read)(struct ingest_file *f);
 } readers[] = {
-	{ IN_RUNREC, "runrec", ingest_runrec },
-	{ IN_TSV, "results.tsv", ingest_tsv },
-	{ IN_RUNLOG, "run.log", ingest_runlog },
-	{ IN_ARH, "arh.json", ingest_arh },
+	{ IN_RUNREC, ingest_runrec },
+	{ IN_TSV, ingest_tsv },
+	{ IN_RUNLOG, ingest_runlog },
+	{ IN_ARH, ingest_arh },
 };
-
-const char *ingest_format_name(enum ingest_format f)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(readers); i++)
-		if (readers[i].fmt == f)
-			return readers[i].name;
-	return "unknown";
-}
-
-int ingest_format_parse(const char *s, enum ingest_format *out)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(readers); i++)
-		if (str_ieq(s, readers[i].name)) {
-			*out = readers[i].fmt;
-			return 0;
-		}
-	return -1;
-}
 
 /* ---- the sink the readers call ---------------------------------------- */
 
@@ -152,7 +133,15 @@ void ingest_reject(struct ingest_file *f, long line, const char *raw, size_t raw
 	va_start(ap, fmt);
 	sb_vaddf(&why, fmt, ap);
 	va_end(ap);
-	rl_error("ingest: %s:%ld: %s", f->name, line, why.buf);
+	/* the reason quotes input: keep control characters off the terminal */
+	sb shown = SB_INIT;
+	for (const char *p = why.buf; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			sb_addf(&shown, "\\x%02x", (unsigned char)*p);
+		else
+			sb_addc(&shown, *p);
+	rl_error("ingest: %s:%ld: %s", f->name, line, shown.buf);
+	sb_release(&shown);
 	struct store_src src = { f->name, ingest_format_name(f->format), line };
 	store_quarantine(f->store, &src, why.buf, raw, rawlen);
 	f->n_quarantined++;
@@ -237,6 +226,7 @@ static int ingest_one(const char *path, enum ingest_format forced, const struct 
 		rl_hint("pass --as runrec|results.tsv|run.log|arh.json");
 		rc = EXIT_USAGE;
 	} else if (store_begin(st)) {
+		rl_hint("another process may be holding the ledger for longer than the 30 s wait; try again");
 		rc = EXIT_FAILURE_RT;
 	} else if (run_reader(&f)) {
 		store_rollback(st);

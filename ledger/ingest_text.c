@@ -1,5 +1,5 @@
 /* ingest_text.c — what the ingest readers share about input text: format
- * detection from the first bytes, line iteration over a buffer that is not
+ * names, format detection from the first bytes, line iteration over a buffer that is not
  * NUL-terminated (files are mapped), and autoresearch status words.
  * No SQLite and no record storage here. */
 /* memmem needs _GNU_SOURCE, which the Makefile defines. */
@@ -7,6 +7,34 @@
 #include "ingest.h"
 #include "runrec.h"
 #include "util.h"
+
+static const struct {
+	enum ingest_format fmt;
+	const char *name;
+} format_names[] = {
+	{ IN_RUNREC, "runrec" },
+	{ IN_TSV, "results.tsv" },
+	{ IN_RUNLOG, "run.log" },
+	{ IN_ARH, "arh.json" },
+};
+
+const char *ingest_format_name(enum ingest_format f)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(format_names); i++)
+		if (format_names[i].fmt == f)
+			return format_names[i].name;
+	return "unknown";
+}
+
+int ingest_format_parse(const char *s, enum ingest_format *out)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(format_names); i++)
+		if (str_ieq(s, format_names[i].name)) {
+			*out = format_names[i].fmt;
+			return 0;
+		}
+	return -1;
+}
 
 int ingest_next_line(const char *text, size_t len, size_t *pos, const char **line,
 		     size_t *line_len)

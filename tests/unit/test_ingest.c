@@ -1,0 +1,77 @@
+/* test_ingest.c — the ingest helpers that need no database: format
+ * detection (ledger/ingest_text.c), line iteration over unterminated
+ * buffers, and autoresearch status words.
+ * Test plan: one positive input per format, the near misses that must not
+ * be taken for it (a TSV without val_bpb, prose, "FAILED" inside a line),
+ * a byte-order mark and leading blank lines, CRLF lines and a last line
+ * without newline, every status word in mixed case and an unknown one. */
+#include "ingest.h"
+#include "util.h"
+#include "check.h"
+
+static enum ingest_format det(const char *s)
+{
+	return ingest_detect(s, strlen(s));
+}
+
+static void test_detect(void)
+{
+	CHECK("ingest-detect-1", det("{\"schema\":\"runrec/1\",\"status\":\"ok\"}\n") == IN_RUNREC);
+	CHECK("ingest-detect-2", det("\xef\xbb\xbf\n\n  {\n  \"schema\": \"runrec/1\"\n}") == IN_RUNREC);
+	CHECK("ingest-detect-3", det("{\"agent_id\":\"a\",\"val_bpb\":0.99,\"status\":\"keep\"}") == IN_ARH);
+	/* runrec/1 has val_bpb inside metrics, but names its schema */
+	CHECK("ingest-detect-4", det("{\"metrics\":{\"val_bpb\":1},\"schema\":\"runrec/1\"}") == IN_RUNREC);
+	CHECK("ingest-detect-5", det("commit\tval_bpb\tmemory_gb\tstatus\tdescription\n") == IN_TSV);
+	CHECK("ingest-detect-6", det("Status\tVAL_BPB\n") == IN_TSV);
+	CHECK("ingest-detect-7", det("commit\tloss\nabc\t1.0\n") == IN_UNKNOWN);
+	CHECK("ingest-detect-8", det("warmup\n\rstep 00001 (0.1%) | loss: 9.0\rstep 00002") == IN_RUNLOG);
+	CHECK("ingest-detect-9", det("x\n---\nval_bpb: 1.0\n") == IN_RUNLOG);
+	CHECK("ingest-detect-10", det("Traceback (most recent call last):\n  File \"x\"\n") == IN_RUNLOG);
+	CHECK("ingest-detect-11", det("loading\nFAIL\n") == IN_RUNLOG);
+	CHECK("ingest-detect-12", det("the test FAILED twice\nsteps were taken\n") == IN_UNKNOWN);
+	CHECK("ingest-detect-13", det("  \n\n") == IN_RUNREC); /* empty: nothing to store */
+}
+
+static void test_lines(void)
+{
+	const char text[] = "a\r\nbb\n\nccc";
+	size_t pos = 0, n;
+	const char *line;
+	char got[64] = "";
+	int count = 0;
+	while (ingest_next_line(text, strlen(text), &pos, &line, &n)) {
+		size_t used = strlen(got);
+		snprintf(got + used, sizeof(got) - used, "[%.*s]", (int)n, line);
+		count++;
+	}
+	CHECK("ingest-lines-1", count == 4);
+	CHECK("ingest-lines-2", !strcmp(got, "[a][bb][][ccc]"));
+}
+
+static void test_status(void)
+{
+	const char *st, *dec;
+	CHECK("ingest-status-1", !ingest_ar_status("KEEP", &st, &dec) && !strcmp(st, "ok") && !strcmp(dec, "keep"));
+	CHECK("ingest-status-2", !ingest_ar_status("Discard", &st, &dec) && !strcmp(st, "ok") && !strcmp(dec, "discard"));
+	CHECK("ingest-status-3", !ingest_ar_status("crash", &st, &dec) && !strcmp(st, "crash") && dec == NULL);
+	CHECK("ingest-status-4", !ingest_ar_status("OOM", &st, &dec) && !strcmp(st, "oom") && dec == NULL);
+	CHECK("ingest-status-5", ingest_ar_status("maybe", &st, &dec) == -1);
+	CHECK("ingest-status-6", ingest_ar_status("", &st, &dec) == -1);
+}
+
+static void test_format_names(void)
+{
+	enum ingest_format f;
+	CHECK("ingest-fmt-1", !ingest_format_parse("results.tsv", &f) && f == IN_TSV);
+	CHECK("ingest-fmt-2", !strcmp(ingest_format_name(IN_ARH), "arh.json"));
+	CHECK("ingest-fmt-3", ingest_format_parse("yaml", &f) == -1);
+}
+
+int main(void)
+{
+	test_detect();
+	test_lines();
+	test_status();
+	test_format_names();
+	return check_status();
+}
