@@ -207,7 +207,7 @@ static void sec_runs(struct camp *c)
  * and results (alone or together with others), and the best change
  * against the parent. */
 struct var_stats {
-	int runs, valid, alone;
+	int runs, valid, alone, valid_alone;
 	double best;      /* best change against the parent (signed so lower is better) */
 	sb vals, seen;    /* distinct new values "a, b"; seen holds "\na\nb\n" */
 	sb results;
@@ -229,6 +229,7 @@ static void var_add_run(struct camp *c, struct var_stats *v, const struct crun *
 		sb_adds(&v->results, r->status);
 	} else {
 		v->valid++;
+		v->valid_alone += r->nch == 1;
 		fmt_val(&v->results, r->value);
 		double d = (r->value - r->parent_value) * (c->spec.maximize ? -1 : 1);
 		if (isnan(v->best) || d < v->best)
@@ -246,9 +247,20 @@ static const struct crun *find_run(const struct camp *c, sqlite3_int64 id)
 	return NULL;
 }
 
-static void variable_row(struct camp *c, table *t, const char *var, sqlite3_stmt *st)
+/* Append var to list as ", var" (escaped). */
+static void list_add(sb *list, const char *var)
 {
-	struct var_stats v = { 0, 0, 0, NAN, SB_INIT, SB_INIT, SB_INIT };
+	sb_adds(list, list->len ? ", " : "");
+	fmt_text(list, var, 0);
+}
+
+/* Also collects the in-scope variables that were attempted but never
+ * validly measured (unmeasured) and those measured only together with
+ * other variables (together): the open questions for "what to test next". */
+static void variable_row(struct camp *c, table *t, const char *var, sqlite3_stmt *st,
+			 sb *unmeasured, sb *together)
+{
+	struct var_stats v = { 0, 0, 0, 0, NAN, SB_INIT, SB_INIT, SB_INIT };
 	sb_adds(&v.seen, "\n");
 	sqlite3_reset(st);
 	sqlite3_bind_text(st, 1, var, -1, SQLITE_STATIC);
@@ -266,6 +278,10 @@ static void variable_row(struct camp *c, table *t, const char *var, sqlite3_stmt
 	table_set_text(t, row, 5, v.vals.buf);
 	table_set_text(t, row, 6, v.results.buf);
 	table_set_num(t, row, 7, v.best * (c->spec.maximize ? -1 : 1), 4);
+	if (campaign_in_scope(&c->spec, var) && !v.valid)
+		list_add(unmeasured, var);
+	else if (campaign_in_scope(&c->spec, var) && !v.valid_alone)
+		list_add(together, var);
 	sb_release(&v.vals);
 	sb_release(&v.seen);
 	sb_release(&v.results);
@@ -279,22 +295,29 @@ static void sec_variables(struct camp *c)
 		"SELECT DISTINCT var FROM changes WHERE run IN (SELECT id FROM runs WHERE campaign = ?1 "
 		"UNION SELECT run FROM campaign_runs WHERE campaign = ?1) ORDER BY var";
 	static const char runs_sql[] =
-		"SELECT run, new FROM changes WHERE var = ?1 AND run IN (SELECT id FROM runs "
-		"WHERE campaign = ?2 UNION SELECT run FROM campaign_runs WHERE campaign = ?2)";
+		"SELECT c.run, c.new FROM changes c JOIN runs r ON r.id = c.run "
+		"WHERE c.var = ?1 AND c.run IN (SELECT id FROM runs WHERE campaign = ?2 "
+		"UNION SELECT run FROM campaign_runs WHERE campaign = ?2) "
+		"ORDER BY r.t_finished IS NULL, r.t_finished, r.id";
 	table t;
 	table_init(&t, 8, cols);
 	sqlite3_stmt *vars = db_prepare(c->db, vars_sql), *runs = db_prepare(c->db, runs_sql);
 	sqlite3_bind_text(vars, 1, c->name, -1, SQLITE_STATIC);
 	sqlite3_bind_text(runs, 2, c->name, -1, SQLITE_STATIC);
+	sb unmeasured = SB_INIT, together = SB_INIT;
 	while (sqlite3_step(vars) == SQLITE_ROW)
-		variable_row(c, &t, runs_col_text(vars, 0), runs);
+		variable_row(c, &t, runs_col_text(vars, 0), runs, &unmeasured, &together);
 	sqlite3_finalize(vars);
 	sqlite3_finalize(runs);
 	sb md = SB_INIT;
 	if (t.nrows)
 		md_table_limited(&md, &t, c->o->limit);
 	tpl_set(&c->vars, "variables", md.buf);
+	tpl_set(&c->vars, "never_measured", unmeasured.buf);
+	tpl_set(&c->vars, "only_together", together.buf);
 	sb_release(&md);
+	sb_release(&unmeasured);
+	sb_release(&together);
 	table_release(&t);
 }
 

@@ -68,3 +68,11 @@ else
 	ok report-campaign-9 "# SKIP gnuplot not installed"
 fi
 expect_match report-campaign-10 "index links the campaign" "$(cat out/index.html)" "<a href=\"campaign-$C.html\">$C</a>"
+# -- the open questions, recomputed from the fixture: in-scope variables whose
+#    runs never gave a value, and those with values only next to other changes
+expect_match report-campaign-11 "attempted, never validly measured" "$md" \
+	'^Attempted but never validly measured — fix the failure, then rerun unchanged against the parent: impl\.compile\.$'
+expect_eq report-campaign-11.1 "fixture: impl.compile runs have no valid value" "crash invalid" \
+	"$(jq -r 'select(.config["impl.compile"] != "none") | .status' "$F" | sort | paste -sd' ')"
+expect_match report-campaign-11.2 "measured only together" "$md" \
+	'^Measured only together with other variables — test each alone: impl\.recompute\.$'
