@@ -8,7 +8,7 @@ if [ -z "$CHROMIUM" ]; then
 	ok report-html-0 "# SKIP chromium not installed"
 	exit 0
 fi
-have_gnuplot=$(command -v gnuplot)
+have_gnuplot=$(command -v "${RUNLEDGER_GNUPLOT:-gnuplot}")
 browse() { # URL [extra flags]: the DOM after load, scripts allowed to run
 	url=$1; shift
 	timeout 60 "$CHROMIUM" --headless --no-sandbox --disable-gpu --disable-background-networking \
@@ -36,6 +36,8 @@ expect_no_match report-html-4 "no <script> element from run text" "$dom" '<scrip
 expect_no_match report-html-4.1 "the script did not run" "$dom" '<html[^>]*data-pwned'
 expect_match report-html-4.2 "the description shows as text" "$dom" '&lt;script&gt;document.documentElement.setAttribute'
 expect_no_match report-html-4.3 "no <img> from run text" "$dom" '<img src="x"'
+index=$(browse "file://$PWD/out/index.html")
+expect_match report-html-6 "index links the digest" "$index" '<a href="2026-03-16.html">2026-03-16</a>'
 
 if [ -z "$have_gnuplot" ]; then
 	ok report-html-5 "# SKIP gnuplot not installed: no chart images to load"
