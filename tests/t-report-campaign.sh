@@ -14,7 +14,8 @@ jq -c 'select(.run_id == "rtx-fused") | .run_id = "rtx-evil" | .decision = "keep
 "$LEDGER" --db l.db ingest evil.jsonl >/dev/null 2>&1
 printf '{"name":"%s","metric":"val_bpb","direction":"min","hardware":"RTX 3090","baseline":"rtx-base","search_space":["impl.*"],"record_budget":10}\n' $C >camp.json
 "$LEDGER" --db l.db campaign add camp.json >/dev/null 2>&1
-expect_code report-campaign-1 "campaign report renders" 0 "$REPORT" --db l.db campaign --campaign $C --out out
+gp=$(command -v "${RUNLEDGER_GNUPLOT:-gnuplot}")
+expect_code report-campaign-1 "campaign report renders (exit 1 when the chart is skipped)" $([ -n "$gp" ] && echo 0 || echo 1) "$REPORT" --db l.db campaign --campaign $C --out out
 md=$(cat out/campaign-$C.md)
 all=$(cat "$F" evil.jsonl)
 n=$(printf '%s\n' "$all" | jq -r "select(.campaign == \"$C\") | .run_id" | wc -l)
@@ -53,7 +54,7 @@ expect_match report-campaign-8 "what to test next: in-scope variables never chan
 expect_match report-campaign-8.1 "search-space coverage row" "$md" '^\| impl\.\\\* \| 5 \| 2 \| impl\.fused\\_adamw \|$'
 
 # -- progress chart: drawn, labels only in data files
-if command -v gnuplot >/dev/null 2>&1; then
+if [ -n "$gp" ]; then
 	s=out/charts/campaign-$C-progress
 	[ -s $s.svg ] && [ -s $s.png ] && ok report-campaign-9 "progress chart svg and png" || not_ok report-campaign-9 "progress chart svg and png" "$(ls out/charts)"
 	expect_match report-campaign-9.1 "markdown embeds the svg" "$md" "^!\[Campaign progress.*\]\(charts/campaign-$C-progress\.svg\)$"

@@ -5,7 +5,7 @@
 # review the diff. Chart images are only checked to exist (their bytes
 # depend on the gnuplot version).
 . "$ROOT/tests/lib.sh"
-if ! command -v gnuplot >/dev/null 2>&1; then
+if ! command -v "${RUNLEDGER_GNUPLOT:-gnuplot}" >/dev/null 2>&1; then
 	ok report-golden-0 "# SKIP gnuplot not installed (the examples embed charts)"
 	exit 0
 fi
