@@ -332,11 +332,16 @@ static char *var_set(const struct arun *r)
 	return sb_detach(&s);
 }
 
-static char *failure_text(sqlite3_stmt *st, int col_status, int col_phase, int col_msg)
+/* The columns of load_runs' query, in order. */
+enum { COL_ID, COL_RUN_ID, COL_PARENT, COL_STATUS, COL_DECISION, COL_HW, COL_REPEAT_KEY,
+       COL_DESCRIPTION, COL_PHASE, COL_MESSAGE, COL_HAS_CONFIG, COL_VALUE };
+
+/* "crash in backward: 'message'" from a row of load_runs' query. */
+static char *failure_text(sqlite3_stmt *st)
 {
-	const char *status = (const char *)sqlite3_column_text(st, col_status);
-	const char *phase = (const char *)sqlite3_column_text(st, col_phase);
-	const char *msg = (const char *)sqlite3_column_text(st, col_msg);
+	const char *status = (const char *)sqlite3_column_text(st, COL_STATUS);
+	const char *phase = (const char *)sqlite3_column_text(st, COL_PHASE);
+	const char *msg = (const char *)sqlite3_column_text(st, COL_MESSAGE);
 	sb s = SB_INIT;
 	sb_adds(&s, status ? status : "unknown status");
 	if (phase)
@@ -348,6 +353,7 @@ static char *failure_text(sqlite3_stmt *st, int col_status, int col_phase, int c
 
 static int load_runs(struct audit *a)
 {
+	int cap = 0;
 	sqlite3_stmt *st = prepare_metric(a,
 		"SELECT r.id, r.run_id, r.parent, r.status, r.decision, r.hw_class, r.repeat_key,"
 		" r.description, json_extract(r.record, '$.failure.phase'),"
@@ -360,23 +366,26 @@ static int load_runs(struct audit *a)
 	sqlite3_stmt *par = prepare_metric(a, "SELECT ", " FROM runs r WHERE r.run_id = ?2");
 	int rc;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		a->r = xrealloc(a->r, (size_t)(a->n + 1) * sizeof(*a->r));
+		if (a->n == cap) {
+			cap = cap ? 2 * cap : 64;
+			a->r = xrealloc(a->r, (size_t)cap * sizeof(*a->r));
+		}
 		struct arun *r = &a->r[a->n++];
 		memset(r, 0, sizeof(*r));
-		r->run_id = col_text(st, 1);
-		r->parent = col_text(st, 2);
-		r->status = col_text(st, 3);
-		r->decision = col_text(st, 4);
-		r->hw_class = col_text(st, 5);
-		r->repeat_key = col_text(st, 6);
-		r->description = col_text(st, 7);
-		r->value = col_num(st, 11);
+		r->run_id = col_text(st, COL_RUN_ID);
+		r->parent = col_text(st, COL_PARENT);
+		r->status = col_text(st, COL_STATUS);
+		r->decision = col_text(st, COL_DECISION);
+		r->hw_class = col_text(st, COL_HW);
+		r->repeat_key = col_text(st, COL_REPEAT_KEY);
+		r->description = col_text(st, COL_DESCRIPTION);
+		r->value = col_num(st, COL_VALUE);
 		if (isnan(r->value))
-			r->failure = failure_text(st, 3, 8, 9);
+			r->failure = failure_text(st);
 		r->on_hw = !a->c.hardware || (r->hw_class && str_ieq(r->hw_class, a->c.hardware));
-		load_changes(a, chg, sqlite3_column_int64(st, 0), r);
+		load_changes(a, chg, sqlite3_column_int64(st, COL_ID), r);
 		r->parent_value = parent_value(a, par, r->parent);
-		describe_changes(r, sqlite3_column_int(st, 10));
+		describe_changes(r, sqlite3_column_int(st, COL_HAS_CONFIG));
 		r->rkey = repeat_group_key(r);
 		r->vset = r->nch >= 2 ? var_set(r) : NULL;
 	}
