@@ -564,9 +564,10 @@ static int repeat_group(struct audit *a, const int *idx, int n, double *ss)
 
 static void audit_noise(struct audit *a, const struct audit_opts *o)
 {
+	/* the floor is the campaign's hardware's: noise elsewhere says nothing here */
 	char **keys = xcalloc((size_t)a->n + 1, sizeof(char *));
 	for (int i = 0; i < a->n; i++)
-		keys[i] = a->r[i].rkey;
+		keys[i] = a->r[i].on_hw ? a->r[i].rkey : NULL;
 	struct groups g;
 	groups_build(a->n, keys, &g);
 	double ss = 0;

@@ -335,6 +335,11 @@ static void test_rules(void)
 			    !strcmp(fl.v[i + 1].runs[0], "nohw-run"));
 	CHECK("audit-hw-2", str_starts_with(fl.v[i].sentence, "2 runs ran on A100, not on the campaign's H100;") &&
 			    str_starts_with(fl.v[i + 1].sentence, "1 run ran on unknown hardware"));
+	/* repeats on A100 do not set the H100 campaign's noise floor */
+	run(33, "a100-3", "b", "ok", NULL, "A100", 0.91, "ra", NULL, "hw");
+	run(34, "a100-4", "b", "ok", NULL, "A100", 0.95, "ra", NULL, "hw");
+	CHECK("audit-hw-4", count_kind("hw", NAN, AUDIT_REPEAT_NOISE, &fl, &i) == 0 &&
+			    count_kind("hw", NAN, AUDIT_NOISE_FLOOR, &fl, &i) == 1 && finding_value(&fl.v[i], "floor") == 0.5);
 	/* 0.9 on A100 does not count against the H100 baseline */
 	CHECK("audit-hw-3", count_kind("hw", NAN, AUDIT_NO_IMPROVEMENT, &fl, &i) == 1 &&
 			    finding_value(&fl.v[i], "compared") == 0);
