@@ -234,6 +234,14 @@ static int run_coverage(struct ledger_ctx *ctx, const char *campaign)
 	return rc;
 }
 
+static int any_campaign(struct ledger_ctx *ctx)
+{
+	sqlite3_stmt *st = db_prepare(ctx->db, "SELECT 1 FROM campaigns LIMIT 1");
+	int found = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	return found;
+}
+
 /* An unknown --campaign is a usage error, like an unknown run reference. */
 static int campaign_declared(struct ledger_ctx *ctx, const char *name)
 {
@@ -272,6 +280,8 @@ int cmd_audit(int argc, char **argv, struct ledger_ctx *ctx)
 		finding_list_release(&fl);
 		return rc == -1 ? EXIT_USAGE : EXIT_FAILURE_RT;
 	}
+	if (!a.campaign && !fl.n && !any_campaign(ctx))
+		rl_hint("no campaign is declared, so there is nothing to audit; see 'ledger campaign --help'");
 	if (ctx->fmt == FMT_JSON)
 		render_json(&fl);
 	else if (ctx->fmt == FMT_TABLE)
