@@ -9,9 +9,11 @@
 #include "table.h"
 #include "util.h"
 
-/* gnuplot reads a quoted datafile field up to the next '"' and has no
- * escape for it, so quotes become apostrophes; control characters become
- * spaces so a label cannot end its line. Long labels are cut. */
+/* gnuplot reads a quoted datafile field up to the next '"' and applies
+ * backslash escapes inside it: quotes become apostrophes, backslashes are
+ * doubled (so "\\" stays one backslash and no escape can form), control
+ * characters become spaces so a label cannot end its line. Long labels
+ * are cut. */
 static void add_label(sb *out, const char *s, int max)
 {
 	int chars = 0;
@@ -22,6 +24,8 @@ static void add_label(sb *out, const char *s, int max)
 			sb_adds(out, "...");
 			break;
 		}
+		if (c == '\\')
+			sb_addc(out, '\\');
 		sb_addc(out, c == '"' ? '\'' : c < 0x20 || c == 0x7f ? ' ' : (char)c);
 	}
 	sb_addc(out, '"');

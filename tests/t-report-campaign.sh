@@ -10,7 +10,7 @@ C=compile-kernel-efficiency
 "$LEDGER" --db l.db ingest "$F" >/dev/null 2>&1
 # one more kept run whose description tries to break out of a gnuplot data line
 jq -c 'select(.run_id == "rtx-fused") | .run_id = "rtx-evil" | .decision = "keep" | .finished_at = "2026-03-16T20:00:00Z"
-	| .metrics.val_bpb = 1.2401 | .description = "quote \" then\nset output \"pwned.svg\"; system(\"touch pwned\")"' "$F" >evil.jsonl
+	| .metrics.val_bpb = 1.2401 | .description = "q\\ \"x\\\" then\nset output \"pwned.svg\"; system(\"touch pwned\")"' "$F" >evil.jsonl
 "$LEDGER" --db l.db ingest evil.jsonl >/dev/null 2>&1
 printf '{"name":"%s","metric":"val_bpb","direction":"min","hardware":"RTX 3090","baseline":"rtx-base","search_space":["impl.*"],"record_budget":10}\n' $C >camp.json
 "$LEDGER" --db l.db campaign add camp.json >/dev/null 2>&1
@@ -58,13 +58,13 @@ if [ -n "$gp" ]; then
 	s=out/charts/campaign-$C-progress
 	[ -s $s.svg ] && [ -s $s.png ] && ok report-campaign-9 "progress chart svg and png" || not_ok report-campaign-9 "progress chart svg and png" "$(ls out/charts)"
 	expect_match report-campaign-9.1 "markdown embeds the svg" "$md" "^!\[Campaign progress.*\]\(charts/campaign-$C-progress\.svg\)$"
-	expect_eq report-campaign-9.2 "kept runs carry labels, quotes and newlines neutralised" \
+	expect_eq report-campaign-9.2 "kept runs carry labels: quotes, newlines and backslashes neutralised" \
 		"\"RTX 3090 baseline\"
-\"quote ' then set output 'pwned.svg'; sys...\"" "$(awk -F'\t' 'NR > 1 && $3 == 1 { print $4 }' $s-runs-0.dat)"
+\"q\\\\ 'x\\\\' then set output 'pwned.svg'; sys...\"" "$(awk -F'\t' 'NR > 1 && $3 == 1 { print $4 }' $s-runs-0.dat)"
 	expect_no_match report-campaign-9.3 "no run text in the gnuplot script" "$(cat $s.gp)" 'pwned|baseline'
 	[ ! -e out/charts/pwned ] && [ ! -e out/charts/pwned.svg ] && [ ! -e pwned ] && ok report-campaign-9.4 "nothing ran from the label" ||
 		not_ok report-campaign-9.4 "nothing ran from the label"
-	expect_match report-campaign-9.5 "svg shows the label as text" "$(cat $s.svg)" "quote ' then set output 'pwned.svg'"
+	expect_match report-campaign-9.5 "svg shows the label as written (one backslash each)" "$(cat $s.svg)" ">q\\\\ 'x\\\\' then set output 'pwned.svg'; sys\.\.\.<"
 else
 	ok report-campaign-9 "# SKIP gnuplot not installed"
 fi
