@@ -95,22 +95,31 @@ static void reject_sb(struct ingest_file *f, long line, const char *raw, size_t 
 	sb_release(&one);
 }
 
-const char *ingest_put(struct ingest_file *f, long line, json_t *rec, const char *raw,
-		       size_t rawlen)
+void ingest_prepare(const struct ingest_file *f, struct ingest_item *it)
 {
-	sb why = SB_INIT;
+	it->prep.canon = NULL;
+	fill_options(it->rec, f->opts);
+	if (runrec_validate(it->rec, &it->why)) {
+		json_decref(it->rec);
+		it->rec = NULL;
+		return;
+	}
+	store_prepare(it->rec, &it->prep);
+}
+
+const char *ingest_finish(struct ingest_file *f, struct ingest_item *it)
+{
 	const char *run_id = NULL;
-	struct store_src src = { f->name, ingest_format_name(f->format), line };
-	fill_options(rec, f->opts);
-	if (runrec_validate(rec, &why)) {
-		reject_sb(f, line, raw, rawlen, &why);
+	struct store_src src = { f->name, ingest_format_name(f->format), it->line };
+	if (!it->rec) {
+		reject_sb(f, it->line, it->raw, it->rawlen, &it->why);
 		goto out;
 	}
-	switch (store_put(f->store, rec, &src, &run_id, &why)) {
+	switch (store_put_prepared(f->store, it->rec, &it->prep, &src, &run_id, &it->why)) {
 	case STORE_NEW: f->n_new++; break;
 	case STORE_PRESENT: f->n_present++; break;
 	case STORE_CONFLICT:
-		reject_sb(f, line, raw, rawlen, &why);
+		reject_sb(f, it->line, it->raw, it->rawlen, &it->why);
 		run_id = NULL;
 		break;
 	}
@@ -120,9 +129,20 @@ const char *ingest_put(struct ingest_file *f, long line, json_t *rec, const char
 		run_id = f->run_id.buf;
 	}
 out:
-	json_decref(rec);
-	sb_release(&why);
+	json_decref(it->rec);
+	it->rec = NULL;
+	store_prep_release(&it->prep);
+	sb_release(&it->why);
 	return run_id;
+}
+
+const char *ingest_put(struct ingest_file *f, long line, json_t *rec, const char *raw,
+		       size_t rawlen)
+{
+	struct ingest_item it = { .line = line, .raw = raw, .rawlen = rawlen, .rec = rec,
+				  .why = SB_INIT };
+	ingest_prepare(f, &it);
+	return ingest_finish(f, &it);
 }
 
 void ingest_reject(struct ingest_file *f, long line, const char *raw, size_t rawlen,

@@ -8,6 +8,7 @@
 #define RL_INGEST_H
 #include <jansson.h>
 #include "sb.h"
+#include "store.h"
 
 enum ingest_format { IN_UNKNOWN, IN_RUNREC, IN_TSV, IN_RUNLOG, IN_ARH };
 
@@ -17,8 +18,6 @@ struct ingest_opts {
 	double started_at; /* epoch seconds; NaN unless --started-at */
 	double every;      /* seconds between results.tsv rows (--every) */
 };
-
-struct store;
 
 struct ingest_file {
 	const char *path;       /* as given; "-" is stdin */
@@ -37,6 +36,23 @@ struct ingest_file {
  * (valid until the next call) or NULL when the record was quarantined. */
 const char *ingest_put(struct ingest_file *f, long line, json_t *rec, const char *raw,
 		       size_t rawlen);
+
+/* ingest_put in two steps, for readers that prepare records on a worker
+ * thread: ingest_prepare fills options, validates and computes the
+ * identity without touching the database or f's counters (thread-safe for
+ * distinct items); ingest_finish, on the main thread and in input order,
+ * stores or rejects the item and releases it. A reader may also set rec
+ * NULL and why itself (a line that is not JSON) and only call finish. */
+struct ingest_item {
+	long line;
+	const char *raw;
+	size_t rawlen;
+	json_t *rec;               /* owned; NULL when rejected */
+	sb why;                    /* the reason when rejected */
+	struct store_prep prep;
+};
+void ingest_prepare(const struct ingest_file *f, struct ingest_item *it);
+const char *ingest_finish(struct ingest_file *f, struct ingest_item *it);
 
 /* Report "ledger: ingest: FILE:LINE: reason" and quarantine raw. */
 void ingest_reject(struct ingest_file *f, long line, const char *raw, size_t rawlen,

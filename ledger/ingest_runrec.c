@@ -1,8 +1,10 @@
 /* ingest_runrec.c — reader for runrec/1: JSONL, one record a line (blank
  * lines skipped), or one JSON object spread over several lines (a record
  * written pretty-printed). The same framing serves autoresearch@home JSON
- * (ingest_json_texts). Validation and storage happen in ingest_put(); this
- * file only finds the records and their line numbers. */
+ * (ingest_json_texts). Validation and storage happen in cmd_ingest.c and
+ * store.c; this file finds the records and their line numbers, and for large
+ * JSONL files prepares them on a second thread (below). */
+#include <pthread.h>
 #include "ingest.h"
 #include "runrec.h"
 #include "util.h"
@@ -57,18 +59,133 @@ int ingest_json_texts(struct ingest_file *f,
 	return 0;
 }
 
+/* Parse and prepare one line (any thread). */
+static void prepare_line(const struct ingest_file *f, struct ingest_item *it)
+{
+	it->rec = runrec_parse(it->raw, it->rawlen, &it->why);
+	if (it->rec)
+		ingest_prepare(f, it);
+}
+
 static void put_text(struct ingest_file *f, long no, const char *text, size_t n)
 {
-	sb err = SB_INIT;
-	json_t *rec = runrec_parse(text, n, &err);
-	if (rec)
-		ingest_put(f, no, rec, text, n);
-	else
-		ingest_reject(f, no, text, n, "%s", err.buf);
-	sb_release(&err);
+	struct ingest_item it = { .line = no, .raw = text, .rawlen = n, .why = SB_INIT };
+	prepare_line(f, &it);
+	ingest_finish(f, &it);
+}
+
+/* ---- the two-thread path for large JSONL files ------------------------ */
+
+/* Parsing, validating and printing the canonical text take about half of
+ * the time of a record, storing it the other half; so a worker thread
+ * prepares lines ahead while this thread stores them in file order. The
+ * worker touches only its items (jansson values are not shared), and stays
+ * at most WINDOW lines ahead so memory stays bounded. */
+#ifndef PIPE_MIN_LINES /* -DPIPE_MIN_LINES=… in a test build to compare paths */
+#define PIPE_MIN_LINES 2048
+#endif
+#define WINDOW 8192
+#define PUBLISH 64 /* lines per hand-over */
+
+struct pipe {
+	const struct ingest_file *f;
+	struct ingest_item *items;
+	size_t n;
+	size_t prepared, consumed; /* under mu */
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+};
+
+static void *worker(void *arg)
+{
+	struct pipe *p = arg;
+	for (size_t i = 0; i < p->n; i++) {
+		if (i % PUBLISH == 0) {
+			pthread_mutex_lock(&p->mu);
+			p->prepared = i;
+			pthread_cond_broadcast(&p->cv);
+			while (i >= p->consumed + WINDOW)
+				pthread_cond_wait(&p->cv, &p->mu);
+			pthread_mutex_unlock(&p->mu);
+		}
+		prepare_line(p->f, &p->items[i]);
+	}
+	pthread_mutex_lock(&p->mu);
+	p->prepared = p->n;
+	pthread_cond_broadcast(&p->cv);
+	pthread_mutex_unlock(&p->mu);
+	return NULL;
+}
+
+/* Wait until item i is prepared; tell the worker what was consumed. */
+static size_t wait_prepared(struct pipe *p, size_t i)
+{
+	pthread_mutex_lock(&p->mu);
+	p->consumed = i;
+	pthread_cond_broadcast(&p->cv);
+	while (p->prepared <= i)
+		pthread_cond_wait(&p->cv, &p->mu);
+	size_t ready = p->prepared;
+	pthread_mutex_unlock(&p->mu);
+	return ready;
+}
+
+static size_t split_lines(const struct ingest_file *f, struct ingest_item **out)
+{
+	size_t pos = 0, n, count = 0, cap = 0;
+	const char *line;
+	long no = 0;
+	struct ingest_item *v = NULL;
+	while (ingest_next_line(f->text, f->len, &pos, &line, &n)) {
+		no++;
+		if (blank(line, n))
+			continue;
+		if (count == cap) {
+			cap = cap ? 2 * cap : 4096;
+			v = xrealloc(v, cap * sizeof(*v));
+		}
+		v[count++] = (struct ingest_item){ .line = no, .raw = line, .rawlen = n, .why = SB_INIT };
+	}
+	*out = v;
+	return count;
+}
+
+static int ingest_piped(struct ingest_file *f, struct ingest_item *items, size_t n)
+{
+	struct pipe p = { .f = f, .items = items, .n = n };
+	pthread_t th;
+	pthread_mutex_init(&p.mu, NULL);
+	pthread_cond_init(&p.cv, NULL);
+	json_decref(json_object()); /* jansson's hash seed is set up before two threads use it */
+	if (pthread_create(&th, NULL, worker, &p)) {
+		for (size_t i = 0; i < n; i++)
+			put_text(f, items[i].line, items[i].raw, items[i].rawlen);
+	} else {
+		size_t ready = 0;
+		for (size_t i = 0; i < n; i++) {
+			if (i >= ready)
+				ready = wait_prepared(&p, i);
+			ingest_finish(f, &items[i]);
+		}
+		pthread_join(th, NULL);
+	}
+	pthread_cond_destroy(&p.cv);
+	pthread_mutex_destroy(&p.mu);
+	return 0;
 }
 
 int ingest_runrec(struct ingest_file *f)
 {
-	return ingest_json_texts(f, put_text);
+	struct ingest_item *items;
+	if (single_object_line(f->text, f->len))
+		return ingest_json_texts(f, put_text);
+	size_t n = split_lines(f, &items);
+	if (n < PIPE_MIN_LINES) {
+		for (size_t i = 0; i < n; i++)
+			put_text(f, items[i].line, items[i].raw, items[i].rawlen);
+	} else {
+		ingest_piped(f, items, n);
+	}
+	free(items);
+	return 0;
 }

@@ -100,7 +100,6 @@ struct store {
 	sqlite3_stmt *ins_run, *ins_change, *sel_by_id, *sel_config, *ins_quar;
 	struct cache cache;
 	char ingested_at[32];
-	char run_id[24]; /* a derived run_id */
 };
 
 static const char sql_ins_run[] =
@@ -353,34 +352,40 @@ static enum store_outcome explain_conflict(struct store *st, const char *run_id,
 	return out;
 }
 
-/* Identity is the hash of the record as received; a derived run_id is
- * added afterwards (so it is the hash's own prefix). Returns the canonical
- * text of the record as stored. */
-static char *identify(struct store *st, json_t *rec, char hash[65])
+void store_prepare(json_t *rec, struct store_prep *p)
 {
 	char *canon = runrec_canonical(rec);
-	sha256_hex(canon, strlen(canon), hash);
+	sha256_hex(canon, strlen(canon), p->hash);
 	json_t *id = json_object_get(rec, "run_id");
-	if (json_is_string(id) && json_string_length(id) > 0)
-		return canon;
-	free(canon);
-	snprintf(st->run_id, sizeof(st->run_id), "r-%.16s", hash);
-	json_object_set_new(rec, "run_id", json_string(st->run_id));
-	return runrec_canonical(rec);
+	if (!json_is_string(id) || json_string_length(id) == 0) {
+		/* a derived run_id is added after the identity, so it is the
+		 * hash's own prefix */
+		char derived[24];
+		free(canon);
+		snprintf(derived, sizeof(derived), "r-%.16s", p->hash);
+		json_object_set_new(rec, "run_id", json_string(derived));
+		canon = runrec_canonical(rec);
+	}
+	p->canon = canon;
 }
 
-enum store_outcome store_put(struct store *st, json_t *rec, const struct store_src *src,
-			     const char **run_id, sb *why)
+void store_prep_release(struct store_prep *p)
 {
-	char hash[65], key[65], cls[128];
-	char *canon = identify(st, rec, hash);
+	free(p->canon);
+	p->canon = NULL;
+}
+
+enum store_outcome store_put_prepared(struct store *st, json_t *rec, const struct store_prep *p,
+				      const struct store_src *src, const char **run_id, sb *why)
+{
+	char key[65], cls[128];
 	struct change_list cl = CHANGE_LIST_INIT;
 	int exact = find_changes(st, rec, &cl);
 	enum store_outcome out = STORE_NEW;
 	sqlite3_stmt *q = st->ins_run;
 
 	*run_id = runrec_str(rec, "run_id");
-	bind_record(st, rec, hash, src, canon);
+	bind_record(st, rec, p->hash, src, p->canon);
 	bind_hardware(st, rec, cls, sizeof(cls));
 	repeat_key(rec, cls, &cl, exact, key);
 	db_bind_text(q, 23, key[0] ? key : NULL);
@@ -389,11 +394,20 @@ enum store_outcome store_put(struct store *st, json_t *rec, const struct store_s
 	if (sqlite3_changes(st->db) == 1)
 		insert_changes(st, sqlite3_last_insert_rowid(st->db), &cl, exact == 1);
 	else
-		out = explain_conflict(st, *run_id, hash, why);
+		out = explain_conflict(st, *run_id, p->hash, why);
 	if (out != STORE_CONFLICT)
 		cache_put(&st->cache, *run_id, json_object_get(rec, "config"));
 	change_list_release(&cl);
-	free(canon);
+	return out;
+}
+
+enum store_outcome store_put(struct store *st, json_t *rec, const struct store_src *src,
+			     const char **run_id, sb *why)
+{
+	struct store_prep p;
+	store_prepare(rec, &p);
+	enum store_outcome out = store_put_prepared(st, rec, &p, src, run_id, why);
+	store_prep_release(&p);
 	return out;
 }
 

@@ -42,6 +42,18 @@ void store_rollback(struct store *st);
 enum store_outcome store_put(struct store *st, json_t *rec, const struct store_src *src,
 			     const char **run_id, sb *why);
 
+/* store_put in two steps, so the first can run on another thread:
+ * store_prepare is pure (no database, no shared state): the identity, a
+ * derived run_id, and the canonical text; store_put_prepared stores. */
+struct store_prep {
+	char hash[65];
+	char *canon;
+};
+void store_prepare(json_t *rec, struct store_prep *p);
+void store_prep_release(struct store_prep *p);
+enum store_outcome store_put_prepared(struct store *st, json_t *rec, const struct store_prep *p,
+				      const struct store_src *src, const char **run_id, sb *why);
+
 /* Keep input that could not be ingested (content may be NULL). */
 void store_quarantine(struct store *st, const struct store_src *src, const char *reason,
 		      const char *content, size_t len);

@@ -93,3 +93,28 @@ expect_code ledger-ingest-5.1 "options fill missing fields" 0 "$LEDGER" --db o.d
 expect_eq ledger-ingest-5.2 "agent, campaign, gpu, class, tier, time" \
 	"forge|c1|NVIDIA GeForce RTX 3090|RTX 3090|medium|2026-03-16T04:00:00Z|1773633600.0||" \
 	"$(sql o.db "SELECT agent, campaign, gpu_name, hw_class, vram_tier, started_at, t_finished, val_bpb, repeat_key FROM runs")"
+
+# --- control characters in reports -------------------------------------
+printf '{"schema":"runrec/1","status":"we\\u001b[31mird"}\n' >esc.jsonl
+expect_code ledger-ingest-6.1 "a bad status is quarantined" 1 "$LEDGER" --db e.db ingest esc.jsonl
+expect_eq ledger-ingest-6.2 "control characters are escaped on stderr" \
+	"ledger: ingest: esc.jsonl:1: field 'status': 'we\\x1b[31mird' is not one of ok|crash|oom|nan|timeout|killed|invalid" "$err"
+
+# --- large files take the two-thread path: same results, same order ------
+awk 'BEGIN {
+	for (i = 1; i <= 3000; i++) {
+		if (i == 700) { print "{\"schema\":\"runrec/1\",\"status\":"; continue }
+		if (i == 2900) { print "{\"schema\":\"runrec/1\",\"run_id\":\"big-00001\",\"status\":\"crash\"}"; continue }
+		if (i % 1000 == 0) { print ""; continue }
+		printf "{\"schema\":\"runrec/1\",\"run_id\":\"big-%05d\",\"status\":\"ok\",\"parent\":%s,\"config\":{\"model.depth\":%d},\"metrics\":{\"val_bpb\":1.0}}\n", i, (i > 1 ? sprintf("\"big-%05d\"", i - 1) : "null"), 8 + i % 2
+	}
+}' >big.jsonl
+expect_code ledger-ingest-7.1 "3000-line file with two bad lines" 1 "$LEDGER" --db big.db ingest big.jsonl
+expect_eq ledger-ingest-7.2 "counts" "big.jsonl: 2995 new, 0 already present, 2 quarantined (runrec)" "$out"
+expect_eq ledger-ingest-7.3 "bad lines reported in file order" \
+"ledger: ingest: big.jsonl:700: invalid JSON at column 30: unexpected token near end of file
+ledger: ingest: big.jsonl:2900: run_id 'big-00001' is already stored with different content (run #1)" "$err"
+expect_eq ledger-ingest-7.4 "rows stored in file order" "2995|1|2999|0" \
+	"$(sql big.db "SELECT count(*), min(source_line), max(source_line), (SELECT count(*) FROM runs a JOIN runs b ON b.id = a.id + 1 WHERE b.source_line <= a.source_line) FROM runs")"
+expect_eq ledger-ingest-7.5 "exact changes for every child whose parent was stored (not 701, 1001, 2001, 2901)" "2990" \
+	"$(sql big.db "SELECT count(*) FROM changes WHERE how = 'exact'")"
