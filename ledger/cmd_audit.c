@@ -25,6 +25,8 @@ static const char usage[] =
 	"                     valid runs that changed it alone\n"
 	"  --noise-default X  noise floor when a campaign has no repeats (overrides\n"
 	"                     the campaign's noise_default)\n"
+	"  --kind KIND        only findings of KIND (repeatable); the exit status\n"
+	"                     counts only those\n"
 	"\n"
 	"Exit status: 0 no warnings (info rows only), 1 warnings found (or, without\n"
 	"--campaign, some campaign could not be audited), 2 usage error, unknown\n"
@@ -34,7 +36,21 @@ struct audit_args {
 	const char *campaign;
 	int coverage;
 	struct audit_opts opts;
+	int kinds[AUDIT_KIND_COUNT];  /* --kind given for it */
+	int any_kind;                 /* some --kind given */
 };
+
+static int parse_kind(const char *val, struct audit_args *a)
+{
+	enum audit_kind k;
+	if (audit_kind_parse(val, &k)) {
+		rl_error("audit: --kind '%s' is not a finding kind", val);
+		rl_hint("kinds are listed in 'ledger audit --help'");
+		return -1;
+	}
+	a->kinds[k] = a->any_kind = 1;
+	return 0;
+}
 
 static int parse_args(int argc, char **argv, struct audit_args *a)
 {
@@ -45,13 +61,14 @@ static int parse_args(int argc, char **argv, struct audit_args *a)
 			a->coverage = 1;
 			continue;
 		}
-		if ((!strcmp(arg, "--campaign") || !strcmp(arg, "--noise-default"))) {
+		if (!strcmp(arg, "--campaign") || !strcmp(arg, "--noise-default") || !strcmp(arg, "--kind")) {
 			if (i + 1 >= argc) {
 				rl_error("audit: option '%s' needs a value", arg);
 				return -1;
 			}
 			val = argv[++i];
-		} else if (str_starts_with(arg, "--campaign=") || str_starts_with(arg, "--noise-default=")) {
+		} else if (str_starts_with(arg, "--campaign=") || str_starts_with(arg, "--noise-default=") ||
+			   str_starts_with(arg, "--kind=")) {
 			val = strchr(arg, '=') + 1;
 		} else {
 			rl_error("audit: unknown argument '%s'", arg);
@@ -60,6 +77,9 @@ static int parse_args(int argc, char **argv, struct audit_args *a)
 		}
 		if (str_starts_with(arg, "--campaign")) {
 			a->campaign = val;
+		} else if (str_starts_with(arg, "--kind")) {
+			if (parse_kind(val, a))
+				return -1;
 		} else if (parse_double(val, &a->opts.noise_default) || !(a->opts.noise_default > 0)) {
 			rl_error("audit: --noise-default '%s' is not a positive number", val);
 			return -1;
@@ -234,6 +254,23 @@ static int run_coverage(struct ledger_ctx *ctx, const char *campaign)
 	return rc;
 }
 
+/* Drop the findings whose kind was not asked for. */
+static void keep_kinds(struct finding_list *fl, const int *kinds)
+{
+	struct finding_list kept = FINDING_LIST_INIT, drop = FINDING_LIST_INIT;
+	for (int i = 0; i < fl->n; i++) {
+		struct finding_list *to = kinds[fl->v[i].kind] ? &kept : &drop;
+		if (to->n == to->cap) {
+			to->cap = to->cap ? 2 * to->cap : 16;
+			to->v = xrealloc(to->v, (size_t)to->cap * sizeof(*to->v));
+		}
+		to->v[to->n++] = fl->v[i];
+	}
+	free(fl->v);
+	finding_list_release(&drop);
+	*fl = kept;
+}
+
 static int any_campaign(struct ledger_ctx *ctx)
 {
 	sqlite3_stmt *st = db_prepare(ctx->db, "SELECT 1 FROM campaigns LIMIT 1");
@@ -262,7 +299,7 @@ int cmd_audit(int argc, char **argv, struct ledger_ctx *ctx)
 		fputs(usage, stdout);
 		return EXIT_OK;
 	}
-	struct audit_args a = { NULL, 0, AUDIT_OPTS_INIT };
+	struct audit_args a = { .opts = AUDIT_OPTS_INIT };
 	if (parse_args(argc, argv, &a))
 		return EXIT_USAGE;
 	if (a.campaign && !campaign_declared(ctx, a.campaign))
@@ -280,6 +317,8 @@ int cmd_audit(int argc, char **argv, struct ledger_ctx *ctx)
 		finding_list_release(&fl);
 		return rc == -1 ? EXIT_USAGE : EXIT_FAILURE_RT;
 	}
+	if (a.any_kind)
+		keep_kinds(&fl, a.kinds);
 	if (!a.campaign && !fl.n && !any_campaign(ctx))
 		rl_hint("no campaign is declared, so there is nothing to audit; see 'ledger campaign --help'");
 	if (ctx->fmt == FMT_JSON)

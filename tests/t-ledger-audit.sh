@@ -128,3 +128,13 @@ expect_match ledger-audit-9.4 "text: the newline in the description is flattened
 expect_match ledger-audit-9.5 "no valid run at all: no baseline to beat" "$out" \
 	"^  No run of the campaign has a valid val_bpb measurement on any hardware, so there is no baseline to beat"
 expect_match ledger-audit-9.6 "one record, singular" "$out" "^  1 record used \(no record_budget declared\)"
+
+# --kind picks findings; the exit status counts only those
+expect_code ledger-audit-10.1 "--kind unresolved" 1 "$LEDGER" audit --campaign qwen-compile --kind unresolved --format tsv
+expect_eq ledger-audit-10.2 "only the two unresolved rows" "unresolved	q20-09
+unresolved	q20-10" "$(printf '%s\n' "$out" | awk -F'\t' 'NR>1{print $2 "\t" $4}')"
+expect_code ledger-audit-10.3 "info kinds only: exit 0" 0 "$LEDGER" audit --campaign qwen-compile --kind repeat_noise --kind=noise_floor --format tsv
+expect_eq ledger-audit-10.4 "two info rows" "2" "$(printf '%s\n' "$out" | awk 'NR>1' | wc -l | tr -d ' ')"
+expect_code ledger-audit-10.5 "unknown kind" 2 "$LEDGER" audit --kind nonsense
+expect_eq ledger-audit-10.6 "unknown kind message" "ledger: audit: --kind 'nonsense' is not a finding kind
+ledger: hint: kinds are listed in 'ledger audit --help'" "$err"
