@@ -467,12 +467,14 @@ static int parse_args(int argc, char **argv, struct report_opts *o, const char *
 
 static int render(struct camp *c)
 {
-	sb origin = SB_INIT, md = SB_INIT, title = SB_INIT, base = SB_INIT;
+	sb origin = SB_INIT, md = SB_INIT, title = SB_INIT, base = SB_INIT, err = SB_INIT;
 	char *tpl = template_read("campaign.md", c->o->template, &origin);
 	int rc = EXIT_FAILURE_RT;
 	if (!tpl)
 		goto done;
-	if (tpl_render(tpl, origin.buf, &c->vars, &md)) {
+	if (tpl_render(tpl, origin.buf, &c->vars, &md, &err)) {
+		rl_error("campaign: %s", err.buf);
+		rl_hint("the template syntax and its values are in docs/report.md");
 		rc = EXIT_USAGE;
 		goto done;
 	}
@@ -489,6 +491,7 @@ done:
 	sb_release(&md);
 	sb_release(&title);
 	sb_release(&base);
+	sb_release(&err);
 	return rc;
 }
 

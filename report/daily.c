@@ -496,12 +496,14 @@ static int build(struct day *d, int *partial)
 	if (out_mkdirs(d->o->out_dir))
 		return EXIT_FAILURE_RT;
 	*partial = daily_chart(d) != 0 && d->o->charts;
-	sb origin = SB_INIT, md = SB_INIT, title = SB_INIT;
+	sb origin = SB_INIT, md = SB_INIT, title = SB_INIT, err = SB_INIT;
 	char *tpl = template_read("daily.md", d->o->template, &origin);
 	int rc = EXIT_FAILURE_RT;
 	if (!tpl)
 		goto done;
-	if (tpl_render(tpl, origin.buf, &d->vars, &md)) {
+	if (tpl_render(tpl, origin.buf, &d->vars, &md, &err)) {
+		rl_error("daily: %s", err.buf);
+		rl_hint("the template syntax and its values are in docs/report.md");
 		rc = EXIT_USAGE;
 		goto done;
 	}
@@ -513,6 +515,7 @@ done:
 	sb_release(&origin);
 	sb_release(&md);
 	sb_release(&title);
+	sb_release(&err);
 	return rc;
 }
 

@@ -60,6 +60,7 @@ const char *tpl_get(const struct tpl_vars *vars, const char *name)
 struct tpl_state {
 	const char *text, *origin;
 	const struct tpl_vars *vars;
+	sb *err;
 };
 
 static int line_of(const struct tpl_state *st, const char *p)
@@ -74,13 +75,11 @@ static int fail(const struct tpl_state *st, const char *at, const char *fmt, ...
 	__attribute__((format(printf, 3, 4)));
 static int fail(const struct tpl_state *st, const char *at, const char *fmt, ...)
 {
-	sb msg = SB_INIT;
 	va_list ap;
+	sb_addf(st->err, "%s:%d: ", st->origin, line_of(st, at));
 	va_start(ap, fmt);
-	sb_vaddf(&msg, fmt, ap);
+	sb_vaddf(st->err, fmt, ap);
 	va_end(ap);
-	rl_error("template %s:%d: %s", st->origin, line_of(st, at), msg.buf);
-	sb_release(&msg);
 	return -1;
 }
 
@@ -177,9 +176,9 @@ static int render_until(const struct tpl_state *st, const char **pp, const char 
 	}
 }
 
-int tpl_render(const char *text, const char *origin, const struct tpl_vars *vars, sb *out)
+int tpl_render(const char *text, const char *origin, const struct tpl_vars *vars, sb *out, sb *err)
 {
-	struct tpl_state st = { text, origin, vars };
+	struct tpl_state st = { text, origin, vars, err };
 	const char *p = text;
 	return render_until(&st, &p, NULL, text, 1, out);
 }

@@ -10,8 +10,8 @@
  * template reads like the markdown it produces. Names are [A-Za-z0-9_.-].
  * Values are markdown that the caller has already escaped: the engine never
  * escapes, never loops and never evaluates anything; it must not know about
- * the ledger. An unknown name or an unbalanced section is an error that
- * names the template file and line. */
+ * the ledger and never prints. An unknown name or an unbalanced section is
+ * an error that names the template file and line. */
 #ifndef RL_TEMPLATE_H
 #define RL_TEMPLATE_H
 #include "sb.h"
@@ -36,7 +36,8 @@ void tpl_setf(struct tpl_vars *vars, const char *name, const char *fmt, ...)
 const char *tpl_get(const struct tpl_vars *vars, const char *name);
 
 /* Render text (the template called origin in messages) into out.
- * Returns 0, or -1 with "report: template ORIGIN:LINE: problem" printed. */
-int tpl_render(const char *text, const char *origin, const struct tpl_vars *vars, sb *out);
+ * Returns 0, or -1 with "ORIGIN:LINE: problem" appended to err for the
+ * caller to print with its command's name. */
+int tpl_render(const char *text, const char *origin, const struct tpl_vars *vars, sb *out, sb *err);
 
 #endif

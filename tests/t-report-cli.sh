@@ -39,7 +39,8 @@ expect_eq report-cli-10.1 "user template output, exactly" "16 runs on 2026-03-16
 has crashes" "$(cat tout/2026-03-16.md)"
 printf 'ok\n{{runs}}\n{{nope}}\n' >bad.md
 expect_code report-cli-11 "unknown placeholder is a usage error" 2 "$REPORT" --db l.db daily --date 2026-03-16 --out tout --template bad.md --no-charts
-expect_eq report-cli-11.1 "message names template file and line" "report: template bad.md:3: unknown placeholder 'nope'" "$err"
+expect_eq report-cli-11.1 "message names command, template file and line" "report: daily: bad.md:3: unknown placeholder 'nope'
+report: hint: the template syntax and its values are in docs/report.md" "$err"
 expect_code report-cli-12 "missing template file" 3 "$REPORT" --db l.db daily --date 2026-03-16 --out tout --template none.md --no-charts
 expect_match report-cli-12.1 "missing template message" "$err" "none.md"
 
