@@ -56,7 +56,8 @@ static int beats(double v, double best)
 	return isnan(best) || v < best;
 }
 
-/* Distinct values of a column over the day, "a (3), b (1)" by count. */
+/* Distinct values of a column over the day, "a (3), b (1)" by count.
+ * col is a column name written in this file, never input. */
 static void day_counts(struct day *d, const char *col, sb *out, int *n)
 {
 	sb sql = SB_INIT;

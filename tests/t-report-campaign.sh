@@ -77,3 +77,14 @@ expect_eq report-campaign-11.1 "fixture: impl.compile runs have no valid value" 
 	"$(jq -r 'select(.config["impl.compile"] != "none") | .status' "$F" | sort | paste -sd' ')"
 expect_match report-campaign-11.2 "measured only together" "$md" \
 	'^Measured only together with other variables — test each alone: impl\.recompute\.$'
+
+# -- a campaign on another metric (higher is better), members by assignment
+printf '{"name":"tsec","metric":"total_seconds","direction":"max","search_space":["impl.*"],"baseline":"rtx-base"}\n' >tsec.json
+"$LEDGER" --db l.db campaign add tsec.json >/dev/null 2>&1
+"$LEDGER" --db l.db campaign assign tsec rtx-base rtx-fused rtx-ro >/dev/null 2>&1
+"$REPORT" --db l.db campaign --campaign tsec --out out >/dev/null 2>&1
+t=$(cat out/campaign-tsec.md)
+expect_match report-campaign-12 "metric and direction from the declaration" "$t" '^- Metric: total\\_seconds \(higher is better\)$'
+expect_match report-campaign-12.1 "baseline read from metrics.total_seconds" "$t" \
+	"^- Baseline: rtx-base at \*\*$(jq -r 'select(.run_id == "rtx-base") | .metrics.total_seconds' "$F" | awk '{ printf "%.4f", $1 }')\*\*$"
+expect_eq report-campaign-12.2 "assigned members only" 3 "$(printf '%s\n' "$t" | grep -c '^| [0-9]* | 2026-')"
