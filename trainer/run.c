@@ -31,6 +31,13 @@ int run_fail(struct run *r, const char *status, const char *phase, const char *f
 	return -1;
 }
 
+double run_schedule_progress(const struct run *r)
+{
+	if (r->cfg.steps > 0)
+		return (double)r->m.num_steps / r->cfg.steps;
+	return r->m.training_seconds / r->cfg.time_budget_s;
+}
+
 double lr_multiplier(const struct config *c, double p)
 {
 	double f = c->final_lr_frac, stable_end = 1.0 - c->warmdown_ratio;

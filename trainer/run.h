@@ -43,6 +43,9 @@ double run_elapsed(const struct run *r);
 /* Record a failure (first one wins). Returns -1 for `return run_fail(…)`. */
 int run_fail(struct run *r, const char *status, const char *phase, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+/* Schedule progress in [0,1]: training time / train.time_budget_s, or
+ * steps done / train.steps when that is set. The loop runs while < 1. */
+double run_schedule_progress(const struct run *r);
 /* LR multiplier at progress p = training time / budget in [0,1]:
  * warmup p/warmup_ratio; stable 1; warmdown w = (p - (1-warmdown_ratio)) /
  * warmdown_ratio: linear 1-(1-f)w, sqrt 1-(1-f)sqrt(w); f = final_lr_frac. */

@@ -69,24 +69,16 @@ static double train_step(struct loop *L, double lr_mult)
 	return sum / L->accum;
 }
 
-/* Schedule progress in [0,1]: time over budget, or step over train.steps. */
-static double progress(const struct run *r)
-{
-	if (r->cfg.steps > 0)
-		return (double)r->m.num_steps / r->cfg.steps;
-	return r->m.training_seconds / r->cfg.time_budget_s;
-}
-
 static int train_until_budget(struct loop *L)
 {
 	struct run *r = L->r;
 	double t_start = mono_now(), budget = r->cfg.time_budget_s;
 	long nan_step = test_nan_step();
-	while (progress(r) < 1.0) {
+	while (run_schedule_progress(r) < 1.0) {
 		if (*r->stop)
 			return run_fail(r, "killed", "forward", "stopped by signal %d after %ld steps",
 					(int)*r->stop, r->m.num_steps);
-		double mult = lr_multiplier(&r->cfg, progress(r));
+		double mult = lr_multiplier(&r->cfg, run_schedule_progress(r));
 		double loss = train_step(L, mult);
 		if (r->m.num_steps == nan_step)
 			loss = NAN; /* test hook: RL_TRAINER_TEST_NAN_STEP */
