@@ -326,34 +326,43 @@ static void sec_variables(struct camp *c)
 static void sec_findings(struct camp *c, const struct finding_list *fl, int audited)
 {
 	sb md = SB_INIT;
-	for (int i = 0; audited && i < fl->n; i++) {
+	int shown = c->o->limit && fl->n > c->o->limit ? c->o->limit : fl->n;
+	for (int i = 0; audited && i < shown; i++) {
 		const struct finding *f = &fl->v[i];
 		sb_addf(&md, "- **%s** %s: ", f->level == AUDIT_WARN ? "warn" : "info",
 			audit_kind_name(f->kind));
 		fmt_text(&md, f->sentence, 0);
 		sb_addc(&md, '\n');
 	}
+	if (audited && shown < fl->n)
+		sb_addf(&md, "\n%d more findings not shown (raise --limit, or see `ledger audit --campaign`).",
+			fl->n - shown);
 	sb_rtrim(&md);
 	tpl_set(&c->vars, "findings", md.buf);
 	tpl_set(&c->vars, "audit_available", audited ? "yes" : "");
 	sb_release(&md);
 }
 
-/* In-scope keys of the baseline's config that no campaign run changed. */
-static void never_tried(struct camp *c, sb *out)
+/* In-scope config keys seen in any member's config that no member changed;
+ * *known counts the in-scope keys seen at all (0: the runs carry no
+ * configs, e.g. results.tsv, so nothing can be said). */
+static void never_tried(struct camp *c, sb *out, int *known)
 {
 	static const char sql[] =
-		"SELECT j.key FROM runs r, json_each(r.record, '$.config') j "
-		"WHERE r.run_id = ?1 AND j.key NOT IN (SELECT var FROM changes WHERE run IN "
-		" (SELECT id FROM runs WHERE campaign = ?2 UNION SELECT run FROM campaign_runs WHERE campaign = ?2)) "
-		"ORDER BY j.key";
+		"WITH m(id) AS (SELECT id FROM runs WHERE campaign = ?1 "
+		" UNION SELECT run FROM campaign_runs WHERE campaign = ?1) "
+		"SELECT DISTINCT j.key, j.key IN (SELECT var FROM changes WHERE run IN m) "
+		"FROM runs r, json_each(r.record, '$.config') j WHERE r.id IN m ORDER BY j.key";
 	sqlite3_stmt *st = db_prepare(c->db, sql);
-	db_bind_text(st, 1, c->sum.baseline_run);
-	sqlite3_bind_text(st, 2, c->name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 1, c->name, -1, SQLITE_STATIC);
 	int n = 0;
+	*known = 0;
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		const char *key = runs_col_text(st, 0);
 		if (!campaign_in_scope(&c->spec, key))
+			continue;
+		++*known;
+		if (sqlite3_column_int(st, 1))
 			continue;
 		sb_adds(out, n++ ? ", " : "");
 		fmt_text(out, key, 0);
@@ -383,8 +392,10 @@ static int sec_next(struct camp *c)
 		md_table(&md, &t);
 	tpl_set(&c->vars, "coverage", md.buf);
 	sb_reset(&md);
-	never_tried(c, &md);
+	int known;
+	never_tried(c, &md, &known);
 	tpl_set(&c->vars, "never_tried", md.buf);
+	tpl_set(&c->vars, "configs_known", known ? "yes" : "");
 	sb_release(&md);
 	table_release(&t);
 	coverage_release(&cov);
@@ -542,6 +553,7 @@ int cmd_campaign(int argc, char **argv, struct report_ctx *ctx)
 	if (!audited) {
 		tpl_set(&c.vars, "coverage", "");
 		tpl_set(&c.vars, "never_tried", "");
+		tpl_set(&c.vars, "configs_known", "");
 	}
 	int partial = !audited;
 	if (out_mkdirs(o.out_dir)) {
