@@ -43,6 +43,7 @@ struct arun {
 	char *description, *failure;   /* failure: "crash in backward: 'msg'"; NULL if valid */
 	double value;                  /* the metric; NAN unless a valid measurement */
 	double parent_value;           /* NAN when the parent has none */
+	double tokens[2], steps[2];    /* amount trained: [0] the run, [1] its parent; NAN unknown */
 	int on_hw;                     /* on the campaign's hardware (or it has none) */
 	int is_baseline;
 	int by_description;            /* hyp from the description alone (see below) */
@@ -237,13 +238,19 @@ static void load_changes(struct audit *a, sqlite3_stmt *st, sqlite3_int64 id, st
 	}
 }
 
-static double parent_value(struct audit *a, sqlite3_stmt *st, const char *parent)
+/* The parent's metric and amount trained (columns of the `par` query). */
+static void load_parent(sqlite3_stmt *st, struct arun *r)
 {
-	if (!parent)
-		return NAN;
+	r->parent_value = r->tokens[1] = r->steps[1] = NAN;
+	if (!r->parent)
+		return;
 	sqlite3_reset(st);
-	db_bind_text(st, 2, parent);
-	return sqlite3_step(st) == SQLITE_ROW ? col_num(st, 0) : NAN;
+	db_bind_text(st, 2, r->parent);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		r->parent_value = col_num(st, 0);
+		r->tokens[1] = col_num(st, 1);
+		r->steps[1] = col_num(st, 2);
+	}
 }
 
 /* The description as part of a hypothesis key: lowercase, asides in
@@ -334,7 +341,10 @@ static char *var_set(const struct arun *r)
 
 /* The columns of load_runs' query, in order. */
 enum { COL_ID, COL_RUN_ID, COL_PARENT, COL_STATUS, COL_DECISION, COL_HW, COL_REPEAT_KEY,
-       COL_DESCRIPTION, COL_PHASE, COL_MESSAGE, COL_HAS_CONFIG, COL_VALUE };
+       COL_DESCRIPTION, COL_PHASE, COL_MESSAGE, COL_HAS_CONFIG, COL_TOKENS, COL_STEPS, COL_VALUE };
+
+/* How much a run trained, to tell a throughput change from a math change. */
+#define WORK_COLS " json_extract(r.record, '$.metrics.total_tokens_M'), json_extract(r.record, '$.metrics.num_steps')"
 
 /* "crash in backward: 'message'" from a row of load_runs' query. */
 static char *failure_text(sqlite3_stmt *st)
@@ -358,12 +368,12 @@ static int load_runs(struct audit *a)
 		"SELECT r.id, r.run_id, r.parent, r.status, r.decision, r.hw_class, r.repeat_key,"
 		" r.description, json_extract(r.record, '$.failure.phase'),"
 		" json_extract(r.record, '$.failure.message'),"
-		" json_type(r.record, '$.config') IS NOT NULL, ",
+		" json_type(r.record, '$.config') IS NOT NULL," WORK_COLS ", ",
 		" FROM runs r WHERE r.id IN (" CAMPAIGN_MEMBERS_SQL(2) ")"
 		" ORDER BY r.t_finished IS NULL, r.t_finished, r.id");
 	db_bind_text(st, 2, a->c.name);
 	sqlite3_stmt *chg = db_prepare(a->db, "SELECT var, old, new FROM changes WHERE run = ? ORDER BY var");
-	sqlite3_stmt *par = prepare_metric(a, "SELECT ", " FROM runs r WHERE r.run_id = ?2");
+	sqlite3_stmt *par = prepare_metric(a, "SELECT ", "," WORK_COLS " FROM runs r WHERE r.run_id = ?2");
 	int rc;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (a->n == cap) {
@@ -384,7 +394,9 @@ static int load_runs(struct audit *a)
 			r->failure = failure_text(st);
 		r->on_hw = !a->c.hardware || (r->hw_class && str_ieq(r->hw_class, a->c.hardware));
 		load_changes(a, chg, sqlite3_column_int64(st, COL_ID), r);
-		r->parent_value = parent_value(a, par, r->parent);
+		r->tokens[0] = col_num(st, COL_TOKENS);
+		r->steps[0] = col_num(st, COL_STEPS);
+		load_parent(par, r);
 		describe_changes(r, sqlite3_column_int(st, COL_HAS_CONFIG));
 		r->rkey = repeat_group_key(r);
 		r->vset = r->nch >= 2 ? var_set(r) : NULL;
@@ -900,6 +912,25 @@ static int impl_only(const struct arun *r)
 	return r->nch > 0;
 }
 
+/* Relative change in the amount trained (tokens, else steps) against the
+ * parent; NAN when neither is recorded for both. */
+static double work_change(const struct arun *r)
+{
+	if (!isnan(r->tokens[0]) && !isnan(r->tokens[1]) && r->tokens[1] > 0)
+		return r->tokens[0] / r->tokens[1] - 1;
+	if (!isnan(r->steps[0]) && !isnan(r->steps[1]) && r->steps[1] > 0)
+		return r->steps[0] / r->steps[1] - 1;
+	return NAN;
+}
+
+/* Within this relative difference two runs trained "the same amount". */
+#define SAME_WORK 0.01
+
+/* Under a time budget an implementation change may train more or fewer
+ * tokens, and the metric follows: that is throughput, not math. So a move
+ * beyond the noise floor is flagged unless the amount trained explains it
+ * (more work and better, or less work and worse); with the same amount,
+ * or when the amount is not recorded, the math is suspect. */
 static void audit_impl_changed_metric(struct audit *a)
 {
 	if (isnan(a->floor))
@@ -908,8 +939,9 @@ static void audit_impl_changed_metric(struct audit *a)
 		const struct arun *r = &a->r[i];
 		if (!impl_only(r) || isnan(r->value) || isnan(r->parent_value))
 			continue;
-		double delta = r->value - r->parent_value;
-		if (fabs(delta) <= a->floor)
+		double delta = r->value - r->parent_value, w = work_change(r);
+		double g = gain(a, r->value, r->parent_value);
+		if (fabs(delta) <= a->floor || (fabs(w) > SAME_WORK && (w > 0) == (g > 0)))
 			continue;
 		struct finding *f = finding_new(a->out, a->c.name, AUDIT_IMPL_CHANGED_METRIC, AUDIT_WARN);
 		finding_run(f, r->run_id);
@@ -919,9 +951,20 @@ static void audit_impl_changed_metric(struct audit *a)
 		finding_val(f, "parent", r->parent_value);
 		finding_val(f, "delta", delta);
 		finding_val(f, "floor", a->floor);
+		finding_val(f, "work_change", w);
+		sb why = SB_INIT;
+		if (isnan(w))
+			sb_adds(&why, "no token or step counts are recorded to tell throughput from math");
+		else if (fabs(w) <= SAME_WORK)
+			sb_addf(&why, "with the same amount of training (%+.1f%%)", 100 * w);
+		else
+			sb_addf(&why, "%s training (%+.1f%%), the wrong way for throughput", w > 0 ? "more" : "less",
+				100 * w);
 		finding_say(f, "%s changed only %s, which must not change the math, yet %s moved %+.6f "
-			    "(%.6f vs %.6f for %s), beyond the noise floor %.6f: check the implementation.",
-			    r->run_id, r->what, a->c.metric, delta, r->value, r->parent_value, r->parent, a->floor);
+			    "(%.6f vs %.6f for %s), beyond the noise floor %.6f, %s: check the implementation.",
+			    r->run_id, r->what, a->c.metric, delta, r->value, r->parent_value, r->parent, a->floor,
+			    why.buf);
+		sb_release(&why);
 	}
 }
 

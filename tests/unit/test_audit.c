@@ -17,6 +17,14 @@
 
 static sqlite3 *db;
 
+/* A check that later checks index through: on failure, stop the test
+ * function instead of reading past the findings. */
+#define REQUIRE(id, cond)                   \
+	do {                                \
+		if (!CHECK(id, cond))       \
+			return;             \
+	} while (0)
+
 static void fresh_db(void)
 {
 	if (db)
@@ -285,10 +293,10 @@ static void test_rules(void)
 
 	CHECK("audit-rules-1", count_kind("k", NAN, AUDIT_NOISE_FLOOR, &fl, &i) == 1 && fl.v[i].level == AUDIT_WARN);
 	CHECK("audit-rules-2", count_kind("k", NAN, AUDIT_WITHIN_NOISE, &fl, &i) == 0);
-	CHECK("audit-rules-3", count_kind("k", 0.002, AUDIT_WITHIN_NOISE, &fl, &i) == 1 &&
+	REQUIRE("audit-rules-3", count_kind("k", 0.002, AUDIT_WITHIN_NOISE, &fl, &i) == 1 &&
 			       !strcmp(fl.v[i].runs[0], "keep-small") && !strcmp(fl.v[i].runs[1], "b"));
 	CHECK_NEAR("audit-rules-4", finding_value(&fl.v[i], "gain"), 0.001, 1e-12);
-	CHECK("audit-rules-5", count_kind("k", 0.002, AUDIT_IMPL_CHANGED_METRIC, &fl, &i) == 1 &&
+	REQUIRE("audit-rules-5", count_kind("k", 0.002, AUDIT_IMPL_CHANGED_METRIC, &fl, &i) == 1 &&
 			       !strcmp(fl.v[i].runs[0], "impl-moved") && has_vars(&fl.v[i], "impl.attention", NULL));
 	CHECK_NEAR("audit-rules-6", finding_value(&fl.v[i], "delta"), 0.010, 1e-12);
 	CHECK("audit-rules-7", count_kind("k", 0.002, AUDIT_CONFOUNDED, &fl, &i) == 0);
@@ -323,6 +331,35 @@ static void test_rules(void)
 	CHECK("audit-metric-3", count_kind("mfu", NAN, AUDIT_UNRESOLVED, &fl, &i) == 1 &&
 				!strcmp(fl.v[i].runs[0], "c-fail"));
 
+	/* impl-only changes under a time budget: more tokens and better is
+	 * throughput; the same tokens, or more tokens and worse, is suspect */
+	declare("{\"name\":\"thr\",\"search_space\":[\"impl.*\"],\"noise_default\":0.002}");
+	sqlite3_exec(db, "INSERT INTO campaign_runs VALUES('thr', 1);"
+		     "UPDATE runs SET record = json_set(record, '$.metrics.total_tokens_M', 100) WHERE id = 1;",
+		     NULL, NULL, NULL);
+	const struct { const char *id, *var; double val, tokens; } thr[] = {
+		{ "impl-faster", "impl.fused_adamw", 0.990, 110 },
+		{ "impl-same", "impl.fused_norm", 1.010, 100.5 },
+		{ "impl-wrongway", "impl.attention", 1.020, 120 },
+	};
+	for (int k = 0; k < 3; k++) {
+		char sqlbuf[160];
+		run(40 + k, thr[k].id, "b", "ok", NULL, "H100", thr[k].val, NULL, NULL, "thr");
+		change(40 + k, thr[k].var, "a", "b");
+		snprintf(sqlbuf, sizeof(sqlbuf), "UPDATE runs SET record = json_set(record, '$.metrics.total_tokens_M', %g)"
+			 " WHERE id = %d", thr[k].tokens, 40 + k);
+		sqlite3_exec(db, sqlbuf, NULL, NULL, NULL);
+	}
+	if (CHECK("audit-thr-1", count_kind("thr", NAN, AUDIT_IMPL_CHANGED_METRIC, &fl, &i) == 2 &&
+		  !strcmp(fl.v[i].runs[0], "impl-same") && !strcmp(fl.v[i + 1].runs[0], "impl-wrongway"))) {
+		CHECK_NEAR("audit-thr-2", finding_value(&fl.v[i], "work_change"), 0.005, 1e-12);
+		CHECK("audit-thr-3", strstr(fl.v[i].sentence, "with the same amount of training (+0.5%)") &&
+				     strstr(fl.v[i + 1].sentence, "more training (+20.0%), the wrong way for throughput"));
+	} else {
+		for (int k = 0; k < fl.n; k++)
+			printf("#   %s: %s\n", audit_kind_name(fl.v[k].kind), fl.v[k].sentence);
+	}
+
 	/* runs on other hardware: one finding per class, unknown included */
 	declare("{\"name\":\"hw\",\"hardware\":\"NVIDIA H100 80GB HBM3\",\"search_space\":[\"optim.*\"],"
 		"\"noise_default\":0.5}");
@@ -330,7 +367,7 @@ static void test_rules(void)
 	run(31, "nohw-run", "b", "ok", NULL, NULL, 0.9, NULL, NULL, "hw");
 	run(32, "a100-2", "b", "crash", NULL, "A100", NAN, NULL, NULL, "hw");
 	sqlite3_exec(db, "INSERT INTO campaign_runs VALUES('hw', 1)", NULL, NULL, NULL);
-	CHECK("audit-hw-1", count_kind("hw", NAN, AUDIT_OTHER_HARDWARE, &fl, &i) == 2 &&
+	REQUIRE("audit-hw-1", count_kind("hw", NAN, AUDIT_OTHER_HARDWARE, &fl, &i) == 2 &&
 			    fl.v[i].nruns == 2 && !strcmp(fl.v[i].runs[1], "a100-2") &&
 			    !strcmp(fl.v[i + 1].runs[0], "nohw-run"));
 	CHECK("audit-hw-2", str_starts_with(fl.v[i].sentence, "2 runs ran on A100, not on the campaign's H100;") &&
@@ -377,7 +414,7 @@ static void test_rules(void)
 	describe(27, "rerun");
 	CHECK("audit-infer-1", count_kind("inf", NAN, AUDIT_DUPLICATE_ATTEMPT, &fl, &i) == 1 &&
 			       fl.v[i].nruns == 2 && !strcmp(fl.v[i].runs[1], "i-ckpt2"));
-	CHECK("audit-infer-2", count_kind("inf", NAN, AUDIT_UNRESOLVED, &fl, &i) == 3 &&
+	REQUIRE("audit-infer-2", count_kind("inf", NAN, AUDIT_UNRESOLVED, &fl, &i) == 3 &&
 			       !strcmp(fl.v[i].runs[0], "i-max") && !strcmp(fl.v[i + 1].runs[0], "i-ro"));
 	CHECK("audit-infer-3", strstr(fl.v[i].sentence, "impl.compile_mode was attempted 1 time"));
 	CHECK("audit-infer-4", !strcmp(fl.v[i + 2].runs[0], "i-new") && fl.v[i + 2].nvars == 0 &&
@@ -390,7 +427,7 @@ static void test_rules(void)
 	run(8, "stray-2", NULL, "crash", NULL, "H100", NAN, "y", NULL, "ghost");
 	struct audit_opts o = { 0.002 };
 	finding_list_release(&fl);
-	CHECK("audit-all-1", audit_all(db, &o, &fl) == 0 && fl.n > 0);
+	REQUIRE("audit-all-1", audit_all(db, &o, &fl) == 0 && fl.n > 0);
 	struct finding *last = &fl.v[fl.n - 1];
 	CHECK("audit-all-2", last->kind == AUDIT_UNDECLARED && !strcmp(last->campaign, "ghost") && last->nruns == 2 &&
 			     finding_value(last, "runs") == 2);
