@@ -6,11 +6,11 @@
 # the report program has `daily`, write today's report to demo/report/.
 # About two minutes on a 2-core machine. Runs from the repository root.
 set -e
+cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
 TRAINER="$BUILD/trainer" LEDGER="$BUILD/ledger" REPORT="$BUILD/report"
 DB=${DEMO_DB:-ledger.db}
 BUDGET=${DEMO_BUDGET_S:-90}
-cd "$(dirname "$0")/.."
 for p in "$TRAINER" "$LEDGER"; do
 	[ -x "$p" ] || { echo "demo: $p is missing; run make first" >&2; exit 2; }
 done
