@@ -95,10 +95,19 @@ static int cache_get(struct cache *c, const char *run_id, json_t **config)
 
 /* ---- the store ------------------------------------------------------- */
 
+struct hw_memo {
+	int valid;
+	char *name;        /* gpu_name, or NULL */
+	double mem_mb;     /* NaN when absent */
+	char cls[128];
+	const char *tier;
+};
+
 struct store {
 	sqlite3 *db;
 	sqlite3_stmt *ins_run, *ins_change, *sel_by_id, *sel_config, *ins_quar;
 	struct cache cache;
+	struct hw_memo hw;
 	char ingested_at[32];
 };
 
@@ -144,6 +153,7 @@ void store_free(struct store *st)
 		gen_clear(&st->cache.gen[g]);
 		free(st->cache.gen[g].slot);
 	}
+	free(st->hw.name);
 	free(st);
 }
 
@@ -162,6 +172,16 @@ void store_rollback(struct store *st)
 {
 	if (!sqlite3_get_autocommit(st->db))
 		db_exec(st->db, "ROLLBACK");
+}
+
+/* Bind text that outlives the statement's step (the record, buffers of
+ * store_put): no copy, unlike db_bind_text. */
+static void bind_static(sqlite3_stmt *q, int i, const char *s)
+{
+	if (s)
+		sqlite3_bind_text(q, i, s, -1, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(q, i);
 }
 
 /* ---- parents and changes --------------------------------------------- */
@@ -286,22 +306,41 @@ static double valid_bpb(const json_t *rec)
 	return status && !strcmp(status, "ok") && isfinite(v) && v > 0 ? v : NAN;
 }
 
-static void bind_hardware(struct store *st, const json_t *rec, char *cls, unsigned n)
+/* Class and tier of the GPU seen last: a file holds one or a few GPUs, and
+ * hw_class() scans the whole table with case-insensitive substring tests. */
+static void hw_tags(struct store *st, const char *name, double mem_mb)
+{
+	struct hw_memo *m = &st->hw;
+	int same_name = m->valid && (name && m->name ? !strcmp(name, m->name) : name == m->name);
+	int same_mem = isnan(mem_mb) ? isnan(m->mem_mb) : mem_mb == m->mem_mb;
+	if (same_name && same_mem)
+		return;
+	free(m->name);
+	m->name = name ? xstrdup(name) : NULL;
+	m->mem_mb = mem_mb;
+	hw_class(name, m->cls, sizeof(m->cls));
+	m->tier = hw_vram_tier(hw_mem_gb(name, isnan(mem_mb) ? 0 : mem_mb));
+	m->valid = 1;
+}
+
+/* Columns 12-16; returns the hardware class (for the repeat key). */
+static const char *bind_hardware(struct store *st, const json_t *rec)
 {
 	sqlite3_stmt *q = st->ins_run;
 	json_t *hw = json_object_get(rec, "hardware");
 	const char *name = json_string_value(json_object_get(hw, "gpu_name"));
 	double mem_mb = runrec_num(hw, "gpu_mem_mb");
 	json_t *count = json_object_get(hw, "gpu_count");
-	hw_class(name, cls, n);
-	db_bind_text(q, 12, name);
-	db_bind_text(q, 13, cls);
-	db_bind_text(q, 14, hw_vram_tier(hw_mem_gb(name, isnan(mem_mb) ? 0 : mem_mb)));
+	hw_tags(st, name, mem_mb);
+	bind_static(q, 12, name);
+	bind_static(q, 13, st->hw.cls);
+	bind_static(q, 14, st->hw.tier);
 	if (json_is_number(count))
 		sqlite3_bind_int64(q, 15, (sqlite3_int64)json_number_value(count));
 	else
 		sqlite3_bind_null(q, 15);
 	db_bind_double(q, 16, mem_mb);
+	return st->hw.cls;
 }
 
 static void bind_record(struct store *st, const json_t *rec, const char *hash,
@@ -313,22 +352,22 @@ static void bind_record(struct store *st, const json_t *rec, const char *hash,
 					   "finished_at" };
 	for (int i = 0; i < (int)ARRAY_SIZE(top); i++)
 		if (top[i])
-			db_bind_text(q, i + 1, runrec_str(rec, top[i]));
-	db_bind_text(q, 2, hash);
+			bind_static(q, i + 1, runrec_str(rec, top[i]));
+	bind_static(q, 2, hash);
 	db_bind_double(q, 11, finish_time(rec));
 	json_t *code = json_object_get(rec, "code");
 	json_t *dirty = json_object_get(code, "dirty");
-	db_bind_text(q, 17, json_string_value(json_object_get(code, "commit")));
+	bind_static(q, 17, json_string_value(json_object_get(code, "commit")));
 	if (json_is_boolean(dirty))
 		sqlite3_bind_int(q, 18, json_is_true(dirty));
 	else
 		sqlite3_bind_null(q, 18);
-	db_bind_text(q, 19, json_string_value(json_object_get(code, "diff_sha256")));
-	db_bind_text(q, 20, runrec_sub_str(rec, "data", "name"));
-	db_bind_text(q, 21, runrec_sub_str(rec, "data", "sha256"));
+	bind_static(q, 19, json_string_value(json_object_get(code, "diff_sha256")));
+	bind_static(q, 20, runrec_sub_str(rec, "data", "name"));
+	bind_static(q, 21, runrec_sub_str(rec, "data", "sha256"));
 	db_bind_double(q, 22, valid_bpb(rec));
-	db_bind_text(q, 24, src->format);
-	db_bind_text(q, 25, src->file);
+	bind_static(q, 24, src->format);
+	bind_static(q, 25, src->file);
 	sqlite3_bind_int64(q, 26, src->line);
 	sqlite3_bind_text(q, 27, st->ingested_at, -1, SQLITE_STATIC);
 	sqlite3_bind_text(q, 28, canon, -1, SQLITE_STATIC);
@@ -378,7 +417,7 @@ void store_prep_release(struct store_prep *p)
 enum store_outcome store_put_prepared(struct store *st, json_t *rec, const struct store_prep *p,
 				      const struct store_src *src, const char **run_id, sb *why)
 {
-	char key[65], cls[128];
+	char key[65];
 	struct change_list cl = CHANGE_LIST_INIT;
 	int exact = find_changes(st, rec, &cl);
 	enum store_outcome out = STORE_NEW;
@@ -386,9 +425,8 @@ enum store_outcome store_put_prepared(struct store *st, json_t *rec, const struc
 
 	*run_id = runrec_str(rec, "run_id");
 	bind_record(st, rec, p->hash, src, p->canon);
-	bind_hardware(st, rec, cls, sizeof(cls));
-	repeat_key(rec, cls, &cl, exact, key);
-	db_bind_text(q, 23, key[0] ? key : NULL);
+	repeat_key(rec, bind_hardware(st, rec), &cl, exact, key);
+	bind_static(q, 23, key[0] ? key : NULL);
 	SQL_CHECK(st->db, sqlite3_step(q));
 	sqlite3_reset(q);
 	if (sqlite3_changes(st->db) == 1)
