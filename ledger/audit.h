@@ -28,7 +28,7 @@ enum audit_kind {
 	AUDIT_UNRESOLVED,          /* a change never validly measured (one per change) */
 	AUDIT_DUPLICATE_ATTEMPT,   /* a change tried again after it was measured */
 	AUDIT_WITHIN_NOISE,        /* a keep / claimed gain over the parent below the noise floor */
-	AUDIT_IMPL_CHANGED_METRIC, /* an impl.*-only change moved the metric beyond the noise floor */
+	AUDIT_IMPL_CHANGED_METRIC, /* an impl.*-only change moved the metric beyond noise, not by throughput */
 	AUDIT_OTHER_HARDWARE,      /* runs on another hardware class than the campaign's (one per class) */
 	AUDIT_REPEAT_NOISE,        /* one repeat group: n, mean, sd, range */
 	AUDIT_NOISE_FLOOR,         /* the campaign's noise floor and where it came from */

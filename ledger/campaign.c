@@ -110,6 +110,14 @@ static void parse_strings(const json_t *o, struct campaign *c, sb *err)
 			c->hardware = xstrdup(hw_class(json_string_value(v), buf, sizeof(buf)));
 	}
 
+	v = json_object_get(o, "description");
+	if (v && !json_is_null(v)) {
+		if (!json_is_string(v))
+			problem(err, "description", "expected a string");
+		else
+			c->description = xstrdup(json_string_value(v));
+	}
+
 	v = json_object_get(o, "baseline");
 	if (v && !json_is_null(v)) {
 		const char *b = json_string_value(v);
@@ -207,6 +215,7 @@ void campaign_release(struct campaign *c)
 	free(c->metric);
 	free(c->hardware);
 	free(c->baseline);
+	free(c->description);
 	free_list(c->search_space);
 	for (int i = 0; i < c->nbundles; i++)
 		free_list(c->bundles[i]);
@@ -238,6 +247,8 @@ char *campaign_to_json(const struct campaign *c)
 	json_object_set_new(o, "bundles", b);
 	json_object_set_new(o, "record_budget", c->record_budget ? json_integer(c->record_budget) : json_null());
 	json_object_set_new(o, "noise_default", isnan(c->noise_default) ? json_null() : json_real(c->noise_default));
+	if (c->description)
+		json_object_set_new(o, "description", json_string(c->description));
 	char *s = json_dumps(o, JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
 	json_decref(o);
 	if (!s)

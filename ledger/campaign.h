@@ -10,7 +10,8 @@
  *    "search_space":["impl.*"], "bundles":[["impl.recompute","train.device_batch_size"]],
  *    "record_budget":10, "noise_default":0.002}
  * name, search_space required; metric defaults to val_bpb, direction to min;
- * hardware, baseline, bundles, record_budget and noise_default are optional.
+ * hardware, baseline, bundles, record_budget, noise_default and description
+ * are optional.
  */
 #ifndef RL_CAMPAIGN_H
 #define RL_CAMPAIGN_H
@@ -29,6 +30,7 @@ struct campaign {
 	int nbundles;
 	long record_budget;    /* 0 = none declared */
 	double noise_default;  /* NAN = none declared */
+	char *description;     /* free text for people; NULL when absent */
 };
 
 /* Parse and validate campaign JSON. On error returns -1 with one line per

@@ -51,6 +51,7 @@ expect_code ledger-campaign-3.8 "from stdin" 0 sh -c "printf '%s' '{\"name\":\"s
 expect_code ledger-campaign-4.1 "show" 0 "$LEDGER" campaign show qwen-compile --format tsv
 expect_match ledger-campaign-4.2 "show: search space" "$out" "^search_space	\[\"impl\.\*\"\]$"
 expect_match ledger-campaign-4.3 "show: baseline" "$out" "^baseline	q20-01$"
+expect_match ledger-campaign-4.3a "show: description kept" "$out" "^description	Qwen3.8 20: compile and kernel efficiency only$"
 expect_eq ledger-campaign-4.4 "show: runs in time order with changed variables" \
 	"q20-01	ok	
 q20-07	ok	impl.recompute,train.device_batch_size
