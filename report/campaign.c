@@ -18,7 +18,8 @@
 #include "util.h"
 
 static const char usage[] =
-	"usage: report campaign --campaign NAME --out DIR [--template FILE] [--limit N] [--no-charts]\n"
+	"usage: report campaign --campaign NAME --out DIR [--template FILE] [--limit N]\n"
+	"           [--decimals N] [--no-charts]\n"
 	"\n"
 	"Write DIR/campaign-NAME.md and .html for a declared campaign (see\n"
 	"'ledger campaign add'), its progress chart under DIR/charts/, and refresh\n"
@@ -28,6 +29,7 @@ static const char usage[] =
 	"  --out DIR        output directory (created when missing)\n"
 	"  --template FILE  markdown template (default: templates/campaign.md)\n"
 	"  --limit N        rows per long table (default 50; 0 = all)\n"
+	"  --decimals N     decimals of metric values (default 4)\n"
 	"  --no-charts      do not run gnuplot\n"
 	"  --db FILE        ledger database (default $LEDGER_DB, else ./ledger.db)\n";
 
@@ -159,7 +161,7 @@ static void sec_headline(struct camp *c, int audited)
 	tpl_set(&c->vars, "beyond_noise", beyond ? "yes" : "");
 	sb s = SB_INIT;
 	if (beat)
-		sb_addf(&s, "%.4f", gain);
+		sb_addf(&s, "%.*f", fmt_decimals(), gain);
 	tpl_set(&c->vars, "gain", s.buf);
 	sb_release(&s);
 	tpl_setf(&c->vars, "out_of_scope_runs", "%ld", audited ? m->out_of_scope : 0L);
@@ -186,8 +188,8 @@ static void sec_runs(struct camp *c)
 		table_set_text(&t, row, 2, r->run_id);
 		table_set_text(&t, row, 3, r->status);
 		table_set_text(&t, row, 4, r->decision);
-		table_set_num(&t, row, 5, r->value, 4);
-		table_set_num(&t, row, 6, r->value - c->sum.baseline_value, 4);
+		table_set_num(&t, row, 5, r->value, fmt_decimals());
+		table_set_num(&t, row, 6, r->value - c->sum.baseline_value, fmt_decimals());
 		table_set_text(&t, row, 7, *r->changes ? r->changes : NULL);
 		table_set_text(&t, row, 8, r->desc);
 	}
@@ -277,7 +279,7 @@ static void variable_row(struct camp *c, table *t, const char *var, sqlite3_stmt
 	table_set_int(t, row, 4, v.alone);
 	table_set_text(t, row, 5, v.vals.buf);
 	table_set_text(t, row, 6, v.results.buf);
-	table_set_num(t, row, 7, v.best * (c->spec.maximize ? -1 : 1), 4);
+	table_set_num(t, row, 7, v.best * (c->spec.maximize ? -1 : 1), fmt_decimals());
 	if (campaign_in_scope(&c->spec, var) && !v.valid)
 		list_add(unmeasured, var);
 	else if (campaign_in_scope(&c->spec, var) && !v.valid_alone)

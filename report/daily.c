@@ -12,7 +12,8 @@
 #include "util.h"
 
 static const char usage[] =
-	"usage: report daily --date YYYY-MM-DD --out DIR [--template FILE] [--limit N] [--no-charts]\n"
+	"usage: report daily --date YYYY-MM-DD --out DIR [--template FILE] [--limit N]\n"
+	"           [--decimals N] [--no-charts]\n"
 	"\n"
 	"Write DIR/YYYY-MM-DD.md and .html for one UTC day (runs whose t_finished\n"
 	"falls in it), the frontier chart under DIR/charts/, and refresh DIR/index.html.\n"
@@ -21,6 +22,7 @@ static const char usage[] =
 	"  --out DIR        output directory (created when missing)\n"
 	"  --template FILE  markdown template (default: templates/daily.md)\n"
 	"  --limit N        rows per long table (default 50; 0 = all)\n"
+	"  --decimals N     decimals of metric values (default 4)\n"
 	"  --no-charts      do not run gnuplot\n"
 	"  --db FILE        ledger database (default $LEDGER_DB, else ./ledger.db)\n";
 
@@ -217,9 +219,9 @@ static void frontier_table(struct day *d, const struct group_row *rows, int n,
 			table_set_int(&t, r, c++, runs);
 			table_set_int(&t, r, c++, valid);
 		}
-		table_set_num(&t, r, c++, g->before, 4);
-		table_set_num(&t, r, c++, g->after, 4);
-		table_set_num(&t, r, c++, g->after - g->before, 4);
+		table_set_num(&t, r, c++, g->before, fmt_decimals());
+		table_set_num(&t, r, c++, g->after, fmt_decimals());
+		table_set_num(&t, r, c++, g->after - g->before, fmt_decimals());
 		table_set_text(&t, r, c++, g->best->agent);
 		table_set_text(&t, r, c++, g->best->run_id);
 		sb_reset(&s);
@@ -297,8 +299,8 @@ static void daily_timeline(struct day *d)
 		sb_reset(&s);
 		fmt_hm(&s, p->t_finished);
 		table_set_text(&t, r, 0, s.buf);
-		table_set_num(&t, r, 1, p->value, 4);
-		table_set_num(&t, r, 2, p->delta, 4);
+		table_set_num(&t, r, 1, p->value, fmt_decimals());
+		table_set_num(&t, r, 2, p->delta, fmt_decimals());
 		table_set_text(&t, r, 3, p->agent);
 		table_set_text(&t, r, 4, p->hw_class);
 		sb_reset(&s);
@@ -344,8 +346,8 @@ static void daily_overview(struct day *d)
 		table_set_text(&t, r, 0, runs_col_text(st, 0));
 		for (int c = 1; c <= 4; c++)
 			table_set_int(&t, r, c, sqlite3_column_int(st, c));
-		table_set_num(&t, r, 5, best, 4);
-		table_set_num(&t, r, 6, best - prev, 4);
+		table_set_num(&t, r, 5, best, fmt_decimals());
+		table_set_num(&t, r, 6, best - prev, fmt_decimals());
 		prev = best;
 	}
 	sqlite3_finalize(st);
@@ -357,7 +359,7 @@ static void daily_overview(struct day *d)
 	double v0 = d->by_class.n ? d->by_class.pts[0].value : NAN;
 	sb_reset(&md);
 	if (best < v0) /* false while either is NaN */
-		sb_addf(&md, "%.4f (%.1f%%)", v0 - best, 100.0 * (v0 - best) / v0);
+		sb_addf(&md, "%.*f (%.1f%%)", fmt_decimals(), v0 - best, 100.0 * (v0 - best) / v0);
 	tpl_set(&d->vars, "total_progress", md.buf);
 	sb_release(&md);
 	table_release(&t);

@@ -57,7 +57,7 @@ void daily_agents(struct day *d)
 		fmt_pct(&pct, keeps, runs);
 		table_set_text(&t, r, 3, pct.buf);
 		table_set_int(&t, r, 4, sqlite3_column_int(st, 3));
-		table_set_num(&t, r, 5, runs_col_num(st, 4), 4);
+		table_set_num(&t, r, 5, runs_col_num(st, 4), fmt_decimals());
 		table_set_text(&t, r, 6, runs_col_text(st, 5));
 	}
 	sqlite3_finalize(st);
@@ -148,7 +148,7 @@ static void failed_family(struct day *d, sb *md, const struct failed_row *rows, 
 		sb_adds(&s, " vs ");
 		fmt_val(&s, f->ref);
 		table_set_text(&t, r, 1, s.buf);
-		table_set_num(&t, r, 2, f->value - f->ref, 4);
+		table_set_num(&t, r, 2, f->value - f->ref, fmt_decimals());
 		table_set_text(&t, r, 3, *f->change ? f->change : NULL);
 		table_set_text(&t, r, 4, f->agent);
 		table_set_text(&t, r, 5, f->hw);
@@ -236,7 +236,7 @@ void daily_confounded(struct day *d)
 		set_time(&t, r, 0, sqlite3_column_double(st, 1));
 		table_set_text(&t, r, 1, text.buf);
 		table_set_int(&t, r, 2, n);
-		table_set_num(&t, r, 3, runs_col_num(st, 2), 4);
+		table_set_num(&t, r, 3, runs_col_num(st, 2), fmt_decimals());
 		for (int c = 3; c <= 7; c++)
 			table_set_text(&t, r, c + 1, runs_col_text(st, c));
 	}
@@ -291,9 +291,9 @@ int daily_repeats(struct day *d)
 		sb_adds(&s, " ± ");
 		fmt_val(&s, g->sd);
 		table_set_text(&t, r, 2, s.buf);
-		table_set_num(&t, r, 3, g->min, 4);
-		table_set_num(&t, r, 4, g->max, 4);
-		table_set_num(&t, r, 5, g->max - g->min, 4);
+		table_set_num(&t, r, 3, g->min, fmt_decimals());
+		table_set_num(&t, r, 4, g->max, fmt_decimals());
+		table_set_num(&t, r, 5, g->max - g->min, fmt_decimals());
 		table_set_int(&t, r, 6, g->n_failed);
 		table_set_text(&t, r, 7, g->description);
 	}

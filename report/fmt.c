@@ -3,22 +3,34 @@
 #include "fmt.h"
 #include "util.h"
 
+static int decimals = 4;
+
+void fmt_set_decimals(int n)
+{
+	decimals = n;
+}
+
+int fmt_decimals(void)
+{
+	return decimals;
+}
+
 void fmt_val(sb *out, double v)
 {
 	if (isnan(v))
 		sb_adds(out, FMT_NONE);
 	else
-		sb_addf(out, "%.4f", v);
+		sb_addf(out, "%.*f", decimals, v);
 }
 
 void fmt_delta(sb *out, double d)
 {
 	if (isnan(d))
 		sb_adds(out, FMT_NONE);
-	else if (fabs(d) < 0.00005) /* would print as +0.0000 or -0.0000 */
-		sb_adds(out, "0.0000");
-	else
-		sb_addf(out, "%+.4f", d);
+	else if (d == 0)
+		sb_addf(out, "%.*f", decimals, 0.0);
+	else /* a change below the precision shows as -0.0000: it did move */
+		sb_addf(out, "%+.*f", decimals, d);
 }
 
 void fmt_pct(sb *out, double num, double den)

@@ -1,7 +1,8 @@
 /* fmt.h — how numbers, times and run text look in a report, in one place so
- * every section agrees: val_bpb with 4 decimals, deltas signed, times UTC,
- * missing values as "—". Everything appended here is markdown-safe: text
- * from run records goes through md_escape (common/table.h). */
+ * every section agrees: metric values with fmt_decimals() decimals (4 unless
+ * --decimals), deltas signed, times UTC, missing values as "—". Everything
+ * appended here is markdown-safe: text from run records goes through
+ * md_escape (common/table.h). */
 #ifndef RL_FMT_H
 #define RL_FMT_H
 #include "sb.h"
@@ -9,6 +10,10 @@
 
 #define FMT_NONE "—"
 
+/* Decimals of metric values and their changes (--decimals; default 4). One
+ * setting per process: a report is rendered at one precision. */
+void fmt_set_decimals(int n);
+int fmt_decimals(void);
 void fmt_val(sb *out, double v);            /* 0.9264, or — for NaN */
 void fmt_delta(sb *out, double d);          /* +0.0012 / -0.0210 / 0.0000, or — */
 void fmt_pct(sb *out, double num, double den); /* 8%; — when den is 0 */

@@ -1,5 +1,6 @@
 /* options.c — the options every report command shares (--out, --template,
- * --limit, --no-charts); see struct report_opts in report.h. */
+ * --limit, --decimals, --no-charts); see struct report_opts in report.h. */
+#include "fmt.h"
 #include "report.h"
 #include "util.h"
 
@@ -45,6 +46,16 @@ int report_option(struct report_opts *o, const char *cmd, int argc, char **argv,
 			return -1;
 		}
 		o->limit = (int)n;
+		return 1;
+	}
+	if (!bad && (v = opt_value("--decimals", argc, argv, i, &bad))) {
+		long n;
+		if (parse_long(v, &n) || n < 0 || n > 12) {
+			rl_error("%s: --decimals '%s' is not a number of decimals", cmd, v);
+			rl_hint("give 0 to 12, e.g. --decimals 6");
+			return -1;
+		}
+		fmt_set_decimals((int)n);
 		return 1;
 	}
 	if (bad) {

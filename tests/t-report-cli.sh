@@ -48,6 +48,12 @@ expect_match report-cli-12.1 "missing template message" "$err" "none.md"
 expect_code report-cli-13 "--limit 1" 0 "$REPORT" --db l.db daily --date 2026-03-16 --out lim --limit 1 --no-charts
 expect_match report-cli-13.1 "agent profiles cut to 1 row" "$(cat lim/2026-03-16.md)" '^7 more rows not shown \(raise --limit, or 0 for all\)\.$'
 
+# -- --decimals: every metric value at the asked precision
+expect_code report-cli-13.2 "--decimals 6" 0 "$REPORT" --db l.db daily --date 2026-03-16 --out dec --decimals 6 --template mine.md --no-charts
+expect_eq report-cli-13.3 "best with 6 decimals" "16 runs on 2026-03-16; best 0.926400" "$(head -1 dec/2026-03-16.md)"
+expect_code report-cli-13.4 "--decimals out of range" 2 "$REPORT" --db l.db daily --date 2026-03-16 --out dec --decimals 40
+expect_match report-cli-13.5 "--decimals message" "$err" "^report: daily: --decimals '40' is not a number of decimals$"
+
 # -- gnuplot missing: report still written, the chart is skipped and says so
 RUNLEDGER_GNUPLOT=/nonexistent/gnuplot expect_code report-cli-14 "gnuplot missing: exit 1 (partial)" 1 \
 	"$REPORT" --db l.db daily --date 2026-03-16 --out nog

@@ -75,12 +75,19 @@ static void test_fmt(void)
 	sb_adds(&s, "|");
 	fmt_delta(&s, -0.021);
 	sb_adds(&s, "|");
-	fmt_delta(&s, 0.00001);
+	fmt_delta(&s, 0.00001); /* moved, below the precision */
+	sb_adds(&s, "|");
+	fmt_delta(&s, 0);
 	sb_adds(&s, "|");
 	fmt_pct(&s, 1, 12);
 	sb_adds(&s, "|");
 	fmt_hm(&s, 1773636480); /* 2026-03-16T04:48:00Z */
-	CHECK("report-fmt-1", !strcmp(s.buf, "0.9264|—|-0.0210|0.0000|8%|04:48"));
+	CHECK("report-fmt-1", !strcmp(s.buf, "0.9264|—|-0.0210|+0.0000|0.0000|8%|04:48"));
+	sb_reset(&s);
+	fmt_set_decimals(6);
+	fmt_val(&s, 1.24573);
+	fmt_set_decimals(4);
+	CHECK("report-fmt-1.1", !strcmp(s.buf, "1.245730"));
 	sb_reset(&s);
 	fmt_text(&s, "<script>alert(1)</script> a|b", 0);
 	CHECK("report-fmt-2", !strcmp(s.buf, "&lt;script&gt;alert(1)&lt;/script&gt; a\\|b"));
