@@ -6,7 +6,6 @@
 # with "first valid run" as baseline, and compare the audit's kind, runs,
 # variables and values columns with the same findings the runrec/1 version
 # gives (runs named R1..R10 in file order, since ids are the ingest's).
-# While the results.tsv reader is a placeholder the test says SKIP.
 . "$ROOT/tests/lib.sh"
 A="$FIXTURES/audit"
 export LEDGER_DB="$PWD/ledger.db"
@@ -14,11 +13,6 @@ export LEDGER_DB="$PWD/ledger.db"
 "$LEDGER" ingest --hardware "NVIDIA GeForce RTX 3090" --campaign qwen-compile \
 	"$A/seed-results.tsv" >stdout.txt 2>stderr.txt
 rc=$?
-if [ "$rc" -ne 0 ] && grep -q 'not supported yet' stderr.txt; then
-	echo "# SKIP ledger-audit-tsv: results.tsv ingest is not implemented yet"
-	ok ledger-audit-tsv-0 "SKIP pending results.tsv ingest"
-	exit 0
-fi
 expect_eq ledger-audit-tsv-0.1 "ingest the tsv" "0" "$rc"
 expect_eq ledger-audit-tsv-0.2 "ten runs" "10" "$(sql ledger.db "SELECT count(*) FROM runs")"
 
