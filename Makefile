@@ -19,7 +19,7 @@ OPT ?= -O2
 BUILD ?= build
 
 ifeq ($(SAN),1)
-BUILD := $(BUILD)-san
+override BUILD := $(BUILD)-san
 OPT := -O1
 SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 endif
