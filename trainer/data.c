@@ -172,7 +172,8 @@ int dataset_load(struct dataset *ds, const char *path)
 	size_t i;
 	json_t *sh;
 	json_array_foreach(shards, i, sh) {
-		int val = !strcmp(json_string_value(json_object_get(sh, "split")) ?: "", "val");
+		const char *split = json_string_value(json_object_get(sh, "split"));
+		int val = split && !strcmp(split, "val");
 		if (load_shard(ds, dir, sh, val ? &ds->val : &ds->train,
 			       val ? &ds->nval : &ds->ntrain))
 			goto out;

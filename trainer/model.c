@@ -182,6 +182,29 @@ oom:
 	return -1;
 }
 
+size_t model_bytes_needed(const struct model_dims *d, int B)
+{
+	struct model m;
+	struct carver cv = { NULL, 0, 0 };
+	size_t total = SIZE_MAX;
+	memset(&m, 0, sizeof(m));
+	m.d = *d;
+	m.B = B;
+	m.a.layer = calloc((size_t)d->L, sizeof(*m.a.layer));
+	if (!m.a.layer || param_layout_init(&m.pl, d))
+		goto out;
+	layout_acts(&m, &cv);
+	size_t floats, bt;
+	if (cv.overflow || __builtin_add_overflow(cv.used, 2 * m.pl.total, &floats) ||
+	    !mul_ok(&bt, (size_t)B, (size_t)d->T) || !mul_ok(&total, floats, sizeof(float)) ||
+	    __builtin_add_overflow(total, 2 * bt * sizeof(int), &total))
+		total = SIZE_MAX;
+out:
+	free(m.a.layer);
+	param_layout_release(&m.pl);
+	return total;
+}
+
 void model_release(struct model *m)
 {
 	free(m->params);

@@ -99,6 +99,11 @@ struct model {
  * oom), leaving m empty. */
 int model_init(struct model *m, const struct model_dims *d, int B);
 void model_release(struct model *m);
+/* Bytes model_init would allocate (parameters, gradients, activations,
+ * batch buffers); SIZE_MAX when the sizes overflow. Lets a run refuse a
+ * model larger than the machine before the kernel's OOM killer (which
+ * leaves no record) gets a chance. */
+size_t model_bytes_needed(const struct model_dims *d, int B);
 size_t model_num_params(const struct model *m);
 /* Training FLOPs per token: 6 * (matrix parameters incl. lm_head, not the
  * embedding lookup) + 12 * L * T * C for attention scores and values

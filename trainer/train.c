@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <omp.h>
 #include <time.h>
+#include <unistd.h>
 #include "model.h"
 #include "optim.h"
 #include "run.h"
@@ -19,6 +20,36 @@ struct loop {
 	uint64_t rng;
 };
 
+/* Physical memory in bytes (0 when unknown). */
+static double physical_memory(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGE_SIZE);
+	return pages > 0 && size > 0 ? (double)pages * size : 0.0;
+}
+
+/* Refuse a model that cannot fit in RAM: with overcommit, malloc would
+ * succeed and the OOM killer would end the run later without a record.
+ * Optimiser state adds up to 3 more copies of the parameters. */
+static int check_memory(struct run *r, const struct model_dims *d, int B)
+{
+	size_t need = model_bytes_needed(d, B);
+	double ram = physical_memory(), params = 0;
+	struct param_layout pl;
+	if (need != SIZE_MAX && !param_layout_init(&pl, d)) {
+		params = (double)pl.total * sizeof(float);
+		param_layout_release(&pl);
+	}
+	if (need == SIZE_MAX)
+		return run_fail(r, "oom", "startup", "the model's memory size overflows size_t "
+				"(depth %d, dim %d, seq_len %d, device_batch_size %d)", d->L, d->C, d->T, B);
+	double total = (double)need + 3 * params;
+	if (ram > 0 && total > ram)
+		return run_fail(r, "oom", "startup", "the model needs %.0f MB (parameters, activations, "
+				"optimiser state) but this machine has %.0f MB of RAM", total / 1048576,
+				ram / 1048576);
+	return 0;
+}
+
 static int loop_init(struct loop *L, struct run *r)
 {
 	const struct config *c = &r->cfg;
@@ -30,6 +61,8 @@ static int loop_init(struct loop *L, struct run *r)
 	L->accum = (int)(c->total_batch_size / ((long)L->B * L->T));
 	L->rng = (uint64_t)c->seed * 0x2545F4914F6CDD1Dull + 1;
 	model_dims_from_config(&d, c);
+	if (check_memory(r, &d, L->B))
+		return -1;
 	if (model_init(&L->model, &d, L->B) || optim_init(&L->opt, &L->model, c))
 		return run_fail(r, "oom", "startup",
 				"cannot allocate the model, activations or optimiser state "
