@@ -49,11 +49,9 @@ expect_eq ledger-ingest-1.8 "the stored record is canonical JSON with its run_id
 	'r-83ce7771aa2abe69|0.05|{"agent":"forge","budget":{"seco' \
 	"$(sql $DB "SELECT json_extract(record, '\$.run_id'), json_extract(record, '\$.config.\"optim.matrix_lr\"'), substr(record, 1, 32) FROM runs WHERE id = 6")"
 
-expect_eq ledger-ingest-1.9 "quarantine keeps line, reason and content" \
-"runs.jsonl|8|{\"schema\":\"runrec/1\",\"run_id\":\"h100-a1b2c3-0006\",\"status\":\"ok\",
-runs.jsonl|9|1
-runs.jsonl|10|1
-runs.jsonl|11|1" "$(sql $DB "SELECT source_file, line, CASE WHEN line = 8 THEN content ELSE content = '$(sed -n 9p runs.jsonl | sed "s/'/''/g")' OR content LIKE '%h100-a1b2c3-000%' END FROM quarantine ORDER BY id")"
+expect_eq ledger-ingest-1.9 "quarantine keeps file, line and the line's exact content" \
+	"$(for l in 8 9 10 11; do printf 'runs.jsonl|%s|%s\n' $l "$(sed -n "${l}p" runs.jsonl)"; done)" \
+	"$(sql $DB "SELECT source_file, line, content FROM quarantine ORDER BY id")"
 
 # --- idempotence -------------------------------------------------------
 expect_code ledger-ingest-2.1 "second ingest is still partial" 1 "$LEDGER" --db $DB ingest runs.jsonl single.json
