@@ -1,7 +1,7 @@
 /* config.c — the table of trainer variables and its parser; see config.h.
  * Defaults follow the issue's GPU shape (depth 8, dim 512, 4 heads of 128,
  * seq 2048, device batch 64) and autoresearch's optimiser settings; CPU runs
- * override the shape (trainer/configs/cpu-small.conf, docs/trainer.md). */
+ * override the shape (trainer/configs/demo-cpu.conf, docs/trainer.md). */
 #include <jansson.h>
 #include "config.h"
 #include "util.h"
