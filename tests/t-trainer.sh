@@ -61,6 +61,13 @@ expect_match trainer-4.10 "record has status ok, agent, description" "$rec" \
 	'"status":"ok".*"agent":"tester","description":"tiny run"'
 expect_match trainer-4.11 "record has data identity" "$rec" '"data":\{"name":"sample","sha256":"[0-9a-f]{64}"\}'
 expect_match trainer-4.12 "record resolves train.device to cpu" "$rec" '"train.device":"cpu"'
+expect_match trainer-4.15 "record code: commit, dirty flag, diff hash (null without git)" "$rec" \
+	'"code":(null|\{"commit":"[0-9a-f]{40}","dirty":(true|false),"diff_sha256":"[0-9a-f]{64}"\})'
+expect_match trainer-4.16 "record hardware: host and CPU, no GPU" "$rec" \
+	'"hardware":\{"host":"[^"]+","cpu":("[^"]+"|null),"gpu_name":null,"gpu_count":0\}'
+expect_match trainer-4.17 "record metrics: 40 steps, tokens/s, train_loss" "$rec" \
+	'"total_tokens_M":0\.0051[0-9]*,"num_steps":40,.*"tokens_per_second":[0-9.e+]+,"train_loss":[0-9.]+'
+expect_match trainer-4.18 "record budget and status ok without failure" "$rec" '"budget":\{"seconds":300\.0\}.*"failure":null'
 expect_code trainer-4.13 "the record ingests" 0 "$LEDGER" ingest --db l.db runs.jsonl
 expect_eq trainer-4.14 "ingested with status ok and val_bpb" "ok sample 1" \
 	"$(sql l.db "SELECT status, data_name, val_bpb > 0 FROM runs" | tr '|' ' ')"
