@@ -13,7 +13,7 @@
 
 static const char usage[] =
 	"usage: report daily --date YYYY-MM-DD --out DIR [--template FILE] [--limit N]\n"
-	"           [--decimals N] [--no-charts]\n"
+	"           [--decimals N] [--chart-days N] [--no-charts]\n"
 	"\n"
 	"Write DIR/YYYY-MM-DD.md and .html for one UTC day (runs whose t_finished\n"
 	"falls in it), the frontier chart under DIR/charts/, and refresh DIR/index.html.\n"
@@ -21,6 +21,7 @@ static const char usage[] =
 	"  --date DAY       the UTC day to report\n"
 	"  --out DIR        output directory (created when missing)\n"
 	"  --template FILE  markdown template (default: templates/daily.md)\n"
+	"  --chart-days N   days the chart shows, ending with DAY (default 7; 0 = all)\n"
 	"  --limit N        rows per long table (default 50; 0 = all)\n"
 	"  --decimals N     decimals of metric values (default 4)\n"
 	"  --no-charts      do not run gnuplot\n"
@@ -382,52 +383,94 @@ static int cmp_names(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Every run up to the end of the day as a point, coloured by hardware
- * class (classes sorted, so colours are stable), with the frontier steps. */
-static int daily_chart(struct day *d)
+/* Hardware classes of the chart, sorted by name so each keeps its colour:
+ * those with runs in the window and those with frontier points. */
+static void chart_groups(struct day *d, double ws, char ***groups, int *ng)
 {
-	char **groups = NULL;
-	int ng = 0, nr = 0, cap = 0;
-	struct chart_run *runs = NULL;
 	sqlite3_stmt *st = db_prepare(d->db, "SELECT DISTINCT coalesce(hw_class, 'unknown') FROM runs "
-					     "WHERE t_finished < ?2 ORDER BY 1");
+					     "WHERE t_finished >= ?3 AND t_finished < ?2");
 	day_bind(d, st);
+	sqlite3_bind_double(st, 3, ws);
 	while (sqlite3_step(st) == SQLITE_ROW)
-		group_index(&groups, &ng, runs_col_text(st, 0));
+		group_index(groups, ng, runs_col_text(st, 0));
 	sqlite3_finalize(st);
-	if (ng > 1) /* qsort(NULL, 0, …) is undefined */
-		qsort(groups, (size_t)ng, sizeof(*groups), cmp_names);
-	st = db_prepare(d->db, "SELECT t_finished, val_bpb, coalesce(hw_class, 'unknown') FROM runs "
-			       "WHERE t_finished < ?2 ORDER BY t_finished, id");
+	for (int i = 0; i < d->by_class.n; i++)
+		group_index(groups, ng, d->by_class.pts[i].group);
+	if (*ng > 1) /* qsort(NULL, 0, …) is undefined */
+		qsort(*groups, (size_t)*ng, sizeof(**groups), cmp_names);
+}
+
+/* Every run of the window as a point. */
+static struct chart_run *chart_runs(struct day *d, double ws, char ***groups, int *ng, int *nr)
+{
+	struct chart_run *runs = NULL;
+	int cap = 0;
+	sqlite3_stmt *st = db_prepare(d->db, "SELECT t_finished, val_bpb, coalesce(hw_class, 'unknown') "
+					     "FROM runs WHERE t_finished >= ?3 AND t_finished < ?2 ORDER BY t_finished, id");
 	day_bind(d, st);
+	sqlite3_bind_double(st, 3, ws);
+	*nr = 0;
 	while (sqlite3_step(st) == SQLITE_ROW) {
-		if (nr == cap) {
+		if (*nr == cap) {
 			cap = cap ? 2 * cap : 256;
 			runs = xrealloc(runs, (size_t)cap * sizeof(*runs));
 		}
-		struct chart_run *r = &runs[nr++];
+		struct chart_run *r = &runs[(*nr)++];
 		memset(r, 0, sizeof(*r));
 		r->x = sqlite3_column_double(st, 0);
 		r->value = runs_col_num(st, 1);
-		r->group = group_index(&groups, &ng, runs_col_text(st, 2));
+		r->group = group_index(groups, ng, runs_col_text(st, 2));
 	}
 	sqlite3_finalize(st);
-	struct chart_step *steps = xcalloc((size_t)d->by_class.n + 1, sizeof(*steps));
+	return runs;
+}
+
+/* The frontier as steps inside the window: each class starts at its best
+ * before the window (its last earlier move), then moves as it did. */
+static struct chart_step *chart_steps(struct day *d, double ws, char ***groups, int *ng, int *ns)
+{
+	struct chart_step *steps = xcalloc((size_t)d->by_class.n + (size_t)*ng + 1, sizeof(*steps));
+	double *start = xcalloc((size_t)*ng + 1, sizeof(double));
+	int n = 0;
+	for (int g = 0; g < *ng; g++)
+		start[g] = NAN;
+	for (int i = 0; i < d->by_class.n; i++) /* points are in time order: the last wins */
+		if (d->by_class.pts[i].t_finished < ws)
+			start[group_index(groups, ng, d->by_class.pts[i].group)] = d->by_class.pts[i].value;
+	for (int g = 0; g < *ng; g++)
+		if (!isnan(start[g]))
+			steps[n++] = (struct chart_step){ ws, start[g], g };
 	for (int i = 0; i < d->by_class.n; i++) {
-		steps[i].x = d->by_class.pts[i].t_finished;
-		steps[i].value = d->by_class.pts[i].value;
-		steps[i].group = group_index(&groups, &ng, d->by_class.pts[i].group);
+		const struct frontier_point *p = &d->by_class.pts[i];
+		if (p->t_finished >= ws)
+			steps[n++] = (struct chart_step){ p->t_finished, p->value,
+							  group_index(groups, ng, p->group) };
 	}
+	free(start);
+	*ns = n;
+	return steps;
+}
+
+/* Every run of the last --chart-days days up to the end of the reported
+ * day as a point coloured by hardware class, with the frontier steps. */
+static int daily_chart(struct day *d)
+{
+	if (!d->o->charts) {
+		tpl_set(&d->vars, "chart_frontier", "_Chart skipped: --no-charts._");
+		return 0;
+	}
+	double ws = d->chart_days ? d->t1 - 86400.0 * d->chart_days : -HUGE_VAL;
+	char **groups = NULL;
+	int ng = 0, nr, ns;
+	chart_groups(d, ws, &groups, &ng);
+	struct chart_run *runs = chart_runs(d, ws, &groups, &ng, &nr);
+	struct chart_step *steps = chart_steps(d, ws, &groups, &ng, &ns);
 	sb stem = SB_INIT, md = SB_INIT;
 	sb_addf(&stem, "%s-frontier", d->date);
 	struct chart_spec c = { CHART_TIMELINE, d->o->out_dir, stem.buf,
 				"Frontier timeline: every run by hardware class, best so far as steps",
-				"val_bpb (lower is better)", (const char *const *)groups, ng, runs, nr, steps, d->by_class.n };
-	int rc = 0;
-	if (d->o->charts)
-		rc = chart_draw(&c, &md);
-	else
-		sb_adds(&md, "_Chart skipped: --no-charts._");
+				"val_bpb (lower is better)", (const char *const *)groups, ng, runs, nr, steps, ns };
+	int rc = chart_draw(&c, &md);
 	tpl_set(&d->vars, "chart_frontier", md.buf);
 	for (int i = 0; i < ng; i++)
 		free(groups[i]);
@@ -441,7 +484,8 @@ static int daily_chart(struct day *d)
 
 /* ---- the command ------------------------------------------------------------- */
 
-static int parse_args(int argc, char **argv, struct report_opts *o, const char **date)
+static int parse_args(int argc, char **argv, struct report_opts *o, const char **date,
+		      int *chart_days)
 {
 	for (int i = 1; i < argc; i++) {
 		int r = report_option(o, "daily", argc, argv, &i);
@@ -453,6 +497,14 @@ static int parse_args(int argc, char **argv, struct report_opts *o, const char *
 			*date = argv[++i];
 		} else if (str_starts_with(argv[i], "--date=")) {
 			*date = argv[i] + 7;
+		} else if (!strcmp(argv[i], "--chart-days") && i + 1 < argc) {
+			long n;
+			if (parse_long(argv[++i], &n) || n < 0 || n > 100000) {
+				rl_error("daily: --chart-days '%s' is not a number of days", argv[i]);
+				rl_hint("give a number of days, or 0 for the whole history");
+				return -1;
+			}
+			*chart_days = (int)n;
 		} else {
 			rl_error("daily: unexpected argument '%s'", argv[i]);
 			rl_hint("see 'report daily --help'");
@@ -498,7 +550,7 @@ static int build(struct day *d, int *partial)
 	daily_overview(d);
 	if (out_mkdirs(d->o->out_dir))
 		return EXIT_FAILURE_RT;
-	*partial = daily_chart(d) != 0 && d->o->charts;
+	*partial = daily_chart(d) != 0;
 	sb origin = SB_INIT, md = SB_INIT, title = SB_INIT, err = SB_INIT;
 	char *tpl = template_read("daily.md", d->o->template, &origin);
 	int rc = EXIT_FAILURE_RT;
@@ -530,9 +582,10 @@ int cmd_daily(int argc, char **argv, struct report_ctx *ctx)
 		fputs(usage, stdout);
 		return EXIT_OK;
 	}
-	if (parse_args(argc, argv, &o, &date))
+	int chart_days = 7;
+	if (parse_args(argc, argv, &o, &date, &chart_days))
 		return EXIT_USAGE;
-	struct day d = { ctx->db, date, 0, 0, &o, { 0 }, { 0 }, TPL_VARS_INIT };
+	struct day d = { ctx->db, date, 0, 0, &o, chart_days, { 0 }, { 0 }, TPL_VARS_INIT };
 	if (parse_day(date, &d.t0)) {
 		rl_error("daily: --date '%s' is not a day", date);
 		rl_hint("give a UTC day as YYYY-MM-DD, e.g. 2026-03-16");

@@ -14,6 +14,7 @@ struct day {
 	const char *date;          /* "YYYY-MM-DD" */
 	double t0, t1;             /* the UTC day: t0 <= t_finished < t1 */
 	const struct report_opts *o;
+	int chart_days;            /* the chart's window in days ending at t1; 0 = all */
 	struct frontier by_class;  /* every frontier move up to t1 */
 	struct frontier by_tier;
 	struct tpl_vars vars;

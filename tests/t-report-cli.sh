@@ -74,3 +74,17 @@ expect_code report-cli-16 "report index" 0 "$REPORT" index --out idx
 expect_match report-cli-16.1 "links the digest" "$(cat idx/index.html)" '<a href="2026-03-16.html">2026-03-16</a>'
 expect_match report-cli-16.2 "links the campaign" "$(cat idx/index.html)" '<a href="campaign-ck.html">ck</a>'
 expect_no_match report-cli-16.3 "ignores other files" "$(cat idx/index.html)" 'notes'
+
+# -- --chart-days: the chart's window; each class's line starts at its best before it
+if command -v "${RUNLEDGER_GNUPLOT:-gnuplot}" >/dev/null 2>&1; then
+	"$REPORT" --db l.db daily --date 2026-03-16 --out win --chart-days 1 >/dev/null 2>&1
+	T0=$(date -u -d 2026-03-16 +%s)
+	n=$(sql l.db "SELECT count(*) FROM runs WHERE val_bpb IS NOT NULL AND t_finished >= $T0 AND t_finished < $T0 + 86400")
+	expect_eq report-cli-17 "one day of valid runs in the chart data" "$n" "$(cat win/charts/2026-03-16-frontier-runs-*.dat | grep -c '^[0-9]')"
+	b=$(sql l.db "SELECT min(val_bpb) FROM runs WHERE hw_class = 'B200' AND status = 'ok' AND t_finished < $T0")
+	expect_eq report-cli-17.1 "B200 line starts at midnight at its earlier best" "$T0	$b" \
+		"$(grep -l '"B200"' win/charts/2026-03-16-frontier-runs-*.dat | sed 's/runs-/best-/' | xargs head -1)"
+else
+	ok report-cli-17 "# SKIP gnuplot not installed"
+fi
+expect_code report-cli-18 "bad --chart-days" 2 "$REPORT" --db l.db daily --date 2026-03-16 --out win --chart-days -1
