@@ -141,17 +141,24 @@ static void script_head(sb *gp, const struct chart_spec *c)
 		sb_adds(gp, "set xlabel 'experiment'\nset offsets 0.5, 0.5, 0, 0\n");
 }
 
+/* Points of every class first, then every class's step line drawn over a
+ * dark underlay, so dense clouds of runs in the same colour never hide a
+ * frontier; crashes last, along the top. */
 static void plot_timeline(sb *gp, const struct chart_spec *c, const int *plotted, int nfailed)
 {
 	const char *sep = "plot ";
 	for (int g = 0; g < c->ngroups; g++) {
 		if (!plotted[g])
 			continue;
-		sb_addf(gp, "%s'%s-runs-%d.dat' using 1:2 with points lt %d pt 7 ps 0.6 title columnheader(1), \\\n"
-			    "  '%s-best-%d.dat' using 1:2 with steps lt %d lw 2 notitle",
-			sep, c->stem, g, g + 1, c->stem, g, g + 1);
+		sb_addf(gp, "%s'%s-runs-%d.dat' using 1:2 with points lt %d pt 7 ps 0.5 title columnheader(1)",
+			sep, c->stem, g, g + 1);
 		sep = ", \\\n  ";
 	}
+	for (int g = 0; g < c->ngroups; g++)
+		if (plotted[g])
+			sb_addf(gp, "%s'%s-best-%d.dat' using 1:2 with steps lc rgb '#202020' lw 4 notitle, \\\n"
+				    "  '' using 1:2 with steps lt %d lw 2 notitle",
+				sep, c->stem, g, g + 1);
 	if (nfailed)
 		sb_addf(gp, "%s'%s-failed.dat' using 1:2 with points lc rgb '#d62728' pt 2 ps 0.9 title 'crash / invalid (no value)'",
 			sep, c->stem);

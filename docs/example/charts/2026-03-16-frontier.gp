@@ -11,16 +11,21 @@ set xdata time
 set timefmt '%s'
 set format x "%m-%d\n%H:%M"
 set xlabel 'finished (UTC)'
-plot '2026-03-16-frontier-runs-0.dat' using 1:2 with points lt 1 pt 7 ps 0.6 title columnheader(1), \
-  '2026-03-16-frontier-best-0.dat' using 1:2 with steps lt 1 lw 2 notitle, \
-  '2026-03-16-frontier-runs-1.dat' using 1:2 with points lt 2 pt 7 ps 0.6 title columnheader(1), \
-  '2026-03-16-frontier-best-1.dat' using 1:2 with steps lt 2 lw 2 notitle, \
-  '2026-03-16-frontier-runs-2.dat' using 1:2 with points lt 3 pt 7 ps 0.6 title columnheader(1), \
-  '2026-03-16-frontier-best-2.dat' using 1:2 with steps lt 3 lw 2 notitle, \
-  '2026-03-16-frontier-runs-3.dat' using 1:2 with points lt 4 pt 7 ps 0.6 title columnheader(1), \
-  '2026-03-16-frontier-best-3.dat' using 1:2 with steps lt 4 lw 2 notitle, \
-  '2026-03-16-frontier-runs-4.dat' using 1:2 with points lt 5 pt 7 ps 0.6 title columnheader(1), \
-  '2026-03-16-frontier-best-4.dat' using 1:2 with steps lt 5 lw 2 notitle, \
+plot '2026-03-16-frontier-runs-0.dat' using 1:2 with points lt 1 pt 7 ps 0.5 title columnheader(1), \
+  '2026-03-16-frontier-runs-1.dat' using 1:2 with points lt 2 pt 7 ps 0.5 title columnheader(1), \
+  '2026-03-16-frontier-runs-2.dat' using 1:2 with points lt 3 pt 7 ps 0.5 title columnheader(1), \
+  '2026-03-16-frontier-runs-3.dat' using 1:2 with points lt 4 pt 7 ps 0.5 title columnheader(1), \
+  '2026-03-16-frontier-runs-4.dat' using 1:2 with points lt 5 pt 7 ps 0.5 title columnheader(1), \
+  '2026-03-16-frontier-best-0.dat' using 1:2 with steps lc rgb '#202020' lw 4 notitle, \
+  '' using 1:2 with steps lt 1 lw 2 notitle, \
+  '2026-03-16-frontier-best-1.dat' using 1:2 with steps lc rgb '#202020' lw 4 notitle, \
+  '' using 1:2 with steps lt 2 lw 2 notitle, \
+  '2026-03-16-frontier-best-2.dat' using 1:2 with steps lc rgb '#202020' lw 4 notitle, \
+  '' using 1:2 with steps lt 3 lw 2 notitle, \
+  '2026-03-16-frontier-best-3.dat' using 1:2 with steps lc rgb '#202020' lw 4 notitle, \
+  '' using 1:2 with steps lt 4 lw 2 notitle, \
+  '2026-03-16-frontier-best-4.dat' using 1:2 with steps lc rgb '#202020' lw 4 notitle, \
+  '' using 1:2 with steps lt 5 lw 2 notitle, \
   '2026-03-16-frontier-failed.dat' using 1:2 with points lc rgb '#d62728' pt 2 ps 0.9 title 'crash / invalid (no value)'
 set terminal pngcairo size 960,480 noenhanced font 'sans,10' background '#ffffff'
 set output '2026-03-16-frontier.png'
