@@ -88,3 +88,11 @@ else
 	ok report-cli-17 "# SKIP gnuplot not installed"
 fi
 expect_code report-cli-18 "bad --chart-days" 2 "$REPORT" --db l.db daily --date 2026-03-16 --out win --chart-days -1
+expect_code report-cli-19 "index of a directory that does not exist" 3 "$REPORT" index --out no/such/dir
+expect_match report-cli-19.1 "names the directory" "$err" "^report: cannot read directory 'no/such/dir': No such file or directory$"
+# --limit also caps the campaign's findings, counting the rest
+"$LEDGER" --db l.db campaign add ck.json >/dev/null 2>&1
+expect_code report-cli-20 "campaign with --limit 2" 0 "$REPORT" --db l.db campaign --campaign ck --out lim2 --limit 2 --no-charts
+nf=$("$LEDGER" --db l.db audit --campaign ck --format tsv 2>/dev/null | tail -n +2 | wc -l)
+expect_match report-cli-20.1 "findings beyond the limit are counted" "$(cat lim2/campaign-ck.md)" \
+	"^$((nf - 2)) more findings not shown \(raise --limit, or see \`ledger audit --campaign\`\)\.$"
