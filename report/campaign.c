@@ -337,8 +337,8 @@ static void sec_findings(struct camp *c, const struct finding_list *fl, int audi
 		sb_addc(&md, '\n');
 	}
 	if (audited && shown < fl->n)
-		sb_addf(&md, "\n%d more findings not shown (raise --limit, or see `ledger audit --campaign`).",
-			fl->n - shown);
+		sb_addf(&md, "\n%d more finding%s not shown (raise --limit, or see `ledger audit --campaign`).",
+			fl->n - shown, fl->n - shown == 1 ? "" : "s");
 	sb_rtrim(&md);
 	tpl_set(&c->vars, "findings", md.buf);
 	tpl_set(&c->vars, "audit_available", audited ? "yes" : "");

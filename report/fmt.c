@@ -98,7 +98,8 @@ void md_table_limited(sb *out, table *t, int limit)
 		t->nrows = limit; /* render the head only; cells stay owned by t */
 	md_table(out, t);
 	if (t->nrows < all)
-		sb_addf(out, "\n\n%d more rows not shown (raise --limit, or 0 for all).", all - t->nrows);
+		sb_addf(out, "\n\n%d more row%s not shown (raise --limit, or 0 for all).",
+			all - t->nrows, all - t->nrows == 1 ? "" : "s");
 	t->nrows = all;
 }
 

@@ -95,4 +95,4 @@ expect_match report-cli-19.1 "names the directory" "$err" "^report: cannot read 
 expect_code report-cli-20 "campaign with --limit 2" 0 "$REPORT" --db l.db campaign --campaign ck --out lim2 --limit 2 --no-charts
 nf=$("$LEDGER" --db l.db audit --campaign ck --format tsv 2>/dev/null | tail -n +2 | wc -l)
 expect_match report-cli-20.1 "findings beyond the limit are counted" "$(cat lim2/campaign-ck.md)" \
-	"^$((nf - 2)) more findings not shown \(raise --limit, or see \`ledger audit --campaign\`\)\.$"
+	"^$((nf - 2)) more findings? not shown \(raise --limit, or see \`ledger audit --campaign\`\)\.$"
