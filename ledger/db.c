@@ -119,6 +119,23 @@ void db_bind_double(sqlite3_stmt *st, int i, double v)
 		sqlite3_bind_double(st, i, v);
 }
 
+/* Switching a new ledger to WAL needs a moment of exclusive access, and
+ * there SQLite answers SQLITE_BUSY at once instead of calling the busy
+ * handler (two agents creating the same ledger together): retry for as long
+ * as the busy timeout would wait. */
+static int exec_retry_busy(sqlite3 *db, const char *sql, int timeout_ms)
+{
+	for (int waited = 0; waited < timeout_ms; waited += 10) {
+		int rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
+		if (rc == SQLITE_OK)
+			return 0;
+		if ((rc & 0xff) != SQLITE_BUSY)
+			break;
+		sqlite3_sleep(10);
+	}
+	return db_exec(db, sql); /* the last try reports the error */
+}
+
 static int schema_version(sqlite3 *db)
 {
 	sqlite3_stmt *st = db_prepare(db, "PRAGMA user_version");
@@ -141,7 +158,8 @@ int db_open(const char *path, sqlite3 **out)
 	 * run beside one writer, and the busy timeout makes writers wait their
 	 * turn instead of failing. */
 	sqlite3_busy_timeout(db, 30000);
-	if (db_exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;"))
+	if (exec_retry_busy(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;",
+			    30000))
 		goto fail;
 	int v = schema_version(db);
 	if (v > LEDGER_SCHEMA_VERSION) {
