@@ -152,26 +152,25 @@ static int render_until(const struct tpl_state *st, const char **pp, const char 
 		if (kind == '!')
 			continue;
 		char name[64];
-		const char *tag = open;
 		if (tag_name(open + 2 + !!kind, close, name, sizeof(name)))
-			return fail(st, tag, "bad placeholder name '%.*s'",
+			return fail(st, open, "bad placeholder name '%.*s'",
 				    (int)(close + 2 - open > 60 ? 60 : close + 2 - open), open);
 		if (kind == '/') {
 			if (!section || strcmp(name, section))
-				return fail(st, tag, "'{{/%s}}' closes no open section", name);
+				return fail(st, open, "'{{/%s}}' closes no open section", name);
 			*pp = p;
 			return 0;
 		}
 		const char *value = tpl_get(st->vars, name);
 		if (!value)
-			return fail(st, tag, "unknown placeholder '%s'", name);
+			return fail(st, open, "unknown placeholder '%s'", name);
 		if (!kind) {
 			if (emit)
 				sb_adds(out, value);
 			continue;
 		}
 		int show = kind == '#' ? *value != '\0' : *value == '\0';
-		if (render_until(st, &p, name, tag, emit && show, out))
+		if (render_until(st, &p, name, open, emit && show, out))
 			return -1;
 	}
 }
