@@ -397,6 +397,10 @@ static enum store_outcome explain_conflict(struct store *st, const char *run_id,
 
 void store_prepare(json_t *rec, struct store_prep *p)
 {
+	/* "run_id": null is no run_id: drop it first, as runrec_ensure_id does,
+	 * so the derived id is the same one runrec_ensure_id would give */
+	if (json_is_null(json_object_get(rec, "run_id")))
+		json_object_del(rec, "run_id");
 	char *canon = runrec_canonical(rec);
 	sha256_hex(canon, strlen(canon), p->hash);
 	json_t *id = json_object_get(rec, "run_id");

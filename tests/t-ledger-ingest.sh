@@ -116,3 +116,11 @@ expect_eq ledger-ingest-7.4 "rows stored in file order" "2995|1|2999|0" \
 	"$(sql big.db "SELECT count(*), min(source_line), max(source_line), (SELECT count(*) FROM runs a JOIN runs b ON b.id = a.id + 1 WHERE b.source_line <= a.source_line) FROM runs")"
 expect_eq ledger-ingest-7.5 "exact changes for every child whose parent was stored (not 701, 1001, 2001, 2901)" "2990" \
 	"$(sql big.db "SELECT count(*) FROM changes WHERE how = 'exact'")"
+
+# --- derived run_ids match runrec_ensure_id ------------------------------
+printf '{"schema":"runrec/1","status":"crash","run_id":null,"description":"no id"}\n{"schema":"runrec/1","status":"crash","description":"no id"}\n' >noid.jsonl
+expect_code ledger-ingest-8.1 "run_id null and absent are the same record" 0 "$LEDGER" --db n.db ingest noid.jsonl
+expect_eq ledger-ingest-8.2 "stored once" "noid.jsonl: 1 new, 1 already present, 0 quarantined (runrec)" "$out"
+expect_eq ledger-ingest-8.3 "derived id is r- and the hash prefix of the record without run_id" \
+	"r-$(printf '%s' '{"description":"no id","schema":"runrec/1","status":"crash"}' | sha256sum | cut -c1-16)" \
+	"$(sql n.db "SELECT run_id FROM runs")"
