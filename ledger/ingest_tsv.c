@@ -114,6 +114,10 @@ static const char *metric_name(const char *col_lower, const char *col)
 static int read_header(struct tsv *t, long no)
 {
 	int seen_bpb = 0, seen_status = 0;
+	if (t->too_many) {
+		rl_error("ingest: %s:%ld: the header has more than %d columns", t->f->name, no, MAX_COLS);
+		return -1;
+	}
 	t->ncols = t->ncells;
 	for (int i = 0; i < t->ncells; i++) {
 		char *low = xstrdup(t->cell[i]);
