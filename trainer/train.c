@@ -1,17 +1,17 @@
-/* train.c — the CPU training loop (cpu_train in run.h): micro-batches with
- * gradient accumulation, the time-based LR schedule, fail-fast on NaN,
- * SIGINT/SIGTERM and timeout checks, then val_bpb on the held-out split.
- * The GPU path (gpu_train) follows the same rules; keep them in step. */
+/* train.c — the CPU path of a run (cpu_train in run.h): memory check,
+ * model and optimiser set-up, and the CPU's half of the loop (loop.h): one
+ * step with gradient accumulation, one validation batch. The schedule and
+ * every stopping rule live in loop.c, shared with the GPU path. */
 #include <errno.h>
 #include <omp.h>
-#include <time.h>
 #include <unistd.h>
+#include "loop.h"
 #include "model.h"
 #include "optim.h"
 #include "run.h"
 #include "util.h"
 
-struct loop {
+struct cpu_run {
 	struct run *r;
 	struct model model;
 	struct optim opt;
@@ -50,7 +50,7 @@ static int check_memory(struct run *r, const struct model_dims *d, int B)
 	return 0;
 }
 
-static int loop_init(struct loop *L, struct run *r)
+static int loop_init(struct cpu_run *L, struct run *r)
 {
 	const struct config *c = &r->cfg;
 	struct model_dims d;
@@ -77,7 +77,7 @@ static int loop_init(struct loop *L, struct run *r)
 	return 0;
 }
 
-static void loop_release(struct loop *L)
+static void loop_release(struct cpu_run *L)
 {
 	model_release(&L->model);
 	optim_release(&L->opt);
@@ -85,98 +85,49 @@ static void loop_release(struct loop *L)
 	free(L->targets);
 }
 
-/* One optimiser step over `accum` micro-batches. Returns the mean loss. */
-static double train_step(struct loop *L, double lr_mult)
+/* run_device.step: one optimiser step over `accum` micro-batches. */
+static int cpu_step(void *ctx, double lr_mult, double *loss)
 {
+	struct cpu_run *L = ctx;
 	double sum = 0.0;
 	model_zero_grad(&L->model);
 	for (int i = 0; i < L->accum; i++) {
 		data_train_batch(&L->r->data, &L->rng, L->B, L->T, L->inputs, L->targets);
-		float loss = model_forward(&L->model, L->inputs, L->targets, L->B, L->T);
-		sum += loss;
-		if (!isfinite(loss))
-			return loss; /* fail fast: no backward through a NaN */
+		float l = model_forward(&L->model, L->inputs, L->targets, L->B, L->T);
+		sum += l;
+		if (!isfinite(l)) {
+			*loss = l; /* fail fast: no backward through a NaN */
+			return 0;
+		}
 		model_backward(&L->model, 1.0f / L->accum);
 	}
 	optim_step(&L->opt, &L->model, &L->r->cfg, lr_mult);
-	return sum / L->accum;
-}
-
-static int train_until_budget(struct loop *L)
-{
-	struct run *r = L->r;
-	double t_start = mono_now(), budget = r->cfg.time_budget_s;
-	long nan_step = test_nan_step();
-	while (run_schedule_progress(r) < 1.0) {
-		if (*r->stop)
-			return run_fail(r, "killed", "forward", "stopped by signal %d after %ld steps",
-					(int)*r->stop, r->m.num_steps);
-		double mult = lr_multiplier(&r->cfg, run_schedule_progress(r));
-		double loss = train_step(L, mult);
-		if (r->m.num_steps == nan_step)
-			loss = NAN; /* test hook: RL_TRAINER_TEST_NAN_STEP */
-		r->m.num_steps++;
-		r->m.total_tokens_M += (double)L->accum * L->B * L->T / 1e6;
-		r->m.training_seconds = mono_now() - t_start;
-		r->m.tokens_per_second = r->m.total_tokens_M * 1e6 / r->m.training_seconds;
-		r->m.train_loss = loss;
-		if (!isfinite(loss))
-			return run_fail(r, "nan", "forward", "loss is %g at step %ld", loss, r->m.num_steps);
-		run_progress(r, r->m.num_steps, loss, mult, r->m.tokens_per_second);
-		if (run_over_time(r))
-			return run_fail(r, "timeout", "forward", "one step took past budget + grace (%.0fs)",
-					budget + r->cfg.timeout_grace_s);
-	}
+	*loss = sum / L->accum;
 	return 0;
 }
 
-/* val_bpb: mean nats per byte over the first eval_tokens of the held-out
- * split, divided by ln 2 (one token = one byte). */
-static int evaluate(struct loop *L)
+/* run_device.eval: mean loss of validation batch i. */
+static int cpu_eval(void *ctx, long i, int B, double *loss)
 {
-	struct run *r = L->r;
-	int B = L->B;
-	long nb = data_val_batches(&r->data, B, L->T, r->cfg.eval_tokens);
-	if (nb == 0) { /* small splits: fall back to single sequences */
-		B = 1;
-		nb = data_val_batches(&r->data, 1, L->T, r->cfg.eval_tokens);
-	}
-	if (nb == 0)
-		return run_fail(r, "crash", "eval", "the validation split (%zu tokens) is shorter than "
-				"one sequence of %d", r->data.nval, L->T + 1);
-	double sum = 0.0, delay = test_eval_delay();
-	for (long i = 0; i < nb; i++) {
-		if (*r->stop)
-			return run_fail(r, "killed", "eval", "stopped by signal %d during evaluation",
-					(int)*r->stop);
-		data_val_batch(&r->data, i, B, L->T, L->inputs, L->targets);
-		sum += model_forward(&L->model, L->inputs, L->targets, B, L->T);
-		if (delay > 0) /* test hook: RL_TRAINER_TEST_EVAL_DELAY_S */
-			nanosleep(&(struct timespec){ (time_t)delay, (long)((delay - (time_t)delay) * 1e9) },
-				  NULL);
-		if (run_over_time(r))
-			return run_fail(r, "timeout", "eval", "evaluation ran past budget + grace (%.0fs) "
-					"after %ld of %ld batches", r->cfg.time_budget_s + r->cfg.timeout_grace_s,
-					i + 1, nb);
-	}
-	if (!isfinite(sum))
-		return run_fail(r, "nan", "eval", "validation loss is %g", sum);
-	r->m.val_bpb = sum / nb / M_LN2;
+	struct cpu_run *L = ctx;
+	data_val_batch(&L->r->data, i, B, L->T, L->inputs, L->targets);
+	*loss = model_forward(&L->model, L->inputs, L->targets, B, L->T);
 	return 0;
 }
 
 int cpu_train(struct run *r)
 {
-	struct loop L;
+	struct cpu_run L;
 	int rc;
 	if (r->cfg.threads > 0)
 		omp_set_num_threads(r->cfg.threads);
 	rc = loop_init(&L, r);
+	struct run_device dev = { &L, L.B, L.T, L.accum, cpu_step, cpu_eval };
 	if (!rc)
-		rc = train_until_budget(&L);
+		rc = run_train(r, &dev);
 	run_progress_end(r);
 	if (!rc)
-		rc = evaluate(&L);
+		rc = run_evaluate(r, &dev);
 	r->m.peak_vram_mb = peak_rss_mb();
 	r->m.mfu_percent = 0.0; /* no peak-FLOPS table for CPUs; see docs/trainer.md */
 	loop_release(&L);

@@ -1,0 +1,72 @@
+/* loop.c — the device-independent training loop (loop.h). */
+#include <time.h>
+#include "loop.h"
+#include "util.h"
+
+int run_train(struct run *r, const struct run_device *dev)
+{
+	double t_start = mono_now();
+	double tokens_per_step = (double)dev->accum * dev->B * dev->T;
+	long nan_step = test_nan_step();
+	while (run_schedule_progress(r) < 1.0) {
+		double loss, mult = lr_multiplier(&r->cfg, run_schedule_progress(r));
+		if (*r->stop)
+			return run_fail(r, "killed", "forward", "stopped by signal %d after %ld steps",
+					(int)*r->stop, r->m.num_steps);
+		if (dev->step(dev->ctx, mult, &loss))
+			return -1;
+		if (r->m.num_steps == nan_step)
+			loss = NAN; /* test hook: RL_TRAINER_TEST_NAN_STEP */
+		r->m.num_steps++;
+		r->m.total_tokens_M += tokens_per_step / 1e6;
+		r->m.training_seconds = mono_now() - t_start;
+		r->m.tokens_per_second = r->m.total_tokens_M * 1e6 / r->m.training_seconds;
+		r->m.train_loss = loss;
+		if (!isfinite(loss)) /* fail fast */
+			return run_fail(r, "nan", "forward", "loss is %g at step %ld", loss, r->m.num_steps);
+		run_progress(r, r->m.num_steps, loss, mult, r->m.tokens_per_second);
+		if (run_over_time(r))
+			return run_fail(r, "timeout", "forward", "one step took past budget + grace (%.0fs)",
+					r->cfg.time_budget_s + r->cfg.timeout_grace_s);
+	}
+	return 0;
+}
+
+static void sleep_s(double s)
+{
+	struct timespec ts = { (time_t)s, (long)((s - (time_t)s) * 1e9) };
+	nanosleep(&ts, NULL);
+}
+
+int run_evaluate(struct run *r, const struct run_device *dev)
+{
+	int B = dev->B;
+	long nb = data_val_batches(&r->data, B, dev->T, r->cfg.eval_tokens);
+	if (nb == 0) { /* small splits: fall back to single sequences */
+		B = 1;
+		nb = data_val_batches(&r->data, 1, dev->T, r->cfg.eval_tokens);
+	}
+	if (nb == 0)
+		return run_fail(r, "crash", "eval", "the validation split (%zu tokens) is shorter than "
+				"one sequence of %d", r->data.nval, dev->T + 1);
+	double sum = 0.0, delay = test_eval_delay();
+	for (long i = 0; i < nb; i++) {
+		double loss;
+		if (*r->stop)
+			return run_fail(r, "killed", "eval", "stopped by signal %d during evaluation",
+					(int)*r->stop);
+		if (dev->eval(dev->ctx, i, B, &loss))
+			return -1;
+		sum += loss;
+		if (delay > 0) /* test hook: RL_TRAINER_TEST_EVAL_DELAY_S */
+			sleep_s(delay);
+		if (run_over_time(r))
+			return run_fail(r, "timeout", "eval", "evaluation ran past budget + grace (%.0fs) "
+					"after %ld of %ld batches", r->cfg.time_budget_s + r->cfg.timeout_grace_s,
+					i + 1, nb);
+	}
+	if (!isfinite(sum))
+		return run_fail(r, "nan", "eval", "validation loss is %g", sum);
+	r->m.val_bpb = sum / nb / M_LN2;
+	return 0;
+}
