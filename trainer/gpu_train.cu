@@ -1,39 +1,45 @@
 /* gpu_train.cu — the entry points of gpu.h on CUDA: gpu_probe (is there a
- * usable GPU, and what is it) and gpu_train (the training loop of train.c
- * with the compute on the GPU: same data order, schedule, stopping rules,
- * evaluation and metrics; only forward, backward and the optimiser step go
- * through gpu_model.h). Keep the loop in step with train.c. */
+ * usable GPU, and what is it) and gpu_train (a run on the GPU: the shared
+ * loop of loop.h, so schedule, stopping rules, data order and val_bpb are
+ * the CPU path's; this file supplies the GPU's step and validation batch
+ * through gpu_model.h, and the GPU's memory and MFU figures). */
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include "gpu_model.h"
 #include "cuda_check.h"
 extern "C" {
 #include "gpu.h"
 #include "hw.h"
+#include "loop.h"
 #include "run.h"
 }
 
 /* ---- probe ------------------------------------------------------------------ */
 
-/* The kernel driver's version ("580.159.04") from /proc; the CUDA API
- * only knows the driver's CUDA level. */
+/* The kernel driver's version ("580.159.04") from /proc: the first word
+ * after "Kernel Module" that starts with a digit. The CUDA API only knows
+ * the driver's CUDA level, used when /proc has nothing. */
 static void driver_version(char *out, size_t n)
 {
-	char line[256];
+	char line[512];
 	int api = 0;
 	FILE *f = fopen("/proc/driver/nvidia/version", "r");
 	out[0] = '\0';
 	if (f && fgets(line, sizeof(line), f)) {
 		const char *p = strstr(line, "Kernel Module");
-		if (p) {
-			p += strlen("Kernel Module");
-			while (*p == ' ')
-				p++;
-			size_t len = strcspn(p, " \n");
-			snprintf(out, n, "%.*s", (int)len, p);
+		while (p && *p) {
+			p += strspn(p, " \t\n");
+			size_t len = strcspn(p, " \t\n");
+			if (!len)
+				break;
+			if (isdigit((unsigned char)*p) && memchr(p, '.', len)) {
+				snprintf(out, n, "%.*s", (int)len, p);
+				break;
+			}
+			p += len;
 		}
 	}
 	if (f)
@@ -79,7 +85,7 @@ extern "C" int gpu_probe(struct gpu_probe *out, char *why, size_t n)
 	return 0;
 }
 
-/* ---- the loop (mirrors train.c) --------------------------------------------------- */
+/* ---- the GPU's half of the loop (loop.h) ---------------------------------------- */
 
 struct gloop {
 	struct run *r;
@@ -149,9 +155,10 @@ static int gpu_failed(struct gloop *L, const char *phase)
 	return run_fail(L->r, "crash", phase, "CUDA error during %s (message on stderr)", phase);
 }
 
-/* One optimiser step over `accum` micro-batches; *loss = their mean. */
-static int train_step(struct gloop *L, double lr_mult, double *loss)
+/* run_device.step: one optimiser step over `accum` micro-batches. */
+static int gpu_step(void *ctx, double lr_mult, double *loss)
 {
+	struct gloop *L = (struct gloop *)ctx;
 	double sum = 0.0, norm;
 	if (gpu_model_zero_grad(&L->gm))
 		return gpu_failed(L, "forward");
@@ -174,71 +181,15 @@ static int train_step(struct gloop *L, double lr_mult, double *loss)
 	return 0;
 }
 
-static int train_until_budget(struct gloop *L)
+/* run_device.eval: mean loss of validation batch i. */
+static int gpu_eval(void *ctx, long i, int B, double *loss)
 {
-	struct run *r = L->r;
-	double t_start = mono_now(), budget = r->cfg.time_budget_s;
-	long nan_step = test_nan_step();
-	while (r->m.training_seconds < budget) {
-		double loss;
-		if (*r->stop)
-			return run_fail(r, "killed", "forward", "stopped by signal %d after %ld steps",
-					(int)*r->stop, r->m.num_steps);
-		double mult = lr_multiplier(&r->cfg, r->m.training_seconds / budget);
-		if (train_step(L, mult, &loss))
-			return -1;
-		if (r->m.num_steps == nan_step)
-			loss = NAN; /* test hook: RL_TRAINER_TEST_NAN_STEP */
-		r->m.num_steps++;
-		r->m.total_tokens_M += (double)L->accum * L->B * L->T / 1e6;
-		r->m.training_seconds = mono_now() - t_start;
-		r->m.tokens_per_second = r->m.total_tokens_M * 1e6 / r->m.training_seconds;
-		r->m.train_loss = loss;
-		if (!isfinite(loss))
-			return run_fail(r, "nan", "forward", "loss is %g at step %ld", loss, r->m.num_steps);
-		run_progress(r, r->m.num_steps, loss, mult, r->m.tokens_per_second);
-		if (run_over_time(r))
-			return run_fail(r, "timeout", "forward", "one step took past budget + grace (%.0fs)",
-					budget + r->cfg.timeout_grace_s);
-	}
-	return 0;
-}
-
-/* val_bpb exactly as train.c's evaluate(). */
-static int evaluate(struct gloop *L)
-{
-	struct run *r = L->r;
-	int B = L->B;
-	long nb = data_val_batches(&r->data, B, L->T, r->cfg.eval_tokens);
-	if (nb == 0) {
-		B = 1;
-		nb = data_val_batches(&r->data, 1, L->T, r->cfg.eval_tokens);
-	}
-	if (nb == 0)
-		return run_fail(r, "crash", "eval", "the validation split (%zu tokens) is shorter than "
-				"one sequence of %d", r->data.nval, L->T + 1);
-	double sum = 0.0, delay = test_eval_delay();
-	for (long i = 0; i < nb; i++) {
-		float l;
-		if (*r->stop)
-			return run_fail(r, "killed", "eval", "stopped by signal %d during evaluation",
-					(int)*r->stop);
-		data_val_batch(&r->data, i, B, L->T, L->inputs, L->targets);
-		if (gpu_model_forward(&L->gm, L->inputs, L->targets, B, 0, 0.f, &l))
-			return gpu_failed(L, "eval");
-		sum += l;
-		if (delay > 0) {
-			struct timespec ts = { (time_t)delay, (long)((delay - (time_t)delay) * 1e9) };
-			nanosleep(&ts, NULL);
-		}
-		if (run_over_time(r))
-			return run_fail(r, "timeout", "eval", "evaluation ran past budget + grace (%.0fs) "
-					"after %ld of %ld batches", r->cfg.time_budget_s + r->cfg.timeout_grace_s,
-					i + 1, nb);
-	}
-	if (!isfinite(sum))
-		return run_fail(r, "nan", "eval", "validation loss is %g", sum);
-	r->m.val_bpb = sum / nb / M_LN2;
+	struct gloop *L = (struct gloop *)ctx;
+	float l;
+	data_val_batch(&L->r->data, i, B, L->T, L->inputs, L->targets);
+	if (gpu_model_forward(&L->gm, L->inputs, L->targets, B, 0, 0.f, &l))
+		return gpu_failed(L, "eval");
+	*loss = l;
 	return 0;
 }
 
@@ -256,11 +207,12 @@ extern "C" int gpu_train(struct run *r)
 {
 	struct gloop L;
 	int rc = loop_init(&L, r);
+	struct run_device dev = { &L, L.B, L.T, L.accum, gpu_step, gpu_eval };
 	if (!rc)
-		rc = train_until_budget(&L);
+		rc = run_train(r, &dev);
 	run_progress_end(r);
 	if (!rc)
-		rc = evaluate(&L);
+		rc = run_evaluate(r, &dev);
 	r->m.peak_vram_mb = L.gm.bytes / 1048576.0;
 	r->m.mfu_percent = mfu_percent(r, &L.gm.d);
 	loop_release(&L);
