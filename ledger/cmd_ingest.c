@@ -129,11 +129,15 @@ const char *ingest_finish(struct ingest_file *f, struct ingest_item *it)
 		run_id = f->run_id.buf;
 	}
 out:
+	return run_id;
+}
+
+void ingest_item_release(struct ingest_item *it)
+{
 	json_decref(it->rec);
 	it->rec = NULL;
 	store_prep_release(&it->prep);
 	sb_release(&it->why);
-	return run_id;
 }
 
 const char *ingest_put(struct ingest_file *f, long line, json_t *rec, const char *raw,
@@ -142,7 +146,9 @@ const char *ingest_put(struct ingest_file *f, long line, json_t *rec, const char
 	struct ingest_item it = { .line = line, .raw = raw, .rawlen = rawlen, .rec = rec,
 				  .why = SB_INIT };
 	ingest_prepare(f, &it);
-	return ingest_finish(f, &it);
+	const char *run_id = ingest_finish(f, &it);
+	ingest_item_release(&it);
+	return run_id;
 }
 
 void ingest_reject(struct ingest_file *f, long line, const char *raw, size_t rawlen,

@@ -37,12 +37,14 @@ struct ingest_file {
 const char *ingest_put(struct ingest_file *f, long line, json_t *rec, const char *raw,
 		       size_t rawlen);
 
-/* ingest_put in two steps, for readers that prepare records on a worker
+/* ingest_put in steps, for readers that prepare records on a worker
  * thread: ingest_prepare fills options, validates and computes the
  * identity without touching the database or f's counters (thread-safe for
  * distinct items); ingest_finish, on the main thread and in input order,
- * stores or rejects the item and releases it. A reader may also set rec
- * NULL and why itself (a line that is not JSON) and only call finish. */
+ * stores or rejects the item; ingest_item_release frees it (on any thread,
+ * after finish; the thread that allocated it frees fastest). A reader may
+ * also set rec NULL and why itself (a line that is not JSON) and skip
+ * prepare. The returned run_id stays valid after release. */
 struct ingest_item {
 	long line;
 	const char *raw;
@@ -53,6 +55,7 @@ struct ingest_item {
 };
 void ingest_prepare(const struct ingest_file *f, struct ingest_item *it);
 const char *ingest_finish(struct ingest_file *f, struct ingest_item *it);
+void ingest_item_release(struct ingest_item *it);
 
 /* Report "ledger: ingest: FILE:LINE: reason" and quarantine raw. */
 void ingest_reject(struct ingest_file *f, long line, const char *raw, size_t rawlen,
