@@ -63,18 +63,25 @@ static double dir_check(struct model *m, const float *p0, const float *dir, cons
 	return fabs(fd - an) / fmax(fabs(an), 1e-3);
 }
 
-static void test_model_grad(void)
+/* variant 0: qk-norm and soft-cap on; variant 1: both off */
+static void test_model_grad(int variant)
 {
 	struct config c;
 	struct model_dims d;
 	struct model m;
 	int in[12], tg[12];
 	uint64_t s = 7;
+	char id[64];
 	tiny_config(&c);
+	if (variant) {
+		config_set_kv(&c, "model.qk_norm=false", "test");
+		config_set_kv(&c, "model.softcap=0", "test");
+	}
+#define ID(name) (snprintf(id, sizeof(id), "trainer-model-grad%s.%s", variant ? "-plain" : "", name), id)
 	model_dims_from_config(&d, &c);
-	CHECK("trainer-model-init", model_init(&m, &d, 2) == 0);
+	CHECK(ID("init"), model_init(&m, &d, 2) == 0);
 	size_t n = model_num_params(&m);
-	CHECK("trainer-model-nparams", n == 2 * 32 * 8 + 2 * (4 * 8 * 8 + 2 * 8 * 32));
+	CHECK(ID("nparams"), n == 2 * 32 * 8 + 2 * (4 * 8 * 8 + 2 * 8 * 32));
 	for (size_t i = 0; i < n; i++) /* all random, so no gradient is trivially 0 */
 		m.params[i] = (float)(0.5 * rng_gauss(&s));
 	tiny_batch(in, tg, 12, 99);
@@ -100,7 +107,7 @@ static void test_model_grad(void)
 			snprintf(worst_name, sizeof(worst_name), "%s", pt->name);
 		}
 	}
-	if (!CHECK("trainer-model-grad.tensors", worst <= MODEL_TOL))
+	if (!CHECK(ID("tensors"), worst <= MODEL_TOL))
 		printf("#   worst relative error %.3g in %s\n", worst, worst_name);
 	worst = 0;
 	for (int k = 0; k < 3; k++) {
@@ -113,7 +120,7 @@ static void test_model_grad(void)
 			dir[i] = (float)(dir[i] / sqrt(norm));
 		worst = fmax(worst, dir_check(&m, p0, dir, in, tg));
 	}
-	if (!CHECK("trainer-model-grad.random", worst <= 5 * MODEL_TOL))
+	if (!CHECK(ID("random"), worst <= 5 * MODEL_TOL))
 		printf("#   worst relative error %.3g\n", worst);
 	/* micro-batches accumulate: two backward(0.5) == one backward(1) */
 	float *g1 = xmalloc(n * sizeof(float));
@@ -126,11 +133,12 @@ static void test_model_grad(void)
 	double diff = 0;
 	for (size_t i = 0; i < n; i++)
 		diff = fmax(diff, fabs(m.grads[i] - g1[i]));
-	CHECK("trainer-model-grad.accumulates", diff < 1e-6);
+	CHECK(ID("accumulates"), diff < 1e-6);
 	free(g1);
 	free(p0);
 	free(dir);
 	model_release(&m);
+#undef ID
 }
 
 /* Bit-identical loss and gradients with 1 and 2 threads. */
@@ -249,7 +257,8 @@ static void test_record(void)
 int main(void)
 {
 	rl_progname = "test_trainer";
-	test_model_grad();
+	test_model_grad(0);
+	test_model_grad(1);
 	test_determinism();
 	test_config();
 	test_schedule();
