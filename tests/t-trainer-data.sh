@@ -33,6 +33,16 @@ cp d/manifest.json first.json
 "$TRAINER" prepare-data --out d --name tiny --val-fraction 0.5 src 2>/dev/null
 expect_eq data-2.8 "deterministic: same manifest twice" "$(cat first.json)" "$(cat d/manifest.json)"
 
+expect_code data-2.9 "--max-bytes stops after enough text" 0 "$TRAINER" prepare-data --out m \
+	--val-fraction 0.5 --max-bytes 10 src
+expect_eq data-2.10 "--max-bytes: one document taken" \
+	"trainer: prepare-data: m: 1 files kept, 0 dropped, 15 train + 5 val bytes" "$err"
+mkdir empty
+expect_code data-2.11 "no text at all is a usage error" 2 "$TRAINER" prepare-data --out e empty
+expect_eq data-2.12 "no text: message and hint" \
+	"trainer: prepare-data: only 0 train and 0 validation bytes of text found
+trainer: hint: give more text sources, e.g. /usr/share/common-licenses" "$err"
+
 # A tampered shard is refused before training.
 "$TRAINER" prepare-data --out s /usr/share/common-licenses 2>/dev/null
 printf 'X' | dd of=s/val_000.bin bs=1 seek=100 conv=notrunc 2>/dev/null
