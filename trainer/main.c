@@ -214,6 +214,7 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	r.m.depth = r.cfg.depth;
+	cli.meta.code = record_code(); /* the code as it was when the run started */
 	exit_code = EXIT_FAILURE_RT;
 	if (resolve_device(&r))
 		exit_code = EXIT_USAGE;
@@ -227,6 +228,7 @@ int main(int argc, char **argv)
 	if (write_record(&r, &cli) && exit_code == EXIT_OK)
 		exit_code = EXIT_FAILURE_RT;
 	dataset_release(&r.data);
+	json_decref(cli.meta.code);
 	free(cli.kv);
 	return exit_code;
 }

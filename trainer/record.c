@@ -186,7 +186,7 @@ json_t *record_build(const struct run *r, const struct run_meta *meta)
 	json_object_set_new(rec, "started_at", json_string(meta->started_at));
 	json_object_set_new(rec, "finished_at", json_string(now));
 	json_object_set_new(rec, "hardware", hardware(r));
-	json_object_set_new(rec, "code", record_code());
+	json_object_set_new(rec, "code", meta->code ? json_incref(meta->code) : record_code());
 	json_object_set_new(rec, "data", r->data.name[0]
 			    ? json_pack("{s:s,s:s}", "name", r->data.name, "sha256", r->data.sha256)
 			    : json_null());

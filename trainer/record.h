@@ -9,6 +9,7 @@ struct run_meta {
 	const char *agent, *campaign, *parent, *description; /* NULL = null */
 	char run_id[48];
 	char started_at[32];
+	json_t *code;         /* record_code() taken at start, before training */
 };
 
 /* A fresh run id: "t-YYYYMMDDTHHMMSSZ-" + 8 random hex digits. */

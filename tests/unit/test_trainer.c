@@ -230,7 +230,7 @@ static void test_shard_header(void)
 static void test_record(void)
 {
 	static struct run r;
-	struct run_meta meta = { "agent-x", NULL, NULL, "depth 2 \"quoted\"", "", "2026-03-16T04:00:00Z" };
+	struct run_meta meta = { "agent-x", NULL, NULL, "depth 2 \"quoted\"", "", "2026-03-16T04:00:00Z", NULL };
 	sb err = SB_INIT;
 	config_defaults(&r.cfg);
 	snprintf(r.device, sizeof(r.device), "cpu");
