@@ -102,12 +102,6 @@ void run_filter_release(struct run_filter *f)
 	run_filter_init(f);
 }
 
-int run_filter_empty(const struct run_filter *f)
-{
-	return !f->agent && !f->campaign && !f->tier && !f->hardware && !f->nstatus &&
-	       isnan(f->since) && isnan(f->until) && !f->nchanged && !f->nwhere;
-}
-
 int metric_name_check(const char *name)
 {
 	if (!*name)

@@ -65,9 +65,6 @@ void run_filter_release(struct run_filter *f);
  * --where 'x<<1': …") on a bad value. cmd names the command for messages. */
 int run_filter_option(struct run_filter *f, const char *cmd, int argc, char **argv, int *i);
 
-/* True when no filter is set. */
-int run_filter_empty(const struct run_filter *f);
-
 /* Append " AND (…)" for every set filter, over the runs table aliased as
  * alias (e.g. "r"), pushing the values onto args in order. */
 void run_filter_sql(const struct run_filter *f, const char *alias, sb *sql, struct sql_args *args);
