@@ -95,11 +95,16 @@ static void build_sql(const struct frontier_opts *o, int timed, sb *sql, struct 
 	int column = !o->metric || !strcmp(o->metric, "val_bpb");
 	sb_addf(sql, "SELECT r.id, %s, ", group);
 	run_metric_sql(o->metric, "r", sql, args);
-	sb_adds(sql, " FROM runs r WHERE ");
-	run_metric_sql(o->metric, "r", sql, args);
-	/* the val_bpb column is NULL unless status is ok (db.c); a metric read
-	 * from the record needs the status test here */
-	sb_adds(sql, column ? " IS NOT NULL" : " IS NOT NULL AND r.status = 'ok'");
+	if (column) {
+		/* NULL unless a valid measurement (db.c); "IS NOT NULL" is also
+		 * what lets the planner use the partial index */
+		sb_adds(sql, " FROM runs r WHERE r.val_bpb IS NOT NULL");
+	} else {
+		/* read from the record: only numbers of ok runs count */
+		sb_adds(sql, " FROM runs r WHERE r.status = 'ok' AND typeof(");
+		run_metric_sql(o->metric, "r", sql, args);
+		sb_adds(sql, ") IN ('integer', 'real')");
+	}
 	if (o->filter)
 		run_filter_sql(o->filter, "r", sql, args);
 	sb_adds(sql, timed ? " AND r.t_finished IS NOT NULL ORDER BY r.t_finished, r.id"
@@ -117,8 +122,6 @@ static int scan(sqlite3 *db, const struct frontier_opts *o, int timed,
 	int rc;
 	struct best_slot *last = NULL; /* runs of one class often come in a row */
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (sqlite3_column_type(st, 2) == SQLITE_TEXT)
-			continue; /* a metric stored as text is not a measurement */
 		double v = sqlite3_column_double(st, 2);
 		const char *g = (const char *)sqlite3_column_text(st, 1);
 		if (!g)
