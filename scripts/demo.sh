@@ -11,6 +11,11 @@ BUILD=${BUILD:-build}
 TRAINER="$BUILD/trainer" LEDGER="$BUILD/ledger" REPORT="$BUILD/report"
 DB=${DEMO_DB:-ledger.db}
 BUDGET=${DEMO_BUDGET_S:-90}
+# OpenMP threads sleep at barriers instead of spinning: on a machine whose
+# cores are shared with other work, spinning made 2 threads ~4x slower than
+# 1 (measured: 1101 vs 4312 tok/s at load 4 on 2 cores). docs/trainer.md.
+: "${OMP_WAIT_POLICY:=passive}"
+export OMP_WAIT_POLICY
 for p in "$TRAINER" "$LEDGER"; do
 	[ -x "$p" ] || { echo "demo: $p is missing; run make first" >&2; exit 2; }
 done

@@ -1,6 +1,7 @@
 /* optim.c — the model-level optimiser of optim.h: groups, learning rates,
  * clipping. The per-tensor arithmetic is in optim_ops.c (ops.h). */
 #include <errno.h>
+#include <omp.h>
 #include "ops.h"
 #include "optim.h"
 #include "util.h"
@@ -21,7 +22,9 @@ int optim_init(struct optim *o, const struct model *m, const struct config *c)
 	o->m = calloc(n, sizeof(float));
 	o->v = calloc(n, sizeof(float));
 	o->mom = o->muon ? calloc(n, sizeof(float)) : NULL;
-	o->scratch = scratch ? calloc(scratch, sizeof(float)) : NULL;
+	o->nthreads = omp_get_max_threads();
+	o->scratch_per_thread = scratch;
+	o->scratch = scratch ? calloc(scratch * (size_t)o->nthreads, sizeof(float)) : NULL;
 	if (!o->m || !o->v || (o->muon && (!o->mom || !o->scratch))) {
 		optim_release(o);
 		errno = ENOMEM;
@@ -65,20 +68,35 @@ double optim_step(struct optim *o, struct model *m, const struct config *c, doub
 			m->grads[i] *= k;
 	}
 	o->t++;
+	/* Muon: one matrix per thread (Newton–Schulz on small matrices is too
+	 * fine-grained to split: hundreds of fork/joins a step, which stall
+	 * badly when the cores are shared). Each matrix is still computed by
+	 * one thread in a fixed order, so results do not depend on threads. */
+	if (o->muon) {
+		#pragma omp parallel num_threads(o->nthreads)
+		{
+			float *scratch = o->scratch + o->scratch_per_thread * (size_t)omp_get_thread_num();
+			#pragma omp for schedule(dynamic, 1)
+			for (int i = 0; i < m->pl.ntensors; i++) {
+				const struct param_tensor *t = &m->pl.t[i];
+				if (t->group != PG_MATRIX)
+					continue;
+				muon_step(m->params + t->offset, m->grads + t->offset, o->mom + t->offset,
+					  t->rows, t->cols, (float)(c->matrix_lr * lr_mult),
+					  (float)c->muon_momentum, (float)c->weight_decay, scratch);
+			}
+		}
+	}
 	for (int i = 0; i < m->pl.ntensors; i++) {
 		const struct param_tensor *t = &m->pl.t[i];
-		float lr = (float)(group_lr(c, t->group) * lr_mult);
+		if (o->muon && t->group == PG_MATRIX)
+			continue;
 		/* weight decay on the block matrices only, as autoresearch does */
 		float wd = t->group == PG_MATRIX ? (float)c->weight_decay : 0.0f;
-		float *p = m->params + t->offset;
-		const float *g = m->grads + t->offset;
-		if (o->muon && t->group == PG_MATRIX)
-			muon_step(p, g, o->mom + t->offset, t->rows, t->cols, lr,
-				  (float)c->muon_momentum, wd, o->scratch);
-		else
-			adamw_step(p, g, o->m + t->offset, o->v + t->offset,
-				   (size_t)t->rows * t->cols, lr, (float)c->beta1, (float)c->beta2,
-				   ADAM_EPS, wd, o->t);
+		adamw_step(m->params + t->offset, m->grads + t->offset, o->m + t->offset,
+			   o->v + t->offset, (size_t)t->rows * t->cols,
+			   (float)(group_lr(c, t->group) * lr_mult), (float)c->beta1, (float)c->beta2,
+			   ADAM_EPS, wd, o->t);
 	}
 	return norm;
 }

@@ -10,7 +10,9 @@
 struct optim {
 	float *m, *v;      /* AdamW moments (all parameters; unused for Muon ones) */
 	float *mom;        /* Muon momentum */
-	float *scratch;    /* Newton–Schulz workspace */
+	float *scratch;    /* Newton–Schulz workspace, one slice per thread */
+	size_t scratch_per_thread;
+	int nthreads;      /* OpenMP threads at init: Muon gives each a matrix */
 	int t;             /* steps taken */
 	int muon;
 };

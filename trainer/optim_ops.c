@@ -17,17 +17,19 @@ void adamw_step(float *p, const float *g, float *m, float *v, size_t n, float lr
 	}
 }
 
-/* out (n,n) = x (n,k) · x^T */
+/* out (n,n) = x (n,k) · x^T. Symmetric, so only j >= i is computed and
+ * mirrored; rows are dealt round-robin (chunk 1) to balance the triangle. */
 static void gram(float *out, const float *x, int n, int k)
 {
-	#pragma omp parallel for schedule(static)
+	#pragma omp parallel for schedule(static, 1)
 	for (int i = 0; i < n; i++)
-		for (int j = 0; j < n; j++) {
+		for (int j = i; j < n; j++) {
 			float s = 0.0f;
 			#pragma omp simd reduction(+:s)
 			for (int c = 0; c < k; c++)
 				s += x[(size_t)i * k + c] * x[(size_t)j * k + c];
 			out[(size_t)i * n + j] = s;
+			out[(size_t)j * n + i] = s;
 		}
 }
 
@@ -77,7 +79,7 @@ void newton_schulz5(float *x, int rows, int cols, float *scratch)
 			X[tr ? (size_t)q * k + r : (size_t)r * k + q] = x[(size_t)r * cols + q] * inv;
 	for (int it = 0; it < 5; it++) {
 		gram(A, X, n, k);
-		mul_square(AA, A, A, n, n);
+		gram(AA, A, n, n); /* A is symmetric, so A·A = A·A^T */
 		for (size_t i = 0; i < (size_t)n * n; i++)
 			Bm[i] = b * A[i] + c * AA[i];
 		mul_square(Y, Bm, X, n, k);
