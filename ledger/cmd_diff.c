@@ -2,13 +2,15 @@
  * (config, code, hardware, data, budget, metrics), only the keys that differ
  * unless --all. Exit status as diff(1): 0 same, 1 different. Reads only.
  * JSON keeps each value's own JSON type (built with jansson rather than
- * table.h, whose cells would round reals to 10 digits); the other formats
- * go through table.h. */
+ * table.h, whose cells would round reals to 10 digits), and the table
+ * format is aligned here without table.h's 60-character cut, since a diff
+ * must not hide where two values differ; tsv, csv, md go through table.h. */
 #include <jansson.h>
 #include "db.h"
 #include "jsontext.h"
 #include "ledger.h"
 #include "lookup.h"
+#include "termtext.h"
 #include "util.h"
 
 static const char usage[] =
@@ -158,6 +160,53 @@ static void diff_section(struct diff_out *o, const char *section, const json_t *
 	free(keys);
 }
 
+static size_t utf8_chars(const char *s)
+{
+	size_t n = 0;
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return n;
+}
+
+/* The table format, aligned like table.h's but never cut at 60 characters:
+ * two hashes that differ only near their ends must still show it. */
+static void print_aligned(const table *t)
+{
+	int n = (t->nrows + 1) * t->ncols;
+	char **text = xcalloc((size_t)n, sizeof(char *));
+	size_t w[8] = { 0 };
+	sb cell = SB_INIT, line = SB_INIT;
+	for (int k = 0; k < n; k++) {
+		int c = k % t->ncols;
+		sb_reset(&cell);
+		if (k < t->ncols)
+			sb_adds(&cell, t->cols[c]);
+		else
+			table_cell_text(&t->cells[k - t->ncols], &cell);
+		sb_reset(&line);
+		term_escape(&line, cell.buf, 0);
+		text[k] = xstrdup(line.buf);
+		if (utf8_chars(text[k]) > w[c])
+			w[c] = utf8_chars(text[k]);
+	}
+	for (int k = 0; k < n; k++) {
+		int c = k % t->ncols;
+		if (c == 0)
+			sb_reset(&line);
+		sb_adds(&line, text[k]);
+		for (size_t pad = utf8_chars(text[k]); c + 1 < t->ncols && pad < w[c] + 2; pad++)
+			sb_addc(&line, ' ');
+		if (c + 1 == t->ncols) {
+			sb_rtrim(&line);
+			printf("%s\n", line.buf);
+		}
+		free(text[k]);
+	}
+	free(text);
+	sb_release(&cell);
+	sb_release(&line);
+}
+
 static void render(struct diff_out *o, const struct side *a, const struct side *b,
 		   enum out_format fmt)
 {
@@ -165,20 +214,18 @@ static void render(struct diff_out *o, const struct side *a, const struct side *
 		char *s = json_dumps(o->arr, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15));
 		printf("%s\n", s ? s : "[]");
 		free(s);
-		return;
+	} else if (fmt == FMT_TABLE) {
+		sb head = SB_INIT;
+		sb_adds(&head, "a: ");
+		term_escape(&head, a->run_id, 0);
+		sb_adds(&head, "\nb: ");
+		term_escape(&head, b->run_id, 0);
+		printf("%s\n", head.buf);
+		sb_release(&head);
+		print_aligned(&o->t);
+	} else {
+		table_render(&o->t, fmt, stdout);
 	}
-	if (fmt == FMT_TABLE) {
-		/* run ids are record text: keep control characters off the screen */
-		sb la = SB_INIT, lb = SB_INIT;
-		for (const char *p = a->run_id; *p; p++)
-			sb_addc(&la, (unsigned char)*p < 0x20 ? '?' : *p);
-		for (const char *p = b->run_id; *p; p++)
-			sb_addc(&lb, (unsigned char)*p < 0x20 ? '?' : *p);
-		printf("a: %s\nb: %s\n", la.buf, lb.buf);
-		sb_release(&la);
-		sb_release(&lb);
-	}
-	table_render(&o->t, fmt, stdout);
 }
 
 static int parse_args(int argc, char **argv, int *all, const char **ra, const char **rb)

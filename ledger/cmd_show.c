@@ -7,6 +7,7 @@
 #include "jsontext.h"
 #include "ledger.h"
 #include "lookup.h"
+#include "termtext.h"
 #include "util.h"
 
 static const char usage[] =
@@ -175,20 +176,6 @@ static void tag_fields(struct fields *f, const json_t *tags)
 	}
 }
 
-/* Terminal-safe text: control characters other than newline (kept only
- * when keep_nl) become \xNN, so a record cannot move the cursor or recolour
- * the screen. */
-static void add_safe(sb *out, const char *s, int keep_nl)
-{
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if ((c < 0x20 && !(keep_nl && c == '\n')) || c == 0x7f)
-			sb_addf(out, "\\x%02x", c);
-		else
-			sb_addc(out, (char)c);
-	}
-}
-
 static void print_text(const struct fields *f)
 {
 	size_t w = 0;
@@ -203,16 +190,16 @@ static void print_text(const struct fields *f)
 			continue;
 		}
 		sb_reset(&line);
-		add_safe(&line, f->v[k].name, 0);
+		term_escape(&line, f->v[k].name, 0);
 		while (line.len < w)
 			sb_addc(&line, ' ');
 		sb_adds(&line, "  ");
-		add_safe(&line, f->v[k].value ? f->v[k].value : "null", 0);
+		term_escape(&line, f->v[k].value ? f->v[k].value : "null", 0);
 		printf("%s\n", line.buf);
 	}
 	if (tail) {
 		sb_reset(&line);
-		add_safe(&line, tail, 1);
+		term_escape(&line, tail, 1);
 		sb_rtrim(&line);
 		printf("\nfailure.log_tail:\n%s\n", line.buf);
 	}

@@ -97,3 +97,8 @@ expect_match ledger-diff-6.2m "message" "$err" "^ledger: no run 'nope' in the le
 expect_code ledger-diff-6.3 "unknown option: exit 2" 2 "$LEDGER" diff --side h100-d9 h100-lr
 expect_code ledger-diff-6.4 "#N references" 1 "$LEDGER" diff '#1' '#3' --format tsv
 expect_eq ledger-diff-6.5 "#1 vs #3 is base vs d9" "config	model.depth	8	9" "$(printf '%s\n' "$out" | sed -n 2p)"
+
+# 7: the table format never cuts a value: a 64-digit hash shows whole
+"$LEDGER" diff --all h100-d9 h100-mlr5 >all.txt
+expect_match ledger-diff-7.1 "full sha256 in the table" "$(cat all.txt)" \
+	"^data +sha256 +5f1c2e9a0b7d4c3e8f6a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f6a +5f1c2e9a0b7d4c3e8f6a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f6a$"
