@@ -80,7 +80,8 @@ static int collect(struct prep *p, char **sources, int n)
 				rl_error("prepare-data: cannot walk '%s': %s", sources[i], strerror(errno));
 				return -1;
 			}
-			qsort(p->files + first, p->nfiles - first, sizeof(*p->files), cmp_str);
+			if (p->nfiles > first) /* an empty directory adds nothing (files may be NULL) */
+				qsort(p->files + first, p->nfiles - first, sizeof(*p->files), cmp_str);
 		} else {
 			add_file(p, sources[i]);
 		}
