@@ -73,23 +73,27 @@ static void render(const struct frontier *f, const struct frontier_opts *o, stru
 {
 	const char *metric = o->metric ? o->metric : "val_bpb";
 	int tier = o->by == FRONTIER_BY_TIER, prec = metric_precision(o->metric);
-	const char *cols[] = { "run_id", tier ? "tier" : "hardware", tier ? "hardware" : "",
-			       metric, "delta", "agent", "description", "finished_at" };
-	/* without --by tier the spare third column is dropped */
+	/* --by tier adds the tier before the hardware class */
 	const char *names[8];
 	int nc = 0;
-	for (int c = 0; c < 8; c++)
-		if (*cols[c])
-			names[nc++] = cols[c];
+	names[nc++] = "run_id";
+	if (tier)
+		names[nc++] = "tier";
+	names[nc++] = "hardware";
+	names[nc++] = metric;
+	names[nc++] = "delta";
+	names[nc++] = "agent";
+	names[nc++] = "description";
+	names[nc++] = "finished_at";
 	table t;
 	table_init(&t, nc, names);
 	for (int k = 0; k < f->n; k++) {
 		const struct frontier_point *p = &f->pts[k];
 		int r = table_add_row(&t), c = 0;
 		table_set_text(&t, r, c++, p->run_id);
-		table_set_text(&t, r, c++, p->group);
 		if (tier)
-			table_set_text(&t, r, c++, p->hw_class);
+			table_set_text(&t, r, c++, p->group);
+		table_set_text(&t, r, c++, tier ? p->hw_class : p->group);
 		table_set_num(&t, r, c++, p->value, prec);
 		table_set_num(&t, r, c++, p->delta, prec);
 		table_set_text(&t, r, c++, p->agent);
