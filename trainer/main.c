@@ -59,7 +59,10 @@ struct cli {
 	int nkv;
 };
 
-/* 0 = go on, EXIT_OK for --help/--list-variables, EXIT_USAGE on errors. */
+#define CLI_CONTINUE (-1)
+
+/* CLI_CONTINUE to train; otherwise the exit status: EXIT_OK after --help
+ * or --list-variables, EXIT_USAGE on errors. */
 static int parse_cli(struct cli *cli, int argc, char **argv)
 {
 	static const char *const valued[] = { "--config", "--record", "--agent", "--campaign",
@@ -101,7 +104,7 @@ static int parse_cli(struct cli *cli, int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
-	return -1;
+	return CLI_CONTINUE;
 }
 
 static int resolve_config(struct run *r, const struct cli *cli)
@@ -204,7 +207,7 @@ int main(int argc, char **argv)
 	record_new_id(cli.meta.run_id, sizeof(cli.meta.run_id));
 	utc_now_iso(cli.meta.started_at, sizeof(cli.meta.started_at));
 	rc = parse_cli(&cli, argc, argv);
-	if (rc >= 0) {
+	if (rc != CLI_CONTINUE) {
 		free(cli.kv);
 		return rc;
 	}
