@@ -125,8 +125,9 @@ struct store *store_new(sqlite3 *db)
 	struct store *st = xcalloc(1, sizeof(*st));
 	st->db = db;
 	/* A file is one transaction: with SQLite's default 2 MB page cache a
-	 * large one spills dirty pages to the WAL and reads them back (six
-	 * writes and two reads a record at 10^5 records). 64 MB keeps them. */
+	 * large one spills dirty pages to the WAL and reads them back. At 10^5
+	 * records 64 MB cuts that from 5.8 to 2.5 page writes and from 2.3 to
+	 * 1.2 reads a record; 256 MB gained nothing more at 10^6. */
 	db_exec(db, "PRAGMA cache_size = -65536");
 	st->ins_run = db_prepare(db, sql_ins_run);
 	st->ins_change = db_prepare(db, "INSERT OR REPLACE INTO changes(run, var, old, new, how)"
