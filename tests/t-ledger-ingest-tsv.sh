@@ -92,3 +92,12 @@ printf 'commit\tval_bpb\tdescription\naaaaaaa\t0.99\tx\n' >nostatus.tsv
 expect_code ledger-ingest-tsv-5.6 "a header without status is unusable: exit 2" 2 "$LEDGER" --db b.db ingest nostatus.tsv
 expect_eq ledger-ingest-tsv-5.7 "header message" "ledger: ingest: nostatus.tsv:1: the header has no status column
 ledger: hint: results.tsv starts with a header like 'commit<TAB>val_bpb<TAB>memory_gb<TAB>status<TAB>description'" "$err"
+
+# --- --every -----------------------------------------------------------
+head -n 4 results.tsv >three.tsv
+expect_code ledger-ingest-tsv-6.1 "--every spaces rows" 0 "$LEDGER" --db e.db ingest three.tsv --started-at 2026-03-16T04:00:00Z --every 90
+expect_eq ledger-ingest-tsv-6.2 "rows 90 s apart, t_finished from started_at" \
+"2026-03-16T04:00:00Z|1773633600.0
+2026-03-16T04:01:30Z|1773633690.0
+2026-03-16T04:03:00Z|1773633780.0" "$(sql e.db "SELECT started_at, t_finished FROM runs ORDER BY id")"
+expect_code ledger-ingest-tsv-6.3 "a negative --every is a usage error" 2 "$LEDGER" --db e.db ingest three.tsv --started-at 2026-03-16T04:00:00Z --every -5
