@@ -174,6 +174,18 @@ void ingest_reject(struct ingest_file *f, long line, const char *raw, size_t raw
 	sb_release(&why);
 }
 
+int ingest_warn_once(struct ingest_file *f, const char *name)
+{
+	for (const char *p = f->warned.buf; *p;) {
+		size_t n = strcspn(p, "\n");
+		if (n == strlen(name) && !strncmp(p, name, n))
+			return 0;
+		p += n + (p[n] == '\n');
+	}
+	sb_addf(&f->warned, "%s\n", name);
+	return 1;
+}
+
 /* ---- files ----------------------------------------------------------- */
 
 /* The file's content: mapped for regular files (a 10^6-record JSONL need
@@ -238,7 +250,7 @@ static int ingest_one(const char *path, enum ingest_format forced, const struct 
 		      struct store *st, struct summary *s)
 {
 	struct ingest_file f = { .path = path, .name = strcmp(path, "-") ? path : "stdin",
-				 .opts = o, .store = st, .run_id = SB_INIT };
+				 .opts = o, .store = st, .run_id = SB_INIT, .warned = SB_INIT };
 	int mapped, rc = EXIT_OK;
 	char *text = load(path, &f.len, &mapped);
 	if (!text) {
@@ -266,6 +278,7 @@ static int ingest_one(const char *path, enum ingest_format forced, const struct 
 	}
 	unload(text, f.len, mapped);
 	sb_release(&f.run_id);
+	sb_release(&f.warned);
 	return rc;
 }
 

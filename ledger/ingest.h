@@ -29,7 +29,11 @@ struct ingest_file {
 	struct store *store;
 	long n_new, n_present, n_quarantined;
 	sb run_id;              /* the last stored run_id (see ingest_put) */
+	sb warned;              /* readers: "\n"-separated names already warned about */
 };
+
+/* Warn once per file: 1 the first time name is seen (and records it). */
+int ingest_warn_once(struct ingest_file *f, const char *name);
 
 /* Store one converted record (reference stolen). raw/rawlen is the input it
  * came from, kept if the record is rejected. Returns the stored run_id

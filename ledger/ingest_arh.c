@@ -104,7 +104,7 @@ static json_t *convert(struct ingest_file *f, const json_t *in, sb *why)
 			put_time(rec, v, why);
 		else if (json_is_number(v))
 			json_object_set(sub(rec, "metrics"), key, v);
-		else
+		else if (ingest_warn_once(f, key))
 			rl_warn("ingest: %s: key '%s' is not a number; it is not stored", f->name, key);
 	}
 	if (why->len) {

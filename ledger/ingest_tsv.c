@@ -47,7 +47,6 @@ struct tsv {
 	int ncols;
 	enum col_role role[MAX_COLS];
 	char *metric[MAX_COLS];     /* COL_EXTRA: metric name */
-	int warned[MAX_COLS];       /* a non-numeric extra column was reported */
 	/* the row being read */
 	char *cell[MAX_COLS];
 	int ncells, too_many;
@@ -190,7 +189,7 @@ static int put_cell(struct tsv *t, json_t *rec, int i, const char *status, sb *w
 	if (parse_double(v, &d)) {
 		if (t->role[i] != COL_EXTRA)
 			return sb_addf(why, "%s '%s' is not a number", t->metric[i], v), -1;
-		if (!t->warned[i]++)
+		if (ingest_warn_once(t->f, t->metric[i]))
 			rl_warn("ingest: %s: column '%s' is not numeric ('%s'); it is not stored",
 				t->f->name, t->metric[i], v);
 		return 0;

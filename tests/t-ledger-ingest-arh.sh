@@ -42,3 +42,9 @@ runs.jsonl	runrec	6	1	4
 results.tsv	results.tsv	124	0	0
 run.log	run.log	1	0	0
 arh-result.json	arh.json	1	0	0" "$out"
+
+# --- keys that are not numbers: one warning per key and file -------------
+printf '{"agent_id":"a","val_bpb":1.0,"status":"keep","host":"n1"}\n{"agent_id":"a","val_bpb":1.1,"status":"discard","host":"n2","note":"z"}\n' >extra.jsonl
+expect_code ledger-ingest-arh-3.1 "string extras are not an error" 0 "$LEDGER" --db x.db ingest extra.jsonl
+expect_eq ledger-ingest-arh-3.2 "one warning per key" "ledger: warning: ingest: extra.jsonl: key 'host' is not a number; it is not stored
+ledger: warning: ingest: extra.jsonl: key 'note' is not a number; it is not stored" "$err"
