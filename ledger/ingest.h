@@ -83,6 +83,10 @@ int ingest_arh(struct ingest_file *f);
 int ingest_json_texts(struct ingest_file *f,
 		      void (*each)(struct ingest_file *f, long line, const char *text, size_t n));
 
+/* The file line where a JSON text starting at line first stops parsing
+ * (first when it parses, or is one line). */
+long ingest_json_error_line(long first, const char *text, size_t n);
+
 /* Shared by the readers of formats without a status vocabulary of their
  * own: autoresearch "keep|discard|crash" (any case) -> status and decision.
  * Returns 0, or -1 for a word it does not know. */

@@ -121,7 +121,7 @@ static void put_text(struct ingest_file *f, long no, const char *text, size_t n)
 	if (rec)
 		ingest_put(f, no, rec, text, n);
 	else
-		ingest_reject(f, no, text, n, "%s", why.buf);
+		ingest_reject(f, in ? no : ingest_json_error_line(no, text, n), text, n, "%s", why.buf);
 	json_decref(in);
 	sb_release(&why);
 }

@@ -18,16 +18,27 @@ static int blank(const char *s, size_t n)
 }
 
 /* A file whose first non-blank line is not JSON on its own but whose whole
- * text is one object: a single pretty-printed record. Returns its line. */
-static long single_object_line(const char *text, size_t len)
+ * text is one object, or whose first line is a lone "{": a single
+ * pretty-printed record (broken or not). Returns its first line and sets
+ * *start to that line's offset, else 0. */
+static long single_object_line(const char *text, size_t len, size_t *start)
 {
 	size_t pos = 0, n;
 	const char *line;
 	long no = 0;
-	while (ingest_next_line(text, len, &pos, &line, &n)) {
+	for (;;) {
+		*start = pos;
+		if (!ingest_next_line(text, len, &pos, &line, &n))
+			break;
 		no++;
 		if (blank(line, n))
 			continue;
+		while (n && isspace((unsigned char)line[n - 1]))
+			n--;
+		while (n && isspace((unsigned char)*line))
+			line++, n--;
+		if (n == 1 && *line == '{')
+			return no;
 		json_t *v = json_loadb(line, n, 0, NULL);
 		if (v) {
 			json_decref(v);
@@ -41,14 +52,24 @@ static long single_object_line(const char *text, size_t len)
 	return 0;
 }
 
+long ingest_json_error_line(long first, const char *text, size_t n)
+{
+	json_error_t je;
+	if (!memchr(text, '\n', n))
+		return first;
+	json_t *v = json_loadb(text, n, JSON_REJECT_DUPLICATES, &je);
+	json_decref(v);
+	return v || je.line < 1 ? first : first + je.line - 1;
+}
+
 int ingest_json_texts(struct ingest_file *f,
 		      void (*each)(struct ingest_file *f, long line, const char *text, size_t n))
 {
-	size_t pos = 0, n;
+	size_t pos = 0, n, start;
 	const char *line;
-	long no = single_object_line(f->text, f->len);
+	long no = single_object_line(f->text, f->len, &start);
 	if (no) {
-		each(f, no, f->text, f->len);
+		each(f, no, f->text + start, f->len - start);
 		return 0;
 	}
 	while (ingest_next_line(f->text, f->len, &pos, &line, &n)) {
@@ -71,6 +92,8 @@ static void put_text(struct ingest_file *f, long no, const char *text, size_t n)
 {
 	struct ingest_item it = { .line = no, .raw = text, .rawlen = n, .why = SB_INIT };
 	prepare_line(f, &it);
+	if (!it.rec && !it.prep.canon && it.why.len)
+		it.line = ingest_json_error_line(no, text, n);
 	ingest_finish(f, &it);
 	ingest_item_release(&it);
 }
@@ -189,7 +212,8 @@ static int ingest_piped(struct ingest_file *f, struct ingest_item *items, size_t
 int ingest_runrec(struct ingest_file *f)
 {
 	struct ingest_item *items;
-	if (single_object_line(f->text, f->len))
+	size_t start;
+	if (single_object_line(f->text, f->len, &start))
 		return ingest_json_texts(f, put_text);
 	size_t n = split_lines(f, &items);
 	if (n < PIPE_MIN_LINES) {

@@ -124,3 +124,9 @@ expect_eq ledger-ingest-8.2 "stored once" "noid.jsonl: 1 new, 1 already present,
 expect_eq ledger-ingest-8.3 "derived id is r- and the hash prefix of the record without run_id" \
 	"r-$(printf '%s' '{"description":"no id","schema":"runrec/1","status":"crash"}' | sha256sum | cut -c1-16)" \
 	"$(sql n.db "SELECT run_id FROM runs")"
+
+# --- a broken pretty-printed record is one error at the line that broke ---
+printf '\n{\n  "schema": "runrec/1",\n  "status": "ok"\n  "run_id": "x"\n}\n' >pretty.json
+expect_code ledger-ingest-9.1 "broken pretty-printed record: quarantined once" 1 "$LEDGER" --db p.db ingest pretty.json
+expect_eq ledger-ingest-9.2 "the line where parsing stopped" "ledger: ingest: pretty.json:5: invalid JSON at column 10: '}' expected near '\"run_id\"'" "$err"
+expect_eq ledger-ingest-9.3 "the whole object is kept (five lines from the brace)" "5|5" "$(sql p.db "SELECT line, length(content) - length(replace(content, char(10), '')) FROM quarantine")"
