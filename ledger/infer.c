@@ -265,7 +265,8 @@ static void tokenize(const char *s, struct tokens *tk)
 	tk->buf = sb_detach(&b);
 	tk->n = 0;
 	tk->overflow = 0;
-	for (char *p = strtok(tk->buf, " \t\r\n"); p; p = strtok(NULL, " \t\r\n")) {
+	char *save = NULL;
+	for (char *p = strtok_r(tk->buf, " \t\r\n", &save); p; p = strtok_r(NULL, " \t\r\n", &save)) {
 		while (*p == '(')
 			p++;
 		size_t len = strlen(p);
@@ -295,13 +296,15 @@ static int is_number(const char *s)
 		return 0;
 	while (isdigit((unsigned char)*p) || *p == '.')
 		p++;
-	if ((p[0] == '^' || (p[0] == '*' && p[1] == '*')) && p[p[0] == '^' ? 1 : 2]) {
-		p += p[0] == '^' ? 1 : 2;
+	if (*p == '^' || (p[0] == '*' && p[1] == '*')) { /* a power: 2^19, 2**19 */
+		p += *p == '^' ? 1 : 2;
+		if (!isdigit((unsigned char)*p))
+			return 0;
 		while (isdigit((unsigned char)*p))
 			p++;
 		return !*p;
 	}
-	return strchr("kKmMxX%", *p) && *p && !p[1];
+	return *p && strchr("kKmMxX%", *p) && !p[1]; /* one unit letter */
 }
 
 static int is_value(const char *s)
