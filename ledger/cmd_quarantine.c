@@ -18,18 +18,33 @@ static const char usage[] =
 	"\n"
 	"Exit status: 0 (also when the quarantine is empty), 2 usage error.\n";
 
+/* "--name VALUE" or "--name=VALUE" at argv[*i]: the value, or NULL. */
+static const char *opt_value(int argc, char **argv, int *i, const char *name)
+{
+	size_t n = strlen(name);
+	if (strncmp(argv[*i], name, n))
+		return NULL;
+	if (argv[*i][n] == '=')
+		return argv[*i] + n + 1;
+	if (argv[*i][n] || *i + 1 >= argc)
+		return NULL;
+	return argv[++*i];
+}
+
 static int parse_args(int argc, char **argv, const char **file, long *limit)
 {
 	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if ((!strcmp(a, "--file") || !strcmp(a, "--limit")) && i + 1 < argc) {
-			const char *v = argv[++i];
-			if (a[2] == 'f') {
-				*file = v;
-			} else if (parse_long(v, limit) || *limit < 0) {
+		const char *a = argv[i], *v;
+		if ((v = opt_value(argc, argv, &i, "--file"))) {
+			*file = v;
+		} else if ((v = opt_value(argc, argv, &i, "--limit"))) {
+			if (parse_long(v, limit) || *limit < 0) {
 				rl_error("quarantine: --limit '%s' is not a count", v);
 				return -1;
 			}
+		} else if (!strcmp(a, "--file") || !strcmp(a, "--limit")) {
+			rl_error("quarantine: option '%s' needs a value", a);
+			return -1;
 		} else {
 			rl_error("quarantine: unexpected argument '%s'", a);
 			rl_hint("run 'ledger quarantine --help'");

@@ -28,7 +28,7 @@ expect_code ledger-quarantine-3.1 "--file and --format json" 0 "$LEDGER" --db $D
 expect_eq ledger-quarantine-3.2 "json keeps the raw content" \
 	'[{"id":5,"file":"bad.tsv","line":2,"reason":"val_bpb '"'"'x.y'"'"' is not a number","content":"abc1234\tx.y\t44.0\tkeep\tbaseline"}]' \
 	"$(printf '%s' "$out" >q.json; sql :memory: "SELECT json(readfile('q.json'))")"
-expect_code ledger-quarantine-3.3 "--limit 2" 0 "$LEDGER" --db $DB quarantine --limit 2 --format csv
+expect_code ledger-quarantine-3.3 "--limit 2" 0 "$LEDGER" --db $DB quarantine --limit=2 --format csv
 expect_eq ledger-quarantine-3.4 "--limit keeps the last entries, oldest first" "4,5" \
 	"$(printf '%s\n' "$out" | sed 1d | cut -d, -f1 | paste -sd, -)"
 
