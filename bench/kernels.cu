@@ -8,6 +8,7 @@
  *   bf16 outputs, or bf16 operands           1e-2 (bf16 has 8 bits: 2^-8 = 3.9e-3 per element)
  *   chains of bf16 GEMMs (attention bwd)     2e-2
  *   Muon (5 Newton-Schulz steps in bf16)     5e-2 */
+#include <string>
 #include "kernels_common.cuh"
 extern "C" {
 #include "ops.h"
@@ -18,7 +19,8 @@ static ceilings ceil_;
 
 /* One row of the table. */
 struct row {
-	const char *op, *shape;
+	const char *op;
+	std::string shape;
 	double err, tol, ms, gbytes, gflop;
 };
 static std::vector<row> rows;
@@ -55,7 +57,7 @@ static void print_table(void)
 			snprintf(rate, sizeof rate, "%.0f %s", v, r.gflop > 0 ? "TFLOP/s" : "GB/s");
 			snprintf(frac, sizeof frac, "%.0f%%", 100 * v / c);
 		}
-		printf("| %s | %s | %s | %s | %s | %s | %s | %s |\n", r.op, r.shape, err, tol, check, t, rate,
+		printf("| %s | %s | %s | %s | %s | %s | %s | %s |\n", r.op, r.shape.c_str(), err, tol, check, t, rate,
 		       frac);
 	}
 	printf("\n%d of %zu checks failed\n", failures, rows.size());
@@ -166,9 +168,13 @@ static std::vector<float> bhtd_to_bthd(const std::vector<float> &a, int B, int T
 	return o;
 }
 
-static void check_rotary(void)
+/* simple: the warp-per-row kernels instead of the 16-byte ones */
+static void check_rotary(int H, int D, int simple)
 {
-	int B = 4, T = 512, H = TH, D = TD, C = H * D, N = B * T;
+	int B = 4, T = 512, C = H * D, N = B * T;
+	char shape[48];
+	snprintf(shape, sizeof shape, "4x512x%dx%d%s", H, D, simple ? " simple" : "");
+	rotary_simple = simple;
 	size_t NC = (size_t)N * C;
 	std::vector<float> qkv = randn(3 * NC);
 	std::vector<float> cs((size_t)T * D);
@@ -189,9 +195,9 @@ static void check_rotary(void)
 		rmsnorm_forward(nrm[p].data(), rstd[p].data(), raw[p].data(), N * H, D);
 		rotary_forward(nrm[p].data(), nrm[p].data(), B, T, H, D);
 	}
-	add("rotary+qknorm fwd: q", "4x512x4x128", rel_err(down_bf16(q, NC), bthd_to_bhtd(nrm[0], B, T, H, D)), 1e-2, 0, 0, 0);
-	add("rotary+qknorm fwd: k", "4x512x4x128", rel_err(down_bf16(k, NC), bthd_to_bhtd(nrm[1], B, T, H, D)), 1e-2, 0, 0, 0);
-	add("rotary fwd: v (copy)", "4x512x4x128", rel_err(down_bf16(v, NC), bthd_to_bhtd(raw[2], B, T, H, D)), 0, 0, 0, 0);
+	add("rotary+qknorm fwd: q", shape, rel_err(down_bf16(q, NC), bthd_to_bhtd(nrm[0], B, T, H, D)), 1e-2, 0, 0, 0);
+	add("rotary+qknorm fwd: k", shape, rel_err(down_bf16(k, NC), bthd_to_bhtd(nrm[1], B, T, H, D)), 1e-2, 0, 0, 0);
+	add("rotary fwd: v (copy)", shape, rel_err(down_bf16(v, NC), bthd_to_bhtd(raw[2], B, T, H, D)), 0, 0, 0, 0);
 	/* backward: inverse rotation, then the per-head rmsnorm backward */
 	std::vector<float> g[3], ref(3 * NC);
 	bf16 *dg[3];
@@ -212,15 +218,17 @@ static void check_rotary(void)
 		for (long n = 0; n < N; n++)
 			memcpy(&ref[n * 3 * C + p * C], &d[n * C], C * sizeof(float));
 	}
-	add("rotary+qknorm bwd", "4x512x4x128", rel_err(down_bf16(dout, 3 * NC), ref), 1e-2, 0, 0, 0);
+	add("rotary+qknorm bwd", shape, rel_err(down_bf16(dout, 3 * NC), ref), 1e-2, 0, 0, 0);
 	CU(cudaFree(dcs)); CU(cudaFree(rq)); CU(cudaFree(rk)); CU(cudaFree(dqkv)); CU(cudaFree(q));
 	CU(cudaFree(k)); CU(cudaFree(v)); CU(cudaFree(dout));
 	for (int p = 0; p < 3; p++)
 		CU(cudaFree(dg[p]));
+	rotary_simple = 0;
 }
 
-static void time_rotary(void)
+static void time_rotary(int simple)
 {
+	rotary_simple = simple;
 	size_t NC = TN * TC;
 	std::vector<float> cs((size_t)TT * TD);
 	rotary_table(cs.data(), TT, TD);
@@ -228,10 +236,11 @@ static void time_rotary(void)
 	bf16 *qkv = dup(to_bf16(randn(3 * NC))), *o = dpoison<bf16>(3 * NC), *g = dup(to_bf16(randn(3 * NC)));
 	bf16 *q = o, *k = o + NC, *v = o + 2 * NC;
 	double ms = time_ms([&] { OK(rotary_forward(q, k, v, rq, rk, qkv, dcs, TB, TT, TH, TD, 1, 1e-6f, 0)); });
-	add("rotary+qknorm fwd", "64x2048x4x128", 0, 1, ms, NC * 12.0 / 1e9, 0);
+	add(simple ? "rotary+qknorm fwd (simple)" : "rotary+qknorm fwd", "64x2048x4x128", 0, 1, ms, NC * 12.0 / 1e9, 0);
 	ms = time_ms([&] { OK(rotary_backward(qkv, g, g + NC, g + 2 * NC, q, k, rq, rk, dcs, TB, TT, TH, TD, 1, 0)); });
-	add("rotary+qknorm bwd", "64x2048x4x128", 0, 1, ms, NC * 16.0 / 1e9, 0);
+	add(simple ? "rotary+qknorm bwd (simple)" : "rotary+qknorm bwd", "64x2048x4x128", 0, 1, ms, NC * 16.0 / 1e9, 0);
 	CU(cudaFree(dcs)); CU(cudaFree(rq)); CU(cudaFree(rk)); CU(cudaFree(qkv)); CU(cudaFree(o)); CU(cudaFree(g));
+	rotary_simple = 0;
 }
 
 /* ---- attention ---------------------------------------------------------------------- */
@@ -436,8 +445,12 @@ int main(void)
 	time_embedding();
 	check_rmsnorm();
 	time_rmsnorm();
-	check_rotary();
-	time_rotary();
+	check_rotary(TH, TD, 0);
+	check_rotary(TH, TD, 1);
+	check_rotary(8, 64, 0);
+	check_rotary(2, 24, 0); /* D/16 not whole: the simple kernels */
+	time_rotary(1);
+	time_rotary(0);
 	check_attention(h);
 	time_attention(h);
 	check_relu2();

@@ -81,6 +81,8 @@ int rmsnorm_backward(float *dx, bf16 *dx_bf16, const bf16 *dout, const bf16 *out
 int rotary_forward(bf16 *q, bf16 *k, bf16 *v, float *rstd_q, float *rstd_k, const bf16 *qkv,
 		   const float *cos_sin, int B, int T, int H, int D, int qk_norm, float eps,
 		   cudaStream_t s);
+/* 1 = always use the simple (warp per row) kernels; for the harness. */
+extern int rotary_simple;
 /* host: fill cos_sin (2*T*D/2 floats) exactly as the CPU reference does. */
 void rotary_table(float *cos_sin, int T, int D);
 int rotary_backward(bf16 *dqkv, const bf16 *dq, const bf16 *dk, const bf16 *dv, const bf16 *q,

@@ -4,7 +4,11 @@
  * CPU reference: rmsnorm_forward per head + rotary_forward in trainer/ops.c
  * (same pairs (i, i+D/2), same angles, same sign). One warp per head row.
  * The backward needs no saved pre-rotary values: rotation is orthogonal,
- * so the normalised input is R^T applied to the saved rotated output. */
+ * so the normalised input is R^T applied to the saved rotated output.
+ * Two versions: the simple one (one warp per head row, 2-byte accesses,
+ * any even D) and the one used when D/16 divides 32 (D = 16..512): D/16
+ * threads per head row, each rotating 8 pairs with 16-byte accesses and
+ * summing across its group by shuffles. The harness checks both. */
 #include <math.h>
 #include "kernel_util.cuh"
 
@@ -95,6 +99,135 @@ __global__ void rotary_backward_kernel(bf16 *dqkv, const bf16 *dq, const bf16 *d
 	}
 }
 
+/* The 16-byte version: G = D/16 lanes per head row (G divides 32, so a
+ * row's lanes sit in one warp); lane c of the row owns pairs 8c..8c+7. */
+struct rot_row {
+	long orow;       /* (b,h,t) row of the (B,H,T,D) tensors */
+	long src;        /* offset of this head in the (N,3C) tensor, part 0 */
+	int t;
+	bool valid;
+};
+
+__device__ __forceinline__ rot_row rot_locate(int G, int B, int T, int H, int D)
+{
+	long tid = blockIdx.x * (long)blockDim.x + threadIdx.x, row = tid / G;
+	rot_row r;
+	r.valid = row < (long)B * T * H;
+	if (!r.valid)
+		row = 0; /* still take part in the shuffles */
+	long n = row / H;
+	int h = row % H;
+	r.t = n % T;
+	r.orow = ((n / T) * H + h) * T + r.t;
+	r.src = n * 3 * H * D + (long)h * D;
+	return r;
+}
+
+/* sum over the G lanes of one head row */
+__device__ __forceinline__ float group_sum(float v, int G)
+{
+	for (int o = G / 2; o > 0; o >>= 1)
+		v += __shfl_xor_sync(0xffffffffu, v, o);
+	return v;
+}
+
+__device__ __forceinline__ void load_cs(float *c, float *s, const float *cos_sin, int T, int half,
+					int t, int i0)
+{
+	const float *cp = cos_sin + (long)t * half + i0, *sp = cos_sin + (long)T * half + (long)t * half + i0;
+	float4 c0 = *reinterpret_cast<const float4 *>(cp), c1 = *reinterpret_cast<const float4 *>(cp + 4);
+	float4 s0 = *reinterpret_cast<const float4 *>(sp), s1 = *reinterpret_cast<const float4 *>(sp + 4);
+	c[0] = c0.x; c[1] = c0.y; c[2] = c0.z; c[3] = c0.w; c[4] = c1.x; c[5] = c1.y; c[6] = c1.z; c[7] = c1.w;
+	s[0] = s0.x; s[1] = s0.y; s[2] = s0.z; s[3] = s0.w; s[4] = s1.x; s[5] = s1.y; s[6] = s1.z; s[7] = s1.w;
+}
+
+__global__ void rotary_forward_vec_kernel(bf16 *q, bf16 *k, bf16 *v, float *rstd_q, float *rstd_k,
+					  const bf16 *qkv, const float *cos_sin, int B, int T, int H,
+					  int D, int qk_norm, float eps, int G)
+{
+	rot_row r = rot_locate(G, B, T, H, D);
+	int part = blockIdx.y, half = D / 2, i0 = (threadIdx.x % G) * 8;
+	const bf16 *src = qkv + r.src + (long)part * H * D;
+	bf16 *dst = (part == 0 ? q : part == 1 ? k : v) + r.orow * D;
+	bf16x8 x1 = load8(src + i0), x2 = load8(src + half + i0);
+	if (part == 2) { /* uniform over the block */
+		if (r.valid) {
+			store8(dst + i0, x1);
+			store8(dst + half + i0, x2);
+		}
+		return;
+	}
+	float rs = 1.f;
+	if (qk_norm) {
+		float ss = 0.f;
+		for (int i = 0; i < 8; i++)
+			ss += x1.get(i) * x1.get(i) + x2.get(i) * x2.get(i);
+		rs = rsqrtf(group_sum(ss, G) / D + eps);
+		if (r.valid && i0 == 0)
+			(part == 0 ? rstd_q : rstd_k)[r.orow] = rs;
+	}
+	if (!r.valid)
+		return;
+	float c[8], s[8];
+	load_cs(c, s, cos_sin, T, half, r.t, i0);
+	bf16x8 y1, y2;
+	for (int i = 0; i < 8; i++) {
+		float a = x1.get(i) * rs, b = x2.get(i) * rs;
+		y1.set(i, a * c[i] - b * s[i]);
+		y2.set(i, a * s[i] + b * c[i]);
+	}
+	store8(dst + i0, y1);
+	store8(dst + half + i0, y2);
+}
+
+__global__ void rotary_backward_vec_kernel(bf16 *dqkv, const bf16 *dq, const bf16 *dk, const bf16 *dv,
+					   const bf16 *q, const bf16 *k, const float *rstd_q,
+					   const float *rstd_k, const float *cos_sin, int B, int T, int H,
+					   int D, int qk_norm, int G)
+{
+	rot_row r = rot_locate(G, B, T, H, D);
+	int part = blockIdx.y, half = D / 2, i0 = (threadIdx.x % G) * 8;
+	bf16 *dst = dqkv + r.src + (long)part * H * D;
+	const bf16 *g = (part == 0 ? dq : part == 1 ? dk : dv) + r.orow * D;
+	bf16x8 g1 = load8(g + i0), g2 = load8(g + half + i0);
+	if (part == 2) {
+		if (r.valid) {
+			store8(dst + i0, g1);
+			store8(dst + half + i0, g2);
+		}
+		return;
+	}
+	float c[8], s[8], a1[8], a2[8], h1[8], h2[8], dot = 0.f;
+	load_cs(c, s, cos_sin, T, half, r.t, i0);
+	for (int i = 0; i < 8; i++) { /* g' = R^T g */
+		a1[i] = g1.get(i) * c[i] + g2.get(i) * s[i];
+		a2[i] = -g1.get(i) * s[i] + g2.get(i) * c[i];
+	}
+	if (qk_norm) { /* yhat = R^T y, the normalised input */
+		const bf16 *y = (part == 0 ? q : k) + r.orow * D;
+		bf16x8 y1 = load8(y + i0), y2 = load8(y + half + i0);
+		for (int i = 0; i < 8; i++) {
+			h1[i] = y1.get(i) * c[i] + y2.get(i) * s[i];
+			h2[i] = -y1.get(i) * s[i] + y2.get(i) * c[i];
+			dot += a1[i] * h1[i] + a2[i] * h2[i];
+		}
+		float mean = group_sum(dot, G) / D, rs = (part == 0 ? rstd_q : rstd_k)[r.orow];
+		for (int i = 0; i < 8; i++) {
+			a1[i] = rs * (a1[i] - h1[i] * mean);
+			a2[i] = rs * (a2[i] - h2[i] * mean);
+		}
+	}
+	if (!r.valid)
+		return;
+	bf16x8 o1, o2;
+	for (int i = 0; i < 8; i++) {
+		o1.set(i, a1[i]);
+		o2.set(i, a2[i]);
+	}
+	store8(dst + i0, o1);
+	store8(dst + half + i0, o2);
+}
+
 /* ---- launchers ---------------------------------------------------------- */
 
 void rotary_table(float *cos_sin, int T, int D)
@@ -108,10 +241,27 @@ void rotary_table(float *cos_sin, int T, int D)
 		}
 }
 
+/* lanes per head row of the 16-byte version, or 0 when D does not suit */
+static int vec_group(int D)
+{
+	int G = D / 16;
+	return D % 16 == 0 && G >= 1 && G <= 32 && 32 % G == 0 ? G : 0;
+}
+
+int rotary_simple = 0; /* the harness sets it to check the simple kernels */
+
 int rotary_forward(bf16 *q, bf16 *k, bf16 *v, float *rstd_q, float *rstd_k, const bf16 *qkv,
 		   const float *cos_sin, int B, int T, int H, int D, int qk_norm, float eps,
 		   cudaStream_t s)
 {
+	int G = rotary_simple ? 0 : vec_group(D);
+	if (G) {
+		dim3 vgrid(ceil_div((long)B * T * H * G, 256), 3);
+		rotary_forward_vec_kernel<<<vgrid, 256, 0, s>>>(q, k, v, rstd_q, rstd_k, qkv, cos_sin, B, T,
+								 H, D, qk_norm, eps, G);
+		KERNEL_CHECK();
+		return 0;
+	}
 	dim3 grid(ceil_div((long)B * T * H, 8), 3);
 	rotary_forward_kernel<<<grid, 256, 0, s>>>(q, k, v, rstd_q, rstd_k, qkv, cos_sin, B, T, H, D,
 						   qk_norm, eps);
@@ -123,6 +273,14 @@ int rotary_backward(bf16 *dqkv, const bf16 *dq, const bf16 *dk, const bf16 *dv, 
 		    const bf16 *k, const float *rstd_q, const float *rstd_k, const float *cos_sin,
 		    int B, int T, int H, int D, int qk_norm, cudaStream_t s)
 {
+	int G = rotary_simple ? 0 : vec_group(D);
+	if (G) {
+		dim3 vgrid(ceil_div((long)B * T * H * G, 256), 3);
+		rotary_backward_vec_kernel<<<vgrid, 256, 0, s>>>(dqkv, dq, dk, dv, q, k, rstd_q, rstd_k,
+								  cos_sin, B, T, H, D, qk_norm, G);
+		KERNEL_CHECK();
+		return 0;
+	}
 	dim3 grid(ceil_div((long)B * T * H, 8), 3);
 	rotary_backward_kernel<<<grid, 256, 0, s>>>(dqkv, dq, dk, dv, q, k, rstd_q, rstd_k, cos_sin, B,
 						    T, H, D, qk_norm);
