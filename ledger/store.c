@@ -336,7 +336,11 @@ static const char *bind_hardware(struct store *st, const json_t *rec)
 	const char *name = json_string_value(json_object_get(hw, "gpu_name"));
 	double mem_mb = runrec_num(hw, "gpu_mem_mb");
 	json_t *count = json_object_get(hw, "gpu_count");
-	hw_tags(st, name, mem_mb);
+	/* A CPU-only run (the trainer's CPU path) names no GPU but its CPU:
+	 * tag it "CPU" so it has a frontier of its own instead of "unknown". */
+	int cpu_only = (!name || !*name) && json_is_string(json_object_get(hw, "cpu")) &&
+		       !(json_is_number(count) && json_number_value(count) > 0);
+	hw_tags(st, cpu_only ? "CPU" : name, mem_mb);
 	bind_static(q, 12, name);
 	bind_static(q, 13, st->hw.cls);
 	bind_static(q, 14, st->hw.tier);

@@ -130,3 +130,12 @@ printf '\n{\n  "schema": "runrec/1",\n  "status": "ok"\n  "run_id": "x"\n}\n' >p
 expect_code ledger-ingest-9.1 "broken pretty-printed record: quarantined once" 1 "$LEDGER" --db p.db ingest pretty.json
 expect_eq ledger-ingest-9.2 "the line where parsing stopped" "ledger: ingest: pretty.json:5: invalid JSON at column 10: '}' expected near '\"run_id\"'" "$err"
 expect_eq ledger-ingest-9.3 "the whole object is kept (five lines from the brace)" "5|5" "$(sql p.db "SELECT line, length(content) - length(replace(content, char(10), '')) FROM quarantine")"
+
+# A CPU-only run (the trainer's CPU path: no GPU name, gpu_count 0, a cpu
+# model) is its own hardware class "CPU", not "unknown".
+printf '%s\n' '{"schema":"runrec/1","run_id":"cpu-1","status":"ok","hardware":{"cpu":"AMD EPYC 7B13","gpu_count":0},"metrics":{"val_bpb":2.3}}' \
+	'{"schema":"runrec/1","run_id":"nohw-1","status":"ok","metrics":{"val_bpb":2.4}}' > cpu.jsonl
+expect_code ingest-cpu-1 "CPU-only record ingests" 0 "$LEDGER" --db cpu.db ingest cpu.jsonl
+expect_eq ingest-cpu-2 "CPU run tagged CPU, record without hardware unknown" \
+	"cpu-1|CPU||
+nohw-1|unknown||" "$(sql cpu.db "SELECT run_id, hw_class, vram_tier, gpu_name FROM runs ORDER BY id")"
