@@ -398,6 +398,22 @@ static int find_arrow(char **t, int a, int n)
 	return -1;
 }
 
+/* A plain "batch" is ambiguous: autoresearch's total batch is counted in
+ * tokens (2**19), the per-device batch in sequences (32, 64). Values below
+ * 4096 can only be sequences, so "batch 32 -> 64" is the device batch. */
+static int batch_is_per_device(char **t, int a, int b, const char *var,
+			       const char *old_val, const char *new_val)
+{
+	double v;
+	if (strcmp(var, "train.total_batch_size"))
+		return 0;
+	for (int i = a; i < b; i++)
+		if (tok_is(t[i], "total"))
+			return 0;
+	const char *val = new_val ? new_val : old_val;
+	return val && !parse_double(val, &v) && v > 0 && v < 4096;
+}
+
 /* Add "name(t[a..b)) old -> new"; returns 1 when the name is a name. */
 static int emit(struct change_list *out, char **t, int a, int b, const char *old_val,
 		const char *new_val)
@@ -405,6 +421,10 @@ static int emit(struct change_list *out, char **t, int a, int b, const char *old
 	sb var = SB_INIT;
 	const char *implied;
 	int ok = !name_to_var(t, a, b, &var, &implied);
+	if (ok && batch_is_per_device(t, a, b, var.buf, old_val, new_val)) {
+		sb_reset(&var);
+		sb_adds(&var, "train.device_batch_size");
+	}
 	if (ok)
 		change_list_add(out, var.buf, old_val, new_val ? new_val : implied);
 	sb_release(&var);

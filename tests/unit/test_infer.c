@@ -50,6 +50,9 @@ static void test_forms(void)
 	expect("infer-1.13", "disable grad checkpointing", "impl.recompute:~>false");
 	expect("infer-1.14", "activation relu2", "model.activation:~>relu2");
 	expect("infer-1.15", "total batch size 2**19 to 2**18", "train.total_batch_size:2**19>2**18");
+	expect("infer-1.15b", "batch 32 -> 64", "train.device_batch_size:32>64");
+	expect("infer-1.15c", "batch size 2**19 to 2**18", "train.total_batch_size:2**19>2**18");
+	expect("infer-1.15d", "batch size 524288 to 262144", "train.total_batch_size:524288>262144");
 	expect("infer-1.16", "optim.beta2 0.95 -> 0.99", "optim.beta2:0.95>0.99");
 	expect("infer-1.17", "x0 lambda 0.1 to 0.2", "desc.x0_lambda:0.1>0.2");
 	expect("infer-1.18", "attention to flash", "impl.attention:~>flash");
