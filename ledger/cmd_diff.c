@@ -175,16 +175,16 @@ static void print_aligned(const table *t)
 	int n = (t->nrows + 1) * t->ncols;
 	char **text = xcalloc((size_t)n, sizeof(char *));
 	size_t w[8] = { 0 };
-	sb cell = SB_INIT, line = SB_INIT;
+	sb cellbuf = SB_INIT, line = SB_INIT;
 	for (int k = 0; k < n; k++) {
 		int c = k % t->ncols;
-		sb_reset(&cell);
+		sb_reset(&cellbuf);
 		if (k < t->ncols)
-			sb_adds(&cell, t->cols[c]);
+			sb_adds(&cellbuf, t->cols[c]);
 		else
-			table_cell_text(&t->cells[k - t->ncols], &cell);
+			table_cell_text(&t->cells[k - t->ncols], &cellbuf);
 		sb_reset(&line);
-		term_escape(&line, cell.buf, 0);
+		term_escape(&line, cellbuf.buf, 0);
 		text[k] = xstrdup(line.buf);
 		if (utf8_chars(text[k]) > w[c])
 			w[c] = utf8_chars(text[k]);
@@ -203,7 +203,7 @@ static void print_aligned(const table *t)
 		free(text[k]);
 	}
 	free(text);
-	sb_release(&cell);
+	sb_release(&cellbuf);
 	sb_release(&line);
 }
 
