@@ -32,11 +32,15 @@ function kv(k,   i, a) { for (i = 1; i <= NF; i++) { split($i, a, "="); if (a[1]
 	if ($1 == "torch-eager") ref[shape] = kv("tokens_per_s")
 	n++; row[n] = $1 " (" kv("opt") ")"; sh[n] = shape; tok[n] = kv("tokens_per_s")
 	mfu[n] = kv("mfu_percent"); mem[n] = kv("allocated_mb")
+	# same model, same FLOPs per token: MFU scales with tokens/s
+	if (mfu[n] != "" && mfu[n] != "nan") per_tok[shape] = mfu[n] / tok[n]
 }
 END {
 	print "| shape | implementation | tokens/s | MFU % | peak MB | vs eager |"
 	print "|---|---|---|---|---|---|"
-	for (i = 1; i <= n; i++)
-		printf "| %s | %s | %.3f M | %s | %s | %.2fx |\n", sh[i], row[i], tok[i] / 1e6, mfu[i], mem[i],
+	for (i = 1; i <= n; i++) {
+		m = mfu[i] != "" ? mfu[i] : (per_tok[sh[i]] ? sprintf("%.2f", tok[i] * per_tok[sh[i]]) : "unknown")
+		printf "| %s | %s | %.3f M | %s | %s | %.2fx |\n", sh[i], row[i], tok[i] / 1e6, m, mem[i],
 			ref[sh[i]] ? tok[i] / ref[sh[i]] : 0
+	}
 }' "$log"
