@@ -224,3 +224,14 @@ int glob_match(const char *pat, const char *text)
 		return glob_match(pat + 1, text + 1);
 	return 0;
 }
+
+int wants_help(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			break;
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
+			return 1;
+	}
+	return 0;
+}

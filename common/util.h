@@ -61,6 +61,10 @@ int str_ieq(const char *a, const char *b);
 /* Shell-style glob match ('*', '?'), used for variable globs like "impl.*". */
 int glob_match(const char *pattern, const char *text);
 
+/* True when argv[1..] holds -h or --help before a "--"; every command of
+ * every program prints its usage then. */
+int wants_help(int argc, char **argv);
+
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 #include "banned.h"

@@ -25,7 +25,6 @@ int cmd_quarantine(int argc, char **argv, struct ledger_ctx *ctx);
 int cmd_campaign(int argc, char **argv, struct ledger_ctx *ctx);
 int cmd_audit(int argc, char **argv, struct ledger_ctx *ctx);
 
-/* True when argv holds -h or --help; commands print their usage then. */
-int wants_help(int argc, char **argv);
+/* wants_help(argc, argv) lives in common/util.h. */
 
 #endif

@@ -51,17 +51,6 @@ static void print_usage(FILE *out)
 		fprintf(out, "  %-11s %s\n", commands[i].name, commands[i].summary);
 }
 
-int wants_help(int argc, char **argv)
-{
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--"))
-			break;
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
-			return 1;
-	}
-	return 0;
-}
-
 /* Take --db and --format out of argv wherever they stand (before "--"), so
  * every command accepts them in either position. Returns 0 or EXIT_USAGE. */
 static int take_global_options(int *argc, char **argv, struct ledger_ctx *ctx)

@@ -578,7 +578,7 @@ int cmd_daily(int argc, char **argv, struct report_ctx *ctx)
 {
 	struct report_opts o = { NULL, NULL, REPORT_DEFAULT_LIMIT, 1 };
 	const char *date = NULL;
-	if (report_wants_help(argc, argv)) {
+	if (wants_help(argc, argv)) {
 		fputs(usage, stdout);
 		return EXIT_OK;
 	}

@@ -15,7 +15,7 @@ static const char usage[] =
 int cmd_index(int argc, char **argv, struct report_ctx *ctx)
 {
 	struct report_opts o = { 0 };
-	if (report_wants_help(argc, argv)) {
+	if (wants_help(argc, argv)) {
 		fputs(usage, stdout);
 		return EXIT_OK;
 	}

@@ -49,17 +49,6 @@ static void print_usage(FILE *out)
 		fprintf(out, "  %-9s %s\n", commands[i].name, commands[i].summary);
 }
 
-int report_wants_help(int argc, char **argv)
-{
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--"))
-			break;
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
-			return 1;
-	}
-	return 0;
-}
-
 /* Take --db out of argv wherever it stands. Returns 0 or EXIT_USAGE. */
 static int take_global_options(int *argc, char **argv, struct report_ctx *ctx)
 {
@@ -129,7 +118,7 @@ int main(int argc, char **argv)
 		const struct command *c = &commands[i];
 		if (strcmp(argv[1], c->name))
 			continue;
-		if ((c->flags & NEED_DB) && !report_wants_help(argc - 1, argv + 1) &&
+		if ((c->flags & NEED_DB) && !wants_help(argc - 1, argv + 1) &&
 		    (rc = open_ledger(&ctx)))
 			return rc;
 		rc = c->fn(argc - 1, argv + 1, &ctx);

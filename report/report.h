@@ -17,8 +17,6 @@ int cmd_daily(int argc, char **argv, struct report_ctx *ctx);
 int cmd_campaign(int argc, char **argv, struct report_ctx *ctx);
 int cmd_index(int argc, char **argv, struct report_ctx *ctx);
 
-/* True when argv holds -h or --help before any "--". */
-int report_wants_help(int argc, char **argv);
 
 /* Options every report command takes; filled by report_option(). */
 struct report_opts {
