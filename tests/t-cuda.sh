@@ -8,7 +8,13 @@
 # On a machine with a GPU the no-GPU cases are skipped (said as such).
 . "$ROOT/tests/lib.sh"
 
-nvcc=$(command -v nvcc 2>/dev/null || { test -x /usr/local/cuda/bin/nvcc && echo /usr/local/cuda/bin/nvcc; })
+# The Makefile's rule for finding nvcc; `make NVCC= test` (set, even empty)
+# overrides it there and here alike.
+if [ "${NVCC+set}" = set ]; then
+	nvcc=$NVCC
+else
+	nvcc=$(command -v nvcc 2>/dev/null || { test -x /usr/local/cuda/bin/nvcc && echo /usr/local/cuda/bin/nvcc; })
+fi
 has_gpu=0
 nvidia-smi -L >/dev/null 2>&1 && has_gpu=1
 
