@@ -85,9 +85,10 @@ $(BUILD)/report: $(BUILD)/obj/report/main.o $(BUILD)/libreport.a $(BUILD)/libled
 	$(CC) $(ALL_LDFLAGS) $^ $(LDLIBS_ALL) -o $@
 $(BUILD)/trainer: $(BUILD)/obj/trainer/main.o $(BUILD)/libtrainer.a $(BUILD)/libcommon.a
 	$(LINK) $(ALL_LDFLAGS) $^ $(TRAINER_LIBS) $(LDLIBS_ALL) -o $@
-$(BUILD)/tests/%: tests/unit/%.c $(LIBS_A)
+# Unit tests compile as C (the obj rule) and link like the trainer.
+$(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(LIBS_A)
 	@mkdir -p $(dir $@)
-	$(LINK) $(ALL_CFLAGS) $(ALL_LDFLAGS) $< $(LIBS_A) $(TRAINER_LIBS) $(LDLIBS_ALL) -o $@
+	$(LINK) $(ALL_LDFLAGS) $< $(LIBS_A) $(TRAINER_LIBS) $(LDLIBS_ALL) -o $@
 
 test: all
 	BUILD=$(BUILD) sh tests/run.sh
@@ -107,6 +108,7 @@ clean:
 	rm -rf build build-san build-*
 
 .PHONY: all test deps demo install clean
+.SECONDARY:
 .DELETE_ON_ERROR:
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

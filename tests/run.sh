@@ -10,6 +10,8 @@ case "$BUILD" in /*) ;; *) BUILD="$ROOT/$BUILD" ;; esac
 export BUILD ROOT
 export LEDGER="$BUILD/ledger" REPORT="$BUILD/report" TRAINER="$BUILD/trainer"
 export FIXTURES="$ROOT/tests/fixtures"
+# the build may live outside the tree (BUILD=/tmp/x): templates come from here
+export RUNLEDGER_TEMPLATES="$ROOT/templates"
 export LC_ALL=C TZ=UTC
 unset LEDGER_DB
 pattern=${1:-}
