@@ -30,6 +30,10 @@ int runrec_validate(const json_t *rec, sb *err);
  * significant digits. Caller frees. */
 char *runrec_canonical(const json_t *rec);
 
+/* The canonical text of any JSON value appended to out (runrec_canonical
+ * without the copy; the ledger's repeat key prints its parts with it). */
+void runrec_canonical_add(const json_t *v, sb *out);
+
 /* Identity: sha256 hex of the canonical text. Two records with the same
  * content (key order and whitespace aside) have the same identity. */
 void runrec_identity(const json_t *rec, char hex[65]);
