@@ -157,7 +157,12 @@ static void print_summary(const struct run *r)
 	printf("%-18s%.1f\n", "training_seconds:", m->training_seconds);
 	printf("%-18s%.1f\n", "total_seconds:", m->total_seconds);
 	printf("%-18s%.1f\n", "peak_vram_mb:", m->peak_vram_mb);
-	printf("%-18s%.2f\n", "mfu_percent:", m->mfu_percent);
+	/* A GPU missing from the peak table (common/hw.c) has no MFU: say so
+	 * rather than print a made-up or NaN figure; the record holds null. */
+	if (isfinite(m->mfu_percent))
+		printf("%-18s%.2f\n", "mfu_percent:", m->mfu_percent);
+	else
+		printf("%-18s%s\n", "mfu_percent:", "unknown");
 	printf("%-18s%.1f\n", "total_tokens_M:", m->total_tokens_M);
 	printf("%-18s%ld\n", "num_steps:", m->num_steps);
 	printf("%-18s%.1f\n", "num_params_M:", m->num_params_M);
