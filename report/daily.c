@@ -85,7 +85,9 @@ static void summary_counts(struct day *d)
 		"FROM runs WHERE t_finished >= ?1 AND t_finished < ?2");
 	day_bind(d, st);
 	sqlite3_step(st);
-	tpl_setf(&d->vars, "runs", "%d", sqlite3_column_int(st, 0));
+	int runs = sqlite3_column_int(st, 0);
+	tpl_setf(&d->vars, "runs", "%d", runs);
+	tpl_set(&d->vars, "runs_noun", runs == 1 ? "run" : "runs");
 	tpl_setf(&d->vars, "keeps", "%d", sqlite3_column_int(st, 1));
 	tpl_setf(&d->vars, "failed", "%d", sqlite3_column_int(st, 2));
 	sqlite3_finalize(st);
@@ -93,10 +95,12 @@ static void summary_counts(struct day *d)
 	int n;
 	day_counts(d, "agent", &list, &n);
 	tpl_setf(&d->vars, "agents", "%d", n);
+	tpl_set(&d->vars, "agents_noun", n == 1 ? "agent" : "agents");
 	tpl_set(&d->vars, "agent_list", list.buf);
 	sb_reset(&list);
 	day_counts(d, "hw_class", &list, &n);
 	tpl_setf(&d->vars, "hardware", "%d", n);
+	tpl_set(&d->vars, "hardware_noun", n == 1 ? "hardware class" : "hardware classes");
 	tpl_set(&d->vars, "hardware_list", list.buf);
 	sb_release(&list);
 }

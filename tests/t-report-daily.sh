@@ -135,3 +135,10 @@ for line in "No run moved a frontier on this day." "No runs on this day." "No di
 done
 expect_match report-daily-14.1 "empty day: 0 runs" "$e" '^0 runs by 0 agents on 0 hardware classes'
 expect_match report-daily-14.2 "empty day after the data: frontier stays" "$e" "^The best val_bpb on any hardware stayed at \*\*0\.9200\*\*\.$"
+
+# A day with one run speaks in the singular.
+printf '%s\n' '{"schema":"runrec/1","run_id":"solo","status":"ok","agent":"a","finished_at":"2026-04-01T10:00:00Z","hardware":{"gpu_name":"NVIDIA H100 80GB HBM3"},"metrics":{"val_bpb":1.0}}' >solo.jsonl
+"$LEDGER" --db solo.db ingest solo.jsonl >/dev/null 2>&1
+"$REPORT" --db solo.db daily --date 2026-04-01 --out solo --no-charts >/dev/null 2>&1
+expect_match report-daily-singular "one run, one agent, one class in the singular" "$(cat solo/2026-04-01.md)" \
+	'^1 run by 1 agent on 1 hardware class: 0 kept, 0 without a valid measurement\.$'
