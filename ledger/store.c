@@ -101,6 +101,7 @@ struct hw_memo {
 	double mem_mb;     /* NaN when absent */
 	char cls[128];
 	const char *tier;
+	sb key_tail;       /* the repeat key's last part: ,"<cls>"] */
 };
 
 struct store {
@@ -124,6 +125,7 @@ struct store *store_new(sqlite3 *db)
 {
 	struct store *st = xcalloc(1, sizeof(*st));
 	st->db = db;
+	sb_init(&st->hw.key_tail);
 	/* A file is one transaction: with SQLite's default 2 MB page cache a
 	 * large one spills dirty pages to the WAL and reads them back. At 10^5
 	 * records 64 MB cuts that from 5.8 to 2.5 page writes and from 2.3 to
@@ -159,6 +161,7 @@ void store_free(struct store *st)
 		free(st->cache.gen[g].slot);
 	}
 	free(st->hw.name);
+	sb_release(&st->hw.key_tail);
 	free(st);
 }
 
@@ -252,42 +255,86 @@ static json_t *nullable_str(const char *s)
 	return s ? json_string(s) : json_null();
 }
 
-/* Repeat key: the same config (seeds aside), code, data and hardware class
- * measure the same thing. Without a config: the same inferred change set
+static int is_seed_key(const char *k)
+{
+	return str_ends_with(k, ".seed") || !strcmp(k, "seed");
+}
+
+/* A string member as canonical JSON, or null when absent or not a string. */
+static void add_str_part(sb *out, const json_t *obj, const char *key)
+{
+	json_t *v = json_object_get(obj, key);
+	sb_addc(out, ',');
+	if (json_is_string(v))
+		runrec_canonical_add(v, out);
+	else
+		sb_add(out, "null", 4);
+}
+
+/* Repeat key, first part: the same config (seeds aside), code, data and
+ * hardware class measure the same thing. The key is the SHA-256 of the
+ * canonical text of [config without seeds, code.commit, code.diff_sha256,
+ * data.sha256, hardware class]; all but the class is known before the store
+ * sees the record, so store_prepare hashes that much (on the worker thread
+ * of a large file) and repeat_key adds the class. Same bytes as building
+ * that array and printing it, without building it. */
+static void repeat_prefix(const json_t *rec, struct store_prep *p)
+{
+	json_t *cfg = json_object_get(rec, "config"), *noseed = NULL, *v;
+	const char *k;
+	sb text = SB_INIT;
+	p->has_repeat_prefix = json_is_object(cfg);
+	if (!p->has_repeat_prefix)
+		return;
+	json_object_foreach(cfg, k, v)
+		if (is_seed_key(k)) {
+			noseed = json_object();
+			break;
+		}
+	if (noseed)
+		json_object_foreach(cfg, k, v)
+			if (!is_seed_key(k))
+				json_object_set(noseed, k, v);
+	sb_addc(&text, '[');
+	runrec_canonical_add(noseed ? noseed : cfg, &text);
+	json_t *code = json_object_get(rec, "code");
+	add_str_part(&text, code, "commit");
+	add_str_part(&text, code, "diff_sha256");
+	add_str_part(&text, json_object_get(rec, "data"), "sha256");
+	sha256_init(&p->repeat_prefix);
+	sha256_update(&p->repeat_prefix, text.buf, text.len);
+	sb_release(&text);
+	json_decref(noseed);
+}
+
+/* The full repeat key. Without a config: the same inferred change set
  * (with new values) from the same parent on the same hardware class. NULL
  * (key[0] = 0) when neither can be formed. */
-static void repeat_key(const json_t *rec, const char *hw, const struct change_list *cl,
-		       int exact, char key[65])
+static void repeat_key(const json_t *rec, const struct store_prep *p, const struct hw_memo *hw,
+		       const struct change_list *cl, int exact, char key[65])
 {
-	json_t *cfg = json_object_get(rec, "config");
-	json_t *parts = json_array();
 	key[0] = '\0';
-	if (json_is_object(cfg)) {
-		json_t *noseed = json_object();
-		const char *k;
-		json_t *v;
-		json_object_foreach(cfg, k, v)
-			if (!str_ends_with(k, ".seed") && strcmp(k, "seed"))
-				json_object_set(noseed, k, v);
-		json_array_append_new(parts, noseed);
-		json_array_append_new(parts, nullable_str(runrec_sub_str(rec, "code", "commit")));
-		json_array_append_new(parts, nullable_str(runrec_sub_str(rec, "code", "diff_sha256")));
-		json_array_append_new(parts, nullable_str(runrec_sub_str(rec, "data", "sha256")));
-		json_array_append_new(parts, json_string(hw));
-	} else if (exact == 0 && cl->n > 0) {
-		json_array_append_new(parts, json_string("inferred"));
-		json_array_append_new(parts, json_string(hw));
-		json_array_append_new(parts, json_string(runrec_str(rec, "parent")));
-		for (int i = 0; i < cl->n; i++) {
-			json_array_append_new(parts, json_string(cl->v[i].var));
-			json_array_append_new(parts, nullable_str(cl->v[i].new_val));
-		}
+	if (p->has_repeat_prefix) {
+		sha256_ctx c = p->repeat_prefix;
+		uint8_t digest[32];
+		sha256_update(&c, hw->key_tail.buf, hw->key_tail.len);
+		sha256_final(&c, digest);
+		sha256_to_hex(digest, key);
+		return;
 	}
-	if (json_array_size(parts)) {
-		char *text = runrec_canonical(parts);
-		sha256_hex(text, strlen(text), key);
-		free(text);
+	if (exact != 0 || cl->n == 0)
+		return;
+	json_t *parts = json_array();
+	json_array_append_new(parts, json_string("inferred"));
+	json_array_append_new(parts, json_string(hw->cls));
+	json_array_append_new(parts, json_string(runrec_str(rec, "parent")));
+	for (int i = 0; i < cl->n; i++) {
+		json_array_append_new(parts, json_string(cl->v[i].var));
+		json_array_append_new(parts, nullable_str(cl->v[i].new_val));
 	}
+	char *text = runrec_canonical(parts);
+	sha256_hex(text, strlen(text), key);
+	free(text);
 	json_decref(parts);
 }
 
@@ -326,10 +373,20 @@ static void hw_tags(struct store *st, const char *name, double mem_mb)
 	hw_class(name, m->cls, sizeof(m->cls));
 	m->tier = hw_vram_tier(hw_mem_gb(name, isnan(mem_mb) ? 0 : mem_mb));
 	m->valid = 1;
+	/* a class cut inside a UTF-8 sequence is no JSON string: the key has
+	 * always been formed without it then */
+	json_t *cls = json_string(m->cls);
+	sb_reset(&m->key_tail);
+	if (cls) {
+		sb_addc(&m->key_tail, ',');
+		runrec_canonical_add(cls, &m->key_tail);
+	}
+	sb_addc(&m->key_tail, ']');
+	json_decref(cls);
 }
 
-/* Columns 12-16; returns the hardware class (for the repeat key). */
-static const char *bind_hardware(struct store *st, const json_t *rec)
+/* Columns 12-16; returns the class and tier (for the repeat key). */
+static const struct hw_memo *bind_hardware(struct store *st, const json_t *rec)
 {
 	sqlite3_stmt *q = st->ins_run;
 	json_t *hw = json_object_get(rec, "hardware");
@@ -349,7 +406,7 @@ static const char *bind_hardware(struct store *st, const json_t *rec)
 	else
 		sqlite3_bind_null(q, 15);
 	db_bind_double(q, 16, mem_mb);
-	return st->hw.cls;
+	return &st->hw;
 }
 
 static void bind_record(struct store *st, const json_t *rec, const char *hash,
@@ -419,6 +476,7 @@ void store_prepare(json_t *rec, struct store_prep *p)
 		canon = runrec_canonical(rec);
 	}
 	p->canon = canon;
+	repeat_prefix(rec, p);
 }
 
 void store_prep_release(struct store_prep *p)
@@ -438,7 +496,7 @@ enum store_outcome store_put_prepared(struct store *st, json_t *rec, const struc
 
 	*run_id = runrec_str(rec, "run_id");
 	bind_record(st, rec, p->hash, src, p->canon);
-	repeat_key(rec, bind_hardware(st, rec), &cl, exact, key);
+	repeat_key(rec, p, bind_hardware(st, rec), &cl, exact, key);
 	bind_static(q, 23, key[0] ? key : NULL);
 	SQL_CHECK(st->db, sqlite3_step(q));
 	sqlite3_reset(q);

@@ -9,6 +9,7 @@
 #include <jansson.h>
 #include <sqlite3.h>
 #include "sb.h"
+#include "sha256.h"
 
 struct store;
 
@@ -48,6 +49,10 @@ enum store_outcome store_put(struct store *st, json_t *rec, const struct store_s
 struct store_prep {
 	char hash[65];
 	char *canon;
+	/* The repeat key of a record with a config, hashed as far as it can
+	 * be without the store: all parts but the hardware class (store.c). */
+	int has_repeat_prefix;
+	sha256_ctx repeat_prefix;
 };
 void store_prepare(json_t *rec, struct store_prep *p);
 void store_prep_release(struct store_prep *p);
