@@ -334,12 +334,18 @@ struct canon_key {
 	const json_t *val;
 };
 
+/* Where the text of one member's value landed (runrec_canonical_member). */
+struct canon_mark {
+	const char *key;
+	size_t off, len;
+};
+
 static void canon_value(sb *out, const json_t *v);
 
 /* Members in strcmp order of their keys (JSON_SORT_KEYS); keys hold no NUL
  * (jansson's parser refuses them). Records have objects of ~10 members:
  * insertion sort on a stack array beats qsort and malloc. */
-static void canon_object(sb *out, const json_t *obj)
+static void canon_object(sb *out, const json_t *obj, struct canon_mark *mark)
 {
 	struct canon_key small[32], *k = small;
 	size_t n = json_object_size(obj), i = 0;
@@ -360,7 +366,12 @@ static void canon_object(sb *out, const json_t *obj)
 			sb_addc(out, ',');
 		canon_string(out, k[i].key, k[i].len);
 		sb_addc(out, ':');
+		size_t start = out->len;
 		canon_value(out, k[i].val);
+		if (mark && !strcmp(k[i].key, mark->key)) {
+			mark->off = start;
+			mark->len = out->len - start;
+		}
 	}
 	sb_addc(out, '}');
 	if (k != small)
@@ -371,7 +382,7 @@ static void canon_value(sb *out, const json_t *v)
 {
 	switch (json_typeof(v)) {
 	case JSON_OBJECT:
-		canon_object(out, v);
+		canon_object(out, v, NULL);
 		break;
 	case JSON_ARRAY:
 		sb_addc(out, '[');
@@ -412,6 +423,20 @@ char *runrec_canonical(const json_t *rec)
 	sb s = SB_INIT;
 	sb_grow(&s, 1024); /* most records fit: no regrowth */
 	canon_value(&s, rec);
+	return sb_detach(&s);
+}
+
+char *runrec_canonical_member(const json_t *rec, const char *key, size_t *off, size_t *len)
+{
+	struct canon_mark mark = { key, 0, 0 };
+	sb s = SB_INIT;
+	sb_grow(&s, 1024);
+	if (json_is_object(rec))
+		canon_object(&s, rec, &mark);
+	else
+		canon_value(&s, rec);
+	*off = mark.off;
+	*len = mark.len;
 	return sb_detach(&s);
 }
 

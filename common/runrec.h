@@ -34,6 +34,11 @@ char *runrec_canonical(const json_t *rec);
  * without the copy; the ledger's repeat key prints its parts with it). */
 void runrec_canonical_add(const json_t *v, sb *out);
 
+/* runrec_canonical, also saying where the value of rec's top-level member
+ * key lies in it (*len = 0 when absent): the ledger reuses the config's
+ * text for its repeat key instead of printing it again. */
+char *runrec_canonical_member(const json_t *rec, const char *key, size_t *off, size_t *len);
+
 /* Identity: sha256 hex of the canonical text. Two records with the same
  * content (key order and whitespace aside) have the same identity. */
 void runrec_identity(const json_t *rec, char hex[65]);

@@ -278,7 +278,8 @@ static void add_str_part(sb *out, const json_t *obj, const char *key)
  * sees the record, so store_prepare hashes that much (on the worker thread
  * of a large file) and repeat_key adds the class. Same bytes as building
  * that array and printing it, without building it. */
-static void repeat_prefix(const json_t *rec, struct store_prep *p)
+static void repeat_prefix(const json_t *rec, const char *cfg_text, size_t cfg_len,
+			  struct store_prep *p)
 {
 	json_t *cfg = json_object_get(rec, "config"), *noseed = NULL, *v;
 	const char *k;
@@ -291,12 +292,16 @@ static void repeat_prefix(const json_t *rec, struct store_prep *p)
 			noseed = json_object();
 			break;
 		}
-	if (noseed)
+	sb_addc(&text, '[');
+	if (noseed) {
 		json_object_foreach(cfg, k, v)
 			if (!is_seed_key(k))
 				json_object_set(noseed, k, v);
-	sb_addc(&text, '[');
-	runrec_canonical_add(noseed ? noseed : cfg, &text);
+		runrec_canonical_add(noseed, &text);
+		json_decref(noseed);
+	} else { /* no seeds: the config's text in the record's is this part */
+		sb_add(&text, cfg_text, cfg_len);
+	}
 	json_t *code = json_object_get(rec, "code");
 	add_str_part(&text, code, "commit");
 	add_str_part(&text, code, "diff_sha256");
@@ -304,7 +309,6 @@ static void repeat_prefix(const json_t *rec, struct store_prep *p)
 	sha256_init(&p->repeat_prefix);
 	sha256_update(&p->repeat_prefix, text.buf, text.len);
 	sb_release(&text);
-	json_decref(noseed);
 }
 
 /* The full repeat key. Without a config: the same inferred change set
@@ -459,11 +463,12 @@ static enum store_outcome explain_conflict(struct store *st, const char *run_id,
 
 void store_prepare(json_t *rec, struct store_prep *p)
 {
+	size_t cfg_off, cfg_len;
 	/* "run_id": null is no run_id: drop it first, as runrec_ensure_id does,
 	 * so the derived id is the same one runrec_ensure_id would give */
 	if (json_is_null(json_object_get(rec, "run_id")))
 		json_object_del(rec, "run_id");
-	char *canon = runrec_canonical(rec);
+	char *canon = runrec_canonical_member(rec, "config", &cfg_off, &cfg_len);
 	sha256_hex(canon, strlen(canon), p->hash);
 	json_t *id = json_object_get(rec, "run_id");
 	if (!json_is_string(id) || json_string_length(id) == 0) {
@@ -473,10 +478,10 @@ void store_prepare(json_t *rec, struct store_prep *p)
 		free(canon);
 		snprintf(derived, sizeof(derived), "r-%.16s", p->hash);
 		json_object_set_new(rec, "run_id", json_string(derived));
-		canon = runrec_canonical(rec);
+		canon = runrec_canonical_member(rec, "config", &cfg_off, &cfg_len);
 	}
 	p->canon = canon;
-	repeat_prefix(rec, p);
+	repeat_prefix(rec, canon + cfg_off, cfg_len, p);
 }
 
 void store_prep_release(struct store_prep *p)

@@ -10,7 +10,8 @@
  *   canonical-3.x  20,000 random values (fixed seed): nested objects and
  *                  arrays, keys sharing prefixes, random bytes of UTF-8,
  *                  random doubles from bit patterns and from decimals
- *   canonical-4.x  runrec_identity is the SHA-256 of jansson's text */
+ *   canonical-4.x  runrec_identity is the SHA-256 of jansson's text;
+ *                  runrec_canonical_add and runrec_canonical_member agree */
 #include <float.h>
 #include <limits.h>
 #include <math.h>
@@ -204,6 +205,15 @@ static void identity(void)
 	sb_adds(&s, "]");
 	CHECK("canonical-4.2", s.len == strlen(text) + 2 && !strncmp(s.buf + 1, text, strlen(text)));
 	sb_release(&s);
+	size_t off, len;
+	char *whole = runrec_canonical_member(rec, "metrics", &off, &len);
+	const char *metrics = "{\"val_bpb\":0.99790000000000001}";
+	CHECK("canonical-4.3", !strcmp(whole, text) && len == strlen(metrics) &&
+				       !strncmp(whole + off, metrics, len));
+	free(whole);
+	whole = runrec_canonical_member(rec, "config", &off, &len);
+	CHECK("canonical-4.4", !strcmp(whole, text) && len == 0);
+	free(whole);
 	free(text);
 	json_decref(rec);
 }
