@@ -34,9 +34,15 @@ static double random_double(void)
 		return d;
 	}
 	case 1: return (double)(int64_t)(next() % 2000001) - 1000000; /* integral reals */
-	case 2: return decimals[next() % 8] * (double)(next() % 100);
+	case 2: { /* two statements: the order of next() calls is then fixed */
+		double d = decimals[next() % 8];
+		return d * (double)(next() % 100);
+	}
 	case 3: return (double)(next() % 1000000) / 1e6;
-	default: return ldexp((double)(next() % 1000), (int)(next() % 200) - 100);
+	default: {
+		double m = (double)(next() % 1000);
+		return ldexp(m, (int)(next() % 200) - 100);
+	}
 	}
 }
 
@@ -63,7 +69,10 @@ static json_t *random_value(int depth)
 	switch (kind) {
 	case 0: return json_null();
 	case 1: return json_boolean(next() & 1);
-	case 2: return json_integer((json_int_t)next() >> (next() % 64));
+	case 2: {
+		json_int_t i = (json_int_t)next();
+		return json_integer(i >> (next() % 64));
+	}
 	case 3: return json_real(random_double());
 	case 4: case 5: return random_string();
 	case 6: {

@@ -99,10 +99,12 @@ static void declined(void)
 
 static json_t *random_object(void)
 {
-	json_t *v;
-	while (!json_is_object(v = random_value(0)))
+	for (;;) { /* json_is_object() evaluates its argument twice */
+		json_t *v = random_value(0);
+		if (json_is_object(v))
+			return v;
 		json_decref(v);
-	return v;
+	}
 }
 
 static const size_t dump_flags[] = { JSON_COMPACT, JSON_INDENT(2), JSON_COMPACT | JSON_ENSURE_ASCII,
