@@ -6,7 +6,8 @@
  * nesting deeper than 64, a top-level value that is not an object. The
  * caller then parses with jansson, which also words the error. It must never
  * accept what jansson rejects nor build a different value (checked by
- * tests/unit/test_jsonparse.c). No allocation beyond jansson's values. */
+ * tests/unit/test_jsonparse.c). Allocates only jansson's values and a
+ * scratch buffer for strings with escapes; knows nothing of run records. */
 #ifndef RL_JSONPARSE_H
 #define RL_JSONPARSE_H
 #include <jansson.h>

@@ -3,8 +3,10 @@
  * Speed matters (target >= 100,000 records/s): statements are prepared
  * once, each record is serialised once (twice when its run_id is derived),
  * dedupe is the UNIQUE constraints answering INSERT … ON CONFLICT DO
- * NOTHING (a SELECT only on the rare conflict path), and parent configs
- * come from an in-memory cache before the database. */
+ * NOTHING (a SELECT only on the rare conflict path), parent configs
+ * come from an in-memory cache before the database, and store_prepare does
+ * all it can without the database (identity, canonical text, most of the
+ * repeat key) so that a worker thread can do it. */
 #include "db.h"
 #include "hw.h"
 #include "infer.h"
