@@ -52,9 +52,7 @@ static const char *type_name(const json_t *v)
 	}
 }
 
-static int problem(sb *err, const char *field, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static int problem(sb *err, const char *field, const char *fmt, ...)
+int field_problem(sb *err, const char *field, const char *fmt, ...)
 {
 	va_list ap;
 	if (err->len)
@@ -71,7 +69,7 @@ static int check_opt_string(const json_t *obj, const char *key, const char *path
 {
 	json_t *v = json_object_get(obj, key);
 	if (v && !json_is_string(v) && !json_is_null(v))
-		return problem(err, path, "expected a string or null, got %s", type_name(v));
+		return field_problem(err, path, "expected a string or null, got %s", type_name(v));
 	return 0;
 }
 
@@ -80,14 +78,14 @@ static int check_enum(const json_t *obj, const char *key, const char *const *all
 {
 	json_t *v = json_object_get(obj, key);
 	if (!v || json_is_null(v))
-		return required ? problem(err, key, "is required") : 0;
+		return required ? field_problem(err, key, "is required") : 0;
 	if (!json_is_string(v))
-		return problem(err, key, "expected a string, got %s", type_name(v));
+		return field_problem(err, key, "expected a string, got %s", type_name(v));
 	if (!runrec_in_list(allowed, json_string_value(v))) {
 		sb s = SB_INIT;
 		for (const char *const *p = allowed; *p; p++)
 			sb_addf(&s, "%s%s", p == allowed ? "" : "|", *p);
-		problem(err, key, "'%s' is not one of %s", json_string_value(v), s.buf);
+		field_problem(err, key, "'%s' is not one of %s", json_string_value(v), s.buf);
 		sb_release(&s);
 		return 1;
 	}
@@ -101,9 +99,9 @@ static int check_time(const json_t *obj, const char *key, sb *err)
 	if (!v || json_is_null(v))
 		return 0;
 	if (!json_is_string(v))
-		return problem(err, key, "expected an ISO-8601 UTC time string, got %s", type_name(v));
+		return field_problem(err, key, "expected an ISO-8601 UTC time string, got %s", type_name(v));
 	if (parse_iso_utc(json_string_value(v), &t))
-		return problem(err, key, "'%s' is not an ISO-8601 time like 2026-03-16T04:00:00Z",
+		return field_problem(err, key, "'%s' is not an ISO-8601 time like 2026-03-16T04:00:00Z",
 			       json_string_value(v));
 	return 0;
 }
@@ -119,7 +117,7 @@ static int check_members(const json_t *parent, const char *key, enum member_kind
 	if (!obj || json_is_null(obj))
 		return 0;
 	if (!json_is_object(obj))
-		return problem(err, key, "expected an object, got %s", type_name(obj));
+		return field_problem(err, key, "expected an object, got %s", type_name(obj));
 	const char *k;
 	json_t *v;
 	json_object_foreach(obj, k, v) {
@@ -130,17 +128,17 @@ static int check_members(const json_t *parent, const char *key, enum member_kind
 		case M_NUMBER:
 			ok = json_is_number(v) || json_is_null(v);
 			if (!ok)
-				n += problem(err, path, "expected a number or null, got %s", type_name(v));
+				n += field_problem(err, path, "expected a number or null, got %s", type_name(v));
 			break;
 		case M_STRING:
 			ok = json_is_string(v) || json_is_null(v);
 			if (!ok)
-				n += problem(err, path, "expected a string or null, got %s", type_name(v));
+				n += field_problem(err, path, "expected a string or null, got %s", type_name(v));
 			break;
 		default:
 			ok = !json_is_object(v) && !json_is_array(v);
 			if (!ok)
-				n += problem(err, path, "expected a scalar (string, number, boolean, null), got %s",
+				n += field_problem(err, path, "expected a scalar (string, number, boolean, null), got %s",
 					     type_name(v));
 		}
 	}
@@ -154,7 +152,7 @@ static int check_hardware(const json_t *rec, sb *err)
 	if (!hw || json_is_null(hw))
 		return 0;
 	if (!json_is_object(hw))
-		return problem(err, "hardware", "expected an object, got %s", type_name(hw));
+		return field_problem(err, "hardware", "expected an object, got %s", type_name(hw));
 	static const char *const strs[] = { "gpu_name", "compute_capability", "driver", "cuda", "host", "cpu" };
 	static const char *const nums[] = { "gpu_count", "gpu_mem_mb" };
 	for (size_t i = 0; i < ARRAY_SIZE(strs); i++) {
@@ -167,7 +165,7 @@ static int check_hardware(const json_t *rec, sb *err)
 		char path[64];
 		snprintf(path, sizeof(path), "hardware.%s", nums[i]);
 		if (v && !json_is_number(v) && !json_is_null(v))
-			n += problem(err, path, "expected a number, got %s", type_name(v));
+			n += field_problem(err, path, "expected a number, got %s", type_name(v));
 	}
 	return n;
 }
@@ -179,12 +177,12 @@ static int check_code(const json_t *rec, sb *err)
 	if (!code || json_is_null(code))
 		return 0;
 	if (!json_is_object(code))
-		return problem(err, "code", "expected an object, got %s", type_name(code));
+		return field_problem(err, "code", "expected an object, got %s", type_name(code));
 	n += check_opt_string(code, "commit", "code.commit", err);
 	n += check_opt_string(code, "diff_sha256", "code.diff_sha256", err);
 	json_t *d = json_object_get(code, "dirty");
 	if (d && !json_is_boolean(d) && !json_is_null(d))
-		n += problem(err, "code.dirty", "expected true or false, got %s", type_name(d));
+		n += field_problem(err, "code.dirty", "expected true or false, got %s", type_name(d));
 	return n;
 }
 
@@ -195,13 +193,13 @@ static int check_failure(const json_t *rec, sb *err)
 	if (!f || json_is_null(f))
 		return 0;
 	if (!json_is_object(f))
-		return problem(err, "failure", "expected an object, got %s", type_name(f));
+		return field_problem(err, "failure", "expected an object, got %s", type_name(f));
 	json_t *ph = json_object_get(f, "phase");
 	if (ph && !json_is_null(ph)) {
 		if (!json_is_string(ph))
-			n += problem(err, "failure.phase", "expected a string, got %s", type_name(ph));
+			n += field_problem(err, "failure.phase", "expected a string, got %s", type_name(ph));
 		else if (!runrec_in_list(runrec_phases, json_string_value(ph)))
-			n += problem(err, "failure.phase",
+			n += field_problem(err, "failure.phase",
 				     "'%s' is not one of startup|data|forward|backward|optimizer|eval",
 				     json_string_value(ph));
 	}
@@ -215,7 +213,7 @@ static int check_metrics(const json_t *rec, sb *err)
 	int n = check_members(rec, "metrics", M_NUMBER, err);
 	double bpb = runrec_metric(rec, "val_bpb");
 	if (!isnan(bpb) && (!isfinite(bpb) || bpb < 0))
-		n += problem(err, "metrics.val_bpb", "%g is not a valid bits-per-byte value", bpb);
+		n += field_problem(err, "metrics.val_bpb", "%g is not a valid bits-per-byte value", bpb);
 	return n;
 }
 
@@ -223,16 +221,16 @@ int runrec_validate(const json_t *rec, sb *err)
 {
 	int n = 0;
 	if (!json_is_object(rec))
-		return problem(err, "(record)", "expected a JSON object"), -1;
+		return field_problem(err, "(record)", "expected a JSON object"), -1;
 	json_t *schema = json_object_get(rec, "schema");
 	if (!json_is_string(schema))
-		n += problem(err, "schema", "is required and must be \"%s\"", RUNREC_SCHEMA);
+		n += field_problem(err, "schema", "is required and must be \"%s\"", RUNREC_SCHEMA);
 	else if (strcmp(json_string_value(schema), RUNREC_SCHEMA))
-		n += problem(err, "schema", "'%s' is not supported (expected \"%s\")",
+		n += field_problem(err, "schema", "'%s' is not supported (expected \"%s\")",
 			     json_string_value(schema), RUNREC_SCHEMA);
 	json_t *id = json_object_get(rec, "run_id");
 	if (id && !(json_is_string(id) && json_string_length(id) > 0) && !json_is_null(id))
-		n += problem(err, "run_id", "expected a non-empty string, got %s", type_name(id));
+		n += field_problem(err, "run_id", "expected a non-empty string, got %s", type_name(id));
 	static const char *const strs[] = { "parent", "campaign", "agent", "description" };
 	for (size_t i = 0; i < ARRAY_SIZE(strs); i++)
 		n += check_opt_string(rec, strs[i], strs[i], err);

@@ -26,6 +26,13 @@ json_t *runrec_parse(const char *text, size_t len, sb *err);
  *   "field 'metrics.val_bpb': expected a number, got string" */
 int runrec_validate(const json_t *rec, sb *err);
 
+/* Append "field 'FIELD': MESSAGE" as one line of err (a newline first when
+ * err is not empty); returns 1, so callers can count problems. The wording
+ * of every validation error: run records here, campaign declarations in
+ * the ledger. */
+int field_problem(sb *err, const char *field, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 /* Canonical text: compact JSON, keys sorted, reals printed with 17
  * significant digits. Caller frees. */
 char *runrec_canonical(const json_t *rec);

@@ -6,6 +6,7 @@
 #include "db.h"
 #include "filter.h"
 #include "hw.h"
+#include "runrec.h"
 #include "util.h"
 
 static const char *const known_keys[] = {
@@ -15,19 +16,6 @@ static const char *const known_keys[] = {
 
 /* The spelling of "use the first valid run" that the spec accepts. */
 #define FIRST_VALID "first valid run"
-
-static void problem(sb *err, const char *field, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void problem(sb *err, const char *field, const char *fmt, ...)
-{
-	va_list ap;
-	if (err->len)
-		sb_addc(err, '\n');
-	sb_addf(err, "field '%s': ", field);
-	va_start(ap, fmt);
-	sb_vaddf(err, fmt, ap);
-	va_end(ap);
-}
 
 /* A variable glob: dotted names of letters, digits, '_', '-', with '*'/'?'. */
 static int glob_ok(const char *g)
@@ -44,7 +32,7 @@ static int glob_ok(const char *g)
 static char **glob_list(const json_t *arr, const char *field, sb *err)
 {
 	if (!json_is_array(arr) || json_array_size(arr) == 0) {
-		problem(err, field, "expected a non-empty list of variable globs such as [\"impl.*\"]");
+		field_problem(err, field, "expected a non-empty list of variable globs such as [\"impl.*\"]");
 		return NULL;
 	}
 	size_t n = json_array_size(arr);
@@ -52,7 +40,7 @@ static char **glob_list(const json_t *arr, const char *field, sb *err)
 	for (size_t i = 0; i < n; i++) {
 		const char *g = json_string_value(json_array_get(arr, i));
 		if (!g || !glob_ok(g)) {
-			problem(err, field, "item %zu is not a variable glob (letters, digits, '.', '_', '-', '*', '?')", i + 1);
+			field_problem(err, field, "item %zu is not a variable glob (letters, digits, '.', '_', '-', '*', '?')", i + 1);
 			for (size_t j = 0; j < i; j++)
 				free(v[j]);
 			free(v);
@@ -83,21 +71,21 @@ static void parse_strings(const json_t *o, struct campaign *c, sb *err)
 {
 	const json_t *v;
 	if (!json_is_string(v = json_object_get(o, "name")) || !*json_string_value(v))
-		problem(err, "name", "required: a non-empty string");
+		field_problem(err, "name", "required: a non-empty string");
 	else
 		c->name = xstrdup(json_string_value(v));
 
 	v = json_object_get(o, "metric");
 	if (v && (!json_is_string(v) || !*json_string_value(v)))
-		problem(err, "metric", "expected a metric name such as \"val_bpb\"");
+		field_problem(err, "metric", "expected a metric name such as \"val_bpb\"");
 	c->metric = xstrdup(v && json_is_string(v) && *json_string_value(v) ? json_string_value(v) : "val_bpb");
 	if (metric_name_check(c->metric))
-		problem(err, "metric", "'%s' is not a metric name (letters, digits, '_', '.', '-')", c->metric);
+		field_problem(err, "metric", "'%s' is not a metric name (letters, digits, '_', '.', '-')", c->metric);
 
 	v = json_object_get(o, "direction");
 	const char *d = v ? json_string_value(v) : "min";
 	if (!d || (strcmp(d, "min") && strcmp(d, "max")))
-		problem(err, "direction", "expected \"min\" or \"max\"");
+		field_problem(err, "direction", "expected \"min\" or \"max\"");
 	else
 		c->maximize = !strcmp(d, "max");
 
@@ -105,7 +93,7 @@ static void parse_strings(const json_t *o, struct campaign *c, sb *err)
 	if (v && !json_is_null(v)) {
 		char buf[128];
 		if (!json_is_string(v) || !*json_string_value(v))
-			problem(err, "hardware", "expected a GPU name or class such as \"RTX 3090\"");
+			field_problem(err, "hardware", "expected a GPU name or class such as \"RTX 3090\"");
 		else
 			c->hardware = xstrdup(hw_class(json_string_value(v), buf, sizeof(buf)));
 	}
@@ -113,7 +101,7 @@ static void parse_strings(const json_t *o, struct campaign *c, sb *err)
 	v = json_object_get(o, "description");
 	if (v && !json_is_null(v)) {
 		if (!json_is_string(v))
-			problem(err, "description", "expected a string");
+			field_problem(err, "description", "expected a string");
 		else
 			c->description = xstrdup(json_string_value(v));
 	}
@@ -122,7 +110,7 @@ static void parse_strings(const json_t *o, struct campaign *c, sb *err)
 	if (v && !json_is_null(v)) {
 		const char *b = json_string_value(v);
 		if (!b || !*b)
-			problem(err, "baseline", "expected a run reference or \"" FIRST_VALID "\"");
+			field_problem(err, "baseline", "expected a run reference or \"" FIRST_VALID "\"");
 		else if (!str_ieq(b, FIRST_VALID))
 			c->baseline = xstrdup(b);
 	}
@@ -132,7 +120,7 @@ static void parse_lists(const json_t *o, struct campaign *c, sb *err)
 {
 	const json_t *v = json_object_get(o, "search_space");
 	if (!v)
-		problem(err, "search_space", "required: a list of variable globs such as [\"impl.*\"]");
+		field_problem(err, "search_space", "required: a list of variable globs such as [\"impl.*\"]");
 	else if ((c->search_space = glob_list(v, "search_space", err)))
 		c->nsearch = count(c->search_space);
 
@@ -140,7 +128,7 @@ static void parse_lists(const json_t *o, struct campaign *c, sb *err)
 	if (!v || json_is_null(v))
 		return;
 	if (!json_is_array(v)) {
-		problem(err, "bundles", "expected a list of lists of variable globs");
+		field_problem(err, "bundles", "expected a list of lists of variable globs");
 		return;
 	}
 	c->bundles = xcalloc(json_array_size(v) + 1, sizeof(char **));
@@ -159,14 +147,14 @@ static void parse_numbers(const json_t *o, struct campaign *c, sb *err)
 	const json_t *v = json_object_get(o, "record_budget");
 	if (v && !json_is_null(v)) {
 		if (!json_is_integer(v) || json_integer_value(v) < 1)
-			problem(err, "record_budget", "expected a positive whole number of records");
+			field_problem(err, "record_budget", "expected a positive whole number of records");
 		else
 			c->record_budget = (long)json_integer_value(v);
 	}
 	v = json_object_get(o, "noise_default");
 	if (v && !json_is_null(v)) {
 		if (!json_is_number(v) || json_number_value(v) <= 0)
-			problem(err, "noise_default", "expected a positive number (metric units)");
+			field_problem(err, "noise_default", "expected a positive number (metric units)");
 		else
 			c->noise_default = json_number_value(v);
 	}
@@ -192,7 +180,7 @@ int campaign_parse(const char *text, size_t len, struct campaign *out, sb *err)
 	json_t *val;
 	json_object_foreach(o, key, val) {
 		if (!is_known_key(key))
-			problem(err, key, "unknown field (known: name, metric, direction, hardware, baseline, "
+			field_problem(err, key, "unknown field (known: name, metric, direction, hardware, baseline, "
 				"search_space, bundles, record_budget, noise_default, description)");
 	}
 	parse_strings(o, out, err);

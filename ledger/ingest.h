@@ -92,6 +92,9 @@ long ingest_json_error_line(long first, const char *text, size_t n);
  * Returns 0, or -1 for a word it does not know. */
 int ingest_ar_status(const char *word, const char **status, const char **decision);
 
+/* rec[key] as an object, created empty when absent ("metrics", "code", …). */
+json_t *ingest_sub_object(json_t *rec, const char *key);
+
 /* Next line of text from *pos (no '\n'; a trailing '\r' is dropped). Returns
  * 0 at the end. */
 int ingest_next_line(const char *text, size_t len, size_t *pos, const char **line,

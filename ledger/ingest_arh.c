@@ -12,16 +12,6 @@
 #include "runrec.h"
 #include "util.h"
 
-static json_t *sub(json_t *rec, const char *key)
-{
-	json_t *o = json_object_get(rec, key);
-	if (!o) {
-		o = json_object();
-		json_object_set_new(rec, key, o);
-	}
-	return o;
-}
-
 static int put_string(json_t *obj, const char *to, const char *key, json_t *v, sb *why)
 {
 	if (!json_is_string(v))
@@ -37,11 +27,11 @@ static int put_gb(json_t *rec, const char *key, json_t *v, const char *status, s
 	if (!json_is_number(v))
 		return sb_addf(why, "%s: expected a number", key), 1;
 	if (!strcmp(key, "val_bpb") && !strcmp(status, "ok") && d > 0)
-		json_object_set_new(sub(rec, "metrics"), "val_bpb", json_real(d));
+		json_object_set_new(ingest_sub_object(rec, "metrics"), "val_bpb", json_real(d));
 	else if (!strcmp(key, "memory_gb") && d > 0)
-		json_object_set_new(sub(rec, "metrics"), "peak_vram_mb", json_real(d * 1024));
+		json_object_set_new(ingest_sub_object(rec, "metrics"), "peak_vram_mb", json_real(d * 1024));
 	else if (!strcmp(key, "vram_total_gb") && d > 0)
-		json_object_set_new(sub(rec, "hardware"), "gpu_mem_mb", json_real(d * 1024));
+		json_object_set_new(ingest_sub_object(rec, "hardware"), "gpu_mem_mb", json_real(d * 1024));
 	return 1;
 }
 
@@ -54,9 +44,9 @@ static int put_known(json_t *rec, const char *key, json_t *v, const char *status
 	if (!strcmp(key, "description"))
 		return put_string(rec, "description", key, v, why);
 	if (!strcmp(key, "commit"))
-		return put_string(sub(rec, "code"), "commit", key, v, why);
+		return put_string(ingest_sub_object(rec, "code"), "commit", key, v, why);
 	if (!strcmp(key, "gpu_name") || !strcmp(key, "gpu"))
-		return put_string(sub(rec, "hardware"), "gpu_name", key, v, why);
+		return put_string(ingest_sub_object(rec, "hardware"), "gpu_name", key, v, why);
 	if (!strcmp(key, "val_bpb") || !strcmp(key, "memory_gb") || !strcmp(key, "vram_total_gb"))
 		return put_gb(rec, key, v, status, why);
 	return !strcmp(key, "status") || !strcmp(key, "vram_tier");
@@ -103,7 +93,7 @@ static json_t *convert(struct ingest_file *f, const json_t *in, sb *why)
 		if (!strcmp(key, "completed_at"))
 			put_time(rec, v, why);
 		else if (json_is_number(v))
-			json_object_set(sub(rec, "metrics"), key, v);
+			json_object_set(ingest_sub_object(rec, "metrics"), key, v);
 		else if (ingest_warn_once(f, key))
 			rl_warn("ingest: %s: key '%s' is not a number; it is not stored", f->name, key);
 	}

@@ -146,3 +146,13 @@ enum ingest_format ingest_detect(const char *text, size_t len)
 		return IN_RUNLOG;
 	return IN_UNKNOWN;
 }
+
+json_t *ingest_sub_object(json_t *rec, const char *key)
+{
+	json_t *o = json_object_get(rec, key);
+	if (!o) {
+		o = json_object();
+		json_object_set_new(rec, key, o);
+	}
+	return o;
+}

@@ -145,16 +145,6 @@ static int missing(const char *s)
 	return !*s || !strcmp(s, "-") || str_ieq(s, "n/a") || str_ieq(s, "na") || str_ieq(s, "nan");
 }
 
-static json_t *sub(json_t *rec, const char *key)
-{
-	json_t *o = json_object_get(rec, key);
-	if (!o) {
-		o = json_object();
-		json_object_set_new(rec, key, o);
-	}
-	return o;
-}
-
 /* One cell into the record. Returns 0, or -1 with the reason in why. */
 static int put_cell(struct tsv *t, json_t *rec, int i, const char *status, sb *why)
 {
@@ -165,13 +155,13 @@ static int put_cell(struct tsv *t, json_t *rec, int i, const char *status, sb *w
 	case COL_STATUS:
 		return 0;
 	case COL_COMMIT:
-		json_object_set_new(sub(rec, "code"), "commit", json_string(v));
+		json_object_set_new(ingest_sub_object(rec, "code"), "commit", json_string(v));
 		return 0;
 	case COL_DESC:
 		json_object_set_new(rec, "description", json_string(v));
 		return 0;
 	case COL_GPU:
-		json_object_set_new(sub(rec, "hardware"), "gpu_name", json_string(v));
+		json_object_set_new(ingest_sub_object(rec, "hardware"), "gpu_name", json_string(v));
 		return 0;
 	case COL_AGENT:
 		json_object_set_new(rec, "agent", json_string(v));
@@ -197,14 +187,14 @@ static int put_cell(struct tsv *t, json_t *rec, int i, const char *status, sb *w
 	if (t->role[i] == COL_BPB) {
 		/* a crash row's 0.000000 is no measurement */
 		if (!strcmp(status, "ok") && d > 0)
-			json_object_set_new(sub(rec, "metrics"), "val_bpb", json_real(d));
+			json_object_set_new(ingest_sub_object(rec, "metrics"), "val_bpb", json_real(d));
 	} else if (t->role[i] == COL_MEMORY) {
 		if (d > 0)
-			json_object_set_new(sub(rec, "metrics"), "peak_vram_mb", json_real(d * 1024));
+			json_object_set_new(ingest_sub_object(rec, "metrics"), "peak_vram_mb", json_real(d * 1024));
 	} else if (d != 0 || !strcmp(status, "ok")) {
 		/* crash rows fill their metric columns with zeros: not measured */
 		long l;
-		json_object_set_new(sub(rec, "metrics"), t->metric[i],
+		json_object_set_new(ingest_sub_object(rec, "metrics"), t->metric[i],
 				    parse_long(v, &l) ? json_real(d) : json_integer(l));
 	}
 	return 0;
