@@ -25,6 +25,9 @@ void table_init(table *t, int ncols, const char *const *names)
 	for (int i = 0; i < ncols; i++)
 		t->cols[i] = xstrdup(names[i]);
 	t->nrows = t->cap = 0;
+	t->out = NULL;
+	t->fmt = FMT_TABLE;
+	t->emitted = 0;
 	t->cells = NULL;
 }
 
@@ -143,31 +146,47 @@ static int is_numeric(const cell *c)
 	return c->type == CELL_NUM || c->type == CELL_INT;
 }
 
-static void render_json(const table *t, FILE *out)
+static json_t *row_json(const table *t, int r)
 {
-	json_t *arr = json_array();
-	for (int r = 0; r < t->nrows; r++) {
-		json_t *o = json_object();
-		for (int c = 0; c < t->ncols; c++) {
-			const cell *x = &t->cells[(size_t)r * t->ncols + c];
-			json_t *v;
-			switch (x->type) {
-			case CELL_TEXT: v = json_string(x->text); break;
-			case CELL_INT: v = json_integer((json_int_t)x->num); break;
-			case CELL_NUM: v = isfinite(x->num) ? json_real(x->num) : json_null(); break;
-			default: v = json_null();
-			}
-			if (!v) /* invalid UTF-8 in text: keep the row, escape bytes */
-				v = json_stringn_nocheck(x->text, strlen(x->text));
-			json_object_set_new(o, t->cols[c], v);
+	json_t *o = json_object();
+	for (int c = 0; c < t->ncols; c++) {
+		const cell *x = &t->cells[(size_t)r * t->ncols + c];
+		json_t *v;
+		switch (x->type) {
+		case CELL_TEXT: v = json_string(x->text); break;
+		case CELL_INT: v = json_integer((json_int_t)x->num); break;
+		case CELL_NUM: v = isfinite(x->num) ? json_real(x->num) : json_null(); break;
+		default: v = json_null();
 		}
-		json_array_append_new(arr, o);
+		if (!v) /* invalid UTF-8 in text: keep the row, escape bytes */
+			v = json_stringn_nocheck(x->text, strlen(x->text));
+		json_object_set_new(o, t->cols[c], v);
 	}
-	char *s = json_dumps(arr, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
-	fputs(s ? s : "[]", out);
-	fputc('\n', out);
-	free(s);
-	json_decref(arr);
+	return o;
+}
+
+/* JSON rows [from, to): an array printed as jansson would print it whole
+ * with a two-space indent, one element at a time, so it can stream.
+ * first_index is the element number of row `from` within the array. */
+static void render_json_rows(const table *t, int from, int to, long long first_index, FILE *out)
+{
+	for (int r = from; r < to; r++) {
+		json_t *o = row_json(t, r);
+		char *s = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
+		fputs(first_index + (r - from) ? ",\n  " : "[\n  ", out);
+		for (const char *p = s ? s : "{}"; *p; p++) {
+			fputc(*p, out);
+			if (*p == '\n')
+				fputs("  ", out);
+		}
+		free(s);
+		json_decref(o);
+	}
+}
+
+static void render_json_end(long long rows, FILE *out)
+{
+	fputs(rows ? "\n]\n" : "[]\n", out);
 }
 
 static size_t utf8_width(const char *s)
@@ -239,27 +258,49 @@ static void render_aligned(const table *t, FILE *out)
 	free(w);
 }
 
-void table_render(const table *t, enum out_format fmt, FILE *out)
+/* The header of tsv, csv and md. md aligns a column right when the first
+ * row holds a number there, so it needs that row (or none at all). */
+static void render_header(const table *t, enum out_format fmt, FILE *out)
 {
-	if (fmt == FMT_JSON) {
-		render_json(t, out);
-		return;
+	sb line = SB_INIT;
+	if (fmt == FMT_MD)
+		sb_adds(&line, "|");
+	for (int c = 0; c < t->ncols; c++) {
+		if (fmt == FMT_TSV) {
+			if (c)
+				sb_addc(&line, '\t');
+			add_flat(&line, t->cols[c]);
+		} else if (fmt == FMT_CSV) {
+			if (c)
+				sb_addc(&line, ',');
+			render_csv_field(&line, t->cols[c]);
+		} else {
+			sb_addc(&line, ' ');
+			md_escape(&line, t->cols[c]);
+			sb_adds(&line, " |");
+		}
 	}
-	if (fmt == FMT_TABLE) {
-		render_aligned(t, out);
-		return;
+	fprintf(out, "%s%s", line.buf, fmt == FMT_CSV ? "\r\n" : "\n");
+	if (fmt == FMT_MD) {
+		fputc('|', out);
+		for (int c = 0; c < t->ncols; c++)
+			fputs(t->nrows && is_numeric(&t->cells[c]) ? " ---: |" : " --- |", out);
+		fputc('\n', out);
 	}
+	sb_release(&line);
+}
+
+/* Rows [from, to) of tsv, csv or md. */
+static void render_text_rows(const table *t, enum out_format fmt, int from, int to, FILE *out)
+{
 	sb line = SB_INIT, tmp = SB_INIT;
-	for (int r = -1; r < t->nrows; r++) {
+	for (int r = from; r < to; r++) {
 		sb_reset(&line);
 		if (fmt == FMT_MD)
 			sb_adds(&line, "|");
 		for (int c = 0; c < t->ncols; c++) {
 			sb_reset(&tmp);
-			if (r < 0)
-				sb_adds(&tmp, t->cols[c]);
-			else
-				table_cell_text(&t->cells[(size_t)r * t->ncols + c], &tmp);
+			table_cell_text(&t->cells[(size_t)r * t->ncols + c], &tmp);
 			if (fmt == FMT_TSV) {
 				if (c)
 					sb_addc(&line, '\t');
@@ -275,13 +316,69 @@ void table_render(const table *t, enum out_format fmt, FILE *out)
 			}
 		}
 		fprintf(out, "%s%s", line.buf, fmt == FMT_CSV ? "\r\n" : "\n");
-		if (r < 0 && fmt == FMT_MD) {
-			fputc('|', out);
-			for (int c = 0; c < t->ncols; c++)
-				fputs(t->nrows && is_numeric(&t->cells[c]) ? " ---: |" : " --- |", out);
-			fputc('\n', out);
-		}
 	}
 	sb_release(&line);
 	sb_release(&tmp);
+}
+
+void table_render(const table *t, enum out_format fmt, FILE *out)
+{
+	switch (fmt) {
+	case FMT_TABLE:
+		render_aligned(t, out);
+		break;
+	case FMT_JSON:
+		render_json_rows(t, 0, t->nrows, 0, out);
+		render_json_end(t->nrows, out);
+		break;
+	default:
+		render_header(t, fmt, out);
+		render_text_rows(t, fmt, 0, t->nrows, out);
+	}
+}
+
+void table_stream_begin(table *t, enum out_format fmt, FILE *out)
+{
+	t->out = out;
+	t->fmt = fmt;
+	t->emitted = 0;
+}
+
+/* Drop the rows held, keeping the column names and the allocation. */
+static void drop_rows(table *t)
+{
+	for (int i = 0; i < t->nrows * t->ncols; i++)
+		free(t->cells[i].text);
+	t->nrows = 0;
+}
+
+void table_stream_flush(table *t)
+{
+	if (t->fmt == FMT_TABLE || !t->nrows)
+		return;
+	if (t->fmt == FMT_JSON) {
+		render_json_rows(t, 0, t->nrows, t->emitted, t->out);
+	} else {
+		if (!t->emitted)
+			render_header(t, t->fmt, t->out);
+		render_text_rows(t, t->fmt, 0, t->nrows, t->out);
+	}
+	t->emitted += t->nrows;
+	drop_rows(t);
+}
+
+void table_stream_end(table *t)
+{
+	if (t->fmt == FMT_TABLE) {
+		render_aligned(t, t->out);
+		return;
+	}
+	if (t->fmt == FMT_JSON) {
+		table_stream_flush(t);
+		render_json_end(t->emitted, t->out);
+		return;
+	}
+	if (!t->emitted && !t->nrows)
+		render_header(t, t->fmt, t->out);
+	table_stream_flush(t);
 }

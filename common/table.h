@@ -29,6 +29,10 @@ typedef struct table {
 	char **cols;    /* column names (json keys) */
 	int nrows, cap;
 	cell *cells;    /* nrows * ncols, row-major */
+	/* streaming state (table_stream_*): where rows go, and how many went */
+	FILE *out;
+	enum out_format fmt;
+	long long emitted;
 } table;
 
 void table_init(table *t, int ncols, const char *const *names);
@@ -42,6 +46,15 @@ void table_set_int(table *t, int row, int col, long long v);
 void table_cell_text(const cell *c, sb *out);
 
 void table_render(const table *t, enum out_format fmt, FILE *out);
+
+/* Streaming, for listings too long to hold: table_stream_begin, then
+ * table_stream_flush whenever convenient (it writes the rows held so far
+ * and drops them), then table_stream_end. The bytes are the same as one
+ * table_render of all the rows. FMT_TABLE needs every row for its column
+ * widths, so there flush keeps the rows and end renders them. */
+void table_stream_begin(table *t, enum out_format fmt, FILE *out);
+void table_stream_flush(table *t);
+void table_stream_end(table *t);
 /* Append markdown-escaped text (for report templates too). */
 void md_escape(sb *out, const char *s);
 

@@ -155,8 +155,11 @@ static int run_query(sqlite3 *db, const struct query_args *a, table *t)
 	sqlite3_stmt *ch = db_prepare(db, "SELECT var, how FROM changes WHERE run = ? ORDER BY var");
 	sql_args_bind(&args, st, 1);
 	int rc;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		add_row(t, st, ch, &changed, metric_precision(a->metric));
+		if (t->nrows >= 1024) /* stream: a million runs need not fit in memory */
+			table_stream_flush(t);
+	}
 	if (rc != SQLITE_DONE)
 		rl_error("query: database: %s", sqlite3_errmsg(db));
 	sqlite3_finalize(ch);
@@ -183,8 +186,9 @@ int cmd_query(int argc, char **argv, struct ledger_ctx *ctx)
 	table t;
 	table_init(&t, (int)ARRAY_SIZE(names), names);
 	rc = EXIT_FAILURE_RT;
+	table_stream_begin(&t, ctx->fmt, stdout);
 	if (run_query(ctx->db, &a, &t) == 0) {
-		table_render(&t, ctx->fmt, stdout);
+		table_stream_end(&t);
 		rc = EXIT_OK;
 	}
 	table_release(&t);

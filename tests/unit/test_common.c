@@ -189,6 +189,69 @@ static void test_table(void)
 	table_release(&t);
 }
 
+/* Streaming gives the same bytes as one render, whatever the flush points. */
+static char *render_to_string(table *t, enum out_format fmt, int stream_every)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	if (stream_every < 0) {
+		table_render(t, fmt, f);
+	} else {
+		/* rebuild the rows one by one, flushing every stream_every rows */
+		table s;
+		table_init(&s, t->ncols, (const char *const *)t->cols);
+		table_stream_begin(&s, fmt, f);
+		for (int r = 0; r < t->nrows; r++) {
+			int row = table_add_row(&s);
+			for (int c = 0; c < t->ncols; c++) {
+				const cell *x = &t->cells[(size_t)r * t->ncols + c];
+				if (x->type == CELL_TEXT)
+					table_set_text(&s, row, c, x->text);
+				else if (x->type == CELL_NUM)
+					table_set_num(&s, row, c, x->num, x->prec);
+				else if (x->type == CELL_INT)
+					table_set_int(&s, row, c, (long long)x->num);
+			}
+			if (stream_every && s.nrows >= stream_every)
+				table_stream_flush(&s);
+		}
+		table_stream_end(&s);
+		table_release(&s);
+	}
+	fclose(f);
+	return buf;
+}
+
+static void test_table_stream(void)
+{
+	static const char *const cols[] = { "id", "v", "text" };
+	static const enum out_format fmts[] = { FMT_TABLE, FMT_TSV, FMT_CSV, FMT_JSON, FMT_MD };
+	for (int rows = 0; rows <= 7; rows += 7) {
+		table t;
+		table_init(&t, 3, cols);
+		for (int i = 0; i < rows; i++) {
+			int r = table_add_row(&t);
+			table_set_int(&t, r, 0, i);
+			table_set_num(&t, r, 1, i == 3 ? NAN : 1.0 / (i + 1), 4);
+			table_set_text(&t, r, 2, i % 2 ? "a, \"b\"\n|c" : NULL);
+		}
+		for (size_t f = 0; f < ARRAY_SIZE(fmts); f++) {
+			char *whole = render_to_string(&t, fmts[f], -1);
+			for (int every = 0; every <= 3; every++) {
+				char *streamed = render_to_string(&t, fmts[f], every);
+				char id[48];
+				snprintf(id, sizeof(id), "common-table-stream-%d.%zu.%d", rows, f, every);
+				if (!CHECK(id, !strcmp(whole, streamed)))
+					printf("#   whole:\n%s#   streamed:\n%s", whole, streamed);
+				free(streamed);
+			}
+			free(whole);
+		}
+		table_release(&t);
+	}
+}
+
 int main(void)
 {
 	test_sb();
@@ -198,5 +261,6 @@ int main(void)
 	test_hw();
 	test_runrec();
 	test_table();
+	test_table_stream();
 	return check_status();
 }
