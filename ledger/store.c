@@ -2,8 +2,9 @@
  *
  * Speed matters (target >= 100,000 records/s): statements are prepared
  * once, each record is serialised once (twice when its run_id is derived),
- * dedupe is the UNIQUE constraints answering INSERT … ON CONFLICT DO
- * NOTHING (a SELECT only on the rare conflict path), parent configs
+ * dedupe is run_id's UNIQUE index answering INSERT … ON CONFLICT DO
+ * NOTHING (equal content means equal run_id; a SELECT on the rare
+ * conflict path tells "present" from a clash, db.c), parent configs
  * come from an in-memory cache before the database, and store_prepare does
  * all it can without the database (identity, canonical text, most of the
  * repeat key) so that a worker thread can do it. */
