@@ -172,8 +172,13 @@ int db_open(const char *path, sqlite3 **out)
 	 * run beside one writer, and the busy timeout makes writers wait their
 	 * turn instead of failing. */
 	sqlite3_busy_timeout(db, 30000);
-	if (exec_retry_busy(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;",
-			    30000))
+	/* 16 KB pages for a new ledger (set before WAL, which fixes the size;
+	 * an existing ledger keeps its own): rows hold ~1 KB of record text,
+	 * and fewer, fuller pages mean fewer WAL frames and index levels.
+	 * 10^6-record ingest 39.9 -> 30.4 s (8 KB: 33.3 s); frontier and
+	 * query on the result no slower (0.12 -> 0.10-0.12 s, 0.09 -> 0.06 s). */
+	if (exec_retry_busy(db, "PRAGMA page_size=16384; PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"
+				" PRAGMA foreign_keys=ON;", 30000))
 		goto fail;
 	int v = schema_version(db);
 	if (v > LEDGER_SCHEMA_VERSION) {
