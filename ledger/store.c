@@ -392,58 +392,73 @@ static void hw_tags(struct store *st, const char *name, double mem_mb)
 	json_decref(cls);
 }
 
-/* Columns 12-16; returns the class and tier (for the repeat key). */
-static const struct hw_memo *bind_hardware(struct store *st, const json_t *rec)
+/* The columns of store_cols, on the thread that prepares the record. */
+static void read_columns(const json_t *rec, struct store_cols *c)
 {
-	sqlite3_stmt *q = st->ins_run;
-	json_t *hw = json_object_get(rec, "hardware");
-	const char *name = json_string_value(json_object_get(hw, "gpu_name"));
-	double mem_mb = runrec_num(hw, "gpu_mem_mb");
-	json_t *count = json_object_get(hw, "gpu_count");
-	/* A CPU-only run (the trainer's CPU path) names no GPU but its CPU:
-	 * tag it "CPU" so it has a frontier of its own instead of "unknown". */
-	int cpu_only = (!name || !*name) && json_is_string(json_object_get(hw, "cpu")) &&
-		       !(json_is_number(count) && json_number_value(count) > 0);
-	hw_tags(st, cpu_only ? "CPU" : name, mem_mb);
-	bind_static(q, 12, name);
-	bind_static(q, 13, st->hw.cls);
-	bind_static(q, 14, st->hw.tier);
-	if (json_is_number(count))
-		sqlite3_bind_int64(q, 15, (sqlite3_int64)json_number_value(count));
-	else
-		sqlite3_bind_null(q, 15);
-	db_bind_double(q, 16, mem_mb);
-	return &st->hw;
-}
-
-static void bind_record(struct store *st, const json_t *rec, const char *hash,
-			const struct store_src *src, const char *canon)
-{
-	sqlite3_stmt *q = st->ins_run;
 	static const char *const top[] = { "run_id", NULL, "parent", "campaign", "agent",
 					   "description", "status", "decision", "started_at",
 					   "finished_at" };
 	for (int i = 0; i < (int)ARRAY_SIZE(top); i++)
-		if (top[i])
-			bind_static(q, i + 1, runrec_str(rec, top[i]));
-	bind_static(q, 2, hash);
-	db_bind_double(q, 11, finish_time(rec));
+		c->text[i] = top[i] ? runrec_str(rec, top[i]) : NULL;
+	c->t_finished = finish_time(rec);
+	json_t *hw = json_object_get(rec, "hardware");
+	json_t *count = json_object_get(hw, "gpu_count");
+	c->gpu_name = json_string_value(json_object_get(hw, "gpu_name"));
+	c->gpu_mem_mb = runrec_num(hw, "gpu_mem_mb");
+	c->has_gpu_count = json_is_number(count);
+	c->gpu_count = c->has_gpu_count ? (sqlite3_int64)json_number_value(count) : 0;
+	/* A CPU-only run (the trainer's CPU path) names no GPU but its CPU:
+	 * tag it "CPU" so it has a frontier of its own instead of "unknown". */
+	c->cpu_only = (!c->gpu_name || !*c->gpu_name) && json_is_string(json_object_get(hw, "cpu")) &&
+		      !(c->has_gpu_count && json_number_value(count) > 0);
 	json_t *code = json_object_get(rec, "code");
 	json_t *dirty = json_object_get(code, "dirty");
-	bind_static(q, 17, json_string_value(json_object_get(code, "commit")));
-	if (json_is_boolean(dirty))
-		sqlite3_bind_int(q, 18, json_is_true(dirty));
+	c->code_commit = json_string_value(json_object_get(code, "commit"));
+	c->code_dirty = json_is_boolean(dirty) ? json_is_true(dirty) : -1;
+	c->diff_sha256 = json_string_value(json_object_get(code, "diff_sha256"));
+	c->data_name = runrec_sub_str(rec, "data", "name");
+	c->data_sha256 = runrec_sub_str(rec, "data", "sha256");
+	c->val_bpb = valid_bpb(rec);
+}
+
+/* Columns 12-16; returns the class and tier (for the repeat key). */
+static const struct hw_memo *bind_hardware(struct store *st, const struct store_cols *c)
+{
+	sqlite3_stmt *q = st->ins_run;
+	hw_tags(st, c->cpu_only ? "CPU" : c->gpu_name, c->gpu_mem_mb);
+	bind_static(q, 12, c->gpu_name);
+	bind_static(q, 13, st->hw.cls);
+	bind_static(q, 14, st->hw.tier);
+	if (c->has_gpu_count)
+		sqlite3_bind_int64(q, 15, c->gpu_count);
+	else
+		sqlite3_bind_null(q, 15);
+	db_bind_double(q, 16, c->gpu_mem_mb);
+	return &st->hw;
+}
+
+static void bind_record(struct store *st, const struct store_prep *p, const struct store_src *src)
+{
+	sqlite3_stmt *q = st->ins_run;
+	const struct store_cols *c = &p->cols;
+	for (int i = 0; i < (int)ARRAY_SIZE(c->text); i++)
+		bind_static(q, i + 1, c->text[i]);
+	bind_static(q, 2, p->hash);
+	db_bind_double(q, 11, c->t_finished);
+	bind_static(q, 17, c->code_commit);
+	if (c->code_dirty >= 0)
+		sqlite3_bind_int(q, 18, c->code_dirty);
 	else
 		sqlite3_bind_null(q, 18);
-	bind_static(q, 19, json_string_value(json_object_get(code, "diff_sha256")));
-	bind_static(q, 20, runrec_sub_str(rec, "data", "name"));
-	bind_static(q, 21, runrec_sub_str(rec, "data", "sha256"));
-	db_bind_double(q, 22, valid_bpb(rec));
+	bind_static(q, 19, c->diff_sha256);
+	bind_static(q, 20, c->data_name);
+	bind_static(q, 21, c->data_sha256);
+	db_bind_double(q, 22, c->val_bpb);
 	bind_static(q, 24, src->format);
 	bind_static(q, 25, src->file);
 	sqlite3_bind_int64(q, 26, src->line);
 	sqlite3_bind_text(q, 27, st->ingested_at, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q, 28, canon, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q, 28, p->canon, -1, SQLITE_STATIC);
 }
 
 /* Remember a stored run's config for its children. A copy, not a
@@ -498,6 +513,7 @@ void store_prepare(json_t *rec, struct store_prep *p)
 	}
 	p->canon = canon;
 	repeat_prefix(rec, canon + cfg_off, cfg_len, p);
+	read_columns(rec, &p->cols);
 }
 
 void store_prep_release(struct store_prep *p)
@@ -516,8 +532,8 @@ enum store_outcome store_put_prepared(struct store *st, json_t *rec, const struc
 	sqlite3_stmt *q = st->ins_run;
 
 	*run_id = runrec_str(rec, "run_id");
-	bind_record(st, rec, p->hash, src, p->canon);
-	repeat_key(rec, p, bind_hardware(st, rec), &cl, exact, key);
+	bind_record(st, p, src);
+	repeat_key(rec, p, bind_hardware(st, &p->cols), &cl, exact, key);
 	bind_static(q, 23, key[0] ? key : NULL);
 	SQL_CHECK(st->db, sqlite3_step(q));
 	sqlite3_reset(q);

@@ -43,12 +43,31 @@ void store_rollback(struct store *st);
 enum store_outcome store_put(struct store *st, json_t *rec, const struct store_src *src,
 			     const char **run_id, sb *why);
 
+/* The runs columns that come straight from the record, read by
+ * store_prepare so that the storing thread only binds them. Strings point
+ * into the record (valid while it lives and is not changed); NULL when
+ * absent, NaN for an absent number. */
+struct store_cols {
+	const char *text[10];   /* bind positions 1-10: run_id, -, parent … finished_at */
+	double t_finished;      /* finished_at, else started_at, as epoch seconds */
+	const char *gpu_name;   /* as recorded */
+	int cpu_only;           /* no GPU named, a CPU named: tagged "CPU" */
+	int has_gpu_count;
+	sqlite3_int64 gpu_count;
+	double gpu_mem_mb;
+	const char *code_commit, *diff_sha256, *data_name, *data_sha256;
+	int code_dirty;         /* 0/1, -1 when absent */
+	double val_bpb;         /* valid measurements only */
+};
+
 /* store_put in two steps, so the first can run on another thread:
  * store_prepare is pure (no database, no shared state): the identity, a
- * derived run_id, and the canonical text; store_put_prepared stores. */
+ * derived run_id, the canonical text and the columns; store_put_prepared
+ * stores. */
 struct store_prep {
 	char hash[65];
 	char *canon;
+	struct store_cols cols;
 	/* The repeat key of a record with a config, hashed as far as it can
 	 * be without the store: all parts but the hardware class (store.c). */
 	int has_repeat_prefix;
