@@ -1,6 +1,6 @@
 /* db.c — open the ledger database and own its schema.
  *
- * Schema version 1 (PRAGMA user_version):
+ * Schema version 1 (PRAGMA user_version); a new ledger has 16 KB pages, WAL:
  *
  * runs        one row per distinct run record (identity = content hash)
  *   id            INTEGER  ingest order; ties in time are broken by it
