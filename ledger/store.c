@@ -7,7 +7,8 @@
  * conflict path tells "present" from a clash, db.c), parent configs
  * come from an in-memory cache before the database, and store_prepare does
  * all it can without the database (identity, canonical text, most of the
- * repeat key) so that a worker thread can do it. */
+ * repeat key, the columns read from the record) so that a worker thread
+ * can do it. */
 #include "db.h"
 #include "hw.h"
 #include "infer.h"
