@@ -258,67 +258,63 @@ static void render_aligned(const table *t, FILE *out)
 	free(w);
 }
 
-/* The header of tsv, csv and md. md aligns a column right when the first
- * row holds a number there, so it needs that row (or none at all). */
-static void render_header(const table *t, enum out_format fmt, FILE *out)
+/* One line of tsv, csv or md from the column texts, written to out. */
+static void render_line(enum out_format fmt, const char *const *texts, int n, FILE *out)
 {
 	sb line = SB_INIT;
 	if (fmt == FMT_MD)
 		sb_adds(&line, "|");
-	for (int c = 0; c < t->ncols; c++) {
+	for (int c = 0; c < n; c++) {
 		if (fmt == FMT_TSV) {
 			if (c)
 				sb_addc(&line, '\t');
-			add_flat(&line, t->cols[c]);
+			add_flat(&line, texts[c]);
 		} else if (fmt == FMT_CSV) {
 			if (c)
 				sb_addc(&line, ',');
-			render_csv_field(&line, t->cols[c]);
+			render_csv_field(&line, texts[c]);
 		} else {
 			sb_addc(&line, ' ');
-			md_escape(&line, t->cols[c]);
+			md_escape(&line, texts[c]);
 			sb_adds(&line, " |");
 		}
 	}
 	fprintf(out, "%s%s", line.buf, fmt == FMT_CSV ? "\r\n" : "\n");
+	sb_release(&line);
+}
+
+/* The header of tsv, csv and md. md aligns a column right when the first
+ * row holds a number there, so it needs that row (or none at all). */
+static void render_header(const table *t, enum out_format fmt, FILE *out)
+{
+	render_line(fmt, (const char *const *)t->cols, t->ncols, out);
 	if (fmt == FMT_MD) {
 		fputc('|', out);
 		for (int c = 0; c < t->ncols; c++)
 			fputs(t->nrows && is_numeric(&t->cells[c]) ? " ---: |" : " --- |", out);
 		fputc('\n', out);
 	}
-	sb_release(&line);
 }
 
 /* Rows [from, to) of tsv, csv or md. */
 static void render_text_rows(const table *t, enum out_format fmt, int from, int to, FILE *out)
 {
-	sb line = SB_INIT, tmp = SB_INIT;
+	sb *cells = xcalloc((size_t)t->ncols, sizeof(sb));
+	const char **texts = xcalloc((size_t)t->ncols, sizeof(char *));
+	for (int c = 0; c < t->ncols; c++)
+		sb_init(&cells[c]);
 	for (int r = from; r < to; r++) {
-		sb_reset(&line);
-		if (fmt == FMT_MD)
-			sb_adds(&line, "|");
 		for (int c = 0; c < t->ncols; c++) {
-			sb_reset(&tmp);
-			table_cell_text(&t->cells[(size_t)r * t->ncols + c], &tmp);
-			if (fmt == FMT_TSV) {
-				if (c)
-					sb_addc(&line, '\t');
-				add_flat(&line, tmp.buf);
-			} else if (fmt == FMT_CSV) {
-				if (c)
-					sb_addc(&line, ',');
-				render_csv_field(&line, tmp.buf);
-			} else {
-				sb_addc(&line, ' ');
-				md_escape(&line, tmp.buf);
-				sb_adds(&line, " |");
-			}
+			sb_reset(&cells[c]);
+			table_cell_text(&t->cells[(size_t)r * t->ncols + c], &cells[c]);
+			texts[c] = cells[c].buf;
 		}
-		fprintf(out, "%s%s", line.buf, fmt == FMT_CSV ? "\r\n" : "\n");
+		render_line(fmt, texts, t->ncols, out);
 	}
-	sb_release(&line);
-	sb_release(&tmp);
+	for (int c = 0; c < t->ncols; c++)
+		sb_release(&cells[c]);
+	free(cells);
+	free(texts);
 }
 
 void table_render(const table *t, enum out_format fmt, FILE *out)
