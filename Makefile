@@ -51,7 +51,9 @@ UNIT_BIN    := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 
 # The CUDA path appends to TRAINER_OBJ / TRAINER_LIBS / ALL_CFLAGS when nvcc is found.
 TRAINER_LIBS :=
-NVCC ?= $(shell command -v nvcc 2>/dev/null || { test -x /usr/local/cuda/bin/nvcc && echo /usr/local/cuda/bin/nvcc; })
+ifeq ($(origin NVCC),undefined)
+NVCC := $(shell command -v nvcc 2>/dev/null || { test -x /usr/local/cuda/bin/nvcc && echo /usr/local/cuda/bin/nvcc; })
+endif
 -include kernels/cuda.mk
 
 PROGRAMS := $(BUILD)/ledger $(BUILD)/report $(BUILD)/trainer
