@@ -5,6 +5,7 @@
 #   make SAN=1 test      the same under AddressSanitizer + UBSan (build-san/)
 #   make deps            install missing Debian packages (scripts/deps.sh)
 #   make demo            prepare sample data, train, ingest, report
+#   make corpus          the >= 50 MB corpus for GPU benchmarks (data/docs-en)
 #   make install PREFIX=/usr/local
 #   make clean
 #
@@ -101,6 +102,9 @@ deps:
 demo: all
 	BUILD=$(BUILD) sh scripts/demo.sh
 
+corpus: $(BUILD)/trainer
+	BUILD=$(BUILD) sh scripts/corpus.sh
+
 install: $(PROGRAMS)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/runledger/templates
 	install -m 755 $(PROGRAMS) $(DESTDIR)$(PREFIX)/bin/
@@ -109,7 +113,7 @@ install: $(PROGRAMS)
 clean:
 	rm -rf build build-san build-*
 
-.PHONY: all test deps demo install clean
+.PHONY: all test deps demo corpus install clean
 .SECONDARY:
 .DELETE_ON_ERROR:
 
