@@ -5,6 +5,7 @@
  *       total_tokens_M, num_steps, num_params_M, any other number);
  *       depth -> config model.depth
  *   no summary, a Python traceback or a line starting FAIL -> status crash,
+ *       or oom when the exception says the GPU ran out of memory;
  *       failure.message (the exception line, or the FAIL line),
  *       failure.log_tail (last 20 lines), failure.phase guessed
  *   no summary, step lines only (killed mid-run) -> status killed
@@ -191,6 +192,24 @@ static json_t *failure(const struct runlog *r, const char *text, size_t len)
 	return f;
 }
 
+/* Did the run die for want of GPU memory? The exception line is what
+ * PyTorch, CUDA and cuBLAS say then; an agent must see oom, not crash, as
+ * the cure differs (smaller batch, not a bug fix). */
+static int out_of_memory(const char *exception)
+{
+	static const char *const says[] = {
+		"OutOfMemoryError",          /* torch.OutOfMemoryError, torch.cuda.… */
+		"CUDA out of memory",
+		"CUDA error: out of memory",
+		"CUBLAS_STATUS_ALLOC_FAILED",
+		"HIP out of memory",
+	};
+	for (size_t i = 0; i < sizeof says / sizeof *says; i++)
+		if (strstr(exception, says[i]))
+			return 1;
+	return 0;
+}
+
 /* Status, line and record from what the scan found; NULL when the file is
  * not a run log at all. */
 static json_t *build(struct runlog *r, const char *text, size_t len, long *line)
@@ -200,7 +219,7 @@ static json_t *build(struct runlog *r, const char *text, size_t len, long *line)
 		status = "ok";
 		*line = r->block_line;
 	} else if (r->fail_line) {
-		status = "crash";
+		status = out_of_memory(r->fail_msg.buf) ? "oom" : "crash";
 		*line = r->fail_line;
 	} else if (r->last_step >= 0) {
 		status = "killed";

@@ -1,6 +1,7 @@
 # t-ledger-ingest-log.sh — `ledger ingest` of autoresearch run.log files.
 # Test plan: a finished log (a '\r' step stream, then the '---' summary),
-# a CUDA OOM traceback in backward, a FAIL line after a NaN loss, a log
+# a CUDA OOM traceback in backward (status oom), a FAIL line after a NaN
+# loss (crash), a log
 # killed mid-run (steps only), a startup crash (import error); check status,
 # metrics, config model.depth, failure phase/message/log tail, the line a
 # record is attributed to, and that prose is refused (exit 2) unless forced
@@ -19,7 +20,7 @@ killed.log: 1 new, 0 already present, 0 quarantined (run.log)
 startup-crash.log: 1 new, 0 already present, 0 quarantined (run.log)" "$out"
 expect_eq ledger-ingest-log-1.3 "status, val_bpb, steps, phase per log" \
 "run.log|ok|0.9979|953||15
-crash.log|crash||12|backward|15
+crash.log|oom||12|backward|15
 fail.log|crash||41|forward|15
 killed.log|killed||401|forward|1
 startup-crash.log|crash|||startup|2" \
@@ -56,3 +57,12 @@ expect_eq ledger-ingest-log-3.3 "the reason says why" "ledger: ingest: notes.txt
 sed 's/^val_bpb: .*/val_bpb:          n\/a?/' run.log >badsum.log
 expect_code ledger-ingest-log-3.4 "a summary value that is not a number: quarantined" 1 "$LEDGER" --db $DB ingest badsum.log
 expect_eq ledger-ingest-log-3.5 "with its line" "ledger: ingest: badsum.log:16: val_bpb 'n/a?' is not a number" "$err"
+
+# oom is read from the exception line only: the same traceback ending in
+# another error is a crash, and a FAIL line that says so is an oom
+sed 's/^torch\.OutOfMemoryError: .*/RuntimeError: shape mismatch./' crash.log >shape.log
+printf 'step 00001 (0.1%%) | loss: 11.0\nFAIL: CUBLAS_STATUS_ALLOC_FAILED when calling cublasCreate(handle)\n' >cublas.log
+expect_code ledger-ingest-log-4.1 "another exception, and an oom FAIL line" 0 "$LEDGER" --db oom.db ingest shape.log cublas.log
+expect_eq ledger-ingest-log-4.2 "crash, then oom" "shape.log|crash|RuntimeError: shape mismatch.
+cublas.log|oom|FAIL: CUBLAS_STATUS_ALLOC_FAILED when calling cublasCreate(handle)" \
+	"$(sql oom.db "SELECT source_file, status, json_extract(record, '\$.failure.message') FROM runs ORDER BY id")"
