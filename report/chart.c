@@ -2,12 +2,16 @@
  * chart.h. Data files hold numbers and quoted labels only; the script is
  * built from fixed text and our own file names. */
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include "chart.h"
 #include "output.h"
 #include "table.h"
 #include "util.h"
+
+#define GNUPLOT_TIMED_OUT (-1)
 
 /* gnuplot reads a quoted datafile field up to the next '"' and applies
  * backslash escapes inside it: quotes become apostrophes, backslashes are
@@ -213,9 +217,57 @@ static char *find_gnuplot(void)
 	return NULL;
 }
 
+/* How long gnuplot may take for one chart: $RUNLEDGER_GNUPLOT_TIMEOUT
+ * seconds, default 60. A chart of a 10,000-run day takes well under a
+ * second; a gnuplot that hangs (a broken font setup, a terminal waiting for
+ * input) must not hang a report that an agent waits for. */
+static double gnuplot_timeout_s(void)
+{
+	const char *env = getenv("RUNLEDGER_GNUPLOT_TIMEOUT");
+	double s;
+	if (env && *env && !parse_double(env, &s) && s > 0)
+		return s;
+	if (env && *env)
+		rl_warn("RUNLEDGER_GNUPLOT_TIMEOUT '%s' is not a positive number of seconds; using 60", env);
+	return 60;
+}
+
+static double monotonic_s(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Wait for pid up to limit_s seconds, polling (waitpid has no timeout);
+ * kill it when the time is up. Returns what run_gnuplot returns. */
+static int wait_or_kill(pid_t pid, double limit_s)
+{
+	const struct timespec tick = { 0, 2 * 1000 * 1000 };
+	double start = monotonic_s();
+	int st = 0;
+	for (;;) {
+		pid_t got = waitpid(pid, &st, WNOHANG);
+		if (got == pid)
+			break;
+		if (got < 0 && errno != EINTR)
+			return 127;
+		if (monotonic_s() - start >= limit_s) {
+			kill(pid, SIGKILL);
+			while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+				;
+			return GNUPLOT_TIMED_OUT;
+		}
+		nanosleep(&tick, NULL);
+	}
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+}
+
 /* Run gnuplot SCRIPT in dir with its messages in LOG; returns the exit
- * status (127 when it could not be started). */
-static int run_gnuplot(const char *prog, const char *dir, const char *script, const char *log)
+ * status (127 when it could not be started, GNUPLOT_TIMED_OUT when it was
+ * killed for taking longer than limit_s). */
+static int run_gnuplot(const char *prog, const char *dir, const char *script, const char *log,
+		       double limit_s)
 {
 	fflush(NULL);
 	pid_t pid = fork();
@@ -234,11 +286,7 @@ static int run_gnuplot(const char *prog, const char *dir, const char *script, co
 		}
 		_exit(127);
 	}
-	int st = 0;
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			return 127;
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+	return wait_or_kill(pid, limit_s);
 }
 
 static int skipped(const struct chart_spec *c, sb *md, const char *why)
@@ -280,10 +328,15 @@ int chart_draw(const struct chart_spec *c, sb *md)
 	if (out_write(dir.buf, name.buf, gp.buf, gp.len))
 		goto io_fail;
 	sb_addf(&log, "%s.log", c->stem);
-	int st = run_gnuplot(prog, dir.buf, name.buf, log.buf);
+	double limit_s = gnuplot_timeout_s();
+	int st = run_gnuplot(prog, dir.buf, name.buf, log.buf, limit_s);
 	if (st) {
 		sb why = SB_INIT;
-		sb_addf(&why, "gnuplot failed (exit %d); its messages are in charts/%s", st, log.buf);
+		if (st == GNUPLOT_TIMED_OUT)
+			sb_addf(&why, "gnuplot did not finish in %g s and was stopped "
+				"(RUNLEDGER_GNUPLOT_TIMEOUT); its messages are in charts/%s", limit_s, log.buf);
+		else
+			sb_addf(&why, "gnuplot failed (exit %d); its messages are in charts/%s", st, log.buf);
 		skipped(c, md, why.buf);
 		sb_release(&why);
 		goto done;

@@ -62,6 +62,23 @@ expect_match report-cli-14.1 "the digest says the chart was skipped" "$(cat nog/
 expect_match report-cli-14.2 "warning on stderr" "$err" "^report: warning: chart '2026-03-16-frontier' skipped: gnuplot not found"
 [ -s nog/2026-03-16.html ] && [ ! -e nog/charts/2026-03-16-frontier.svg ] && ok report-cli-14.3 "HTML written, no chart" ||
 	not_ok report-cli-14.3 "HTML written, no chart" "$(ls -R nog)"
+# -- a gnuplot that hangs is stopped after RUNLEDGER_GNUPLOT_TIMEOUT seconds
+printf '#!/bin/sh\necho starting >&2\nexec sleep 30\n' >hang-gnuplot && chmod +x hang-gnuplot
+t0=$(date +%s)
+RUNLEDGER_GNUPLOT=$PWD/hang-gnuplot RUNLEDGER_GNUPLOT_TIMEOUT=0.5 expect_code report-cli-14.4 \
+	"gnuplot hangs: exit 1 (partial)" 1 "$REPORT" --db l.db daily --date 2026-03-16 --out hang
+took=$(( $(date +%s) - t0 ))
+[ "$took" -lt 20 ] && ok report-cli-14.5 "the report did not wait for it (${took} s)" ||
+	not_ok report-cli-14.5 "the report did not wait for it" "took $took s"
+expect_match report-cli-14.6 "the digest says why the chart is missing" "$(cat hang/2026-03-16.md)" \
+	'^_Chart skipped: gnuplot did not finish in 0\.5 s and was stopped \(RUNLEDGER\\_GNUPLOT\\_TIMEOUT\); its messages are in charts/2026-03-16-frontier\.log\._$'
+expect_eq report-cli-14.7 "its log kept what it printed" "starting" "$(cat hang/charts/2026-03-16-frontier.log)"
+printf '#!/bin/sh\nexit 1\n' >fail-gnuplot && chmod +x fail-gnuplot
+RUNLEDGER_GNUPLOT=$PWD/fail-gnuplot RUNLEDGER_GNUPLOT_TIMEOUT=soon expect_code report-cli-14.8 \
+	"a gnuplot that fails, with a bad timeout: exit 1" 1 "$REPORT" --db l.db daily --date 2026-03-16 --out hang2
+expect_match report-cli-14.9 "the bad timeout is named" "$err" \
+	"^report: warning: RUNLEDGER_GNUPLOT_TIMEOUT 'soon' is not a positive number of seconds; using 60$"
+expect_match report-cli-14.10 "the failure has its exit code" "$(cat hang2/2026-03-16.md)" '^_Chart skipped: gnuplot failed \(exit 1\)'
 printf '{"name":"ck","search_space":["impl.*"],"baseline":"rtx-base","hardware":"RTX 3090"}\n' >ck.json
 "$LEDGER" --db l.db campaign add ck.json >/dev/null 2>&1
 "$LEDGER" --db l.db campaign assign ck rtx-base rtx-fused >/dev/null 2>&1
