@@ -90,9 +90,7 @@ extern "C" int gpu_probe(struct gpu_probe *out, char *why, size_t n)
 struct gloop {
 	struct run *r;
 	struct gpu_model gm;
-	int B, T, accum;
-	int *inputs, *targets;
-	uint64_t rng;
+	struct batch_plan bp;
 };
 
 /* The CPU path's initialisation (model_init_weights) on a host buffer,
@@ -121,20 +119,14 @@ static int loop_init(struct gloop *L, struct run *r)
 	struct model_dims d;
 	memset(L, 0, sizeof(*L));
 	L->r = r;
-	L->B = c->device_batch_size;
-	L->T = c->seq_len;
-	L->accum = (int)(c->total_batch_size / ((long)L->B * L->T));
-	L->rng = (uint64_t)c->seed * 0x2545F4914F6CDD1Dull + 1; /* as train.c */
+	if (batch_plan_init(&L->bp, r))
+		return -1;
 	model_dims_from_config(&d, c);
-	if (gpu_model_init(&L->gm, &d, L->B, !strcmp(c->matrix_optimizer, "muon")))
+	if (gpu_model_init(&L->gm, &d, L->bp.B, !strcmp(c->matrix_optimizer, "muon")))
 		return run_fail(r, L->gm.oom ? "oom" : "crash", "startup",
 				"cannot set up the model on the GPU (depth %d, dim %d, seq_len %d, "
 				"device_batch_size %d)%s", c->depth, c->dim, c->seq_len,
 				c->device_batch_size, L->gm.oom ? ": out of device memory" : "; see stderr");
-	L->inputs = (int *)malloc(sizeof(int) * (size_t)L->B * L->T);
-	L->targets = (int *)malloc(sizeof(int) * (size_t)L->B * L->T);
-	if (!L->inputs || !L->targets)
-		return run_fail(r, "oom", "startup", "cannot allocate the batch buffers");
 	if (init_weights(L))
 		return run_fail(r, "crash", "startup", "cannot initialise the weights on the GPU");
 	r->m.num_params_M = L->gm.pl.total / 1e6;
@@ -144,8 +136,7 @@ static int loop_init(struct gloop *L, struct run *r)
 static void loop_release(struct gloop *L)
 {
 	gpu_model_release(&L->gm);
-	free(L->inputs);
-	free(L->targets);
+	batch_plan_release(&L->bp);
 }
 
 static int gpu_failed(struct gloop *L, const char *phase)
@@ -162,10 +153,10 @@ static int gpu_step(void *ctx, double lr_mult, double *loss)
 	double sum = 0.0, norm;
 	if (gpu_model_zero_grad(&L->gm))
 		return gpu_failed(L, "forward");
-	for (int i = 0; i < L->accum; i++) {
+	for (int i = 0; i < L->bp.accum; i++) {
 		float l;
-		data_train_batch(&L->r->data, &L->rng, L->B, L->T, L->inputs, L->targets);
-		if (gpu_model_forward(&L->gm, L->inputs, L->targets, L->B, 1, 1.0f / L->accum, &l))
+		data_train_batch(&L->r->data, &L->bp.rng, L->bp.B, L->bp.T, L->bp.inputs, L->bp.targets);
+		if (gpu_model_forward(&L->gm, L->bp.inputs, L->bp.targets, L->bp.B, 1, 1.0f / L->bp.accum, &l))
 			return gpu_failed(L, "forward");
 		sum += l;
 		if (!isfinite(l)) {
@@ -177,7 +168,7 @@ static int gpu_step(void *ctx, double lr_mult, double *loss)
 	}
 	if (gpu_model_step(&L->gm, &L->r->cfg, lr_mult, &norm))
 		return gpu_failed(L, "optimizer");
-	*loss = sum / L->accum;
+	*loss = sum / L->bp.accum;
 	return 0;
 }
 
@@ -186,8 +177,8 @@ static int gpu_eval(void *ctx, long i, int B, double *loss)
 {
 	struct gloop *L = (struct gloop *)ctx;
 	float l;
-	data_val_batch(&L->r->data, i, B, L->T, L->inputs, L->targets);
-	if (gpu_model_forward(&L->gm, L->inputs, L->targets, B, 0, 0.f, &l))
+	data_val_batch(&L->r->data, i, B, L->bp.T, L->bp.inputs, L->bp.targets);
+	if (gpu_model_forward(&L->gm, L->bp.inputs, L->bp.targets, B, 0, 0.f, &l))
 		return gpu_failed(L, "eval");
 	*loss = l;
 	return 0;
@@ -207,7 +198,7 @@ extern "C" int gpu_train(struct run *r)
 {
 	struct gloop L;
 	int rc = loop_init(&L, r);
-	struct run_device dev = { &L, L.B, L.T, L.accum, gpu_step, gpu_eval };
+	struct run_device dev = { &L, L.bp.B, L.bp.T, L.bp.accum, gpu_step, gpu_eval };
 	if (!rc)
 		rc = run_train(r, &dev);
 	run_progress_end(r);

@@ -1,7 +1,33 @@
 /* loop.c — the device-independent training loop (loop.h). */
+#include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include "loop.h"
 #include "util.h"
+
+int batch_plan_init(struct batch_plan *p, struct run *r)
+{
+	const struct config *c = &r->cfg;
+	size_t tokens;
+	memset(p, 0, sizeof(*p));
+	p->B = c->device_batch_size;
+	p->T = c->seq_len;
+	p->accum = (int)(c->total_batch_size / ((long)p->B * p->T));
+	p->rng = (uint64_t)c->seed * 0x2545F4914F6CDD1Dull + 1;
+	tokens = (size_t)p->B * (size_t)p->T;
+	p->inputs = malloc(sizeof(int) * tokens);
+	p->targets = malloc(sizeof(int) * tokens);
+	if (!p->inputs || !p->targets)
+		return run_fail(r, "oom", "startup", "cannot allocate the batch buffers");
+	return 0;
+}
+
+void batch_plan_release(struct batch_plan *p)
+{
+	free(p->inputs);
+	free(p->targets);
+	p->inputs = p->targets = NULL;
+}
 
 int run_train(struct run *r, const struct run_device *dev)
 {

@@ -5,7 +5,24 @@
  * schedule and fail alike. No model or device code here. */
 #ifndef RL_TRAINER_LOOP_H
 #define RL_TRAINER_LOOP_H
+#include <stdint.h>
 #include "run.h"
+
+/* What both devices derive alike from the config: B sequences of T tokens
+ * per micro-step, accum micro-steps per optimiser step (total_batch_size /
+ * (B*T)), the data RNG seeded from train.seed (so the CPU and the GPU draw
+ * the same batches), and the host buffers data_train_batch() and
+ * data_val_batch() fill. */
+struct batch_plan {
+	int B, T, accum;
+	uint64_t rng;
+	int *inputs, *targets;
+};
+
+/* Fill p from r->cfg and allocate its buffers: 0, or -1 after
+ * run_fail(oom). batch_plan_release(p) is safe either way. */
+int batch_plan_init(struct batch_plan *p, struct run *r);
+void batch_plan_release(struct batch_plan *p);
 
 struct run_device {
 	void *ctx;

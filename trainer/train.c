@@ -15,9 +15,7 @@ struct cpu_run {
 	struct run *r;
 	struct model model;
 	struct optim opt;
-	int B, T, accum;
-	int *inputs, *targets;
-	uint64_t rng;
+	struct batch_plan bp;
 };
 
 /* Physical memory in bytes (0 when unknown). */
@@ -56,22 +54,16 @@ static int loop_init(struct cpu_run *L, struct run *r)
 	struct model_dims d;
 	memset(L, 0, sizeof(*L));
 	L->r = r;
-	L->B = c->device_batch_size;
-	L->T = c->seq_len;
-	L->accum = (int)(c->total_batch_size / ((long)L->B * L->T));
-	L->rng = (uint64_t)c->seed * 0x2545F4914F6CDD1Dull + 1;
-	model_dims_from_config(&d, c);
-	if (check_memory(r, &d, L->B))
+	if (batch_plan_init(&L->bp, r))
 		return -1;
-	if (model_init(&L->model, &d, L->B) || optim_init(&L->opt, &L->model, c))
+	model_dims_from_config(&d, c);
+	if (check_memory(r, &d, L->bp.B))
+		return -1;
+	if (model_init(&L->model, &d, L->bp.B) || optim_init(&L->opt, &L->model, c))
 		return run_fail(r, "oom", "startup",
 				"cannot allocate the model, activations or optimiser state "
 				"(depth %d, dim %d, seq_len %d, device_batch_size %d)",
 				c->depth, c->dim, c->seq_len, c->device_batch_size);
-	L->inputs = malloc(sizeof(int) * (size_t)L->B * L->T);
-	L->targets = malloc(sizeof(int) * (size_t)L->B * L->T);
-	if (!L->inputs || !L->targets)
-		return run_fail(r, "oom", "startup", "cannot allocate the batch buffers");
 	model_init_weights(&L->model, (uint64_t)c->seed);
 	r->m.num_params_M = model_num_params(&L->model) / 1e6;
 	return 0;
@@ -81,8 +73,7 @@ static void loop_release(struct cpu_run *L)
 {
 	model_release(&L->model);
 	optim_release(&L->opt);
-	free(L->inputs);
-	free(L->targets);
+	batch_plan_release(&L->bp);
 }
 
 /* run_device.step: one optimiser step over `accum` micro-batches. */
@@ -91,18 +82,18 @@ static int cpu_step(void *ctx, double lr_mult, double *loss)
 	struct cpu_run *L = ctx;
 	double sum = 0.0;
 	model_zero_grad(&L->model);
-	for (int i = 0; i < L->accum; i++) {
-		data_train_batch(&L->r->data, &L->rng, L->B, L->T, L->inputs, L->targets);
-		float l = model_forward(&L->model, L->inputs, L->targets, L->B, L->T);
+	for (int i = 0; i < L->bp.accum; i++) {
+		data_train_batch(&L->r->data, &L->bp.rng, L->bp.B, L->bp.T, L->bp.inputs, L->bp.targets);
+		float l = model_forward(&L->model, L->bp.inputs, L->bp.targets, L->bp.B, L->bp.T);
 		sum += l;
 		if (!isfinite(l)) {
 			*loss = l; /* fail fast: no backward through a NaN */
 			return 0;
 		}
-		model_backward(&L->model, 1.0f / L->accum);
+		model_backward(&L->model, 1.0f / L->bp.accum);
 	}
 	optim_step(&L->opt, &L->model, &L->r->cfg, lr_mult);
-	*loss = sum / L->accum;
+	*loss = sum / L->bp.accum;
 	return 0;
 }
 
@@ -110,8 +101,8 @@ static int cpu_step(void *ctx, double lr_mult, double *loss)
 static int cpu_eval(void *ctx, long i, int B, double *loss)
 {
 	struct cpu_run *L = ctx;
-	data_val_batch(&L->r->data, i, B, L->T, L->inputs, L->targets);
-	*loss = model_forward(&L->model, L->inputs, L->targets, B, L->T);
+	data_val_batch(&L->r->data, i, B, L->bp.T, L->bp.inputs, L->bp.targets);
+	*loss = model_forward(&L->model, L->bp.inputs, L->bp.targets, B, L->bp.T);
 	return 0;
 }
 
@@ -122,7 +113,7 @@ int cpu_train(struct run *r)
 	if (r->cfg.threads > 0)
 		omp_set_num_threads(r->cfg.threads);
 	rc = loop_init(&L, r);
-	struct run_device dev = { &L, L.B, L.T, L.accum, cpu_step, cpu_eval };
+	struct run_device dev = { &L, L.bp.B, L.bp.T, L.bp.accum, cpu_step, cpu_eval };
 	if (!rc)
 		rc = run_train(r, &dev);
 	run_progress_end(r);
