@@ -4,68 +4,18 @@
  * frontier are kept, and their details are read afterwards by id. */
 #include "db.h"
 #include "frontier.h"
+#include "strmap.h"
 #include "util.h"
 
-/* ---- per-group best: open addressing on the group name ------------------- */
-
-struct best_slot {
-	char *group;   /* NULL = empty slot */
-	double best;
-};
-
-struct best_map {
-	struct best_slot *slots;
-	size_t cap, used; /* cap is a power of two */
-};
-
-static uint64_t hash_str(const char *s)
+/* The best value so far of each group (hardware class) lives in a strmap
+ * slot's v.d; NAN until the group's first valid run. */
+static struct strmap_slot *group_best(struct strmap *bests, const char *group)
 {
-	uint64_t h = 1469598103934665603ull; /* FNV-1a */
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ull;
-	return h;
-}
-
-static void map_grow(struct best_map *m);
-
-/* The slot for group, created (best = NAN) when new. */
-static struct best_slot *map_get(struct best_map *m, const char *group)
-{
-	if (2 * (m->used + 1) > m->cap)
-		map_grow(m);
-	size_t i = hash_str(group) & (m->cap - 1);
-	while (m->slots[i].group && strcmp(m->slots[i].group, group))
-		i = (i + 1) & (m->cap - 1);
-	if (!m->slots[i].group) {
-		m->slots[i].group = xstrdup(group);
-		m->slots[i].best = NAN;
-		m->used++;
-	}
-	return &m->slots[i];
-}
-
-static void map_grow(struct best_map *m)
-{
-	struct best_map bigger = { NULL, m->cap ? 2 * m->cap : 16, 0 };
-	bigger.slots = xcalloc(bigger.cap, sizeof(struct best_slot));
-	for (size_t i = 0; i < m->cap; i++) {
-		if (!m->slots[i].group)
-			continue;
-		size_t j = hash_str(m->slots[i].group) & (bigger.cap - 1);
-		while (bigger.slots[j].group)
-			j = (j + 1) & (bigger.cap - 1);
-		bigger.slots[j] = m->slots[i];
-		bigger.used++;
-	}
-	free(m->slots);
-	*m = bigger;
-}
-
-static void map_release(struct best_map *m)
-{
-	for (size_t i = 0; i < m->cap; i++)
-		free(m->slots[i].group);
-	free(m->slots);
+	int created;
+	struct strmap_slot *s = strmap_get(bests, group, &created);
+	if (created)
+		s->v.d = NAN;
+	return s;
 }
 
 /* ---- the scan ------------------------------------------------------------ */
@@ -112,7 +62,7 @@ static void build_sql(const struct frontier_opts *o, int timed, sb *sql, struct 
 }
 
 static int scan(sqlite3 *db, const struct frontier_opts *o, int timed,
-		struct best_map *bests, struct frontier *out)
+		struct strmap *bests, struct frontier *out)
 {
 	sb sql = SB_INIT;
 	struct sql_args args = SQL_ARGS_INIT;
@@ -120,23 +70,23 @@ static int scan(sqlite3 *db, const struct frontier_opts *o, int timed,
 	sqlite3_stmt *st = db_prepare(db, sql.buf);
 	sql_args_bind(&args, st, 1);
 	int rc;
-	struct best_slot *last = NULL; /* runs of one class often come in a row */
+	struct strmap_slot *last = NULL; /* runs of one class often come in a row */
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		double v = sqlite3_column_double(st, 2);
 		const char *g = (const char *)sqlite3_column_text(st, 1);
 		if (!g)
 			g = "unknown";
-		struct best_slot *s = last && !strcmp(last->group, g) ? last : map_get(bests, g);
+		struct strmap_slot *s = last && !strcmp(last->key, g) ? last : group_best(bests, g);
 		last = s;
-		if (!isfinite(v) || !better(v, s->best, o->maximize))
+		if (!isfinite(v) || !better(v, s->v.d, o->maximize))
 			continue;
 		struct frontier_point *p = add_point(out);
 		p->id = sqlite3_column_int64(st, 0);
 		p->group = xstrdup(g);
 		p->value = v;
-		p->prev = s->best;
-		p->delta = v - s->best; /* NAN for a group's first run */
-		s->best = v;
+		p->prev = s->v.d;
+		p->delta = v - s->v.d; /* NAN for a group's first run */
+		s->v.d = v;
 	}
 	if (rc != SQLITE_DONE)
 		rl_error("frontier: database: %s", sqlite3_errmsg(db));
@@ -179,7 +129,7 @@ static void fill_details(sqlite3 *db, struct frontier *f)
 
 int frontier_compute(sqlite3 *db, const struct frontier_opts *o, struct frontier *out)
 {
-	struct best_map bests = { NULL, 0, 0 };
+	struct strmap bests = STRMAP_INIT;
 	int rc = -1;
 	if (o->metric && metric_name_check(o->metric)) {
 		rl_error("frontier: '%s' is not a metric name", o->metric);
@@ -191,7 +141,7 @@ int frontier_compute(sqlite3 *db, const struct frontier_opts *o, struct frontier
 	fill_details(db, out);
 	rc = 0;
 done:
-	map_release(&bests);
+	strmap_release(&bests);
 	return rc;
 }
 

@@ -1,7 +1,8 @@
 /* test_common.c — common/: string builder, SHA-256, time parsing, globs,
  * hardware table, run-record validation and identity, table rendering.
  * Test plan: known-answer vectors for SHA-256 (FIPS 180-4 examples), round
- * trips for time, one valid and several broken records (each error names
+ * trips for time; a string map grown well past its first size against a
+ * plain count array; one valid and several broken records (each error names
  * its field), identity invariance under key order/whitespace. */
 #include <unistd.h>
 #include <jansson.h>
@@ -9,6 +10,7 @@
 #include "runrec.h"
 #include "sb.h"
 #include "sha256.h"
+#include "strmap.h"
 #include "table.h"
 #include "util.h"
 #include "check.h"
@@ -252,6 +254,42 @@ static void test_table_stream(void)
 	}
 }
 
+/* 5,000 keys, each seen i % 7 + 1 times in an interleaved order: every
+ * count right after many grows, new keys report created, clear forgets. */
+static void test_strmap(void)
+{
+	struct strmap m = STRMAP_INIT;
+	enum { N = 5000 };
+	static int want[N];
+	char key[32];
+	int wrong = 0, created_ok = 1;
+	for (int round = 0; round < 7; round++)
+		for (int i = 0; i < N; i++) {
+			if (i % 7 < round)
+				continue;
+			snprintf(key, sizeof(key), "key-%d", i);
+			int created;
+			struct strmap_slot *s = strmap_get(&m, key, &created);
+			if (created != (want[i] == 0))
+				created_ok = 0;
+			s->v.n++;
+			want[i]++;
+		}
+	for (int i = 0; i < N; i++) {
+		snprintf(key, sizeof(key), "key-%d", i);
+		if (strmap_get(&m, key, NULL)->v.n != want[i] || want[i] != i % 7 + 1)
+			wrong++;
+	}
+	CHECK("strmap-1", wrong == 0);
+	CHECK("strmap-2", created_ok);
+	CHECK("strmap-3", m.used == N && m.cap >= 2 * N);
+	strmap_clear(&m);
+	int created;
+	CHECK("strmap-4", m.used == 0 && strmap_get(&m, "key-1", &created)->v.n == 0 && created);
+	strmap_release(&m);
+	CHECK("strmap-5", m.slots == NULL && m.cap == 0);
+}
+
 int main(void)
 {
 	test_sb();
@@ -262,5 +300,6 @@ int main(void)
 	test_runrec();
 	test_table();
 	test_table_stream();
+	test_strmap();
 	return check_status();
 }
