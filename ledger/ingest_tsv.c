@@ -9,11 +9,15 @@
  *   val_bpb only when the run is ok and the value > 0 (crash rows say
  *   0.000000, which is no measurement, and zeros in other metric columns
  *   of a failed row are dropped too); memory_gb -> metrics.peak_vram_mb.
+ *   a row identical in every field to an earlier one after the same kept
+ *   row gets "occurrence": n (2, 3, …): a record's identity is its content,
+ *   and without it the second would pass for the first and be dropped.
  * Fields are tab-separated and never quoted (autoresearch writes them raw).
  * This file converts only; ingest_put() validates and stores. */
 #include <csv.h>
 #include "ingest.h"
 #include "runrec.h"
+#include "strmap.h"
 #include "util.h"
 
 enum col_role { COL_EXTRA, COL_COMMIT, COL_BPB, COL_MEMORY, COL_STATUS, COL_DESC,
@@ -52,6 +56,7 @@ struct tsv {
 	int ncells, too_many;
 	long rows;                  /* data rows seen, for baseline and times */
 	char *parent;               /* run_id of the last kept row */
+	struct strmap seen;         /* rows since that row: fields -> times seen */
 };
 
 /* ---- libcsv callbacks ------------------------------------------------ */
@@ -213,6 +218,22 @@ static const char *row_status(struct tsv *t, const char **decision, sb *why)
 	return status;
 }
 
+/* How many times this row's fields have now been seen since the last kept
+ * row (1 the first time). Only those rows can share the row's parent: the
+ * parent moves on at each kept row and never comes back, so put_row empties
+ * the map then, and it holds one stretch of discards and crashes at most. */
+static long count_row(struct tsv *t)
+{
+	sb key = SB_INIT;
+	for (int i = 0; i < t->ncells; i++) {
+		sb_adds(&key, t->cell[i]);
+		sb_addc(&key, '\t');
+	}
+	long n = ++strmap_get(&t->seen, key.buf, NULL)->v.n;
+	sb_release(&key);
+	return n;
+}
+
 /* Build the record for the current row; NULL with the reason in why. */
 static json_t *row_record(struct tsv *t, sb *why)
 {
@@ -235,6 +256,9 @@ static json_t *row_record(struct tsv *t, sb *why)
 			json_decref(rec);
 			return NULL;
 		}
+	long n = count_row(t);
+	if (n > 1)
+		json_object_set_new(rec, "occurrence", json_integer(n));
 	const struct ingest_opts *o = t->f->opts;
 	if (!isnan(o->started_at) && !json_object_get(rec, "started_at")) {
 		char iso[32];
@@ -260,6 +284,7 @@ static void put_row(struct tsv *t, long no, const char *line, size_t n)
 	if (run_id && kept) {
 		free(t->parent);
 		t->parent = xstrdup(run_id);
+		strmap_clear(&t->seen);
 	}
 	sb_release(&why);
 }
@@ -295,6 +320,7 @@ int ingest_tsv(struct ingest_file *f)
 	for (int i = 0; i < t.ncols; i++)
 		free(t.metric[i]);
 	free(t.parent);
+	strmap_release(&t.seen);
 	csv_free(&p);
 	return rc;
 }

@@ -101,3 +101,36 @@ expect_eq ledger-ingest-tsv-6.2 "rows 90 s apart, t_finished from started_at" \
 2026-03-16T04:01:30Z|1773633690.0
 2026-03-16T04:03:00Z|1773633780.0" "$(sql e.db "SELECT started_at, t_finished FROM runs ORDER BY id")"
 expect_code ledger-ingest-tsv-6.3 "a negative --every is a usage error" 2 "$LEDGER" --db e.db ingest three.tsv --started-at 2026-03-16T04:00:00Z --every -5
+
+# --- identical rows: each one a run --------------------------------------
+# The same crash twice after the same kept row must be two runs, not one run
+# and a duplicate; after the next keep the same row is a first again.
+T=$(printf '\t')
+{
+	echo "commit${T}val_bpb${T}memory_gb${T}status${T}description"
+	echo "b000001${T}1.000000${T}40.0${T}keep${T}baseline"
+	echo "c000002${T}0.000000${T}0.0${T}crash${T}fp8 matmuls"
+	echo "c000002${T}0.000000${T}0.0${T}crash${T}fp8 matmuls"
+	echo "d000003${T}1.010000${T}40.0${T}discard${T}depth 8 to 9"
+	echo "c000002${T}0.000000${T}0.0${T}crash${T}fp8 matmuls"
+	echo "k000004${T}0.990000${T}40.0${T}keep${T}warmdown 0.5 to 0.6"
+	echo "c000002${T}0.000000${T}0.0${T}crash${T}fp8 matmuls"
+} >same.tsv
+expect_code ledger-ingest-tsv-7.1 "identical rows: exit 0" 0 "$LEDGER" --db s.db ingest same.tsv
+expect_eq ledger-ingest-tsv-7.2 "seven rows, seven runs" "same.tsv: 7 new, 0 already present, 0 quarantined (results.tsv)" "$out"
+expect_eq ledger-ingest-tsv-7.3 "occurrence counts repeats after the same kept row only" \
+"2|b000001|
+3|c000002|
+4|c000002|2
+5|d000003|
+6|c000002|3
+7|k000004|
+8|c000002|" "$(sql s.db "SELECT source_line, code_commit, json_extract(record, '\$.occurrence') FROM runs ORDER BY id")"
+expect_code ledger-ingest-tsv-7.4 "again: exit 0" 0 "$LEDGER" --db s.db ingest same.tsv
+expect_eq ledger-ingest-tsv-7.5 "again: nothing new" "same.tsv: 0 new, 7 already present, 0 quarantined (results.tsv)" "$out"
+echo "c000002${T}0.000000${T}0.0${T}crash${T}fp8 matmuls" >>same.tsv
+"$LEDGER" --db s.db ingest same.tsv >/dev/null 2>&1
+expect_eq ledger-ingest-tsv-7.6 "an appended repeat is one new run, the second since the keep" "9|2" \
+	"$(sql s.db "SELECT source_line, json_extract(record, '\$.occurrence') FROM runs WHERE id = (SELECT max(id) FROM runs)")"
+expect_eq ledger-ingest-tsv-7.7 "the repeats are one repeat group" "3" \
+	"$(sql s.db "SELECT count(*) FROM runs WHERE code_commit = 'c000002' AND parent = (SELECT run_id FROM runs WHERE code_commit = 'b000001') GROUP BY repeat_key")"
