@@ -50,6 +50,14 @@ struct strmap_slot *strmap_get(struct strmap *m, const char *key, int *created)
 	return s;
 }
 
+struct strmap_slot *strmap_find(const struct strmap *m, const char *key)
+{
+	if (!m->cap)
+		return NULL;
+	struct strmap_slot *s = &m->slots[probe(m, key)];
+	return s->key ? s : NULL;
+}
+
 void strmap_clear(struct strmap *m)
 {
 	for (size_t i = 0; i < m->cap; i++) {

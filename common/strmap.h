@@ -25,6 +25,8 @@ struct strmap {
 /* The slot for key, created with a zero value when new (*created = 1 then;
  * created may be NULL). The pointer is valid until the next strmap_get. */
 struct strmap_slot *strmap_get(struct strmap *m, const char *key, int *created);
+/* The slot for key, or NULL when key is not in the map. */
+struct strmap_slot *strmap_find(const struct strmap *m, const char *key);
 /* Forget every key; the map stays usable. */
 void strmap_clear(struct strmap *m);
 void strmap_release(struct strmap *m);

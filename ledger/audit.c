@@ -13,6 +13,7 @@
 #include "filter.h"
 #include "lookup.h"
 #include "repeats.h"
+#include "strmap.h"
 #include "sb.h"
 #include "util.h"
 
@@ -43,6 +44,10 @@ struct arun {
 	char *description, *failure;   /* failure: "crash in backward: 'msg'"; NULL if valid */
 	double value;                  /* the metric; NAN unless a valid measurement */
 	double parent_value;           /* NAN when the parent has none */
+	double parent_ref;             /* what a gain is measured against: the mean of the
+	                                  parent's repeat group when it has 2+ valid
+	                                  measurements in the campaign, else parent_value */
+	int parent_n;                  /* measurements behind parent_ref (0: none) */
 	double tokens[2], steps[2];    /* amount trained: [0] the run, [1] its parent; NAN unknown */
 	int on_hw;                     /* on the campaign's hardware (or it has none) */
 	int is_baseline;
@@ -409,6 +414,47 @@ static int load_runs(struct audit *a)
 		return -2;
 	}
 	return 0;
+}
+
+/* Each run's parent_ref: one measurement of the parent is itself noisy,
+ * so where the campaign repeated the parent's configuration the mean of
+ * those repeats is the better reference. Group sums by repeat key, then one
+ * lookup per run; the parent is found by run_id among the campaign's runs. */
+static void parent_refs(struct audit *a)
+{
+	struct strmap by_id = STRMAP_INIT, by_key = STRMAP_INIT;
+	double *sum = xcalloc((size_t)a->n + 1, sizeof(double));
+	int *cnt = xcalloc((size_t)a->n + 1, sizeof(int));
+	for (int i = 0; i < a->n; i++) {
+		const struct arun *r = &a->r[i];
+		strmap_get(&by_id, r->run_id, NULL)->v.n = i;
+		if (!r->rkey || isnan(r->value))
+			continue;
+		int created;
+		struct strmap_slot *g = strmap_get(&by_key, r->rkey, &created);
+		if (created)
+			g->v.n = (long)by_key.used - 1;
+		sum[g->v.n] += r->value;
+		cnt[g->v.n]++;
+	}
+	for (int i = 0; i < a->n; i++) {
+		struct arun *r = &a->r[i];
+		r->parent_ref = r->parent_value;
+		r->parent_n = isnan(r->parent_value) ? 0 : 1;
+		if (!r->parent)
+			continue;
+		const struct strmap_slot *p = strmap_find(&by_id, r->parent);
+		const struct arun *par = p ? &a->r[p->v.n] : NULL;
+		const struct strmap_slot *g = par && par->rkey ? strmap_find(&by_key, par->rkey) : NULL;
+		if (g && cnt[g->v.n] >= 2) {
+			r->parent_ref = sum[g->v.n] / cnt[g->v.n];
+			r->parent_n = cnt[g->v.n];
+		}
+	}
+	free(sum);
+	free(cnt);
+	strmap_release(&by_id);
+	strmap_release(&by_key);
 }
 
 static void runs_release(struct audit *a)
@@ -875,7 +921,16 @@ static int claims_gain(const struct audit *a, const struct arun *r)
 {
 	if (r->decision && !strcmp(r->decision, "keep"))
 		return 1;
-	return !r->decision && better(a, r->value, r->parent_value);
+	return !r->decision && better(a, r->value, r->parent_ref);
+}
+
+/* " for its parent P" or ", the mean of N measurements of its parent P". */
+static void say_parent(sb *s, const struct arun *r)
+{
+	if (r->parent_n >= 2)
+		sb_addf(s, ", the mean of %d measurements of its parent %s,", r->parent_n, r->parent);
+	else
+		sb_addf(s, " for its parent %s,", r->parent);
 }
 
 static void audit_within_noise(struct audit *a)
@@ -884,9 +939,9 @@ static void audit_within_noise(struct audit *a)
 		return;
 	for (int i = 0; i < a->n; i++) {
 		const struct arun *r = &a->r[i];
-		if (r->is_baseline || isnan(r->value) || isnan(r->parent_value) || !claims_gain(a, r))
+		if (r->is_baseline || isnan(r->value) || isnan(r->parent_ref) || !claims_gain(a, r))
 			continue;
-		double g = gain(a, r->value, r->parent_value);
+		double g = gain(a, r->value, r->parent_ref);
 		if (g >= a->floor)
 			continue;
 		struct finding *f = finding_new(a->out, a->c.name, AUDIT_WITHIN_NOISE, AUDIT_WARN);
@@ -894,13 +949,17 @@ static void audit_within_noise(struct audit *a)
 		finding_run(f, r->parent);
 		finding_run_vars(f, r);
 		finding_val(f, "value", r->value);
-		finding_val(f, "parent", r->parent_value);
+		finding_val(f, "parent", r->parent_ref);
+		finding_val(f, "parent_n", r->parent_n);
 		finding_val(f, "gain", g);
 		finding_val(f, "floor", a->floor);
-		finding_say(f, "%s %s %.6f against %.6f for its parent %s, a gain of %.6f, below the noise floor "
+		sb par = SB_INIT;
+		say_parent(&par, r);
+		finding_say(f, "%s %s %.6f against %.6f%s a gain of %.6f, below the noise floor "
 			    "%.6f; repeat it before building on it.",
-			    r->run_id, r->decision ? "was kept at" : "claims", r->value, r->parent_value,
-			    r->parent, g, a->floor);
+			    r->run_id, r->decision ? "was kept at" : "claims", r->value, r->parent_ref,
+			    par.buf, g, a->floor);
+		sb_release(&par);
 	}
 }
 
@@ -937,10 +996,10 @@ static void audit_impl_changed_metric(struct audit *a)
 		return;
 	for (int i = 0; i < a->n; i++) {
 		const struct arun *r = &a->r[i];
-		if (!impl_only(r) || isnan(r->value) || isnan(r->parent_value))
+		if (!impl_only(r) || isnan(r->value) || isnan(r->parent_ref))
 			continue;
-		double delta = r->value - r->parent_value, w = work_change(r);
-		double g = gain(a, r->value, r->parent_value);
+		double delta = r->value - r->parent_ref, w = work_change(r);
+		double g = gain(a, r->value, r->parent_ref);
 		if (fabs(delta) <= a->floor || (fabs(w) > SAME_WORK && (w > 0) == (g > 0)))
 			continue;
 		struct finding *f = finding_new(a->out, a->c.name, AUDIT_IMPL_CHANGED_METRIC, AUDIT_WARN);
@@ -948,7 +1007,8 @@ static void audit_impl_changed_metric(struct audit *a)
 		finding_run(f, r->parent);
 		finding_run_vars(f, r);
 		finding_val(f, "value", r->value);
-		finding_val(f, "parent", r->parent_value);
+		finding_val(f, "parent", r->parent_ref);
+		finding_val(f, "parent_n", r->parent_n);
 		finding_val(f, "delta", delta);
 		finding_val(f, "floor", a->floor);
 		finding_val(f, "work_change", w);
@@ -960,10 +1020,16 @@ static void audit_impl_changed_metric(struct audit *a)
 		else
 			sb_addf(&why, "%s training (%+.1f%%), the wrong way for throughput", w > 0 ? "more" : "less",
 				100 * w);
+		sb par = SB_INIT;
+		if (r->parent_n >= 2)
+			sb_addf(&par, "the mean of %d measurements of %s", r->parent_n, r->parent);
+		else
+			sb_adds(&par, r->parent);
 		finding_say(f, "%s changed only %s, which must not change the math, yet %s moved %+.6f "
 			    "(%.6f vs %.6f for %s), beyond the noise floor %.6f, %s: check the implementation.",
-			    r->run_id, r->what, a->c.metric, delta, r->value, r->parent_value, r->parent, a->floor,
+			    r->run_id, r->what, a->c.metric, delta, r->value, r->parent_ref, par.buf, a->floor,
 			    why.buf);
+		sb_release(&par);
 		sb_release(&why);
 	}
 }
@@ -1068,8 +1134,10 @@ int audit_campaign(sqlite3 *db, const char *campaign, const struct audit_opts *o
 		return -1;
 	a.out = &tmp;
 	int rc = load_runs(&a);
-	if (!rc)
+	if (!rc) {
+		parent_refs(&a);
 		rc = resolve_baseline(&a);
+	}
 	if (!rc) {
 		audit_noise(&a, o);
 		audit_no_improvement(&a);

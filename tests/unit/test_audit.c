@@ -435,12 +435,51 @@ static void test_rules(void)
 	finding_list_release(&fl);
 }
 
+/* The parent measured four times (1.000, 1.004, 1.008, 1.012: mean 1.006,
+ * sd 0.005164, floor 0.010328): a gain counts against the mean. "far" at
+ * 0.995 is 0.011 better than the mean (beyond the floor) though only
+ * 0.005 better than the parent's own single value; "near" at 0.999 is
+ * within the floor of the mean and is reported against it. */
+static void test_parent_mean(void)
+{
+	struct finding_list fl = FINDING_LIST_INIT;
+	int i;
+	fresh_db();
+	declare("{\"name\":\"pm\",\"search_space\":[\"optim.*\"]}");
+	run(1, "b", NULL, "ok", "baseline", "H100", 1.000, "rb", NULL, "pm");
+	run(2, "b-2", "b", "ok", "discard", "H100", 1.004, "rb", NULL, "pm");
+	run(3, "b-3", "b", "ok", "discard", "H100", 1.008, "rb", NULL, "pm");
+	run(4, "b-4", "b", "ok", "discard", "H100", 1.012, "rb", NULL, "pm");
+	run(5, "far", "b", "ok", "keep", "H100", 0.995, "r1", NULL, "pm");
+	change(5, "optim.matrix_lr", "0.04", "0.05");
+	run(6, "near", "b", "ok", "keep", "H100", 0.999, "r2", NULL, "pm");
+	change(6, "optim.matrix_lr", "0.04", "0.06");
+	REQUIRE("audit-parent-mean-1", count_kind("pm", NAN, AUDIT_NOISE_FLOOR, &fl, &i) == 1);
+	CHECK_NEAR("audit-parent-mean-2", finding_value(&fl.v[i], "floor"), 0.0103279556, 1e-9);
+	REQUIRE("audit-parent-mean-3", count_kind("pm", NAN, AUDIT_WITHIN_NOISE, &fl, &i) == 1 &&
+				       !strcmp(fl.v[i].runs[0], "near"));
+	CHECK_NEAR("audit-parent-mean-4", finding_value(&fl.v[i], "parent"), 1.006, 1e-12);
+	CHECK("audit-parent-mean-5", finding_value(&fl.v[i], "parent_n") == 4);
+	CHECK_NEAR("audit-parent-mean-6", finding_value(&fl.v[i], "gain"), 0.007, 1e-12);
+	CHECK("audit-parent-mean-7", strstr(fl.v[i].sentence, "against 1.006000, the mean of 4 measurements of its parent b,"));
+	/* without the repeats, the single value is the reference (and the
+	 * stated default the floor): "far" is then within noise too */
+	sqlite3_exec(db, "DELETE FROM runs WHERE id IN (2, 3, 4)", NULL, NULL, NULL);
+	declare("{\"name\":\"pm\",\"search_space\":[\"optim.*\"],\"noise_default\":0.010328}");
+	REQUIRE("audit-parent-mean-8", count_kind("pm", NAN, AUDIT_WITHIN_NOISE, &fl, &i) == 2);
+	CHECK("audit-parent-mean-9", finding_value(&fl.v[i], "parent") == 1.000 &&
+				     finding_value(&fl.v[i], "parent_n") == 1 &&
+				     strstr(fl.v[i].sentence, " for its parent b,"));
+	finding_list_release(&fl);
+}
+
 int main(void)
 {
 	rl_progname = "test_audit";
 	test_campaign_parse();
 	test_seed();
 	test_rules();
+	test_parent_mean();
 	db_close(db);
 	return check_status();
 }

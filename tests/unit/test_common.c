@@ -283,6 +283,8 @@ static void test_strmap(void)
 	CHECK("strmap-1", wrong == 0);
 	CHECK("strmap-2", created_ok);
 	CHECK("strmap-3", m.used == N && m.cap >= 2 * N);
+	CHECK("strmap-3.1", strmap_find(&m, "key-4999") && strmap_find(&m, "key-4999")->v.n == 4999 % 7 + 1);
+	CHECK("strmap-3.2", strmap_find(&m, "key-5000") == NULL && m.used == N);
 	strmap_clear(&m);
 	int created;
 	CHECK("strmap-4", m.used == 0 && strmap_get(&m, "key-1", &created)->v.n == 0 && created);
