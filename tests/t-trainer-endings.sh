@@ -31,10 +31,12 @@ expect_eq endings-1.4 "nan: fails fast (step 1 or 2)" 1 \
 	"$(tail -n 1 runs.jsonl | grep -Ec '"num_steps":[12],')"
 
 # shellcheck disable=SC2086
-expect_code endings-2.1 "oom: exit 3" 3 "$TRAINER" $TINY model.dim=65536 model.heads=512 model.depth=64 \
+expect_code endings-2.1 "oom: exit 3" 3 "$TRAINER" $TINY train.device=cpu model.dim=65536 model.heads=512 model.depth=64 \
 	--record runs.jsonl
 expect_match endings-2.2 "oom: message" "$err" \
 	'^trainer: run ended as oom in phase startup: the model needs [0-9]+ MB .* but this machine has [0-9]+ MB of RAM$'
+expect_match endings-2.2b "oom on the CPU: the hint names the demo config" "$err" \
+	'^trainer: hint: the defaults are the GPU shape; on a CPU start from the demo config: trainer --config trainer/configs/demo-cpu.conf$'
 expect_eq endings-2.3 "oom: record status" '"status":"oom"' "$(last_field '"status":"[a-z]*"')"
 expect_eq endings-2.4 "oom: failure phase" '"phase":"startup"' "$(last_field '"phase":"[a-z]*"')"
 case "$BUILD" in

@@ -196,6 +196,22 @@ static int run_training(struct run *r)
 	return !strcmp(r->device, "cuda") ? gpu_train(r) : cpu_train(r);
 }
 
+/* The one line that says how the run ended, and for a model that does not
+ * fit at startup, what to change: the defaults are the GPU shape, which a
+ * CPU cannot hold, and "oom" alone does not say so. */
+static void report_failure(const struct run *r)
+{
+	rl_error("run ended as %s in phase %s: %s", r->status, r->phase, r->message);
+	if (strcmp(r->status, "oom") || strcmp(r->phase, "startup"))
+		return;
+	if (!strcmp(r->device, "cpu"))
+		rl_hint("the defaults are the GPU shape; on a CPU start from the demo config: "
+			"trainer --config trainer/configs/demo-cpu.conf");
+	else
+		rl_hint("lower train.device_batch_size (train.total_batch_size keeps the step), "
+			"model.seq_len or model.dim");
+}
+
 int main(int argc, char **argv)
 {
 	static struct run r; /* large; zeroed */
@@ -232,7 +248,7 @@ int main(int argc, char **argv)
 	if (exit_code == EXIT_OK)
 		print_summary(&r);
 	else
-		rl_error("run ended as %s in phase %s: %s", r.status, r.phase, r.message);
+		report_failure(&r);
 	if (write_record(&r, &cli) && exit_code == EXIT_OK)
 		exit_code = EXIT_FAILURE_RT;
 	dataset_release(&r.data);
