@@ -15,6 +15,7 @@
  * '\r'-segment of each line. This file converts only; ingest_put() stores. */
 #include "ingest.h"
 #include "runrec.h"
+#include "utf8.h"
 #include "util.h"
 
 #define TAIL_LINES 20
@@ -175,7 +176,19 @@ static const char *guess_phase(const struct runlog *r)
 	return "startup";
 }
 
-static json_t *failure(const struct runlog *r, const char *text, size_t len)
+/* Log text as a JSON string: a log may hold bytes that are not UTF-8 (a
+ * progress bar, a binary dump); they become U+FFFD, said once per file. */
+static json_t *log_text(struct ingest_file *f, const char *s)
+{
+	int repaired;
+	json_t *v = json_string_lossy(s, &repaired);
+	if (repaired && ingest_warn_once(f, "utf8:log"))
+		rl_warn("ingest: %s: the log is not valid UTF-8; each invalid byte of the failure "
+			"message and log tail is stored as U+FFFD", f->name);
+	return v;
+}
+
+static json_t *failure(struct ingest_file *in, const struct runlog *r, const char *text, size_t len)
 {
 	json_t *f = json_object();
 	char *tail = log_tail(text, len);
@@ -185,8 +198,8 @@ static json_t *failure(const struct runlog *r, const char *text, size_t len)
 	else
 		sb_addf(&msg, "no summary: the log stops after step %ld", r->last_step);
 	json_object_set_new(f, "phase", json_string(guess_phase(r)));
-	json_object_set_new(f, "message", json_string(msg.buf));
-	json_object_set_new(f, "log_tail", json_string(tail));
+	json_object_set_new(f, "message", log_text(in, msg.buf));
+	json_object_set_new(f, "log_tail", log_text(in, tail));
 	free(tail);
 	sb_release(&msg);
 	return f;
@@ -212,7 +225,7 @@ static int out_of_memory(const char *exception)
 
 /* Status, line and record from what the scan found; NULL when the file is
  * not a run log at all. */
-static json_t *build(struct runlog *r, const char *text, size_t len, long *line)
+static json_t *build(struct ingest_file *in, struct runlog *r, long *line)
 {
 	const char *status;
 	if (r->block_line && json_object_size(r->metrics)) {
@@ -235,7 +248,7 @@ static json_t *build(struct runlog *r, const char *text, size_t len, long *line)
 	if (json_object_size(r->config))
 		json_object_set(rec, "config", r->config);
 	if (strcmp(status, "ok"))
-		json_object_set_new(rec, "failure", failure(r, text, len));
+		json_object_set_new(rec, "failure", failure(in, r, in->text, in->len));
 	return rec;
 }
 
@@ -246,7 +259,7 @@ int ingest_runlog(struct ingest_file *f)
 	r.config = json_object();
 	scan(&r, f->text, f->len);
 	long line = 1;
-	json_t *rec = r.bad_line ? NULL : build(&r, f->text, f->len, &line);
+	json_t *rec = r.bad_line ? NULL : build(f, &r, &line);
 	if (r.bad_line)
 		ingest_reject(f, r.bad_line, f->text, f->len, "%s", r.bad.buf);
 	else if (!rec)

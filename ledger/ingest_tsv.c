@@ -18,6 +18,7 @@
 #include "ingest.h"
 #include "runrec.h"
 #include "strmap.h"
+#include "utf8.h"
 #include "util.h"
 
 enum col_role { COL_EXTRA, COL_COMMIT, COL_BPB, COL_MEMORY, COL_STATUS, COL_DESC,
@@ -55,6 +56,7 @@ struct tsv {
 	char *cell[MAX_COLS];
 	int ncells, too_many;
 	long rows;                  /* data rows seen, for baseline and times */
+	long line;                  /* file line of the row being read */
 	char *parent;               /* run_id of the last kept row */
 	struct strmap seen;         /* rows since that row: fields -> times seen */
 };
@@ -130,7 +132,14 @@ static int read_header(struct tsv *t, long no)
 		for (size_t k = 0; k < ARRAY_SIZE(known_cols); k++)
 			if (!strcmp(low, known_cols[k].name))
 				t->role[i] = known_cols[k].role;
-		t->metric[i] = xstrdup(metric_name(low, t->cell[i]));
+		/* the name becomes a JSON key, which jansson wants in UTF-8 */
+		int repaired;
+		json_t *name = json_string_lossy(metric_name(low, t->cell[i]), &repaired);
+		t->metric[i] = xstrdup(json_string_value(name));
+		json_decref(name);
+		if (repaired)
+			rl_warn("ingest: %s:%ld: the name of column %d is not valid UTF-8; it is read as '%s'",
+				t->f->name, no, i + 1, t->metric[i]);
 		seen_bpb |= t->role[i] == COL_BPB;
 		seen_status |= t->role[i] == COL_STATUS;
 		free(low);
@@ -150,6 +159,24 @@ static int missing(const char *s)
 	return !*s || !strcmp(s, "-") || str_ieq(s, "n/a") || str_ieq(s, "na") || str_ieq(s, "nan");
 }
 
+/* Cell i as a JSON string. Text that is not UTF-8 (a Latin-1 description)
+ * is kept with U+FFFD for each bad byte, and said once per column: jansson
+ * would refuse it and the field would silently go missing. */
+static json_t *cell_text(struct tsv *t, int i)
+{
+	int repaired;
+	json_t *v = json_string_lossy(t->cell[i], &repaired);
+	if (repaired) {
+		sb key = SB_INIT;
+		sb_addf(&key, "utf8:%s", t->metric[i]);
+		if (ingest_warn_once(t->f, key.buf))
+			rl_warn("ingest: %s:%ld: column '%s' is not valid UTF-8; each invalid byte is stored as "
+				"U+FFFD (said once per column)", t->f->name, t->line, t->metric[i]);
+		sb_release(&key);
+	}
+	return v;
+}
+
 /* One cell into the record. Returns 0, or -1 with the reason in why. */
 static int put_cell(struct tsv *t, json_t *rec, int i, const char *status, sb *why)
 {
@@ -160,16 +187,16 @@ static int put_cell(struct tsv *t, json_t *rec, int i, const char *status, sb *w
 	case COL_STATUS:
 		return 0;
 	case COL_COMMIT:
-		json_object_set_new(ingest_sub_object(rec, "code"), "commit", json_string(v));
+		json_object_set_new(ingest_sub_object(rec, "code"), "commit", cell_text(t, i));
 		return 0;
 	case COL_DESC:
-		json_object_set_new(rec, "description", json_string(v));
+		json_object_set_new(rec, "description", cell_text(t, i));
 		return 0;
 	case COL_GPU:
-		json_object_set_new(ingest_sub_object(rec, "hardware"), "gpu_name", json_string(v));
+		json_object_set_new(ingest_sub_object(rec, "hardware"), "gpu_name", cell_text(t, i));
 		return 0;
 	case COL_AGENT:
-		json_object_set_new(rec, "agent", json_string(v));
+		json_object_set_new(rec, "agent", cell_text(t, i));
 		return 0;
 	case COL_STARTED:
 	case COL_FINISHED:
@@ -271,6 +298,7 @@ static json_t *row_record(struct tsv *t, sb *why)
 static void put_row(struct tsv *t, long no, const char *line, size_t n)
 {
 	sb why = SB_INIT;
+	t->line = no;
 	json_t *rec = row_record(t, &why);
 	if (!rec) {
 		ingest_reject(t->f, no, line, n, "%s", why.buf);

@@ -66,3 +66,11 @@ expect_code ledger-ingest-log-4.1 "another exception, and an oom FAIL line" 0 "$
 expect_eq ledger-ingest-log-4.2 "crash, then oom" "shape.log|crash|RuntimeError: shape mismatch.
 cublas.log|oom|FAIL: CUBLAS_STATUS_ALLOC_FAILED when calling cublasCreate(handle)" \
 	"$(sql oom.db "SELECT source_file, status, json_extract(record, '\$.failure.message') FROM runs ORDER BY id")"
+
+# a log with bytes that are not UTF-8 keeps its message, repaired, and says so
+printf 'step 00001 (0.1%%) | loss: 11.0\nTraceback (most recent call last):\n  File "train.py", line 9, in <module>\nRuntimeError: bad byte \377 here\n' >latin1.log
+expect_code ledger-ingest-log-5.1 "a log that is not UTF-8: exit 0" 0 "$LEDGER" --db u.db ingest latin1.log
+expect_eq ledger-ingest-log-5.2 "the message keeps its text" "crash|RuntimeError: bad byte $(printf '\357\277\275') here" \
+	"$(sql u.db "SELECT status, json_extract(record, '\$.failure.message') FROM runs")"
+expect_match ledger-ingest-log-5.3 "and the user is told" "$err" \
+	"^ledger: warning: ingest: latin1.log: the log is not valid UTF-8; each invalid byte"

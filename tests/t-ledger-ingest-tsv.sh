@@ -134,3 +134,16 @@ expect_eq ledger-ingest-tsv-7.6 "an appended repeat is one new run, the second s
 	"$(sql s.db "SELECT source_line, json_extract(record, '\$.occurrence') FROM runs WHERE id = (SELECT max(id) FROM runs)")"
 expect_eq ledger-ingest-tsv-7.7 "the repeats are one repeat group" "3" \
 	"$(sql s.db "SELECT count(*) FROM runs WHERE code_commit = 'c000002' AND parent = (SELECT run_id FROM runs WHERE code_commit = 'b000001') GROUP BY repeat_key")"
+
+# --- text that is not UTF-8 is kept, repaired, and said ------------------
+# (jansson refuses invalid UTF-8; the field used to vanish without a word)
+printf 'commit\tval_bpb\tstatus\tm\351fu\tdescription\naaaaaaa\t1.0\tkeep\t41.5\tLatin-1 caf\351 \377\nbbbbbbb\t0.99\tkeep\t41.0\tna\357ve\n' >latin1.tsv
+expect_code ledger-ingest-tsv-8.1 "a Latin-1 results.tsv: exit 0" 0 "$LEDGER" --db u.db ingest latin1.tsv
+expect_eq ledger-ingest-tsv-8.2 "descriptions kept, each bad byte as U+FFFD" \
+"Latin-1 caf$(printf '\357\277\275') $(printf '\357\277\275')
+na$(printf '\357\277\275')ve" "$(sql u.db "SELECT description FROM runs ORDER BY id")"
+expect_eq ledger-ingest-tsv-8.3 "the odd column name still names the metric" "41.5" \
+	"$(sql u.db "SELECT json_extract(record, '\$.metrics.\"m' || char(65533) || 'fu\"') FROM runs WHERE id = 1")"
+expect_eq ledger-ingest-tsv-8.4 "warned once for the header, once for the column, with file:line" \
+"ledger: warning: ingest: latin1.tsv:1: the name of column 4 is not valid UTF-8; it is read as 'm$(printf '\357\277\275')fu'
+ledger: warning: ingest: latin1.tsv:2: column 'description' is not valid UTF-8; each invalid byte is stored as U+FFFD (said once per column)" "$err"

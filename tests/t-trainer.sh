@@ -39,6 +39,12 @@ expect_code trainer-3.5 "heads must divide dim" 2 "$TRAINER" model.dim=30 model.
 printf 'model.depth = 2\nbogus line\n' >bad.conf
 expect_code trainer-3.6 "bad config file line is a usage error" 2 "$TRAINER" --config bad.conf
 expect_match trainer-3.7 "config file error names file:line" "$err" "^trainer: bad.conf:2: 'bogus line' is not 'key = value'"
+expect_code trainer-3.8 "a description that is not UTF-8 is a usage error" 2 "$TRAINER" \
+	--description "$(printf 'caf\351')" --record none.jsonl
+expect_eq trainer-3.9 "and says which option" "trainer: --description: the value is not valid UTF-8 text" \
+	"$(head -n 1 stderr.txt)"
+[ ! -e none.jsonl ] && ok trainer-3.10 "no record for a usage error" ||
+	not_ok trainer-3.10 "no record for a usage error" "$(cat none.jsonl)"
 
 # shellcheck disable=SC2086
 expect_code trainer-4.1 "a 40-step run exits 0" 0 "$TRAINER" $TINY train.steps=40 train.seed=7 \

@@ -4,6 +4,7 @@
  * override the shape (trainer/configs/demo-cpu.conf, docs/trainer.md). */
 #include <jansson.h>
 #include "config.h"
+#include "utf8.h"
 #include "util.h"
 
 #define OFF(f) offsetof(struct config, f)
@@ -283,7 +284,7 @@ json_t *config_to_json(const struct config *c)
 		case CFG_LONG: v = json_integer(*(const long *)field); break;
 		case CFG_FLOAT: v = json_real(*(const double *)field); break;
 		case CFG_BOOL: v = json_boolean(*(const int *)field); break;
-		default: v = json_string(field);
+		default: v = json_string_lossy(field, NULL); /* a path need not be UTF-8 */
 		}
 		json_object_set_new(o, k->key, v);
 	}

@@ -11,6 +11,7 @@
 #include "record.h"
 #include "run.h"
 #include "runrec.h"
+#include "utf8.h"
 #include "util.h"
 
 static const char usage[] =
@@ -92,6 +93,12 @@ static int parse_cli(struct cli *cli, int argc, char **argv)
 				return EXIT_USAGE;
 			}
 			const char *v = argv[++i];
+			/* k >= 2: text that goes into the record, which is JSON */
+			if (k >= 2 && !utf8_valid(v, strlen(v))) {
+				rl_error("%s: the value is not valid UTF-8 text", a);
+				rl_hint("run records are JSON; give %s in UTF-8", a);
+				return EXIT_USAGE;
+			}
 			const char **slot[] = { &cli->config_file, &cli->record, &cli->meta.agent,
 						&cli->meta.campaign, &cli->meta.parent,
 						&cli->meta.description };

@@ -8,6 +8,7 @@
 #include "record.h"
 #include "runrec.h"
 #include "sha256.h"
+#include "utf8.h"
 #include "util.h"
 
 void record_new_id(char *buf, size_t n)
@@ -35,9 +36,11 @@ static json_t *num_or_null(double v)
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
+/* Lossy, so that text which is not UTF-8 (a host name, a GPU name from
+ * the driver) keeps its field instead of silently losing it. */
 static json_t *str_or_null(const char *s)
 {
-	return s ? json_string(s) : json_null();
+	return s ? json_string_lossy(s, NULL) : json_null();
 }
 
 /* First "model name" of /proc/cpuinfo, or NULL. Caller frees. */

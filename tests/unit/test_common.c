@@ -2,7 +2,8 @@
  * hardware table, run-record validation and identity, table rendering.
  * Test plan: known-answer vectors for SHA-256 (FIPS 180-4 examples), round
  * trips for time; a string map grown well past its first size against a
- * plain count array; one valid and several broken records (each error names
+ * plain count array; UTF-8 validity against jansson's own on 200,000
+ * random byte strings; one valid and several broken records (each error names
  * its field), identity invariance under key order/whitespace. */
 #include <unistd.h>
 #include <jansson.h>
@@ -11,6 +12,7 @@
 #include "sb.h"
 #include "sha256.h"
 #include "strmap.h"
+#include "utf8.h"
 #include "table.h"
 #include "util.h"
 #include "check.h"
@@ -292,6 +294,63 @@ static void test_strmap(void)
 	CHECK("strmap-5", m.slots == NULL && m.cap == 0);
 }
 
+/* Byte strings that stress the edges: ASCII, continuation bytes, the
+ * lead bytes around each boundary (0xc0/c1/c2, 0xe0, 0xed, 0xf0, 0xf4/f5). */
+static void random_bytes(uint64_t *state, char *buf, size_t n)
+{
+	static const unsigned char pick[] = { 'a', 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0, 0xc1,
+		0xc2, 0xdf, 0xe0, 0xe2, 0xed, 0xef, 0xf0, 0xf4, 0xf5, 0xff };
+	for (size_t i = 0; i < n; i++) {
+		*state = *state * 6364136223846793005ull + 1442695040888963407ull;
+		buf[i] = (char)pick[(*state >> 33) % sizeof(pick)];
+	}
+	buf[n] = 0;
+}
+
+static void test_utf8(void)
+{
+	static const struct { const char *s; int valid; } v[] = {
+		{ "plain", 1 }, { "\xc3\xa9t\xc3\xa9", 1 }, { "\xe2\x82\xac", 1 },
+		{ "\xf0\x9f\x98\x80", 1 }, { "\xf4\x8f\xbf\xbf", 1 }, { "\xed\x9f\xbf", 1 },
+		{ "\xff", 0 }, { "\x80", 0 }, { "\xc0\xaf", 0 }, { "\xe0\x80\xaf", 0 },
+		{ "\xed\xa0\x80", 0 }, { "\xf4\x90\x80\x80", 0 }, { "\xe2\x82", 0 },
+		{ "\xc3", 0 }, { "a\xf5\x80\x80\x80", 0 },
+	};
+	int wrong = 0;
+	for (size_t i = 0; i < sizeof(v) / sizeof(*v); i++)
+		if (utf8_valid(v[i].s, strlen(v[i].s)) != v[i].valid) {
+			printf("#   utf8_valid wrong on vector %zu\n", i);
+			wrong++;
+		}
+	CHECK("utf8-1", wrong == 0);
+
+	/* jansson is the judge: a string we call valid is one it accepts */
+	uint64_t state = 42;
+	char buf[16];
+	int disagree = 0, lossy_bad = 0;
+	for (int i = 0; i < 200000; i++) {
+		size_t n = 1 + i % 8;
+		random_bytes(&state, buf, n);
+		json_t *j = json_stringn(buf, n);
+		if (utf8_valid(buf, n) != (j != NULL))
+			disagree++;
+		int repaired;
+		json_t *l = json_string_lossy(buf, &repaired);
+		if (!l || repaired != (j == NULL) || (j && !json_equal(j, l)))
+			lossy_bad++;
+		json_decref(j);
+		json_decref(l);
+	}
+	CHECK("utf8-2", disagree == 0);
+	CHECK("utf8-3", lossy_bad == 0);
+
+	int repaired;
+	json_t *l = json_string_lossy("a\xff" "b\xc3\xa9\xe2\x82", &repaired);
+	CHECK("utf8-4", repaired && !strcmp(json_string_value(l), "a\xef\xbf\xbd" "b\xc3\xa9\xef\xbf\xbd\xef\xbf\xbd"));
+	json_decref(l);
+	CHECK("utf8-5", json_string_lossy(NULL, &repaired) == NULL && !repaired);
+}
+
 int main(void)
 {
 	test_sb();
@@ -303,5 +362,6 @@ int main(void)
 	test_table();
 	test_table_stream();
 	test_strmap();
+	test_utf8();
 	return check_status();
 }
