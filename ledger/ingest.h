@@ -7,6 +7,7 @@
 #ifndef RL_INGEST_H
 #define RL_INGEST_H
 #include <jansson.h>
+#include "jsonarena.h"
 #include "sb.h"
 #include "store.h"
 
@@ -56,6 +57,7 @@ struct ingest_item {
 	json_t *rec;               /* owned; NULL when rejected */
 	sb why;                    /* the reason when rejected */
 	struct store_prep prep;
+	struct json_arena arena;   /* rec's memory on the worker (jsonarena.h) */
 };
 void ingest_prepare(const struct ingest_file *f, struct ingest_item *it);
 const char *ingest_finish(struct ingest_file *f, struct ingest_item *it);
@@ -94,6 +96,10 @@ int ingest_ar_status(const char *word, const char **status, const char **decisio
 
 /* rec[key] as an object, created empty when absent ("metrics", "code", …). */
 json_t *ingest_sub_object(json_t *rec, const char *key);
+/* A metric value as JSON: a real, or null when it is not finite ("inf",
+ * "nan" in a log). json_real refuses those, and the key would be dropped
+ * without a word; null keeps it and says "not measured". */
+json_t *ingest_number(double d);
 
 /* Next line of text from *pos (no '\n'; a trailing '\r' is dropped). Returns
  * 0 at the end. */

@@ -27,11 +27,11 @@ static int put_gb(json_t *rec, const char *key, json_t *v, const char *status, s
 	if (!json_is_number(v))
 		return sb_addf(why, "%s: expected a number", key), 1;
 	if (!strcmp(key, "val_bpb") && !strcmp(status, "ok") && d > 0)
-		json_object_set_new(ingest_sub_object(rec, "metrics"), "val_bpb", json_real(d));
+		json_object_set_new(ingest_sub_object(rec, "metrics"), "val_bpb", ingest_number(d));
 	else if (!strcmp(key, "memory_gb") && d > 0)
-		json_object_set_new(ingest_sub_object(rec, "metrics"), "peak_vram_mb", json_real(d * 1024));
+		json_object_set_new(ingest_sub_object(rec, "metrics"), "peak_vram_mb", ingest_number(d * 1024));
 	else if (!strcmp(key, "vram_total_gb") && d > 0)
-		json_object_set_new(ingest_sub_object(rec, "hardware"), "gpu_mem_mb", json_real(d * 1024));
+		json_object_set_new(ingest_sub_object(rec, "hardware"), "gpu_mem_mb", ingest_number(d * 1024));
 	return 1;
 }
 

@@ -73,9 +73,9 @@ static void take_summary(struct runlog *r, long no, const char *s, size_t n)
 		}
 	} else if (!strcmp(key, "depth")) {
 		json_object_set_new(r->config, "model.depth",
-				    parse_long(val, &l) ? json_real(d) : json_integer(l));
+				    parse_long(val, &l) ? ingest_number(d) : json_integer(l));
 	} else {
-		json_object_set_new(r->metrics, key, parse_long(val, &l) ? json_real(d) : json_integer(l));
+		json_object_set_new(r->metrics, key, parse_long(val, &l) ? ingest_number(d) : json_integer(l));
 	}
 	free(key);
 	free(val);

@@ -3,6 +3,7 @@
  * NUL-terminated (files are mapped), and autoresearch status words.
  * No SQLite and no record storage here. */
 /* memmem needs _GNU_SOURCE, which the Makefile defines. */
+#include <math.h>
 #include <strings.h>
 #include "ingest.h"
 #include "runrec.h"
@@ -155,4 +156,9 @@ json_t *ingest_sub_object(json_t *rec, const char *key)
 		json_object_set_new(rec, key, o);
 	}
 	return o;
+}
+
+json_t *ingest_number(double d)
+{
+	return isfinite(d) ? json_real(d) : json_null();
 }

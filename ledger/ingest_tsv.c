@@ -219,15 +219,15 @@ static int put_cell(struct tsv *t, json_t *rec, int i, const char *status, sb *w
 	if (t->role[i] == COL_BPB) {
 		/* a crash row's 0.000000 is no measurement */
 		if (!strcmp(status, "ok") && d > 0)
-			json_object_set_new(ingest_sub_object(rec, "metrics"), "val_bpb", json_real(d));
+			json_object_set_new(ingest_sub_object(rec, "metrics"), "val_bpb", ingest_number(d));
 	} else if (t->role[i] == COL_MEMORY) {
 		if (d > 0)
-			json_object_set_new(ingest_sub_object(rec, "metrics"), "peak_vram_mb", json_real(d * 1024));
+			json_object_set_new(ingest_sub_object(rec, "metrics"), "peak_vram_mb", ingest_number(d * 1024));
 	} else if (d != 0 || !strcmp(status, "ok")) {
 		/* crash rows fill their metric columns with zeros: not measured */
 		long l;
 		json_object_set_new(ingest_sub_object(rec, "metrics"), t->metric[i],
-				    parse_long(v, &l) ? json_real(d) : json_integer(l));
+				    parse_long(v, &l) ? ingest_number(d) : json_integer(l));
 	}
 	return 0;
 }

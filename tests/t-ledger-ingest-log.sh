@@ -74,3 +74,9 @@ expect_eq ledger-ingest-log-5.2 "the message keeps its text" "crash|RuntimeError
 	"$(sql u.db "SELECT status, json_extract(record, '\$.failure.message') FROM runs")"
 expect_match ledger-ingest-log-5.3 "and the user is told" "$err" \
 	"^ledger: warning: ingest: latin1.log: the log is not valid UTF-8; each invalid byte"
+
+# a summary value of nan or inf is kept as null (json_real refuses them)
+sed 's/^val_bpb: .*/val_bpb:          nan/; s/^mfu_percent: .*/mfu_percent:      inf/' run.log >nan.log
+expect_code ledger-ingest-log-6.1 "a summary with nan and inf: exit 0" 0 "$LEDGER" --db nan.db ingest nan.log
+expect_eq ledger-ingest-log-6.2 "both keys kept as null, no val_bpb column" "null|null|" \
+	"$(sql nan.db "SELECT json_type(record, '\$.metrics.val_bpb'), json_type(record, '\$.metrics.mfu_percent'), val_bpb FROM runs")"

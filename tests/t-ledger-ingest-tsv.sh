@@ -147,3 +147,10 @@ expect_eq ledger-ingest-tsv-8.3 "the odd column name still names the metric" "41
 expect_eq ledger-ingest-tsv-8.4 "warned once for the header, once for the column, with file:line" \
 "ledger: warning: ingest: latin1.tsv:1: the name of column 4 is not valid UTF-8; it is read as 'm$(printf '\357\277\275')fu'
 ledger: warning: ingest: latin1.tsv:2: column 'description' is not valid UTF-8; each invalid byte is stored as U+FFFD (said once per column)" "$err"
+
+# --- values that are not finite are kept as null, not dropped ------------
+printf 'commit\tval_bpb\tstatus\tmfu\naaaaaaa\tinf\tkeep\t40.0\nbbbbbbb\t0.99\tkeep\t-inf\n' >inf.tsv
+expect_code ledger-ingest-tsv-9.1 "inf values: exit 0" 0 "$LEDGER" --db inf.db ingest inf.tsv
+expect_eq ledger-ingest-tsv-9.2 "inf is stored as null: no measurement, but the key stays" \
+"|null|real
+0.99|real|null" "$(sql inf.db "SELECT val_bpb, json_type(record, '\$.metrics.val_bpb'), json_type(record, '\$.metrics.mfu_percent') FROM runs ORDER BY id")"
