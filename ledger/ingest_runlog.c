@@ -60,6 +60,12 @@ static void take_summary(struct runlog *r, long no, const char *s, size_t n)
 	if (!colon)
 		return;
 	char *key = xstrndup(s, (size_t)(colon - s));
+	if (!utf8_valid(key, strlen(key))) { /* a JSON key must be UTF-8: repair, not drop */
+		json_t *k = json_string_lossy(key, NULL);
+		free(key);
+		key = xstrdup(json_string_value(k));
+		json_decref(k);
+	}
 	const char *v = colon + 1;
 	size_t vn = n - (size_t)(v - s);
 	trim(&v, &vn);

@@ -80,3 +80,7 @@ sed 's/^val_bpb: .*/val_bpb:          nan/; s/^mfu_percent: .*/mfu_percent:     
 expect_code ledger-ingest-log-6.1 "a summary with nan and inf: exit 0" 0 "$LEDGER" --db nan.db ingest nan.log
 expect_eq ledger-ingest-log-6.2 "both keys kept as null, no val_bpb column" "null|null|" \
 	"$(sql nan.db "SELECT json_type(record, '\$.metrics.val_bpb'), json_type(record, '\$.metrics.mfu_percent'), val_bpb FROM runs")"
+sed 's/^total_tokens_M:/tokens\xe9M:/' run.log >key.log
+"$LEDGER" --db key.db ingest key.log >/dev/null 2>&1
+expect_eq ledger-ingest-log-6.3 "a summary key that is not UTF-8 is repaired, not dropped" "499.6" \
+	"$(sql key.db "SELECT json_extract(record, '\$.metrics.\"tokens' || char(65533) || 'M\"') FROM runs")"
