@@ -135,7 +135,7 @@ out:
 
 void ingest_item_release(struct ingest_item *it)
 {
-	json_decref(it->rec);
+	json_arena_drop(&it->arena, it->rec); /* a plain json_decref without an arena */
 	it->rec = NULL;
 	store_prep_release(&it->prep);
 	sb_release(&it->why);
