@@ -26,13 +26,14 @@
  *   ingested_at   TEXT
  *   record        TEXT     the full record as canonical JSON (config, metrics,
  *                          failure… are read from it with json_extract)
- *   indexes: runs_time (t_finished, id), runs_hw, runs_agent, runs_campaign,
- *   runs_repeat, and runs_frontier (t_finished, id, hw_class, vram_tier,
- *   val_bpb) WHERE val_bpb IS NOT NULL, covering the frontier's scan
+ *   indexes (the list "indexes" below): runs_time (t_finished, id), runs_hw,
+ *   runs_agent, runs_campaign, runs_repeat, and runs_frontier (t_finished,
+ *   id, hw_class, vram_tier, val_bpb) WHERE val_bpb IS NOT NULL, covering
+ *   the frontier's scan; a bulk ingest rebuilds them (store.c)
  *
  * changes     variables a run changed against its parent
  *   run INTEGER -> runs.id, var TEXT, old TEXT, new TEXT (JSON scalars as text,
- *   NULL when unknown), how TEXT 'exact'|'inferred'
+ *   NULL when unknown), how TEXT 'exact'|'inferred'; index changes_var (var)
  *
  * quarantine  input that could not be ingested; nothing is dropped silently
  *   id, source_file, line, reason, content, ingested_at
@@ -60,22 +61,10 @@ static const char *const schema_v1 =
 	" val_bpb REAL, repeat_key TEXT,"
 	" source_format TEXT, source_file TEXT, source_line INTEGER,"
 	" ingested_at TEXT, record TEXT NOT NULL);"
-	"CREATE INDEX IF NOT EXISTS runs_time ON runs(t_finished, id);"
-	"CREATE INDEX IF NOT EXISTS runs_hw ON runs(hw_class);"
-	"CREATE INDEX IF NOT EXISTS runs_agent ON runs(agent);"
-	"CREATE INDEX IF NOT EXISTS runs_campaign ON runs(campaign);"
-	"CREATE INDEX IF NOT EXISTS runs_repeat ON runs(repeat_key);"
-	/* Covering index for the frontier (ledger/frontier.c): one pass in
-	 * (t_finished, id) order reads class, tier and val_bpb from the index
-	 * alone; partial, since only valid measurements enter a frontier.
-	 * 10^6 runs: 0.55 s without it, 0.11 s with it (docs/bench.md). */
-	"CREATE INDEX IF NOT EXISTS runs_frontier ON runs(t_finished, id, hw_class, vram_tier, val_bpb)"
-	" WHERE val_bpb IS NOT NULL;"
 	"CREATE TABLE IF NOT EXISTS changes("
 	" run INTEGER NOT NULL REFERENCES runs(id), var TEXT NOT NULL,"
 	" old TEXT, new TEXT, how TEXT NOT NULL CHECK(how IN ('exact','inferred')),"
 	" PRIMARY KEY(run, var)) WITHOUT ROWID;"
-	"CREATE INDEX IF NOT EXISTS changes_var ON changes(var);"
 	"CREATE TABLE IF NOT EXISTS quarantine("
 	" id INTEGER PRIMARY KEY, source_file TEXT, line INTEGER,"
 	" reason TEXT NOT NULL, content TEXT, ingested_at TEXT);"
@@ -83,6 +72,73 @@ static const char *const schema_v1 =
 	"CREATE TABLE IF NOT EXISTS campaign_runs("
 	" campaign TEXT NOT NULL, run INTEGER NOT NULL REFERENCES runs(id),"
 	" PRIMARY KEY(campaign, run)) WITHOUT ROWID;";
+
+/* The secondary indexes: all but the tables' own keys and UNIQUE
+ * constraints. Schema creation and a bulk ingest's rebuild (below) both
+ * read this one list, so the two cannot drift. "def" is what follows the
+ * index name; SQLite keeps "CREATE INDEX <name> <def>" in sqlite_master. */
+static const struct {
+	const char *name, *def;
+} indexes[] = {
+	{ "runs_time", "ON runs(t_finished, id)" },
+	{ "runs_hw", "ON runs(hw_class)" },
+	{ "runs_agent", "ON runs(agent)" },
+	{ "runs_campaign", "ON runs(campaign)" },
+	{ "runs_repeat", "ON runs(repeat_key)" },
+	/* Covering index for the frontier (ledger/frontier.c): one pass in
+	 * (t_finished, id) order reads class, tier and val_bpb from the index
+	 * alone; partial, since only valid measurements enter a frontier.
+	 * 10^6 runs: 0.55 s without it, 0.11 s with it (docs/bench.md). */
+	{ "runs_frontier", "ON runs(t_finished, id, hw_class, vram_tier, val_bpb)"
+			   " WHERE val_bpb IS NOT NULL" },
+	{ "changes_var", "ON changes(var)" },
+};
+
+/* ---- secondary indexes -------------------------------------------- */
+
+int db_indexes_create(sqlite3 *db, unsigned which)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(indexes); i++) {
+		if (!(which & 1u << i))
+			continue;
+		char sql[256];
+		snprintf(sql, sizeof(sql), "CREATE INDEX IF NOT EXISTS %s %s", indexes[i].name,
+			 indexes[i].def);
+		if (db_exec(db, sql))
+			return -1;
+	}
+	return 0;
+}
+
+/* 1 when the ledger holds index i exactly as defined above: an index of
+ * that name from another definition is left alone, never rebuilt as ours. */
+static int index_is_ours(sqlite3 *db, size_t i)
+{
+	char want[256];
+	snprintf(want, sizeof(want), "CREATE INDEX %s %s", indexes[i].name, indexes[i].def);
+	sqlite3_stmt *q = db_prepare(db, "SELECT sql FROM sqlite_master WHERE type = 'index'"
+					 " AND name = ?1");
+	sqlite3_bind_text(q, 1, indexes[i].name, -1, SQLITE_STATIC);
+	int ours = sqlite3_step(q) == SQLITE_ROW && sqlite3_column_type(q, 0) == SQLITE_TEXT &&
+		   !strcmp((const char *)sqlite3_column_text(q, 0), want);
+	sqlite3_finalize(q);
+	return ours;
+}
+
+int db_indexes_drop(sqlite3 *db, unsigned *dropped)
+{
+	*dropped = 0;
+	for (size_t i = 0; i < ARRAY_SIZE(indexes); i++) {
+		if (!index_is_ours(db, i))
+			continue;
+		char sql[128];
+		snprintf(sql, sizeof(sql), "DROP INDEX %s", indexes[i].name);
+		if (db_exec(db, sql))
+			return -1;
+		*dropped |= 1u << i;
+	}
+	return 0;
+}
 
 void db_fail(sqlite3 *db, int rc, const char *what, const char *file, int line)
 {
@@ -189,7 +245,8 @@ int db_open(const char *path, sqlite3 **out)
 	}
 	if (v < LEDGER_SCHEMA_VERSION) {
 		if (db_exec(db, "BEGIN IMMEDIATE") || db_exec(db, schema_v1) ||
-		    db_exec(db, "PRAGMA user_version=1") || db_exec(db, "COMMIT"))
+		    db_indexes_create(db, DB_INDEXES_ALL) || db_exec(db, "PRAGMA user_version=1") ||
+		    db_exec(db, "COMMIT"))
 			goto fail;
 	}
 	*out = db;

@@ -12,6 +12,19 @@
 int db_open(const char *path, sqlite3 **out);
 void db_close(sqlite3 *db);
 
+/* The secondary indexes (db.c lists them, one bit each): everything but
+ * the tables' own keys and UNIQUE constraints, so nothing that rejects a
+ * row. A bulk load drops them inside its write transaction and creates
+ * them again before COMMIT: one sort per index instead of a random B-tree
+ * insert per row per index; readers keep the old snapshot with its indexes.
+ * db_indexes_drop drops only those exactly as db.c defines them and says
+ * which in *dropped (also when it fails part way); db_indexes_create
+ * creates those in which that are missing. Both return 0 or -1 with a
+ * message printed. */
+#define DB_INDEXES_ALL 0xffffffffu
+int db_indexes_drop(sqlite3 *db, unsigned *dropped);
+int db_indexes_create(sqlite3 *db, unsigned which);
+
 /* Prepare a statement or die with the SQL and SQLite's message: a failed
  * prepare is a programming error, not bad input. */
 sqlite3_stmt *db_prepare(sqlite3 *db, const char *sql);

@@ -5,7 +5,9 @@
  * dedupe is run_id's UNIQUE index answering INSERT … ON CONFLICT DO
  * NOTHING (equal content means equal run_id; a SELECT on the rare
  * conflict path tells "present" from a clash, db.c), parent configs
- * come from an in-memory cache before the database, and store_prepare does
+ * come from an in-memory cache before the database, a file with as many
+ * records as the ledger holds runs is a bulk load (secondary indexes
+ * rebuilt at commit, below), and store_prepare does
  * all it can without the database (identity, canonical text, most of the
  * repeat key, the columns read from the record) so that a worker thread
  * can do it. */
@@ -110,10 +112,11 @@ struct hw_memo {
 
 struct store {
 	sqlite3 *db;
-	sqlite3_stmt *ins_run, *ins_change, *sel_by_id, *sel_config, *ins_quar;
+	sqlite3_stmt *ins_run, *ins_change, *sel_by_id, *sel_config, *ins_quar, *sel_max_id;
 	struct cache cache;
 	struct hw_memo hw;
 	char ingested_at[32];
+	unsigned bulk_dropped; /* indexes to rebuild at commit (db.h) */
 };
 
 static const char sql_ins_run[] =
@@ -146,6 +149,7 @@ struct store *store_new(sqlite3 *db)
 				      " ingested_at) SELECT ?1, ?2, ?3, ?4, ?5 WHERE NOT EXISTS("
 				      "SELECT 1 FROM quarantine WHERE source_file IS ?1 AND line IS ?2"
 				      " AND reason = ?3 AND content IS ?4)");
+	st->sel_max_id = db_prepare(db, "SELECT max(id) FROM runs");
 	for (int g = 0; g < 2; g++)
 		st->cache.gen[g].slot = xcalloc(CACHE_SLOTS, sizeof(struct cache_entry));
 	return st;
@@ -160,6 +164,7 @@ void store_free(struct store *st)
 	sqlite3_finalize(st->sel_by_id);
 	sqlite3_finalize(st->sel_config);
 	sqlite3_finalize(st->ins_quar);
+	sqlite3_finalize(st->sel_max_id);
 	for (int g = 0; g < 2; g++) {
 		gen_clear(&st->cache.gen[g]);
 		free(st->cache.gen[g].slot);
@@ -175,15 +180,59 @@ int store_begin(struct store *st)
 	return db_exec(st->db, "BEGIN IMMEDIATE");
 }
 
+/* The indexes go back before COMMIT, in the same transaction: a crash
+ * or a failed rebuild leaves the ledger as it was, indexes and all. */
 int store_commit(struct store *st)
 {
+	unsigned rebuild = st->bulk_dropped;
+	st->bulk_dropped = 0;
+	if (rebuild && db_indexes_create(st->db, rebuild))
+		return -1;
 	return db_exec(st->db, "COMMIT");
 }
 
 void store_rollback(struct store *st)
 {
+	st->bulk_dropped = 0; /* the rollback brings the dropped indexes back */
 	if (!sqlite3_get_autocommit(st->db))
 		db_exec(st->db, "ROLLBACK");
+}
+
+/* ---- bulk load ------------------------------------------------------- */
+
+/* Under this many records a file takes the normal path whatever the
+ * ledger holds: dropping and creating seven indexes has a fixed cost
+ * (schema changes re-prepare every statement, the rebuild runs after the
+ * worker thread is done) that a few inserts into small B-trees do not
+ * repay. At 2,500 records into a new ledger bulk took 22% less CPU and 2%
+ * more wall time, at 10^4 7% less wall time, at 10^5 15% less. */
+#define BULK_MIN_RECORDS 2048
+
+/* Rebuilding an index sorts every row of the ledger, old and new; keeping
+ * it inserts each new row at a random place in it. With at least as many
+ * new records as stored runs the sort touches at most twice the new rows,
+ * and wins. The stored runs are counted as the largest id (no run is ever
+ * deleted, and max(id) is one B-tree descent where count(*) reads the
+ * table). */
+int store_bulk_worth(sqlite3_int64 rows, size_t incoming)
+{
+	return incoming >= BULK_MIN_RECORDS && (sqlite3_int64)incoming >= rows;
+}
+
+void store_bulk_begin(struct store *st, size_t incoming)
+{
+	sqlite3_stmt *q = st->sel_max_id;
+	int rc = sqlite3_step(q);
+	SQL_CHECK(st->db, rc);
+	sqlite3_int64 rows = rc == SQLITE_ROW ? sqlite3_column_int64(q, 0) : 0;
+	sqlite3_reset(q);
+	if (st->bulk_dropped || !store_bulk_worth(rows, incoming))
+		return;
+	/* a failed drop leaves the normal path for what is still indexed;
+	 * what was dropped is rebuilt at commit all the same */
+	unsigned dropped = 0;
+	db_indexes_drop(st->db, &dropped);
+	st->bulk_dropped = dropped;
 }
 
 /* Bind text that outlives the statement's step (the record, buffers of
