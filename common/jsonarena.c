@@ -6,7 +6,9 @@
  * no-op inside the region and free() outside it, so memory from malloc (no
  * arena current, a request larger than a quarter chunk, a full region)
  * stays ordinary malloc memory. The region is reserved once and kept: its
- * pages are touched only as chunks are first used. */
+ * pages are touched only as chunks are first used. A mutex guards the pool;
+ * it is taken once a chunk (16 KB), not once a value. */
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <sys/mman.h>
@@ -18,8 +20,9 @@
 #define REGION ((size_t)1 << 30)        /* 65,536 chunks of address space */
 
 static char *region;          /* NULL until install */
-static char *region_top;      /* first chunk never handed out */
-static void *free_chunks;     /* dropped chunks, linked through their first word */
+static char *region_top;      /* first chunk never handed out (under pool_lock) */
+static void *free_chunks;     /* dropped chunks, linked through their first word (same) */
+static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER; /* once a chunk */
 static __thread struct json_arena *current;
 
 static int in_region(const void *p)
@@ -30,15 +33,15 @@ static int in_region(const void *p)
 
 static char *chunk_get(void)
 {
+	pthread_mutex_lock(&pool_lock);
 	char *c = free_chunks;
 	if (c) {
 		free_chunks = *(void **)c;
-		return c;
+	} else if ((size_t)(region_top - region) + CHUNK <= REGION) {
+		c = region_top;
+		region_top += CHUNK;
 	}
-	if ((size_t)(region_top - region) + CHUNK > REGION)
-		return NULL;
-	c = region_top;
-	region_top += CHUNK;
+	pthread_mutex_unlock(&pool_lock);
 	return c;
 }
 
@@ -105,10 +108,14 @@ void json_arena_drop(struct json_arena *a, json_t *root)
 	/* malloc'd pieces are freed by jansson's walk; chunk memory is not */
 	if (a->n_big || !a->chunks)
 		json_decref(root);
-	for (void *c = a->chunks, *next; c; c = next) {
-		next = *(void **)c;
-		*(void **)c = free_chunks;
-		free_chunks = c;
+	void *last = a->chunks;
+	if (last) {
+		while (*(void **)last) /* the arena's chain joins the free list whole */
+			last = *(void **)last;
+		pthread_mutex_lock(&pool_lock);
+		*(void **)last = free_chunks;
+		free_chunks = a->chunks;
+		pthread_mutex_unlock(&pool_lock);
 	}
 	*a = (struct json_arena)JSON_ARENA_INIT;
 }

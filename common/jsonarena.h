@@ -9,11 +9,12 @@
  * arena current is plain malloc memory, so what json_dumps returns may
  * still be given to free().
  *
- * Rules: the arenas share one pool of chunks, which is not locked: only
- * one thread at a time may have an arena current or drop one (ingest's
- * worker does both; the main thread drops the last ones after joining it). A value in an
- * arena must not be kept past its drop (copy it: json_deep_copy with no
- * arena current). Low-level: no ledger code, no SQLite. */
+ * Rules: an arena is used by one thread at a time (each thread may have
+ * its own current; the pool of chunks behind them all is locked). A value
+ * in an arena must not be kept past its drop (copy it). Install before the
+ * first arena is begun, uninstall after the last drop. An arena holding
+ * several roots with n_big > 0 needs each root decref'd before the drop.
+ * Low-level: no ledger code, no SQLite. */
 #ifndef RL_JSONARENA_H
 #define RL_JSONARENA_H
 #include <jansson.h>

@@ -140,6 +140,10 @@ static void *worker(void *arg)
 			for (; released < done; released++)
 				ingest_item_release(&p->items[released]);
 		}
+		/* each record's values in an arena of its own, dropped whole by
+		 * ingest_item_release: malloc and free of ~100 small values a
+		 * record were a quarter of the worker's time (cmd_ingest.c
+		 * installs the arenas) */
 		json_arena_begin(&p->items[i].arena);
 		prepare_line(p->f, &p->items[i]);
 		json_arena_end();
@@ -192,10 +196,6 @@ static int ingest_piped(struct ingest_file *f, struct ingest_item *items, size_t
 	pthread_mutex_init(&p.mu, NULL);
 	pthread_cond_init(&p.cv, NULL);
 	json_decref(json_object()); /* jansson's hash seed is set up before two threads use it */
-	/* Each record's values go into an arena of its own, dropped whole by
-	 * the worker: malloc and free of ~100 small values a record were a
-	 * quarter of the worker's time. Installed while one thread runs. */
-	int arenas = json_arena_install() == 0;
 	if (pthread_create(&th, NULL, worker, &p)) {
 		for (size_t i = 0; i < n; i++)
 			put_text(f, items[i].line, items[i].raw, items[i].rawlen);
@@ -210,8 +210,6 @@ static int ingest_piped(struct ingest_file *f, struct ingest_item *items, size_t
 		for (size_t i = p.released; i < n; i++)
 			ingest_item_release(&items[i]);
 	}
-	if (arenas)
-		json_arena_uninstall();
 	pthread_cond_destroy(&p.cv);
 	pthread_mutex_destroy(&p.mu);
 	return 0;
