@@ -132,11 +132,14 @@ struct hw_memo {
 	sb key_tail;       /* the repeat key's last part: ,"<cls>"] */
 };
 
+#define HW_MEMO_N 8 /* GPUs remembered (the bench file mixes six) */
+
 struct store {
 	sqlite3 *db;
 	sqlite3_stmt *ins_run, *ins_change, *sel_by_id, *sel_config, *ins_quar, *sel_max_id;
 	struct cache cache;
-	struct hw_memo hw;
+	struct hw_memo hw[HW_MEMO_N];
+	unsigned hw_next; /* the entry to replace next */
 	char ingested_at[32];
 	unsigned bulk_dropped; /* indexes to rebuild at commit (db.h) */
 };
@@ -154,7 +157,8 @@ struct store *store_new(sqlite3 *db)
 {
 	struct store *st = xcalloc(1, sizeof(*st));
 	st->db = db;
-	sb_init(&st->hw.key_tail);
+	for (int i = 0; i < HW_MEMO_N; i++)
+		sb_init(&st->hw[i].key_tail);
 	/* A file is one transaction: with SQLite's default 2 MB page cache a
 	 * large one spills dirty pages to the WAL and reads them back. At 10^5
 	 * records 64 MB cuts that from 5.8 to 2.5 page writes and from 2.3 to
@@ -191,8 +195,10 @@ void store_free(struct store *st)
 		gen_clear(&st->cache.gen[g]);
 		free(st->cache.gen[g].slot);
 	}
-	free(st->hw.name);
-	sb_release(&st->hw.key_tail);
+	for (int i = 0; i < HW_MEMO_N; i++) {
+		free(st->hw[i].name);
+		sb_release(&st->hw[i].key_tail);
+	}
 	free(st);
 }
 
@@ -435,15 +441,22 @@ static double valid_bpb(const json_t *rec)
 	return status && !strcmp(status, "ok") && isfinite(v) && v > 0 ? v : NAN;
 }
 
-/* Class and tier of the GPU seen last: a file holds one or a few GPUs, and
- * hw_class() scans the whole table with case-insensitive substring tests. */
-static void hw_tags(struct store *st, const char *name, double mem_mb)
+static int hw_memo_is(const struct hw_memo *m, const char *name, double mem_mb)
 {
-	struct hw_memo *m = &st->hw;
 	int same_name = m->valid && (name && m->name ? !strcmp(name, m->name) : name == m->name);
-	int same_mem = isnan(mem_mb) ? isnan(m->mem_mb) : mem_mb == m->mem_mb;
-	if (same_name && same_mem)
-		return;
+	return same_name && (isnan(mem_mb) ? isnan(m->mem_mb) : mem_mb == m->mem_mb);
+}
+
+/* Class and tier of a GPU, remembered for the last few GPUs seen: a file
+ * holds one or a few, and hw_class() scans the whole table with
+ * case-insensitive substring tests (with one GPU remembered, 2% of the
+ * storing thread's time on the bench file's six). */
+static const struct hw_memo *hw_tags(struct store *st, const char *name, double mem_mb)
+{
+	for (int i = 0; i < HW_MEMO_N; i++)
+		if (hw_memo_is(&st->hw[i], name, mem_mb))
+			return &st->hw[i];
+	struct hw_memo *m = &st->hw[st->hw_next++ % HW_MEMO_N];
 	free(m->name);
 	m->name = name ? xstrdup(name) : NULL;
 	m->mem_mb = mem_mb;
@@ -460,6 +473,7 @@ static void hw_tags(struct store *st, const char *name, double mem_mb)
 	}
 	sb_addc(&m->key_tail, ']');
 	json_decref(cls);
+	return m;
 }
 
 /* The columns of store_cols, on the thread that prepares the record. */
@@ -495,16 +509,16 @@ static void read_columns(const json_t *rec, struct store_cols *c)
 static const struct hw_memo *bind_hardware(struct store *st, const struct store_cols *c)
 {
 	sqlite3_stmt *q = st->ins_run;
-	hw_tags(st, c->cpu_only ? "CPU" : c->gpu_name, c->gpu_mem_mb);
+	const struct hw_memo *hw = hw_tags(st, c->cpu_only ? "CPU" : c->gpu_name, c->gpu_mem_mb);
 	bind_static(q, 12, c->gpu_name);
-	bind_static(q, 13, st->hw.cls);
-	bind_static(q, 14, st->hw.tier);
+	bind_static(q, 13, hw->cls);
+	bind_static(q, 14, hw->tier);
 	if (c->has_gpu_count)
 		sqlite3_bind_int64(q, 15, c->gpu_count);
 	else
 		sqlite3_bind_null(q, 15);
 	db_bind_double(q, 16, c->gpu_mem_mb);
-	return &st->hw;
+	return hw;
 }
 
 static void bind_record(struct store *st, const struct store_prep *p, const struct store_src *src)
@@ -528,7 +542,7 @@ static void bind_record(struct store *st, const struct store_prep *p, const stru
 	bind_static(q, 25, src->file);
 	sqlite3_bind_int64(q, 26, src->line);
 	sqlite3_bind_text(q, 27, st->ingested_at, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q, 28, p->canon, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q, 28, p->canon, (int)p->canon_len, SQLITE_STATIC);
 }
 
 /* Remember a stored run's config for its children. A copy, not a
@@ -567,7 +581,8 @@ void store_prepare(json_t *rec, struct store_prep *p)
 	if (json_is_null(json_object_get(rec, "run_id")))
 		json_object_del(rec, "run_id");
 	char *canon = runrec_canonical_member(rec, "config", &cfg_off, &cfg_len);
-	sha256_hex(canon, strlen(canon), p->hash);
+	p->canon_len = strlen(canon);
+	sha256_hex(canon, p->canon_len, p->hash);
 	json_t *id = json_object_get(rec, "run_id");
 	if (!json_is_string(id) || json_string_length(id) == 0) {
 		/* a derived run_id is added after the identity, so it is the
@@ -577,6 +592,7 @@ void store_prepare(json_t *rec, struct store_prep *p)
 		snprintf(derived, sizeof(derived), "r-%.16s", p->hash);
 		json_object_set_new(rec, "run_id", json_string(derived));
 		canon = runrec_canonical_member(rec, "config", &cfg_off, &cfg_len);
+		p->canon_len = strlen(canon);
 	}
 	p->canon = canon;
 	repeat_prefix(rec, canon + cfg_off, cfg_len, p);

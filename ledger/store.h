@@ -76,6 +76,7 @@ struct store_cols {
 struct store_prep {
 	char hash[65];
 	char *canon;
+	size_t canon_len; /* known, so the storing thread binds without a strlen */
 	struct store_cols cols;
 	/* The repeat key of a record with a config, hashed as far as it can
 	 * be without the store: all parts but the hardware class (store.c). */
