@@ -5,6 +5,8 @@
 # the CPU-only trainer and says why, instead of failing at link time (the
 # CI machine's /usr/local/bin/nvcc once sent the link to /usr/local/lib).
 . "$ROOT/tests/lib.sh"
+# `make test` runs this file, so MAKEFLAGS carries the outer make's SAN=1
+# and jobserver into the inner `make -n`: each call drops them (env -u).
 
 # fake_nvcc DIR TOP: an executable DIR/nvcc whose dry run names TOP
 fake_nvcc() {
@@ -17,7 +19,7 @@ mkdir -p toolkit/bin toolkit/lib64 toolkit/include
 : >toolkit/lib64/libcudart.so
 fake_nvcc wrapper "$PWD/toolkit"
 expect_code build-cuda-1.1 "make -n with a wrapper nvcc" 0 \
-	make -n -C "$ROOT" BUILD="$PWD/b1" NVCC="$PWD/wrapper/nvcc" "$PWD/b1/trainer"
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u MAKEOVERRIDES make -n -C "$ROOT" BUILD="$PWD/b1" NVCC="$PWD/wrapper/nvcc" "$PWD/b1/trainer"
 expect_match build-cuda-1.2 "the trainer links against the toolkit nvcc names" \
 	"$out" "-L$PWD/toolkit/lib64 .*-lcudart"
 expect_match build-cuda-1.3 "and compiles the CUDA path" "$out" "-DRL_HAVE_CUDA"
@@ -25,6 +27,6 @@ expect_match build-cuda-1.3 "and compiles the CUDA path" "$out" "-DRL_HAVE_CUDA"
 mkdir -p bare/bin
 fake_nvcc bare/bin "$PWD/bare"
 expect_code build-cuda-2.1 "make -n with an nvcc that has no runtime" 0 \
-	make -n -C "$ROOT" BUILD="$PWD/b2" NVCC="$PWD/bare/bin/nvcc" "$PWD/b2/trainer"
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u MAKEOVERRIDES make -n -C "$ROOT" BUILD="$PWD/b2" NVCC="$PWD/bare/bin/nvcc" "$PWD/b2/trainer"
 expect_no_match build-cuda-2.2 "the trainer is built without CUDA" "$out" "lcudart|RL_HAVE_CUDA"
 expect_match build-cuda-2.3 "make says why" "$err" "no libcudart.so under $PWD/bare"
