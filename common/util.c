@@ -6,9 +6,12 @@
 
 const char *rl_progname = "runledger";
 
+static int progress_shown; /* a status line is on the terminal */
+
 static void vreport(const char *prefix, const char *fmt, va_list ap)
 {
 	fflush(stdout);
+	rl_progress_end();
 	fprintf(stderr, "%s: %s", rl_progname, prefix);
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
@@ -36,6 +39,25 @@ void rl_hint(const char *fmt, ...)
 	va_start(ap, fmt);
 	vreport("hint: ", fmt, ap);
 	va_end(ap);
+}
+
+void rl_progress(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fprintf(stderr, "\r\033[K%s: ", rl_progname);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fflush(stderr);
+	progress_shown = 1;
+}
+
+void rl_progress_end(void)
+{
+	if (progress_shown) {
+		fputs("\r\033[K", stderr);
+		progress_shown = 0;
+	}
 }
 
 void die(const char *fmt, ...)

@@ -31,6 +31,12 @@ extern const char *rl_progname; /* set by main(): "ledger", "trainer", … */
 void rl_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void rl_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void rl_hint(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* One status line on a terminal, redrawn in place ("\r", erase line):
+ * rl_progress shows it, rl_progress_end clears it. Messages above clear it
+ * first, so an error never lands in the middle of it. Callers decide
+ * whether stderr is a terminal; nothing here checks. */
+void rl_progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void rl_progress_end(void);
 void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 
 void *xmalloc(size_t n);

@@ -7,12 +7,14 @@
 #include <malloc.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include "ingest.h"
 #include "jsonarena.h"
 #include "ledger.h"
 #include "runrec.h"
 #include "store.h"
+#include "utf8.h"
 #include "util.h"
 
 static const char usage[] =
@@ -41,6 +43,7 @@ static const char usage[] =
 	"A bad line is reported as 'ledger: ingest: FILE:LINE: reason' and kept in\n"
 	"the quarantine table ('ledger quarantine'); the rest of the file goes in.\n"
 	"Ingesting the same content twice adds nothing. One transaction per file.\n"
+	"On a terminal, a status line on stderr shows how far a long file has got.\n"
 	"\n"
 	"Exit status: 0 all stored, 1 some input quarantined, 2 bad usage or a file\n"
 	"that cannot be read or recognised (the other files are still ingested),\n"
@@ -109,8 +112,37 @@ void ingest_prepare(const struct ingest_file *f, struct ingest_item *it)
 	store_prepare(it->rec, &it->prep);
 }
 
+/* ---- progress ----------------------------------------------------------- */
+
+static double seconds_now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* On a terminal, twice a second once a file has taken half a second: the
+ * records so far and how far into the file they are (raw is where the
+ * current one came from). The clock is read once in 1,024 records. */
+static void progress_tick(struct ingest_file *f, const char *raw)
+{
+	if (!f->progress || (++f->ticks & 1023))
+		return;
+	double now = seconds_now();
+	if (now < f->progress_next)
+		return;
+	f->progress_next = now + 0.5;
+	long n = f->n_new + f->n_present + f->n_quarantined;
+	if (raw >= f->text && raw < f->text + f->len)
+		rl_progress("ingest: %s: %ld records, %.0f%% of the file", f->name, n,
+			    100.0 * (double)(raw - f->text) / (double)f->len);
+	else
+		rl_progress("ingest: %s: %ld records", f->name, n);
+}
+
 const char *ingest_finish(struct ingest_file *f, struct ingest_item *it)
 {
+	progress_tick(f, it->raw);
 	const char *run_id = NULL;
 	struct store_src src = { f->name, ingest_format_name(f->format), it->line };
 	if (!it->rec) {
@@ -173,6 +205,7 @@ void ingest_reject(struct ingest_file *f, long line, const char *raw, size_t raw
 	struct store_src src = { f->name, ingest_format_name(f->format), line };
 	store_quarantine(f->store, &src, why.buf, raw, rawlen);
 	f->n_quarantined++;
+	progress_tick(f, raw);
 	sb_release(&why);
 }
 
@@ -247,12 +280,25 @@ static int run_reader(struct ingest_file *f)
 	return -1;
 }
 
+/* COMMIT can take seconds on a big file (a bulk load rebuilds indexes,
+ * the WAL grows by gigabytes): say so where progress is shown. */
+static int commit_file(struct ingest_file *f)
+{
+	if (f->progress && f->ticks >= 1024)
+		rl_progress("ingest: %s: %ld records read; writing them to the ledger", f->name,
+			    f->n_new + f->n_present + f->n_quarantined);
+	int rc = store_commit(f->store);
+	rl_progress_end();
+	return rc;
+}
+
 /* Ingest one file in its own transaction. Returns an exit status. */
 static int ingest_one(const char *path, enum ingest_format forced, const struct ingest_opts *o,
 		      struct store *st, struct summary *s)
 {
 	struct ingest_file f = { .path = path, .name = strcmp(path, "-") ? path : "stdin",
-				 .opts = o, .store = st, .run_id = SB_INIT, .warned = SB_INIT };
+				 .opts = o, .store = st, .run_id = SB_INIT, .warned = SB_INIT,
+				 .progress = isatty(STDERR_FILENO), .progress_next = seconds_now() + 0.5 };
 	int mapped, rc = EXIT_OK;
 	char *text = load(path, &f.len, &mapped);
 	if (!text) {
@@ -271,13 +317,14 @@ static int ingest_one(const char *path, enum ingest_format forced, const struct 
 	} else if (run_reader(&f)) {
 		store_rollback(st);
 		rc = EXIT_USAGE;
-	} else if (store_commit(st)) {
+	} else if (commit_file(&f)) {
 		store_rollback(st);
 		rc = EXIT_FAILURE_RT;
 	} else {
 		report_file(s, &f);
 		rc = f.n_quarantined ? EXIT_FINDINGS : EXIT_OK;
 	}
+	rl_progress_end();
 	unload(text, f.len, mapped);
 	sb_release(&f.run_id);
 	sb_release(&f.warned);
@@ -353,6 +400,15 @@ static int parse_args(int argc, char **argv, struct ingest_opts *o, enum ingest_
 			return -1;
 		}
 	}
+	/* they go into records, which are JSON: refuse rather than mangle */
+	const struct { const char *name, *value; } texts[] = {
+		{ "--agent", o->agent }, { "--campaign", o->campaign }, { "--hardware", o->hardware },
+	};
+	for (size_t k = 0; k < ARRAY_SIZE(texts); k++)
+		if (texts[k].value && !utf8_valid(texts[k].value, strlen(texts[k].value))) {
+			rl_error("ingest: %s: the value is not valid UTF-8 text", texts[k].name);
+			return -1;
+		}
 	*nfiles = n;
 	if (!n) {
 		rl_error("ingest: no input files");

@@ -31,6 +31,9 @@ struct ingest_file {
 	long n_new, n_present, n_quarantined;
 	sb run_id;              /* the last stored run_id (see ingest_put) */
 	sb warned;              /* readers: "\n"-separated names already warned about */
+	int progress;           /* stderr is a terminal: show how far the file has got */
+	unsigned long ticks;    /* records seen, to look at the clock now and then */
+	double progress_next;   /* monotonic time of the next progress line */
 };
 
 /* Warn once per file: 1 the first time name is seen (and records it). */

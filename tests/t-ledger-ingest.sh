@@ -139,3 +139,24 @@ expect_code ingest-cpu-1 "CPU-only record ingests" 0 "$LEDGER" --db cpu.db inges
 expect_eq ingest-cpu-2 "CPU run tagged CPU, record without hardware unknown" \
 	"cpu-1|CPU||
 nohw-1|unknown||" "$(sql cpu.db "SELECT run_id, hw_class, vram_tier, gpu_name FROM runs ORDER BY id")"
+
+# --- options that go into records must be UTF-8 ---------------------------
+expect_code ingest-utf8-1 "--agent that is not UTF-8: usage error" 2 \
+	"$LEDGER" --db u.db ingest cpu.jsonl --agent "$(printf 'caf\351')"
+expect_eq ingest-utf8-2 "names the option" "ledger: ingest: --agent: the value is not valid UTF-8 text" "$err"
+
+# --- progress on a terminal, nothing without one ----------------------------
+awk 'BEGIN { for (i = 0; i < 3000; i++)
+	printf "{\"schema\":\"runrec/1\",\"run_id\":\"p-%d\",\"status\":\"ok\",\"metrics\":{\"val_bpb\":%d.5}}\n", i, i }' >many.jsonl
+expect_code ingest-progress-1 "no terminal: exit 0" 0 "$LEDGER" --db p1.db ingest many.jsonl
+expect_eq ingest-progress-2 "no terminal: stderr stays empty" "" "$err"
+if command -v script >/dev/null 2>&1; then
+	script -qec "\"$LEDGER\" --db p2.db ingest many.jsonl" /dev/null >tty.txt 2>&1
+	expect_match ingest-progress-3 "a terminal is told the records are being written" \
+		"$(tr '\r' '\n' <tty.txt)" "ledger: ingest: many.jsonl: 3000 records read; writing them to the ledger"
+	expect_match ingest-progress-4 "the summary starts on a cleared line" \
+		"$(tr '\r' '\n' <tty.txt)" "^$(printf '\033')\[Kmany.jsonl: 3000 new, 0 already present, 0 quarantined \(runrec\)"
+else
+	ok ingest-progress-3 "# SKIP script(1) not installed"
+	ok ingest-progress-4 "# SKIP script(1) not installed"
+fi
