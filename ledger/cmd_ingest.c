@@ -280,6 +280,23 @@ static int run_reader(struct ingest_file *f)
 	return -1;
 }
 
+/* A converted format's rows carry what --agent, --campaign and --hardware
+ * filled in, so the same file ingested again with other options is all
+ * new content: new runs, not "already present". Legitimate (a correction)
+ * but more often a slip, so say it. runrec files carry their own fields. */
+static void warn_lookalikes(struct ingest_file *f, sqlite3_int64 since)
+{
+	if (f->format == IN_RUNREC || !f->n_new)
+		return;
+	long n = store_lookalikes(f->store, f->name, since);
+	if (!n)
+		return;
+	rl_warn("ingest: %s: %ld of the %ld new runs match runs ingested before from a file of this name "
+		"but for their agent, campaign or hardware", f->name, n, f->n_new);
+	rl_hint("--agent, --campaign and --hardware are part of a row's content; given as on the first "
+		"ingest, the same file adds nothing");
+}
+
 /* COMMIT can take seconds on a big file (a bulk load rebuilds indexes,
  * the WAL grows by gigabytes): say so where progress is shown. */
 static int commit_file(struct ingest_file *f)
@@ -292,14 +309,35 @@ static int commit_file(struct ingest_file *f)
 	return rc;
 }
 
-/* Ingest one file in its own transaction. Returns an exit status. */
+/* Read, store and commit an open file of known format inside one
+ * transaction. Returns an exit status. */
+static int store_file(struct ingest_file *f)
+{
+	if (store_begin(f->store)) {
+		rl_hint("another process may be holding the ledger for longer than the 30 s wait; try again");
+		return EXIT_FAILURE_RT;
+	}
+	sqlite3_int64 since = store_last_id(f->store); /* the last run before this file's */
+	if (run_reader(f)) {
+		store_rollback(f->store);
+		return EXIT_USAGE;
+	}
+	warn_lookalikes(f, since);
+	if (commit_file(f)) {
+		store_rollback(f->store);
+		return EXIT_FAILURE_RT;
+	}
+	return EXIT_OK;
+}
+
+/* One file: load, detect, store, report. Returns an exit status. */
 static int ingest_one(const char *path, enum ingest_format forced, const struct ingest_opts *o,
 		      struct store *st, struct summary *s)
 {
 	struct ingest_file f = { .path = path, .name = strcmp(path, "-") ? path : "stdin",
 				 .opts = o, .store = st, .run_id = SB_INIT, .warned = SB_INIT,
 				 .progress = isatty(STDERR_FILENO), .progress_next = seconds_now() + 0.5 };
-	int mapped, rc = EXIT_OK;
+	int mapped, rc;
 	char *text = load(path, &f.len, &mapped);
 	if (!text) {
 		rl_hint("ingest: '%s' was skipped; the other files are still ingested", f.name);
@@ -311,16 +349,7 @@ static int ingest_one(const char *path, enum ingest_format forced, const struct 
 		rl_error("ingest: %s: cannot tell the format from the content", f.name);
 		rl_hint("pass --as runrec|results.tsv|run.log|arh.json");
 		rc = EXIT_USAGE;
-	} else if (store_begin(st)) {
-		rl_hint("another process may be holding the ledger for longer than the 30 s wait; try again");
-		rc = EXIT_FAILURE_RT;
-	} else if (run_reader(&f)) {
-		store_rollback(st);
-		rc = EXIT_USAGE;
-	} else if (commit_file(&f)) {
-		store_rollback(st);
-		rc = EXIT_FAILURE_RT;
-	} else {
+	} else if ((rc = store_file(&f)) == EXIT_OK) {
 		report_file(s, &f);
 		rc = f.n_quarantined ? EXIT_FINDINGS : EXIT_OK;
 	}

@@ -247,13 +247,41 @@ int store_bulk_worth(sqlite3_int64 rows, size_t incoming)
 	return incoming >= BULK_MIN_RECORDS && (sqlite3_int64)incoming >= rows;
 }
 
-void store_bulk_begin(struct store *st, size_t incoming)
+sqlite3_int64 store_last_id(struct store *st)
 {
 	sqlite3_stmt *q = st->sel_max_id;
 	int rc = sqlite3_step(q);
 	SQL_CHECK(st->db, rc);
-	sqlite3_int64 rows = rc == SQLITE_ROW ? sqlite3_column_int64(q, 0) : 0;
+	sqlite3_int64 id = rc == SQLITE_ROW ? sqlite3_column_int64(q, 0) : 0;
 	sqlite3_reset(q);
+	return id;
+}
+
+/* The older runs of this file name are read once into a materialized
+ * table (one scan of runs: no index on source_file, which ingest would pay
+ * for on every row), then each new run is looked up in it. */
+long store_lookalikes(struct store *st, const char *file, sqlite3_int64 since_id)
+{
+	sqlite3_stmt *q = db_prepare(st->db,
+		"WITH old AS MATERIALIZED (SELECT source_line, code_commit, description, status,"
+		" val_bpb, agent, campaign, gpu_name FROM runs WHERE id <= ?1 AND source_file = ?2)"
+		"SELECT count(*) FROM runs n WHERE n.id > ?1 AND n.source_file = ?2 AND EXISTS ("
+		" SELECT 1 FROM old o WHERE o.source_line = n.source_line AND o.code_commit IS n.code_commit"
+		" AND o.description IS n.description AND o.status = n.status"
+		" AND o.val_bpb IS n.val_bpb AND (o.agent IS NOT n.agent OR o.campaign IS NOT n.campaign"
+		" OR o.gpu_name IS NOT n.gpu_name))");
+	sqlite3_bind_int64(q, 1, since_id);
+	db_bind_text(q, 2, file);
+	int rc = sqlite3_step(q);
+	SQL_CHECK(st->db, rc);
+	long n = rc == SQLITE_ROW ? (long)sqlite3_column_int64(q, 0) : 0;
+	sqlite3_finalize(q);
+	return n;
+}
+
+void store_bulk_begin(struct store *st, size_t incoming)
+{
+	sqlite3_int64 rows = store_last_id(st);
 	if (st->bulk_dropped || !store_bulk_worth(rows, incoming))
 		return;
 	/* a failed drop leaves the normal path for what is still indexed;

@@ -88,6 +88,15 @@ void store_prep_release(struct store_prep *p);
 enum store_outcome store_put_prepared(struct store *st, json_t *rec, const struct store_prep *p,
 				      const struct store_src *src, const char **run_id, sb *why);
 
+/* The highest runs.id (0 for an empty ledger): runs stored later have
+ * higher ids. */
+sqlite3_int64 store_last_id(struct store *st);
+/* How many runs stored after since_id from file look like runs stored
+ * before it from a file of that name: same line, code commit, description,
+ * status and val_bpb, but another agent, campaign or GPU name. That is the
+ * same rows ingested again with other --agent/--campaign/--hardware
+ * options, which makes them new content and so new runs. */
+long store_lookalikes(struct store *st, const char *file, sqlite3_int64 since_id);
 /* Keep input that could not be ingested (content may be NULL). */
 void store_quarantine(struct store *st, const struct store_src *src, const char *reason,
 		      const char *content, size_t len);

@@ -154,3 +154,17 @@ expect_code ledger-ingest-tsv-9.1 "inf values: exit 0" 0 "$LEDGER" --db inf.db i
 expect_eq ledger-ingest-tsv-9.2 "inf is stored as null: no measurement, but the key stays" \
 "|null|real
 0.99|real|null" "$(sql inf.db "SELECT val_bpb, json_type(record, '\$.metrics.val_bpb'), json_type(record, '\$.metrics.mfu_percent') FROM runs ORDER BY id")"
+
+# --- the same file again with other options: new runs, and a warning -----
+head -n 11 results.tsv >ten.tsv
+"$LEDGER" --db opt.db ingest ten.tsv --hardware "NVIDIA H100 80GB HBM3" >/dev/null 2>&1
+expect_code ledger-ingest-tsv-10.1 "same options again" 0 "$LEDGER" --db opt.db ingest ten.tsv --hardware "NVIDIA H100 80GB HBM3"
+expect_eq ledger-ingest-tsv-10.2 "adds nothing and says nothing" "" "$err"
+expect_code ledger-ingest-tsv-10.3 "other --hardware: still exit 0" 0 "$LEDGER" --db opt.db ingest ten.tsv --hardware "NVIDIA H200"
+expect_eq ledger-ingest-tsv-10.4 "ten new runs, and the warning says why" "ten.tsv: 10 new, 0 already present, 0 quarantined (results.tsv)
+ledger: warning: ingest: ten.tsv: 10 of the 10 new runs match runs ingested before from a file of this name but for their agent, campaign or hardware
+ledger: hint: --agent, --campaign and --hardware are part of a row's content; given as on the first ingest, the same file adds nothing" "$out
+$err"
+cp ten.tsv other-name.tsv
+"$LEDGER" --db opt.db ingest other-name.tsv --agent someone >/dev/null 2>stderr.txt
+expect_eq ledger-ingest-tsv-10.5 "another file name is another file: no warning" "" "$(cat stderr.txt)"
