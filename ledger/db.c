@@ -206,6 +206,19 @@ static int schema_version(sqlite3 *db)
 	return v;
 }
 
+/* The message above said what SQLite said; say which file, and what to do
+ * for the two common cases. */
+static void open_failed_hint(sqlite3 *db, const char *path)
+{
+	int rc = sqlite3_extended_errcode(db);
+	if ((rc & 0xff) == SQLITE_NOTADB)
+		rl_hint("'%s' is not an SQLite database; pass --db FILE to name the ledger "
+			"(or a new file, to start one)", path);
+	else if ((rc & 0xff) == SQLITE_READONLY || (rc & 0xff) == SQLITE_CANTOPEN)
+		rl_hint("the ledger '%s' and its directory must be writable (WAL mode keeps "
+			"'%s-wal' and '%s-shm' beside it)", path, path, path);
+}
+
 int db_open(const char *path, sqlite3 **out)
 {
 	sqlite3 *db = NULL;
@@ -252,6 +265,7 @@ int db_open(const char *path, sqlite3 **out)
 	*out = db;
 	return 0;
 fail:
+	open_failed_hint(db, path);
 	sqlite3_close(db);
 	return -1;
 }
