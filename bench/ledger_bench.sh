@@ -57,7 +57,7 @@ fail() { echo "ledger_bench: check failed: $*" >&2; exit 1; }
 
 fresh_import() { # the reference: schema from the ledger itself, then .import
 	rm -f "$dir/ref.db" "$dir/ref.db-wal" "$dir/ref.db-shm"
-	"$LEDGER" --db "$dir/ref.db" query --limit 1 >/dev/null || exit 3
+	"$LEDGER" --db "$dir/ref.db" init >/dev/null || exit 3
 	sqlite3 "$dir/ref.db" ".mode tabs" ".import '$dir/runs.tsv' runs"
 }
 fresh_ingest() {

@@ -15,6 +15,7 @@ struct ledger_ctx {
 typedef int (*cmd_fn)(int argc, char **argv, struct ledger_ctx *ctx);
 
 /* argv[0] is the command name; return value is the exit status. */
+int cmd_init(int argc, char **argv, struct ledger_ctx *ctx);
 int cmd_ingest(int argc, char **argv, struct ledger_ctx *ctx);
 int cmd_query(int argc, char **argv, struct ledger_ctx *ctx);
 int cmd_show(int argc, char **argv, struct ledger_ctx *ctx);

@@ -8,11 +8,16 @@
  *   4. document it in docs/ledger.md and add tests/t-ledger-NAME.sh
  *      (tests/t-help.sh already runs `--help` for every row).
  */
+#include <unistd.h>
 #include "db.h"
 #include "ledger.h"
 #include "util.h"
 
-enum { NEED_DB = 1 };
+/* NEED_DB: the command works on a ledger. CREATES_DB: it may start a new
+ * one (init, ingest, campaign add); every other command needs the file to exist,
+ * so that `ledger query --db typo.db` says so instead of creating an empty
+ * ledger and answering that it holds nothing. */
+enum { NEED_DB = 1, CREATES_DB = 2 };
 
 static const struct command {
 	const char *name;
@@ -20,14 +25,15 @@ static const struct command {
 	int flags;
 	const char *summary;
 } commands[] = {
-	{ "ingest", cmd_ingest, NEED_DB, "add run records (runrec/1, results.tsv, run.log, autoresearch@home JSON)" },
+	{ "init", cmd_init, NEED_DB | CREATES_DB, "create an empty ledger, or check an existing one" },
+	{ "ingest", cmd_ingest, NEED_DB | CREATES_DB, "add run records (runrec/1, results.tsv, run.log, autoresearch@home JSON)" },
 	{ "query", cmd_query, NEED_DB, "list runs matching filters" },
 	{ "show", cmd_show, NEED_DB, "show one run in full" },
 	{ "diff", cmd_diff, NEED_DB, "compare two runs: config, code, hardware, metrics" },
 	{ "frontier", cmd_frontier, NEED_DB, "running best per hardware class and the runs that moved it" },
 	{ "repeats", cmd_repeats, NEED_DB, "groups of repeat measurements with n, mean, sd" },
 	{ "quarantine", cmd_quarantine, NEED_DB, "list input lines that could not be ingested" },
-	{ "campaign", cmd_campaign, NEED_DB, "declare, list, show and assign campaigns" },
+	{ "campaign", cmd_campaign, NEED_DB | CREATES_DB, "declare, list, show and assign campaigns" },
 	{ "audit", cmd_audit, NEED_DB, "audit campaigns: confounded, out-of-scope, unresolved, noise" },
 };
 
@@ -97,6 +103,16 @@ static int take_global_options(int *argc, char **argv, struct ledger_ctx *ctx)
 	return 0;
 }
 
+static int open_ledger(struct ledger_ctx *ctx, int may_create)
+{
+	if (!may_create && access(ctx->db_path, F_OK)) {
+		rl_error("cannot open ledger '%s': %s", ctx->db_path, strerror(errno));
+		rl_hint("pass --db FILE or set LEDGER_DB; 'ledger ingest FILE' or 'ledger init' creates one");
+		return -1;
+	}
+	return db_open(ctx->db_path, &ctx->db);
+}
+
 int main(int argc, char **argv)
 {
 	struct ledger_ctx ctx = { 0 };
@@ -117,7 +133,7 @@ int main(int argc, char **argv)
 		if (strcmp(argv[1], c->name))
 			continue;
 		if ((c->flags & NEED_DB) && !wants_help(argc - 1, argv + 1) &&
-		    db_open(ctx.db_path, &ctx.db))
+		    open_ledger(&ctx, c->flags & CREATES_DB))
 			return EXIT_FAILURE_RT;
 		rc = c->fn(argc - 1, argv + 1, &ctx);
 		if (ctx.db)

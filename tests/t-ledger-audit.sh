@@ -12,6 +12,7 @@
 A="$FIXTURES/audit"
 export LEDGER_DB="$PWD/ledger.db"
 
+"$LEDGER" init >/dev/null
 expect_code ledger-audit-0.0 "nothing declared yet: clean" 0 "$LEDGER" audit
 expect_eq ledger-audit-0.0a "and a hint says why" "ledger: hint: no campaign is declared, so there is nothing to audit; see 'ledger campaign --help'" "$err"
 expect_code ledger-audit-0.1 "ingest the seed campaign" 0 "$LEDGER" ingest "$A/seed.jsonl"

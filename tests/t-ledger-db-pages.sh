@@ -21,3 +21,22 @@ expect_code ledger-db-open-1 "not a database: exit 3" 3 "$LEDGER" --db notes.db 
 expect_eq ledger-db-open-2 "what, which file, what to do" "ledger: database: file is not a database
 ledger: hint: 'notes.db' is not an SQLite database; pass --db FILE to name the ledger (or a new file, to start one)" "$err"
 expect_eq ledger-db-open-3 "the file is left as it was" "notes, not a database" "$(cat notes.db)"
+
+# a ledger that does not exist: read commands refuse it and create nothing
+for c in query frontier repeats quarantine audit "show r-1" "diff a b"; do
+	# shellcheck disable=SC2086
+	expect_code "ledger-db-missing-$c" "$c on a missing ledger: exit 3" 3 "$LEDGER" --db typo.db $c
+done
+expect_eq ledger-db-missing-msg "says which, and how to make one" "ledger: cannot open ledger 'typo.db': No such file or directory
+ledger: hint: pass --db FILE or set LEDGER_DB; 'ledger ingest FILE' or 'ledger init' creates one" "$err"
+[ ! -e typo.db ] && ok ledger-db-missing-none "no file was created" || not_ok ledger-db-missing-none "no file was created" "$(ls typo.db*)"
+
+# ledger init: creates an empty ledger, and leaves an existing one alone
+expect_code ledger-init-1 "init a new ledger" 0 "$LEDGER" --db fresh.db --format tsv init
+expect_eq ledger-init-2 "path, schema and runs" "ledger	schema	runs
+fresh.db	1	0" "$out"
+expect_code ledger-init-3 "then read commands work on it" 0 "$LEDGER" --db fresh.db frontier --format json
+expect_eq ledger-init-4 "an empty frontier" "[]" "$out"
+expect_code ledger-init-5 "init an existing ledger" 0 "$LEDGER" --db new.db --format json init
+expect_eq ledger-init-6 "its runs are counted, nothing changed" "1" "$(printf '%s' "$out" | sed -n 's/.*"runs": \([0-9]*\).*/\1/p')"
+expect_code ledger-init-7 "init with an argument is a usage error" 2 "$LEDGER" --db fresh.db init extra

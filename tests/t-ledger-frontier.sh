@@ -111,5 +111,6 @@ expect_code ledger-frontier-6.1 "--by unknown" 2 "$LEDGER" frontier --by gpu
 expect_match ledger-frontier-6.1m "message" "$err" "^ledger: frontier: --by 'gpu' is not a grouping"
 expect_code ledger-frontier-6.2 "--metric with a quote" 2 "$LEDGER" frontier --metric "val'bpb"
 expect_code ledger-frontier-6.3 "stray argument" 2 "$LEDGER" frontier H100
+"$LEDGER" --db empty.db init >/dev/null
 expect_code ledger-frontier-6.4 "empty ledger: exit 0" 0 "$LEDGER" --db empty.db frontier --format json
 expect_eq ledger-frontier-6.5 "empty ledger: empty array" "[]" "$out"

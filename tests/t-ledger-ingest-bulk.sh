@@ -37,7 +37,7 @@ gen 0 3000 a >big.jsonl
 sed -n '1,1000p' big.jsonl >p1.jsonl
 sed -n '1001,2000p' big.jsonl >p2.jsonl
 sed -n '2001,3000p' big.jsonl >p3.jsonl
-"$LEDGER" --db fresh.db query >/dev/null
+"$LEDGER" --db fresh.db init >/dev/null
 fresh=$(index_sql fresh.db)
 
 expect_code ledger-ingest-bulk-1.1 "3000 records into a new ledger (bulk)" 1 "$LEDGER" --db bulk.db ingest big.jsonl

@@ -7,6 +7,7 @@
 cp "$FIXTURES/ingest/runs.jsonl" .
 DB=l.db
 
+"$LEDGER" --db $DB init >/dev/null
 expect_code ledger-quarantine-1.1 "empty quarantine exits 0" 0 "$LEDGER" --db $DB quarantine --format tsv
 expect_eq ledger-quarantine-1.2 "empty quarantine prints the header only" "id	file	line	reason	content" "$out"
 
