@@ -159,6 +159,13 @@ char *read_file(const char *path, size_t *len_out)
 	return sb_detach(&s);
 }
 
+double mono_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 void utc_now_iso(char *buf, size_t n)
 {
 	format_iso_utc((double)time(NULL), buf, n);

@@ -52,6 +52,8 @@ int parse_long(const char *s, long *out);
 /* Read a whole file ("-" = stdin). Returns NULL and leaves a message on error. */
 char *read_file(const char *path, size_t *len_out);
 
+/* Seconds on the monotonic clock: for durations and timeouts, never dates. */
+double mono_now(void);
 /* Current UTC time as "YYYY-MM-DDTHH:MM:SSZ" into buf (>= 21 bytes). */
 void utc_now_iso(char *buf, size_t n);
 /* Parse an ISO-8601 UTC time ("YYYY-MM-DD[THH:MM[:SS[.fff]]][Z]") to

@@ -7,7 +7,6 @@
 #include <malloc.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 #include "ingest.h"
 #include "jsonarena.h"
@@ -114,13 +113,6 @@ void ingest_prepare(const struct ingest_file *f, struct ingest_item *it)
 
 /* ---- progress ----------------------------------------------------------- */
 
-static double seconds_now(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 /* On a terminal, twice a second once a file has taken half a second: the
  * records so far and how far into the file they are (raw is where the
  * current one came from). The clock is read once in 1,024 records. */
@@ -128,7 +120,7 @@ static void progress_tick(struct ingest_file *f, const char *raw)
 {
 	if (!f->progress || (++f->ticks & 1023))
 		return;
-	double now = seconds_now();
+	double now = mono_now();
 	if (now < f->progress_next)
 		return;
 	f->progress_next = now + 0.5;
@@ -336,7 +328,7 @@ static int ingest_one(const char *path, enum ingest_format forced, const struct 
 {
 	struct ingest_file f = { .path = path, .name = strcmp(path, "-") ? path : "stdin",
 				 .opts = o, .store = st, .run_id = SB_INIT, .warned = SB_INIT,
-				 .progress = isatty(STDERR_FILENO), .progress_next = seconds_now() + 0.5 };
+				 .progress = isatty(STDERR_FILENO), .progress_next = mono_now() + 0.5 };
 	int mapped, rc;
 	char *text = load(path, &f.len, &mapped);
 	if (!text) {

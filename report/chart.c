@@ -232,19 +232,12 @@ static double gnuplot_timeout_s(void)
 	return 60;
 }
 
-static double monotonic_s(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 /* Wait for pid up to limit_s seconds, polling (waitpid has no timeout);
  * kill it when the time is up. Returns what run_gnuplot returns. */
 static int wait_or_kill(pid_t pid, double limit_s)
 {
 	const struct timespec tick = { 0, 2 * 1000 * 1000 };
-	double start = monotonic_s();
+	double start = mono_now();
 	int st = 0;
 	for (;;) {
 		pid_t got = waitpid(pid, &st, WNOHANG);
@@ -252,7 +245,7 @@ static int wait_or_kill(pid_t pid, double limit_s)
 			break;
 		if (got < 0 && errno != EINTR)
 			return 127;
-		if (monotonic_s() - start >= limit_s) {
+		if (mono_now() - start >= limit_s) {
 			kill(pid, SIGKILL);
 			while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 				;

@@ -1,17 +1,9 @@
-/* run.c — rules shared by the CPU and GPU loops (run.h): clocks, the LR
+/* run.c — rules shared by the CPU and GPU loops (run.h): the run clock, the LR
  * schedule, failure bookkeeping, test hooks, progress lines. No model or
  * device code here. */
 #include <sys/resource.h>
-#include <time.h>
 #include "run.h"
 #include "util.h"
-
-double mono_now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 double run_elapsed(const struct run *r)
 {

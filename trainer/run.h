@@ -38,7 +38,6 @@ struct run {
 	int progress_tty;             /* stderr is a terminal: one updating line */
 };
 
-double mono_now(void);
 double run_elapsed(const struct run *r);
 /* Record a failure (first one wins). Returns -1 for `return run_fail(…)`. */
 int run_fail(struct run *r, const char *status, const char *phase, const char *fmt, ...)
