@@ -6,7 +6,7 @@
 #include "strmap.h"
 #include "util.h"
 
-static uint64_t hash_str(const char *s)
+uint64_t strmap_hash(const char *s)
 {
 	uint64_t h = 1469598103934665603ull; /* FNV-1a */
 	for (; *s; s++)
@@ -16,7 +16,7 @@ static uint64_t hash_str(const char *s)
 
 static size_t probe(const struct strmap *m, const char *key)
 {
-	size_t i = (size_t)hash_str(key) & (m->cap - 1);
+	size_t i = (size_t)strmap_hash(key) & (m->cap - 1);
 	while (m->slots[i].key && strcmp(m->slots[i].key, key))
 		i = (i + 1) & (m->cap - 1);
 	return i;

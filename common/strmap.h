@@ -6,6 +6,7 @@
 #ifndef RL_STRMAP_H
 #define RL_STRMAP_H
 #include <stddef.h>
+#include <stdint.h>
 
 struct strmap_slot {
 	char *key;                /* NULL: empty */
@@ -21,6 +22,10 @@ struct strmap {
 };
 
 #define STRMAP_INIT { NULL, 0, 0 }
+
+/* The map's string hash (FNV-1a, 64 bits), for tables of other shapes
+ * that want the same (ledger/store.c's parent-config cache). */
+uint64_t strmap_hash(const char *s);
 
 /* The slot for key, created with a zero value when new (*created = 1 then;
  * created may be NULL). The pointer is valid until the next strmap_get. */

@@ -18,6 +18,7 @@
 #include "runrec.h"
 #include "sha256.h"
 #include "store.h"
+#include "strmap.h"
 #include "util.h"
 
 /* ---- parent-config cache --------------------------------------------- */
@@ -42,17 +43,9 @@ struct cache_gen {
 	struct json_arena arena;  /* the configs of this generation */
 };
 
-static uint64_t hash_str(const char *s)
-{
-	uint64_t h = 1469598103934665603ULL; /* FNV-1a */
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-	return h;
-}
-
 static struct cache_entry *gen_find(struct cache_gen *g, const char *run_id)
 {
-	size_t mask = CACHE_SLOTS - 1, i = (size_t)hash_str(run_id) & mask;
+	size_t mask = CACHE_SLOTS - 1, i = (size_t)strmap_hash(run_id) & mask;
 	while (g->slot[i].run_id && strcmp(g->slot[i].run_id, run_id))
 		i = (i + 1) & mask;
 	return &g->slot[i];
