@@ -3,6 +3,7 @@
 #include <string.h>
 #include "sb.h"
 #include "utf8.h"
+#include "util.h"
 
 int utf8_sequence_len(const unsigned char *s, size_t n)
 {
@@ -50,6 +51,35 @@ int utf8_valid(const char *s, size_t n)
 	return 1;
 }
 
+/* s[0..n) into out, each invalid byte as U+FFFD. */
+static void repair(const char *s, size_t n, sb *out)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	for (size_t i = 0; i < n;) {
+		int len = utf8_sequence_len(p + i, n - i);
+		if (len) {
+			sb_add(out, s + i, (size_t)len);
+			i += (size_t)len;
+		} else {
+			sb_adds(out, "\xef\xbf\xbd"); /* U+FFFD REPLACEMENT CHARACTER */
+			i++;
+		}
+	}
+}
+
+char *utf8_lossy_strdup(const char *s, int *repaired)
+{
+	size_t n = strlen(s);
+	int bad = !utf8_valid(s, n);
+	if (repaired)
+		*repaired = bad;
+	if (!bad)
+		return xstrdup(s);
+	sb out = SB_INIT;
+	repair(s, n, &out);
+	return sb_detach(&out);
+}
+
 json_t *json_string_lossy(const char *s, int *repaired)
 {
 	if (repaired)
@@ -59,18 +89,8 @@ json_t *json_string_lossy(const char *s, int *repaired)
 	size_t n = strlen(s);
 	if (utf8_valid(s, n))
 		return json_stringn(s, n);
-	const unsigned char *p = (const unsigned char *)s;
 	sb out = SB_INIT;
-	for (size_t i = 0; i < n;) {
-		int len = utf8_sequence_len(p + i, n - i);
-		if (len) {
-			sb_add(&out, s + i, (size_t)len);
-			i += (size_t)len;
-		} else {
-			sb_adds(&out, "\xef\xbf\xbd"); /* U+FFFD REPLACEMENT CHARACTER */
-			i++;
-		}
-	}
+	repair(s, n, &out);
 	json_t *v = json_stringn(out.buf, out.len);
 	sb_release(&out);
 	if (repaired)

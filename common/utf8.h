@@ -17,6 +17,11 @@ int utf8_sequence_len(const unsigned char *s, size_t n);
 /* 1 when all of s[0..n) is valid UTF-8. */
 int utf8_valid(const char *s, size_t n);
 
+/* A malloc'd copy of the NUL-terminated s, every invalid byte replaced by
+ * U+FFFD; *repaired (may be NULL) says whether any was. For text that must
+ * be UTF-8 but stays a C string: a JSON object key, a column name. */
+char *utf8_lossy_strdup(const char *s, int *repaired);
+
 /* A JSON string of the NUL-terminated s, every invalid byte replaced by
  * U+FFFD; *repaired (may be NULL) says whether any was. NULL only when s
  * is NULL. */

@@ -59,13 +59,9 @@ static void take_summary(struct runlog *r, long no, const char *s, size_t n)
 	const char *colon = memchr(s, ':', n);
 	if (!colon)
 		return;
-	char *key = xstrndup(s, (size_t)(colon - s));
-	if (!utf8_valid(key, strlen(key))) { /* a JSON key must be UTF-8: repair, not drop */
-		json_t *k = json_string_lossy(key, NULL);
-		free(key);
-		key = xstrdup(json_string_value(k));
-		json_decref(k);
-	}
+	char *raw_key = xstrndup(s, (size_t)(colon - s));
+	char *key = utf8_lossy_strdup(raw_key, NULL); /* a JSON key must be UTF-8: repair, not drop */
+	free(raw_key);
 	const char *v = colon + 1;
 	size_t vn = n - (size_t)(v - s);
 	trim(&v, &vn);

@@ -134,9 +134,7 @@ static int read_header(struct tsv *t, long no)
 				t->role[i] = known_cols[k].role;
 		/* the name becomes a JSON key, which jansson wants in UTF-8 */
 		int repaired;
-		json_t *name = json_string_lossy(metric_name(low, t->cell[i]), &repaired);
-		t->metric[i] = xstrdup(json_string_value(name));
-		json_decref(name);
+		t->metric[i] = utf8_lossy_strdup(metric_name(low, t->cell[i]), &repaired);
 		if (repaired)
 			rl_warn("ingest: %s:%ld: the name of column %d is not valid UTF-8; it is read as '%s'",
 				t->f->name, no, i + 1, t->metric[i]);

@@ -349,6 +349,12 @@ static void test_utf8(void)
 	CHECK("utf8-4", repaired && !strcmp(json_string_value(l), "a\xef\xbf\xbd" "b\xc3\xa9\xef\xbf\xbd\xef\xbf\xbd"));
 	json_decref(l);
 	CHECK("utf8-5", json_string_lossy(NULL, &repaired) == NULL && !repaired);
+	char *d = utf8_lossy_strdup("m\xe9" "fu", &repaired);
+	CHECK("utf8-6", repaired && !strcmp(d, "m\xef\xbf\xbd" "fu"));
+	free(d);
+	d = utf8_lossy_strdup("caf\xc3\xa9", &repaired);
+	CHECK("utf8-7", !repaired && !strcmp(d, "caf\xc3\xa9"));
+	free(d);
 }
 
 int main(void)
