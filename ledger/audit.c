@@ -924,6 +924,21 @@ static int claims_gain(const struct audit *a, const struct arun *r)
 	return !r->decision && better(a, r->value, r->parent_ref);
 }
 
+/* A warning about run r measured against its parent's reference: the
+ * runs, r's variables, and value / parent / parent_n, as both kinds that
+ * compare with the parent (within_noise, impl_changed_metric) begin. */
+static struct finding *against_parent(struct audit *a, enum audit_kind kind, const struct arun *r)
+{
+	struct finding *f = finding_new(a->out, a->c.name, kind, AUDIT_WARN);
+	finding_run(f, r->run_id);
+	finding_run(f, r->parent);
+	finding_run_vars(f, r);
+	finding_val(f, "value", r->value);
+	finding_val(f, "parent", r->parent_ref);
+	finding_val(f, "parent_n", r->parent_n);
+	return f;
+}
+
 /* " for its parent P" or ", the mean of N measurements of its parent P". */
 static void say_parent(sb *s, const struct arun *r)
 {
@@ -944,13 +959,7 @@ static void audit_within_noise(struct audit *a)
 		double g = gain(a, r->value, r->parent_ref);
 		if (g >= a->floor)
 			continue;
-		struct finding *f = finding_new(a->out, a->c.name, AUDIT_WITHIN_NOISE, AUDIT_WARN);
-		finding_run(f, r->run_id);
-		finding_run(f, r->parent);
-		finding_run_vars(f, r);
-		finding_val(f, "value", r->value);
-		finding_val(f, "parent", r->parent_ref);
-		finding_val(f, "parent_n", r->parent_n);
+		struct finding *f = against_parent(a, AUDIT_WITHIN_NOISE, r);
 		finding_val(f, "gain", g);
 		finding_val(f, "floor", a->floor);
 		sb par = SB_INIT;
@@ -1002,13 +1011,7 @@ static void audit_impl_changed_metric(struct audit *a)
 		double g = gain(a, r->value, r->parent_ref);
 		if (fabs(delta) <= a->floor || (fabs(w) > SAME_WORK && (w > 0) == (g > 0)))
 			continue;
-		struct finding *f = finding_new(a->out, a->c.name, AUDIT_IMPL_CHANGED_METRIC, AUDIT_WARN);
-		finding_run(f, r->run_id);
-		finding_run(f, r->parent);
-		finding_run_vars(f, r);
-		finding_val(f, "value", r->value);
-		finding_val(f, "parent", r->parent_ref);
-		finding_val(f, "parent_n", r->parent_n);
+		struct finding *f = against_parent(a, AUDIT_IMPL_CHANGED_METRIC, r);
 		finding_val(f, "delta", delta);
 		finding_val(f, "floor", a->floor);
 		finding_val(f, "work_change", w);
