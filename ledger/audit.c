@@ -416,46 +416,6 @@ static int load_runs(struct audit *a)
 	return 0;
 }
 
-/* Each run's parent_ref: one measurement of the parent is itself noisy,
- * so where the campaign repeated the parent's configuration the mean of
- * those repeats is the better reference. Group sums by repeat key, then one
- * lookup per run; the parent is found by run_id among the campaign's runs. */
-static void parent_refs(struct audit *a)
-{
-	struct strmap by_id = STRMAP_INIT, by_key = STRMAP_INIT;
-	double *sum = xcalloc((size_t)a->n + 1, sizeof(double));
-	int *cnt = xcalloc((size_t)a->n + 1, sizeof(int));
-	for (int i = 0; i < a->n; i++) {
-		const struct arun *r = &a->r[i];
-		strmap_get(&by_id, r->run_id, NULL)->v.n = i;
-		if (!r->rkey || isnan(r->value))
-			continue;
-		int created;
-		struct strmap_slot *g = strmap_get(&by_key, r->rkey, &created);
-		if (created)
-			g->v.n = (long)by_key.used - 1;
-		sum[g->v.n] += r->value;
-		cnt[g->v.n]++;
-	}
-	for (int i = 0; i < a->n; i++) {
-		struct arun *r = &a->r[i];
-		r->parent_ref = r->parent_value;
-		r->parent_n = isnan(r->parent_value) ? 0 : 1;
-		if (!r->parent)
-			continue;
-		const struct strmap_slot *p = strmap_find(&by_id, r->parent);
-		const struct arun *par = p ? &a->r[p->v.n] : NULL;
-		const struct strmap_slot *g = par && par->rkey ? strmap_find(&by_key, par->rkey) : NULL;
-		if (g && cnt[g->v.n] >= 2) {
-			r->parent_ref = sum[g->v.n] / cnt[g->v.n];
-			r->parent_n = cnt[g->v.n];
-		}
-	}
-	free(sum);
-	free(cnt);
-	strmap_release(&by_id);
-	strmap_release(&by_key);
-}
 
 static void runs_release(struct audit *a)
 {
@@ -574,6 +534,54 @@ static void groups_release(struct groups *g)
 {
 	free(g->idx);
 	free(g->start);
+}
+
+/* Each run's parent_ref: one measurement of the parent is itself noisy,
+ * so where the campaign repeated the parent's configuration the mean of
+ * those repeats is the better reference. The repeat groups are the
+ * noise's (groups_build over every run's repeat key); the parent is found
+ * by run_id among the campaign's runs. */
+static void parent_refs(struct audit *a)
+{
+	char **keys = xcalloc((size_t)a->n + 1, sizeof(char *));
+	double *mean = xcalloc((size_t)a->n + 1, sizeof(double)); /* of run i's group */
+	int *cnt = xcalloc((size_t)a->n + 1, sizeof(int));        /* its valid runs */
+	struct strmap by_id = STRMAP_INIT;
+	struct groups g;
+	for (int i = 0; i < a->n; i++) {
+		keys[i] = a->r[i].rkey;
+		strmap_get(&by_id, a->r[i].run_id, NULL)->v.n = i;
+	}
+	groups_build(a->n, keys, &g);
+	for (int k = 0; k < g.n; k++) {
+		const int *idx = g.idx + g.start[k];
+		int n = g.start[k + 1] - g.start[k], nv = 0;
+		double sum = 0;
+		for (int j = 0; j < n; j++)
+			if (!isnan(a->r[idx[j]].value)) {
+				sum += a->r[idx[j]].value;
+				nv++;
+			}
+		for (int j = 0; j < n; j++) {
+			mean[idx[j]] = nv ? sum / nv : NAN;
+			cnt[idx[j]] = nv;
+		}
+	}
+	for (int i = 0; i < a->n; i++) {
+		struct arun *r = &a->r[i];
+		const struct strmap_slot *p = r->parent ? strmap_find(&by_id, r->parent) : NULL;
+		r->parent_ref = r->parent_value;
+		r->parent_n = isnan(r->parent_value) ? 0 : 1;
+		if (p && cnt[p->v.n] >= 2) {
+			r->parent_ref = mean[p->v.n];
+			r->parent_n = cnt[p->v.n];
+		}
+	}
+	groups_release(&g);
+	strmap_release(&by_id);
+	free(keys);
+	free(mean);
+	free(cnt);
 }
 
 /* ---- noise ---------------------------------------------------------------- */
