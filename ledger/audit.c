@@ -200,17 +200,6 @@ static void add_run_list(sb *s, const struct arun *r, const int *idx, int n)
 
 /* ---- loading ------------------------------------------------------------- */
 
-static char *col_text(sqlite3_stmt *st, int i)
-{
-	const unsigned char *t = sqlite3_column_text(st, i);
-	return t ? xstrdup((const char *)t) : NULL;
-}
-
-static double col_num(sqlite3_stmt *st, int i)
-{
-	return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN : sqlite3_column_double(st, i);
-}
-
 /* Prepare head + the campaign's metric of the run aliased r + tail. The
  * metric comes from run_metric_sql (filter.h), NULL unless the run is
  * valid; its JSON path, if any, is parameter 1, so head and tail must
@@ -236,9 +225,9 @@ static void load_changes(struct audit *a, sqlite3_stmt *st, sqlite3_int64 id, st
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		r->ch = xrealloc(r->ch, (size_t)(r->nch + 1) * sizeof(*r->ch));
 		struct achange *c = &r->ch[r->nch++];
-		c->var = col_text(st, 0);
-		c->old = col_text(st, 1);
-		c->new_ = col_text(st, 2);
+		c->var = db_column_dup(st, 0);
+		c->old = db_column_dup(st, 1);
+		c->new_ = db_column_dup(st, 2);
 		r->oos += !campaign_in_scope(&a->c, c->var);
 	}
 }
@@ -252,9 +241,9 @@ static void load_parent(sqlite3_stmt *st, struct arun *r)
 	sqlite3_reset(st);
 	db_bind_text(st, 2, r->parent);
 	if (sqlite3_step(st) == SQLITE_ROW) {
-		r->parent_value = col_num(st, 0);
-		r->tokens[1] = col_num(st, 1);
-		r->steps[1] = col_num(st, 2);
+		r->parent_value = db_column_num(st, 0);
+		r->tokens[1] = db_column_num(st, 1);
+		r->steps[1] = db_column_num(st, 2);
 	}
 }
 
@@ -387,20 +376,20 @@ static int load_runs(struct audit *a)
 		}
 		struct arun *r = &a->r[a->n++];
 		memset(r, 0, sizeof(*r));
-		r->run_id = col_text(st, COL_RUN_ID);
-		r->parent = col_text(st, COL_PARENT);
-		r->status = col_text(st, COL_STATUS);
-		r->decision = col_text(st, COL_DECISION);
-		r->hw_class = col_text(st, COL_HW);
-		r->repeat_key = col_text(st, COL_REPEAT_KEY);
-		r->description = col_text(st, COL_DESCRIPTION);
-		r->value = col_num(st, COL_VALUE);
+		r->run_id = db_column_dup(st, COL_RUN_ID);
+		r->parent = db_column_dup(st, COL_PARENT);
+		r->status = db_column_dup(st, COL_STATUS);
+		r->decision = db_column_dup(st, COL_DECISION);
+		r->hw_class = db_column_dup(st, COL_HW);
+		r->repeat_key = db_column_dup(st, COL_REPEAT_KEY);
+		r->description = db_column_dup(st, COL_DESCRIPTION);
+		r->value = db_column_num(st, COL_VALUE);
 		if (isnan(r->value))
 			r->failure = failure_text(st);
 		r->on_hw = !a->c.hardware || (r->hw_class && str_ieq(r->hw_class, a->c.hardware));
 		load_changes(a, chg, sqlite3_column_int64(st, COL_ID), r);
-		r->tokens[0] = col_num(st, COL_TOKENS);
-		r->steps[0] = col_num(st, COL_STEPS);
+		r->tokens[0] = db_column_num(st, COL_TOKENS);
+		r->steps[0] = db_column_num(st, COL_STEPS);
 		load_parent(par, r);
 		describe_changes(r, sqlite3_column_int(st, COL_HAS_CONFIG));
 		r->rkey = repeat_group_key(r);
@@ -460,8 +449,8 @@ static int resolve_baseline(struct audit *a)
 	sqlite3_stmt *st = prepare_metric(a, "SELECT r.run_id, ", " FROM runs r WHERE r.id = ?2");
 	sqlite3_bind_int64(st, 2, id);
 	if (sqlite3_step(st) == SQLITE_ROW) {
-		a->baseline_run = col_text(st, 0);
-		a->baseline_value = col_num(st, 1);
+		a->baseline_run = db_column_dup(st, 0);
+		a->baseline_value = db_column_num(st, 1);
 	}
 	sqlite3_finalize(st);
 	for (int i = 0; i < a->n; i++)

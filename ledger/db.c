@@ -181,6 +181,17 @@ void db_bind_double(sqlite3_stmt *st, int i, double v)
 		sqlite3_bind_double(st, i, v);
 }
 
+char *db_column_dup(sqlite3_stmt *st, int i)
+{
+	const unsigned char *s = sqlite3_column_text(st, i);
+	return s ? xstrdup((const char *)s) : NULL;
+}
+
+double db_column_num(sqlite3_stmt *st, int i)
+{
+	return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN : sqlite3_column_double(st, i);
+}
+
 /* Switching a new ledger to WAL needs a moment of exclusive access, and
  * there SQLite answers SQLITE_BUSY at once instead of calling the busy
  * handler (two agents creating the same ledger together): retry for as long

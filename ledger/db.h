@@ -46,5 +46,9 @@ void db_fail(sqlite3 *db, int rc, const char *what, const char *file, int line)
 /* Bind helpers: NULL strings and NaN doubles bind as SQL NULL. */
 void db_bind_text(sqlite3_stmt *st, int i, const char *s);
 void db_bind_double(sqlite3_stmt *st, int i, double v);
+/* Column readers, the other way: SQL NULL reads as NULL (a malloc'd copy
+ * otherwise, caller frees) and as NaN. */
+char *db_column_dup(sqlite3_stmt *st, int i);
+double db_column_num(sqlite3_stmt *st, int i);
 
 #endif

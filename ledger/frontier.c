@@ -96,12 +96,6 @@ static int scan(sqlite3 *db, const struct frontier_opts *o, int timed,
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
-static char *col_dup(sqlite3_stmt *st, int i)
-{
-	const unsigned char *s = sqlite3_column_text(st, i);
-	return s ? xstrdup((const char *)s) : NULL;
-}
-
 /* The few moving runs: everything else about them, by primary key. */
 static void fill_details(sqlite3 *db, struct frontier *f)
 {
@@ -112,15 +106,14 @@ static void fill_details(sqlite3 *db, struct frontier *f)
 		struct frontier_point *p = &f->pts[k];
 		sqlite3_bind_int64(st, 1, p->id);
 		if (sqlite3_step(st) == SQLITE_ROW) {
-			p->run_id = col_dup(st, 0);
-			p->hw_class = col_dup(st, 1);
-			p->vram_tier = col_dup(st, 2);
-			p->gpu_name = col_dup(st, 3);
-			p->agent = col_dup(st, 4);
-			p->description = col_dup(st, 5);
-			p->finished_at = col_dup(st, 6);
-			p->t_finished = sqlite3_column_type(st, 7) == SQLITE_NULL
-				? NAN : sqlite3_column_double(st, 7);
+			p->run_id = db_column_dup(st, 0);
+			p->hw_class = db_column_dup(st, 1);
+			p->vram_tier = db_column_dup(st, 2);
+			p->gpu_name = db_column_dup(st, 3);
+			p->agent = db_column_dup(st, 4);
+			p->description = db_column_dup(st, 5);
+			p->finished_at = db_column_dup(st, 6);
+			p->t_finished = db_column_num(st, 7);
 		}
 		sqlite3_reset(st);
 	}

@@ -27,12 +27,6 @@ static int row_valid(sqlite3_stmt *st)
 	       isfinite(sqlite3_column_double(st, 6));
 }
 
-static char *col_dup(sqlite3_stmt *st, int i)
-{
-	const unsigned char *s = sqlite3_column_text(st, i);
-	return s ? xstrdup((const char *)s) : NULL;
-}
-
 static void group_push(struct repeat_group *g, int *cap, sqlite3_stmt *st)
 {
 	if (g->n == *cap) {
@@ -42,11 +36,10 @@ static void group_push(struct repeat_group *g, int *cap, sqlite3_stmt *st)
 		g->values = xrealloc(g->values, (size_t)*cap * sizeof(double));
 	}
 	if (g->n == 0) {
-		g->description = col_dup(st, 4);
-		g->t_first = sqlite3_column_type(st, 7) == SQLITE_NULL
-			? NAN : sqlite3_column_double(st, 7);
+		g->description = db_column_dup(st, 4);
+		g->t_first = db_column_num(st, 7);
 	}
-	g->run_ids[g->n] = col_dup(st, 2);
+	g->run_ids[g->n] = db_column_dup(st, 2);
 	g->ids[g->n] = sqlite3_column_int64(st, 0);
 	g->values[g->n] = sqlite3_column_double(st, 6);
 	g->n++;
@@ -133,7 +126,7 @@ int repeats_compute(sqlite3 *db, const struct repeats_opts *o, struct repeats *o
 		}
 		if (!g.key) {
 			g.key = xstrdup(key);
-			g.hw_class = col_dup(st, 3);
+			g.hw_class = db_column_dup(st, 3);
 		}
 		if (row_valid(st))
 			group_push(&g, &cap, st);

@@ -51,12 +51,6 @@ struct camp {
 	struct tpl_vars vars;
 };
 
-static char *dup_col(sqlite3_stmt *st, int i)
-{
-	const char *s = runs_col_text(st, i);
-	return s ? xstrdup(s) : NULL;
-}
-
 /* The members with their metric (NULL unless status ok) and the parent's. */
 static void load_members(struct camp *c)
 {
@@ -84,13 +78,13 @@ static void load_members(struct camp *c)
 		}
 		struct crun *r = &c->r[c->n++];
 		r->id = sqlite3_column_int64(st, 0);
-		r->run_id = dup_col(st, 1);
-		r->t = runs_col_num(st, 2);
-		r->status = dup_col(st, 3);
-		r->decision = dup_col(st, 4);
-		r->desc = dup_col(st, 5);
-		r->value = runs_col_num(st, 6);
-		r->parent_value = runs_col_num(st, 7);
+		r->run_id = db_column_dup(st, 1);
+		r->t = db_column_num(st, 2);
+		r->status = db_column_dup(st, 3);
+		r->decision = db_column_dup(st, 4);
+		r->desc = db_column_dup(st, 5);
+		r->value = db_column_num(st, 6);
+		r->parent_value = db_column_num(st, 7);
 		sb_reset(&text);
 		runs_changes(ch, r->id, &text, NULL, &r->nch);
 		r->changes = xstrdup(text.buf);

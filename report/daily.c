@@ -422,7 +422,7 @@ static struct chart_run *chart_runs(struct day *d, double ws, char ***groups, in
 		struct chart_run *r = &runs[(*nr)++];
 		memset(r, 0, sizeof(*r));
 		r->x = sqlite3_column_double(st, 0);
-		r->value = runs_col_num(st, 1);
+		r->value = db_column_num(st, 1);
 		r->group = group_index(groups, ng, runs_col_text(st, 2));
 	}
 	sqlite3_finalize(st);

@@ -57,7 +57,7 @@ void daily_agents(struct day *d)
 		fmt_pct(&pct, keeps, runs);
 		table_set_text(&t, r, 3, pct.buf);
 		table_set_int(&t, r, 4, sqlite3_column_int(st, 3));
-		table_set_num(&t, r, 5, runs_col_num(st, 4), fmt_decimals());
+		table_set_num(&t, r, 5, db_column_num(st, 4), fmt_decimals());
 		table_set_text(&t, r, 6, runs_col_text(st, 5));
 	}
 	sqlite3_finalize(st);
@@ -116,8 +116,8 @@ static struct failed_row *load_failed(struct day *d, int *n)
 		f->family = xstrdup(nch ? fam.buf : "(no recorded change)");
 		f->change = xstrdup(text.buf);
 		f->t = sqlite3_column_double(st, 1);
-		f->value = runs_col_num(st, 2);
-		f->ref = runs_col_num(st, 3);
+		f->value = db_column_num(st, 2);
+		f->ref = db_column_num(st, 3);
 		f->agent = dup_or_null(runs_col_text(st, 4));
 		f->hw = dup_or_null(runs_col_text(st, 5));
 		f->desc = dup_or_null(runs_col_text(st, 6));
@@ -236,7 +236,7 @@ void daily_confounded(struct day *d)
 		set_time(&t, r, 0, sqlite3_column_double(st, 1));
 		table_set_text(&t, r, 1, text.buf);
 		table_set_int(&t, r, 2, n);
-		table_set_num(&t, r, 3, runs_col_num(st, 2), fmt_decimals());
+		table_set_num(&t, r, 3, db_column_num(st, 2), fmt_decimals());
 		for (int c = 3; c <= 7; c++)
 			table_set_text(&t, r, c + 1, runs_col_text(st, c));
 	}

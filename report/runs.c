@@ -14,11 +14,6 @@ void runs_family(sb *out, const char *var)
 	sb_add(out, var, dot ? (size_t)(dot - var) : strlen(var));
 }
 
-double runs_col_num(sqlite3_stmt *st, int i)
-{
-	return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN : sqlite3_column_double(st, i);
-}
-
 const char *runs_col_text(sqlite3_stmt *st, int i)
 {
 	return (const char *)sqlite3_column_text(st, i);

@@ -1,6 +1,6 @@
 /* runs.h — run-level helpers shared by the daily digest and the campaign
- * report: a run's changed variables as text, variable families, and
- * column readers. Reads the ledger; never writes it, never prints. */
+ * report: a run's changed variables as text, variable families, and a
+ * column reader. Reads the ledger; never writes it, never prints. */
 #ifndef RL_RUNS_H
 #define RL_RUNS_H
 #include <sqlite3.h>
@@ -17,8 +17,9 @@ sqlite3_stmt *runs_changes_stmt(sqlite3 *db);
  * "model.depth"), or the whole name when it has no dot. */
 void runs_family(sb *out, const char *var);
 
-/* Column i as a double (NAN for NULL) or a string (NULL for NULL). */
-double runs_col_num(sqlite3_stmt *st, int i);
+/* Column i as a string (NULL for NULL), valid until the next step; as a
+ * number (NaN for NULL) or a copy of the text, see db_column_num and
+ * db_column_dup (ledger/db.h). */
 const char *runs_col_text(sqlite3_stmt *st, int i);
 
 #endif
