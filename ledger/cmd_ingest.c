@@ -275,10 +275,13 @@ static int run_reader(struct ingest_file *f)
 /* A converted format's rows carry what --agent, --campaign and --hardware
  * filled in, so the same file ingested again with other options is all
  * new content: new runs, not "already present". Legitimate (a correction)
- * but more often a slip, so say it. runrec files carry their own fields. */
+ * but more often a slip, so say it. Only for results.tsv: the check reads
+ * every run once (source_file has no index, which ingest would pay for on
+ * every row), fine for the few results.tsv of a campaign but not for each
+ * of a thousand one-run run.log files; runrec files carry their own fields. */
 static void warn_lookalikes(struct ingest_file *f, sqlite3_int64 since)
 {
-	if (f->format == IN_RUNREC || !f->n_new)
+	if (f->format != IN_TSV || !f->n_new)
 		return;
 	long n = store_lookalikes(f->store, f->name, since);
 	if (!n)
