@@ -12,6 +12,7 @@
  * SQLite, no I/O. */
 #include <strings.h>
 #include "infer.h"
+#include "varreg.h"
 #include "util.h"
 
 /* ---- change lists ---------------------------------------------------- */
@@ -22,6 +23,7 @@ void change_list_release(struct change_list *cl)
 		free(cl->v[i].var);
 		free(cl->v[i].old_val);
 		free(cl->v[i].new_val);
+		free(cl->v[i].span);
 	}
 	free(cl->v);
 	cl->v = NULL;
@@ -33,8 +35,20 @@ static char *dup_or_null(const char *s)
 	return s ? xstrdup(s) : NULL;
 }
 
+const char *change_how_name(enum change_how how)
+{
+	static const char *const names[] = { "exact", "code", "inferred" };
+	return (unsigned)how < ARRAY_SIZE(names) ? names[how] : "inferred";
+}
+
 void change_list_add(struct change_list *cl, const char *var, const char *old_val,
 		     const char *new_val)
+{
+	change_list_add_span(cl, var, old_val, new_val, NULL);
+}
+
+void change_list_add_span(struct change_list *cl, const char *var, const char *old_val,
+			  const char *new_val, const char *span)
 {
 	struct change *c = NULL;
 	for (int i = 0; i < cl->n && !c; i++)
@@ -43,6 +57,7 @@ void change_list_add(struct change_list *cl, const char *var, const char *old_va
 	if (c) {
 		free(c->old_val);
 		free(c->new_val);
+		free(c->span);
 	} else {
 		if (cl->n == cl->cap) {
 			cl->cap = cl->cap ? 2 * cl->cap : 4;
@@ -53,6 +68,7 @@ void change_list_add(struct change_list *cl, const char *var, const char *old_va
 	}
 	c->old_val = dup_or_null(old_val);
 	c->new_val = dup_or_null(new_val);
+	c->span = dup_or_null(span);
 }
 
 static int change_cmp(const void *a, const void *b)
@@ -122,113 +138,18 @@ void changes_exact(const json_t *parent_cfg, const json_t *cfg, struct change_li
 	change_list_sort(out);
 }
 
-/* ---- alias table ----------------------------------------------------- */
+/* ---- names ---------------------------------------------------------- */
 
-/* Human names (lowercase, '_' and '-' read as spaces) for config keys, and
- * the value a name implies on its own ("flash attention"). Keys are the
- * trainer's (trainer --list-variables); a few autoresearch ideas the trainer
- * does not have (window pattern, aspect ratio, activation) get model.* names
- * because they change the maths. model/optim/sched/train change the maths,
- * impl must not. */
-static const struct alias {
-	const char *name;
-	const char *var;
-	const char *implied; /* value when the phrase has none, or NULL */
-} aliases[] = {
-	{ "depth", "model.depth", NULL }, { "n layer", "model.depth", NULL },
-	{ "n layers", "model.depth", NULL }, { "num layers", "model.depth", NULL },
-	{ "layers", "model.depth", NULL },
-	{ "dim", "model.dim", NULL }, { "model dim", "model.dim", NULL },
-	{ "width", "model.dim", NULL }, { "n embd", "model.dim", NULL },
-	{ "embedding dim", "model.dim", NULL }, { "hidden size", "model.dim", NULL },
-	{ "heads", "model.heads", NULL }, { "n head", "model.heads", NULL },
-	{ "num heads", "model.heads", NULL }, { "head dim", "model.head_dim", NULL },
-	{ "qk norm", "model.qk_norm", NULL }, { "seq len", "model.seq_len", NULL },
-	{ "sequence length", "model.seq_len", NULL }, { "context length", "model.seq_len", NULL },
-	{ "aspect ratio", "model.aspect_ratio", NULL }, { "mlp ratio", "model.mlp_ratio", NULL },
-	{ "vocab", "model.vocab_size", NULL }, { "vocab size", "model.vocab_size", NULL },
-	{ "window pattern", "model.window_pattern", NULL },
-	{ "sliding window", "model.window_pattern", NULL },
-	{ "activation", "model.activation", NULL }, { "mlp activation", "model.activation", NULL },
-	{ "softcap", "model.softcap", NULL }, { "logit softcap", "model.softcap", NULL },
-	{ "rope base", "model.rope_base", NULL }, { "rope theta", "model.rope_base", NULL },
-	{ "dropout", "model.dropout", NULL },
-	{ "matrix lr", "optim.matrix_lr", NULL }, { "muon lr", "optim.matrix_lr", NULL },
-	{ "embedding lr", "optim.embedding_lr", NULL }, { "embed lr", "optim.embedding_lr", NULL },
-	{ "unembedding lr", "optim.unembedding_lr", NULL },
-	{ "unembed lr", "optim.unembedding_lr", NULL }, { "lm head lr", "optim.unembedding_lr", NULL },
-	{ "scalar lr", "optim.scalar_lr", NULL },
-	{ "weight decay", "optim.weight_decay", NULL }, { "wd", "optim.weight_decay", NULL },
-	{ "beta1", "optim.beta1", NULL }, { "adam beta1", "optim.beta1", NULL },
-	{ "beta2", "optim.beta2", NULL }, { "adam beta2", "optim.beta2", NULL },
-	{ "muon momentum", "optim.muon_momentum", NULL }, { "momentum", "optim.muon_momentum", NULL },
-	{ "grad clip", "optim.grad_clip", NULL }, { "gradient clipping", "optim.grad_clip", NULL },
-	{ "warmup", "sched.warmup_ratio", NULL }, { "warmup ratio", "sched.warmup_ratio", NULL },
-	{ "warmdown", "sched.warmdown_ratio", NULL }, { "warmdown ratio", "sched.warmdown_ratio", NULL },
-	{ "cooldown", "sched.warmdown_ratio", NULL },
-	{ "final lr frac", "sched.final_lr_frac", NULL },
-	{ "device batch", "train.device_batch_size", NULL },
-	{ "device batch size", "train.device_batch_size", NULL },
-	{ "micro batch", "train.device_batch_size", NULL },
-	{ "micro batch size", "train.device_batch_size", NULL },
-	{ "batch", "train.total_batch_size", NULL }, { "batch size", "train.total_batch_size", NULL },
-	{ "total batch", "train.total_batch_size", NULL },
-	{ "total batch size", "train.total_batch_size", NULL },
-	{ "seed", "train.seed", NULL }, { "time budget", "train.time_budget_s", NULL },
-	{ "grad checkpointing", "impl.recompute", NULL },
-	{ "gradient checkpointing", "impl.recompute", NULL },
-	{ "activation checkpointing", "impl.recompute", NULL },
-	{ "checkpointing", "impl.recompute", NULL }, { "recompute", "impl.recompute", NULL },
-	{ "recomputation", "impl.recompute", NULL },
-	{ "attention", "impl.attention", NULL }, { "attention kernel", "impl.attention", NULL },
-	{ "flash attention", "impl.attention", "flash" }, { "flash attn", "impl.attention", "flash" },
-	{ "sdpa", "impl.attention", "sdpa" },
-	{ "compile", "impl.compile_mode", NULL }, { "torch compile", "impl.compile_mode", NULL },
-	{ "compile mode", "impl.compile_mode", NULL },
-	{ "cuda graphs", "impl.cuda_graphs", NULL }, { "cuda graph", "impl.cuda_graphs", NULL },
-	{ "fused optimizer", "impl.fused_adamw", NULL }, { "fused adamw", "impl.fused_adamw", NULL },
-	{ "fused xent", "impl.fused_xent", NULL },
-	{ "fused cross entropy", "impl.fused_xent", NULL }, { "threads", "impl.threads", NULL },
-	{ "matrix optimizer", "optim.matrix_optimizer", NULL },
-	{ "muon", "optim.matrix_optimizer", "muon" }, { "adamw", "optim.matrix_optimizer", "adamw" },
-	{ "warmdown shape", "sched.warmdown_shape", NULL },
-};
-
-/* Lowercase, '_'/'-' as spaces, runs of spaces collapsed, trimmed. */
-static void normalise_name(const char *s, char *buf, size_t n)
+/* Names come from the variable registry (common/varreg.c). */
+static const struct var_alias *find_alias(const char *name)
 {
-	size_t o = 0;
-	int space = 1;
-	for (; *s && o + 1 < n; s++) {
-		char c = (char)tolower((unsigned char)*s);
-		if (c == '_' || c == '-' || isspace((unsigned char)c)) {
-			if (!space)
-				buf[o++] = ' ';
-			space = 1;
-		} else {
-			buf[o++] = c;
-			space = 0;
-		}
-	}
-	while (o && buf[o - 1] == ' ')
-		o--;
-	buf[o] = '\0';
-}
-
-static const struct alias *find_alias(const char *name)
-{
-	char norm[128];
-	normalise_name(name, norm, sizeof(norm));
-	for (size_t i = 0; i < ARRAY_SIZE(aliases); i++)
-		if (!strcmp(aliases[i].name, norm))
-			return &aliases[i];
-	return NULL;
+	return varreg_alias(name);
 }
 
 const char *infer_alias(const char *name)
 {
-	const struct alias *a = find_alias(name);
-	return a ? a->var : NULL;
+	const struct var_alias *a = find_alias(name);
+	return a ? a->key : NULL;
 }
 
 /* ---- tokens ---------------------------------------------------------- */
@@ -359,10 +280,10 @@ static int name_to_var(char **t, int a, int b, sb *var, const char **implied)
 	int has_alpha = 0, dotted = strchr(name.buf, '.') && !strchr(name.buf, ' ');
 	for (const char *p = name.buf; *p; p++)
 		has_alpha |= isalpha((unsigned char)*p);
-	const struct alias *al = find_alias(name.buf);
+	const struct var_alias *al = find_alias(name.buf);
 	int rc = 0;
 	if (al) {
-		sb_adds(var, al->var);
+		sb_adds(var, al->key);
 		*implied = al->implied;
 	} else if (!has_alpha) {
 		rc = -1;
@@ -371,7 +292,7 @@ static int name_to_var(char **t, int a, int b, sb *var, const char **implied)
 			sb_addc(var, (char)tolower((unsigned char)*p));
 	} else {
 		char norm[128];
-		normalise_name(name.buf, norm, sizeof(norm));
+		varreg_normalise(name.buf, norm, sizeof(norm));
 		sb_adds(var, "desc.");
 		int us = 0;
 		for (const char *p = norm; *p && var->len < 5 + 48; p++) {
@@ -435,13 +356,7 @@ static int emit(struct change_list *out, char **t, int a, int b, const char *old
  * "warmdown tweaks" is not. */
 static int is_categorical(const char *var)
 {
-	static const char *const vars[] = { "model.activation", "model.window_pattern",
-					    "impl.attention", "impl.compile_mode",
-					    "optim.matrix_optimizer", "sched.warmdown_shape" };
-	for (size_t i = 0; i < ARRAY_SIZE(vars); i++)
-		if (!strcmp(var, vars[i]))
-			return 1;
-	return 0;
+	return varreg_categorical(varreg_find(var));
 }
 
 /* A piece without a value counts only through the alias table: the whole
@@ -460,8 +375,8 @@ static int parse_bare(struct change_list *out, char **t, int a, int n, const cha
 		sb_reset(&name);
 		for (int i = a; i < n - 1; i++)
 			sb_addf(&name, "%s%s", i > a ? " " : "", t[i]);
-		const struct alias *al = find_alias(name.buf);
-		if (al && (is_categorical(al->var) || is_value(t[n - 1])))
+		const struct var_alias *al = find_alias(name.buf);
+		if (al && (is_categorical(al->key) || is_value(t[n - 1])))
 			found = emit(out, t, a, n - 1, NULL, t[n - 1]);
 	}
 	sb_release(&name);

@@ -1,0 +1,60 @@
+/* varreg.h — the one variable registry: every variable a run can change,
+ * its kind, its type, the names people and tools give it, and which device
+ * paths of our trainer implement it. The trainer's config table, change
+ * inference (descriptions, git diffs), the audit, the bench generator and
+ * the tests read it; tests/unit/test_varreg.c fails when they disagree.
+ *
+ * Keys are dotted (model.depth). Variables autoresearch's train.py has and
+ * our trainer does not (model.window_pattern, optim.adam_betas…) are here
+ * too, with devices NULL: the ledger must name them, the trainer refuses
+ * them. Pure data and lookups: no I/O, no SQLite, no jansson. */
+#ifndef RL_VARREG_H
+#define RL_VARREG_H
+#include <stddef.h>
+
+/* math changes the mathematics (model, optimiser, schedule, batch); impl
+ * must not (kernels, recomputation, graphs); data is what is read;
+ * budget is the time or steps a run may use. */
+enum var_kind { VAR_MATH, VAR_IMPL, VAR_DATA, VAR_BUDGET };
+enum var_type { VAR_INT, VAR_NUMBER, VAR_BOOL, VAR_CHOICE, VAR_STRING, VAR_TUPLE };
+
+struct var_def {
+	const char *key;
+	enum var_kind kind;
+	enum var_type type;
+	const char *choices; /* VAR_CHOICE: "a|b|c", the values known here */
+	/* Trainer device paths that implement it: NULL = not a variable of our
+	 * trainer; "cpu|cuda" = every value on both; per value,
+	 * "naive=cpu|cuda;flash=cuda". */
+	const char *devices;
+};
+
+/* A name people write for a variable ("matrix LR", "MATRIX_LR", "flash
+ * attention"); implied is the value a name carries on its own, or NULL. */
+struct var_alias {
+	const char *name; /* normalised: see varreg_normalise */
+	const char *key;
+	const char *implied;
+};
+
+size_t varreg_count(void);
+const struct var_def *varreg_at(size_t i);
+const struct var_def *varreg_find(const char *key);
+
+size_t varreg_alias_count(void);
+const struct var_alias *varreg_alias_at(size_t i);
+/* The alias for a name as written (case, '_', '-' and spaces alike), or NULL. */
+const struct var_alias *varreg_alias(const char *name);
+
+/* Lowercase, '_' / '-' / white space as one space, trimmed. */
+void varreg_normalise(const char *name, char *buf, size_t n);
+
+/* Values are words, not numbers ("activation relu2" is a change). */
+int varreg_categorical(const struct var_def *d);
+
+/* 1 when our trainer's device path ("cpu", "cuda") implements value of d. */
+int varreg_on_device(const struct var_def *d, const char *value, const char *device);
+
+const char *varreg_kind_name(enum var_kind k);
+
+#endif
