@@ -1,6 +1,7 @@
 /* db.c — open the ledger database and own its schema.
  *
- * Schema version 1 (PRAGMA user_version); a new ledger has 16 KB pages, WAL:
+ * Schema version 2 (PRAGMA user_version; a version 1 ledger is upgraded
+ * on open, see db_upgrade); a new ledger has 16 KB pages, WAL:
  *
  * runs        one row per distinct run record (identity = content hash)
  *   id            INTEGER  ingest order; ties in time are broken by it
@@ -33,7 +34,11 @@
  *
  * changes     variables a run changed against its parent
  *   run INTEGER -> runs.id, var TEXT, old TEXT, new TEXT (JSON scalars as text,
- *   NULL when unknown), how TEXT 'exact'|'inferred'; index changes_var (var)
+ *   NULL when unknown), how TEXT 'exact' (two configs) | 'code' (the commits'
+ *   diff, ledger ingest --repo) | 'inferred' (the description); span TEXT: the
+ *   text an inferred or code change came from; infer_version INTEGER: the
+ *   inference rules that made an inferred change (infer.h INFER_VERSION,
+ *   ledger reinfer); index changes_var (var)
  *
  * quarantine  input that could not be ingested; nothing is dropped silently
  *   id, source_file, line, reason, content, ingested_at
@@ -44,7 +49,16 @@
 #include "db.h"
 #include "util.h"
 
-static const char *const schema_v1 =
+/* The changes table's columns; version 2 added 'code' to how, span and
+ * infer_version, and moving a version 1 ledger up rebuilds the table with
+ * them (db_upgrade), so the definition is written once. */
+#define CHANGES_COLUMNS \
+	" run INTEGER NOT NULL REFERENCES runs(id), var TEXT NOT NULL," \
+	" old TEXT, new TEXT, how TEXT NOT NULL CHECK(how IN ('exact','code','inferred'))," \
+	" span TEXT, infer_version INTEGER," \
+	" PRIMARY KEY(run, var)"
+
+static const char *const schema =
 	"CREATE TABLE IF NOT EXISTS runs("
 	" id INTEGER PRIMARY KEY,"
 	" run_id TEXT NOT NULL UNIQUE,"
@@ -62,9 +76,7 @@ static const char *const schema_v1 =
 	" source_format TEXT, source_file TEXT, source_line INTEGER,"
 	" ingested_at TEXT, record TEXT NOT NULL);"
 	"CREATE TABLE IF NOT EXISTS changes("
-	" run INTEGER NOT NULL REFERENCES runs(id), var TEXT NOT NULL,"
-	" old TEXT, new TEXT, how TEXT NOT NULL CHECK(how IN ('exact','inferred')),"
-	" PRIMARY KEY(run, var)) WITHOUT ROWID;"
+	CHANGES_COLUMNS ") WITHOUT ROWID;"
 	"CREATE TABLE IF NOT EXISTS quarantine("
 	" id INTEGER PRIMARY KEY, source_file TEXT, line INTEGER,"
 	" reason TEXT NOT NULL, content TEXT, ingested_at TEXT);"
@@ -230,6 +242,45 @@ static void open_failed_hint(sqlite3 *db, const char *path)
 			"'%s-wal' and '%s-shm' beside it)", path, path, path);
 }
 
+/* Version 1 -> 2: the changes table gains how = 'code', span and
+ * infer_version. SQLite cannot alter a CHECK constraint, so the table is
+ * rebuilt; old rows keep their values, with no span and no version. */
+static const char *const upgrade_v1_v2 =
+	"CREATE TABLE changes_v2(" CHANGES_COLUMNS ") WITHOUT ROWID;"
+	"INSERT INTO changes_v2(run, var, old, new, how)"
+	" SELECT run, var, old, new, how FROM changes;"
+	"DROP TABLE changes;"
+	"ALTER TABLE changes_v2 RENAME TO changes;";
+
+/* Create the schema in a new ledger, or bring an older one up to this
+ * version, in one transaction: a failure leaves the ledger as it was. The
+ * version is read again inside the transaction, since another process may
+ * have upgraded it meanwhile. */
+static int db_upgrade(sqlite3 *db, const char *path)
+{
+	if (db_exec(db, "BEGIN IMMEDIATE"))
+		return -1;
+	int v = schema_version(db);
+	int rc = 0;
+	if (v >= 1 && v < 2) {
+		rl_warn("ledger '%s': upgrading its schema from version %d to %d", path, v,
+			LEDGER_SCHEMA_VERSION);
+		rc = db_exec(db, upgrade_v1_v2);
+	}
+	if (!rc && v < LEDGER_SCHEMA_VERSION)
+		rc = db_exec(db, schema) || db_indexes_create(db, DB_INDEXES_ALL);
+	if (!rc && v < LEDGER_SCHEMA_VERSION) {
+		char sql[64];
+		snprintf(sql, sizeof(sql), "PRAGMA user_version=%d", LEDGER_SCHEMA_VERSION);
+		rc = db_exec(db, sql);
+	}
+	if (rc || db_exec(db, "COMMIT")) {
+		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+		return -1;
+	}
+	return 0;
+}
+
 int db_open(const char *path, sqlite3 **out)
 {
 	sqlite3 *db = NULL;
@@ -267,12 +318,8 @@ int db_open(const char *path, sqlite3 **out)
 		rl_hint("upgrade runledger");
 		goto fail;
 	}
-	if (v < LEDGER_SCHEMA_VERSION) {
-		if (db_exec(db, "BEGIN IMMEDIATE") || db_exec(db, schema_v1) ||
-		    db_indexes_create(db, DB_INDEXES_ALL) || db_exec(db, "PRAGMA user_version=1") ||
-		    db_exec(db, "COMMIT"))
-			goto fail;
-	}
+	if (v < LEDGER_SCHEMA_VERSION && db_upgrade(db, path))
+		goto fail;
 	*out = db;
 	return 0;
 fail:

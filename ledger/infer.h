@@ -15,7 +15,17 @@ struct change {
 	char *var;
 	char *old_val;
 	char *new_val;
+	char *span; /* the text it came from (inferred, code), or NULL */
 };
+
+/* Where a run's changes came from, in order of trust (changes.how). */
+enum change_how { CHANGES_EXACT, CHANGES_CODE, CHANGES_INFERRED };
+const char *change_how_name(enum change_how how);
+
+/* The version of the inference rules; stored with every inferred change so
+ * `ledger reinfer` knows what an upgrade may recompute. Bump it whenever
+ * infer_changes can give a different answer for some description. */
+#define INFER_VERSION 1
 
 struct change_list {
 	struct change *v;
@@ -28,6 +38,9 @@ void change_list_release(struct change_list *cl);
 /* Add a change, replacing an earlier one for the same variable. */
 void change_list_add(struct change_list *cl, const char *var, const char *old_val,
 		     const char *new_val);
+/* The same, keeping the text the change came from (NULL = none). */
+void change_list_add_span(struct change_list *cl, const char *var, const char *old_val,
+			  const char *new_val, const char *span);
 /* Sort by variable name (stable output for keys and tests). */
 void change_list_sort(struct change_list *cl);
 

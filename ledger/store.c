@@ -158,8 +158,8 @@ struct store *store_new(sqlite3 *db)
 	 * 1.2 reads a record; 256 MB gained nothing more at 10^6. */
 	db_exec(db, "PRAGMA cache_size = -65536");
 	st->ins_run = db_prepare(db, sql_ins_run);
-	st->ins_change = db_prepare(db, "INSERT OR REPLACE INTO changes(run, var, old, new, how)"
-					" VALUES(?1, ?2, ?3, ?4, ?5)");
+	st->ins_change = db_prepare(db, "INSERT OR REPLACE INTO changes(run, var, old, new, how,"
+					" span, infer_version) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)");
 	st->sel_by_id = db_prepare(db, "SELECT id, content_hash FROM runs WHERE run_id = ?1");
 	st->sel_config = db_prepare(db, "SELECT json_extract(record, '$.config') FROM runs"
 					" WHERE run_id = ?1");
@@ -317,7 +317,7 @@ static int parent_config(struct store *st, const char *parent, json_t **config)
 }
 
 /* Exact when both configs exist, else inferred from the description.
- * Returns 1 for exact, 0 for inferred, -1 when the run has no parent. */
+ * Returns how they were found, or -1 when the run has no parent. */
 static int find_changes(struct store *st, const json_t *rec, struct change_list *out)
 {
 	const char *parent = runrec_str(rec, "parent");
@@ -326,15 +326,15 @@ static int find_changes(struct store *st, const json_t *rec, struct change_list 
 		return -1;
 	if (json_is_object(cfg) && parent_config(st, parent, &pcfg) && json_is_object(pcfg)) {
 		changes_exact(pcfg, cfg, out);
-		return 1;
+		return CHANGES_EXACT;
 	}
 	infer_changes(runrec_str(rec, "description"), out);
 	change_list_sort(out);
-	return 0;
+	return CHANGES_INFERRED;
 }
 
 static void insert_changes(struct store *st, sqlite3_int64 run, const struct change_list *cl,
-			   int exact)
+			   enum change_how how)
 {
 	sqlite3_stmt *q = st->ins_change;
 	for (int i = 0; i < cl->n; i++) {
@@ -342,7 +342,12 @@ static void insert_changes(struct store *st, sqlite3_int64 run, const struct cha
 		db_bind_text(q, 2, cl->v[i].var);
 		db_bind_text(q, 3, cl->v[i].old_val);
 		db_bind_text(q, 4, cl->v[i].new_val);
-		sqlite3_bind_text(q, 5, exact ? "exact" : "inferred", -1, SQLITE_STATIC);
+		sqlite3_bind_text(q, 5, change_how_name(how), -1, SQLITE_STATIC);
+		db_bind_text(q, 6, cl->v[i].span);
+		if (how == CHANGES_INFERRED)
+			sqlite3_bind_int(q, 7, INFER_VERSION);
+		else
+			sqlite3_bind_null(q, 7);
 		SQL_CHECK(st->db, sqlite3_step(q));
 		sqlite3_reset(q);
 	}
@@ -415,7 +420,7 @@ static void repeat_prefix(const json_t *rec, const char *cfg_text, size_t cfg_le
  * (with new values) from the same parent on the same hardware class. NULL
  * (key[0] = 0) when neither can be formed. */
 static void repeat_key(const json_t *rec, const struct store_prep *p, const struct hw_memo *hw,
-		       const struct change_list *cl, int exact, char key[65])
+		       const struct change_list *cl, int how, char key[65])
 {
 	key[0] = '\0';
 	if (p->has_repeat_prefix) {
@@ -426,7 +431,7 @@ static void repeat_key(const json_t *rec, const struct store_prep *p, const stru
 		sha256_to_hex(digest, key);
 		return;
 	}
-	if (exact != 0 || cl->n == 0)
+	if (how < 0 || how == CHANGES_EXACT || cl->n == 0)
 		return;
 	json_t *parts = json_array();
 	json_array_append_new(parts, json_string("inferred"));
@@ -631,18 +636,18 @@ enum store_outcome store_put_prepared(struct store *st, json_t *rec, const struc
 {
 	char key[65];
 	struct change_list cl = CHANGE_LIST_INIT;
-	int exact = find_changes(st, rec, &cl);
+	int how = find_changes(st, rec, &cl);
 	enum store_outcome out = STORE_NEW;
 	sqlite3_stmt *q = st->ins_run;
 
 	*run_id = runrec_str(rec, "run_id");
 	bind_record(st, p, src);
-	repeat_key(rec, p, bind_hardware(st, &p->cols), &cl, exact, key);
+	repeat_key(rec, p, bind_hardware(st, &p->cols), &cl, how, key);
 	bind_static(q, 23, key[0] ? key : NULL);
 	SQL_CHECK(st->db, sqlite3_step(q));
 	sqlite3_reset(q);
 	if (sqlite3_changes(st->db) == 1)
-		insert_changes(st, sqlite3_last_insert_rowid(st->db), &cl, exact == 1);
+		insert_changes(st, sqlite3_last_insert_rowid(st->db), &cl, (enum change_how)how);
 	else
 		out = explain_conflict(st, *run_id, p->hash, why);
 	if (out != STORE_CONFLICT)

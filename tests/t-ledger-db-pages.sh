@@ -34,9 +34,33 @@ ledger: hint: pass --db FILE or set LEDGER_DB; 'ledger ingest FILE' or 'ledger i
 # ledger init: creates an empty ledger, and leaves an existing one alone
 expect_code ledger-init-1 "init a new ledger" 0 "$LEDGER" --db fresh.db --format tsv init
 expect_eq ledger-init-2 "path, schema and runs" "ledger	schema	runs
-fresh.db	1	0" "$out"
+fresh.db	2	0" "$out"
 expect_code ledger-init-3 "then read commands work on it" 0 "$LEDGER" --db fresh.db frontier --format json
 expect_eq ledger-init-4 "an empty frontier" "[]" "$out"
 expect_code ledger-init-5 "init an existing ledger" 0 "$LEDGER" --db new.db --format json init
 expect_eq ledger-init-6 "its runs are counted, nothing changed" "1" "$(printf '%s' "$out" | sed -n 's/.*"runs": \([0-9]*\).*/\1/p')"
 expect_code ledger-init-7 "init with an argument is a usage error" 2 "$LEDGER" --db fresh.db init extra
+
+# schema 1 -> 2: a ledger written before changes had 'code', span and
+# infer_version is upgraded on open, in one transaction, its rows kept
+"$LEDGER" --db old.db ingest "$FIXTURES/ingest/runs.jsonl" >/dev/null 2>&1
+sql old.db "CREATE TABLE c1(run INTEGER NOT NULL REFERENCES runs(id), var TEXT NOT NULL,
+	old TEXT, new TEXT, how TEXT NOT NULL CHECK(how IN ('exact','inferred')),
+	PRIMARY KEY(run, var)) WITHOUT ROWID;
+	INSERT INTO c1 SELECT run, var, old, new, how FROM changes; DROP TABLE changes;
+	ALTER TABLE c1 RENAME TO changes; CREATE INDEX changes_var ON changes(var);
+	PRAGMA user_version=1;"
+before=$(sql old.db "SELECT run, var, old, new, how FROM changes ORDER BY run, var")
+expect_code ledger-upgrade-1 "a version 1 ledger opens" 0 "$LEDGER" --db old.db query --format tsv
+expect_eq ledger-upgrade-2 "and says it was upgraded" \
+	"ledger: warning: ledger 'old.db': upgrading its schema from version 1 to 2" "$err"
+expect_eq ledger-upgrade-3 "to version 2" "2" "$(sql old.db 'PRAGMA user_version')"
+expect_eq ledger-upgrade-4 "every change kept" "$before" \
+	"$(sql old.db "SELECT run, var, old, new, how FROM changes ORDER BY run, var")"
+[ -n "$before" ] && ok ledger-upgrade-5 "(there were changes to keep)" ||
+	not_ok ledger-upgrade-5 "(there were changes to keep)" "none"
+expect_eq ledger-upgrade-6 "the new columns and how = 'code' exist" "1" \
+	"$(sql old.db "INSERT INTO changes(run, var, how, span, infer_version)
+		SELECT min(id), 'x.probe', 'code', 'train.py', NULL FROM runs; SELECT changes()")"
+expect_code ledger-upgrade-7 "a second open says nothing" 0 "$LEDGER" --db old.db query --format tsv
+expect_eq ledger-upgrade-8 "(no warning)" "" "$err"
