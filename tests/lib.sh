@@ -34,3 +34,13 @@ expect_no_match() {
 
 # sql DB QUERY : one value (needs sqlite3)
 sql() { sqlite3 -batch -noheader "$1" "$2"; }
+
+# need TOOL PACKAGE : a test that computes its expectations with TOOL stops
+# here when TOOL is missing, saying which and how to get it, instead of
+# comparing against what a missing tool printed (nothing, "-nan", 0.0000).
+need() {
+	command -v "$1" >/dev/null 2>&1 && return 0
+	not_ok "need-$1" "$(basename "$0" .sh) needs $1, which is not installed" \
+		"install it: sh scripts/deps.sh (as root), or apt-get install $2"
+	exit 1
+}

@@ -7,6 +7,7 @@
 # variables and values columns with the same findings the runrec/1 version
 # gives (runs named R1..R10 in file order, since ids are the ingest's).
 . "$ROOT/tests/lib.sh"
+need sqlite3 sqlite3
 A="$FIXTURES/audit"
 export LEDGER_DB="$PWD/ledger.db"
 

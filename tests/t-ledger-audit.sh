@@ -9,6 +9,7 @@
 # codes 0 (info only) / 1 (findings) / 2 (usage); --coverage; every
 # declared campaign when --campaign is absent, plus undeclared ones.
 . "$ROOT/tests/lib.sh"
+need sqlite3 sqlite3
 A="$FIXTURES/audit"
 export LEDGER_DB="$PWD/ledger.db"
 

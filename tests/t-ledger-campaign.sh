@@ -6,6 +6,7 @@
 # before writing (one typo assigns nothing), is idempotent, and assigned
 # runs count as members; verb and argument errors exit 2.
 . "$ROOT/tests/lib.sh"
+need sqlite3 sqlite3
 A="$FIXTURES/audit"
 export LEDGER_DB="$PWD/ledger.db"
 "$LEDGER" ingest "$A/seed.jsonl" >/dev/null

@@ -3,6 +3,7 @@
 # a database is refused with a hint and left alone; a ledger created
 # with 4 KB pages keeps them, and ingest and query work on it unchanged.
 . "$ROOT/tests/lib.sh"
+need sqlite3 sqlite3
 printf '{"schema":"runrec/1","run_id":"a","status":"ok","metrics":{"val_bpb":1.25}}\n' >one.jsonl
 
 expect_code ledger-db-pages-1.1 "ingest into a new ledger" 0 "$LEDGER" --db new.db ingest one.jsonl

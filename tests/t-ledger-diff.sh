@@ -3,6 +3,7 @@
 # differences, json array of {section,key,a,b} with typed values, and the
 # diff(1) exit status (0 same, 1 different, 2 usage or unknown run).
 . "$ROOT/tests/lib.sh"
+need sqlite3 sqlite3
 cp "$FIXTURES/query/runs.jsonl" . || exit 1
 "$LEDGER" ingest runs.jsonl >/dev/null 2>&1 || { not_ok ledger-diff-0 "fixture ingests"; exit 1; }
 

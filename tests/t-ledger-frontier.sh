@@ -3,6 +3,7 @@
 # --by tier merging classes; --metric/--maximize; filters; untimed runs last;
 # JSON shape; crash/nan runs never counted; usage errors.
 . "$ROOT/tests/lib.sh"
+need sqlite3 sqlite3
 cp "$FIXTURES/query/runs.jsonl" . || exit 1
 "$LEDGER" ingest runs.jsonl >/dev/null 2>&1 || { not_ok ledger-frontier-0 "fixture ingests"; exit 1; }
 

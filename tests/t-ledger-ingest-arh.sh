@@ -7,6 +7,7 @@
 # peak_vram_mb, extra numbers -> metrics), the two rejected lines, and that
 # detection tells arh.json from runrec/1 and --as overrides it.
 . "$ROOT/tests/lib.sh"
+need sqlite3 sqlite3
 F=$FIXTURES/ingest
 cp "$F/arh-result.json" "$F/arh-results.jsonl" .
 DB=l.db

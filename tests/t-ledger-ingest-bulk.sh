@@ -13,6 +13,7 @@
 # and all. Records whose configs hold values too large for an arena chunk
 # still get their exact changes (the parent-config cache's copies).
 . "$ROOT/tests/lib.sh"
+need sqlite3 sqlite3
 gen() { # first count tag
 	awk -v first="$1" -v n="$2" -v tag="$3" 'BEGIN {
 		split("NVIDIA H100 80GB HBM3|NVIDIA GeForce RTX 3090|NVIDIA A100-SXM4-40GB|NVIDIA H200", gpu, "|")

@@ -5,6 +5,7 @@
 # records new, and every record of both files is stored exactly once (WAL +
 # busy timeout make the second writer wait instead of failing).
 . "$ROOT/tests/lib.sh"
+need sqlite3 sqlite3
 gen() { # agent count
 	awk -v a="$1" -v n="$2" 'BEGIN {
 		for (i = 0; i < n; i++)

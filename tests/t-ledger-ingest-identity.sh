@@ -8,6 +8,7 @@
 # created by the earlier schema (content_hash UNIQUE) gives the same
 # summaries and rows.
 . "$ROOT/tests/lib.sh"
+need sqlite3 sqlite3
 
 # two texts of one record with a run_id, two of one without, one clash
 cat >small.jsonl <<'EOF'

@@ -7,6 +7,7 @@
 # record is attributed to, and that prose is refused (exit 2) unless forced
 # with --as, where the file is quarantined.
 . "$ROOT/tests/lib.sh"
+need sqlite3 sqlite3
 F=$FIXTURES/ingest
 for f in run.log crash.log fail.log killed.log startup-crash.log; do cp "$F/$f" .; done
 DB=l.db

@@ -7,6 +7,7 @@
 # runrec names, --hardware/--started-at/--every, idempotence, and bad rows
 # reported with file:line and quarantined while the rest goes in.
 . "$ROOT/tests/lib.sh"
+need sqlite3 sqlite3
 F=$FIXTURES/ingest
 cp "$F/results.tsv" "$F/results-wide.tsv" .
 DB=l.db

@@ -7,6 +7,7 @@
 # groups; a second ingest adds nothing and stores no second quarantine row;
 # usage errors exit 2; --format json gives the documented keys.
 . "$ROOT/tests/lib.sh"
+need sqlite3 sqlite3
 F=$FIXTURES/ingest
 cp "$F/runs.jsonl" "$F/single.json" .
 DB=l.db

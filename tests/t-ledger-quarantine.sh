@@ -4,6 +4,7 @@
 # file, line, reason and content in id order, in json and tsv; --file and
 # --limit narrow it; a bad argument is a usage error.
 . "$ROOT/tests/lib.sh"
+need sqlite3 sqlite3
 cp "$FIXTURES/ingest/runs.jsonl" .
 DB=l.db
 

@@ -3,6 +3,7 @@
 # query, filtered query against SQL) and the table has its four rows.
 # The real runs (10^5, 10^6) are in docs/bench.md; they take minutes.
 . "$ROOT/tests/lib.sh"
+need sqlite3 sqlite3
 expect_code ledger-bench-1.1 "bench at N=2000 passes its checks" 0 \
 	env LEDGER="$LEDGER" REPEATS=1 BENCH_DIR="$PWD/work" sh "$ROOT/bench/ledger_bench.sh" 2000
 expect_eq ledger-bench-1.2 "table rows" "sqlite3 .import (reference)|ledger ingest|ledger frontier|ledger query (filtered)" \

@@ -4,6 +4,7 @@
 # untimed run, one inferred change), every filter, ordering and limits, and
 # usage errors (exit 2) including values that try to break out of the SQL.
 . "$ROOT/tests/lib.sh"
+need sqlite3 sqlite3
 cp "$FIXTURES/query/runs.jsonl" . || exit 1
 "$LEDGER" ingest runs.jsonl >/dev/null 2>&1 || { not_ok ledger-query-0 "fixture ingests"; exit 1; }
 

@@ -3,6 +3,7 @@
 # with its escape sequences made visible; run references (id, prefix, #N,
 # ambiguous, unknown); json = the stored record plus a "ledger" object.
 . "$ROOT/tests/lib.sh"
+need sqlite3 sqlite3
 cp "$FIXTURES/query/runs.jsonl" . || exit 1
 "$LEDGER" ingest runs.jsonl >/dev/null 2>&1 || { not_ok ledger-show-0 "fixture ingests"; exit 1; }
 

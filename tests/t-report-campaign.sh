@@ -5,6 +5,7 @@
 # audit's findings; the progress chart drawn from data files whose labels
 # cannot reach the gnuplot script.
 . "$ROOT/tests/lib.sh"
+need jq jq
 F="$FIXTURES/report/runs.jsonl"
 C=compile-kernel-efficiency
 "$LEDGER" --db l.db ingest "$F" >/dev/null 2>&1

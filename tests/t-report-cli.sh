@@ -4,6 +4,7 @@
 # `report index`, and charts skipped when gnuplot is missing (exit 1, the
 # report still written and saying so).
 . "$ROOT/tests/lib.sh"
+need sqlite3 sqlite3
 F="$FIXTURES/report/runs.jsonl"
 "$LEDGER" --db l.db ingest "$F" >/dev/null 2>&1
 

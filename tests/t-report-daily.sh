@@ -6,6 +6,8 @@
 # own code; then the day boundary, an empty day, determinism and HTML
 # escaping of a description holding <script>.
 . "$ROOT/tests/lib.sh"
+need jq jq
+need sqlite3 sqlite3
 F="$FIXTURES/report/runs.jsonl"
 DAY=2026-03-16
 T0=$(date -u -d "$DAY" +%s); T1=$((T0 + 86400))

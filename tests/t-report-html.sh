@@ -3,6 +3,7 @@
 # <script> is text and never runs, and every image the page references
 # loads with its real size. Skipped (one "# SKIP" line) without chromium.
 . "$ROOT/tests/lib.sh"
+need jq jq
 CHROMIUM=$(command -v chromium || command -v chromium-browser)
 if [ -z "$CHROMIUM" ]; then
 	ok report-html-0 "# SKIP chromium not installed"

@@ -14,6 +14,7 @@
 # Exit status 3 for every failed ending, and the record's failure names the
 # phase; the ledger stores each status.
 . "$ROOT/tests/lib.sh"
+need sqlite3 sqlite3
 
 "$TRAINER" prepare-data --out sample /usr/share/common-licenses 2>/dev/null
 TINY="data.path=sample model.depth=1 model.dim=32 model.heads=2 model.seq_len=32

@@ -7,6 +7,7 @@
 # config give identical per-step losses and val_bpb twice (2 OpenMP threads:
 # the ops are written to be thread-count independent).
 . "$ROOT/tests/lib.sh"
+need sqlite3 sqlite3
 
 "$TRAINER" prepare-data --out sample /usr/share/common-licenses 2>prep.err
 expect_eq trainer-1.1 "prepare-data on common-licenses exits 0" 0 $?
