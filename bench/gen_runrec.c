@@ -9,12 +9,15 @@
  * walking a parent chain from its last kept run, changing one or two config
  * variables a run; about 5% repeats of the parent's config, 4% failures.
  * Deterministic for a given SEED. Plain C, no library: must not depend on
- * the code it benchmarks. */
+ * the code it benchmarks, except the variable registry (common/varreg.c,
+ * pure data): every key it writes is a registry key, typed as the registry
+ * says. Build: cc -Icommon bench/gen_runrec.c common/varreg.c. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "varreg.h"
 
 static uint64_t rng_state;
 
@@ -46,25 +49,82 @@ static const struct gpu {
 #define NGPU (int)(sizeof(gpus) / sizeof(gpus[0]))
 #define NAGENT 8
 
-/* Config: name, values to pick from (as JSON text). */
-static const struct var {
-	const char *name;
+/* The variables the agents change: registry keys. Numbers come with the
+ * values an agent picks from; booleans and choices take theirs from the
+ * registry (load_vars). */
+static const struct plan {
+	const char *key;
 	const char *values[5];
-} vars[] = {
+} plan[] = {
 	{ "model.depth", { "6", "8", "9", "10", "12" } },
 	{ "model.dim", { "384", "512", "640", "768", "512" } },
-	{ "model.n_head", { "4", "6", "8", "8", "4" } },
+	{ "model.heads", { "4", "6", "8", "8", "4" } },
 	{ "optim.matrix_lr", { "0.02", "0.03", "0.04", "0.05", "0.06" } },
 	{ "optim.embedding_lr", { "0.4", "0.6", "0.8", "1.0", "0.6" } },
 	{ "optim.weight_decay", { "0", "0.01", "0.1", "0.0", "0.05" } },
 	{ "sched.warmup_ratio", { "0", "0.02", "0.05", "0.1", "0.0" } },
 	{ "sched.warmdown_ratio", { "0.2", "0.3", "0.4", "0.5", "0.3" } },
 	{ "train.device_batch_size", { "16", "32", "64", "128", "64" } },
-	{ "impl.attention", { "\"flash\"", "\"sdpa\"", "\"naive\"", "\"flash\"", "\"flash\"" } },
-	{ "impl.recompute", { "false", "true", "false", "false", "true" } },
-	{ "impl.cuda_graphs", { "true", "false", "true", "true", "false" } },
+	{ "impl.attention", { NULL } },
+	{ "impl.recompute", { NULL } },
+	{ "impl.cuda_graphs", { NULL } },
 };
-#define NVAR (int)(sizeof(vars) / sizeof(vars[0]))
+#define NVAR (int)(sizeof(plan) / sizeof(plan[0]))
+#define MAXVAL 8
+
+/* One variable as written: its key and its values as JSON text. */
+static struct var {
+	const char *name;
+	int nvalues;
+	char values[MAXVAL][48];
+} vars[NVAR];
+
+static int is_number(const char *s, int integer)
+{
+	char *end;
+	if (integer)
+		(void)strtol(s, &end, 10);
+	else
+		(void)strtod(s, &end);
+	return *s && !*end;
+}
+
+/* Fill vars from plan and the registry; exit 3 when they disagree. */
+static void load_vars(void)
+{
+	for (int v = 0; v < NVAR; v++) {
+		const struct var_def *d = varreg_find(plan[v].key);
+		struct var *out = &vars[v];
+		out->name = plan[v].key;
+		if (!d || !d->devices) {
+			fprintf(stderr, "gen_runrec: %s is %s (common/varreg.c)\n", plan[v].key,
+				d ? "not a variable of our trainer" : "not a registry key");
+			exit(3);
+		}
+		int from_registry = d->type == VAR_BOOL || d->type == VAR_CHOICE;
+		out->nvalues = from_registry ? varreg_value_count(d) : 5;
+		if (out->nvalues < 2 || out->nvalues > MAXVAL || (!from_registry && !plan[v].values[0])) {
+			fprintf(stderr, "gen_runrec: %s: no values to pick from\n", plan[v].key);
+			exit(3);
+		}
+		for (int i = 0; i < out->nvalues; i++) {
+			char text[40];
+			if (from_registry) {
+				varreg_value_at(d, i, text, sizeof(text));
+			} else if (!is_number(plan[v].values[i], d->type == VAR_INT)) {
+				fprintf(stderr, "gen_runrec: %s: '%s' is not %s\n", plan[v].key,
+					plan[v].values[i], varreg_type_name(d->type));
+				exit(3);
+			} else {
+				snprintf(text, sizeof(text), "%s", plan[v].values[i]);
+			}
+			if (d->type == VAR_CHOICE || d->type == VAR_STRING) /* JSON text */
+				snprintf(out->values[i], sizeof(out->values[i]), "\"%s\"", text);
+			else
+				snprintf(out->values[i], sizeof(out->values[i]), "%s", text);
+		}
+	}
+}
 
 struct agent {
 	int gpu;
@@ -192,7 +252,8 @@ static void next_run(struct run *r, struct agent *ag, long i, double *clock)
 			if (k == 1 && v == r->changed[0])
 				v = (v + 1) % NVAR;
 			r->changed[k] = v;
-			r->cfg[v] = (r->cfg[v] + 1 + (int)(rng() % 4)) % 5;
+			int nv = vars[v].nvalues; /* another of its values */
+			r->cfg[v] = (r->cfg[v] + 1 + (int)(rng() % (uint64_t)(nv - 1))) % nv;
 		}
 	}
 	double u = uniform();
@@ -225,6 +286,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "gen_runrec: bad N or cannot open output\n");
 		return 2;
 	}
+	load_vars();
 	struct agent ag[NAGENT];
 	for (int a = 0; a < NAGENT; a++) {
 		ag[a].gpu = a % NGPU;

@@ -34,7 +34,7 @@ else
 	dir=$(mktemp -d) || exit 3
 	[ "${KEEP:-0}" = 1 ] || trap 'rm -rf "$dir"' EXIT
 fi
-$CC -std=c11 -D_GNU_SOURCE -O2 -o "$dir/gen_runrec" "$ROOT/bench/gen_runrec.c" || exit 3
+$CC -std=c11 -D_GNU_SOURCE -O2 -I"$ROOT/common" -o "$dir/gen_runrec" "$ROOT/bench/gen_runrec.c" "$ROOT/common/varreg.c" || exit 3
 
 now() { date +%s.%N; }
 # best_of CMD... : run REPEATS times, print the smallest wall time in seconds

@@ -32,7 +32,7 @@ done
 command -v sqlite3 >/dev/null || { echo "report_bench: sqlite3 (the reference) is not installed" >&2; exit 3; }
 dir=$(mktemp -d) || exit 3
 [ "${KEEP:-0}" = 1 ] && echo "# work directory: $dir" || trap 'rm -rf "$dir"' EXIT
-$CC -std=c11 -D_GNU_SOURCE -O2 -o "$dir/gen_runrec" "$ROOT/bench/gen_runrec.c" || exit 3
+$CC -std=c11 -D_GNU_SOURCE -O2 -I"$ROOT/common" -o "$dir/gen_runrec" "$ROOT/bench/gen_runrec.c" "$ROOT/common/varreg.c" || exit 3
 "$dir/gen_runrec" "$N" 42 "$dir/runs.jsonl" "$dir/runs.tsv" || exit 3
 "$LEDGER" --db "$dir/l.db" ingest "$dir/runs.jsonl" >/dev/null 2>&1 || exit 3
 

@@ -10,65 +10,182 @@
 #define BU VAR_BUDGET
 #define BOTH "cpu|cuda"
 
+/* { key, kind, type, choices, devices, autoresearch constant, help } */
 static const struct var_def vars[] = {
-	{ "model.depth", M, VAR_INT, NULL, BOTH },
-	{ "model.dim", M, VAR_INT, NULL, BOTH },
-	{ "model.heads", M, VAR_INT, NULL, BOTH },
-	{ "model.head_dim", M, VAR_INT, NULL, NULL },
-	{ "model.aspect_ratio", M, VAR_NUMBER, NULL, NULL },
-	{ "model.seq_len", M, VAR_INT, NULL, BOTH },
-	{ "model.vocab_size", M, VAR_INT, NULL, BOTH },
-	{ "model.window_pattern", M, VAR_STRING, NULL, NULL },
-	{ "model.activation", M, VAR_CHOICE, "relu2|relu|gelu|swiglu|geglu|silu", NULL },
-	{ "model.qk_norm", M, VAR_BOOL, NULL, BOTH },
-	{ "model.softcap", M, VAR_NUMBER, NULL, BOTH },
-	{ "model.mlp_ratio", M, VAR_NUMBER, NULL, BOTH },
-	{ "model.rope_base", M, VAR_NUMBER, NULL, NULL },
-	{ "model.dropout", M, VAR_NUMBER, NULL, NULL },
+	{ "model.depth", M, VAR_INT, NULL, BOTH, "DEPTH", "transformer blocks (n_layer)" },
+	{ "model.dim", M, VAR_INT, NULL, BOTH, NULL,
+	  "residual stream width (n_embd; autoresearch derives it from DEPTH * ASPECT_RATIO)" },
+	{ "model.heads", M, VAR_INT, NULL, BOTH, NULL,
+	  "attention heads (n_head; autoresearch: model dim / HEAD_DIM)" },
+	{ "model.head_dim", M, VAR_INT, NULL, NULL, "HEAD_DIM", "width of one attention head" },
+	{ "model.aspect_ratio", M, VAR_NUMBER, NULL, NULL, "ASPECT_RATIO",
+	  "model dim per block: dim = depth * aspect_ratio, rounded up to whole heads" },
+	{ "model.seq_len", M, VAR_INT, NULL, BOTH, "MAX_SEQ_LEN", "context length in tokens" },
+	{ "model.vocab_size", M, VAR_INT, NULL, BOTH, "VOCAB_SIZE", "vocabulary size in tokens" },
+	{ "model.window_pattern", M, VAR_STRING, NULL, NULL, "WINDOW_PATTERN",
+	  "sliding-window layout per block, S short / L long, repeated (SSSL)" },
+	{ "model.activation", M, VAR_CHOICE, "relu2|relu|gelu|swiglu|geglu|silu", NULL, NULL,
+	  "MLP nonlinearity" },
+	{ "model.qk_norm", M, VAR_BOOL, NULL, BOTH, NULL, "RMS-normalise queries and keys per head" },
+	{ "model.softcap", M, VAR_NUMBER, NULL, BOTH, NULL,
+	  "logit soft-cap c: logits = c * tanh(z / c); 0 = off" },
+	{ "model.mlp_ratio", M, VAR_NUMBER, NULL, BOTH, NULL, "MLP hidden width / model dim" },
+	{ "model.rope_base", M, VAR_NUMBER, NULL, NULL, NULL, "rotary embedding base (theta)" },
+	{ "model.dropout", M, VAR_NUMBER, NULL, NULL, NULL, "dropout probability" },
 
-	{ "optim.matrix_lr", M, VAR_NUMBER, NULL, BOTH },
-	{ "optim.embedding_lr", M, VAR_NUMBER, NULL, BOTH },
-	{ "optim.unembedding_lr", M, VAR_NUMBER, NULL, BOTH },
-	{ "optim.scalar_lr", M, VAR_NUMBER, NULL, BOTH },
-	{ "optim.weight_decay", M, VAR_NUMBER, NULL, BOTH },
-	{ "optim.adam_betas", M, VAR_TUPLE, NULL, NULL },
-	{ "optim.beta1", M, VAR_NUMBER, NULL, BOTH },
-	{ "optim.beta2", M, VAR_NUMBER, NULL, BOTH },
-	{ "optim.matrix_optimizer", M, VAR_CHOICE, "adamw|muon", BOTH },
-	{ "optim.muon_momentum", M, VAR_NUMBER, NULL, BOTH },
-	{ "optim.grad_clip", M, VAR_NUMBER, NULL, BOTH },
+	{ "optim.matrix_lr", M, VAR_NUMBER, NULL, BOTH, "MATRIX_LR",
+	  "learning rate of the 2-D block matrices (Muon's)" },
+	{ "optim.embedding_lr", M, VAR_NUMBER, NULL, BOTH, "EMBEDDING_LR",
+	  "learning rate of the token embedding" },
+	{ "optim.unembedding_lr", M, VAR_NUMBER, NULL, BOTH, "UNEMBEDDING_LR",
+	  "learning rate of the output head (lm_head)" },
+	{ "optim.scalar_lr", M, VAR_NUMBER, NULL, BOTH, "SCALAR_LR",
+	  "learning rate of 1-D parameters (per-layer scalars)" },
+	{ "optim.weight_decay", M, VAR_NUMBER, NULL, BOTH, "WEIGHT_DECAY",
+	  "decoupled weight decay of the block matrices" },
+	{ "optim.adam_betas", M, VAR_TUPLE, NULL, NULL, "ADAM_BETAS",
+	  "AdamW (beta1, beta2) as one tuple; our trainer has optim.beta1 and optim.beta2" },
+	{ "optim.beta1", M, VAR_NUMBER, NULL, BOTH, NULL, "AdamW beta1" },
+	{ "optim.beta2", M, VAR_NUMBER, NULL, BOTH, NULL, "AdamW beta2" },
+	{ "optim.matrix_optimizer", M, VAR_CHOICE, "adamw|muon", BOTH, NULL,
+	  "optimiser of the block matrices" },
+	{ "optim.muon_momentum", M, VAR_NUMBER, NULL, BOTH, NULL, "Muon (Nesterov) momentum" },
+	{ "optim.grad_clip", M, VAR_NUMBER, NULL, BOTH, NULL,
+	  "clip the global gradient norm to this; 0 = off" },
 
-	{ "sched.warmup_ratio", M, VAR_NUMBER, NULL, BOTH },
-	{ "sched.warmdown_ratio", M, VAR_NUMBER, NULL, BOTH },
-	{ "sched.warmdown_shape", M, VAR_CHOICE, "linear|sqrt", BOTH },
-	{ "sched.final_lr_frac", M, VAR_NUMBER, NULL, BOTH },
+	{ "sched.warmup_ratio", M, VAR_NUMBER, NULL, BOTH, "WARMUP_RATIO",
+	  "fraction of the run with linear LR warmup" },
+	{ "sched.warmdown_ratio", M, VAR_NUMBER, NULL, BOTH, "WARMDOWN_RATIO",
+	  "fraction of the run spent decaying the LR (cooldown)" },
+	{ "sched.warmdown_shape", M, VAR_CHOICE, "linear|sqrt", BOTH, NULL, "curve of the warmdown" },
+	{ "sched.final_lr_frac", M, VAR_NUMBER, NULL, BOTH, "FINAL_LR_FRAC",
+	  "LR multiplier at the end of the run" },
 
-	{ "train.device_batch_size", M, VAR_INT, NULL, BOTH },
-	{ "train.total_batch_size", M, VAR_INT, NULL, BOTH },
-	{ "train.time_budget_s", BU, VAR_NUMBER, NULL, BOTH },
-	{ "train.timeout_grace_s", BU, VAR_NUMBER, NULL, BOTH },
-	{ "train.steps", BU, VAR_INT, NULL, BOTH },
-	{ "train.seed", M, VAR_INT, NULL, BOTH },
-	{ "train.device", IM, VAR_CHOICE, "auto|cpu|cuda", BOTH },
-	{ "train.eval_tokens", M, VAR_INT, NULL, BOTH },
+	{ "train.device_batch_size", M, VAR_INT, NULL, BOTH, "DEVICE_BATCH_SIZE",
+	  "sequences per micro-step (per device)" },
+	{ "train.total_batch_size", M, VAR_INT, NULL, BOTH, "TOTAL_BATCH_SIZE",
+	  "tokens per optimiser step (2**19 = 524288)" },
+	{ "train.time_budget_s", BU, VAR_NUMBER, NULL, BOTH, "TIME_BUDGET",
+	  "wall-clock training budget in seconds" },
+	{ "train.timeout_grace_s", BU, VAR_NUMBER, NULL, BOTH, NULL,
+	  "seconds past the budget before a run counts as a timeout" },
+	{ "train.steps", BU, VAR_INT, NULL, BOTH, NULL, "optimiser steps; 0 = train for the time budget" },
+	{ "train.seed", M, VAR_INT, NULL, BOTH, NULL, "seed of initialisation and batch sampling" },
+	/* math, as the trainer's table (trainer/config.c) has it; whether a
+	 * device switch should count as impl is the trainer's call. */
+	{ "train.device", M, VAR_CHOICE, "auto|cpu|cuda", BOTH, NULL,
+	  "trainer device path; records hold the one used" },
+	{ "train.eval_tokens", M, VAR_INT, NULL, BOTH, "EVAL_TOKENS", "validation tokens for val_bpb" },
 
-	{ "data.path", D, VAR_STRING, NULL, BOTH },
+	{ "data.path", D, VAR_STRING, NULL, BOTH, NULL, "prepared data (manifest.json or its directory)" },
 
 	/* Which values each device implements is the trainer's to say
-	 * (issue 10); until then the registry claims only what runs today. */
-	{ "impl.recompute", IM, VAR_BOOL, NULL, "false=cpu|cuda" },
-	{ "impl.compile_mode", IM, VAR_CHOICE, "none|default|max", "none=cpu|cuda" },
-	{ "impl.attention", IM, VAR_CHOICE, "auto|naive|flash|sdpa", "auto=cpu|cuda;naive=cpu|cuda" },
-	{ "impl.fused_adamw", IM, VAR_BOOL, NULL, "true=cuda" },
-	{ "impl.fused_xent", IM, VAR_BOOL, NULL, "true=cuda" },
-	{ "impl.cuda_graphs", IM, VAR_BOOL, NULL, "false=cpu|cuda" },
-	{ "impl.threads", IM, VAR_INT, NULL, "cpu" },
+	 * (issue 10); until then the registry claims only what runs today.
+	 * Values after the trainer's (sdpa, fa3, torch's compile modes) are
+	 * names people use for other trainers: known, on no device of ours. */
+	{ "impl.recompute", IM, VAR_BOOL, NULL, "false=cpu|cuda", NULL,
+	  "recompute activations in backward (gradient checkpointing)" },
+	{ "impl.compile_mode", IM, VAR_CHOICE,
+	  "none|default|max|reduce-overhead|max-autotune|max-autotune-no-cudagraphs", "none=cpu|cuda", NULL,
+	  "kernel selection effort (torch.compile mode elsewhere)" },
+	{ "impl.attention", IM, VAR_CHOICE, "auto|naive|flash|sdpa|fa3", "auto=cpu|cuda;naive=cpu|cuda", NULL,
+	  "attention kernel" },
+	{ "impl.fused_adamw", IM, VAR_BOOL, NULL, "true=cuda", NULL, "one fused AdamW kernel" },
+	{ "impl.fused_xent", IM, VAR_BOOL, NULL, "true=cuda", NULL, "fused softcap + cross-entropy kernel" },
+	{ "impl.cuda_graphs", IM, VAR_BOOL, NULL, "false=cpu|cuda", NULL, "capture the step as a CUDA graph" },
+	{ "impl.threads", IM, VAR_INT, NULL, "cpu", NULL, "OpenMP threads on the CPU path; 0 = default" },
 };
 
 /* Names people write, normalised (varreg_normalise): autoresearch's
  * train.py constants (DEPTH -> "depth", MATRIX_LR -> "matrix lr") and the
  * prose spellings seen in results.tsv descriptions. */
 static const struct var_alias aliases[] = {
+	/* autoresearch names without a row below: GPTConfig's fields, the
+	 * prepare.py constants, and more prose spellings (issue 9). */
+	{ "sequence len", "model.seq_len", NULL }, { "seq length", "model.seq_len", NULL },
+	{ "context len", "model.seq_len", NULL }, { "ctx len", "model.seq_len", NULL },
+	{ "block size", "model.seq_len", NULL }, { "context window", "model.seq_len", NULL },
+	{ "eval tokens", "train.eval_tokens", NULL }, { "val tokens", "train.eval_tokens", NULL },
+	{ "validation tokens", "train.eval_tokens", NULL },
+	{ "number of layers", "model.depth", NULL }, { "layer count", "model.depth", NULL },
+	{ "d model", "model.dim", NULL }, { "model width", "model.dim", NULL },
+	{ "embed dim", "model.dim", NULL }, { "n embed", "model.dim", NULL },
+	{ "n heads", "model.heads", NULL }, { "attention heads", "model.heads", NULL },
+	{ "number of heads", "model.heads", NULL }, { "head count", "model.heads", NULL },
+	{ "head size", "model.head_dim", NULL }, { "head dimension", "model.head_dim", NULL },
+	{ "vocabulary size", "model.vocab_size", NULL }, { "n vocab", "model.vocab_size", NULL },
+	{ "sliding window pattern", "model.window_pattern", NULL },
+	{ "attention window pattern", "model.window_pattern", NULL },
+	{ "activation function", "model.activation", NULL },
+	{ "qk normalization", "model.qk_norm", NULL }, { "qk normalisation", "model.qk_norm", NULL },
+	{ "qknorm", "model.qk_norm", NULL },
+	{ "logit cap", "model.softcap", NULL }, { "logit softcapping", "model.softcap", NULL },
+	{ "softcapping", "model.softcap", NULL }, { "soft cap", "model.softcap", NULL },
+	{ "mlp mult", "model.mlp_ratio", NULL }, { "mlp expansion", "model.mlp_ratio", NULL },
+	{ "ffn ratio", "model.mlp_ratio", NULL }, { "mlp hidden ratio", "model.mlp_ratio", NULL },
+	{ "rotary base", "model.rope_base", NULL }, { "rope freq base", "model.rope_base", NULL },
+	{ "dropout rate", "model.dropout", NULL },
+	{ "matrix learning rate", "optim.matrix_lr", NULL },
+	{ "muon learning rate", "optim.matrix_lr", NULL },
+	{ "embedding learning rate", "optim.embedding_lr", NULL },
+	{ "emb lr", "optim.embedding_lr", NULL }, { "wte lr", "optim.embedding_lr", NULL },
+	{ "unembedding learning rate", "optim.unembedding_lr", NULL },
+	{ "lm head learning rate", "optim.unembedding_lr", NULL },
+	{ "head lr", "optim.unembedding_lr", NULL },
+	{ "scalar learning rate", "optim.scalar_lr", NULL },
+	{ "betas", "optim.adam_betas", NULL }, { "adamw betas", "optim.adam_betas", NULL },
+	{ "adam b1", "optim.beta1", NULL }, { "adam b2", "optim.beta2", NULL },
+	{ "grad clipping", "optim.grad_clip", NULL }, { "gradient clip", "optim.grad_clip", NULL },
+	{ "clip grad norm", "optim.grad_clip", NULL }, { "grad norm clip", "optim.grad_clip", NULL },
+	{ "max grad norm", "optim.grad_clip", NULL },
+	{ "warmup frac", "sched.warmup_ratio", NULL }, { "warmup fraction", "sched.warmup_ratio", NULL },
+	{ "lr warmup", "sched.warmup_ratio", NULL },
+	{ "warmdown frac", "sched.warmdown_ratio", NULL },
+	{ "warmdown fraction", "sched.warmdown_ratio", NULL },
+	{ "cooldown ratio", "sched.warmdown_ratio", NULL },
+	{ "cooldown frac", "sched.warmdown_ratio", NULL },
+	{ "cooldown shape", "sched.warmdown_shape", NULL },
+	{ "warmdown curve", "sched.warmdown_shape", NULL },
+	{ "final lr fraction", "sched.final_lr_frac", NULL },
+	{ "min lr frac", "sched.final_lr_frac", NULL },
+	{ "total batch tokens", "train.total_batch_size", NULL },
+	{ "batch tokens", "train.total_batch_size", NULL },
+	{ "tokens per step", "train.total_batch_size", NULL },
+	{ "per device batch", "train.device_batch_size", NULL },
+	{ "per device batch size", "train.device_batch_size", NULL },
+	{ "microbatch", "train.device_batch_size", NULL },
+	{ "microbatch size", "train.device_batch_size", NULL },
+	{ "time budget s", "train.time_budget_s", NULL },
+	{ "training budget", "train.time_budget_s", NULL },
+	{ "time limit", "train.time_budget_s", NULL },
+	{ "timeout grace", "train.timeout_grace_s", NULL },
+	{ "train steps", "train.steps", NULL }, { "training steps", "train.steps", NULL },
+	{ "max steps", "train.steps", NULL }, { "max iters", "train.steps", NULL },
+	{ "random seed", "train.seed", NULL }, { "rng seed", "train.seed", NULL },
+	{ "train device", "train.device", NULL },
+	{ "data path", "data.path", NULL }, { "dataset path", "data.path", NULL },
+	{ "data dir", "data.path", NULL },
+	{ "activation recompute", "impl.recompute", NULL },
+	{ "activation recomputation", "impl.recompute", NULL },
+	{ "gradient checkpoint", "impl.recompute", NULL },
+	{ "torch.compile", "impl.compile_mode", NULL },
+	{ "torch compile mode", "impl.compile_mode", NULL },
+	{ "attention impl", "impl.attention", NULL },
+	{ "attention implementation", "impl.attention", NULL },
+	{ "attn kernel", "impl.attention", NULL }, { "attn impl", "impl.attention", NULL },
+	{ "flashattention", "impl.attention", "flash" }, { "fa2", "impl.attention", "flash" },
+	{ "flash attention 2", "impl.attention", "flash" },
+	{ "flash attention 3", "impl.attention", "fa3" }, { "flash attn 3", "impl.attention", "fa3" },
+	{ "fa3", "impl.attention", "fa3" }, { "naive attention", "impl.attention", "naive" },
+	{ "scaled dot product attention", "impl.attention", "sdpa" },
+	{ "fused adam", "impl.fused_adamw", NULL }, { "fused optim", "impl.fused_adamw", NULL },
+	{ "fused ce", "impl.fused_xent", NULL }, { "fused loss", "impl.fused_xent", NULL },
+	{ "fused cross entropy loss", "impl.fused_xent", NULL },
+	{ "cudagraphs", "impl.cuda_graphs", NULL }, { "cuda graph capture", "impl.cuda_graphs", NULL },
+	{ "omp threads", "impl.threads", NULL }, { "openmp threads", "impl.threads", NULL },
+	{ "num threads", "impl.threads", NULL },
+
+	/* the registry's first names (infer.c's former alias table) */
 	{ "depth", "model.depth", NULL }, { "n layer", "model.depth", NULL },
 	{ "n layers", "model.depth", NULL }, { "num layers", "model.depth", NULL },
 	{ "layers", "model.depth", NULL },
@@ -216,4 +333,94 @@ const char *varreg_kind_name(enum var_kind k)
 {
 	static const char *const names[] = { "math", "impl", "data", "budget" };
 	return (unsigned)k < ARRAY_SIZE(names) ? names[k] : "?";
+}
+
+const char *varreg_type_name(enum var_type t)
+{
+	static const char *const names[] = { "int", "number", "bool", "choice", "string", "tuple" };
+	return (unsigned)t < ARRAY_SIZE(names) ? names[t] : "?";
+}
+
+enum var_kind varreg_kind_of(const char *var)
+{
+	const struct var_def *d = varreg_find(var);
+	if (d)
+		return d->kind;
+	if (!strncmp(var, "impl.", 5))
+		return VAR_IMPL;
+	if (!strncmp(var, "data.", 5))
+		return VAR_DATA;
+	return VAR_MATH;
+}
+
+const char *varreg_resolve(const char *name, const char **implied)
+{
+	const struct var_alias *a = varreg_alias(name);
+	if (implied)
+		*implied = a ? a->implied : NULL;
+	if (a)
+		return a->key;
+	char key[128];
+	size_t i = 0;
+	for (; name[i] && i + 1 < sizeof(key); i++)
+		key[i] = (char)tolower((unsigned char)name[i]);
+	key[i] = '\0';
+	const struct var_def *d = name[i] ? NULL : varreg_find(key);
+	return d ? d->key : NULL;
+}
+
+void varreg_desc_key(const char *name, char *buf, size_t n)
+{
+	static const char prefix[] = "desc.";
+	const size_t plen = sizeof(prefix) - 1, max = plen + 48;
+	size_t o = plen;
+	int sep = 0;
+	if (!n)
+		return;
+	buf[0] = '\0';
+	if (n <= plen + 1)
+		return;
+	memcpy(buf, prefix, plen);
+	for (const char *p = name; *p; p++) {
+		if (!isalnum((unsigned char)*p)) {
+			sep = 1;
+			continue;
+		}
+		int under = sep && o > plen;
+		if (o + (size_t)under + 1 > max || o + (size_t)under + 1 >= n)
+			break;
+		if (under)
+			buf[o++] = '_';
+		buf[o++] = (char)tolower((unsigned char)*p);
+		sep = 0;
+	}
+	buf[o > plen ? o : 0] = '\0';
+}
+
+int varreg_value_count(const struct var_def *d)
+{
+	if (d && d->type == VAR_BOOL)
+		return 2;
+	if (!d || d->type != VAR_CHOICE || !d->choices)
+		return 0;
+	int n = 1;
+	for (const char *p = d->choices; *p; p++)
+		n += *p == '|';
+	return n;
+}
+
+int varreg_value_at(const struct var_def *d, int i, char *buf, size_t n)
+{
+	if (i < 0 || i >= varreg_value_count(d) || !n)
+		return -1;
+	if (d->type == VAR_BOOL) {
+		snprintf(buf, n, "%s", i ? "true" : "false");
+		return 0;
+	}
+	const char *p = d->choices;
+	for (; i > 0; i--)
+		p = strchr(p, '|') + 1;
+	size_t len = strcspn(p, "|");
+	snprintf(buf, n, "%.*s", (int)len, p);
+	return 0;
 }

@@ -27,6 +27,10 @@ struct var_def {
 	 * trainer; "cpu|cuda" = every value on both; per value,
 	 * "naive=cpu|cuda;flash=cuda". */
 	const char *devices;
+	/* autoresearch's name for it: the train.py / prepare.py constant
+	 * (MATRIX_LR, TIME_BUDGET), NULL when it has none. An alias too. */
+	const char *constant;
+	const char *help; /* one line: what it is, its unit */
 };
 
 /* A name people write for a variable ("matrix LR", "MATRIX_LR", "flash
@@ -56,5 +60,31 @@ int varreg_categorical(const struct var_def *d);
 int varreg_on_device(const struct var_def *d, const char *value, const char *device);
 
 const char *varreg_kind_name(enum var_kind k);
+const char *varreg_type_name(enum var_type t);
+
+/* The kind of any recorded variable: a registry key's own; otherwise by
+ * prefix, "impl." impl and "data." data, and math for everything else
+ * (desc.* knobs, code changes, unknown keys): a change not known to keep
+ * the mathematics is assumed to change it, so the audit never excuses it
+ * as an implementation detail. */
+enum var_kind varreg_kind_of(const char *var);
+
+/* The key a name stands for: an alias (as written: "MATRIX_LR", "matrix
+ * LR"), else a registry key in any case ("Optim.Matrix_LR"); NULL when
+ * neither. *implied (may be NULL) gets the alias's implied value. */
+const char *varreg_resolve(const char *name, const char **implied);
+
+/* The desc.* key for a knob that has no key (docs/variables.md): "desc."
+ * and the name lowercased, every run of characters other than letters and
+ * digits written '_', none leading or trailing, at most 48 after "desc.".
+ * "value embeddings" -> desc.value_embeddings, "x0-lambda" -> desc.x0_lambda.
+ * buf gets "" when the name has no letter or digit. */
+void varreg_desc_key(const char *name, char *buf, size_t n);
+
+/* Values of a VAR_CHOICE (its choices) or VAR_BOOL ("false", "true"):
+ * how many (0 for other types), and the i-th as text into buf. */
+int varreg_value_count(const struct var_def *d);
+/* 0 = ok, -1 when i is out of range. */
+int varreg_value_at(const struct var_def *d, int i, char *buf, size_t n);
 
 #endif
