@@ -150,6 +150,7 @@ const char *ingest_finish(struct ingest_file *f, struct ingest_item *it)
 		break;
 	}
 	if (run_id) {
+		ingest_check_hardware(f, it->line, it->rec);
 		sb_reset(&f->run_id);
 		sb_adds(&f->run_id, run_id);
 		run_id = f->run_id.buf;
@@ -318,6 +319,7 @@ static int store_file(struct ingest_file *f)
 		return EXIT_USAGE;
 	}
 	warn_lookalikes(f, since);
+	ingest_check_done(f);
 	if (commit_file(f)) {
 		store_rollback(f->store);
 		return EXIT_FAILURE_RT;
