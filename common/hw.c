@@ -148,8 +148,8 @@ static const struct hw_row table[] = {
 	{ "MI250", "MI250", 64, 181, 0 },
 	{ "MI250X", "MI250X", 64, 191.5, 0 },
 	/* ROCm's marketing name of gfx90a, "AMD Instinct MI250X/MI250", names
-	 * both parts: read as the MI250X (an MI250 so named gets a peak 6%
-	 * high, where the other way an MI250X would get one 5% low) */
+	 * both parts; it is read as the MI250X, whose peak is 6% above the
+	 * MI250's, and said so in docs/ingest.md */
 	{ "MI250X MI250", "MI250X", 64, 191.5, 0 },
 	{ "MI300X", "MI300X", 192, 1307.4, 0 },
 	{ "MI300A", "MI300A", 128, 980.6, 0 },

@@ -142,7 +142,10 @@ const char *ingest_finish(struct ingest_file *f, struct ingest_item *it)
 		goto out;
 	}
 	switch (store_put_prepared(f->store, it->rec, &it->prep, &src, &run_id, &it->why)) {
-	case STORE_NEW: f->n_new++; break;
+	case STORE_NEW:
+		f->n_new++;
+		ingest_check_hardware(f, it->line, it->rec); /* runs already stored were said before */
+		break;
 	case STORE_PRESENT: f->n_present++; break;
 	case STORE_CONFLICT:
 		reject_sb(f, it->line, it->raw, it->rawlen, &it->why);
@@ -150,7 +153,6 @@ const char *ingest_finish(struct ingest_file *f, struct ingest_item *it)
 		break;
 	}
 	if (run_id) {
-		ingest_check_hardware(f, it->line, it->rec);
 		sb_reset(&f->run_id);
 		sb_adds(&f->run_id, run_id);
 		run_id = f->run_id.buf;

@@ -67,7 +67,7 @@ void ingest_prepare(const struct ingest_file *f, struct ingest_item *it);
 const char *ingest_finish(struct ingest_file *f, struct ingest_item *it);
 void ingest_item_release(struct ingest_item *it);
 
-/* Warnings about a stored record's hardware (ingest_check.c): a GPU name
+/* Warnings about a new run's hardware (ingest_check.c): a GPU name
  * the table does not know (once per name and file), a peak memory above
  * the card's (at the first row of each GPU); ingest_check_done says how
  * many rows in all at the end of the file. Storing thread, input order. */

@@ -1,9 +1,9 @@
-/* ingest_check.c — what ingest says about a stored record's hardware: a GPU
+/* ingest_check.c — what ingest says about a new run's hardware: a GPU
  * name the table (common/hw.c) does not know, once per name and file at
  * the first row naming it; a peak memory above the card's, at the first
  * such row of each GPU and as a count at the end of the file. Warns only:
  * the record is stored as it came. Runs on the storing thread in input
- * order (ingest_finish), so "first" is the first in the file. */
+ * order (ingest_finish, new runs only), so "first" is the first in the file. */
 #include "ingest.h"
 #include "hw.h"
 #include "runrec.h"

@@ -241,3 +241,5 @@ expect_eq ledger-ingest-tsv-13.2 "crash and status-less rows take the status the
 8|crash||
 9|oom||" "$(sql fail.db "SELECT id, status, decision, val_bpb FROM runs ORDER BY id")"
 expect_eq ledger-ingest-tsv-13.3 "no status and no failure word is still refused" "ledger: ingest: fail.tsv:11: status is empty" "$err"
+expect_code ledger-ingest-tsv-12.6 "the same file again: exit 0" 0 "$LEDGER" --db hw.db ingest hw.tsv --started-at 2026-03-16T04:00:00Z
+expect_eq ledger-ingest-tsv-12.7 "nothing new, no hardware warning again" "" "$err"
