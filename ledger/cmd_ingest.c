@@ -142,7 +142,10 @@ const char *ingest_finish(struct ingest_file *f, struct ingest_item *it)
 		goto out;
 	}
 	switch (store_put_prepared(f->store, it->rec, &it->prep, &src, &run_id, &it->why)) {
-	case STORE_NEW: f->n_new++; break;
+	case STORE_NEW:
+		f->n_new++;
+		ingest_check_hardware(f, it->line, it->rec); /* runs already stored were said before */
+		break;
 	case STORE_PRESENT: f->n_present++; break;
 	case STORE_CONFLICT:
 		reject_sb(f, it->line, it->raw, it->rawlen, &it->why);
@@ -318,6 +321,7 @@ static int store_file(struct ingest_file *f)
 		return EXIT_USAGE;
 	}
 	warn_lookalikes(f, since);
+	ingest_check_done(f);
 	if (commit_file(f)) {
 		store_rollback(f->store);
 		return EXIT_FAILURE_RT;

@@ -4,9 +4,11 @@
  * Reads only. Record text is escaped for the terminal (control characters
  * shown as \xNN) or by table.h for the other formats. */
 #include "db.h"
+#include "hw.h"
 #include "jsontext.h"
 #include "ledger.h"
 #include "lookup.h"
+#include "runrec.h"
 #include "termtext.h"
 #include "util.h"
 
@@ -15,7 +17,9 @@ static const char usage[] =
 	"\n"
 	"Show one run: every field of its record, then the ledger's tags (hardware\n"
 	"class, VRAM tier, changed variables with old and new values, repeat key,\n"
-	"source file:line). RUN is a run id, a unique prefix of one, or #N.\n"
+	"source file:line; a peak memory above the card's as peak_vram_above_card).\n"
+	"RUN is a run id, a unique prefix of one, #N, or a prefix of the run's\n"
+	"code commit (at least 4 characters) when no run id starts with it.\n"
 	"\n"
 	"Formats: table (default) prints 'field  value' lines and the failure log\n"
 	"tail as a block; tsv, csv and md print the same as two columns (field,\n"
@@ -149,6 +153,22 @@ static json_t *ledger_tags(sqlite3 *db, sqlite3_int64 id)
 	return tags;
 }
 
+/* A peak memory above the card's (hw.h; ingest warned about it too): the GPU
+ * name or the measurement is wrong, so the run's class and tier may be. */
+static void memory_flag(json_t *tags, const json_t *rec)
+{
+	const json_t *hw = json_object_get(rec, "hardware");
+	double peak = runrec_metric(rec, "peak_vram_mb");
+	double card = hw_over_memory(json_string_value(json_object_get(hw, "gpu_name")),
+				     runrec_num(hw, "gpu_mem_mb"), peak);
+	if (card <= 0)
+		return;
+	json_t *flag = json_object();
+	json_object_set(flag, "peak_vram_mb", json_object_get(json_object_get(rec, "metrics"), "peak_vram_mb"));
+	json_object_set_new(flag, "card_mb", card == floor(card) ? json_integer((json_int_t)card) : json_real(card));
+	json_object_set_new(tags, "peak_vram_above_card", flag);
+}
+
 /* Tags as fields: "ledger.hw_class", "ledger.changed.VAR = OLD -> NEW (how)". */
 static void tag_fields(struct fields *f, const json_t *tags)
 {
@@ -245,6 +265,7 @@ static int show(sqlite3 *db, sqlite3_int64 id, enum out_format fmt)
 	if (!rec)
 		return EXIT_FAILURE_RT;
 	json_t *tags = ledger_tags(db, id);
+	memory_flag(tags, rec);
 	if (fmt == FMT_JSON) {
 		json_object_set(rec, "ledger", tags);
 		char *s = json_dumps(rec, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15));

@@ -34,6 +34,7 @@ struct ingest_file {
 	int progress;           /* stderr is a terminal: show how far the file has got */
 	unsigned long ticks;    /* records seen, to look at the clock now and then */
 	double progress_next;   /* monotonic time of the next progress line */
+	long vram_over;         /* rows whose peak memory is above their GPU's (ingest_check.c) */
 };
 
 /* Warn once per file: 1 the first time name is seen (and records it). */
@@ -66,6 +67,13 @@ void ingest_prepare(const struct ingest_file *f, struct ingest_item *it);
 const char *ingest_finish(struct ingest_file *f, struct ingest_item *it);
 void ingest_item_release(struct ingest_item *it);
 
+/* Warnings about a new run's hardware (ingest_check.c): a GPU name
+ * the table does not know (once per name and file), a peak memory above
+ * the card's (at the first row of each GPU); ingest_check_done says how
+ * many rows in all at the end of the file. Storing thread, input order. */
+void ingest_check_hardware(struct ingest_file *f, long line, const json_t *rec);
+void ingest_check_done(struct ingest_file *f);
+
 /* Report "ledger: ingest: FILE:LINE: reason" and quarantine raw. */
 void ingest_reject(struct ingest_file *f, long line, const char *raw, size_t rawlen,
 		   const char *fmt, ...) __attribute__((format(printf, 5, 6)));
@@ -96,6 +104,12 @@ long ingest_json_error_line(long first, const char *text, size_t n);
  * own: autoresearch "keep|discard|crash" (any case) -> status and decision.
  * Returns 0, or -1 for a word it does not know. */
 int ingest_ar_status(const char *word, const char **status, const char **decision);
+
+/* The status a description's failure word names ("(OOM)" -> oom, "HUNG at
+ * step 40" and "timed out" -> timeout, "SKIPPED" -> invalid; whole words,
+ * any case, the first in the text wins), or NULL. Readers apply it only to
+ * rows whose own status is crash or missing: never to a measured row. */
+const char *ingest_failure_word(const char *description);
 
 /* rec[key] as an object, created empty when absent ("metrics", "code", …). */
 json_t *ingest_sub_object(json_t *rec, const char *key);

@@ -74,13 +74,18 @@ static json_t *convert(struct ingest_file *f, const json_t *in, sb *why)
 	const char *status, *decision, *key;
 	json_t *v;
 	const char *word = json_string_value(json_object_get(in, "status"));
-	if (!word) {
+	const char *named = ingest_failure_word(json_string_value(json_object_get(in, "description")));
+	if (!word && !named) {
 		sb_adds(why, "status is missing (keep, discard or crash)");
 		return NULL;
 	}
-	if (ingest_ar_status(word, &status, &decision)) {
+	if (word && ingest_ar_status(word, &status, &decision)) {
 		sb_addf(why, "status '%s' is not keep, discard or crash", word);
 		return NULL;
+	}
+	if (named && (!word || !strcmp(status, "crash"))) { /* "(OOM)": see ingest_tsv.c */
+		status = named;
+		decision = NULL;
 	}
 	json_t *rec = runrec_new(status);
 	if (decision)

@@ -77,6 +77,38 @@ int ingest_ar_status(const char *word, const char **status, const char **decisio
 	return -1;
 }
 
+/* Words a description uses for how a run failed, and the runrec/1 status
+ * each names. HUNG is a run that stopped making progress until the harness
+ * ended it at its time limit, which is what `timeout` records; SKIPPED is a
+ * run that never ran to a measurement without failing, which is
+ * `invalid` (no valid measurement, for no fault of the code). */
+static const struct { const char *words, *status; } failure_words[] = {
+	{ "oom", "oom" }, { "oomed", "oom" }, { "out of memory", "oom" },
+	{ "timeout", "timeout" }, { "timed out", "timeout" },
+	{ "hung", "timeout" }, { "hang", "timeout" }, { "hangs", "timeout" },
+	{ "skipped", "invalid" },
+};
+
+/* words at p, in any case, with no letter or digit either side */
+static int words_at(const char *text, const char *p, const char *words)
+{
+	size_t n = strlen(words);
+	if (p > text && isalnum((unsigned char)p[-1]))
+		return 0;
+	return strncasecmp(p, words, n) == 0 && !isalnum((unsigned char)p[n]);
+}
+
+const char *ingest_failure_word(const char *description)
+{
+	if (!description)
+		return NULL;
+	for (const char *p = description; *p; p++)
+		for (size_t i = 0; i < ARRAY_SIZE(failure_words); i++)
+			if (words_at(description, p, failure_words[i].words))
+				return failure_words[i].status;
+	return NULL;
+}
+
 /* ---- detection ------------------------------------------------------- */
 
 static int has(const char *text, size_t len, const char *needle)

@@ -4,6 +4,8 @@
  * variants add metric columns (mfu, tok_per_sec, num_steps, …) in any order.
  * Each row becomes one runrec/1 record:
  *   status keep|discard|crash (any case) -> status ok|ok|crash + decision;
+ *   a crash or missing status whose description names a failure ("(OOM)",
+ *   "HUNG", "timed out", "SKIPPED") -> that status (oom, timeout, invalid);
  *   the first row is the baseline; each row's parent is the last kept row
  *   (keep or baseline) before it, as in autoresearch;
  *   val_bpb only when the run is ok and the value > 0 (crash rows say
@@ -57,6 +59,8 @@ struct tsv {
 	int ncells, too_many;
 	long rows;                  /* data rows seen, for baseline and times */
 	long line;                  /* file line of the row being read */
+	long untimed;               /* new runs without started_at or finished_at */
+	int time_col;               /* the header names a time column */
 	char *parent;               /* run_id of the last kept row */
 	struct strmap seen;         /* rows since that row: fields -> times seen */
 };
@@ -138,6 +142,7 @@ static int read_header(struct tsv *t, long no)
 		if (repaired)
 			rl_warn("ingest: %s:%ld: the name of column %d is not valid UTF-8; it is read as '%s'",
 				t->f->name, no, i + 1, t->metric[i]);
+		t->time_col |= t->role[i] == COL_STARTED || t->role[i] == COL_FINISHED;
 		seen_bpb |= t->role[i] == COL_BPB;
 		seen_status |= t->role[i] == COL_STATUS;
 		free(low);
@@ -230,14 +235,30 @@ static int put_cell(struct tsv *t, json_t *rec, int i, const char *status, sb *w
 	return 0;
 }
 
+/* The row's status and decision. A crash, or a row with no status at all,
+ * whose description names how it failed ("(OOM)", "HUNG at step 40") gets
+ * the status that names (ingest_failure_word); keep and discard rows are
+ * measurements and stay as they are. */
 static const char *row_status(struct tsv *t, const char **decision, sb *why)
 {
-	const char *status = NULL;
-	for (int i = 0; i < t->ncells; i++)
-		if (t->role[i] == COL_STATUS && ingest_ar_status(t->cell[i], &status, decision)) {
+	const char *status = NULL, *desc = NULL;
+	for (int i = 0; i < t->ncells; i++) {
+		if (t->role[i] == COL_DESC)
+			desc = t->cell[i];
+		if (t->role[i] != COL_STATUS || missing(t->cell[i]))
+			continue;
+		if (ingest_ar_status(t->cell[i], &status, decision)) {
 			sb_addf(why, "status '%s' is not keep, discard or crash", t->cell[i]);
 			return NULL;
 		}
+	}
+	if (!status || !strcmp(status, "crash")) {
+		const char *named = ingest_failure_word(desc);
+		if (named) {
+			status = named;
+			*decision = NULL;
+		}
+	}
 	if (!status)
 		sb_adds(why, "status is empty");
 	return status;
@@ -305,7 +326,11 @@ static void put_row(struct tsv *t, long no, const char *line, size_t n)
 	}
 	const char *decision = runrec_str(rec, "decision");
 	int kept = decision && (!strcmp(decision, "keep") || !strcmp(decision, "baseline"));
+	/* row_record applied --started-at, so a row without a time now has none */
+	int untimed = !json_object_get(rec, "started_at") && !json_object_get(rec, "finished_at");
+	long before = t->f->n_new;
 	const char *run_id = ingest_put(t->f, no, rec, line, n);
+	t->untimed += untimed && t->f->n_new > before; /* rows already stored were said before */
 	t->rows++;
 	if (run_id && kept) {
 		free(t->parent);
@@ -313,6 +338,24 @@ static void put_row(struct tsv *t, long no, const char *line, size_t n)
 		strmap_clear(&t->seen);
 	}
 	sb_release(&why);
+}
+
+/* Rows without a time have no t_finished: no day holds them (report daily),
+ * --since/--until never select them, and the frontier puts them after every
+ * dated run. Said once per file, at its end, with the way to give times. */
+static void warn_untimed(const struct tsv *t)
+{
+	if (!t->untimed)
+		return;
+	int one = t->untimed == 1;
+	rl_warn("ingest: %s: %ld new run%s no time (%s, and no --started-at): no day, --since or --until "
+		"will find %s, and the frontier puts %s after every dated run", t->f->name, t->untimed,
+		one ? " has" : "s have",
+		t->time_col ? "an empty started_at/finished_at" : "no started_at or finished_at column",
+		one ? "it" : "them", one ? "it" : "them");
+	rl_hint("give the first row's start with --started-at (e.g. --started-at 2026-03-16T04:00:00Z; rows "
+		"then start --every 300 s apart); rows with times are new content, so ingest into a ledger "
+		"that does not hold this file without them");
 }
 
 int ingest_tsv(struct ingest_file *f)
@@ -342,6 +385,8 @@ int ingest_tsv(struct ingest_file *f)
 		else
 			put_row(&t, no, line, n);
 	}
+	if (rc == 0)
+		warn_untimed(&t);
 	clear_cells(&t);
 	for (int i = 0; i < t.ncols; i++)
 		free(t.metric[i]);

@@ -78,6 +78,30 @@ static void day_counts(struct day *d, const char *col, sb *out, int *n)
 	sb_release(&sql);
 }
 
+/* Runs with neither finished_at nor started_at belong to no day (a
+ * results.tsv ingested without --started-at): say how many, and how to
+ * give them times, rather than let an empty digest read "0 runs". */
+static void summary_untimed(struct day *d, int runs)
+{
+	sqlite3_stmt *st = db_prepare(d->db, "SELECT count(*) FROM runs WHERE t_finished IS NULL");
+	sqlite3_step(st);
+	int untimed = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	tpl_set(&d->vars, "untimed_only", !runs && untimed ? "yes" : "");
+	tpl_set(&d->vars, "untimed_noun", untimed == 1 ? "run has" : "runs have");
+	if (!untimed) {
+		tpl_set(&d->vars, "untimed", "");
+		return;
+	}
+	tpl_setf(&d->vars, "untimed", "%d", untimed);
+	if (runs)
+		return;
+	rl_warn("daily: no run finished on %s, but %d run%s in the ledger %s no time and belong%s to no day",
+		d->date, untimed, untimed == 1 ? "" : "s", untimed == 1 ? "has" : "have", untimed == 1 ? "s" : "");
+	rl_hint("give a results.tsv times with 'ledger ingest --started-at TIME' (the first row's start), "
+		"into a ledger that does not hold it yet");
+}
+
 static void summary_counts(struct day *d)
 {
 	sqlite3_stmt *st = db_prepare(d->db,
@@ -91,6 +115,7 @@ static void summary_counts(struct day *d)
 	tpl_setf(&d->vars, "keeps", "%d", sqlite3_column_int(st, 1));
 	tpl_setf(&d->vars, "failed", "%d", sqlite3_column_int(st, 2));
 	sqlite3_finalize(st);
+	summary_untimed(d, runs);
 	sb list = SB_INIT;
 	int n;
 	day_counts(d, "agent", &list, &n);

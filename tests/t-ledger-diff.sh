@@ -103,3 +103,12 @@ expect_eq ledger-diff-6.5 "#1 vs #3 is base vs d9" "config	model.depth	8	9" "$(p
 "$LEDGER" diff --all h100-d9 h100-mlr5 >all.txt
 expect_match ledger-diff-7.1 "full sha256 in the table" "$(cat all.txt)" \
 	"^data +sha256 +5f1c2e9a0b7d4c3e8f6a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f6a +5f1c2e9a0b7d4c3e8f6a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f6a$"
+
+# 8: runs by their commits (results.tsv rows have no run id of their own);
+# the same resolver as show: several runs of one commit are an error
+printf 'commit\tval_bpb\tstatus\tdescription\na1f3c9e\t1.0\tkeep\tbaseline\nb2c4d6e\t0.99\tkeep\tdepth 9\nb2c4d6e\t0.98\tdiscard\tdepth 9 again\n' >commits.tsv
+"$LEDGER" --db c.db ingest commits.tsv --started-at 2026-03-16T04:00:00Z >/dev/null 2>&1
+expect_code ledger-diff-8.1 "two commits: exit 1, they differ" 1 "$LEDGER" --db c.db diff a1f3c9e '#2'
+expect_match ledger-diff-8.2 "code.commit of each side" "$out" "^code +commit +a1f3c9e +b2c4d6e$"
+expect_code ledger-diff-8.3 "a commit of two runs: exit 2" 2 "$LEDGER" --db c.db diff a1f3c9e b2c4d6e
+expect_match ledger-diff-8.4 "the candidates are listed" "$err" "^  #3  r-[0-9a-f]{16}  b2c4d6e  ok  depth 9 again$"

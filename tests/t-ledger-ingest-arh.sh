@@ -49,3 +49,14 @@ printf '{"agent_id":"a","val_bpb":1.0,"status":"keep","host":"n1"}\n{"agent_id":
 expect_code ledger-ingest-arh-3.1 "string extras are not an error" 0 "$LEDGER" --db x.db ingest extra.jsonl
 expect_eq ledger-ingest-arh-3.2 "one warning per key" "ledger: warning: ingest: extra.jsonl: key 'host' is not a number; it is not stored
 ledger: warning: ingest: extra.jsonl: key 'note' is not a number; it is not stored" "$err"
+
+# --- failure words in the description: crash or missing status only -------
+printf '%s\n' '{"agent_id":"a","val_bpb":0.0,"status":"crash","description":"depth 12 (OOM)"}' \
+	'{"agent_id":"a","val_bpb":0.0,"description":"HUNG at step 40"}' \
+	'{"agent_id":"a","val_bpb":1.01,"status":"keep","description":"smaller batch after the OOM"}' \
+	'{"agent_id":"a","val_bpb":0.0,"description":"no status, no word"}' >words.jsonl
+expect_code ledger-ingest-arh-4.1 "failure words: exit 1 for the row with neither" 1 "$LEDGER" --db words.db ingest words.jsonl
+expect_eq ledger-ingest-arh-4.2 "crash -> oom, no status + HUNG -> timeout, keep stays ok" "oom|
+timeout|
+ok|keep" "$(sql words.db "SELECT status, decision FROM runs ORDER BY id")"
+expect_eq ledger-ingest-arh-4.3 "neither status nor word is refused as before" "ledger: ingest: words.jsonl:4: status is missing (keep, discard or crash)" "$err"

@@ -15,12 +15,13 @@ DB=l.db
 expect_code ledger-ingest-tsv-1.1 "clean results.tsv exits 0" 0 "$LEDGER" --db $DB ingest results.tsv \
 	--hardware "NVIDIA H100 80GB HBM3" --agent forge --started-at 2026-03-16T04:00:00Z
 expect_eq ledger-ingest-tsv-1.2 "summary" "results.tsv: 124 new, 0 already present, 0 quarantined (results.tsv)" "$out"
-expect_eq ledger-ingest-tsv-1.3 "statuses and decisions" "crash||18
+expect_eq ledger-ingest-tsv-1.3 "statuses and decisions; crashes described '(OOM)' are oom" "crash||6
 ok|baseline|1
 ok|discard|56
-ok|keep|49" "$(sql $DB "SELECT status, decision, count(*) FROM runs GROUP BY 1, 2 ORDER BY 1, 2")"
-expect_eq ledger-ingest-tsv-1.4 "crash rows have no val_bpb, ok rows all do" "18|0" \
-	"$(sql $DB "SELECT sum(val_bpb IS NULL AND status = 'crash'), sum(val_bpb IS NULL AND status = 'ok') FROM runs")"
+ok|keep|49
+oom||12" "$(sql $DB "SELECT status, decision, count(*) FROM runs GROUP BY 1, 2 ORDER BY 1, 2")"
+expect_eq ledger-ingest-tsv-1.4 "failed rows have no val_bpb, ok rows all do" "18|0" \
+	"$(sql $DB "SELECT sum(val_bpb IS NULL AND status <> 'ok'), sum(val_bpb IS NULL AND status = 'ok') FROM runs")"
 expect_eq ledger-ingest-tsv-1.5 "crash row record has no val_bpb metric" "||crash" \
 	"$(sql $DB "SELECT json_extract(record, '\$.metrics.val_bpb'), json_extract(record, '\$.metrics.peak_vram_mb'), status FROM runs WHERE id = 8")"
 expect_eq ledger-ingest-tsv-1.6 "the first row is the baseline, without parent" "baseline||0.9979|a1f3c9e" \
@@ -57,15 +58,15 @@ expect_eq ledger-ingest-tsv-3.2 "re-ingest adds nothing" "results.tsv: 0 new, 12
 # --- wide variant ------------------------------------------------------
 expect_code ledger-ingest-tsv-4.1 "wide variant exits 0" 0 "$LEDGER" --db w.db ingest results-wide.tsv
 expect_eq ledger-ingest-tsv-4.2 "wide summary" "results-wide.tsv: 12 new, 0 already present, 0 quarantined (results.tsv)" "$out"
-expect_eq ledger-ingest-tsv-4.3 "mixed-case statuses" "crash||1
-ok|baseline|1
+expect_eq ledger-ingest-tsv-4.3 "mixed-case statuses (the CRASH row says OOM)" "ok|baseline|1
 ok|discard|4
-ok|keep|6" "$(sql w.db "SELECT status, decision, count(*) FROM runs GROUP BY 1, 2 ORDER BY 1, 2")"
+ok|keep|6
+oom||1" "$(sql w.db "SELECT status, decision, count(*) FROM runs GROUP BY 1, 2 ORDER BY 1, 2")"
 expect_eq ledger-ingest-tsv-4.4 "extra columns become metrics under runrec names" \
 	'mfu_percent=42.99 num_params_M=86.1 num_steps=699 peak_vram_mb=20787.2 tokens_per_second=206155 val_bpb=1.0412 ' \
 	"$(sql w.db "SELECT m.key || '=' || m.value || ' ' FROM runs, json_each(json_extract(record, '\$.metrics')) m WHERE runs.id = 1 ORDER BY m.key" | tr -d '\n')"
 expect_eq ledger-ingest-tsv-4.5 "a crash row keeps no zero metrics" "{}" \
-	"$(sql w.db "SELECT coalesce(json(json_extract(record, '\$.metrics')), '{}') FROM runs WHERE status = 'crash'")"
+	"$(sql w.db "SELECT coalesce(json(json_extract(record, '\$.metrics')), '{}') FROM runs WHERE status <> 'ok'")"
 expect_eq ledger-ingest-tsv-4.6 "no hardware given: class unknown, no tier" "unknown|" \
 	"$(sql w.db "SELECT DISTINCT hw_class, vram_tier FROM runs")"
 expect_eq ledger-ingest-tsv-4.7 "source format" "results.tsv|results-wide.tsv|13" \
@@ -79,7 +80,7 @@ printf 'ccccccc\t0.990000\t44.0\tmaybe\tdepth 8 to 10\n' >>bad.tsv
 printf 'ddddddd\t0.990000\t44.0\n' >>bad.tsv
 printf '\n' >>bad.tsv
 printf 'eeeeeee\t0.995000\t44.1\tKeep\tembedding LR 0.6 to 0.8\n' >>bad.tsv
-expect_code ledger-ingest-tsv-5.1 "bad rows: partial, exit 1" 1 "$LEDGER" --db b.db ingest bad.tsv
+expect_code ledger-ingest-tsv-5.1 "bad rows: partial, exit 1" 1 "$LEDGER" --db b.db ingest bad.tsv --started-at 2026-03-16T04:00:00Z
 expect_eq ledger-ingest-tsv-5.2 "bad rows summary" "bad.tsv: 2 new, 0 already present, 3 quarantined (results.tsv)" "$out"
 expect_eq ledger-ingest-tsv-5.3 "bad rows reported with file:line" \
 "ledger: ingest: bad.tsv:3: val_bpb 'abc' is not a number
@@ -139,7 +140,7 @@ expect_eq ledger-ingest-tsv-7.7 "the repeats are one repeat group" "3" \
 # --- text that is not UTF-8 is kept, repaired, and said ------------------
 # (jansson refuses invalid UTF-8; the field used to vanish without a word)
 printf 'commit\tval_bpb\tstatus\tm\351fu\tdescription\naaaaaaa\t1.0\tkeep\t41.5\tLatin-1 caf\351 \377\nbbbbbbb\t0.99\tkeep\t41.0\tna\357ve\n' >latin1.tsv
-expect_code ledger-ingest-tsv-8.1 "a Latin-1 results.tsv: exit 0" 0 "$LEDGER" --db u.db ingest latin1.tsv
+expect_code ledger-ingest-tsv-8.1 "a Latin-1 results.tsv: exit 0" 0 "$LEDGER" --db u.db ingest latin1.tsv --started-at 2026-03-16T04:00:00Z
 expect_eq ledger-ingest-tsv-8.2 "descriptions kept, each bad byte as U+FFFD" \
 "Latin-1 caf$(printf '\357\277\275') $(printf '\357\277\275')
 na$(printf '\357\277\275')ve" "$(sql u.db "SELECT description FROM runs ORDER BY id")"
@@ -158,14 +159,88 @@ expect_eq ledger-ingest-tsv-9.2 "inf is stored as null: no measurement, but the 
 
 # --- the same file again with other options: new runs, and a warning -----
 head -n 11 results.tsv >ten.tsv
-"$LEDGER" --db opt.db ingest ten.tsv --hardware "NVIDIA H100 80GB HBM3" >/dev/null 2>&1
-expect_code ledger-ingest-tsv-10.1 "same options again" 0 "$LEDGER" --db opt.db ingest ten.tsv --hardware "NVIDIA H100 80GB HBM3"
+T0=2026-03-16T04:00:00Z
+"$LEDGER" --db opt.db ingest ten.tsv --hardware "NVIDIA H100 80GB HBM3" --started-at $T0 >/dev/null 2>&1
+expect_code ledger-ingest-tsv-10.1 "same options again" 0 "$LEDGER" --db opt.db ingest ten.tsv --hardware "NVIDIA H100 80GB HBM3" --started-at $T0
 expect_eq ledger-ingest-tsv-10.2 "adds nothing and says nothing" "" "$err"
-expect_code ledger-ingest-tsv-10.3 "other --hardware: still exit 0" 0 "$LEDGER" --db opt.db ingest ten.tsv --hardware "NVIDIA H200"
+expect_code ledger-ingest-tsv-10.3 "other --hardware: still exit 0" 0 "$LEDGER" --db opt.db ingest ten.tsv --hardware "NVIDIA H200" --started-at $T0
 expect_eq ledger-ingest-tsv-10.4 "ten new runs, and the warning says why" "ten.tsv: 10 new, 0 already present, 0 quarantined (results.tsv)
 ledger: warning: ingest: ten.tsv: 10 of the 10 new runs match runs ingested before from a file of this name but for their agent, campaign or hardware
 ledger: hint: --agent, --campaign and --hardware are part of a row's content; given as on the first ingest, the same file adds nothing" "$out
 $err"
 cp ten.tsv other-name.tsv
-"$LEDGER" --db opt.db ingest other-name.tsv --agent someone >/dev/null 2>stderr.txt
+"$LEDGER" --db opt.db ingest other-name.tsv --agent someone --started-at $T0 >/dev/null 2>stderr.txt
 expect_eq ledger-ingest-tsv-10.5 "another file name is another file: no warning" "" "$(cat stderr.txt)"
+
+# --- rows without times: said once per file, with the way to give times ---
+printf 'commit\tval_bpb\tstatus\tdescription\naaaaaaa\t1.0\tkeep\tbaseline\nbbbbbbb\t0.99\tkeep\tdepth 9\nccccccc\t0.98\tdiscard\tdepth 10\n' >notime.tsv
+expect_code ledger-ingest-tsv-11.1 "no time column, no --started-at: still exit 0" 0 "$LEDGER" --db nt.db ingest notime.tsv
+expect_eq ledger-ingest-tsv-11.2 "one warning naming the file and the count, and a hint" \
+"ledger: warning: ingest: notime.tsv: 3 new runs have no time (no started_at or finished_at column, and no --started-at): no day, --since or --until will find them, and the frontier puts them after every dated run
+ledger: hint: give the first row's start with --started-at (e.g. --started-at 2026-03-16T04:00:00Z; rows then start --every 300 s apart); rows with times are new content, so ingest into a ledger that does not hold this file without them" "$err"
+expect_eq ledger-ingest-tsv-11.3 "the rows are stored without t_finished" "3|0" \
+	"$(sql nt.db "SELECT count(*), count(t_finished) FROM runs")"
+expect_code ledger-ingest-tsv-11.4 "the same file again: exit 0" 0 "$LEDGER" --db nt.db ingest notime.tsv
+expect_eq ledger-ingest-tsv-11.5 "nothing new, nothing said again" "" "$err"
+expect_code ledger-ingest-tsv-11.6 "with --started-at: exit 0" 0 "$LEDGER" --db nt2.db ingest notime.tsv --started-at 2026-03-16T04:00:00Z
+expect_eq ledger-ingest-tsv-11.7 "with --started-at: no warning, every row timed" "|3" "$err|$(sql nt2.db "SELECT count(t_finished) FROM runs")"
+printf 'commit\tval_bpb\tstatus\tfinished_at\naaaaaaa\t1.0\tkeep\t2026-03-16T04:05:00Z\nbbbbbbb\t0.99\tkeep\t\n' >onetime.tsv
+"$LEDGER" --db nt3.db ingest onetime.tsv >/dev/null 2>stderr.txt
+expect_match ledger-ingest-tsv-11.8 "a time column with an empty cell: that row is counted" "$(cat stderr.txt)" \
+	'^ledger: warning: ingest: onetime\.tsv: 1 new run has no time \(an empty started_at/finished_at, and no --started-at\)'
+
+# --- hardware: unknown GPU names, peak memory above the card ---------------
+printf 'commit\tval_bpb\tmemory_gb\tstatus\tdescription\tgpu\n' >hw.tsv
+printf 'a1\t1.0\t70.0\tkeep\tbaseline\tNVIDIA H100 80GB HBM3\n' >>hw.tsv
+printf 'a2\t0.99\t90.0\tkeep\tdepth 9\tNVIDIA H100 80GB HBM3\n' >>hw.tsv
+printf 'a3\t0.98\t20.0\tdiscard\tdepth 10\tMystery GPU 9000\n' >>hw.tsv
+printf 'a4\t0.98\t20.0\tdiscard\tdepth 11\tMystery GPU 9000\n' >>hw.tsv
+printf 'a5\t0.97\t95.0\tdiscard\tdepth 12\tNVIDIA H100 80GB HBM3\n' >>hw.tsv
+printf 'a6\t0.97\t30.0\tdiscard\tdepth 13\tNVIDIA GeForce RTX 4090\n' >>hw.tsv
+printf 'a7\t0.97\t23.5\tdiscard\tdepth 14\tNVIDIA GeForce RTX 4090\n' >>hw.tsv
+printf 'a8\t0.97\t20.0\tdiscard\tdepth 15\tOther GPU\n' >>hw.tsv
+expect_code ledger-ingest-tsv-12.1 "hardware warnings: still exit 0" 0 "$LEDGER" --db hw.db ingest hw.tsv --started-at 2026-03-16T04:00:00Z
+expect_eq ledger-ingest-tsv-12.2 "unknown names once each at their first line; memory above the card at each GPU's first row; a count" \
+"ledger: warning: ingest: hw.tsv:3: peak memory 90.0 GB (metrics.peak_vram_mb 92160) is more than the 80 GB of one NVIDIA H100 80GB HBM3: the GPU name or the measurement is wrong
+ledger: hint: check the GPU (--hardware, the gpu column); 'ledger show' marks such runs with ledger.peak_vram_above_card
+ledger: warning: ingest: hw.tsv:4: GPU 'Mystery GPU 9000' is not in the hardware table: its runs get the class 'Mystery GPU 9000', a VRAM tier only from hardware.gpu_mem_mb, and no peak for MFU (said once per GPU name)
+ledger: hint: check the spelling (as nvidia-smi prints it, e.g. 'NVIDIA H100 80GB HBM3'); the known GPUs are listed in common/hw.c
+ledger: warning: ingest: hw.tsv:7: peak memory 30.0 GB (metrics.peak_vram_mb 30720) is more than the 24 GB of one NVIDIA GeForce RTX 4090: the GPU name or the measurement is wrong
+ledger: hint: check the GPU (--hardware, the gpu column); 'ledger show' marks such runs with ledger.peak_vram_above_card
+ledger: warning: ingest: hw.tsv:9: GPU 'Other GPU' is not in the hardware table: its runs get the class 'Other GPU', a VRAM tier only from hardware.gpu_mem_mb, and no peak for MFU (said once per GPU name)
+ledger: hint: check the spelling (as nvidia-smi prints it, e.g. 'NVIDIA H100 80GB HBM3'); the known GPUs are listed in common/hw.c
+ledger: warning: ingest: hw.tsv: 3 rows in all have a peak memory above their GPU's (the first for each GPU is named above)" "$err"
+expect_eq ledger-ingest-tsv-12.3 "the runs are stored as they came" "8|H100|3|RTX 4090|2" \
+	"$(sql hw.db "SELECT count(*), (SELECT hw_class FROM runs WHERE id = 1), (SELECT count(*) FROM runs WHERE hw_class = 'H100'), (SELECT hw_class FROM runs WHERE id = 6), (SELECT count(*) FROM runs WHERE hw_class = 'RTX 4090') FROM runs")"
+expect_code ledger-ingest-tsv-12.4 "--hardware names an unknown GPU: warned once, at the first row" 0 \
+	"$LEDGER" --db hw2.db ingest ten.tsv --hardware "NVIDIA Quantum Q1" --started-at 2026-03-16T04:00:00Z
+expect_eq ledger-ingest-tsv-12.5 "one warning for ten rows" "1|ledger: warning: ingest: ten.tsv:2: GPU 'NVIDIA Quantum Q1'" \
+	"$(printf '%s\n' "$err" | grep -c 'not in the hardware table')|$(printf '%s\n' "$err" | grep -o "^.*ten.tsv:[0-9]*: GPU 'NVIDIA Quantum Q1'")"
+
+# --- failure words in descriptions set the status of crash / status-less rows
+printf 'commit\tval_bpb\tmemory_gb\tstatus\tdescription\n' >fail.tsv
+printf 'a1\t1.0\t40.0\tkeep\tbaseline\n' >>fail.tsv
+printf 'a2\t0.000000\t0.0\tcrash\tdepth 12 (OOM)\n' >>fail.tsv
+printf 'a3\t0.000000\t0.0\tcrash\tHUNG at step 40\n' >>fail.tsv
+printf 'a4\t0.000000\t0.0\t\tbatch 64 timed out\n' >>fail.tsv
+printf 'a5\t0.000000\t0.0\tCRASH\tSKIPPED: same as a3\n' >>fail.tsv
+printf 'a6\t0.99\t40.0\tkeep\tretry of the OOM config, batch 16\n' >>fail.tsv
+printf 'a7\t0.995\t40.0\tdiscard\tdepth 13 hung once, rerun\n' >>fail.tsv
+printf 'a8\t0.000000\t0.0\tcrash\troom for a bigger zoomed model\n' >>fail.tsv
+printf 'a9\t0.000000\t0.0\tcrash\tout of memory at depth 14\n' >>fail.tsv
+printf 'b1\t0.000000\t0.0\t\tno status, no word\n' >>fail.tsv
+expect_code ledger-ingest-tsv-13.1 "failure words: exit 1 (the row with neither status nor word)" 1 \
+	"$LEDGER" --db fail.db ingest fail.tsv --started-at 2026-03-16T04:00:00Z
+expect_eq ledger-ingest-tsv-13.2 "crash and status-less rows take the status their words name; measured rows stay" \
+"1|ok|baseline|1.0
+2|oom||
+3|timeout||
+4|timeout||
+5|invalid||
+6|ok|keep|0.99
+7|ok|discard|0.995
+8|crash||
+9|oom||" "$(sql fail.db "SELECT id, status, decision, val_bpb FROM runs ORDER BY id")"
+expect_eq ledger-ingest-tsv-13.3 "no status and no failure word is still refused" "ledger: ingest: fail.tsv:11: status is empty" "$err"
+expect_code ledger-ingest-tsv-12.6 "the same file again: exit 0" 0 "$LEDGER" --db hw.db ingest hw.tsv --started-at 2026-03-16T04:00:00Z
+expect_eq ledger-ingest-tsv-12.7 "nothing new, no hardware warning again" "" "$err"

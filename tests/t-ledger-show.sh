@@ -1,7 +1,8 @@
 # t-ledger-show.sh — `ledger show RUN`: every field of the crash run of the
 # query fixture in reading order, its tags and change, the failure log tail
 # with its escape sequences made visible; run references (id, prefix, #N,
-# ambiguous, unknown); json = the stored record plus a "ledger" object.
+# ambiguous, unknown, a commit prefix, several runs of one commit); json =
+# the stored record plus a "ledger" object; a peak memory above the card's.
 . "$ROOT/tests/lib.sh"
 need sqlite3 sqlite3
 cp "$FIXTURES/query/runs.jsonl" . || exit 1
@@ -100,3 +101,49 @@ expect_eq ledger-show-3.4 "content hash matches the runs row" \
 # 4: tsv: two columns; the log tail's newlines and escape bytes become spaces
 expect_eq ledger-show-4.1 "tsv field/value" "field	value|failure.log_tail	step 12  [31mRuntimeError: CUDA out of memory [0m " \
 	"$("$LEDGER" show h100-d12 --format tsv | sed -n '1p;/^failure.log_tail/p' | paste -sd'|')"
+
+# 5: a peak memory above the card's is marked (the run of the fixture is
+# within its card, so nothing is marked there)
+expect_no_match ledger-show-5.1 "a run within its card's memory: no mark" "$("$LEDGER" show h100-d12)" "peak_vram_above_card"
+printf 'commit\tval_bpb\tmemory_gb\tstatus\tdescription\n' >over.tsv
+printf 'c0ffee1\t1.0\t90.0\tkeep\tbaseline\n' >>over.tsv
+"$LEDGER" --db over.db ingest over.tsv --hardware "NVIDIA H100 80GB HBM3" --started-at 2026-03-16T04:00:00Z >/dev/null 2>&1
+expect_code ledger-show-5.2 "show the run over its card" 0 "$LEDGER" --db over.db show '#1'
+expect_eq ledger-show-5.3 "the mark names the peak and the card's memory" \
+"ledger.peak_vram_above_card.peak_vram_mb  9.216e+04
+ledger.peak_vram_above_card.card_mb       81920" "$(printf '%s\n' "$out" | grep '^ledger.peak_vram_above_card')"
+"$LEDGER" --db over.db show '#1' --format json >over.json
+expect_eq ledger-show-5.4 "json: ledger.peak_vram_above_card as numbers" "92160.0|81920" \
+	"$(sql over.db "SELECT json_extract(readfile('over.json'), '\$.ledger.peak_vram_above_card.peak_vram_mb') || '|' ||
+		json_extract(readfile('over.json'), '\$.ledger.peak_vram_above_card.card_mb')")"
+
+# 6: a run by its commit, when no run id matches
+printf 'commit\tval_bpb\tstatus\tdescription\n' >commits.tsv
+printf 'a1f3c9e\t1.0\tkeep\tbaseline\n' >>commits.tsv
+printf 'b2c4d6e\t0.99\tkeep\tdepth 9\n' >>commits.tsv
+printf 'b2c4d6e\t0.98\tdiscard\tdepth 9 again\n' >>commits.tsv
+printf 'b2c4aaa\t0.000000\tcrash\tdepth 10\n' >>commits.tsv
+printf 'feedbee\t0.97\tdiscard\tdepth 11\n' >>commits.tsv
+"$LEDGER" --db c.db ingest commits.tsv --started-at 2026-03-16T04:00:00Z >/dev/null 2>&1
+expect_code ledger-show-6.1 "a unique commit prefix finds its run" 0 "$LEDGER" --db c.db show a1f3c9e
+expect_match ledger-show-6.1o "the baseline's row" "$out" "^code\.commit +a1f3c9e$"
+expect_code ledger-show-6.2 "four characters are enough" 0 "$LEDGER" --db c.db show a1f3
+expect_match ledger-show-6.2o "the same run" "$out" "^description +baseline$"
+expect_code ledger-show-6.3 "three are not: exit 2" 2 "$LEDGER" --db c.db show a1f
+expect_match ledger-show-6.3m "unknown, with a hint naming commits" "$err" "commit prefix of 4 or more characters"
+expect_code ledger-show-6.4 "a commit of two runs: exit 2" 2 "$LEDGER" --db c.db show b2c4d6e
+expect_eq ledger-show-6.4m "the candidates listed, then a hint" \
+"ledger: run 'b2c4d6e' is ambiguous: no run id starts with it, and 2 runs have a commit that does:
+  #2  $(sql c.db "SELECT run_id FROM runs WHERE id = 2")  b2c4d6e  ok  depth 9
+  #3  $(sql c.db "SELECT run_id FROM runs WHERE id = 3")  b2c4d6e  ok  depth 9 again
+ledger: hint: name one by its run id or #N" "$err"
+expect_code ledger-show-6.5 "a prefix of three commits: exit 2" 2 "$LEDGER" --db c.db show b2c4
+expect_match ledger-show-6.5m "all three listed" "$err" "3 runs have a commit"
+# a run id wins over a commit: give run 5 a run id that is run 4's commit prefix
+rid4=$(sql c.db "SELECT run_id FROM runs WHERE id = 4")
+printf '{"schema":"runrec/1","run_id":"b2c4aaa-mine","status":"ok","code":{"commit":"0000000"}}\n' >rid.jsonl
+"$LEDGER" --db c.db ingest rid.jsonl >/dev/null 2>&1
+expect_code ledger-show-6.6 "a run id starting with the text wins over a commit" 0 "$LEDGER" --db c.db show b2c4aaa
+expect_match ledger-show-6.6o "the run id's run" "$out" "^run_id +b2c4aaa-mine$"
+expect_code ledger-show-6.7 "#N still works" 0 "$LEDGER" --db c.db show '#4'
+expect_match ledger-show-6.7o "run 4" "$out" "^run_id +$rid4$"

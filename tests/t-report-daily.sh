@@ -144,3 +144,23 @@ printf '%s\n' '{"schema":"runrec/1","run_id":"solo","status":"ok","agent":"a","f
 "$REPORT" --db solo.db daily --date 2026-04-01 --out solo --no-charts >/dev/null 2>&1
 expect_match report-daily-singular "one run, one agent, one class in the singular" "$(cat solo/2026-04-01.md)" \
 	'^1 run by 1 agent on 1 hardware class: 0 kept, 0 without a valid measurement\.$'
+
+# Runs without a time belong to no day: the digest says how many and how to
+# date them, instead of "0 runs"; stderr too when the day has nothing else.
+printf 'commit\tval_bpb\tstatus\tdescription\naaaaaaa\t1.0\tkeep\tbaseline\nbbbbbbb\t0.99\tkeep\tdepth 9\n' >untimed.tsv
+"$LEDGER" --db ut.db ingest untimed.tsv --hardware "NVIDIA H100 80GB HBM3" >/dev/null 2>&1
+expect_code report-daily-15.1 "only untimed runs: still exit 0" 0 "$REPORT" --db ut.db daily --date 2026-03-16 --out ut --no-charts
+u=$(cat ut/2026-03-16.md)
+expect_match report-daily-15.2 "no '0 runs' line but what there is" "$u" '^No run finished on this day\.$'
+expect_no_match report-daily-15.3 "not 0 runs" "$u" '^0 runs by'
+expect_match report-daily-15.4 "how many have no time and how to give them one" "$u" \
+	'^2 runs have no time \(neither finished_at nor started_at\), so no day counts them\. A results\.tsv without a time column gets times from `ledger ingest --started-at TIME`'
+expect_eq report-daily-15.5 "stderr says it too, with a hint" \
+"report: warning: daily: no run finished on 2026-03-16, but 2 runs in the ledger have no time and belong to no day
+report: hint: give a results.tsv times with 'ledger ingest --started-at TIME' (the first row's start), into a ledger that does not hold it yet" "$err"
+"$LEDGER" --db ut.db ingest solo.jsonl >/dev/null 2>&1
+expect_code report-daily-15.6 "a day with a run and untimed runs elsewhere" 0 "$REPORT" --db ut.db daily --date 2026-04-01 --out ut --no-charts
+expect_eq report-daily-15.7 "the day's count, the untimed note, nothing on stderr" \
+"1 run by 1 agent on 1 hardware class: 0 kept, 0 without a valid measurement.|1|" \
+	"$(sed -n 's/^\(1 run by .*\)$/\1/p' ut/2026-04-01.md)|$(grep -c '^2 runs have no time' ut/2026-04-01.md)|$err"
+expect_no_match report-daily-15.8 "a ledger without untimed runs has no note" "$(cat solo/2026-04-01.md)" 'have no time'

@@ -81,7 +81,7 @@ static void test_hw(void)
 	CHECK("common-hw-4", !strcmp(hw_class("NVIDIA A10G", buf, sizeof(buf)), "A10G"));
 	CHECK("common-hw-5", !strcmp(hw_class("Quadro RTX 5000", buf, sizeof(buf)), "Quadro RTX 5000"));
 	CHECK("common-hw-6", !strcmp(hw_class("AMD Instinct MI300X", buf, sizeof(buf)), "MI300X"));
-	CHECK("common-hw-7", !strcmp(hw_class("Apple M4 Max", buf, sizeof(buf)), "Apple M4"));
+	CHECK("common-hw-7", !strcmp(hw_class("Apple M4 Max", buf, sizeof(buf)), "Apple M4 Max"));
 	CHECK("common-hw-8", !strcmp(hw_class("  Mystery GPU 9000 ", buf, sizeof(buf)), "Mystery GPU 9000"));
 	CHECK("common-hw-9", !strcmp(hw_class(NULL, buf, sizeof(buf)), "unknown"));
 	CHECK("common-hw-10", !strcmp(hw_class("NVIDIA H200", buf, sizeof(buf)), "H200"));

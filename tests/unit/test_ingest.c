@@ -4,7 +4,9 @@
  * Test plan: one positive input per format, the near misses that must not
  * be taken for it (a TSV without val_bpb, prose, "FAILED" inside a line),
  * a byte-order mark and leading blank lines, CRLF lines and a last line
- * without newline, every status word in mixed case and an unknown one. */
+ * without newline, every status word in mixed case and an unknown one;
+ * failure words as people write them, and the words that only contain
+ * one ("room", "zoomed", "hungry", "timeouts"). */
 #include "ingest.h"
 #include "util.h"
 #include "check.h"
@@ -67,11 +69,39 @@ static void test_format_names(void)
 	CHECK("ingest-fmt-3", ingest_format_parse("yaml", &f) == -1);
 }
 
+static int names(const char *desc, const char *status)
+{
+	const char *got = ingest_failure_word(desc);
+	return status ? got && !strcmp(got, status) : !got;
+}
+
+static void test_failure_words(void)
+{
+	CHECK("ingest-failword-1", names("depth 12 (OOM)", "oom"));
+	CHECK("ingest-failword-2", names("dim 640: oom", "oom"));
+	CHECK("ingest-failword-3", names("CUDA out of memory at step 3", "oom"));
+	CHECK("ingest-failword-4", names("OOMed at batch 64", "oom"));
+	CHECK("ingest-failword-5", names("HUNG at step 40", "timeout"));
+	CHECK("ingest-failword-6", names("compile hangs", "timeout"));
+	CHECK("ingest-failword-7", names("batch 64 timed out", "timeout"));
+	CHECK("ingest-failword-8", names("TIMEOUT", "timeout"));
+	CHECK("ingest-failword-9", names("SKIPPED: same as exp7", "invalid"));
+	CHECK("ingest-failword-10", names("[skipped] depth 14", "invalid"));
+	CHECK("ingest-failword-11", names("HUNG after OOM", "timeout")); /* the first in the text */
+	CHECK("ingest-failword-12", names("room for a bigger model", NULL));
+	CHECK("ingest-failword-13", names("zoomed attention window", NULL));
+	CHECK("ingest-failword-14", names("hungry optimizer", NULL));
+	CHECK("ingest-failword-15", names("timeouts raised", NULL));
+	CHECK("ingest-failword-16", names("depth 8 to 9", NULL));
+	CHECK("ingest-failword-17", names("", NULL) && names(NULL, NULL));
+}
+
 int main(void)
 {
 	test_detect();
 	test_lines();
 	test_status();
 	test_format_names();
+	test_failure_words();
 	return check_status();
 }
