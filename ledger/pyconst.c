@@ -815,12 +815,39 @@ static int defined_name(const struct py_source *s, int k, sb *out)
 	return 0;
 }
 
+static int starts_with_at(const struct py_source *s, int k)
+{
+	const struct py_line *l = &s->line[k];
+	const char *p = s->text + l->off, *end = p + l->len;
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	return p < end && *p == '@';
+}
+
+/* A decorator line belongs to the def or class it decorates: that line,
+ * else n itself. */
+static int decorated(const struct py_source *s, int n)
+{
+	int k = n;
+	while (k <= s->nlines && !s->line[k].blank && !s->line[k].cont && starts_with_at(s, k)) {
+		k++;
+		while (k <= s->nlines && (s->line[k].cont || s->line[k].blank))
+			k++;
+	}
+	sb name = SB_INIT;
+	int def = k != n && k <= s->nlines && s->line[k].indent == s->line[n].indent &&
+		  defined_name(s, k, &name) == 0;
+	sb_release(&name);
+	return def ? k : n;
+}
+
 void py_scope(const struct py_source *s, int n, sb *out)
 {
 	if (n < 1 || n > s->nlines)
 		return;
 	while (n > 1 && s->line[n].cont)
 		n--;
+	n = decorated(s, n);
 	int cur = s->line[n].indent;
 	if (s->line[n].blank) { /* a blank line belongs with the code after it */
 		int j = n + 1;

@@ -7,7 +7,8 @@
  * booleans, expressions of names kept as text); what is not a constant (a
  * call, a name bound twice, an augmented assignment, tuple targets,
  * indented assignments, a lambda); which lines are part of a constant; the
- * def/class enclosing a line, a blank line and a continuation line; and
+ * def/class enclosing a line, a blank line, a continuation line and a
+ * decorator; and
  * py_value_text on the edge of each value form. */
 #include "pyconst.h"
 #include "util.h"
@@ -42,7 +43,7 @@ static const char train_py[] =
 	"ACT = lambda x: x\n"                            /* 26 */
 	"\n"                                             /* 27 */
 	"class GPT:\n"                                   /* 28 */
-	"    BLOCK = 4\n"                                /* 29 */
+	"    @torch.compile\n"                          /* 29 */
 	"    def forward(self, x,\n"                     /* 30 */
 	"                y):\n"                          /* 31 */
 	"        z = x + y\n"                            /* 32 */
@@ -50,7 +51,7 @@ static const char train_py[] =
 	"        return z\n"                             /* 34 */
 	"\n"                                             /* 35 */
 	"def main():\n"                                  /* 36 */
-	"    pass\n"                                     /* 37 */
+	"    LOCAL = 1\n"                                /* 37 */
 	"model = GPT()\n"                                /* 38 */
 	"step = 0\n";                                    /* 39 */
 
@@ -100,7 +101,7 @@ static void test_constants(void)
 	expect_const(&s, "pyconst-1.13", "STEPS", NULL); /* augmented */
 	expect_const(&s, "pyconst-1.14", "A", NULL);     /* tuple target */
 	expect_const(&s, "pyconst-1.15", "ACT", NULL);   /* lambda */
-	expect_const(&s, "pyconst-1.16", "BLOCK", NULL); /* indented */
+	expect_const(&s, "pyconst-1.16", "LOCAL", NULL); /* indented */
 	expect_const(&s, "pyconst-1.17", "model", NULL); /* a call */
 	expect_const(&s, "pyconst-1.18", "step", "0");
 	expect_const(&s, "pyconst-1.19", "MAX_SEQ_LEN", NULL); /* imported, not assigned */
@@ -119,7 +120,8 @@ static void test_constants(void)
 	expect_scope(&s, "pyconst-2.2", 31, "GPT.forward"); /* a continuation of the def line */
 	expect_scope(&s, "pyconst-2.3", 30, "GPT.forward"); /* the def line itself */
 	expect_scope(&s, "pyconst-2.4", 33, "GPT.forward"); /* blank, before more of the body */
-	expect_scope(&s, "pyconst-2.5", 29, "GPT");
+	expect_scope(&s, "pyconst-2.5", 29, "GPT.forward"); /* its decorator */
+	expect_scope(&s, "pyconst-2.10", 28, "GPT");
 	expect_scope(&s, "pyconst-2.6", 37, "main");
 	expect_scope(&s, "pyconst-2.7", 38, "");
 	expect_scope(&s, "pyconst-2.8", 11, "");
