@@ -340,6 +340,11 @@ static int store_file(struct ingest_file *f, struct codediff *cd)
 		return EXIT_FAILURE_RT;
 	}
 	sqlite3_int64 since = store_last_id(f->store); /* the last run before this file's */
+	if (cd) { /* misses of a file that failed before are not this file's */
+		sb none = SB_INIT;
+		codediff_misses(cd, &none);
+		sb_release(&none);
+	}
 	if (run_reader(f)) {
 		store_rollback(f->store);
 		return EXIT_USAGE;
