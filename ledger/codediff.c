@@ -57,6 +57,8 @@ struct codediff *codediff_open(const char *dir, const char *script, sb *err)
 	}
 	struct codediff *cd = xcalloc(1, sizeof(*cd));
 	cd->repo = repo;
+	while (!strncmp(script, "./", 2)) /* a path in the tree, not on disk */
+		script += 2;
 	cd->script = xstrdup(script);
 	sb_init(&cd->example);
 	return cd;

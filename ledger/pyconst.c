@@ -46,6 +46,17 @@ static int ident_char(unsigned char c)
 	return ident_start(c) || isdigit(c);
 }
 
+/* r, b, f, u, rb, br, fr, rf in any case: a string literal's prefix. */
+static int string_prefix(const char *s, size_t n)
+{
+	if (n > 2)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (!strchr("rRbBuUfF", s[i]) || !s[i])
+			return 0;
+	return 1;
+}
+
 /* End of the string literal whose opening quote is at p (prefix already
  * skipped); end of text for an unterminated one. */
 static const char *string_end(const char *p, const char *end)
@@ -115,8 +126,7 @@ static void tokenize(const char *p, size_t n, struct toks *out)
 			while (p < end && ident_char((unsigned char)*p))
 				p++;
 			/* a string prefix: r"", b'', f"", rb"" … */
-			if (p < end && (*p == '"' || *p == '\'') && p - s <= 2 &&
-			    strspn(s, "rRbBuUfF") >= (size_t)(p - s)) {
+			if (p < end && (*p == '"' || *p == '\'') && string_prefix(s, (size_t)(p - s))) {
 				p = string_end(p, end);
 				toks_add(out, T_STRING, s, (size_t)(p - s));
 			} else {

@@ -149,6 +149,10 @@ expect_eq ledger-ingest-repo-4.2 "the descriptions alone say little" "7|model.de
 expect_code ledger-ingest-repo-5.1 "--script naming another file" 0 "$LEDGER" --db script.db ingest results.tsv --repo repo --script prepare.py
 expect_eq ledger-ingest-repo-5.2 "then train.py's changes are hunks of train.py" "2|code.train.py|+1 -1 lines" \
 	"$(sql script.db "SELECT run, var, $NOHASH FROM changes WHERE run = 2")"
+"$LEDGER" --db dot.db init >/dev/null
+expect_code ledger-ingest-repo-5.3 "--script ./train.py" 0 "$LEDGER" --db dot.db ingest results.tsv --repo repo --script ./train.py
+expect_eq ledger-ingest-repo-5.4 "is train.py in the tree" "2|model.depth|8|10" \
+	"$(sql dot.db "SELECT run, var, old, new FROM changes WHERE run = 2")"
 
 # a config diff is exact and wins over the code
 cat >runs.jsonl <<EOF

@@ -147,6 +147,8 @@ static void test_values(void)
 	expect_value("pyconst-3.14", "'SSSL'", "SSSL");
 	expect_value("pyconst-3.15", "f\"{x}\"", "f\"{x}\"");
 	expect_value("pyconst-3.16", "None", "null");
+	expect_value("pyconst-3.29", "rb'\\x00'", "rb'\\x00'");
+	expect_value("pyconst-3.30", "r'a\\b'", "r'a\\b'");
 	expect_value("pyconst-3.17", "torch.bfloat16", "torch.bfloat16");
 	expect_value("pyconst-3.18", "{'a':1,  'b' : 2}", "{'a': 1, 'b': 2}");
 	expect_value("pyconst-3.19", "8 if  FAST else 4", "8 if FAST else 4");
