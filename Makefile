@@ -29,11 +29,16 @@ PKGS := sqlite3 jansson
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS := $(or $(shell pkg-config --libs $(PKGS) 2>/dev/null),-lsqlite3 -ljansson)
 CMARK_LIBS := -lcmark-gfm-extensions -lcmark-gfm
+# libgit2 (Debian libgit2-dev) for ledger ingest --repo: the ledger, the
+# report (it links the ledger library) and the unit tests link it; the
+# trainer does not.
+GIT_CFLAGS := $(shell pkg-config --cflags libgit2 2>/dev/null)
+GIT_LIBS := $(or $(shell pkg-config --libs libgit2 2>/dev/null),-lgit2)
 OMP := -fopenmp
 
 WARN := -Wall -Wextra -Wshadow -Wno-unused-parameter -Wno-sign-compare
 CFLAGS ?= -g $(OPT)
-ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(SANFLAGS) $(OMP) -Icommon -Iledger -Itrainer -Ireport -Ikernels $(PKG_CFLAGS) -MMD -MP
+ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(SANFLAGS) $(OMP) -Icommon -Iledger -Itrainer -Ireport -Ikernels $(PKG_CFLAGS) $(GIT_CFLAGS) -MMD -MP
 LDLIBS_ALL = $(PKG_LIBS) $(CMARK_LIBS) -lcsv -lm -lpthread
 ALL_LDFLAGS = $(LDFLAGS) $(SANFLAGS) $(OMP)
 
@@ -83,15 +88,15 @@ $(LIBS_A): | $(BUILD)/obj/empty.o
 LINK = $(if $(TRAINER_LIBS),$(CXX),$(CC))
 
 $(BUILD)/ledger: $(BUILD)/obj/ledger/main.o $(BUILD)/libledger.a $(BUILD)/libcommon.a
-	$(CC) $(ALL_LDFLAGS) $^ $(LDLIBS_ALL) -o $@
+	$(CC) $(ALL_LDFLAGS) $^ $(GIT_LIBS) $(LDLIBS_ALL) -o $@
 $(BUILD)/report: $(BUILD)/obj/report/main.o $(BUILD)/libreport.a $(BUILD)/libledger.a $(BUILD)/libcommon.a
-	$(CC) $(ALL_LDFLAGS) $^ $(LDLIBS_ALL) -o $@
+	$(CC) $(ALL_LDFLAGS) $^ $(GIT_LIBS) $(LDLIBS_ALL) -o $@
 $(BUILD)/trainer: $(BUILD)/obj/trainer/main.o $(BUILD)/libtrainer.a $(BUILD)/libcommon.a
 	$(LINK) $(ALL_LDFLAGS) $^ $(TRAINER_LIBS) $(LDLIBS_ALL) -o $@
 # Unit tests compile as C (the obj rule) and link like the trainer.
 $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(LIBS_A)
 	@mkdir -p $(dir $@)
-	$(LINK) $(ALL_LDFLAGS) $< $(LIBS_A) $(TRAINER_LIBS) $(LDLIBS_ALL) -o $@
+	$(LINK) $(ALL_LDFLAGS) $< $(LIBS_A) $(TRAINER_LIBS) $(GIT_LIBS) $(LDLIBS_ALL) -o $@
 
 test: all
 	BUILD=$(BUILD) sh tests/run.sh

@@ -8,6 +8,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "codediff.h"
 #include "ingest.h"
 #include "jsonarena.h"
 #include "ledger.h"
@@ -36,6 +37,16 @@ static const char usage[] =
 	"                     for results.tsv the time of the first row\n"
 	"  --every SECONDS    with --started-at, results.tsv rows start this far\n"
 	"                     apart (default 300)\n"
+	"  --repo DIR         the git repository of the runs' commits: a run with a\n"
+	"                     commit whose parent run has one gets the two commits'\n"
+	"                     diff as its changes (how 'code'): the training\n"
+	"                     script's top-level constants (DEPTH -> model.depth,\n"
+	"                     others code.NAME) and one change per other changed\n"
+	"                     function (code.train.py:GPT.forward). Commits are\n"
+	"                     looked up by hash or prefix, reset-away ones too; a\n"
+	"                     commit not there falls back to the description\n"
+	"  --script PATH      the training script's path in the repository\n"
+	"                     (default train.py)\n"
 	"  --format FMT       the summary as table|tsv|csv|json|md\n"
 	"\n"
 	"Prints 'FILE: N new, M already present, Q quarantined (FORMAT)' per file.\n"
@@ -307,21 +318,43 @@ static int commit_file(struct ingest_file *f)
 	return rc;
 }
 
+/* Runs whose commits the repository could not diff got inferred changes:
+ * said once per file, with the count and the first reason. */
+static void warn_code_misses(struct ingest_file *f, struct codediff *cd)
+{
+	sb example = SB_INIT;
+	long n = cd ? codediff_misses(cd, &example) : 0;
+	if (n) {
+		rl_warn("ingest: %s: %ld run%s not diffed in the repository %s, so %s changes are "
+			"inferred from the description%s (e.g. %s)", f->name, n, n == 1 ? " was" : "s were",
+			f->opts->repo, n == 1 ? "its" : "their", n == 1 ? "" : "s", example.buf);
+		rl_hint("a commit is found by hash or prefix even after git reset, until git gc prunes it; "
+			"give a longer prefix where one is ambiguous");
+	}
+	sb_release(&example);
+}
+
 /* Read, store and commit an open file of known format inside one
  * transaction. Returns an exit status. */
-static int store_file(struct ingest_file *f)
+static int store_file(struct ingest_file *f, struct codediff *cd)
 {
 	if (store_begin(f->store)) {
 		rl_hint("another process may be holding the ledger for longer than the 30 s wait; try again");
 		return EXIT_FAILURE_RT;
 	}
 	sqlite3_int64 since = store_last_id(f->store); /* the last run before this file's */
+	if (cd) { /* misses of a file that failed before are not this file's */
+		sb none = SB_INIT;
+		codediff_misses(cd, &none);
+		sb_release(&none);
+	}
 	if (run_reader(f)) {
 		store_rollback(f->store);
 		return EXIT_USAGE;
 	}
 	warn_lookalikes(f, since);
 	ingest_check_done(f);
+	warn_code_misses(f, cd);
 	if (commit_file(f)) {
 		store_rollback(f->store);
 		return EXIT_FAILURE_RT;
@@ -331,7 +364,7 @@ static int store_file(struct ingest_file *f)
 
 /* One file: load, detect, store, report. Returns an exit status. */
 static int ingest_one(const char *path, enum ingest_format forced, const struct ingest_opts *o,
-		      struct store *st, struct summary *s)
+		      struct store *st, struct codediff *cd, struct summary *s)
 {
 	struct ingest_file f = { .path = path, .name = strcmp(path, "-") ? path : "stdin",
 				 .opts = o, .store = st, .run_id = SB_INIT, .warned = SB_INIT,
@@ -348,7 +381,7 @@ static int ingest_one(const char *path, enum ingest_format forced, const struct 
 		rl_error("ingest: %s: cannot tell the format from the content", f.name);
 		rl_hint("pass --as runrec|results.tsv|run.log|arh.json");
 		rc = EXIT_USAGE;
-	} else if ((rc = store_file(&f)) == EXIT_OK) {
+	} else if ((rc = store_file(&f, cd)) == EXIT_OK) {
 		report_file(s, &f);
 		rc = f.n_quarantined ? EXIT_FINDINGS : EXIT_OK;
 	}
@@ -412,6 +445,10 @@ static int parse_args(int argc, char **argv, struct ingest_opts *o, enum ingest_
 				rl_error("ingest: --every '%s' is not a number of seconds", v);
 				return -1;
 			}
+		} else if (opt_value(argc, argv, &i, "--repo", &v)) {
+			o->repo = v;
+		} else if (opt_value(argc, argv, &i, "--script", &v)) {
+			o->script = v;
 		} else if (opt_value(argc, argv, &i, "--as", &v)) {
 			if (v && ingest_format_parse(v, as)) {
 				rl_error("ingest: --as '%s' is not a format", v);
@@ -437,6 +474,14 @@ static int parse_args(int argc, char **argv, struct ingest_opts *o, enum ingest_
 			rl_error("ingest: %s: the value is not valid UTF-8 text", texts[k].name);
 			return -1;
 		}
+	if (o->script && !o->repo) {
+		rl_error("ingest: --script names the training script in a repository; it needs --repo");
+		return -1;
+	}
+	if (o->script && !*o->script) {
+		rl_error("ingest: --script needs a path, e.g. train.py");
+		return -1;
+	}
 	*nfiles = n;
 	if (!n) {
 		rl_error("ingest: no input files");
@@ -458,6 +503,18 @@ int cmd_ingest(int argc, char **argv, struct ledger_ctx *ctx)
 	}
 	if (parse_args(argc, argv, &o, &as, &nfiles))
 		return EXIT_USAGE;
+	struct codediff *cd = NULL;
+	if (o.repo) {
+		sb err = SB_INIT;
+		cd = codediff_open(o.repo, o.script ? o.script : "train.py", &err);
+		if (!cd)
+			rl_error("ingest: --repo: %s", err.buf);
+		sb_release(&err);
+		if (!cd) {
+			rl_hint("name the directory that holds the runs' commits (a work tree, its .git, or a bare repository)");
+			return EXIT_USAGE;
+		}
+	}
 	struct summary s = { .structured = ctx->fmt_given };
 	table_init(&s.t, 5, cols);
 	/* Each record is ~100 small jansson allocations freed together, and
@@ -471,11 +528,13 @@ int cmd_ingest(int argc, char **argv, struct ledger_ctx *ctx)
 	 * configs live in arenas dropped whole; all else is malloc as before. */
 	int arenas = json_arena_install() == 0;
 	struct store *st = store_new(ctx->db);
+	store_set_codediff(st, cd);
 	for (int i = 0; i < nfiles && rc != EXIT_FAILURE_RT; i++) {
-		int r = ingest_one(argv[i], as, &o, st, &s);
+		int r = ingest_one(argv[i], as, &o, st, cd, &s);
 		rc = r > rc ? r : rc;
 	}
 	store_free(st);
+	codediff_free(cd);
 	if (arenas)
 		json_arena_uninstall();
 	if (s.structured)

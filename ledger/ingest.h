@@ -18,6 +18,8 @@ struct ingest_opts {
 	const char *agent, *campaign, *hardware;
 	double started_at; /* epoch seconds; NaN unless --started-at */
 	double every;      /* seconds between results.tsv rows (--every) */
+	const char *repo;  /* --repo DIR: changes from the commits' diff, or NULL */
+	const char *script; /* --script PATH: the training script in the tree */
 };
 
 struct ingest_file {

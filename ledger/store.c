@@ -11,6 +11,7 @@
  * all it can without the database (identity, canonical text, most of the
  * repeat key, the columns read from the record) so that a worker thread
  * can do it. */
+#include "codediff.h"
 #include "db.h"
 #include "hw.h"
 #include "infer.h"
@@ -135,6 +136,8 @@ struct store {
 	unsigned hw_next; /* the entry to replace next */
 	char ingested_at[32];
 	unsigned bulk_dropped; /* indexes to rebuild at commit (db.h) */
+	struct codediff *code;  /* ledger ingest --repo, or NULL (store_set_codediff) */
+	sqlite3_stmt *sel_commit;
 };
 
 static const char sql_ins_run[] =
@@ -184,6 +187,7 @@ void store_free(struct store *st)
 	sqlite3_finalize(st->sel_config);
 	sqlite3_finalize(st->ins_quar);
 	sqlite3_finalize(st->sel_max_id);
+	sqlite3_finalize(st->sel_commit);
 	for (int g = 0; g < 2; g++) {
 		gen_clear(&st->cache.gen[g]);
 		free(st->cache.gen[g].slot);
@@ -316,8 +320,39 @@ static int parent_config(struct store *st, const char *parent, json_t **config)
 	return found;
 }
 
-/* Exact when both configs exist, else inferred from the description.
- * Returns how they were found, or -1 when the run has no parent. */
+void store_set_codediff(struct store *st, struct codediff *cd)
+{
+	st->code = cd;
+	if (cd && !st->sel_commit)
+		st->sel_commit = db_prepare(st->db, "SELECT code_commit FROM runs WHERE run_id = ?1");
+}
+
+/* The changes between the parent run's commit and this run's (codediff.h):
+ * 0, or -1 when either run has no commit or the repository cannot give
+ * the diff (codediff counts those for the file's warning). The parent is
+ * stored already, from an earlier ingest or earlier in this file. */
+static int code_changes(struct store *st, const json_t *rec, const char *parent,
+			struct change_list *out)
+{
+	const char *commit = runrec_sub_str(rec, "code", "commit");
+	if (!commit || !*commit)
+		return -1;
+	sqlite3_stmt *q = st->sel_commit;
+	db_bind_text(q, 1, parent);
+	int rc = sqlite3_step(q);
+	SQL_CHECK(st->db, rc);
+	char *from = rc == SQLITE_ROW ? db_column_dup(q, 0) : NULL;
+	sqlite3_reset(q);
+	sb why = SB_INIT;
+	int out_rc = from && *from ? codediff_changes(st->code, from, commit, out, &why) : -1;
+	free(from);
+	sb_release(&why);
+	return out_rc;
+}
+
+/* Exact when both configs exist; else, with a repository, from the
+ * commits' diff; else inferred from the description. Returns how they
+ * were found, or -1 when the run has no parent. */
 static int find_changes(struct store *st, const json_t *rec, struct change_list *out)
 {
 	const char *parent = runrec_str(rec, "parent");
@@ -328,6 +363,8 @@ static int find_changes(struct store *st, const json_t *rec, struct change_list 
 		changes_exact(pcfg, cfg, out);
 		return CHANGES_EXACT;
 	}
+	if (st->code && code_changes(st, rec, parent, out) == 0)
+		return CHANGES_CODE;
 	infer_changes(runrec_str(rec, "description"), out);
 	change_list_sort(out);
 	return CHANGES_INFERRED;

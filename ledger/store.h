@@ -88,6 +88,13 @@ void store_prep_release(struct store_prep *p);
 enum store_outcome store_put_prepared(struct store *st, json_t *rec, const struct store_prep *p,
 				      const struct store_src *src, const char **run_id, sb *why);
 
+/* Changes from the code (ledger ingest --repo, codediff.h): a run with a
+ * commit whose parent run has one too, and no config diff, gets the diff
+ * of the two commits as its changes (how 'code') instead of what its
+ * description says. cd stays the caller's; NULL turns it off. */
+struct codediff;
+void store_set_codediff(struct store *st, struct codediff *cd);
+
 /* The highest runs.id (0 for an empty ledger): runs stored later have
  * higher ids. */
 sqlite3_int64 store_last_id(struct store *st);

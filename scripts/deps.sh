@@ -3,7 +3,7 @@
 # Run as root (CI is root); prints what it installs and nothing else otherwise.
 set -e
 pkgs="build-essential pkg-config sqlite3 libsqlite3-dev libjansson-dev libcsv-dev
-libcmark-gfm-dev libcmark-gfm-extensions-dev gnuplot-nox jq"
+libcmark-gfm-dev libcmark-gfm-extensions-dev libgit2-dev git gnuplot-nox jq"
 [ -n "$RUNLEDGER_WITH_BROWSER" ] && pkgs="$pkgs chromium"
 missing=""
 for p in $pkgs; do
