@@ -482,6 +482,24 @@ static void file_changes(struct codediff *cd, git_patch *patch, const struct com
 		py_source_release(&pn);
 }
 
+/* Files that cannot change what a run computes: notes, the results an
+ * agent commits beside the code, pictures. A change recorded for one would
+ * be a variable that changed nothing, and the audit would call a one-knob
+ * run confounded. Requirements and configs (.txt, .toml, .json…) count. */
+static int is_note_or_result(const char *path)
+{
+	static const char *const exts[] = { ".md", ".rst", ".tsv", ".csv", ".log", ".png", ".jpg",
+					    ".jpeg", ".gif", ".svg", ".pdf", ".ipynb" };
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	if (!strcmp(base, ".gitignore") || !strncmp(base, "LICENSE", 7))
+		return 1;
+	for (size_t i = 0; i < ARRAY_SIZE(exts); i++)
+		if (str_ends_with(base, exts[i]))
+			return 1;
+	return 0;
+}
+
 static int diff_hunks(struct codediff *cd, git_tree *ta, git_tree *tb,
 		      const struct commit_info *a, const struct commit_info *b,
 		      struct change_list *out, sb *why)
@@ -502,7 +520,7 @@ static int diff_hunks(struct codediff *cd, git_tree *ta, git_tree *tb,
 		if (git_patch_from_diff(&patch, diff, i)) {
 			sb_addf(why, "cannot diff the commits: %s", git_message());
 			rc = -1;
-		} else if (patch) {
+		} else if (patch && !is_note_or_result(git_patch_get_delta(patch)->new_file.path)) {
 			file_changes(cd, patch, a, b, &ps, out);
 		}
 		git_patch_free(patch);

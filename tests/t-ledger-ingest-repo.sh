@@ -61,7 +61,9 @@ model = GPT(DEPTH)
 step = 0
 EOF
 printf 'MAX_SEQ_LEN = 2048\nTIME_BUDGET = 300\n' >prepare.py
-git add train.py prepare.py
+printf '# notes\n' >program.md
+printf 'commit\tval_bpb\n' >results.tsv
+git add train.py prepare.py program.md results.tsv
 commit() { git commit -q -am "$1" && git rev-parse --short=7 HEAD; }
 git commit -q -m baseline
 B=$(git rev-parse --short=7 HEAD)
@@ -82,6 +84,8 @@ sed -i 's/torch.relu(x).square()/torch.nn.functional.gelu(x)/' train.py
 E6=$(commit "gelu")
 git reset -q --hard "$E4"
 sed -i 's/^TOTAL_BATCH_SIZE = 2\*\*19/TOTAL_BATCH_SIZE = 2**18/; s/^step = 0$/EVAL_EVERY = 250\nstep = 0/' train.py
+printf 'try a smaller batch next\n' >>program.md        # notes and results change nothing
+printf 'abc1234\t0.99\n' >>results.tsv
 E7=$(commit "batch")
 cd ..
 
@@ -98,9 +102,11 @@ tab=$(printf '\t')
 	echo "$E6${tab}0.992500${tab}46.0${tab}discard${tab}exp7 activation"
 	echo "$E7${tab}0.990000${tab}40.0${tab}keep${tab}exp8 smaller batch"
 } >results.tsv
+# rows are given times, so the only warning left is the one under test
+T=2026-03-16T00:00:00Z
 "$LEDGER" --db $DB init >/dev/null
 
-expect_code ledger-ingest-repo-1.1 "ingest with --repo exits 0" 0 "$LEDGER" --db $DB ingest results.tsv --repo repo
+expect_code ledger-ingest-repo-1.1 "ingest with --repo exits 0" 0 "$LEDGER" --db $DB ingest results.tsv --started-at "$T" --repo repo
 expect_eq ledger-ingest-repo-1.2 "summary" "results.tsv: 9 new, 0 already present, 0 quarantined (results.tsv)" "$out"
 expect_eq ledger-ingest-repo-1.3 "one warning for the missing commit, naming the file, the count and the commit" \
 "ledger: warning: ingest: results.tsv: 1 run was not diffed in the repository repo, so its changes are inferred from the description (e.g. commit 'dead123' is not in the repository)
@@ -136,21 +142,21 @@ expect_eq ledger-ingest-repo-2.6 "the two MATRIX_LR tries from the same parent a
 expect_eq ledger-ingest-repo-2.7 "the crash row is diffed against the last kept row" "$E4" \
 	"$(sql $DB "SELECT p.code_commit FROM runs r JOIN runs p ON p.run_id = r.parent WHERE r.id = 6")"
 
-expect_code ledger-ingest-repo-3.1 "re-ingest with --repo exits 0" 0 "$LEDGER" --db $DB ingest results.tsv --repo repo
+expect_code ledger-ingest-repo-3.1 "re-ingest with --repo exits 0" 0 "$LEDGER" --db $DB ingest results.tsv --started-at "$T" --repo repo
 expect_eq ledger-ingest-repo-3.2 "re-ingest adds nothing" "results.tsv: 0 new, 9 already present, 0 quarantined (results.tsv)" "$out"
 expect_eq ledger-ingest-repo-3.3 "nor changes" "9" "$(sql $DB "SELECT count(*) FROM changes")"
 
 "$LEDGER" --db plain.db init >/dev/null
-expect_code ledger-ingest-repo-4.1 "without --repo" 0 "$LEDGER" --db plain.db ingest results.tsv
+expect_code ledger-ingest-repo-4.1 "without --repo" 0 "$LEDGER" --db plain.db ingest results.tsv --started-at "$T"
 expect_eq ledger-ingest-repo-4.2 "the descriptions alone say little" "7|model.depth|10|12|inferred" \
 	"$(sql plain.db "SELECT run, var, old, new, how FROM changes ORDER BY run, var")"
 
 "$LEDGER" --db script.db init >/dev/null
-expect_code ledger-ingest-repo-5.1 "--script naming another file" 0 "$LEDGER" --db script.db ingest results.tsv --repo repo --script prepare.py
+expect_code ledger-ingest-repo-5.1 "--script naming another file" 0 "$LEDGER" --db script.db ingest results.tsv --started-at "$T" --repo repo --script prepare.py
 expect_eq ledger-ingest-repo-5.2 "then train.py's changes are hunks of train.py" "2|code.train.py|+1 -1 lines" \
 	"$(sql script.db "SELECT run, var, $NOHASH FROM changes WHERE run = 2")"
 "$LEDGER" --db dot.db init >/dev/null
-expect_code ledger-ingest-repo-5.3 "--script ./train.py" 0 "$LEDGER" --db dot.db ingest results.tsv --repo repo --script ./train.py
+expect_code ledger-ingest-repo-5.3 "--script ./train.py" 0 "$LEDGER" --db dot.db ingest results.tsv --started-at "$T" --repo repo --script ./train.py
 expect_eq ledger-ingest-repo-5.4 "is train.py in the tree" "2|model.depth|8|10" \
 	"$(sql dot.db "SELECT run, var, old, new FROM changes WHERE run = 2")"
 
@@ -167,11 +173,11 @@ expect_eq ledger-ingest-repo-6.2 "configs on both sides: exact; a config on one:
 c|optim.adam_betas|(0.8, 0.95)|(0.9, 0.95)|code" \
 	"$(sql cfg.db "SELECT r.run_id, var, old, new, how FROM changes c JOIN runs r ON r.id = c.run ORDER BY 1, 2")"
 
-expect_code ledger-ingest-repo-7.1 "--repo that is no repository" 2 "$LEDGER" --db $DB ingest results.tsv --repo nowhere
+expect_code ledger-ingest-repo-7.1 "--repo that is no repository" 2 "$LEDGER" --db $DB ingest results.tsv --started-at "$T" --repo nowhere
 expect_match ledger-ingest-repo-7.2 "says so" "$err" "^ledger: ingest: --repo: 'nowhere' is not a git repository"
-expect_code ledger-ingest-repo-7.3 "--script without --repo" 2 "$LEDGER" --db $DB ingest results.tsv --script train.py
+expect_code ledger-ingest-repo-7.3 "--script without --repo" 2 "$LEDGER" --db $DB ingest results.tsv --started-at "$T" --script train.py
 expect_match ledger-ingest-repo-7.4 "says so" "$err" "--script .* needs --repo"
 mkdir repo/sub
 expect_code ledger-ingest-repo-7.5 "a directory inside the repository is refused, not searched upwards" 2 \
-	"$LEDGER" --db $DB ingest results.tsv --repo repo/sub
-expect_code ledger-ingest-repo-7.6 "its .git is a repository" 0 "$LEDGER" --db $DB ingest results.tsv --repo repo/.git
+	"$LEDGER" --db $DB ingest results.tsv --started-at "$T" --repo repo/sub
+expect_code ledger-ingest-repo-7.6 "its .git is a repository" 0 "$LEDGER" --db $DB ingest results.tsv --started-at "$T" --repo repo/.git
