@@ -13,6 +13,7 @@
 #include "filter.h"
 #include "lookup.h"
 #include "repeats.h"
+#include "rkey.h"
 #include "strmap.h"
 #include "sb.h"
 #include "util.h"
@@ -41,6 +42,7 @@ struct achange {
 
 struct arun {
 	char *run_id, *parent, *status, *decision, *hw_class, *repeat_key;
+	char *parent_key;              /* the parent's repeat_key; NULL when unknown */
 	char *description, *failure;   /* failure: "crash in backward: 'msg'"; NULL if valid */
 	double value;                  /* the metric; NAN unless a valid measurement */
 	double parent_value;           /* NAN when the parent has none */
@@ -52,10 +54,15 @@ struct arun {
 	int on_hw;                     /* on the campaign's hardware (or it has none) */
 	int is_baseline;
 	int by_description;            /* hyp from the description alone (see below) */
+	int rerun;                     /* measures its parent's configuration again (rkey.h):
+	                                  no hypothesis, its changes (a seed) set aside */
+	int exact_nonseed;             /* exact changes other than seeds */
 	struct achange *ch;            /* sorted by var */
 	int nch, oos;                  /* changes; how many are out of scope */
 	char *hyp;                     /* hypothesis key; NULL when nothing changed */
 	char *rkey;                    /* repeat group key; NULL when it cannot be a repeat */
+	char *dkey;                    /* duplicate key: the hypothesis against the same parent
+	                                  configuration on the same hardware class; NULL if none */
 	char *vset;                    /* "a+b": the changed variables, when two or more */
 	char *what;                    /* "model.depth 8 -> 9 + …" for sentences */
 };
@@ -229,6 +236,8 @@ static void load_changes(struct audit *a, sqlite3_stmt *st, sqlite3_int64 id, st
 		c->old = db_column_dup(st, 1);
 		c->new_ = db_column_dup(st, 2);
 		r->oos += !campaign_in_scope(&a->c, c->var);
+		const char *how = (const char *)sqlite3_column_text(st, 3);
+		r->exact_nonseed += how && !strcmp(how, "exact") && !rkey_is_seed(c->var);
 	}
 }
 
@@ -244,37 +253,15 @@ static void load_parent(sqlite3_stmt *st, struct arun *r)
 		r->parent_value = db_column_num(st, 0);
 		r->tokens[1] = db_column_num(st, 1);
 		r->steps[1] = db_column_num(st, 2);
-	}
-}
-
-/* The description as part of a hypothesis key: lowercase, asides in
- * parentheses dropped ("… 32 -> 64 (repeat, stopped)" is the same change as
- * "… 32 -> 64"), runs of spaces collapsed. */
-static void add_description_key(sb *key, const char *d)
-{
-	int depth = 0, space = 0;
-	size_t start = key->len;
-	for (; *d; d++) {
-		if (*d == '(' || *d == ')') {
-			depth += *d == '(' ? 1 : depth > 0 ? -1 : 0;
-			continue;
-		}
-		if (depth)
-			continue;
-		if (isspace((unsigned char)*d)) {
-			space = 1;
-			continue;
-		}
-		if (space && key->len > start)
-			sb_addc(key, ' ');
-		space = 0;
-		sb_addc(key, (char)tolower((unsigned char)*d));
+		r->parent_key = db_column_dup(st, 3);
 	}
 }
 
 /* Hypothesis key and the human text of a run's change set. */
 static void describe_changes(struct arun *r, int has_config)
 {
+	if (r->rerun)
+		return; /* a repeat of the parent tests nothing new */
 	if (!r->nch) {
 		/* A run without a config whose description named no change the
 		 * inference could read (results.tsv "compile mode reduce-overhead")
@@ -284,7 +271,7 @@ static void describe_changes(struct arun *r, int has_config)
 			return;
 		sb key = SB_INIT, what = SB_INIT;
 		sb_adds(&key, "desc|");
-		add_description_key(&key, r->description);
+		rkey_description(&key, r->description);
 		sb_addf(&what, "'%s'", r->description);
 		r->hyp = sb_detach(&key);
 		r->what = sb_detach(&what);
@@ -303,25 +290,74 @@ static void describe_changes(struct arun *r, int has_config)
 	}
 	if (unknown && r->description) {
 		sb_adds(&key, "|");
-		add_description_key(&key, r->description);
+		rkey_description(&key, r->description);
 	}
 	r->hyp = sb_detach(&key);
 	r->what = sb_detach(&what);
 }
 
-/* Repeat group of run i: its repeat_key, else (for records without a
- * config, e.g. results.tsv) the same change set from the same parent on
- * the same hardware. NULL when the run cannot be a repeat. */
+/* Repeat group of run i: its repeat_key (rkey.h). Runs stored without one
+ * (ledgers from before rkey.h) fall back to the same rules by run id: a
+ * rerun joins its parent, the same change set from the same parent on the
+ * same hardware is one group. NULL when the run cannot be a repeat. */
 static char *repeat_group_key(const struct arun *r)
 {
 	sb k = SB_INIT;
 	if (r->repeat_key)
 		sb_addf(&k, "k:%s", r->repeat_key);
+	else if (r->rerun && r->parent_key)
+		sb_addf(&k, "k:%s", r->parent_key);
+	else if (r->rerun) /* the parent has no key either: it is keyed by its id below */
+		sb_addf(&k, "r:%s", r->parent);
 	else if (r->hyp && r->parent)
 		sb_addf(&k, "h:%s|%s|%s", r->parent, r->hyp, r->hw_class ? r->hw_class : "");
+	else if (!r->nch)
+		sb_addf(&k, "r:%s", r->run_id);
 	else
 		return NULL;
 	return sb_detach(&k);
+}
+
+/* Duplicate key: the hypothesis against its parent's configuration (the
+ * parent's repeat group, else the parent itself) on the run's hardware
+ * class. A re-test after the parent changed is another hypothesis. */
+static char *duplicate_key(const struct arun *r)
+{
+	if (!r->hyp || r->by_description || !r->parent)
+		return NULL;
+	sb k = SB_INIT;
+	if (r->parent_key)
+		sb_addf(&k, "k:%s", r->parent_key);
+	else
+		sb_addf(&k, "r:%s", r->parent);
+	sb_addf(&k, "|%s|%s", r->hw_class ? r->hw_class : "", r->hyp);
+	return sb_detach(&k);
+}
+
+/* A rerun of its parent (rkey.h): the same repeat key as the parent, only
+ * seeds changed, or a description that only says "rerun" with no exact
+ * change against it. Its changes are set aside: a seed is no hypothesis
+ * and no variable outside the search space. */
+static void mark_rerun(struct arun *r)
+{
+	int seeds = 0;
+	for (int i = 0; i < r->nch; i++)
+		seeds += rkey_is_seed(r->ch[i].var);
+	if (!r->parent)
+		return;
+	r->rerun = (r->repeat_key && r->parent_key && !strcmp(r->repeat_key, r->parent_key)) ||
+		   (r->nch > 0 && seeds == r->nch) ||
+		   (rkey_rerun_text(r->description) && r->exact_nonseed == 0);
+	if (!r->rerun)
+		return;
+	for (int i = 0; i < r->nch; i++) {
+		free(r->ch[i].var);
+		free(r->ch[i].old);
+		free(r->ch[i].new_);
+	}
+	free(r->ch);
+	r->ch = NULL;
+	r->nch = r->oos = 0;
 }
 
 /* The sorted variable names of r joined by '+', the key of a confound. */
@@ -366,8 +402,8 @@ static int load_runs(struct audit *a)
 		" FROM runs r WHERE r.id IN (" CAMPAIGN_MEMBERS_SQL(2) ")"
 		" ORDER BY r.t_finished IS NULL, r.t_finished, r.id");
 	db_bind_text(st, 2, a->c.name);
-	sqlite3_stmt *chg = db_prepare(a->db, "SELECT var, old, new FROM changes WHERE run = ? ORDER BY var");
-	sqlite3_stmt *par = prepare_metric(a, "SELECT ", "," WORK_COLS " FROM runs r WHERE r.run_id = ?2");
+	sqlite3_stmt *chg = db_prepare(a->db, "SELECT var, old, new, how FROM changes WHERE run = ? ORDER BY var");
+	sqlite3_stmt *par = prepare_metric(a, "SELECT ", "," WORK_COLS ", r.repeat_key FROM runs r WHERE r.run_id = ?2");
 	int rc;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (a->n == cap) {
@@ -391,8 +427,10 @@ static int load_runs(struct audit *a)
 		r->tokens[0] = db_column_num(st, COL_TOKENS);
 		r->steps[0] = db_column_num(st, COL_STEPS);
 		load_parent(par, r);
+		mark_rerun(r);
 		describe_changes(r, sqlite3_column_int(st, COL_HAS_CONFIG));
 		r->rkey = repeat_group_key(r);
+		r->dkey = duplicate_key(r);
 		r->vset = r->nch >= 2 ? var_set(r) : NULL;
 	}
 	sqlite3_finalize(st);
@@ -419,6 +457,7 @@ static void runs_release(struct audit *a)
 		free(r->run_id); free(r->parent); free(r->status); free(r->decision);
 		free(r->hw_class); free(r->repeat_key); free(r->description);
 		free(r->failure); free(r->hyp); free(r->what); free(r->rkey); free(r->vset);
+		free(r->dkey); free(r->parent_key);
 	}
 	free(a->r);
 	free(a->baseline_run);
@@ -868,6 +907,19 @@ static void unresolved(struct audit *a, const int *idx, int n)
 	sb_release(&s);
 }
 
+/* "q20-03 (val_bpb 1.313461, discard)", "q20-08 (crash in eval: 'msg')":
+ * an attempt named with what it gave. */
+static void say_attempt(sb *s, const struct audit *a, const struct arun *r)
+{
+	sb_addf(s, "%s (", r->run_id);
+	if (isnan(r->value))
+		sb_adds(s, r->failure ? r->failure : r->status);
+	else
+		sb_addf(s, "%s %.6f%s%s", a->c.metric, r->value, r->decision ? ", " : "",
+			r->decision ? r->decision : "");
+	sb_addc(s, ')');
+}
+
 static void duplicate(struct audit *a, const int *idx, int n, int measured)
 {
 	const struct arun *m = &a->r[idx[measured]];
@@ -879,20 +931,28 @@ static void duplicate(struct audit *a, const int *idx, int n, int measured)
 	finding_val(f, "attempts", n);
 	finding_val(f, "after_measured", extra);
 	finding_val(f, "measured", m->value);
-	sb s = SB_INIT;
-	add_run_list(&s, a->r, idx + measured + 1, extra);
-	finding_say(f, "%s was already measured by %s (%s %.6f) and tried %d more time%s (%s), one record "
-		    "each; to measure noise repeat the baseline instead, otherwise move on.",
-		    m->what, m->run_id, a->c.metric, m->value, extra, extra == 1 ? "" : "s", s.buf);
-	sb_release(&s);
+	sb first = SB_INIT, later = SB_INIT;
+	say_attempt(&first, a, m);
+	for (int j = measured + 1; j < n; j++) {
+		if (j > measured + 1)
+			sb_adds(&later, j == n - 1 ? " and " : ", ");
+		say_attempt(&later, a, &a->r[idx[j]]);
+	}
+	finding_say(f, "%s against %s was already measured by %s and tried %d more time%s against the same "
+		    "parent configuration: %s; to measure noise repeat the parent unchanged, otherwise move on.",
+		    m->what, m->parent, first.buf, extra, extra == 1 ? "" : "s", later.buf);
+	sb_release(&first);
+	sb_release(&later);
 }
 
-/* unresolved and duplicate_attempt: both look at a change's attempts. */
+/* unresolved: a change (whatever its parent) never validly measured.
+ * duplicate_attempt: a change tried again against the same parent
+ * configuration after a valid measurement of it. */
 static void audit_hypotheses(struct audit *a, enum audit_kind kind)
 {
 	char **keys = xcalloc((size_t)a->n + 1, sizeof(char *));
 	for (int i = 0; i < a->n; i++)
-		keys[i] = a->r[i].hyp;
+		keys[i] = kind == AUDIT_UNRESOLVED ? a->r[i].hyp : a->r[i].dkey;
 	struct groups g;
 	groups_build(a->n, keys, &g);
 	for (int k = 0; k < g.n; k++) {
@@ -903,10 +963,9 @@ static void audit_hypotheses(struct audit *a, enum audit_kind kind)
 				measured = j;
 		if (kind == AUDIT_UNRESOLVED && measured < 0)
 			unresolved(a, idx, n);
-		/* an unreadable description may well be a repeat of the parent,
-		 * which is how noise is measured: not a duplicate */
-		else if (kind == AUDIT_DUPLICATE_ATTEMPT && measured >= 0 && measured < n - 1 &&
-			 !a->r[idx[0]].by_description)
+		/* dkey is NULL for an unreadable description, which may well be
+		 * a repeat of the parent, which is how noise is measured */
+		else if (kind == AUDIT_DUPLICATE_ATTEMPT && measured >= 0 && measured < n - 1)
 			duplicate(a, idx, n, measured);
 	}
 	groups_release(&g);
@@ -951,7 +1010,8 @@ static void audit_within_noise(struct audit *a)
 		return;
 	for (int i = 0; i < a->n; i++) {
 		const struct arun *r = &a->r[i];
-		if (r->is_baseline || isnan(r->value) || isnan(r->parent_ref) || !claims_gain(a, r))
+		/* a rerun is the repetition this finding asks for */
+		if (r->is_baseline || r->rerun || isnan(r->value) || isnan(r->parent_ref) || !claims_gain(a, r))
 			continue;
 		double g = gain(a, r->value, r->parent_ref);
 		if (g >= a->floor)

@@ -419,8 +419,11 @@ static void test_rules(void)
 	CHECK("audit-infer-3", strstr(fl.v[i].sentence, "impl.compile_mode was attempted 1 time"));
 	CHECK("audit-infer-4", !strcmp(fl.v[i + 2].runs[0], "i-new") && fl.v[i + 2].nvars == 0 &&
 			       str_starts_with(fl.v[i + 2].sentence, "'try the new thing' was attempted 1 time"));
-	CHECK("audit-infer-5", count_kind("inf", NAN, AUDIT_REPEAT_NOISE, &fl, &i) == 1 &&
-			       !strcmp(fl.v[i].runs[1], "i-same2") && finding_value(&fl.v[i], "sd") == 0);
+	/* "rerun" measures the parent's configuration again: the two reruns
+	 * and i-base itself are one repeat group (1.0, 1.2, 1.2) */
+	CHECK("audit-infer-5", count_kind("inf", NAN, AUDIT_REPEAT_NOISE, &fl, &i) == 1 && fl.v[i].nruns == 3 &&
+			       !strcmp(fl.v[i].runs[0], "i-base") && !strcmp(fl.v[i].runs[2], "i-same2") &&
+			       fabs(finding_value(&fl.v[i], "mean") - 3.4 / 3) < 1e-12);
 
 	/* undeclared: runs naming a campaign nobody declared */
 	run(7, "stray-1", NULL, "ok", NULL, "H100", 1.1, "x", NULL, "ghost");
