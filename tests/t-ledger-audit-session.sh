@@ -1,0 +1,78 @@
+# t-ledger-audit-session.sh — the audit on sessions shaped like real
+# autoresearch ones: every experiment its own commit, "expN" labels, "+"-joined
+# changes, "A→B" values, seed reruns, "baseline again", and a re-test of a
+# discarded change after the parent moved on. The shape (distinct short
+# commits, labels, arrows, commentary after the change) follows public
+# results.tsv files such as
+# https://github.com/Djordje-Stojanovic/TrainRTX5070/blob/main/results.tsv;
+# the rows and values here are written for this test.
+# Test plan: (1) tests/fixtures/audit/session-results.tsv: the findings are
+# exactly the true ones (a crash unresolved, two "+" rows confounded, the
+# budget's invalid record), the reruns join their parent's repeat group
+# (exp3, exp4 with exp1; exp8 with exp6), and there is no duplicate_attempt,
+# within_noise or out_of_scope. (2) the same story as runrec/1 records with
+# configs (exact changes): a second depth-9 attempt against the same parent
+# is a duplicate_attempt whose sentence quotes each attempt's value and
+# decision; the depth-9 re-test after the parent changed is not.
+. "$ROOT/tests/lib.sh"
+A="$FIXTURES/audit"
+export LEDGER_DB="$PWD/ledger.db"
+
+"$LEDGER" ingest --hardware H100 --campaign sess "$A/session-results.tsv" >/dev/null 2>&1
+printf '%s\n' '{"name":"sess","hardware":"H100","search_space":["*"]}' >sess.json
+"$LEDGER" campaign add sess.json >/dev/null
+# rows are named E0 (the baseline) .. E9 by their label
+sql ledger.db "SELECT run_id, CASE WHEN description LIKE 'exp%' THEN 'E' || substr(description, 4, 1) ELSE 'E0' END FROM runs ORDER BY id" |
+	awk -F'|' '{printf "s/%s/%s/g\n", $1, $2}' >names.sed
+
+expect_code ledger-audit-session-1.0 "audit the session" 1 "$LEDGER" audit --campaign sess --format tsv
+got=$(printf '%s\n' "$out" | cut -f2,4,7 | sed -f names.sed)
+want=$(cat <<'X'
+kind	runs	values
+budget		records=10;budget=null;out_of_scope=0;invalid=1;both=0;in_scope_valid=8
+confounded	E5	runs=1;valid=0
+confounded	E9	runs=1;valid=1
+unresolved	E5	attempts=1
+repeat_noise	E1, E3, E4	n=3;mean=1.090000;sd=0.001000;min=1.089000;max=1.091000;range=0.002000;failed=0
+repeat_noise	E6, E8	n=2;mean=1.079750;sd=0.000354;min=1.079500;max=1.080000;range=0.000500;failed=0
+noise_floor		floor=0.001683;pooled_sd=0.000842;groups=2;runs=5
+X
+)
+expect_eq ledger-audit-session-1.1 "only true findings; reruns repeat their parent" "$want" "$got"
+expect_eq ledger-audit-session-1.2 "the seed rerun and the 'same config' row share exp1's repeat key" "1" \
+	"$(sql ledger.db "SELECT count(DISTINCT repeat_key) FROM runs WHERE description LIKE 'exp1 %' OR description LIKE 'exp3 %' OR description LIKE 'exp4 %'")"
+expect_eq ledger-audit-session-1.3 "ledger repeats shows the same two groups" "3|E1,E3,E4
+2|E6,E8" "$("$LEDGER" repeats --format tsv | awk -F'\t' 'NR>1{print $2 "|" $10}' | sed -f names.sed)"
+
+# --- the same story with configs: exact changes, a commit per run -----------
+rec() { # run_id parent commit decision val depth lr warmdown seed description
+	printf '{"schema":"runrec/1","run_id":"%s","parent":%s,"campaign":"cfg","status":"ok","decision":"%s",' "$1" "$2" "$4"
+	printf '"finished_at":"2026-03-16T%s:00:00Z","hardware":{"gpu_name":"NVIDIA H100 80GB HBM3"},' "$(printf '%02d' "$n")"
+	printf '"code":{"commit":"%s"},"config":{"model.depth":%s,"optim.matrix_lr":%s,"sched.warmdown_ratio":%s,"train.seed":%s},' "$3" "$6" "$7" "$8" "$9"
+	printf '"metrics":{"val_bpb":%s},"description":"%s"}\n' "$5" "${10}"
+	n=$((n + 1))
+}
+n=0
+{
+	rec s0 null c0 baseline 1.100 8 0.04 0.5 1 "baseline"
+	rec s1 '"s0"' c1 keep 1.090 8 0.05 0.5 1 "matrix lr 0.05"
+	rec s2 '"s1"' c2 discard 1.095 9 0.05 0.5 1 "depth 9"
+	rec s3 '"s1"' c3 discard 1.089 8 0.05 0.5 2 "seed 2"
+	rec s4 '"s1"' c4 discard 1.096 9 0.05 0.5 1 "depth 9 again, to be sure"
+	rec s5 '"s1"' c5 keep 1.080 8 0.05 0.6 1 "warmdown 0.6"
+	rec s6 '"s5"' c6 discard 1.082 9 0.05 0.6 1 "depth 9 on the new best"
+} >cfg.jsonl
+"$LEDGER" ingest cfg.jsonl >/dev/null
+printf '%s\n' '{"name":"cfg","hardware":"H100","search_space":["*"]}' >cfg.json
+"$LEDGER" campaign add cfg.json >/dev/null
+expect_code ledger-audit-session-2.0 "audit the config session" 1 "$LEDGER" audit --campaign cfg --format tsv
+expect_eq ledger-audit-session-2.1 "one duplicate (same parent), repeats on other commits, no re-test finding" \
+"budget		
+duplicate_attempt	s2, s4	model.depth
+repeat_noise	s1, s3	optim.matrix_lr
+repeat_noise	s2, s4	model.depth
+noise_floor		" "$(printf '%s\n' "$out" | awk -F'\t' 'NR>1{print $2 "\t" $4 "\t" $5}')"
+expect_match ledger-audit-session-2.2 "the duplicate's sentence quotes both attempts" "$out" \
+	"model.depth 8 -> 9 against s1 was already measured by s2 \(val_bpb 1\.095000, discard\) and tried 1 more time against the same parent configuration: s4 \(val_bpb 1\.096000, discard\)"
+expect_eq ledger-audit-session-2.3 "the re-test after the parent changed has its own repeat key" "3" \
+	"$(sql ledger.db "SELECT count(DISTINCT repeat_key) FROM runs WHERE run_id IN ('s2', 's4', 's6', 's1')")"
