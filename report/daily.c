@@ -528,7 +528,7 @@ static int compute_frontiers(struct day *d)
 	struct run_filter f;
 	run_filter_init(&f);
 	f.until = d->t1;
-	struct frontier_opts fo = { &f, NULL, 0, FRONTIER_BY_CLASS };
+	struct frontier_opts fo = { &f, NULL, 0, FRONTIER_BY_CLASS, 0 };
 	int rc = frontier_compute(d->db, &fo, &d->by_class);
 	fo.by = FRONTIER_BY_TIER;
 	if (!rc)
