@@ -28,6 +28,8 @@ static const char *const kind_names[AUDIT_KIND_COUNT] = {
 	[AUDIT_WITHIN_NOISE] = "within_noise",
 	[AUDIT_IMPL_CHANGED_METRIC] = "impl_changed_metric",
 	[AUDIT_OTHER_HARDWARE] = "other_hardware",
+	[AUDIT_OTHER_BUDGET] = "other_budget",
+	[AUDIT_DISCARDED_IMPROVEMENT] = "discarded_improvement",
 	[AUDIT_REPEAT_NOISE] = "repeat_noise",
 	[AUDIT_NOISE_FLOOR] = "noise_floor",
 	[AUDIT_UNDECLARED] = "undeclared",
@@ -52,6 +54,10 @@ struct arun {
 	int parent_n;                  /* measurements behind parent_ref (0: none) */
 	double tokens[2], steps[2];    /* amount trained: [0] the run, [1] its parent; NAN unknown */
 	int on_hw;                     /* on the campaign's hardware (or it has none) */
+	double budget;                 /* seconds of training: recorded, changed, else the parent's; NAN unknown */
+	int off_budget;                /* budget known and not the baseline's */
+	int comparable;                /* on_hw and not off_budget: compared with the baseline */
+	int parent_budget_differs;     /* the parent (in the campaign) trained for another budget */
 	int is_baseline;
 	int by_description;            /* hyp from the description alone (see below) */
 	int rerun;                     /* measures its parent's configuration again (rkey.h):
@@ -75,6 +81,7 @@ struct audit {
 	char *baseline_run;
 	double baseline_value;
 	double floor, pooled_sd;
+	double budget;                 /* the baseline's time budget, NAN when unknown */
 	const char *noise_source;
 	int groups;
 	struct finding_list *out;
@@ -371,7 +378,8 @@ static char *var_set(const struct arun *r)
 
 /* The columns of load_runs' query, in order. */
 enum { COL_ID, COL_RUN_ID, COL_PARENT, COL_STATUS, COL_DECISION, COL_HW, COL_REPEAT_KEY,
-       COL_DESCRIPTION, COL_PHASE, COL_MESSAGE, COL_HAS_CONFIG, COL_TOKENS, COL_STEPS, COL_VALUE };
+       COL_DESCRIPTION, COL_PHASE, COL_MESSAGE, COL_HAS_CONFIG, COL_BUDGET, COL_TOKENS, COL_STEPS,
+       COL_VALUE };
 
 /* How much a run trained, to tell a throughput change from a math change. */
 #define WORK_COLS " json_extract(r.record, '$.metrics.total_tokens_M'), json_extract(r.record, '$.metrics.num_steps')"
@@ -398,7 +406,10 @@ static int load_runs(struct audit *a)
 		"SELECT r.id, r.run_id, r.parent, r.status, r.decision, r.hw_class, r.repeat_key,"
 		" r.description, json_extract(r.record, '$.failure.phase'),"
 		" json_extract(r.record, '$.failure.message'),"
-		" json_type(r.record, '$.config') IS NOT NULL," WORK_COLS ", ",
+		" json_type(r.record, '$.config') IS NOT NULL,"
+		" coalesce(json_extract(r.record, '$.budget.seconds'),"
+		" json_extract(r.record, '$.config.\"train.time_budget_s\"')),"
+		WORK_COLS ", ",
 		" FROM runs r WHERE r.id IN (" CAMPAIGN_MEMBERS_SQL(2) ")"
 		" ORDER BY r.t_finished IS NULL, r.t_finished, r.id");
 	db_bind_text(st, 2, a->c.name);
@@ -424,6 +435,7 @@ static int load_runs(struct audit *a)
 			r->failure = failure_text(st);
 		r->on_hw = !a->c.hardware || (r->hw_class && str_ieq(r->hw_class, a->c.hardware));
 		load_changes(a, chg, sqlite3_column_int64(st, COL_ID), r);
+		r->budget = db_column_num(st, COL_BUDGET);
 		r->tokens[0] = db_column_num(st, COL_TOKENS);
 		r->steps[0] = db_column_num(st, COL_STEPS);
 		load_parent(par, r);
@@ -461,6 +473,61 @@ static void runs_release(struct audit *a)
 	}
 	free(a->r);
 	free(a->baseline_run);
+}
+
+/* A variable that sets the time budget: train.time_budget_s, or what
+ * prose and train.py call it (TIME_BUDGET, "time budget"). */
+static int is_budget_var(const char *var)
+{
+	const char *last = strrchr(var, '.');
+	last = last ? last + 1 : var;
+	return !strcmp(var, "train.time_budget_s") || str_ends_with(last, "time_budget") ||
+	       str_ends_with(last, "time_budget_s");
+}
+
+/* Each run's time budget: recorded (budget.seconds or the config), else a
+ * change of it against the parent, else the parent's (a changed budget
+ * stays changed in the runs built on it). Runs come in time order, so a
+ * parent in the campaign is resolved before its children. */
+static void resolve_budgets(struct audit *a)
+{
+	struct strmap by_id = STRMAP_INIT;
+	for (int i = 0; i < a->n; i++) {
+		struct arun *r = &a->r[i];
+		for (int j = 0; j < r->nch && isnan(r->budget); j++) {
+			double v;
+			if (is_budget_var(r->ch[j].var) && r->ch[j].new_ && !parse_double(r->ch[j].new_, &v) && v > 0)
+				r->budget = v;
+		}
+		const struct strmap_slot *p = r->parent && isnan(r->budget) ? strmap_find(&by_id, r->parent) : NULL;
+		if (p)
+			r->budget = a->r[p->v.n].budget;
+		strmap_get(&by_id, r->run_id, NULL)->v.n = i;
+	}
+	strmap_release(&by_id);
+}
+
+/* The campaign's budget is its baseline's; a run with another known
+ * budget is not compared with it (docs/audit.md, other_budget). */
+static void mark_comparable(struct audit *a)
+{
+	a->budget = NAN;
+	for (int i = 0; i < a->n; i++)
+		if (a->r[i].is_baseline)
+			a->budget = a->r[i].budget;
+	struct strmap by_id = STRMAP_INIT;
+	for (int i = 0; i < a->n; i++) {
+		struct arun *r = &a->r[i];
+		r->off_budget = !isnan(a->budget) && !isnan(r->budget) && fabs(r->budget - a->budget) > 0.5;
+		r->comparable = r->on_hw && !r->off_budget;
+		const struct strmap_slot *p = r->parent ? strmap_find(&by_id, r->parent) : NULL;
+		if (p) {
+			double pb = a->r[p->v.n].budget;
+			r->parent_budget_differs = !isnan(pb) && !isnan(r->budget) && fabs(pb - r->budget) > 0.5;
+		}
+		strmap_get(&by_id, r->run_id, NULL)->v.n = i;
+	}
+	strmap_release(&by_id);
 }
 
 /* The declared baseline (any run in the ledger, member or not), else the
@@ -661,7 +728,7 @@ static void audit_noise(struct audit *a, const struct audit_opts *o)
 	/* the floor is the campaign's hardware's: noise elsewhere says nothing here */
 	char **keys = xcalloc((size_t)a->n + 1, sizeof(char *));
 	for (int i = 0; i < a->n; i++)
-		keys[i] = a->r[i].on_hw ? a->r[i].rkey : NULL;
+		keys[i] = a->r[i].comparable ? a->r[i].rkey : NULL;
 	struct groups g;
 	groups_build(a->n, keys, &g);
 	double ss = 0;
@@ -727,7 +794,7 @@ static void audit_no_improvement(struct audit *a)
 	int best = -1, others = 0;
 	for (int i = 0; i < a->n; i++) {
 		const struct arun *r = &a->r[i];
-		if (r->is_baseline || isnan(r->value) || !r->on_hw)
+		if (r->is_baseline || isnan(r->value) || !r->comparable)
 			continue;
 		others++;
 		if (best < 0 || better(a, r->value, a->r[best].value))
@@ -764,9 +831,37 @@ static void audit_no_improvement(struct audit *a)
 		    a->r[best].run_id, a->r[best].value, a->r[best].value - a->baseline_value);
 }
 
+static int decided(const struct arun *r, const char *d)
+{
+	return r->decision && !strcmp(r->decision, d);
+}
+
+/* Autoresearch's keep rate (analysis.ipynb): keeps / (keeps + discards),
+ * the baseline counted as a keep; runs without a valid measurement are
+ * crashes, counted apart whatever their decision. */
+static void keep_counts(const struct audit *a, long *keeps, long *discards, long *crashes)
+{
+	*keeps = *discards = *crashes = 0;
+	for (int i = 0; i < a->n; i++) {
+		const struct arun *r = &a->r[i];
+		if (isnan(r->value))
+			++*crashes;
+		else if (r->is_baseline || decided(r, "keep") || decided(r, "baseline"))
+			++*keeps;
+		else if (decided(r, "discard"))
+			++*discards;
+	}
+}
+
+static double keep_rate(long keeps, long discards)
+{
+	return keeps + discards ? (double)keeps / (double)(keeps + discards) : NAN;
+}
+
 static void audit_budget(struct audit *a)
 {
-	long oos = 0, invalid = 0, both = 0, in_scope_valid = 0;
+	long oos = 0, invalid = 0, both = 0, in_scope_valid = 0, keeps, discards, crashes;
+	keep_counts(a, &keeps, &discards, &crashes);
 	for (int i = 0; i < a->n; i++) {
 		const struct arun *r = &a->r[i];
 		int bad = isnan(r->value);
@@ -784,6 +879,10 @@ static void audit_budget(struct audit *a)
 	finding_val(f, "invalid", invalid);
 	finding_val(f, "both", both);
 	finding_val(f, "in_scope_valid", in_scope_valid);
+	finding_val(f, "keeps", keeps);
+	finding_val(f, "discards", discards);
+	finding_val(f, "crashes", crashes);
+	finding_val(f, "keep_rate", keep_rate(keeps, discards));
 	sb s = SB_INIT;
 	if (budget)
 		sb_addf(&s, "%d of %ld record%s used", a->n, budget, budget == 1 ? "" : "s");
@@ -797,6 +896,10 @@ static void audit_budget(struct audit *a)
 		sb_addf(&s, " (%ld of them also out of scope)", both);
 	sb_addf(&s, ", %ld validly measured an in-scope change or repeat", in_scope_valid);
 	sb_adds(&s, warn ? "; spend what is left on single in-scope changes." : ".");
+	if (keeps + discards)
+		sb_addf(&s, " Keep rate %ld/%ld (%.1f%%): %ld kept, the baseline included, %ld discarded; "
+			"%ld without a valid measurement counted apart.", keeps, keeps + discards,
+			100.0 * keep_rate(keeps, discards), keeps, discards, crashes);
 	f->sentence = sb_detach(&s);
 }
 
@@ -1011,7 +1114,8 @@ static void audit_within_noise(struct audit *a)
 	for (int i = 0; i < a->n; i++) {
 		const struct arun *r = &a->r[i];
 		/* a rerun is the repetition this finding asks for */
-		if (r->is_baseline || r->rerun || isnan(r->value) || isnan(r->parent_ref) || !claims_gain(a, r))
+		if (r->is_baseline || r->rerun || r->off_budget || r->parent_budget_differs || isnan(r->value) ||
+		    isnan(r->parent_ref) || !claims_gain(a, r))
 			continue;
 		double g = gain(a, r->value, r->parent_ref);
 		if (g >= a->floor)
@@ -1062,7 +1166,8 @@ static void audit_impl_changed_metric(struct audit *a)
 		return;
 	for (int i = 0; i < a->n; i++) {
 		const struct arun *r = &a->r[i];
-		if (!impl_only(r) || isnan(r->value) || isnan(r->parent_ref))
+		if (!impl_only(r) || r->off_budget || r->parent_budget_differs || isnan(r->value) ||
+		    isnan(r->parent_ref))
 			continue;
 		double delta = r->value - r->parent_ref, w = work_change(r);
 		double g = gain(a, r->value, r->parent_ref);
@@ -1118,6 +1223,86 @@ static void audit_other_hardware(struct audit *a)
 	free(keys);
 }
 
+/* A 600-second result is not comparable with 300-second ones: runs with
+ * another budget than the baseline's are shown here, once per budget, and
+ * left out of every comparison (comparable = 0). */
+static void audit_other_budget(struct audit *a)
+{
+	char **keys = xcalloc((size_t)a->n + 1, sizeof(char *));
+	for (int i = 0; i < a->n; i++)
+		if (a->r[i].off_budget) {
+			sb k = SB_INIT;
+			sb_addf(&k, "%g", a->r[i].budget);
+			keys[i] = sb_detach(&k);
+		}
+	struct groups g;
+	groups_build(a->n, keys, &g);
+	for (int k = 0; k < g.n; k++) {
+		const int *idx = g.idx + g.start[k];
+		int n = g.start[k + 1] - g.start[k];
+		struct finding *f = finding_new(a->out, a->c.name, AUDIT_OTHER_BUDGET, AUDIT_WARN);
+		sb runs = SB_INIT;
+		for (int j = 0; j < n; j++)
+			finding_run(f, a->r[idx[j]].run_id);
+		add_run_list(&runs, a->r, idx, n);
+		finding_val(f, "runs", n);
+		finding_val(f, "budget", a->r[idx[0]].budget);
+		finding_val(f, "campaign_budget", a->budget);
+		finding_say(f, "%s trained for %g s, not the %g s of the baseline %s; %s shown but never compared with "
+			    "%g-second results (the baseline, the best run, the kept frontier, the noise floor and "
+			    "gains over a parent leave %s out): rerun at %g s to compare.",
+			    runs.buf, a->r[idx[0]].budget, a->budget, a->baseline_run, n == 1 ? "it is" : "they are",
+			    a->budget, n == 1 ? "it" : "them", a->budget);
+		sb_release(&runs);
+	}
+	groups_release(&g);
+	for (int i = 0; i < a->n; i++)
+		free(keys[i]);
+	free(keys);
+}
+
+/* The kept frontier, as `ledger frontier` draws it for runs with
+ * decisions: the running best of comparable valid runs that were not
+ * discarded. A discarded run that beat it was thrown away while better
+ * than anything kept — autoresearch keeps every improvement. Reruns are
+ * measurements of noise, not candidates, and do not count. */
+static void audit_discarded_improvement(struct audit *a)
+{
+	int best = -1;
+	for (int i = 0; i < a->n; i++) {
+		const struct arun *r = &a->r[i];
+		if (!r->comparable || isnan(r->value))
+			continue;
+		if (!decided(r, "discard")) {
+			if (best < 0 || better(a, r->value, a->r[best].value))
+				best = i;
+			continue;
+		}
+		if (best < 0 || r->rerun || !better(a, r->value, a->r[best].value))
+			continue;
+		const struct arun *b = &a->r[best];
+		double g = gain(a, r->value, b->value);
+		struct finding *f = finding_new(a->out, a->c.name, AUDIT_DISCARDED_IMPROVEMENT, AUDIT_WARN);
+		finding_run(f, b->run_id);
+		finding_run(f, r->run_id);
+		finding_run_vars(f, r);
+		finding_val(f, "value", r->value);
+		finding_val(f, "frontier", b->value);
+		finding_val(f, "gain", g);
+		finding_val(f, "floor", a->floor);
+		sb noise = SB_INIT;
+		if (isnan(a->floor))
+			sb_adds(&noise, "the noise floor is unknown");
+		else
+			sb_addf(&noise, "%s the noise floor %.6f", g >= a->floor ? "beyond" : "within", a->floor);
+		finding_say(f, "%s (%s) was discarded at %s %.6f though it beat the kept frontier %.6f of %s by "
+			    "%.6f (%s): repeat it and keep it if it holds.",
+			    r->run_id, r->what ? r->what : "no change recorded", a->c.metric, r->value, b->value,
+			    b->run_id, g, noise.buf);
+		sb_release(&noise);
+	}
+}
+
 /* ---- entry points --------------------------------------------------------- */
 
 /* Move tmp's findings onto out in kind order, keeping order within a kind. */
@@ -1149,12 +1334,17 @@ static void fill_summary(const struct audit *a, const struct finding_list *fl, s
 	s->best_value = NAN;
 	for (int i = 0; i < a->n; i++) {
 		const struct arun *r = &a->r[i];
-		if (!isnan(r->value) && r->on_hw && (isnan(s->best_value) || better(a, r->value, s->best_value))) {
+		if (!isnan(r->value) && r->comparable && (isnan(s->best_value) || better(a, r->value, s->best_value))) {
 			free(s->best_run);
 			s->best_run = xstrdup(r->run_id);
 			s->best_value = r->value;
 		}
 	}
+	keep_counts(a, &s->keeps, &s->discards, &s->crashes);
+	s->keep_rate = keep_rate(s->keeps, s->discards);
+	s->budget_seconds = a->budget;
+	for (int i = 0; i < a->n; i++)
+		s->other_budget += a->r[i].off_budget;
 	s->noise_floor = a->floor;
 	s->pooled_sd = a->pooled_sd;
 	s->noise_source = a->noise_source;
@@ -1199,6 +1389,8 @@ int audit_campaign(sqlite3 *db, const char *campaign, const struct audit_opts *o
 		rc = resolve_baseline(&a);
 	}
 	if (!rc) {
+		resolve_budgets(&a);
+		mark_comparable(&a);
 		audit_noise(&a, o);
 		audit_no_improvement(&a);
 		audit_budget(&a);
@@ -1209,6 +1401,8 @@ int audit_campaign(sqlite3 *db, const char *campaign, const struct audit_opts *o
 		audit_within_noise(&a);
 		audit_impl_changed_metric(&a);
 		audit_other_hardware(&a);
+		audit_other_budget(&a);
+		audit_discarded_improvement(&a);
 		if (sum)
 			fill_summary(&a, &tmp, sum);
 		append_by_kind(out, &tmp);

@@ -29,7 +29,7 @@ expect_code ledger-audit-session-1.0 "audit the session" 1 "$LEDGER" audit --cam
 got=$(printf '%s\n' "$out" | cut -f2,4,7 | sed -f names.sed)
 want=$(cat <<'X'
 kind	runs	values
-budget		records=10;budget=null;out_of_scope=0;invalid=1;both=0;in_scope_valid=8
+budget		records=10;budget=null;out_of_scope=0;invalid=1;both=0;in_scope_valid=8;keeps=4;discards=5;crashes=1;keep_rate=0.444444
 confounded	E5	runs=1;valid=0
 confounded	E9	runs=1;valid=1
 unresolved	E5	attempts=1
@@ -76,3 +76,37 @@ expect_match ledger-audit-session-2.2 "the duplicate's sentence quotes both atte
 	"model.depth 8 -> 9 against s1 was already measured by s2 \(val_bpb 1\.095000, discard\) and tried 1 more time against the same parent configuration: s4 \(val_bpb 1\.096000, discard\)"
 expect_eq ledger-audit-session-2.3 "the re-test after the parent changed has its own repeat key" "3" \
 	"$(sql ledger.db "SELECT count(DISTINCT repeat_key) FROM runs WHERE run_id IN ('s2', 's4', 's6', 's1')")"
+
+# --- another budget, and a discarded improvement ----------------------------
+# b2 trained for 600 s (and b3, built on it, too): shown, never compared
+# with the 300-second baseline. b4 was discarded at 1.085 while the kept
+# frontier stood at b1's 1.090.
+bud() { # run_id parent decision val seconds lr
+	printf '{"schema":"runrec/1","run_id":"%s","parent":%s,"campaign":"bud","status":"ok","decision":"%s",' "$1" "$2" "$3"
+	printf '"finished_at":"2026-03-17T%s:00:00Z","hardware":{"gpu_name":"NVIDIA H100 80GB HBM3"},"code":{"commit":"%s"},' "$(printf '%02d' "$n")" "$1"
+	printf '"budget":{"seconds":%s},"config":{"optim.matrix_lr":%s,"train.time_budget_s":%s},"metrics":{"val_bpb":%s}}\n' "$5" "$6" "$5" "$4"
+	n=$((n + 1))
+}
+n=0
+{
+	bud b0 null baseline 1.100 300 0.04
+	bud b1 '"b0"' keep 1.090 300 0.05
+	bud b2 '"b1"' keep 1.050 600 0.05
+	bud b3 '"b2"' discard 1.060 600 0.06
+	bud b4 '"b1"' discard 1.085 300 0.06
+} >bud.jsonl
+"$LEDGER" ingest bud.jsonl >/dev/null
+printf '%s\n' '{"name":"bud","hardware":"H100","search_space":["*"],"noise_default":0.002}' >bud.json
+"$LEDGER" campaign add bud.json >/dev/null
+expect_code ledger-audit-session-3.0 "audit the budget session" 1 "$LEDGER" audit --campaign bud --format tsv
+expect_eq ledger-audit-session-3.1 "other budget and the discarded improvement" \
+"budget	records=5;budget=null;out_of_scope=0;invalid=0;both=0;in_scope_valid=4;keeps=3;discards=2;crashes=0;keep_rate=0.600000
+other_budget	b2, b3
+discarded_improvement	b1, b4
+noise_floor	" "$(printf '%s\n' "$out" | awk -F'\t' 'NR>1{print $2 "\t" ($2 == "budget" ? $7 : $4)}')"
+expect_match ledger-audit-session-3.2 "the budget sentence" "$out" \
+	"b2 and b3 trained for 600 s, not the 300 s of the baseline b0; they are shown but never compared with 300-second results"
+expect_match ledger-audit-session-3.3 "the discarded improvement's sentence" "$out" \
+	"b4 \(optim.matrix_lr 0.05 -> 0.06\) was discarded at val_bpb 1\.085000 though it beat the kept frontier 1\.090000 of b1 by 0\.005000 \(beyond the noise floor 0\.002000\)"
+expect_code ledger-audit-session-3.4 "--all frontier would have moved at b4 but the default does not" 0 "$LEDGER" frontier --campaign bud --format tsv
+expect_eq ledger-audit-session-3.5 "ledger frontier follows kept runs" "b0 b1 b2" "$(printf '%s\n' "$out" | tail -n +2 | cut -f1 | tr '\n' ' ' | sed 's/ $//')"
