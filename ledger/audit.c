@@ -1344,7 +1344,11 @@ static void fill_summary(const struct audit *a, const struct finding_list *fl, s
 	s->keep_rate = keep_rate(s->keeps, s->discards);
 	s->budget_seconds = a->budget;
 	for (int i = 0; i < a->n; i++)
-		s->other_budget += a->r[i].off_budget;
+		if (a->r[i].off_budget) {
+			s->other_budget_runs = xrealloc(s->other_budget_runs,
+							(size_t)(s->other_budget + 1) * sizeof(char *));
+			s->other_budget_runs[s->other_budget++] = xstrdup(a->r[i].run_id);
+		}
 	s->noise_floor = a->floor;
 	s->pooled_sd = a->pooled_sd;
 	s->noise_source = a->noise_source;
@@ -1367,6 +1371,9 @@ void audit_summary_release(struct audit_summary *s)
 	free(s->hardware);
 	free(s->baseline_run);
 	free(s->best_run);
+	for (long i = 0; i < s->other_budget; i++)
+		free(s->other_budget_runs[i]);
+	free(s->other_budget_runs);
 	memset(s, 0, sizeof(*s));
 }
 

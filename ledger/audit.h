@@ -105,6 +105,7 @@ struct audit_summary {
 	double keep_rate;       /* NAN when nothing was kept or discarded */
 	double budget_seconds;  /* the baseline's time budget; NAN when unknown */
 	long other_budget;      /* runs left out of comparisons for another budget */
+	char **other_budget_runs; /* their run_ids, time order; owned */
 };
 void audit_summary_release(struct audit_summary *s);
 

@@ -110,3 +110,20 @@ expect_match ledger-audit-session-3.3 "the discarded improvement's sentence" "$o
 	"b4 \(optim.matrix_lr 0.05 -> 0.06\) was discarded at val_bpb 1\.085000 though it beat the kept frontier 1\.090000 of b1 by 0\.005000 \(beyond the noise floor 0\.002000\)"
 expect_code ledger-audit-session-3.4 "--all frontier would have moved at b4 but the default does not" 0 "$LEDGER" frontier --campaign bud --format tsv
 expect_eq ledger-audit-session-3.5 "ledger frontier follows kept runs" "b0 b1 b2" "$(printf '%s\n' "$out" | tail -n +2 | cut -f1 | tr '\n' ' ' | sed 's/ $//')"
+
+# --- the campaign report says the same ------------------------------------------
+"$REPORT" --db ledger.db campaign --campaign bud --out rep --no-charts >/dev/null 2>&1
+md=$(cat rep/campaign-bud.md)
+expect_match ledger-audit-session-4.1 "report: keep rate keeps / (keeps + discards), baseline a keep" "$md" \
+	'^- Keep rate: 60% \(3 kept, the baseline counted as a keep, against 2 discarded; 0 without a valid measurement counted apart\)$'
+expect_match ledger-audit-session-4.2 "report: the other budget is named and left out" "$md" \
+	'^- Trained for another time budget, so shown but never compared with 300-second results .*: b2, b3$'
+expect_match ledger-audit-session-4.3 "report: the 600 s run is not the best" "$md" '^- Best on the campaign.s hardware: b4 at \*\*1\.0850\*\*$'
+expect_eq ledger-audit-session-4.4 "report: top hits leave the 600 s keep out" "| 1 | b1 | H100 | 1.0900 | b0 (1.1000) | +0.0100 |  |" \
+	"$(printf '%s\n' "$md" | grep '^| 1 | b1 ')"
+"$REPORT" --db ledger.db campaign --campaign sess --out rep --no-charts >/dev/null 2>&1
+got=$(awk '/^## Top hits/,/^## Runs/' rep/campaign-sess.md | awk -F' \\| ' '/^\| [0-9]+ \|/ { print $1, $6 }' | sed -f names.sed)
+expect_eq ledger-audit-session-4.5 "report: the session's top hits by gain" "| 1 +0.0100
+| 2 +0.0100
+| 3 +0.0100" "$got"
+expect_match ledger-audit-session-4.6 "report: top hits total" "$(cat rep/campaign-sess.md)" '^Total gain of the 3 keeps over the keep before each: \+0\.0300\.$'
