@@ -1282,6 +1282,9 @@ static void audit_discarded_improvement(struct audit *a)
 			continue;
 		const struct arun *b = &a->r[best];
 		double g = gain(a, r->value, b->value);
+		/* discarding a gain inside the noise floor is a fair call */
+		if (!isnan(a->floor) && g < a->floor)
+			continue;
 		struct finding *f = finding_new(a->out, a->c.name, AUDIT_DISCARDED_IMPROVEMENT, AUDIT_WARN);
 		finding_run(f, b->run_id);
 		finding_run(f, r->run_id);
@@ -1294,7 +1297,7 @@ static void audit_discarded_improvement(struct audit *a)
 		if (isnan(a->floor))
 			sb_adds(&noise, "the noise floor is unknown");
 		else
-			sb_addf(&noise, "%s the noise floor %.6f", g >= a->floor ? "beyond" : "within", a->floor);
+			sb_addf(&noise, "beyond the noise floor %.6f", a->floor);
 		finding_say(f, "%s (%s) was discarded at %s %.6f though it beat the kept frontier %.6f of %s by "
 			    "%.6f (%s): repeat it and keep it if it holds.",
 			    r->run_id, r->what ? r->what : "no change recorded", a->c.metric, r->value, b->value,

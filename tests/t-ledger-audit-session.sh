@@ -127,3 +127,16 @@ expect_eq ledger-audit-session-4.5 "report: the session's top hits by gain" "| 1
 | 2 +0.0100
 | 3 +0.0100" "$got"
 expect_match ledger-audit-session-4.6 "report: top hits total" "$(cat rep/campaign-sess.md)" '^Total gain of the 3 keeps over the keep before each: \+0\.0300\.$'
+
+# --- discarding a gain inside the noise floor is a fair call ---------------------
+printf '%s\n' '{"schema":"runrec/1","run_id":"n1","parent":"b1","campaign":"fair","status":"ok","decision":"discard","finished_at":"2026-03-17T09:00:00Z","hardware":{"gpu_name":"NVIDIA H100 80GB HBM3"},"budget":{"seconds":300},"config":{"optim.matrix_lr":0.055,"train.time_budget_s":300},"metrics":{"val_bpb":1.0889}}' >fair.jsonl
+"$LEDGER" ingest fair.jsonl >/dev/null
+printf '%s\n' '{"name":"fair","hardware":"H100","baseline":"b0","search_space":["*"],"noise_default":0.002}' >fair.json
+"$LEDGER" campaign add fair.json >/dev/null
+"$LEDGER" campaign assign fair b0 b1 >/dev/null
+"$LEDGER" audit --campaign fair --format tsv >fair.tsv
+expect_eq ledger-audit-session-5.1 "a discard 0.0011 below the kept frontier, floor 0.002: no finding" "" \
+	"$(awk -F'\t' '$2 == "discarded_improvement"' fair.tsv)"
+"$LEDGER" audit --campaign fair --noise-default 0.001 --format tsv >fair.tsv
+expect_eq ledger-audit-session-5.2 "the same discard beyond a floor of 0.001 is one" "b1, n1" \
+	"$(awk -F'\t' '$2 == "discarded_improvement" {print $4}' fair.tsv)"
