@@ -13,6 +13,7 @@
 #include "filter.h"
 #include "lookup.h"
 #include "repeats.h"
+#include "rkey.h"
 #include "strmap.h"
 #include "sb.h"
 #include "util.h"
@@ -27,6 +28,8 @@ static const char *const kind_names[AUDIT_KIND_COUNT] = {
 	[AUDIT_WITHIN_NOISE] = "within_noise",
 	[AUDIT_IMPL_CHANGED_METRIC] = "impl_changed_metric",
 	[AUDIT_OTHER_HARDWARE] = "other_hardware",
+	[AUDIT_OTHER_BUDGET] = "other_budget",
+	[AUDIT_DISCARDED_IMPROVEMENT] = "discarded_improvement",
 	[AUDIT_REPEAT_NOISE] = "repeat_noise",
 	[AUDIT_NOISE_FLOOR] = "noise_floor",
 	[AUDIT_UNDECLARED] = "undeclared",
@@ -41,6 +44,7 @@ struct achange {
 
 struct arun {
 	char *run_id, *parent, *status, *decision, *hw_class, *repeat_key;
+	char *parent_key;              /* the parent's repeat_key; NULL when unknown */
 	char *description, *failure;   /* failure: "crash in backward: 'msg'"; NULL if valid */
 	double value;                  /* the metric; NAN unless a valid measurement */
 	double parent_value;           /* NAN when the parent has none */
@@ -50,12 +54,21 @@ struct arun {
 	int parent_n;                  /* measurements behind parent_ref (0: none) */
 	double tokens[2], steps[2];    /* amount trained: [0] the run, [1] its parent; NAN unknown */
 	int on_hw;                     /* on the campaign's hardware (or it has none) */
+	double budget;                 /* seconds of training: recorded, changed, else the parent's; NAN unknown */
+	int off_budget;                /* budget known and not the baseline's */
+	int comparable;                /* on_hw and not off_budget: compared with the baseline */
+	int parent_budget_differs;     /* the parent (in the campaign) trained for another budget */
 	int is_baseline;
 	int by_description;            /* hyp from the description alone (see below) */
+	int rerun;                     /* measures its parent's configuration again (rkey.h):
+	                                  no hypothesis, its changes (a seed) set aside */
+	int exact_nonseed;             /* exact changes other than seeds */
 	struct achange *ch;            /* sorted by var */
 	int nch, oos;                  /* changes; how many are out of scope */
 	char *hyp;                     /* hypothesis key; NULL when nothing changed */
 	char *rkey;                    /* repeat group key; NULL when it cannot be a repeat */
+	char *dkey;                    /* duplicate key: the hypothesis against the same parent
+	                                  configuration on the same hardware class; NULL if none */
 	char *vset;                    /* "a+b": the changed variables, when two or more */
 	char *what;                    /* "model.depth 8 -> 9 + …" for sentences */
 };
@@ -68,6 +81,7 @@ struct audit {
 	char *baseline_run;
 	double baseline_value;
 	double floor, pooled_sd;
+	double budget;                 /* the baseline's time budget, NAN when unknown */
 	const char *noise_source;
 	int groups;
 	struct finding_list *out;
@@ -229,6 +243,8 @@ static void load_changes(struct audit *a, sqlite3_stmt *st, sqlite3_int64 id, st
 		c->old = db_column_dup(st, 1);
 		c->new_ = db_column_dup(st, 2);
 		r->oos += !campaign_in_scope(&a->c, c->var);
+		const char *how = (const char *)sqlite3_column_text(st, 3);
+		r->exact_nonseed += how && !strcmp(how, "exact") && !rkey_is_seed(c->var);
 	}
 }
 
@@ -244,37 +260,15 @@ static void load_parent(sqlite3_stmt *st, struct arun *r)
 		r->parent_value = db_column_num(st, 0);
 		r->tokens[1] = db_column_num(st, 1);
 		r->steps[1] = db_column_num(st, 2);
-	}
-}
-
-/* The description as part of a hypothesis key: lowercase, asides in
- * parentheses dropped ("… 32 -> 64 (repeat, stopped)" is the same change as
- * "… 32 -> 64"), runs of spaces collapsed. */
-static void add_description_key(sb *key, const char *d)
-{
-	int depth = 0, space = 0;
-	size_t start = key->len;
-	for (; *d; d++) {
-		if (*d == '(' || *d == ')') {
-			depth += *d == '(' ? 1 : depth > 0 ? -1 : 0;
-			continue;
-		}
-		if (depth)
-			continue;
-		if (isspace((unsigned char)*d)) {
-			space = 1;
-			continue;
-		}
-		if (space && key->len > start)
-			sb_addc(key, ' ');
-		space = 0;
-		sb_addc(key, (char)tolower((unsigned char)*d));
+		r->parent_key = db_column_dup(st, 3);
 	}
 }
 
 /* Hypothesis key and the human text of a run's change set. */
 static void describe_changes(struct arun *r, int has_config)
 {
+	if (r->rerun)
+		return; /* a repeat of the parent tests nothing new */
 	if (!r->nch) {
 		/* A run without a config whose description named no change the
 		 * inference could read (results.tsv "compile mode reduce-overhead")
@@ -284,7 +278,7 @@ static void describe_changes(struct arun *r, int has_config)
 			return;
 		sb key = SB_INIT, what = SB_INIT;
 		sb_adds(&key, "desc|");
-		add_description_key(&key, r->description);
+		rkey_description(&key, r->description);
 		sb_addf(&what, "'%s'", r->description);
 		r->hyp = sb_detach(&key);
 		r->what = sb_detach(&what);
@@ -303,25 +297,74 @@ static void describe_changes(struct arun *r, int has_config)
 	}
 	if (unknown && r->description) {
 		sb_adds(&key, "|");
-		add_description_key(&key, r->description);
+		rkey_description(&key, r->description);
 	}
 	r->hyp = sb_detach(&key);
 	r->what = sb_detach(&what);
 }
 
-/* Repeat group of run i: its repeat_key, else (for records without a
- * config, e.g. results.tsv) the same change set from the same parent on
- * the same hardware. NULL when the run cannot be a repeat. */
+/* Repeat group of run i: its repeat_key (rkey.h). Runs stored without one
+ * (ledgers from before rkey.h) fall back to the same rules by run id: a
+ * rerun joins its parent, the same change set from the same parent on the
+ * same hardware is one group. NULL when the run cannot be a repeat. */
 static char *repeat_group_key(const struct arun *r)
 {
 	sb k = SB_INIT;
 	if (r->repeat_key)
 		sb_addf(&k, "k:%s", r->repeat_key);
+	else if (r->rerun && r->parent_key)
+		sb_addf(&k, "k:%s", r->parent_key);
+	else if (r->rerun) /* the parent has no key either: it is keyed by its id below */
+		sb_addf(&k, "r:%s", r->parent);
 	else if (r->hyp && r->parent)
 		sb_addf(&k, "h:%s|%s|%s", r->parent, r->hyp, r->hw_class ? r->hw_class : "");
+	else if (!r->nch)
+		sb_addf(&k, "r:%s", r->run_id);
 	else
 		return NULL;
 	return sb_detach(&k);
+}
+
+/* Duplicate key: the hypothesis against its parent's configuration (the
+ * parent's repeat group, else the parent itself) on the run's hardware
+ * class. A re-test after the parent changed is another hypothesis. */
+static char *duplicate_key(const struct arun *r)
+{
+	if (!r->hyp || r->by_description || !r->parent)
+		return NULL;
+	sb k = SB_INIT;
+	if (r->parent_key)
+		sb_addf(&k, "k:%s", r->parent_key);
+	else
+		sb_addf(&k, "r:%s", r->parent);
+	sb_addf(&k, "|%s|%s", r->hw_class ? r->hw_class : "", r->hyp);
+	return sb_detach(&k);
+}
+
+/* A rerun of its parent (rkey.h): the same repeat key as the parent, only
+ * seeds changed, or a description that only says "rerun" with no exact
+ * change against it. Its changes are set aside: a seed is no hypothesis
+ * and no variable outside the search space. */
+static void mark_rerun(struct arun *r)
+{
+	int seeds = 0;
+	for (int i = 0; i < r->nch; i++)
+		seeds += rkey_is_seed(r->ch[i].var);
+	if (!r->parent)
+		return;
+	r->rerun = (r->repeat_key && r->parent_key && !strcmp(r->repeat_key, r->parent_key)) ||
+		   (r->nch > 0 && seeds == r->nch) ||
+		   (rkey_rerun_text(r->description) && r->exact_nonseed == 0);
+	if (!r->rerun)
+		return;
+	for (int i = 0; i < r->nch; i++) {
+		free(r->ch[i].var);
+		free(r->ch[i].old);
+		free(r->ch[i].new_);
+	}
+	free(r->ch);
+	r->ch = NULL;
+	r->nch = r->oos = 0;
 }
 
 /* The sorted variable names of r joined by '+', the key of a confound. */
@@ -335,7 +378,8 @@ static char *var_set(const struct arun *r)
 
 /* The columns of load_runs' query, in order. */
 enum { COL_ID, COL_RUN_ID, COL_PARENT, COL_STATUS, COL_DECISION, COL_HW, COL_REPEAT_KEY,
-       COL_DESCRIPTION, COL_PHASE, COL_MESSAGE, COL_HAS_CONFIG, COL_TOKENS, COL_STEPS, COL_VALUE };
+       COL_DESCRIPTION, COL_PHASE, COL_MESSAGE, COL_HAS_CONFIG, COL_BUDGET, COL_TOKENS, COL_STEPS,
+       COL_VALUE };
 
 /* How much a run trained, to tell a throughput change from a math change. */
 #define WORK_COLS " json_extract(r.record, '$.metrics.total_tokens_M'), json_extract(r.record, '$.metrics.num_steps')"
@@ -362,12 +406,15 @@ static int load_runs(struct audit *a)
 		"SELECT r.id, r.run_id, r.parent, r.status, r.decision, r.hw_class, r.repeat_key,"
 		" r.description, json_extract(r.record, '$.failure.phase'),"
 		" json_extract(r.record, '$.failure.message'),"
-		" json_type(r.record, '$.config') IS NOT NULL," WORK_COLS ", ",
+		" json_type(r.record, '$.config') IS NOT NULL,"
+		" coalesce(json_extract(r.record, '$.budget.seconds'),"
+		" json_extract(r.record, '$.config.\"train.time_budget_s\"')),"
+		WORK_COLS ", ",
 		" FROM runs r WHERE r.id IN (" CAMPAIGN_MEMBERS_SQL(2) ")"
 		" ORDER BY r.t_finished IS NULL, r.t_finished, r.id");
 	db_bind_text(st, 2, a->c.name);
-	sqlite3_stmt *chg = db_prepare(a->db, "SELECT var, old, new FROM changes WHERE run = ? ORDER BY var");
-	sqlite3_stmt *par = prepare_metric(a, "SELECT ", "," WORK_COLS " FROM runs r WHERE r.run_id = ?2");
+	sqlite3_stmt *chg = db_prepare(a->db, "SELECT var, old, new, how FROM changes WHERE run = ? ORDER BY var");
+	sqlite3_stmt *par = prepare_metric(a, "SELECT ", "," WORK_COLS ", r.repeat_key FROM runs r WHERE r.run_id = ?2");
 	int rc;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (a->n == cap) {
@@ -388,11 +435,14 @@ static int load_runs(struct audit *a)
 			r->failure = failure_text(st);
 		r->on_hw = !a->c.hardware || (r->hw_class && str_ieq(r->hw_class, a->c.hardware));
 		load_changes(a, chg, sqlite3_column_int64(st, COL_ID), r);
+		r->budget = db_column_num(st, COL_BUDGET);
 		r->tokens[0] = db_column_num(st, COL_TOKENS);
 		r->steps[0] = db_column_num(st, COL_STEPS);
 		load_parent(par, r);
+		mark_rerun(r);
 		describe_changes(r, sqlite3_column_int(st, COL_HAS_CONFIG));
 		r->rkey = repeat_group_key(r);
+		r->dkey = duplicate_key(r);
 		r->vset = r->nch >= 2 ? var_set(r) : NULL;
 	}
 	sqlite3_finalize(st);
@@ -419,9 +469,65 @@ static void runs_release(struct audit *a)
 		free(r->run_id); free(r->parent); free(r->status); free(r->decision);
 		free(r->hw_class); free(r->repeat_key); free(r->description);
 		free(r->failure); free(r->hyp); free(r->what); free(r->rkey); free(r->vset);
+		free(r->dkey); free(r->parent_key);
 	}
 	free(a->r);
 	free(a->baseline_run);
+}
+
+/* A variable that sets the time budget: train.time_budget_s, or what
+ * prose and train.py call it (TIME_BUDGET, "time budget"). */
+static int is_budget_var(const char *var)
+{
+	const char *last = strrchr(var, '.');
+	last = last ? last + 1 : var;
+	return !strcmp(var, "train.time_budget_s") || str_ends_with(last, "time_budget") ||
+	       str_ends_with(last, "time_budget_s");
+}
+
+/* Each run's time budget: recorded (budget.seconds or the config), else a
+ * change of it against the parent, else the parent's (a changed budget
+ * stays changed in the runs built on it). Runs come in time order, so a
+ * parent in the campaign is resolved before its children. */
+static void resolve_budgets(struct audit *a)
+{
+	struct strmap by_id = STRMAP_INIT;
+	for (int i = 0; i < a->n; i++) {
+		struct arun *r = &a->r[i];
+		for (int j = 0; j < r->nch && isnan(r->budget); j++) {
+			double v;
+			if (is_budget_var(r->ch[j].var) && r->ch[j].new_ && !parse_double(r->ch[j].new_, &v) && v > 0)
+				r->budget = v;
+		}
+		const struct strmap_slot *p = r->parent && isnan(r->budget) ? strmap_find(&by_id, r->parent) : NULL;
+		if (p)
+			r->budget = a->r[p->v.n].budget;
+		strmap_get(&by_id, r->run_id, NULL)->v.n = i;
+	}
+	strmap_release(&by_id);
+}
+
+/* The campaign's budget is its baseline's; a run with another known
+ * budget is not compared with it (docs/audit.md, other_budget). */
+static void mark_comparable(struct audit *a)
+{
+	a->budget = NAN;
+	for (int i = 0; i < a->n; i++)
+		if (a->r[i].is_baseline)
+			a->budget = a->r[i].budget;
+	struct strmap by_id = STRMAP_INIT;
+	for (int i = 0; i < a->n; i++) {
+		struct arun *r = &a->r[i];
+		r->off_budget = !isnan(a->budget) && !isnan(r->budget) && fabs(r->budget - a->budget) > 0.5;
+		r->comparable = r->on_hw && !r->off_budget;
+		const struct strmap_slot *p = r->parent ? strmap_find(&by_id, r->parent) : NULL;
+		if (p) {
+			double pb = a->r[p->v.n].budget;
+			r->parent_budget_differs = !isnan(pb) && !isnan(r->budget) && fabs(pb - r->budget) > 0.5;
+		}
+		strmap_get(&by_id, r->run_id, NULL)->v.n = i;
+	}
+	strmap_release(&by_id);
 }
 
 /* The declared baseline (any run in the ledger, member or not), else the
@@ -622,7 +728,7 @@ static void audit_noise(struct audit *a, const struct audit_opts *o)
 	/* the floor is the campaign's hardware's: noise elsewhere says nothing here */
 	char **keys = xcalloc((size_t)a->n + 1, sizeof(char *));
 	for (int i = 0; i < a->n; i++)
-		keys[i] = a->r[i].on_hw ? a->r[i].rkey : NULL;
+		keys[i] = a->r[i].comparable ? a->r[i].rkey : NULL;
 	struct groups g;
 	groups_build(a->n, keys, &g);
 	double ss = 0;
@@ -688,7 +794,7 @@ static void audit_no_improvement(struct audit *a)
 	int best = -1, others = 0;
 	for (int i = 0; i < a->n; i++) {
 		const struct arun *r = &a->r[i];
-		if (r->is_baseline || isnan(r->value) || !r->on_hw)
+		if (r->is_baseline || isnan(r->value) || !r->comparable)
 			continue;
 		others++;
 		if (best < 0 || better(a, r->value, a->r[best].value))
@@ -725,9 +831,37 @@ static void audit_no_improvement(struct audit *a)
 		    a->r[best].run_id, a->r[best].value, a->r[best].value - a->baseline_value);
 }
 
+static int decided(const struct arun *r, const char *d)
+{
+	return r->decision && !strcmp(r->decision, d);
+}
+
+/* Autoresearch's keep rate (analysis.ipynb): keeps / (keeps + discards),
+ * the baseline counted as a keep; runs without a valid measurement are
+ * crashes, counted apart whatever their decision. */
+static void keep_counts(const struct audit *a, long *keeps, long *discards, long *crashes)
+{
+	*keeps = *discards = *crashes = 0;
+	for (int i = 0; i < a->n; i++) {
+		const struct arun *r = &a->r[i];
+		if (isnan(r->value))
+			++*crashes;
+		else if (r->is_baseline || decided(r, "keep") || decided(r, "baseline"))
+			++*keeps;
+		else if (decided(r, "discard"))
+			++*discards;
+	}
+}
+
+static double keep_rate(long keeps, long discards)
+{
+	return keeps + discards ? (double)keeps / (double)(keeps + discards) : NAN;
+}
+
 static void audit_budget(struct audit *a)
 {
-	long oos = 0, invalid = 0, both = 0, in_scope_valid = 0;
+	long oos = 0, invalid = 0, both = 0, in_scope_valid = 0, keeps, discards, crashes;
+	keep_counts(a, &keeps, &discards, &crashes);
 	for (int i = 0; i < a->n; i++) {
 		const struct arun *r = &a->r[i];
 		int bad = isnan(r->value);
@@ -745,6 +879,10 @@ static void audit_budget(struct audit *a)
 	finding_val(f, "invalid", invalid);
 	finding_val(f, "both", both);
 	finding_val(f, "in_scope_valid", in_scope_valid);
+	finding_val(f, "keeps", keeps);
+	finding_val(f, "discards", discards);
+	finding_val(f, "crashes", crashes);
+	finding_val(f, "keep_rate", keep_rate(keeps, discards));
 	sb s = SB_INIT;
 	if (budget)
 		sb_addf(&s, "%d of %ld record%s used", a->n, budget, budget == 1 ? "" : "s");
@@ -758,6 +896,10 @@ static void audit_budget(struct audit *a)
 		sb_addf(&s, " (%ld of them also out of scope)", both);
 	sb_addf(&s, ", %ld validly measured an in-scope change or repeat", in_scope_valid);
 	sb_adds(&s, warn ? "; spend what is left on single in-scope changes." : ".");
+	if (keeps + discards)
+		sb_addf(&s, " Keep rate %ld/%ld (%.1f%%): %ld kept, the baseline included, %ld discarded; "
+			"%ld without a valid measurement counted apart.", keeps, keeps + discards,
+			100.0 * keep_rate(keeps, discards), keeps, discards, crashes);
 	f->sentence = sb_detach(&s);
 }
 
@@ -868,6 +1010,19 @@ static void unresolved(struct audit *a, const int *idx, int n)
 	sb_release(&s);
 }
 
+/* "q20-03 (val_bpb 1.313461, discard)", "q20-08 (crash in eval: 'msg')":
+ * an attempt named with what it gave. */
+static void say_attempt(sb *s, const struct audit *a, const struct arun *r)
+{
+	sb_addf(s, "%s (", r->run_id);
+	if (isnan(r->value))
+		sb_adds(s, r->failure ? r->failure : r->status);
+	else
+		sb_addf(s, "%s %.6f%s%s", a->c.metric, r->value, r->decision ? ", " : "",
+			r->decision ? r->decision : "");
+	sb_addc(s, ')');
+}
+
 static void duplicate(struct audit *a, const int *idx, int n, int measured)
 {
 	const struct arun *m = &a->r[idx[measured]];
@@ -879,20 +1034,28 @@ static void duplicate(struct audit *a, const int *idx, int n, int measured)
 	finding_val(f, "attempts", n);
 	finding_val(f, "after_measured", extra);
 	finding_val(f, "measured", m->value);
-	sb s = SB_INIT;
-	add_run_list(&s, a->r, idx + measured + 1, extra);
-	finding_say(f, "%s was already measured by %s (%s %.6f) and tried %d more time%s (%s), one record "
-		    "each; to measure noise repeat the baseline instead, otherwise move on.",
-		    m->what, m->run_id, a->c.metric, m->value, extra, extra == 1 ? "" : "s", s.buf);
-	sb_release(&s);
+	sb first = SB_INIT, later = SB_INIT;
+	say_attempt(&first, a, m);
+	for (int j = measured + 1; j < n; j++) {
+		if (j > measured + 1)
+			sb_adds(&later, j == n - 1 ? " and " : ", ");
+		say_attempt(&later, a, &a->r[idx[j]]);
+	}
+	finding_say(f, "%s against %s was already measured by %s and tried %d more time%s against the same "
+		    "parent configuration: %s; to measure noise repeat the parent unchanged, otherwise move on.",
+		    m->what, m->parent, first.buf, extra, extra == 1 ? "" : "s", later.buf);
+	sb_release(&first);
+	sb_release(&later);
 }
 
-/* unresolved and duplicate_attempt: both look at a change's attempts. */
+/* unresolved: a change (whatever its parent) never validly measured.
+ * duplicate_attempt: a change tried again against the same parent
+ * configuration after a valid measurement of it. */
 static void audit_hypotheses(struct audit *a, enum audit_kind kind)
 {
 	char **keys = xcalloc((size_t)a->n + 1, sizeof(char *));
 	for (int i = 0; i < a->n; i++)
-		keys[i] = a->r[i].hyp;
+		keys[i] = kind == AUDIT_UNRESOLVED ? a->r[i].hyp : a->r[i].dkey;
 	struct groups g;
 	groups_build(a->n, keys, &g);
 	for (int k = 0; k < g.n; k++) {
@@ -903,10 +1066,9 @@ static void audit_hypotheses(struct audit *a, enum audit_kind kind)
 				measured = j;
 		if (kind == AUDIT_UNRESOLVED && measured < 0)
 			unresolved(a, idx, n);
-		/* an unreadable description may well be a repeat of the parent,
-		 * which is how noise is measured: not a duplicate */
-		else if (kind == AUDIT_DUPLICATE_ATTEMPT && measured >= 0 && measured < n - 1 &&
-			 !a->r[idx[0]].by_description)
+		/* dkey is NULL for an unreadable description, which may well be
+		 * a repeat of the parent, which is how noise is measured */
+		else if (kind == AUDIT_DUPLICATE_ATTEMPT && measured >= 0 && measured < n - 1)
 			duplicate(a, idx, n, measured);
 	}
 	groups_release(&g);
@@ -951,7 +1113,9 @@ static void audit_within_noise(struct audit *a)
 		return;
 	for (int i = 0; i < a->n; i++) {
 		const struct arun *r = &a->r[i];
-		if (r->is_baseline || isnan(r->value) || isnan(r->parent_ref) || !claims_gain(a, r))
+		/* a rerun is the repetition this finding asks for */
+		if (r->is_baseline || r->rerun || r->off_budget || r->parent_budget_differs || isnan(r->value) ||
+		    isnan(r->parent_ref) || !claims_gain(a, r))
 			continue;
 		double g = gain(a, r->value, r->parent_ref);
 		if (g >= a->floor)
@@ -1002,7 +1166,8 @@ static void audit_impl_changed_metric(struct audit *a)
 		return;
 	for (int i = 0; i < a->n; i++) {
 		const struct arun *r = &a->r[i];
-		if (!impl_only(r) || isnan(r->value) || isnan(r->parent_ref))
+		if (!impl_only(r) || r->off_budget || r->parent_budget_differs || isnan(r->value) ||
+		    isnan(r->parent_ref))
 			continue;
 		double delta = r->value - r->parent_ref, w = work_change(r);
 		double g = gain(a, r->value, r->parent_ref);
@@ -1058,6 +1223,89 @@ static void audit_other_hardware(struct audit *a)
 	free(keys);
 }
 
+/* A 600-second result is not comparable with 300-second ones: runs with
+ * another budget than the baseline's are shown here, once per budget, and
+ * left out of every comparison (comparable = 0). */
+static void audit_other_budget(struct audit *a)
+{
+	char **keys = xcalloc((size_t)a->n + 1, sizeof(char *));
+	for (int i = 0; i < a->n; i++)
+		if (a->r[i].off_budget) {
+			sb k = SB_INIT;
+			sb_addf(&k, "%g", a->r[i].budget);
+			keys[i] = sb_detach(&k);
+		}
+	struct groups g;
+	groups_build(a->n, keys, &g);
+	for (int k = 0; k < g.n; k++) {
+		const int *idx = g.idx + g.start[k];
+		int n = g.start[k + 1] - g.start[k];
+		struct finding *f = finding_new(a->out, a->c.name, AUDIT_OTHER_BUDGET, AUDIT_WARN);
+		sb runs = SB_INIT;
+		for (int j = 0; j < n; j++)
+			finding_run(f, a->r[idx[j]].run_id);
+		add_run_list(&runs, a->r, idx, n);
+		finding_val(f, "runs", n);
+		finding_val(f, "budget", a->r[idx[0]].budget);
+		finding_val(f, "campaign_budget", a->budget);
+		finding_say(f, "%s trained for %g s, not the %g s of the baseline %s; %s shown but never compared with "
+			    "%g-second results (the baseline, the best run, the kept frontier, the noise floor and "
+			    "gains over a parent leave %s out): rerun at %g s to compare.",
+			    runs.buf, a->r[idx[0]].budget, a->budget, a->baseline_run, n == 1 ? "it is" : "they are",
+			    a->budget, n == 1 ? "it" : "them", a->budget);
+		sb_release(&runs);
+	}
+	groups_release(&g);
+	for (int i = 0; i < a->n; i++)
+		free(keys[i]);
+	free(keys);
+}
+
+/* The kept frontier, as `ledger frontier` draws it for runs with
+ * decisions: the running best of comparable valid runs that were not
+ * discarded. A discarded run that beat it was thrown away while better
+ * than anything kept — autoresearch keeps every improvement. Reruns are
+ * measurements of noise, not candidates, and do not count. */
+static void audit_discarded_improvement(struct audit *a)
+{
+	int best = -1;
+	for (int i = 0; i < a->n; i++) {
+		const struct arun *r = &a->r[i];
+		if (!r->comparable || isnan(r->value))
+			continue;
+		if (!decided(r, "discard")) {
+			if (best < 0 || better(a, r->value, a->r[best].value))
+				best = i;
+			continue;
+		}
+		if (best < 0 || r->rerun || !better(a, r->value, a->r[best].value))
+			continue;
+		const struct arun *b = &a->r[best];
+		double g = gain(a, r->value, b->value);
+		/* discarding a gain inside the noise floor is a fair call */
+		if (!isnan(a->floor) && g < a->floor)
+			continue;
+		struct finding *f = finding_new(a->out, a->c.name, AUDIT_DISCARDED_IMPROVEMENT, AUDIT_WARN);
+		finding_run(f, b->run_id);
+		finding_run(f, r->run_id);
+		finding_run_vars(f, r);
+		finding_val(f, "value", r->value);
+		finding_val(f, "frontier", b->value);
+		finding_val(f, "gain", g);
+		finding_val(f, "floor", a->floor);
+		sb noise = SB_INIT;
+		if (isnan(a->floor))
+			sb_adds(&noise, "the noise floor is unknown");
+		else
+			sb_addf(&noise, "beyond the noise floor %.6f", a->floor);
+		finding_say(f, "%s (%s) was discarded at %s %.6f though it beat the kept frontier %.6f of %s by "
+			    "%.6f (%s): repeat it and keep it if it holds.",
+			    r->run_id, r->what ? r->what : "no change recorded", a->c.metric, r->value, b->value,
+			    b->run_id, g, noise.buf);
+		sb_release(&noise);
+	}
+}
+
 /* ---- entry points --------------------------------------------------------- */
 
 /* Move tmp's findings onto out in kind order, keeping order within a kind. */
@@ -1089,12 +1337,21 @@ static void fill_summary(const struct audit *a, const struct finding_list *fl, s
 	s->best_value = NAN;
 	for (int i = 0; i < a->n; i++) {
 		const struct arun *r = &a->r[i];
-		if (!isnan(r->value) && r->on_hw && (isnan(s->best_value) || better(a, r->value, s->best_value))) {
+		if (!isnan(r->value) && r->comparable && (isnan(s->best_value) || better(a, r->value, s->best_value))) {
 			free(s->best_run);
 			s->best_run = xstrdup(r->run_id);
 			s->best_value = r->value;
 		}
 	}
+	keep_counts(a, &s->keeps, &s->discards, &s->crashes);
+	s->keep_rate = keep_rate(s->keeps, s->discards);
+	s->budget_seconds = a->budget;
+	for (int i = 0; i < a->n; i++)
+		if (a->r[i].off_budget) {
+			s->other_budget_runs = xrealloc(s->other_budget_runs,
+							(size_t)(s->other_budget + 1) * sizeof(char *));
+			s->other_budget_runs[s->other_budget++] = xstrdup(a->r[i].run_id);
+		}
 	s->noise_floor = a->floor;
 	s->pooled_sd = a->pooled_sd;
 	s->noise_source = a->noise_source;
@@ -1117,6 +1374,9 @@ void audit_summary_release(struct audit_summary *s)
 	free(s->hardware);
 	free(s->baseline_run);
 	free(s->best_run);
+	for (long i = 0; i < s->other_budget; i++)
+		free(s->other_budget_runs[i]);
+	free(s->other_budget_runs);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -1139,6 +1399,8 @@ int audit_campaign(sqlite3 *db, const char *campaign, const struct audit_opts *o
 		rc = resolve_baseline(&a);
 	}
 	if (!rc) {
+		resolve_budgets(&a);
+		mark_comparable(&a);
 		audit_noise(&a, o);
 		audit_no_improvement(&a);
 		audit_budget(&a);
@@ -1149,6 +1411,8 @@ int audit_campaign(sqlite3 *db, const char *campaign, const struct audit_opts *o
 		audit_within_noise(&a);
 		audit_impl_changed_metric(&a);
 		audit_other_hardware(&a);
+		audit_other_budget(&a);
+		audit_discarded_improvement(&a);
 		if (sum)
 			fill_summary(&a, &tmp, sum);
 		append_by_kind(out, &tmp);

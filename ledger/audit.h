@@ -30,6 +30,8 @@ enum audit_kind {
 	AUDIT_WITHIN_NOISE,        /* a keep / claimed gain over the parent below the noise floor */
 	AUDIT_IMPL_CHANGED_METRIC, /* an impl.*-only change moved the metric beyond noise, not by throughput */
 	AUDIT_OTHER_HARDWARE,      /* runs on another hardware class than the campaign's (one per class) */
+	AUDIT_OTHER_BUDGET,        /* runs trained for another time budget than the baseline's (one per budget) */
+	AUDIT_DISCARDED_IMPROVEMENT, /* a discarded run that beat the kept frontier */
 	AUDIT_REPEAT_NOISE,        /* one repeat group: n, mean, sd, range */
 	AUDIT_NOISE_FLOOR,         /* the campaign's noise floor and where it came from */
 	AUDIT_UNDECLARED,          /* runs name a campaign that was never declared */
@@ -51,7 +53,7 @@ struct audit_value {
 	const char *name;
 	double v;
 };
-#define AUDIT_MAX_VALUES 8
+#define AUDIT_MAX_VALUES 12
 
 struct finding {
 	enum audit_kind kind;
@@ -97,6 +99,13 @@ struct audit_summary {
 	int repeat_groups;
 	long records, record_budget; /* budget 0 = none declared */
 	long out_of_scope, invalid, in_scope_valid;
+	/* autoresearch's arithmetic: keep rate = keeps / (keeps + discards),
+	 * the baseline counted as a keep, crashes (no valid measurement) apart */
+	long keeps, discards, crashes;
+	double keep_rate;       /* NAN when nothing was kept or discarded */
+	double budget_seconds;  /* the baseline's time budget; NAN when unknown */
+	long other_budget;      /* runs left out of comparisons for another budget */
+	char **other_budget_runs; /* their run_ids, time order; owned */
 };
 void audit_summary_release(struct audit_summary *s);
 

@@ -6,11 +6,13 @@
 #include "util.h"
 
 static const char usage[] =
-	"usage: ledger frontier [--by class|tier] [--metric NAME] [--maximize] [FILTERS]\n"
+	"usage: ledger frontier [--by class|tier] [--metric NAME] [--maximize] [--all] [FILTERS]\n"
 	"\n"
 	"The running best of a metric per hardware class, in time order, and the\n"
 	"runs that moved it, each with its gain over the previous best of its class.\n"
-	"Only valid measurements count (status ok, metric present). Runs are taken\n"
+	"Only valid measurements count (status ok, metric present), and runs with\n"
+	"decision 'discard' do not move it (kept, baseline and undecided runs do).\n"
+	"Runs are taken\n"
 	"by finished time, then ingest order; runs without a time come last, in\n"
 	"ingest order.\n"
 	"\n"
@@ -18,6 +20,7 @@ static const char usage[] =
 	"  --metric NAME     metric to follow (default val_bpb; others are read\n"
 	"                    from the record's metrics)\n"
 	"  --maximize        higher is better (default: lower is better)\n"
+	"  --all             discarded runs move the frontier too\n"
 	"\n";
 
 struct frontier_args {
@@ -60,6 +63,8 @@ static int parse_args(int argc, char **argv, struct frontier_args *a)
 			a->opts.metric = v;
 		} else if (!strcmp(argv[i], "--maximize")) {
 			a->opts.maximize = 1;
+		} else if (!strcmp(argv[i], "--all")) {
+			a->opts.all = 1;
 		} else {
 			rl_error("frontier: unknown option or argument '%s'", argv[i]);
 			rl_hint("run 'ledger frontier --help'");

@@ -9,8 +9,11 @@
 static const char usage[] =
 	"usage: ledger repeats [--min-n N] [--metric NAME] [FILTERS]\n"
 	"\n"
-	"Groups of runs that measured the same thing (same config, code, data and\n"
-	"hardware class), with n, mean, sample sd (n-1), min, max and range of the\n"
+	"Groups of runs that measured the same thing: the same configuration on the\n"
+	"same hardware class, where a run's configuration is its parent's plus its\n"
+	"change set (seeds aside), and a seed-only change or a description that only\n"
+	"says rerun/repeat/same config repeats the parent (docs/audit.md). With n,\n"
+	"mean, sample sd (n-1), min, max and range of the\n"
 	"metric over their valid runs (status ok). 'failed' counts the runs of the\n"
 	"group without a valid measurement. Groups are listed by their first run.\n"
 	"\n"

@@ -61,6 +61,18 @@ static void build_sql(const struct frontier_opts *o, int timed, sb *sql, struct 
 			   : " AND r.t_finished IS NULL ORDER BY r.id");
 }
 
+/* A discarded run does not move the frontier (frontier.h). Asked only of
+ * the few runs that would move it, so the scan stays on the covering
+ * index, which has no decision column. */
+static int discarded(sqlite3_stmt *dec, sqlite3_int64 id)
+{
+	sqlite3_reset(dec);
+	sqlite3_bind_int64(dec, 1, id);
+	int d = sqlite3_step(dec) == SQLITE_ROW && sqlite3_column_int(dec, 0);
+	sqlite3_reset(dec);
+	return d;
+}
+
 static int scan(sqlite3 *db, const struct frontier_opts *o, int timed,
 		struct strmap *bests, struct frontier *out)
 {
@@ -68,6 +80,7 @@ static int scan(sqlite3 *db, const struct frontier_opts *o, int timed,
 	struct sql_args args = SQL_ARGS_INIT;
 	build_sql(o, timed, &sql, &args);
 	sqlite3_stmt *st = db_prepare(db, sql.buf);
+	sqlite3_stmt *dec = o->all ? NULL : db_prepare(db, "SELECT decision = 'discard' FROM runs WHERE id = ?");
 	sql_args_bind(&args, st, 1);
 	int rc;
 	struct strmap_slot *last = NULL; /* runs of one class often come in a row */
@@ -80,6 +93,8 @@ static int scan(sqlite3 *db, const struct frontier_opts *o, int timed,
 		last = s;
 		if (!isfinite(v) || !better(v, s->v.d, o->maximize))
 			continue;
+		if (dec && discarded(dec, sqlite3_column_int64(st, 0)))
+			continue;
 		struct frontier_point *p = add_point(out);
 		p->id = sqlite3_column_int64(st, 0);
 		p->group = xstrdup(g);
@@ -91,6 +106,7 @@ static int scan(sqlite3 *db, const struct frontier_opts *o, int timed,
 	if (rc != SQLITE_DONE)
 		rl_error("frontier: database: %s", sqlite3_errmsg(db));
 	sqlite3_finalize(st);
+	sqlite3_finalize(dec);
 	sql_args_release(&args);
 	sb_release(&sql);
 	return rc == SQLITE_DONE ? 0 : -1;

@@ -10,7 +10,11 @@
  *    they can extend the dated history but never rewrite it;
  *  - a run "moves" the frontier of its group when it is the group's first
  *    valid run or strictly beats the best so far (lower, or higher with
- *    maximize); equal values do not move it.
+ *    maximize); equal values do not move it;
+ *  - the frontier follows what was kept: a run with decision 'discard'
+ *    never moves it (keep, baseline and runs without a decision do), as
+ *    autoresearch's analysis draws it; with `all` set, discarded runs
+ *    count too.
  * Cost: one pass over a covering index, keeping only one best per group;
  * details are fetched for the moving runs only. */
 #ifndef RL_FRONTIER_H
@@ -25,6 +29,7 @@ struct frontier_opts {
 	const char *metric;              /* NULL or "val_bpb" = the column */
 	int maximize;                    /* 1: higher is better */
 	enum frontier_by by;
+	int all;                         /* 1: discarded runs move the frontier too */
 };
 
 /* One run that moved its group's frontier. Strings are owned; NULL when the

@@ -1,5 +1,6 @@
-/* repeats.h — repeat measurements: runs sharing a repeat_key (same config,
- * code, data and hardware class; ingest computes the key), grouped with
+/* repeats.h — repeat measurements: runs sharing a repeat_key (the same
+ * configuration on the same hardware class; ingest computes the key by the
+ * rules of rkey.h), grouped with
  * their spread. Shared by `ledger repeats`, the audit's noise floor and
  * `report`. Reads the ledger; never writes it and never prints.
  *

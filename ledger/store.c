@@ -16,6 +16,7 @@
 #include "hw.h"
 #include "infer.h"
 #include "jsonarena.h"
+#include "rkey.h"
 #include "runrec.h"
 #include "sha256.h"
 #include "store.h"
@@ -115,6 +116,56 @@ static int cache_get(struct cache *c, const char *run_id, json_t **config)
 	return 0;
 }
 
+/* The parents' repeat keys (rkey.h): the last runs stored by this store
+ * are remembered, since a parent is nearly always a recent run; others are
+ * read from the ledger. Cleared when full: a lookup then goes to the
+ * database, which is right, only slower. */
+#define RKEY_MEMO_MAX 4096
+
+struct rkey_memo_entry {
+	char key[65];
+	char *hw_class, *commit, *diff;
+};
+
+struct rkey_memo {
+	struct strmap ids; /* run_id -> index into v */
+	struct rkey_memo_entry v[RKEY_MEMO_MAX];
+	int n;
+};
+
+static void rkey_memo_clear(struct rkey_memo *m)
+{
+	for (int i = 0; i < m->n; i++) {
+		free(m->v[i].hw_class);
+		free(m->v[i].commit);
+		free(m->v[i].diff);
+	}
+	m->n = 0;
+	strmap_clear(&m->ids);
+}
+
+static void rkey_memo_put(struct rkey_memo *m, const char *run_id, const char *key, const char *hw,
+			  const char *commit, const char *diff)
+{
+	if (!run_id || strmap_find(&m->ids, run_id))
+		return;
+	if (m->n == RKEY_MEMO_MAX)
+		rkey_memo_clear(m);
+	struct rkey_memo_entry *e = &m->v[m->n];
+	snprintf(e->key, sizeof(e->key), "%s", key);
+	e->hw_class = hw ? xstrdup(hw) : NULL;
+	e->commit = commit ? xstrdup(commit) : NULL;
+	e->diff = diff ? xstrdup(diff) : NULL;
+	strmap_get(&m->ids, run_id, NULL)->v.n = m->n++;
+}
+
+static void rkey_memo_free(struct rkey_memo *m)
+{
+	rkey_memo_clear(m);
+	strmap_release(&m->ids);
+	free(m);
+}
+
 /* ---- the store ------------------------------------------------------- */
 
 struct hw_memo {
@@ -131,6 +182,8 @@ struct hw_memo {
 struct store {
 	sqlite3 *db;
 	sqlite3_stmt *ins_run, *ins_change, *sel_by_id, *sel_config, *ins_quar, *sel_max_id;
+	sqlite3_stmt *sel_parent_key;
+	struct rkey_memo *rkeys;
 	struct cache cache;
 	struct hw_memo hw[HW_MEMO_N];
 	unsigned hw_next; /* the entry to replace next */
@@ -172,6 +225,9 @@ struct store *store_new(sqlite3 *db)
 				      "SELECT 1 FROM quarantine WHERE source_file IS ?1 AND line IS ?2"
 				      " AND reason = ?3 AND content IS ?4)");
 	st->sel_max_id = db_prepare(db, "SELECT max(id) FROM runs");
+	st->sel_parent_key = db_prepare(db, "SELECT repeat_key, hw_class, code_commit, diff_sha256"
+					    " FROM runs WHERE run_id = ?1");
+	st->rkeys = xcalloc(1, sizeof(*st->rkeys));
 	for (int g = 0; g < 2; g++)
 		st->cache.gen[g].slot = xcalloc(CACHE_SLOTS, sizeof(struct cache_entry));
 	return st;
@@ -188,6 +244,8 @@ void store_free(struct store *st)
 	sqlite3_finalize(st->ins_quar);
 	sqlite3_finalize(st->sel_max_id);
 	sqlite3_finalize(st->sel_commit);
+	sqlite3_finalize(st->sel_parent_key);
+	rkey_memo_free(st->rkeys);
 	for (int g = 0; g < 2; g++) {
 		gen_clear(&st->cache.gen[g]);
 		free(st->cache.gen[g].slot);
@@ -392,14 +450,9 @@ static void insert_changes(struct store *st, sqlite3_int64 run, const struct cha
 
 /* ---- tags ------------------------------------------------------------ */
 
-static json_t *nullable_str(const char *s)
-{
-	return s ? json_string(s) : json_null();
-}
-
 static int is_seed_key(const char *k)
 {
-	return str_ends_with(k, ".seed") || !strcmp(k, "seed");
+	return rkey_is_seed(k);
 }
 
 /* A string member as canonical JSON, or null when absent or not a string. */
@@ -453,35 +506,68 @@ static void repeat_prefix(const json_t *rec, const char *cfg_text, size_t cfg_le
 	sb_release(&text);
 }
 
-/* The full repeat key. Without a config: the same inferred change set
- * (with new values) from the same parent on the same hardware class. NULL
- * (key[0] = 0) when neither can be formed. */
-static void repeat_key(const json_t *rec, const struct store_prep *p, const struct hw_memo *hw,
-		       const struct change_list *cl, int how, char key[65])
+/* The parent's key, class and code; p->found = 0 when it is not stored.
+ * Strings are valid until the next lookup or store. */
+static void rkey_parent_lookup(struct store *st, const char *parent, struct rkey_parent *p, sb *buf)
 {
-	key[0] = '\0';
+	memset(p, 0, sizeof(*p));
+	if (!parent || !*parent)
+		return;
+	const struct strmap_slot *s = strmap_find(&st->rkeys->ids, parent);
+	if (s) {
+		const struct rkey_memo_entry *e = &st->rkeys->v[s->v.n];
+		*p = (struct rkey_parent){ 1, e->key, e->hw_class, e->commit, e->diff };
+		return;
+	}
+	sqlite3_stmt *q = st->sel_parent_key;
+	db_bind_text(q, 1, parent);
+	int rc = sqlite3_step(q);
+	SQL_CHECK(st->db, rc);
+	if (rc == SQLITE_ROW) {
+		/* four NUL-terminated texts in buf; offsets, as buf may move */
+		size_t at[4];
+		int null[4];
+		sb_reset(buf);
+		for (int i = 0; i < 4; i++) {
+			null[i] = sqlite3_column_type(q, i) == SQLITE_NULL;
+			at[i] = buf->len;
+			sb_adds(buf, null[i] ? "" : (const char *)sqlite3_column_text(q, i));
+			sb_addc(buf, '\0');
+		}
+		p->found = 1;
+		p->key = null[0] ? NULL : buf->buf + at[0];
+		p->hw_class = null[1] ? NULL : buf->buf + at[1];
+		p->commit = null[2] ? NULL : buf->buf + at[2];
+		p->diff = null[3] ? NULL : buf->buf + at[3];
+	}
+	sqlite3_reset(q);
+}
+
+/* The full repeat key (rkey.h): the config key when the run has a config,
+ * then the rules that build on the parent. */
+static void repeat_key(struct store *st, const json_t *rec, const struct store_prep *p,
+		       const struct hw_memo *hw, const struct change_list *cl, int how, char key[65])
+{
+	char config_key[65] = "";
 	if (p->has_repeat_prefix) {
 		sha256_ctx c = p->repeat_prefix;
 		uint8_t digest[32];
 		sha256_update(&c, hw->key_tail.buf, hw->key_tail.len);
 		sha256_final(&c, digest);
-		sha256_to_hex(digest, key);
-		return;
+		sha256_to_hex(digest, config_key);
 	}
-	if (how < 0 || how == CHANGES_EXACT || cl->n == 0)
-		return;
-	json_t *parts = json_array();
-	json_array_append_new(parts, json_string("inferred"));
-	json_array_append_new(parts, json_string(hw->cls));
-	json_array_append_new(parts, json_string(runrec_str(rec, "parent")));
-	for (int i = 0; i < cl->n; i++) {
-		json_array_append_new(parts, json_string(cl->v[i].var));
-		json_array_append_new(parts, nullable_str(cl->v[i].new_val));
-	}
-	char *text = runrec_canonical(parts);
-	sha256_hex(text, strlen(text), key);
-	free(text);
-	json_decref(parts);
+	struct rkey_run r = {
+		.run_id = runrec_str(rec, "run_id"), .parent = runrec_str(rec, "parent"),
+		.description = runrec_str(rec, "description"), .hw_class = hw->cls,
+		.commit = p->cols.code_commit, .diff = p->cols.diff_sha256,
+		.config_key = p->has_repeat_prefix ? config_key : NULL, .changes = cl,
+		.exact = how == CHANGES_EXACT,
+	};
+	struct rkey_parent par;
+	sb buf = SB_INIT;
+	rkey_parent_lookup(st, r.parent, &par, &buf);
+	rkey_derive(&r, &par, key);
+	sb_release(&buf);
 }
 
 /* t_finished: finished_at, else started_at, as epoch seconds; NaN if none. */
@@ -679,13 +765,15 @@ enum store_outcome store_put_prepared(struct store *st, json_t *rec, const struc
 
 	*run_id = runrec_str(rec, "run_id");
 	bind_record(st, p, src);
-	repeat_key(rec, p, bind_hardware(st, &p->cols), &cl, how, key);
-	bind_static(q, 23, key[0] ? key : NULL);
+	const struct hw_memo *hw = bind_hardware(st, &p->cols);
+	repeat_key(st, rec, p, hw, &cl, how, key);
+	bind_static(q, 23, key);
 	SQL_CHECK(st->db, sqlite3_step(q));
 	sqlite3_reset(q);
-	if (sqlite3_changes(st->db) == 1)
+	if (sqlite3_changes(st->db) == 1) {
 		insert_changes(st, sqlite3_last_insert_rowid(st->db), &cl, (enum change_how)how);
-	else
+		rkey_memo_put(st->rkeys, *run_id, key, hw->cls, p->cols.code_commit, p->cols.diff_sha256);
+	} else
 		out = explain_conflict(st, *run_id, p->hash, why);
 	if (out != STORE_CONFLICT)
 		cache_config(st, *run_id, json_object_get(rec, "config"));

@@ -15,6 +15,7 @@
 #include "report.h"
 #include "runs.h"
 #include "template.h"
+#include "tophits.h"
 #include "util.h"
 
 static const char usage[] =
@@ -35,7 +36,8 @@ static const char usage[] =
 
 struct crun {
 	sqlite3_int64 id;
-	char *run_id, *status, *decision, *desc, *changes;
+	char *run_id, *status, *decision, *desc, *changes, *hw_class;
+	int other_budget;          /* trained for another budget than the baseline (audit) */
 	double t, value, parent_value;
 	int nch;
 };
@@ -62,7 +64,7 @@ static void load_members(struct camp *c)
 	sb_adds(&sql, " END, (SELECT CASE WHEN p.status = 'ok' THEN ");
 	run_metric_sql(c->spec.metric, "p", &sql, &args);
 	int k = args.n + 1; /* the name's parameter number, after the metric's */
-	sb_addf(&sql, " END FROM runs p WHERE p.run_id = r.parent) FROM runs r WHERE r.id IN ("
+	sb_addf(&sql, " END FROM runs p WHERE p.run_id = r.parent), r.hw_class FROM runs r WHERE r.id IN ("
 		      "SELECT id FROM runs WHERE campaign = ?%d "
 		      "UNION SELECT run FROM campaign_runs WHERE campaign = ?%d) "
 		      "ORDER BY r.t_finished IS NULL, r.t_finished, r.id", k, k);
@@ -85,6 +87,8 @@ static void load_members(struct camp *c)
 		r->desc = db_column_dup(st, 5);
 		r->value = db_column_num(st, 6);
 		r->parent_value = db_column_num(st, 7);
+		r->hw_class = db_column_dup(st, 8);
+		r->other_budget = 0;
 		sb_reset(&text);
 		runs_changes(ch, r->id, &text, NULL, &r->nch);
 		r->changes = xstrdup(text.buf);
@@ -161,6 +165,58 @@ static void sec_headline(struct camp *c, int audited)
 	tpl_setf(&c->vars, "out_of_scope_runs", "%ld", audited ? m->out_of_scope : 0L);
 	tpl_setf(&c->vars, "invalid_runs", "%ld", audited ? m->invalid : 0L);
 	tpl_setf(&c->vars, "in_scope_valid_runs", "%ld", audited ? m->in_scope_valid : 0L);
+}
+
+/* Keep rate as autoresearch's analysis.ipynb computes it, and the runs the
+ * audit left out for another time budget. */
+static void sec_keep_rate(struct camp *c, int audited)
+{
+	const struct audit_summary *m = &c->sum;
+	sb s = SB_INIT;
+	if (audited && m->keeps + m->discards)
+		fmt_pct(&s, (double)m->keeps, (double)(m->keeps + m->discards));
+	tpl_set(&c->vars, "keep_rate", s.buf);
+	tpl_setf(&c->vars, "keeps", "%ld", audited ? m->keeps : 0L);
+	tpl_setf(&c->vars, "discards", "%ld", audited ? m->discards : 0L);
+	tpl_setf(&c->vars, "crashes", "%ld", audited ? m->crashes : 0L);
+	sb_reset(&s);
+	if (audited && !isnan(m->budget_seconds))
+		sb_addf(&s, "%g", m->budget_seconds);
+	tpl_set(&c->vars, "budget_seconds", s.buf);
+	sb_reset(&s);
+	for (long i = 0; audited && i < m->other_budget; i++) {
+		sb_adds(&s, i ? ", " : "");
+		fmt_text(&s, m->other_budget_runs[i], 0);
+		for (int j = 0; j < c->n; j++)
+			if (!strcmp(c->r[j].run_id, m->other_budget_runs[i]))
+				c->r[j].other_budget = 1;
+	}
+	tpl_set(&c->vars, "other_budget_runs", s.buf);
+	tpl_set(&c->vars, "other_budget", audited && m->other_budget ? "yes" : "");
+	sb_release(&s);
+}
+
+/* Keeps on the campaign's hardware and budget ranked by gain over the
+ * keep before them; the baseline is the first keep. */
+static void sec_top_hits(struct camp *c)
+{
+	struct top_hits h;
+	top_hits_init(&h, c->spec.maximize);
+	for (int i = 0; i < c->n; i++) {
+		const struct crun *r = &c->r[i];
+		int base = c->sum.baseline_run && !strcmp(r->run_id, c->sum.baseline_run);
+		int keep = r->decision && !strcmp(r->decision, "keep");
+		int kept = base || keep || (r->decision && !strcmp(r->decision, "baseline"));
+		int on_hw = !c->spec.hardware || (r->hw_class && str_ieq(r->hw_class, c->spec.hardware));
+		if (kept && on_hw && !r->other_budget && !isnan(r->value))
+			top_hits_keep(&h, r->hw_class ? r->hw_class : "unknown", r->run_id, r->desc, r->value,
+				      keep && !base);
+	}
+	sb md = SB_INIT;
+	top_hits_md(&h, c->o->limit, c->spec.metric, &md);
+	tpl_set(&c->vars, "top_hits", md.buf);
+	sb_release(&md);
+	top_hits_release(&h);
 }
 
 /* ---- runs and variables --------------------------------------------------- */
@@ -408,14 +464,18 @@ static int sec_chart(struct camp *c)
 	struct chart_step *steps = xcalloc((size_t)c->n + 1, sizeof(*steps));
 	int ns = 0;
 	double best = NAN;
+	int np = 0;
 	for (int i = 0; i < c->n; i++) {
 		const struct crun *r = &c->r[i];
-		pts[i].x = i + 1;
-		pts[i].value = r->value;
-		pts[i].kept = r->decision && (!strcmp(r->decision, "keep") || !strcmp(r->decision, "baseline"));
-		pts[i].label = r->desc ? r->desc : r->run_id;
+		if (r->other_budget) /* not comparable: listed in the declaration instead */
+			continue;
+		struct chart_run *pt = &pts[np++];
+		pt->x = i + 1;
+		pt->value = r->value;
+		pt->kept = r->decision && (!strcmp(r->decision, "keep") || !strcmp(r->decision, "baseline"));
+		pt->label = r->desc ? r->desc : r->run_id;
 		int better = c->spec.maximize ? r->value > best : r->value < best;
-		if (pts[i].kept && !isnan(r->value) && (isnan(best) || better)) {
+		if (pt->kept && !isnan(r->value) && (isnan(best) || better)) {
 			best = r->value;
 			steps[ns++] = (struct chart_step){ i + 1, best, 0 };
 		}
@@ -429,7 +489,7 @@ static int sec_chart(struct camp *c)
 	sb_addf(&ylabel, "%s (%s is better)", c->spec.metric, c->spec.maximize ? "higher" : "lower");
 	struct chart_spec spec = { CHART_PROGRESS, c->o->out_dir, stem.buf,
 				   "Campaign progress: every run by experiment number, kept runs labelled",
-				   ylabel.buf, groups, 1, pts, c->n, steps, ns };
+				   ylabel.buf, groups, 1, pts, np, steps, ns };
 	int rc = 0;
 	if (c->o->charts)
 		rc = chart_draw(&spec, &md);
@@ -510,6 +570,7 @@ static void camp_release(struct camp *c)
 		free(c->r[i].decision);
 		free(c->r[i].desc);
 		free(c->r[i].changes);
+		free(c->r[i].hw_class);
 	}
 	free(c->r);
 	campaign_release(&c->spec);
@@ -541,6 +602,8 @@ int cmd_campaign(int argc, char **argv, struct report_ctx *ctx)
 	load_members(&c);
 	sec_declaration(&c);
 	sec_headline(&c, audited);
+	sec_keep_rate(&c, audited);
+	sec_top_hits(&c);
 	sec_runs(&c);
 	sec_variables(&c);
 	sec_findings(&c, &fl, audited);

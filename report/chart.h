@@ -41,6 +41,16 @@ struct chart_spec {
 	int nsteps;
 };
 
+/* The informative range [lo, hi] of the finite values of v[0..n): all of
+ * them, except, with CHART_OUTLIER_MIN_N values or more, those beyond
+ * CHART_OUTLIER_IQR interquartile ranges outside the quartiles (a
+ * diverged run at 3.2 among values near 1.0). Charts draw those as
+ * markers at the edge instead of stretching the axis. NAN, NAN when
+ * there is no finite value. */
+#define CHART_OUTLIER_MIN_N 5
+#define CHART_OUTLIER_IQR 3.0
+void chart_value_range(const double *v, int n, double *lo, double *hi);
+
 /* Draw the chart and append its markdown to md: the SVG image with links to
  * the PNG and the script, or one line saying why the chart was skipped.
  * Returns 0 when drawn, 1 when skipped (a warning is printed). */

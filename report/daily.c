@@ -105,15 +105,22 @@ static void summary_untimed(struct day *d, int runs)
 static void summary_counts(struct day *d)
 {
 	sqlite3_stmt *st = db_prepare(d->db,
-		"SELECT count(*), sum(decision = 'keep'), sum(status <> 'ok' OR val_bpb IS NULL) "
-		"FROM runs WHERE t_finished >= ?1 AND t_finished < ?2");
+		"SELECT count(*), sum(" KEEP_SQL("") "), sum(status <> 'ok' OR val_bpb IS NULL), "
+		"sum(" DISCARD_SQL("") ") FROM runs WHERE t_finished >= ?1 AND t_finished < ?2");
 	day_bind(d, st);
 	sqlite3_step(st);
 	int runs = sqlite3_column_int(st, 0);
 	tpl_setf(&d->vars, "runs", "%d", runs);
 	tpl_set(&d->vars, "runs_noun", runs == 1 ? "run" : "runs");
-	tpl_setf(&d->vars, "keeps", "%d", sqlite3_column_int(st, 1));
+	int keeps = sqlite3_column_int(st, 1), discards = sqlite3_column_int(st, 3);
+	tpl_setf(&d->vars, "keeps", "%d", keeps);
+	tpl_setf(&d->vars, "discards", "%d", discards);
 	tpl_setf(&d->vars, "failed", "%d", sqlite3_column_int(st, 2));
+	sb rate = SB_INIT;
+	if (keeps + discards)
+		fmt_pct(&rate, keeps, keeps + discards);
+	tpl_set(&d->vars, "keep_rate", rate.buf);
+	sb_release(&rate);
 	sqlite3_finalize(st);
 	summary_untimed(d, runs);
 	sb list = SB_INIT;
@@ -359,7 +366,7 @@ static void daily_overview(struct day *d)
 	table_init(&t, 7, cols);
 	sqlite3_stmt *st = db_prepare(d->db,
 		"SELECT date(t_finished, 'unixepoch') AS day, count(*), count(DISTINCT agent), "
-		"sum(decision = 'keep'), sum(status <> 'ok' OR val_bpb IS NULL) "
+		"sum(" KEEP_SQL("") "), sum(status <> 'ok' OR val_bpb IS NULL) "
 		"FROM runs WHERE t_finished < ?2 GROUP BY day ORDER BY day");
 	day_bind(d, st);
 	int k = 0;
@@ -553,7 +560,7 @@ static int compute_frontiers(struct day *d)
 	struct run_filter f;
 	run_filter_init(&f);
 	f.until = d->t1;
-	struct frontier_opts fo = { &f, NULL, 0, FRONTIER_BY_CLASS };
+	struct frontier_opts fo = { &f, NULL, 0, FRONTIER_BY_CLASS, 0 };
 	int rc = frontier_compute(d->db, &fo, &d->by_class);
 	fo.by = FRONTIER_BY_TIER;
 	if (!rc)
@@ -573,6 +580,7 @@ static int build(struct day *d, int *partial)
 	daily_hardware(d);
 	daily_timeline(d);
 	daily_agents(d);
+	daily_top_hits(d);
 	daily_failed(d);
 	daily_crashes(d);
 	daily_confounded(d);

@@ -20,8 +20,15 @@ struct day {
 	struct tpl_vars vars;
 };
 
+/* Autoresearch's keep rate counts (analysis.ipynb): a keep is a valid run
+ * kept or the baseline, a discard a valid run discarded; runs without a
+ * valid measurement are counted apart. p is the table alias with its dot. */
+#define KEEP_SQL(p) "(" p "decision IN ('keep', 'baseline') AND " p "val_bpb IS NOT NULL)"
+#define DISCARD_SQL(p) "(" p "decision = 'discard' AND " p "val_bpb IS NOT NULL)"
+
 /* daily_runs.c: sections that list the day's runs. */
 void daily_agents(struct day *d);
+void daily_top_hits(struct day *d);
 void daily_failed(struct day *d);
 void daily_crashes(struct day *d);
 void daily_confounded(struct day *d);

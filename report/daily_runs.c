@@ -4,6 +4,7 @@
  * template value to a markdown table, or to "" when the section is empty
  * (the template then says so in one line). */
 #include "daily.h"
+#include "tophits.h"
 #include "db.h"
 #include "fmt.h"
 #include "repeats.h"
@@ -34,36 +35,65 @@ static void set_time(table *t, int r, int c, double when)
 
 void daily_agents(struct day *d)
 {
-	static const char *const cols[] = { "agent", "runs", "keeps", "keep rate", "failed",
+	static const char *const cols[] = { "agent", "runs", "keeps", "discards", "keep rate", "failed",
 					    "best val_bpb", "hardware" };
 	static const char sql[] =
-		"SELECT coalesce(r.agent, '(none)'), count(*), sum(r.decision = 'keep'), "
+		"SELECT coalesce(r.agent, '(none)'), count(*), sum(" KEEP_SQL("r.") "), "
 		" sum(r.status <> 'ok' OR r.val_bpb IS NULL), min(r.val_bpb), "
 		" (SELECT group_concat(h, ', ') FROM (SELECT DISTINCT coalesce(r2.hw_class, 'unknown') h "
 		"   FROM runs r2 WHERE r2.agent IS r.agent AND " DAY("r2.") " ORDER BY h)) "
+		", sum(" DISCARD_SQL("r.") ") "
 		"FROM runs r WHERE " DAY("r.") " GROUP BY r.agent ORDER BY count(*) DESC, 1";
 	table t;
-	table_init(&t, 7, cols);
+	table_init(&t, 8, cols);
 	sqlite3_stmt *st = db_prepare(d->db, sql);
 	day_bind(d, st);
 	sb pct = SB_INIT;
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		int r = table_add_row(&t);
 		int runs = sqlite3_column_int(st, 1), keeps = sqlite3_column_int(st, 2);
+		int discards = sqlite3_column_int(st, 6);
 		table_set_text(&t, r, 0, runs_col_text(st, 0));
 		table_set_int(&t, r, 1, runs);
 		table_set_int(&t, r, 2, keeps);
+		table_set_int(&t, r, 3, discards);
 		sb_reset(&pct);
-		fmt_pct(&pct, keeps, runs);
-		table_set_text(&t, r, 3, pct.buf);
-		table_set_int(&t, r, 4, sqlite3_column_int(st, 3));
-		table_set_num(&t, r, 5, db_column_num(st, 4), fmt_decimals());
-		table_set_text(&t, r, 6, runs_col_text(st, 5));
+		fmt_pct(&pct, keeps, keeps + discards); /* crashes apart, as analysis.ipynb */
+		table_set_text(&t, r, 4, pct.buf);
+		table_set_int(&t, r, 5, sqlite3_column_int(st, 3));
+		table_set_num(&t, r, 6, db_column_num(st, 4), fmt_decimals());
+		table_set_text(&t, r, 7, runs_col_text(st, 5));
 	}
 	sqlite3_finalize(st);
 	sb_release(&pct);
 	set_table(d, "agent_profiles", &t);
 	table_release(&t);
+}
+
+/* ---- top hits ----------------------------------------------------------------- */
+
+/* The day's keeps ranked by gain over the previous keep of their hardware
+ * class (any earlier day counts as "previous"). One pass over every kept
+ * run up to the day's end, in frontier order. */
+void daily_top_hits(struct day *d)
+{
+	sqlite3_stmt *st = db_prepare(d->db,
+		"SELECT run_id, coalesce(hw_class, 'unknown'), description, val_bpb, decision = 'keep'"
+		" AND t_finished >= ?1 FROM runs WHERE " KEEP_SQL("") " AND t_finished < ?2"
+		" ORDER BY t_finished, id");
+	day_bind(d, st);
+	struct top_hits h;
+	top_hits_init(&h, 0);
+	while (sqlite3_step(st) == SQLITE_ROW)
+		top_hits_keep(&h, (const char *)sqlite3_column_text(st, 1), (const char *)sqlite3_column_text(st, 0),
+			      (const char *)sqlite3_column_text(st, 2), sqlite3_column_double(st, 3),
+			      sqlite3_column_int(st, 4));
+	sqlite3_finalize(st);
+	sb md = SB_INIT;
+	top_hits_md(&h, d->o->limit, "val_bpb", &md);
+	tpl_set(&d->vars, "top_hits", md.buf);
+	sb_release(&md);
+	top_hits_release(&h);
 }
 
 /* ---- failed approaches ------------------------------------------------------- */

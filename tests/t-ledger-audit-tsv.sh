@@ -31,7 +31,7 @@ got=$(printf '%s\n' "$out" | cut -f2,4,5,7 | sed -f names.sed)
 want=$(cat <<'EOF'
 kind	runs	variables	values
 no_improvement	R1, R4		baseline=1.245730;compared=6;best=1.312003
-budget			records=10;budget=10;out_of_scope=7;invalid=3;both=1;in_scope_valid=0
+budget			records=10;budget=10;out_of_scope=7;invalid=3;both=1;in_scope_valid=0;keeps=1;discards=6;crashes=3;keep_rate=0.142857
 out_of_scope	R2, R3, R4, R5, R6	model.depth	runs=5
 out_of_scope	R7, R8	train.device_batch_size	runs=2
 confounded	R7, R8	impl.recompute, train.device_batch_size	runs=2;valid=1

@@ -25,7 +25,7 @@ got=$(printf '%s\n' "$out" | cut -f2,4,5,7)
 want=$(cat <<'EOF'
 kind	runs	variables	values
 no_improvement	q20-01, q20-04		baseline=1.245730;compared=6;best=1.312003
-budget			records=10;budget=10;out_of_scope=7;invalid=3;both=1;in_scope_valid=0
+budget			records=10;budget=10;out_of_scope=7;invalid=3;both=1;in_scope_valid=0;keeps=1;discards=6;crashes=3;keep_rate=0.142857
 out_of_scope	q20-02, q20-03, q20-04, q20-05, q20-06	model.depth	runs=5
 out_of_scope	q20-07, q20-08	train.device_batch_size	runs=2
 confounded	q20-07, q20-08	impl.recompute, train.device_batch_size	runs=2;valid=1

@@ -7,6 +7,8 @@ need sqlite3 sqlite3
 cp "$FIXTURES/query/runs.jsonl" . || exit 1
 "$LEDGER" ingest runs.jsonl >/dev/null 2>&1 || { not_ok ledger-frontier-0 "fixture ingests"; exit 1; }
 
+# Sections 1-5 take every valid run, discarded or not (--all); section 7
+# is the default, which follows kept runs.
 # 1: by class. By hand, in time order:
 #   H100:     base 1.010 (first), d9 1.005 (-0.005), d12 crash (skipped),
 #             lr 1.007 (no), mlr5 0.999 (-0.006)
@@ -15,7 +17,7 @@ cp "$FIXTURES/query/runs.jsonl" . || exit 1
 #   A100:     base 1.050 (first), d10 1.045 (-0.005), then the untimed
 #             a100-late 1.030 (-0.015) after every timed run
 #   RTX 4090: a 1.090 (first), wd 1.093 (no)
-expect_code ledger-frontier-1.1 "frontier exits 0" 0 "$LEDGER" frontier
+expect_code ledger-frontier-1.1 "frontier exits 0" 0 "$LEDGER" frontier --all
 expect_eq ledger-frontier-1.2 "frontier table" "$(cat <<'EOT'
 run_id      hardware  val_bpb   delta      agent  description                              finished_at
 h100-base   H100      1.010000             alice  baseline                                 2026-03-16T04:05:30Z
@@ -63,8 +65,8 @@ expect_eq ledger-frontier-2.1 "frontier json (H100)" "$(cat <<'EOT'
   }
 ]
 EOT
-)" "$("$LEDGER" frontier --hardware H100 --format json)"
-"$LEDGER" frontier --format json >all.json
+)" "$("$LEDGER" frontier --all --hardware H100 --format json)"
+"$LEDGER" frontier --all --format json >all.json
 expect_eq ledger-frontier-2.2 "untimed run: finished_at null, still listed" "a100-late|1.03|-0.015|1" \
 	"$(sql ledger.db "SELECT json_extract(value,'\$.run_id') || '|' || json_extract(value,'\$.val_bpb') || '|' ||
 		json_extract(value,'\$.delta') || '|' || (json_type(value,'\$.finished_at') = 'null')
@@ -84,7 +86,7 @@ h100-mlr5	xl	H100	0.999000	-0.006000
 a100-d10	large	A100	1.045000	-0.005000
 a100-late	large	A100	1.030000	-0.015000
 EOT
-)" "$("$LEDGER" frontier --by tier --format tsv | cut -f1-5)"
+)" "$("$LEDGER" frontier --all --by tier --format tsv | cut -f1-5)"
 
 # 4: another metric, higher is better (mfu_percent, read from the record):
 #   H100 38.2 then 38.4 (+0.2); 3090 41.0 then 41.1 (+0.1); A100 44.5;
@@ -98,10 +100,10 @@ r4090-a	RTX 4090	46.3
 r3090-c	RTX 3090	41.1	0.1
 h100-mlr5	H100	38.4	0.2
 EOT
-)" "$("$LEDGER" frontier --metric mfu_percent --maximize --format tsv | cut -f1-4)"
+)" "$("$LEDGER" frontier --all --metric mfu_percent --maximize --format tsv | cut -f1-4)"
 
 # 5: filters decide which runs compete
-ids() { "$LEDGER" frontier --format tsv "$@" | tail -n +2 | cut -f1 | tr '\n' ' ' | sed 's/ $//'; }
+ids() { "$LEDGER" frontier --all --format tsv "$@" | tail -n +2 | cut -f1 | tr '\n' ' ' | sed 's/ $//'; }
 expect_eq ledger-frontier-5.1 "--agent" "r3090-a r3090-c r3090-sdpa" "$(ids --agent bob)"
 expect_eq ledger-frontier-5.2 "--since drops the early bests" "r3090-sdpa h100-mlr5 a100-d10 r4090-wd" "$(ids --since 2026-03-17)"
 expect_eq ledger-frontier-5.3 "--status crash: no valid measurement, empty" "" "$(ids --status crash)"
@@ -115,3 +117,14 @@ expect_code ledger-frontier-6.3 "stray argument" 2 "$LEDGER" frontier H100
 "$LEDGER" --db empty.db init >/dev/null
 expect_code ledger-frontier-6.4 "empty ledger: exit 0" 0 "$LEDGER" --db empty.db frontier --format json
 expect_eq ledger-frontier-6.5 "empty ledger: empty array" "[]" "$out"
+
+# 7: the default follows what was kept, as autoresearch's analysis does:
+# r3090-c (1.098) was discarded, so r3090-sdpa (keep, 1.095) moves the 3090
+# frontier from r3090-a's 1.100 by -0.005; r4090-wd (discard) never counts
+expect_eq ledger-frontier-7.1 "discarded runs do not move the frontier" \
+	"h100-base r3090-a h100-d9 a100-base r4090-a r3090-sdpa h100-mlr5 a100-d10 a100-late" \
+	"$("$LEDGER" frontier --format tsv | tail -n +2 | cut -f1 | tr '\n' ' ' | sed 's/ $//')"
+expect_eq ledger-frontier-7.2 "the kept run's delta is against the last kept best" "-0.005000" \
+	"$("$LEDGER" frontier --hardware 'RTX 3090' --format tsv | awk -F'\t' '$1 == "r3090-sdpa" {print $4}')"
+expect_eq ledger-frontier-7.3 "--since: the window's first kept run, not the discarded r4090-wd" "r3090-sdpa h100-mlr5 a100-d10" \
+	"$("$LEDGER" frontier --since 2026-03-17 --format tsv | tail -n +2 | cut -f1 | tr '\n' ' ' | sed 's/ $//')"

@@ -41,7 +41,9 @@ expect_eq ledger-ingest-1.5 "exact changes against the parent config" \
 6|train.seed|1|3|exact
 7|sched.warmdown_ratio|0.5|0.6|exact" "$(sql $DB "SELECT run, var, old, new, how FROM changes ORDER BY run, var")"
 
-expect_eq ledger-ingest-1.6 "seeds aside, runs 5 and 6 are repeats; no other group" "5,6" \
+# 5 and 6 changed only the seed of 2 (on commits of their own): they
+# measure 2's configuration again, so 2 is in their group (rkey.h)
+expect_eq ledger-ingest-1.6 "seeds aside, runs 5 and 6 repeat their parent 2; no other group" "2,5,6" \
 	"$(sql $DB "SELECT group_concat(id) FROM runs GROUP BY repeat_key HAVING count(*) > 1")"
 expect_eq ledger-ingest-1.7 "content hash is the identity of the record as received" \
 	"$(sql $DB "SELECT 'r-' || substr(content_hash, 1, 16) FROM runs WHERE id = 6")" \
@@ -90,8 +92,8 @@ printf '{"schema":"runrec/1","status":"crash","description":"no hardware"}\n' >b
 expect_code ledger-ingest-5.1 "options fill missing fields" 0 "$LEDGER" --db o.db ingest bare.jsonl \
 	--agent forge --campaign c1 --hardware "NVIDIA GeForce RTX 3090" --started-at 2026-03-16T04:00:00Z
 expect_eq ledger-ingest-5.2 "agent, campaign, gpu, class, tier, time" \
-	"forge|c1|NVIDIA GeForce RTX 3090|RTX 3090|medium|2026-03-16T04:00:00Z|1773633600.0||" \
-	"$(sql o.db "SELECT agent, campaign, gpu_name, hw_class, vram_tier, started_at, t_finished, val_bpb, repeat_key FROM runs")"
+	"forge|c1|NVIDIA GeForce RTX 3090|RTX 3090|medium|2026-03-16T04:00:00Z|1773633600.0||64" \
+	"$(sql o.db "SELECT agent, campaign, gpu_name, hw_class, vram_tier, started_at, t_finished, val_bpb, length(repeat_key) FROM runs")"
 
 # --- control characters in reports -------------------------------------
 printf '{"schema":"runrec/1","status":"we\\u001b[31mird"}\n' >esc.jsonl

@@ -23,10 +23,14 @@ day_jq() { jq -r "select(.finished_at | startswith(\"$DAY\")) | $1" "$F"; }
 runs=$(day_jq .run_id | wc -l)
 agents=$(day_jq .agent | sort -u | wc -l)
 hw=$(day_jq .hardware.gpu_name | sort -u | wc -l)
-keeps=$(day_jq 'select(.decision == "keep") | .run_id' | wc -l)
+# keep rate as autoresearch's analysis.ipynb: keeps (the baseline counted)
+# over keeps and discards of valid runs; failed runs apart
+keeps=$(day_jq 'select((.decision == "keep" or .decision == "baseline") and .status == "ok" and .metrics.val_bpb != null) | .run_id' | wc -l)
+discards=$(day_jq 'select(.decision == "discard" and .status == "ok" and .metrics.val_bpb != null) | .run_id' | wc -l)
+rate=$(awk -v k="$keeps" -v d="$discards" 'BEGIN { printf "%.0f%%", 100 * k / (k + d) }')
 failed=$(day_jq 'select(.status != "ok") | .run_id' | wc -l)
 expect_eq report-daily-2 "summary counts" \
-	"$runs runs by $agents agents on $hw hardware classes: $keeps kept, $failed without a valid measurement." \
+	"$runs runs by $agents agents on $hw hardware classes: $keeps kept, $discards discarded (keep rate $rate, the baseline counted as a keep), $failed without a valid measurement." \
 	"$(section Summary | sed -n 2p)"
 expect_eq report-daily-2.1 "fixture sanity: 16 runs, 8 agents, 5 classes" "16 8 5" "$runs $agents $hw"
 
@@ -46,7 +50,9 @@ expect_eq report-daily-3.2 "fixture sanity: 0.9598 -> 0.9264, first 0.9949, 95%"
 # -- frontier timeline: the day's runs that beat every earlier valid run of their class
 want=$(sql l.db "SELECT strftime('%H:%M', t_finished, 'unixepoch') || ' ' || printf('%.4f', val_bpb) || ' ' || agent || ' ' || hw_class
 	FROM runs r WHERE t_finished >= $T0 AND t_finished < $T1 AND status = 'ok' AND val_bpb IS NOT NULL
+	AND r.decision IS NOT 'discard'
 	AND val_bpb < coalesce((SELECT min(q.val_bpb) FROM runs q WHERE q.hw_class = r.hw_class AND q.status = 'ok'
+	    AND q.decision IS NOT 'discard'
 	    AND (q.t_finished < r.t_finished OR (q.t_finished = r.t_finished AND q.id < r.id))), 1e9)
 	ORDER BY t_finished, id")
 got=$(section "Frontier timeline" | awk -F' \\| ' '/^\| [0-9][0-9]:/ { sub(/^\| /, "", $1); print $1, $2, $4, $5 }')
@@ -143,24 +149,44 @@ printf '%s\n' '{"schema":"runrec/1","run_id":"solo","status":"ok","agent":"a","f
 "$LEDGER" --db solo.db ingest solo.jsonl >/dev/null 2>&1
 "$REPORT" --db solo.db daily --date 2026-04-01 --out solo --no-charts >/dev/null 2>&1
 expect_match report-daily-singular "one run, one agent, one class in the singular" "$(cat solo/2026-04-01.md)" \
-	'^1 run by 1 agent on 1 hardware class: 0 kept, 0 without a valid measurement\.$'
+	'^1 run by 1 agent on 1 hardware class: 0 kept, 0 discarded, 0 without a valid measurement\.$'
+
+# -- top hits: the day's keeps by gain over the previous keep (keep or
+# baseline, valid) of their class, computed here in SQL
+want=$(sql l.db "SELECT run_id || ' ' || printf('%+.4f', prev - val_bpb) FROM (SELECT r.id, r.run_id, r.val_bpb,
+	(SELECT q.val_bpb FROM runs q WHERE q.hw_class = r.hw_class AND q.decision IN ('keep', 'baseline')
+	  AND q.val_bpb IS NOT NULL AND (q.t_finished < r.t_finished OR (q.t_finished = r.t_finished AND q.id < r.id))
+	  ORDER BY q.t_finished DESC, q.id DESC LIMIT 1) AS prev
+	FROM runs r WHERE r.decision = 'keep' AND r.val_bpb IS NOT NULL AND r.t_finished >= $T0 AND r.t_finished < $T1)
+	WHERE prev IS NOT NULL ORDER BY prev - val_bpb DESC, id")
+got=$(section "Top hits" | awk -F' \\| ' '/^\| [0-9]+ \|/ { print $2, $6 }')
+expect_eq report-daily-15 "top hits: keeps ranked by gain over the previous keep" "$want" "$got"
+total=$(sql l.db "SELECT printf('%+.4f', sum(prev - val_bpb)) FROM (SELECT r.val_bpb,
+	(SELECT q.val_bpb FROM runs q WHERE q.hw_class = r.hw_class AND q.decision IN ('keep', 'baseline')
+	  AND q.val_bpb IS NOT NULL AND (q.t_finished < r.t_finished OR (q.t_finished = r.t_finished AND q.id < r.id))
+	  ORDER BY q.t_finished DESC, q.id DESC LIMIT 1) AS prev
+	FROM runs r WHERE r.decision = 'keep' AND r.val_bpb IS NOT NULL AND r.t_finished >= $T0 AND r.t_finished < $T1)
+	WHERE prev IS NOT NULL")
+expect_match report-daily-15.1 "top hits total" "$md" "^Total gain of the $(printf '%s\n' "$want" | wc -l) keeps over the keep before each: \\$total\\.\$"
+expect_eq report-daily-15.2 "agent profile keep rate: keeps / (keeps + discards), failed apart" \
+	"| forge | 5 | 3 | 1 | 75% | 1 | 0.9264 | B200 |" "$(printf '%s\n' "$md" | grep '^| forge |')"
 
 # Runs without a time belong to no day: the digest says how many and how to
 # date them, instead of "0 runs"; stderr too when the day has nothing else.
 printf 'commit\tval_bpb\tstatus\tdescription\naaaaaaa\t1.0\tkeep\tbaseline\nbbbbbbb\t0.99\tkeep\tdepth 9\n' >untimed.tsv
 "$LEDGER" --db ut.db ingest untimed.tsv --hardware "NVIDIA H100 80GB HBM3" >/dev/null 2>&1
-expect_code report-daily-15.1 "only untimed runs: still exit 0" 0 "$REPORT" --db ut.db daily --date 2026-03-16 --out ut --no-charts
+expect_code report-daily-16.1 "only untimed runs: still exit 0" 0 "$REPORT" --db ut.db daily --date 2026-03-16 --out ut --no-charts
 u=$(cat ut/2026-03-16.md)
-expect_match report-daily-15.2 "no '0 runs' line but what there is" "$u" '^No run finished on this day\.$'
-expect_no_match report-daily-15.3 "not 0 runs" "$u" '^0 runs by'
-expect_match report-daily-15.4 "how many have no time and how to give them one" "$u" \
+expect_match report-daily-16.2 "no '0 runs' line but what there is" "$u" '^No run finished on this day\.$'
+expect_no_match report-daily-16.3 "not 0 runs" "$u" '^0 runs by'
+expect_match report-daily-16.4 "how many have no time and how to give them one" "$u" \
 	'^2 runs have no time \(neither finished_at nor started_at\), so no day counts them\. A results\.tsv without a time column gets times from `ledger ingest --started-at TIME`'
-expect_eq report-daily-15.5 "stderr says it too, with a hint" \
+expect_eq report-daily-16.5 "stderr says it too, with a hint" \
 "report: warning: daily: no run finished on 2026-03-16, but 2 runs in the ledger have no time and belong to no day
 report: hint: give a results.tsv times with 'ledger ingest --started-at TIME' (the first row's start), into a ledger that does not hold it yet" "$err"
 "$LEDGER" --db ut.db ingest solo.jsonl >/dev/null 2>&1
-expect_code report-daily-15.6 "a day with a run and untimed runs elsewhere" 0 "$REPORT" --db ut.db daily --date 2026-04-01 --out ut --no-charts
-expect_eq report-daily-15.7 "the day's count, the untimed note, nothing on stderr" \
-"1 run by 1 agent on 1 hardware class: 0 kept, 0 without a valid measurement.|1|" \
+expect_code report-daily-16.6 "a day with a run and untimed runs elsewhere" 0 "$REPORT" --db ut.db daily --date 2026-04-01 --out ut --no-charts
+expect_eq report-daily-16.7 "the day's count, the untimed note, nothing on stderr" \
+"1 run by 1 agent on 1 hardware class: 0 kept, 0 discarded, 0 without a valid measurement.|1|" \
 	"$(sed -n 's/^\(1 run by .*\)$/\1/p' ut/2026-04-01.md)|$(grep -c '^2 runs have no time' ut/2026-04-01.md)|$err"
-expect_no_match report-daily-15.8 "a ledger without untimed runs has no note" "$(cat solo/2026-04-01.md)" 'have no time'
+expect_no_match report-daily-16.8 "a ledger without untimed runs has no note" "$(cat solo/2026-04-01.md)" 'have no time'

@@ -214,7 +214,11 @@ static void test_seed(void)
 				finding_value(&f[1], "in_scope_valid") == 0);
 	CHECK("audit-seed-3.2", !strcmp(f[1].sentence, "10 of 10 records used: 7 changed variables outside the search space, "
 				"3 produced no valid measurement (1 of them also out of scope), 0 validly measured an in-scope change or "
-				"repeat; spend what is left on single in-scope changes."));
+				"repeat; spend what is left on single in-scope changes. Keep rate 1/7 (14.3%): 1 kept, the "
+				"baseline included, 6 discarded; 3 without a valid measurement counted apart."));
+	/* analysis.ipynb's arithmetic: keep / (keep + discard), crashes apart */
+	CHECK("audit-seed-3.3", finding_value(&f[1], "keeps") == 1 && finding_value(&f[1], "discards") == 6 &&
+				finding_value(&f[1], "crashes") == 3 && fabs(finding_value(&f[1], "keep_rate") - 1.0 / 7) < 1e-12);
 
 	CHECK("audit-seed-4.1", has_vars(&f[2], "model.depth", NULL) &&
 				has_runs(&f[2], (const char *[]){ "q20-02", "q20-03", "q20-04", "q20-05", "q20-06", NULL }));
@@ -419,8 +423,11 @@ static void test_rules(void)
 	CHECK("audit-infer-3", strstr(fl.v[i].sentence, "impl.compile_mode was attempted 1 time"));
 	CHECK("audit-infer-4", !strcmp(fl.v[i + 2].runs[0], "i-new") && fl.v[i + 2].nvars == 0 &&
 			       str_starts_with(fl.v[i + 2].sentence, "'try the new thing' was attempted 1 time"));
-	CHECK("audit-infer-5", count_kind("inf", NAN, AUDIT_REPEAT_NOISE, &fl, &i) == 1 &&
-			       !strcmp(fl.v[i].runs[1], "i-same2") && finding_value(&fl.v[i], "sd") == 0);
+	/* "rerun" measures the parent's configuration again: the two reruns
+	 * and i-base itself are one repeat group (1.0, 1.2, 1.2) */
+	CHECK("audit-infer-5", count_kind("inf", NAN, AUDIT_REPEAT_NOISE, &fl, &i) == 1 && fl.v[i].nruns == 3 &&
+			       !strcmp(fl.v[i].runs[0], "i-base") && !strcmp(fl.v[i].runs[2], "i-same2") &&
+			       fabs(finding_value(&fl.v[i], "mean") - 3.4 / 3) < 1e-12);
 
 	/* undeclared: runs naming a campaign nobody declared */
 	run(7, "stray-1", NULL, "ok", NULL, "H100", 1.1, "x", NULL, "ghost");

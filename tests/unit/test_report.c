@@ -2,6 +2,7 @@
  * standalone lines, errors with file:line), number formatting and day
  * parsing. Test plan: each syntax rule on a tiny template with the exact
  * expected output; every error kind once, checking the message's line. */
+#include "chart.h"
 #include "fmt.h"
 #include "template.h"
 #include "util.h"
@@ -101,9 +102,32 @@ static void test_fmt(void)
 	sb_release(&s);
 }
 
+/* The charts' informative range: a diverged run does not stretch it, a
+ * handful of values is never trimmed, NaN is ignored. */
+static void test_chart_range(void)
+{
+	double lo, hi;
+	const double session[] = { 1.10, 1.09, 1.095, 1.089, 1.091, NAN, 1.08, 1.082, 1.0795, 1.07, 3.4 };
+	chart_value_range(session, 11, &lo, &hi);
+	CHECK("chart-range-1", lo == 1.07 && hi == 1.10);
+	const double few[] = { 1.0, 3.4, 1.01 };
+	chart_value_range(few, 3, &lo, &hi);
+	CHECK("chart-range-2", lo == 1.0 && hi == 3.4);
+	const double one[] = { NAN, 0.95 };
+	chart_value_range(one, 2, &lo, &hi);
+	CHECK("chart-range-3", lo == 0.95 && hi == 0.95);
+	chart_value_range(one, 1, &lo, &hi);
+	CHECK("chart-range-4", isnan(lo) && isnan(hi));
+	/* a steady descent is all information: nothing is cut */
+	const double descent[] = { 1.30, 1.25, 1.21, 1.18, 1.16, 1.15, 1.148 };
+	chart_value_range(descent, 7, &lo, &hi);
+	CHECK("chart-range-5", lo == 1.148 && hi == 1.30);
+}
+
 int main(void)
 {
 	test_template();
 	test_fmt();
+	test_chart_range();
 	return check_status();
 }

@@ -7,6 +7,7 @@ set grid ytics
 set border 3
 set tics nomirror
 set ylabel 'val_bpb (lower is better)'
+set yrange [0.907224:1.303528]
 set xdata time
 set timefmt '%s'
 set format x "%m-%d\n%H:%M"
@@ -26,6 +27,7 @@ plot '2026-03-16-frontier-runs-0.dat' using 1:2 with points lt 1 pt 7 ps 0.5 tit
   '' using 1:2 with steps lt 4 lw 2 notitle, \
   '2026-03-16-frontier-best-4.dat' using 1:2 with steps lc rgb '#202020' lw 4 notitle, \
   '' using 1:2 with steps lt 5 lw 2 notitle, \
+  '2026-03-16-frontier-outliers.dat' using 1:($3 > 0 ? $2 : NaN) with points lc rgb '#ff7f0e' pt 9 ps 1.1 title 'off the top (outlier, diverged)', \
   '2026-03-16-frontier-failed.dat' using 1:2 with points lc rgb '#d62728' pt 2 ps 0.9 title 'crash / invalid (no value)'
 set terminal pngcairo size 960,480 noenhanced font 'sans,10' background '#ffffff'
 set output '2026-03-16-frontier.png'

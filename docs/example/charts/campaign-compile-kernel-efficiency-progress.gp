@@ -7,6 +7,7 @@ set grid ytics
 set border 3
 set tics nomirror
 set ylabel 'val_bpb (lower is better)'
+set yrange [1.23913:1.37491]
 set xlabel 'experiment'
 set offsets 0.5, 0.5, 0, 0
 plot 'campaign-compile-kernel-efficiency-progress-runs-0.dat' skip 1 using 1:($3 > 0 ? NaN : $2) with points lc rgb '#b0b0b0' pt 7 ps 0.6 title 'discarded', \

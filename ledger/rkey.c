@@ -1,0 +1,299 @@
+/* rkey.c — repeat keys and rerun phrases; see rkey.h for the rules. */
+#include "rkey.h"
+#include "runrec.h"
+#include "sha256.h"
+#include "util.h"
+
+int rkey_is_seed(const char *var)
+{
+	return var && (str_ends_with(var, ".seed") || !strcmp(var, "seed"));
+}
+
+/* ---- rerun phrases ------------------------------------------------------ */
+
+/* Words that may stand in a rerun's description ('-' and '_' removed). */
+static const char *const rerun_filler[] = {
+	"a", "again", "an", "and", "another", "as", "base", "baseline", "before", "best", "change",
+	"changes", "check", "code", "config", "configuration", "confirm", "confirmation", "control",
+	"current", "default", "defaults", "different", "discard", "exact", "exactly", "for", "hparams",
+	"hyperparameters", "identical", "just", "keep", "kept", "last", "measure", "measurement",
+	"measuring", "more", "new", "no", "noise", "of", "on", "once", "only", "original", "other",
+	"params", "parent", "prev", "previous", "run", "runs", "same", "sanity", "seed", "seeds",
+	"settings", "setup", "the", "to", "twice", "unchanged", "variance", "verify", "with",
+};
+
+/* Words that say "this again" by themselves. */
+static const char *const rerun_trigger[] = {
+	"again", "duplicate", "identical", "replicate", "replicated", "replication", "reproduce",
+	"reproduced", "reproduction", "reran", "rerun", "rerunning", "reruns", "repeat", "repeated",
+	"repeating", "repeats", "unchanged",
+};
+
+static int in_list(const char *w, const char *const *list, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(w, list[i]))
+			return 1;
+	return 0;
+}
+
+#define MAX_WORDS 24
+
+struct words {
+	char w[MAX_WORDS][32];
+	int n, hash_ref; /* hash_ref: '#' before a number after the first word */
+	int too_long;
+};
+
+/* Lowercase words of letters and digits ('-', '_' and '.' inside a word
+ * kept together and then '-' and '_' dropped: "re-run" = "rerun"). */
+static void split_words(const char *d, struct words *out)
+{
+	memset(out, 0, sizeof(*out));
+	while (*d) {
+		if (!isalnum((unsigned char)*d)) {
+			if (*d == '#' && isdigit((unsigned char)d[1]) && out->n > 0)
+				out->hash_ref = 1;
+			d++;
+			continue;
+		}
+		if (out->n == MAX_WORDS) {
+			out->too_long = 1;
+			return;
+		}
+		char *w = out->w[out->n++];
+		size_t k = 0;
+		for (; isalnum((unsigned char)*d) || ((*d == '-' || *d == '_' || *d == '.') &&
+						       isalnum((unsigned char)d[1])); d++) {
+			if (*d == '-' || *d == '_')
+				continue;
+			if (k + 1 < 32)
+				w[k++] = (char)tolower((unsigned char)*d);
+		}
+		w[k] = '\0';
+	}
+}
+
+static int is_number(const char *w)
+{
+	return isdigit((unsigned char)w[0]);
+}
+
+/* "exp12", "run3", "v2", "r7", "e12", "trial4": a run's own label. */
+static int is_label(const char *w)
+{
+	static const char *const prefixes[] = { "exp", "run", "trial", "v", "r", "e" };
+	for (size_t i = 0; i < ARRAY_SIZE(prefixes); i++) {
+		size_t n = strlen(prefixes[i]);
+		if (!strncmp(w, prefixes[i], n) && isdigit((unsigned char)w[n])) {
+			const char *p = w + n;
+			while (isdigit((unsigned char)*p))
+				p++;
+			return !*p;
+		}
+	}
+	return 0;
+}
+
+/* Two words that together say "this again". */
+static int trigger_pair(const char *a, const char *b)
+{
+	static const char *const same_what[] = { "config", "configuration", "setup", "settings",
+						 "params", "hparams", "hyperparameters", "code" };
+	if (!strcmp(a, "same") && in_list(b, same_what, ARRAY_SIZE(same_what)))
+		return 1;
+	if (!strcmp(a, "no") && (!strcmp(b, "change") || !strcmp(b, "changes")))
+		return 1;
+	if ((!strcmp(a, "different") || !strcmp(a, "new") || !strcmp(a, "another") || !strcmp(a, "other")) &&
+	    (!strcmp(b, "seed") || !strcmp(b, "seeds")))
+		return 1;
+	if (!strcmp(a, "seed") && is_number(b))
+		return 1;
+	if ((!strcmp(a, "noise") || !strcmp(a, "sanity") || !strcmp(a, "variance")) && !strcmp(b, "check"))
+		return 1;
+	return 0;
+}
+
+int rkey_rerun_text(const char *description)
+{
+	if (!description)
+		return 0;
+	struct words ws;
+	split_words(description, &ws);
+	if (ws.too_long || ws.hash_ref || ws.n == 0)
+		return 0;
+	int first = 0, trigger = 0;
+	if (is_label(ws.w[0]))
+		first = 1;
+	else if (!strcmp(ws.w[0], "exp") && ws.n > 1 && is_number(ws.w[1]))
+		first = 2;
+	for (int i = first; i < ws.n; i++) {
+		const char *w = ws.w[i];
+		if (is_label(w) || (!strcmp(w, "exp") && i + 1 < ws.n && is_number(ws.w[i + 1])))
+			return 0; /* "repeat exp5" repeats exp5, which need not be the parent */
+		if (is_number(w)) {
+			/* a number is a seed's value or a count ("x2"), nothing more */
+			if (i == first || !(!strcmp(ws.w[i - 1], "seed") || !strcmp(ws.w[i - 1], "seeds")))
+				return 0;
+			continue;
+		}
+		if (!in_list(w, rerun_filler, ARRAY_SIZE(rerun_filler)) &&
+		    !in_list(w, rerun_trigger, ARRAY_SIZE(rerun_trigger)))
+			return 0;
+		trigger |= in_list(w, rerun_trigger, ARRAY_SIZE(rerun_trigger)) ||
+			   (i + 1 < ws.n && trigger_pair(w, ws.w[i + 1]));
+	}
+	return trigger;
+}
+
+/* ---- keys --------------------------------------------------------------- */
+
+void rkey_description(sb *key, const char *d)
+{
+	int depth = 0, space = 0;
+	size_t start = key->len;
+	for (; d && *d; d++) {
+		if (*d == '(' || *d == ')') {
+			depth += *d == '(' ? 1 : depth > 0 ? -1 : 0;
+			continue;
+		}
+		if (depth)
+			continue;
+		if (isspace((unsigned char)*d)) {
+			space = 1;
+			continue;
+		}
+		if (space && key->len > start)
+			sb_addc(key, ' ');
+		space = 0;
+		sb_addc(key, (char)tolower((unsigned char)*d));
+	}
+}
+
+static int same_text(const char *a, const char *b)
+{
+	return !strcmp(a ? a : "", b ? b : "");
+}
+
+static int nonseed_changes(const struct change_list *cl)
+{
+	int n = 0;
+	for (int i = 0; cl && i < cl->n; i++)
+		n += !rkey_is_seed(cl->v[i].var);
+	return n;
+}
+
+int rkey_is_rerun(const struct rkey_run *r, const struct rkey_parent *p)
+{
+	if (!r->parent || !*r->parent)
+		return 0;
+	int n = r->changes ? r->changes->n : 0, nonseed = nonseed_changes(r->changes);
+	if (n > 0 && nonseed == 0)
+		return 1; /* only the seed changed */
+	if (nonseed == 0 && r->config_key && r->exact && p->found && same_text(r->commit, p->commit) &&
+	    same_text(r->diff, p->diff))
+		return 1; /* the parent's config on the parent's code */
+	/* an exact change outweighs what the description says */
+	return rkey_rerun_text(r->description) && (!r->exact || nonseed == 0);
+}
+
+static json_t *str_or_null(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
+/* SHA-256 hex of the canonical text of parts (consumed). */
+static void hash_parts(json_t *parts, char key[65])
+{
+	char *text = runrec_canonical(parts);
+	sha256_hex(text, strlen(text), key);
+	free(text);
+	json_decref(parts);
+}
+
+/* The key of a run nothing else is known to repeat: its own id. A stored
+ * parent without a config has this key, so a child ingested before its
+ * parent still names the same configuration. */
+static void own_key(const char *run_id, char key[65])
+{
+	json_t *parts = json_array();
+	json_array_append_new(parts, json_string("run"));
+	json_array_append_new(parts, str_or_null(run_id));
+	hash_parts(parts, key);
+}
+
+static void copy_key(const char *from, char key[65])
+{
+	snprintf(key, 65, "%s", from);
+}
+
+/* The parent's configuration and the run's hardware class open every key
+ * that builds on the parent. */
+static json_t *on_parent(const char *what, const char *parent_key, const char *hw)
+{
+	json_t *parts = json_array();
+	json_array_append_new(parts, json_string(what));
+	json_array_append_new(parts, json_string(parent_key));
+	json_array_append_new(parts, json_string(hw ? hw : ""));
+	return parts;
+}
+
+static json_t *description_part(const char *d)
+{
+	sb s = SB_INIT;
+	rkey_description(&s, d);
+	json_t *v = json_stringn(s.buf ? s.buf : "", s.len);
+	sb_release(&s);
+	return v ? v : json_string("");
+}
+
+void rkey_derive(const struct rkey_run *r, const struct rkey_parent *p, char key[65])
+{
+	if (!r->parent || !*r->parent || (r->config_key && !p->found)) {
+		if (r->config_key)
+			copy_key(r->config_key, key);
+		else
+			own_key(r->run_id, key);
+		return;
+	}
+	char pk[65];
+	if (p->found && p->key)
+		copy_key(p->key, pk);
+	else
+		own_key(r->parent, pk);
+	if (rkey_is_rerun(r, p)) {
+		if (!p->found || same_text(r->hw_class, p->hw_class))
+			copy_key(pk, key);
+		else
+			hash_parts(on_parent("rerun", pk, r->hw_class), key);
+		return;
+	}
+	if (nonseed_changes(r->changes) > 0) {
+		json_t *parts = on_parent("changes", pk, r->hw_class);
+		int unknown = 0;
+		for (int i = 0; i < r->changes->n; i++) {
+			const struct change *c = &r->changes->v[i];
+			if (rkey_is_seed(c->var))
+				continue;
+			json_array_append_new(parts, json_string(c->var));
+			json_array_append_new(parts, str_or_null(c->new_val));
+			unknown |= !c->new_val && !r->exact;
+		}
+		/* two inferred changes of unknown value are told apart by their text */
+		if (unknown && r->description)
+			json_array_append_new(parts, description_part(r->description));
+		hash_parts(parts, key);
+		return;
+	}
+	if (r->config_key) {
+		copy_key(r->config_key, key); /* code changed, no change recorded: the commit decides */
+		return;
+	}
+	if (r->description && *r->description) {
+		json_t *parts = on_parent("description", pk, r->hw_class);
+		json_array_append_new(parts, description_part(r->description));
+		hash_parts(parts, key);
+		return;
+	}
+	own_key(r->run_id, key);
+}

@@ -1,0 +1,110 @@
+/* tophits.c — kept runs ranked by gain over the previous keep; see tophits.h. */
+#include "fmt.h"
+#include "tophits.h"
+#include "util.h"
+
+void top_hits_init(struct top_hits *h, int maximize)
+{
+	memset(h, 0, sizeof(*h));
+	h->maximize = maximize;
+}
+
+static int group_of(struct top_hits *h, const char *group)
+{
+	for (int i = 0; i < h->ngroups; i++)
+		if (!strcmp(h->group[i], group))
+			return i;
+	h->group = xrealloc(h->group, (size_t)(h->ngroups + 1) * sizeof(*h->group));
+	h->last_run = xrealloc(h->last_run, (size_t)(h->ngroups + 1) * sizeof(*h->last_run));
+	h->last_value = xrealloc(h->last_value, (size_t)(h->ngroups + 1) * sizeof(*h->last_value));
+	h->group[h->ngroups] = xstrdup(group);
+	h->last_run[h->ngroups] = NULL;
+	h->last_value[h->ngroups] = NAN;
+	return h->ngroups++;
+}
+
+void top_hits_keep(struct top_hits *h, const char *group, const char *run_id, const char *description,
+		   double value, int counted)
+{
+	int g = group_of(h, group ? group : "unknown");
+	if (counted && h->last_run[g]) {
+		if (h->n == h->cap) {
+			h->cap = h->cap ? 2 * h->cap : 16;
+			h->v = xrealloc(h->v, (size_t)h->cap * sizeof(*h->v));
+		}
+		double prev = h->last_value[g];
+		h->v[h->n] = (struct top_hit){ xstrdup(run_id), description ? xstrdup(description) : NULL,
+					       xstrdup(h->last_run[g]), h->group[g], value, prev,
+					       h->maximize ? value - prev : prev - value, h->n };
+		h->n++;
+	}
+	free(h->last_run[g]);
+	h->last_run[g] = xstrdup(run_id);
+	h->last_value[g] = value;
+}
+
+static int by_gain(const void *pa, const void *pb)
+{
+	const struct top_hit *a = pa, *b = pb;
+	if (a->gain != b->gain)
+		return a->gain > b->gain ? -1 : 1;
+	return a->order - b->order;
+}
+
+void top_hits_md(struct top_hits *h, int limit, const char *metric, sb *out)
+{
+	if (!h->n)
+		return;
+	double total = 0;
+	for (int i = 0; i < h->n; i++)
+		total += h->v[i].gain;
+	qsort(h->v, (size_t)h->n, sizeof(*h->v), by_gain);
+	const char *cols[] = { "rank", "run", "hardware", metric, "previous keep", "gain", "description" };
+	table t;
+	table_init(&t, 7, cols);
+	sb s = SB_INIT;
+	for (int i = 0; i < h->n; i++) {
+		const struct top_hit *x = &h->v[i];
+		int r = table_add_row(&t);
+		table_set_int(&t, r, 0, i + 1);
+		table_set_text(&t, r, 1, x->run_id);
+		table_set_text(&t, r, 2, x->hardware);
+		sb_reset(&s);
+		fmt_val(&s, x->value);
+		table_set_text(&t, r, 3, s.buf);
+		sb_reset(&s);
+		sb_addf(&s, "%s (", x->prev_run);
+		fmt_val(&s, x->prev_value);
+		sb_addc(&s, ')');
+		table_set_text(&t, r, 4, s.buf);
+		sb_reset(&s);
+		fmt_delta(&s, x->gain);
+		table_set_text(&t, r, 5, s.buf);
+		table_set_text(&t, r, 6, x->description);
+	}
+	md_table_limited(out, &t, limit);
+	sb_reset(&s);
+	fmt_delta(&s, total);
+	sb_addf(out, "\n\nTotal gain of the %d keep%s over the keep before each: %s.", h->n, h->n == 1 ? "" : "s",
+		s.buf);
+	sb_release(&s);
+	table_release(&t);
+}
+
+void top_hits_release(struct top_hits *h)
+{
+	for (int i = 0; i < h->ngroups; i++) {
+		free(h->group[i]);
+		free(h->last_run[i]);
+	}
+	for (int i = 0; i < h->n; i++) {
+		free(h->v[i].run_id);
+		free(h->v[i].description);
+		free(h->v[i].prev_run);
+	}
+	free(h->group);
+	free(h->last_run);
+	free(h->last_value);
+	free(h->v);
+	memset(h, 0, sizeof(*h));
+}
