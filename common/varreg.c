@@ -128,6 +128,27 @@ static const struct var_alias aliases[] = {
 	{ "matrix optimizer", "optim.matrix_optimizer", NULL },
 	{ "muon", "optim.matrix_optimizer", "muon" }, { "adamw", "optim.matrix_optimizer", "adamw" },
 	{ "warmdown shape", "sched.warmdown_shape", NULL },
+	/* spellings from the description corpus (tests/fixtures/infer) */
+	{ "d model", "model.dim", NULL }, { "mlp", "model.mlp_ratio", NULL },
+	{ "mlp expansion", "model.mlp_ratio", NULL }, { "mlp mult", "model.mlp_ratio", NULL },
+	{ "pattern", "model.window_pattern", NULL }, { "window", "model.window_pattern", NULL },
+	{ "rope", "model.rope_base", NULL },
+	{ "adamb1", "optim.beta1", NULL }, { "adam b1", "optim.beta1", NULL },
+	{ "adamb2", "optim.beta2", NULL }, { "adam b2", "optim.beta2", NULL },
+	{ "max norm", "optim.grad_clip", NULL }, { "clip", "optim.grad_clip", NULL },
+	{ "grad clipping", "optim.grad_clip", NULL }, { "muon optimizer", "optim.matrix_optimizer", "muon" },
+	{ "lr warmup", "sched.warmup_ratio", NULL }, { "warmup fraction", "sched.warmup_ratio", NULL },
+	{ "lr cooldown", "sched.warmdown_ratio", NULL }, { "warmdown fraction", "sched.warmdown_ratio", NULL },
+	{ "cosine warmdown", "sched.warmdown_shape", "cosine" },
+	{ "linear warmdown", "sched.warmdown_shape", "linear" },
+	{ "final lr", "sched.final_lr_frac", NULL }, { "final lr fraction", "sched.final_lr_frac", NULL },
+	{ "final lr floor", "sched.final_lr_frac", NULL }, { "lr floor", "sched.final_lr_frac", NULL },
+	{ "device bs", "train.device_batch_size", NULL },
+	{ "train batch tokens", "train.total_batch_size", NULL },
+	{ "batch tokens", "train.total_batch_size", NULL },
+	{ "total batch tokens", "train.total_batch_size", NULL },
+	{ "eager mode", "impl.compile_mode", "eager" }, { "torch.compile", "impl.compile_mode", NULL },
+	{ "qk layernorm", "model.qk_norm", NULL },
 };
 
 size_t varreg_count(void) { return ARRAY_SIZE(vars); }
