@@ -99,3 +99,15 @@ expect_eq ledger-show-3.4 "content hash matches the runs row" \
 # 4: tsv: two columns; the log tail's newlines and escape bytes become spaces
 expect_eq ledger-show-4.1 "tsv field/value" "field	value|failure.log_tail	step 12  [31mRuntimeError: CUDA out of memory [0m " \
 	"$("$LEDGER" show h100-d12 --format tsv | sed -n '1p;/^failure.log_tail/p' | paste -sd'|')"
+
+# 5: an inferred change shows the text it came from (table and json)
+printf 'commit\tval_bpb\tmemory_gb\tstatus\tdescription\n' >sp.tsv
+printf 'a1\t1.0\t10\tkeep\tbaseline\n' >>sp.tsv
+printf 'a2\t0.9\t10\tkeep\texp3: softcap 30 (was 15) - better\n' >>sp.tsv
+"$LEDGER" --db sp.db ingest sp.tsv >/dev/null 2>&1
+id=$(sql sp.db "SELECT id FROM runs WHERE description LIKE 'exp3%'")
+expect_eq ledger-show-5.1 "table: the change with its span" \
+	'ledger.changed.model.softcap  15 -> 30 (inferred from "softcap 30 (was 15)")' \
+	"$("$LEDGER" --db sp.db show "#$id" | grep '^ledger.changed')"
+expect_eq ledger-show-5.2 "json: span" 'softcap 30 (was 15)' \
+	"$("$LEDGER" --db sp.db --format json show "#$id" | jq -r '.ledger.changes[0].span')"
