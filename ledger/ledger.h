@@ -25,6 +25,7 @@ int cmd_repeats(int argc, char **argv, struct ledger_ctx *ctx);
 int cmd_quarantine(int argc, char **argv, struct ledger_ctx *ctx);
 int cmd_campaign(int argc, char **argv, struct ledger_ctx *ctx);
 int cmd_audit(int argc, char **argv, struct ledger_ctx *ctx);
+int cmd_reinfer(int argc, char **argv, struct ledger_ctx *ctx);
 
 /* wants_help(argc, argv) lives in common/util.h. */
 

@@ -35,6 +35,7 @@ static const struct command {
 	{ "quarantine", cmd_quarantine, NEED_DB, "list input lines that could not be ingested" },
 	{ "campaign", cmd_campaign, NEED_DB | CREATES_DB, "declare, list, show and assign campaigns" },
 	{ "audit", cmd_audit, NEED_DB, "audit campaigns: confounded, out-of-scope, unresolved, noise" },
+	{ "reinfer", cmd_reinfer, NEED_DB, "recompute changes inferred from descriptions with the current rules" },
 };
 
 static const char usage[] =

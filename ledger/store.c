@@ -416,6 +416,26 @@ static void repeat_prefix(const json_t *rec, const char *cfg_text, size_t cfg_le
 	sb_release(&text);
 }
 
+void store_inferred_repeat_key(const char *hw_class, const char *parent,
+			       const struct change_list *cl, char key[65])
+{
+	key[0] = '\0';
+	if (cl->n == 0)
+		return;
+	json_t *parts = json_array();
+	json_array_append_new(parts, json_string("inferred"));
+	json_array_append_new(parts, json_string(hw_class));
+	json_array_append_new(parts, json_string(parent));
+	for (int i = 0; i < cl->n; i++) {
+		json_array_append_new(parts, json_string(cl->v[i].var));
+		json_array_append_new(parts, nullable_str(cl->v[i].new_val));
+	}
+	char *text = runrec_canonical(parts);
+	sha256_hex(text, strlen(text), key);
+	free(text);
+	json_decref(parts);
+}
+
 /* The full repeat key. Without a config: the same inferred change set
  * (with new values) from the same parent on the same hardware class. NULL
  * (key[0] = 0) when neither can be formed. */
@@ -431,20 +451,9 @@ static void repeat_key(const json_t *rec, const struct store_prep *p, const stru
 		sha256_to_hex(digest, key);
 		return;
 	}
-	if (how < 0 || how == CHANGES_EXACT || cl->n == 0)
+	if (how < 0 || how == CHANGES_EXACT)
 		return;
-	json_t *parts = json_array();
-	json_array_append_new(parts, json_string("inferred"));
-	json_array_append_new(parts, json_string(hw->cls));
-	json_array_append_new(parts, json_string(runrec_str(rec, "parent")));
-	for (int i = 0; i < cl->n; i++) {
-		json_array_append_new(parts, json_string(cl->v[i].var));
-		json_array_append_new(parts, nullable_str(cl->v[i].new_val));
-	}
-	char *text = runrec_canonical(parts);
-	sha256_hex(text, strlen(text), key);
-	free(text);
-	json_decref(parts);
+	store_inferred_repeat_key(hw->cls, runrec_str(rec, "parent"), cl, key);
 }
 
 /* t_finished: finished_at, else started_at, as epoch seconds; NaN if none. */

@@ -97,6 +97,13 @@ sqlite3_int64 store_last_id(struct store *st);
  * same rows ingested again with other --agent/--campaign/--hardware
  * options, which makes them new content and so new runs. */
 long store_lookalikes(struct store *st, const char *file, sqlite3_int64 since_id);
+/* The repeat key of a run without a config, from its inferred changes
+ * (sorted by variable): sha256 over ("inferred", hardware class, parent,
+ * each variable and new value); key[0] = 0 when cl is empty. store_put
+ * and `ledger reinfer` form it the same way. */
+struct change_list;
+void store_inferred_repeat_key(const char *hw_class, const char *parent,
+			       const struct change_list *cl, char key[65]);
 /* Keep input that could not be ingested (content may be NULL). */
 void store_quarantine(struct store *st, const struct store_src *src, const char *reason,
 		      const char *content, size_t len);
