@@ -148,7 +148,7 @@ static const struct var_alias aliases[] = {
 	{ "batch tokens", "train.total_batch_size", NULL },
 	{ "total batch tokens", "train.total_batch_size", NULL },
 	{ "eager mode", "impl.compile_mode", "eager" }, { "torch.compile", "impl.compile_mode", NULL },
-	{ "qk layernorm", "model.qk_norm", NULL },
+	{ "qk layernorm", "model.qk_norm", NULL }, { "model width", "model.dim", NULL },
 };
 
 size_t varreg_count(void) { return ARRAY_SIZE(vars); }

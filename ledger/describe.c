@@ -945,19 +945,25 @@ static int p_toggle(struct reader *r, int p, int end, struct clause *cs)
 	return q - p + n;
 }
 
-/* halve/double X [to v]: changed, value unknown unless stated. */
-static int p_halve(struct reader *r, int p, int end, int flags)
+/* halve/double/reduce X [to v] at the start of a clause: X changed, its
+ * value unknown unless stated ("reduce warmup", "more heads"). */
+static int p_direction(struct reader *r, int p, int end, int flags)
 {
-	static const char *const words[] = { "halve", "double", "triple", "more", "fewer", "less", NULL };
+	static const char *const words[] = {
+		"halve", "double", "triple", "more", "fewer", "increase", "decrease", "reduce",
+		"raise", "lower", "bump", "boost", "cut", "shorten", "lengthen", "extend", "widen",
+		"narrow", "deepen", NULL
+	};
 	struct name nm;
 	if (!word_in(r, p, end, words))
 		return 0;
 	int q = skip_fillers(r, p + 1, end), n, k;
 	if ((n = p_named(r, q, end, 1, 1, flags)))
 		return q - p + n;
-	if ((k = known_name(r, q, end, &nm)) && boundary(r, q + k, end) && !nm.implied)
-		return finish(r, &nm, NULL, NULL, p, q + k, end);
-	return 0;
+	k = known_name(r, q, end, &nm);
+	if (!k || !boundary(r, q + k, end) || word_in(r, q + k, end, context_words) || nm.implied)
+		return 0;
+	return finish(r, &nm, NULL, NULL, p, q + k, end);
 }
 
 /* verb X …: what follows a verb may name a knob the registry lacks. */
@@ -1041,6 +1047,8 @@ static int p_valueword(struct reader *r, int p, int end)
 		return 0;
 	while (word_in(r, p + k, end, value_nouns))
 		k++;
+	if (word_is(r, p + k, end, "kept") || word_is(r, p + k, end, "still"))
+		return 0; /* "AdamW kept for embeddings": what stayed */
 	if (word_is(r, p + k, end, "in") && at(r, p + k + 1, end)->k == K_WORD)
 		k += 2; /* "SwiGLU activation in MLP (replaces …)" */
 	if (!boundary(r, p + k, end) && !word_is(r, p + k, end, "in") &&
@@ -1096,8 +1104,9 @@ static int p_result(struct reader *r, int p, int end)
 static int production(struct reader *r, int p, int end, struct clause *cs)
 {
 	int n, start = p == cs->start, paren = cs->flags & F_PAREN;
-	if ((n = p_result(r, p, end)))
-		return n;
+	struct name nm;
+	if (!known_name(r, p, end, &nm) && (n = p_result(r, p, end)))
+		return n; /* "time budget 300" is a knob, "time 301 s" a result */
 	if (paren)
 		return (n = p_named(r, p, end, 0, 0, cs->flags)) ? n
 		       : (n = p_value_first(r, p, end)) ? n : p_unit(r, p, end);
@@ -1105,13 +1114,13 @@ static int production(struct reader *r, int p, int end, struct clause *cs)
 		cs->toggled = cs->carry;
 		return n;
 	}
-	if ((n = p_toggle(r, p, end, cs)) || (n = p_halve(r, p, end, cs->flags)) ||
+	if ((n = p_toggle(r, p, end, cs)) || (start && (n = p_direction(r, p, end, cs->flags))) ||
 	    (n = p_verb(r, p, end, cs->flags)) || (n = p_named(r, p, end, 0, start, cs->flags)))
 		return n;
 	if (cs->flags & F_WITH)
 		return 0;
 	if ((n = p_value_first(r, p, end)) || (n = p_unit(r, p, end)) ||
-	    (start && (n = p_valueword(r, p, end))) || (start && r->first == cs->start && (n = p_bare(r, p, end, 1))) ||
+	    (start && r->first == cs->start && (n = p_valueword(r, p, end))) || (start && r->first == cs->start && (n = p_bare(r, p, end, 1))) ||
 	    (start && (n = p_postfix_toggle(r, p, end))))
 		return n;
 	return 0;

@@ -109,6 +109,10 @@ static void test_grammar(void)
 	expect("infer-6.23", "autotune disabled", "desc.autotune:~>false");
 	expect("infer-6.24", "no compile", "impl.compile_mode:~>eager");
 	expect("infer-6.25", "Newton-Schulz steps 5 -> 6", "desc.ns_steps:5>6");
+	expect("infer-6.27", "reduce warmup", "sched.warmup_ratio:~>~");
+	expect("infer-6.28", "time budget 300 -> 600", "train.time_budget_s:300>600");
+	expect("infer-6.29", "Muon optimizer for matrices, AdamW kept for embeddings",
+	       "optim.matrix_optimizer:~>muon");
 	expect("infer-6.26", "HEAD_DIM 128->64 (4 heads, worse quality)",
 	       "model.head_dim:128>64|model.heads:~>4");
 }
