@@ -362,9 +362,24 @@ static void tokenize(const char *s, int a, int end, struct toks *tk)
 
 /* ---- the reader's state ------------------------------------------------ */
 
+struct name {
+	char var[80];
+	const char *implied; /* the value the name carries ("flash attention") */
+	int technique;       /* naming it says it was tried */
+	int known;
+	int total;           /* "total batch": never the device batch */
+};
+
+struct memo {
+	int done;
+	signed char k;
+	struct name nm;
+};
+
 struct reader {
 	const char *text;
 	struct toks tk;
+	struct memo *memo; /* per token: known_name's answer */
 	struct change_list *out;
 	int added;
 	int depth;      /* parentheses inside parentheses */
@@ -372,6 +387,23 @@ struct reader {
 };
 
 enum { F_PAREN = 1, F_WITH = 2 };
+
+/* A reader of the inside of parenthesis t of outer. */
+static void reader_open(struct reader *in, const struct reader *outer, const struct tok *t)
+{
+	memset(in, 0, sizeof(*in));
+	in->text = outer->text;
+	in->out = outer->out;
+	in->depth = outer->depth + 1;
+	tokenize(outer->text, t->a + 1, t->b - 1, &in->tk);
+	in->memo = xcalloc((size_t)in->tk.n + 1, sizeof(*in->memo));
+}
+
+static void reader_close(struct reader *r)
+{
+	free(r->tk.t);
+	free(r->memo);
+}
 
 static const struct tok *at(const struct reader *r, int p, int end)
 {
@@ -567,14 +599,6 @@ static int value_at(const struct reader *r, int p, int end, const char *var, int
 
 /* ---- names ------------------------------------------------------------- */
 
-struct name {
-	char var[80];
-	const char *implied; /* the value the name carries ("flash attention") */
-	int technique;       /* naming it says it was tried */
-	int known;
-	int total;           /* "total batch": never the device batch */
-};
-
 static const struct desc_name *find_desc_name(const char *spelling)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(desc_names); i++)
@@ -639,7 +663,7 @@ static int join_words(const struct reader *r, int p, int q, char *buf, size_t n)
 
 /* The longest known name of up to four words at p (leading modifiers
  * allowed); returns its length in tokens, 0 when none. */
-static int known_name(const struct reader *r, int p, int end, struct name *nm)
+static int lookup_known(const struct reader *r, int p, int end, struct name *nm)
 {
 	char words[400];
 	for (int k = 4; k >= 1; k--) {
@@ -654,6 +678,24 @@ static int known_name(const struct reader *r, int p, int end, struct name *nm)
 		}
 	}
 	return 0;
+}
+
+/* lookup_known, remembered per token for the reader's whole range: the
+ * productions ask about the same token many times (5.3 -> 2.1 us a short
+ * description). */
+static int known_name(const struct reader *r, int p, int end, struct name *nm)
+{
+	struct memo *m = &r->memo[p];
+	if (p >= end)
+		return 0;
+	if (!m->done) {
+		m->k = (signed char)lookup_known(r, p, r->tk.n, &m->nm);
+		m->done = 1;
+	}
+	if (m->k > end - p)
+		return lookup_known(r, p, end, nm);
+	*nm = m->nm;
+	return m->k;
 }
 
 static int is_result_name(const char *words)
@@ -730,8 +772,8 @@ static int take_old(struct reader *r, int p, int end, const char *var, char *old
 {
 	const struct tok *t = at(r, p, end);
 	if (t->k == K_PAREN) {
-		struct reader in = { .text = r->text, .out = r->out, .depth = r->depth + 1 };
-		tokenize(r->text, t->a + 1, t->b - 1, &in.tk);
+		struct reader in;
+		reader_open(&in, r, t);
 		int got = 0, q = 0, e = in.tk.n;
 		static const char *const lead[] = { "up", "down", NULL };
 		static const char *const words[] = { "from", "was", "replaces", "replace", "replacing", NULL };
@@ -747,7 +789,7 @@ static int take_old(struct reader *r, int p, int end, const char *var, char *old
 					snprintf(old, n, "%s", vw->value);
 			}
 		}
-		free(in.tk.t);
+		reader_close(&in);
 		return got;
 	}
 	int q = p;
@@ -823,11 +865,11 @@ static int name_forms(struct reader *r, const struct name *nm, int p, int q, int
 		return finish(r, nm, NULL, SIDE(v.b, v.rb), p, q + 2, end);
 	/* verb name (a to b) */
 	if (licensed && t->k == K_PAREN) {
-		struct reader in = { .text = r->text, .out = r->out, .depth = r->depth + 1 };
-		tokenize(r->text, t->a + 1, t->b - 1, &in.tk);
+		struct reader in;
+		reader_open(&in, r, t);
 		int ok = in.tk.n == 3 && (v.ra = value_at(&in, 0, 3, var, loose, v.a, sizeof(v.a))) >= 0 &&
 			 is_to(&in, 1, 3) && (v.rb = value_at(&in, 2, 3, var, loose, v.b, sizeof(v.b))) >= 0;
-		free(in.tk.t);
+		reader_close(&in);
 		if (ok)
 			return finish(r, nm, SIDE(v.a, v.ra), SIDE(v.b, v.rb), p, q + 1, end);
 	}
@@ -1144,8 +1186,8 @@ static void read_paren(struct reader *r, const struct tok *t)
 {
 	if (r->depth >= 2)
 		return;
-	struct reader in = { .text = r->text, .out = r->out, .depth = r->depth + 1 };
-	tokenize(r->text, t->a + 1, t->b - 1, &in.tk);
+	struct reader in;
+	reader_open(&in, r, t);
 	for (int a = 0, b; a < in.tk.n; a = b + 1) {
 		b = a;
 		while (b < in.tk.n && in.tk.t[b].k != K_SEP && in.tk.t[b].k != K_COLON &&
@@ -1157,7 +1199,7 @@ static void read_paren(struct reader *r, const struct tok *t)
 			break; /* "hypothesis: …" */
 	}
 	r->added += in.added;
-	free(in.tk.t);
+	reader_close(&in);
 }
 
 static void new_clause(struct clause *cs, int start, const struct tok *sep, int base)
@@ -1268,10 +1310,11 @@ int describe_changes(const char *description, struct change_list *out)
 	if (!description)
 		return 0;
 	tokenize(description, 0, (int)strlen(description), &r.tk);
+	r.memo = xcalloc((size_t)r.tk.n + 1, sizeof(*r.memo));
 	int p = says_no_change(&r) ? -1 : skip_labels(&r);
 	r.first = p;
 	if (p >= 0)
 		read_span(&r, p, r.tk.n, 0);
-	free(r.tk.t);
+	reader_close(&r);
 	return r.added;
 }
