@@ -245,10 +245,22 @@ static int num_parse(const char *s, double *value, char unit[8])
 	return 0;
 }
 
+/* "10,000": a comma between a digit and three digits is part of a number. */
+static int thousands_comma(const char *s, int j, int end)
+{
+	if (j == 0 || j + 3 >= end + 1 || !isdigit((unsigned char)s[j - 1]))
+		return 0;
+	for (int k = 1; k <= 3; k++)
+		if (j + k >= end || !isdigit((unsigned char)s[j + k]))
+			return 0;
+	return j + 4 >= end || !isdigit((unsigned char)s[j + 4]);
+}
+
 static int word_end(const char *s, int i, int end)
 {
 	int j = i;
-	while (j < end && !isspace((unsigned char)s[j]) && !strchr("(),;[]=\"", s[j]) &&
+	while (j < end && !isspace((unsigned char)s[j]) &&
+	       (!strchr("(),;[]=\"", s[j]) || (s[j] == ',' && thousands_comma(s, j, end))) &&
 	       !is_arrow(s + j) && !is_dash(s + j) && !(s[j] == ':' && blank_at(s, j + 1, end)))
 		j++;
 	return j;
@@ -283,7 +295,11 @@ static void push_word(struct toks *tk, const char *s, int a, int b)
 	char unit[8];
 	if (split_slash(tk, s, a, b))
 		return;
-	snprintf(raw, sizeof(raw), "%.*s", b - a, s + a);
+	int o = 0;
+	for (int i = a; i < b && o + 1 < (int)sizeof(raw); i++)
+		if (s[i] != ',')
+			raw[o++] = s[i];
+	raw[o] = '\0';
 	struct tok *t = tok_push(tk, K_WORD, a, b);
 	if (!num_parse(raw, &v, unit)) {
 		t->k = K_NUM;
@@ -834,12 +850,30 @@ static int is_to(const struct reader *r, int p, int end)
 	return at(r, p, end)->k == K_ARROW || word_is(r, p, end, "to");
 }
 
+/* "warmdown reduced to 0.3", "LR back to 0.04", "weight decay of 0.1":
+ * words between a name and its operator; returns where the operator is. */
+static int skip_between(const struct reader *r, int q, int end, int known)
+{
+	static const char *const between[] = {
+		"up", "down", "back", "further", "slightly", "increased", "decreased", "reduced",
+		"raised", "lowered", "bumped", "changed", "halved", "doubled", "moved", "set", NULL
+	};
+	int s = q;
+	while (s - q < 2 && word_in(r, s, end, between))
+		s++;
+	if (s > q && (word_is(r, s, end, "to") || word_is(r, s, end, "from") ||
+		      at(r, s, end)->k == K_ARROW))
+		return s;
+	return known && word_is(r, q, end, "of") && at(r, q + 1, end)->k == K_NUM ? q + 1 : q;
+}
+
 /* After name (tokens [p, q)): the forms that state values. Returns the
  * tokens taken from p, 0 when none fits. licensed: a verb came first. */
 static int name_forms(struct reader *r, const struct name *nm, int p, int q, int end,
 		      int licensed, int flags)
 {
 	struct vals v;
+	q = skip_between(r, q, end, nm->known);
 	const char *var = nm->var;
 	int known = nm->known, loose = !known;
 	const struct tok *t = at(r, q, end);
@@ -1243,6 +1277,9 @@ static int read_span(struct reader *r, int a, int end, int flags)
 	return 0;
 }
 
+/* "exp 12", "run 5": a label word and a number. */
+static const char *const label_words[] = { "exp", "experiment", "run", "trial", "iter", "iteration", NULL };
+
 /* exp12, v3, apr20: a run label (with a colon after it, any word and
  * number is one: "x0 lambda 0.1" is not a label, "x0: …" is). */
 static int is_label_word(const char *w, int colon)
@@ -1279,9 +1316,15 @@ static int skip_labels(const struct reader *r)
 			p++;
 		else if (t->k == K_WORD && !known && is_label_word(t->w, at(r, p + 1, n)->k == K_COLON))
 			p += 1 + (at(r, p + 1, n)->k == K_COLON);
+		else if (t->k == K_WORD && t->w[0] == '#')
+			p += 1 + (at(r, p + 1, n)->k == K_COLON);
+		else if (word_in(r, p, n, label_words) && at(r, p + 1, n)->k == K_NUM)
+			p += 2 + (at(r, p + 2, n)->k == K_COLON);
 		else if ((t->k == K_WORD || t->k == K_NUM) && !known && at(r, p + 1, n)->k == K_COLON &&
 			 !word_in(r, p, n, prose_markers))
 			p += 2;
+		else if (t->k == K_STOP && p > 0 && p + 1 < n)
+			p++; /* "run 5 - depth 9": the dash after a label */
 		else
 			break;
 	}

@@ -136,6 +136,12 @@ static void test_labels_and_results(void)
 	expect("infer-7.13", "baseline: depth=4 dim=256", "");
 	expect("infer-7.14", "add checkpoint saving; no logic change", "");
 	expect("infer-7.15", "rerun of exp3", "");
+	expect("infer-7.17", "exp 12: depth 9", "model.depth:~>9");
+	expect("infer-7.18", "#12 depth 9", "model.depth:~>9");
+	expect("infer-7.19", "Run 5 - depth 9", "model.depth:~>9");
+	expect("infer-7.20", "warmdown reduced to 0.3", "sched.warmdown_ratio:~>0.3");
+	expect("infer-7.21", "weight decay of 0.1", "optim.weight_decay:~>0.1");
+	expect("infer-7.22", "rope base 10,000 -> 50,000", "model.rope_base:10000>50000");
 	expect("infer-7.16", "depth 9. With 50% warmdown it decays", "model.depth:~>9");
 }
 
