@@ -594,6 +594,11 @@ static int value_at(const struct reader *r, int p, int end, const char *var, int
 	const struct var_def *d = varreg_find(var);
 	switch (t->k) {
 	case K_NUM:
+		if (word_is(r, p + 1, end, "percent") && !strpbrk(t->w, "%kKMBxXLwd")) {
+			char pct[100];
+			snprintf(pct, sizeof(pct), "%s%%", t->w); /* "30 percent" */
+			return number_value(pct, var, buf, n);
+		}
 		return number_value(t->w, var, buf, n);
 	case K_QUOTE:
 		snprintf(buf, n, "%.*s", t->b - t->a - 2, r->text + t->a + 1);

@@ -142,6 +142,7 @@ static void test_labels_and_results(void)
 	expect("infer-7.20", "warmdown reduced to 0.3", "sched.warmdown_ratio:~>0.3");
 	expect("infer-7.21", "weight decay of 0.1", "optim.weight_decay:~>0.1");
 	expect("infer-7.22", "rope base 10,000 -> 50,000", "model.rope_base:10000>50000");
+	expect("infer-7.23", "warmdown 30 percent", "sched.warmdown_ratio:~>0.3");
 	expect("infer-7.16", "depth 9. With 50% warmdown it decays", "model.depth:~>9");
 }
 
