@@ -98,6 +98,15 @@ static const char *const vague_names[] = {
 	"test", "v", "x", "it", "this", "that", "improvement", "benefit", "change", "changes",
 	"effect", "help", "difference", "logic change", "gain", "regression", "progress", NULL
 };
+/* Outcomes and bookkeeping, not knobs: "no OOM", "add logging" (a run
+ * that changes no training setting changes nothing). */
+static const char *const not_knob_words[] = {
+	"oom", "nan", "nans", "crash", "crashes", "issue", "issues", "problem", "problems",
+	"speedup", "slowdown", "signal", "warning", "warnings", "error", "errors", "logging",
+	"log", "logs", "print", "prints", "printing", "comment", "comments", "monitoring",
+	"profiling", "timing", "plot", "plots", "metrics", "tests", "docs", "readme", "saving",
+	"instability", "explosion", "spike", "spikes", "divergence", NULL
+};
 /* Words that never belong to a knob's name. */
 static const char *const stop_words[] = {
 	"the", "a", "an", "of", "to", "from", "in", "on", "at", "is", "was", "be", "by", "per",
@@ -748,7 +757,8 @@ static int unknown_name(const struct reader *r, int p, int q, struct name *nm)
 		int alpha = 0;
 		for (const char *c = w; *c; c++)
 			alpha |= isalpha((unsigned char)*c);
-		if (!alpha || in_list(w, stop_words) || in_list(w, context_words) || in_list(w, verbs))
+		if (!alpha || in_list(w, stop_words) || in_list(w, context_words) || in_list(w, verbs) ||
+		    in_list(w, not_knob_words) || (i == p && in_list(w, result_words)))
 			return -1;
 	}
 	if (is_result_name(words) || in_list(words, vague_names) || strlen(words) < 2)

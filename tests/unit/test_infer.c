@@ -158,6 +158,9 @@ static void test_desc_names(void)
 	/* an unknown name in the middle of prose is not a change */
 	expect("infer-8.6", "loss explodes near step 160 3.1 -> 5.0", "");
 	expect("infer-8.7", "TTT 3 steps lr=1e-4", "");
+	expect("infer-8.8", "depth 9, no loss explosion", "model.depth:~>9");
+	expect("infer-8.9", "add logging", "");
+	expect("infer-8.10", "no OOM", "");
 }
 
 static void test_spans(void)
