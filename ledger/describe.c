@@ -136,7 +136,8 @@ static const struct desc_name {
 	{ "momentum warmup", "muon_momentum_warmup_steps", 0 },
 	{ "muon momentum ramp", "muon_momentum_warmup_steps", 0 },
 	{ "weight tying", "weight_tying", 1 }, { "tied embeddings", "weight_tying", 1 },
-	{ "tie embeddings", "weight_tying", 1 }, { "z loss", "z_loss", 0 },
+	{ "tie embeddings", "weight_tying", 1 }, { "tie word embeddings", "weight_tying", 1 },
+	{ "tied word embeddings", "weight_tying", 1 }, { "tie weights", "weight_tying", 1 }, { "z loss", "z_loss", 0 },
 	{ "label smoothing", "label_smoothing", 0 }, { "xsa", "xsa", 1 },
 	{ "exclusive self attention", "xsa", 1 }, { "short window", "short_window", 0 },
 	{ "partial rope", "partial_rope", 1 }, { "mtp", "mtp", 1 },
@@ -525,6 +526,12 @@ static const struct value_word *find_value_word(const char *w, const char *var)
 	return NULL;
 }
 
+/* The value word at p, two words before one ("squared ReLU", "ReLU");
+ * var NULL for any variable. Sets *k to the tokens it spans. */
+static const struct value_word *value_word_at(const struct reader *r, int p, int end,
+					      const char *var, int *k);
+static int join_words(const struct reader *r, int p, int q, char *buf, size_t n);
+
 /* SSSL, L, SL: a window pattern. */
 static int is_window_pattern(const struct tok *t, const char *text)
 {
@@ -570,6 +577,19 @@ static int word_value(const struct reader *r, const struct tok *t, const char *v
 			return snprintf(buf, n, "%s", t->w), 0;
 	}
 	return -1;
+}
+
+static const struct value_word *value_word_at(const struct reader *r, int p, int end,
+					      const char *var, int *k)
+{
+	char two[200];
+	const struct value_word *vw = NULL;
+	*k = 0;
+	if (p + 1 < end && !join_words(r, p, p + 2, two, sizeof(two)) && (vw = find_value_word(two, var)))
+		*k = 2;
+	else if (at(r, p, end)->k == K_WORD && (vw = find_value_word(at(r, p, end)->w, var)))
+		*k = 1;
+	return vw;
 }
 
 /* "(0.8, 0.95)": numbers in a parenthesis, written "(0.8, 0.95)". */
@@ -691,8 +711,14 @@ static int join_words(const struct reader *r, int p, int q, char *buf, size_t n)
 	return o < n ? 0 : -1;
 }
 
+/* Words that end a name without changing it: "LR warmup ratio". */
+static const char *const name_suffixes[] = {
+	"ratio", "fraction", "frac", "rate", "value", "coefficient", "coef", "factor", NULL
+};
+
 /* The longest known name of up to four words at p (leading modifiers
- * allowed); returns its length in tokens, 0 when none. */
+ * allowed, and a suffix from name_suffixes); returns its length in tokens,
+ * 0 when none. */
 static int lookup_known(const struct reader *r, int p, int end, struct name *nm)
 {
 	char words[400];
@@ -704,7 +730,7 @@ static int lookup_known(const struct reader *r, int p, int end, struct name *nm)
 				break;
 			if (join_words(r, p + skip, p + k, words, sizeof(words)) == 0 &&
 			    !lookup_name(words, nm))
-				return k;
+				return k + word_in(r, p + k, end, name_suffixes);
 		}
 	}
 	return 0;
@@ -758,8 +784,9 @@ static int unknown_name(const struct reader *r, int p, int q, struct name *nm)
 		for (const char *c = w; *c; c++)
 			alpha |= isalpha((unsigned char)*c);
 		if (!alpha || in_list(w, stop_words) || in_list(w, context_words) || in_list(w, verbs) ||
-		    in_list(w, not_knob_words) || (i == p && in_list(w, result_words)))
-			return -1;
+		    in_list(w, not_knob_words) || (i == p && in_list(w, result_words)) ||
+		    find_value_word(w, NULL))
+			return -1; /* "ReLU^2 -> …" names a value, not a knob */
 	}
 	if (is_result_name(words) || in_list(words, vague_names) || strlen(words) < 2)
 		return -1;
@@ -812,13 +839,12 @@ static int take_old(struct reader *r, int p, int end, const char *var, char *old
 		if (word_in(&in, q, e, words)) {
 			q++;
 			q += word_in(&in, q, e, modifiers);
-			got = !value_at(&in, q, e, var, 0, old, n) && boundary(&in, q + 1, e);
-			if (!got && q + 1 < e && join_words(&in, q, q + 2, old, n) == 0) {
-				const struct value_word *vw = find_value_word(old, var);
-				got = vw && boundary(&in, q + 2, e);
-				if (got)
-					snprintf(old, n, "%s", vw->value);
-			}
+			int k;
+			const struct value_word *vw = value_word_at(&in, q, e, var, &k);
+			if (vw && (got = boundary(&in, q + k, e)))
+				snprintf(old, n, "%s", vw->value);
+			else
+				got = !value_at(&in, q, e, var, 0, old, n) && boundary(&in, q + 1, e);
 		}
 		reader_close(&in);
 		return got;
@@ -831,6 +857,12 @@ static int take_old(struct reader *r, int p, int end, const char *var, char *old
 	else
 		return 0;
 	q += word_in(r, q, end, modifiers);
+	int k;
+	const struct value_word *vw = value_word_at(r, q, end, var, &k);
+	if (vw) {
+		snprintf(old, n, "%s", vw->value);
+		return q + k - p;
+	}
 	return !value_at(r, q, end, var, 0, old, n) ? q + 1 - p : 0;
 }
 
@@ -888,6 +920,8 @@ static int name_forms(struct reader *r, const struct name *nm, int p, int q, int
 		      int licensed, int flags)
 {
 	struct vals v;
+	if (nm->implied)
+		return 0; /* "AdamW to Muon": AdamW is a value */
 	q = skip_between(r, q, end, nm->known);
 	const char *var = nm->var;
 	int known = nm->known, loose = !known;
@@ -991,9 +1025,14 @@ static const char *toggle_value(const struct name *nm, int on)
 /* toggle name: the name runs to the end of the phrase. */
 static int toggle_name(struct reader *r, int p, int end, int on)
 {
+	static const char *const again[] = { "back", "again", "too", "entirely", "completely", NULL };
 	struct name nm;
 	int k = known_name(r, p, end, &nm), q = p;
-	if (!k || !boundary(r, p + k, end)) {
+	if (k && word_in(r, p + k, end, again) && boundary(r, p + k + 1, end))
+		k++; /* "add value embeddings back" */
+	else if (k && !boundary(r, p + k, end))
+		return 0; /* "remove seq len warmup" is no knob we can name */
+	if (!k) {
 		while (q < end && q - p < 4 && !boundary(r, q, end))
 			q++;
 		k = q - p;
@@ -1017,6 +1056,7 @@ static int skip_fillers(const struct reader *r, int q, int end)
 
 static int p_valueword(struct reader *r, int p, int end);
 static int p_bare(struct reader *r, int p, int end, int alone);
+static int p_value_arrow(struct reader *r, int p, int end);
 
 /* add/enable/use | remove/disable/drop/no/without X, or a value form after
  * them ("add small LR warmup 0.0 -> 0.05"). */
@@ -1063,8 +1103,8 @@ static int p_verb(struct reader *r, int p, int end, int flags)
 	if (!word_in(r, p, end, verbs))
 		return 0;
 	int q = skip_fillers(r, p + 1, end), n;
-	if ((n = p_named(r, q, end, 1, 1, flags)) || (n = p_valueword(r, q, end)) ||
-	    (n = p_bare(r, q, end, 1)))
+	if ((n = p_value_arrow(r, q, end)) || (n = p_named(r, q, end, 1, 1, flags)) ||
+	    (n = p_valueword(r, q, end)) || (n = p_bare(r, q, end, 1)))
 		return q - p + n;
 	return 0;
 }
@@ -1089,7 +1129,7 @@ static int p_value_first(struct reader *r, int p, int end)
 		return 0;
 	if (t->k == K_WORD) {
 		const struct value_word *vw = find_value_word(t->w, NULL);
-		if (arrow || nm.implied || !(vw || is_window_pattern(t, r->text)))
+		if (nm.implied || !(vw || is_window_pattern(t, r->text)))
 			return 0;
 		if (vw && !same_family(vw->var, nm.var))
 			return 0;
@@ -1127,13 +1167,8 @@ static int p_unit(struct reader *r, int p, int end)
 /* SwiGLU [MLP | activation | …]: a value word naming the change alone. */
 static int p_valueword(struct reader *r, int p, int end)
 {
-	char two[200];
-	const struct value_word *vw = NULL;
-	int k = 0;
-	if (p + 1 < end && !join_words(r, p, p + 2, two, sizeof(two)) && (vw = find_value_word(two, NULL)))
-		k = 2;
-	else if (at(r, p, end)->k == K_WORD && (vw = find_value_word(at(r, p, end)->w, NULL)))
-		k = 1;
+	int k;
+	const struct value_word *vw = value_word_at(r, p, end, NULL, &k);
 	if (!vw || !strcmp(vw->var, "sched.warmdown_shape") || !strcmp(vw->var, "impl.attention"))
 		return 0;
 	while (word_in(r, p + k, end, value_nouns))
@@ -1149,6 +1184,27 @@ static int p_valueword(struct reader *r, int p, int end)
 	struct name nm = { .known = 1 };
 	snprintf(nm.var, sizeof(nm.var), "%s", vw->var);
 	return finish(r, &nm, NULL, vw->value, p, p + k, end);
+}
+
+/* [from] A (-> | to) B, replace A with B, both value words of one
+ * variable: "ReLU^2 -> SwiGLU", "switch from AdamW to Muon". */
+static int p_value_arrow(struct reader *r, int p, int end)
+{
+	int from = word_is(r, p, end, "from") || word_is(r, p, end, "replace") || word_is(r, p, end, "swap");
+	int ka, kb, q = p + from;
+	const struct value_word *a = value_word_at(r, q, end, NULL, &ka), *b;
+	if (!a)
+		return 0;
+	const struct tok *op = at(r, q + ka, end);
+	int with = from && !word_is(r, p, end, "from") && op->k == K_SEP && op->sep == SEP_WITH;
+	if (!with && !is_to(r, q + ka, end))
+		return 0;
+	b = value_word_at(r, q + ka + 1, end, a->var, &kb);
+	if (!b || !boundary(r, q + ka + 1 + kb, end))
+		return 0;
+	struct name nm = { .known = 1 };
+	snprintf(nm.var, sizeof(nm.var), "%s", a->var);
+	return finish(r, &nm, a->value, b->value, p, q + ka + 1 + kb, end);
 }
 
 /* A known name alone: a technique tried ("weight tying"), or a name that
@@ -1205,7 +1261,7 @@ static int production(struct reader *r, int p, int end, struct clause *cs)
 		cs->toggled = cs->carry;
 		return n;
 	}
-	if ((n = p_toggle(r, p, end, cs)) || (start && (n = p_direction(r, p, end, cs->flags))) ||
+	if ((n = p_value_arrow(r, p, end)) || (n = p_toggle(r, p, end, cs)) || (start && (n = p_direction(r, p, end, cs->flags))) ||
 	    (n = p_verb(r, p, end, cs->flags)) || (n = p_named(r, p, end, 0, start, cs->flags)))
 		return n;
 	if (cs->flags & F_WITH)

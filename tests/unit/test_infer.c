@@ -113,6 +113,14 @@ static void test_grammar(void)
 	expect("infer-6.28", "time budget 300 -> 600", "train.time_budget_s:300>600");
 	expect("infer-6.29", "Muon optimizer for matrices, AdamW kept for embeddings",
 	       "optim.matrix_optimizer:~>muon");
+	expect("infer-6.30", "ReLU^2 -> SwiGLU", "model.activation:relu2>swiglu");
+	expect("infer-6.31", "replace ReLU^2 with GELU", "model.activation:relu2>gelu");
+	expect("infer-6.32", "Switch from AdamW to Muon for 2D params", "optim.matrix_optimizer:adamw>muon");
+	expect("infer-6.33", "SSSL -> SSLL window pattern", "model.window_pattern:SSSL>SSLL");
+	expect("infer-6.34", "GELU activation instead of ReLU squared", "model.activation:relu2>gelu");
+	expect("infer-6.35", "add value embeddings back", "desc.value_embeddings:~>true");
+	expect("infer-6.36", "lr warmup ratio 0.0->0.05", "sched.warmup_ratio:0>0.05");
+	expect("infer-6.37", "remove seq len warmup", "");
 	expect("infer-6.26", "HEAD_DIM 128->64 (4 heads, worse quality)",
 	       "model.head_dim:128>64|model.heads:~>4");
 }
