@@ -247,7 +247,8 @@ static int num_parse(const char *s, double *value, char unit[8])
 		v = pow(v, (double)x);
 		end = eend;
 	}
-	static const char *const units[] = { "", "k", "K", "M", "B", "%", "x", "X", "L", "w", "dim", NULL };
+	static const char *const units[] = { "", "k", "K", "M", "B", "%", "x", "X", "L", "w", "dim",
+					     "s", "min", NULL };
 	if (!in_list(end, units))
 		return -1;
 	snprintf(unit, 8, "%s", end);
@@ -366,7 +367,8 @@ static int lex_one(struct toks *tk, const char *s, int i, int end)
 		}
 	}
 	if (c == '=' || c == ':' || c == ',' || c == ';' || c == '&' ||
-	    (c == '+' && (blank_at(s, i + 1, end) || (i > 0 && isspace((unsigned char)s[i - 1]))))) {
+	    (c == '+' && !isdigit((unsigned char)s[i + 1]) &&
+	     (blank_at(s, i + 1, end) || (i > 0 && isspace((unsigned char)s[i - 1]))))) {
 		struct tok *t = tok_push(tk, c == '=' ? K_EQ : c == ':' ? K_COLON : K_SEP, i, i + 1);
 		t->sep = c == ',' ? SEP_LIST : c == ';' ? SEP_CLAUSE : SEP_AND;
 		return i + 1;
@@ -489,14 +491,20 @@ static double thousands(double v, const char *unit, const char *var)
 }
 
 /* A number for var: 0 and buf filled, 1 when it is stated but its value is
- * unknown ("2x" of something), -1 when it is no value of var. */
+ * unknown ("2x" of something, "+20%"), -1 when it is no value of var. */
 static int number_value(const char *raw, const char *var, char *buf, size_t n)
 {
 	double v;
 	char unit[8];
 	if (num_parse(raw, &v, unit))
 		return -1;
-	if (strchr("kKMB", unit[0]) && unit[0])
+	if (raw[0] == '+')
+		return 1; /* a step, not the value */
+	if (unit[0] == 's' || unit[0] == 'm') { /* 600s, 10min: the time budget */
+		if (strcmp(var, "train.time_budget_s"))
+			return -1;
+		v *= unit[0] == 'm' ? 60 : 1;
+	} else if (strchr("kKMB", unit[0]) && unit[0])
 		v = thousands(v, unit, var);
 	else if (unit[0] == '%')
 		v /= 100;
@@ -1092,6 +1100,8 @@ static int p_direction(struct reader *r, int p, int end, int flags)
 	if ((n = p_named(r, q, end, 1, 1, flags)))
 		return q - p + n;
 	k = known_name(r, q, end, &nm);
+	if (k && word_is(r, q + k, end, "by") && at(r, q + k + 1, end)->k == K_NUM)
+		k += 2; /* "increase matrix LR by 20%": a step, the value unknown */
 	if (!k || !boundary(r, q + k, end) || word_in(r, q + k, end, context_words) || nm.implied)
 		return 0;
 	return finish(r, &nm, NULL, NULL, p, q + k, end);

@@ -121,6 +121,10 @@ static void test_grammar(void)
 	expect("infer-6.35", "add value embeddings back", "desc.value_embeddings:~>true");
 	expect("infer-6.36", "lr warmup ratio 0.0->0.05", "sched.warmup_ratio:0>0.05");
 	expect("infer-6.37", "remove seq len warmup", "");
+	expect("infer-6.38", "matrix LR +20%", "optim.matrix_lr:~>~");
+	expect("infer-6.39", "increase matrix LR by 20%", "optim.matrix_lr:~>~");
+	expect("infer-6.40", "time budget 5min -> 600s", "train.time_budget_s:300>600");
+	expect("infer-6.41", "depth 8, 300s", "model.depth:~>8");
 	expect("infer-6.26", "HEAD_DIM 128->64 (4 heads, worse quality)",
 	       "model.head_dim:128>64|model.heads:~>4");
 }
