@@ -19,7 +19,9 @@
  *                | value [ARROW value] known-name                   [old]   4 heads, 5% warmup
  *                | NUMBER("L" | "w" | "dim")                                8L 768w
  *                | value-word {filler}                              [old]   SwiGLU MLP
- *                | halve|double known-name                                  (value unknown)
+ *                | ["from"] value-word ("to" | ARROW) value-word            ReLU^2 -> SwiGLU
+ *                | "replace" value-word "with" value-word                   replace ReLU^2 with GELU
+ *                | direction known-name ["by" NUMBER]                       reduce warmup (value unknown)
  *                | known-name                                               weight tying, flash attention
  *   old         := "(" ["up" | "down"] ("from" | "was") value ")"
  *                | ("instead of" | "replacing" | "replaces" | "(replace[s] …)") value
