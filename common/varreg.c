@@ -149,6 +149,16 @@ static const struct var_alias aliases[] = {
 	{ "total batch tokens", "train.total_batch_size", NULL },
 	{ "eager mode", "impl.compile_mode", "eager" }, { "torch.compile", "impl.compile_mode", NULL },
 	{ "qk layernorm", "model.qk_norm", NULL }, { "model width", "model.dim", NULL },
+	{ "seq length", "model.seq_len", NULL }, { "sequence len", "model.seq_len", NULL },
+	{ "context len", "model.seq_len", NULL }, { "ctx len", "model.seq_len", NULL },
+	{ "block size", "model.seq_len", NULL }, { "beta 1", "optim.beta1", NULL },
+	{ "beta 2", "optim.beta2", NULL }, { "embedding learning rate", "optim.embedding_lr", NULL },
+	{ "matrix learning rate", "optim.matrix_lr", NULL },
+	{ "unembedding learning rate", "optim.unembedding_lr", NULL },
+	{ "scalar learning rate", "optim.scalar_lr", NULL }, { "warm up", "sched.warmup_ratio", NULL },
+	{ "warm down", "sched.warmdown_ratio", NULL }, { "cool down", "sched.warmdown_ratio", NULL },
+	{ "ffn ratio", "model.mlp_ratio", NULL }, { "ffn mult", "model.mlp_ratio", NULL },
+	{ "logit cap", "model.softcap", NULL }, { "logits softcap", "model.softcap", NULL },
 };
 
 size_t varreg_count(void) { return ARRAY_SIZE(vars); }

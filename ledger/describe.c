@@ -58,10 +58,12 @@ static const char *const verbs[] = {
 	"tune", "adjust", "tweak", "switch", "revert", "restore", "scale", "update", "extend",
 	"shorten", "lengthen", "boost", "cut", "test", "re check", "recheck", "widen",
 	"narrow", "deepen", "halve", "double", "triple", "use", "enable", "add", "remove",
-	"disable", "drop", "no", "without", NULL
+	"disable", "drop", "no", "without", "w/o", "enabled", "added", "removed", "disabled",
+	"dropped", "turn", NULL
 };
-static const char *const toggles_on[] = { "enable", "add", "use", NULL };
-static const char *const toggles_off[] = { "remove", "disable", "drop", "no", "without", NULL };
+static const char *const toggles_on[] = { "enable", "add", "use", "enabled", "added", NULL };
+static const char *const toggles_off[] = { "remove", "disable", "drop", "no", "without", "w/o",
+					   "removed", "disabled", "dropped", NULL };
 /* Skipped between a verb and its name: "change only X", "switch to X". */
 static const char *const fillers[] = { "only", "the", "a", "an", "back", "to", "in", NULL };
 /* Adjectives before a name: "small LR warmup", "matrix weight decay". */
@@ -137,6 +139,8 @@ static const struct desc_name {
 	{ "muon momentum warmup steps", "muon_momentum_warmup_steps", 0 },
 	{ "momentum warmup", "muon_momentum_warmup_steps", 0 },
 	{ "muon momentum ramp", "muon_momentum_warmup_steps", 0 },
+	{ "muon momentum warmup", "muon_momentum_warmup_steps", 0 },
+	{ "num kv heads", "n_kv_head", 0 },
 	{ "weight tying", "weight_tying", 1 }, { "tied embeddings", "weight_tying", 1 },
 	{ "tie embeddings", "weight_tying", 1 }, { "tie word embeddings", "weight_tying", 1 },
 	{ "tied word embeddings", "weight_tying", 1 }, { "tie weights", "weight_tying", 1 }, { "z loss", "z_loss", 0 },
@@ -1072,10 +1076,16 @@ static int p_value_arrow(struct reader *r, int p, int end);
  * them ("add small LR warmup 0.0 -> 0.05"). */
 static int p_toggle(struct reader *r, int p, int end, struct clause *cs)
 {
-	int on = word_in(r, p, end, toggles_on), off = word_in(r, p, end, toggles_off);
+	int on = word_in(r, p, end, toggles_on), off = word_in(r, p, end, toggles_off), turn = 0;
+	if ((word_is(r, p, end, "turn") || word_is(r, p, end, "switch")) &&
+	    (word_is(r, p + 1, end, "on") || word_is(r, p + 1, end, "off"))) {
+		on = word_is(r, p + 1, end, "on"); /* "turn off X" */
+		off = !on;
+		turn = 1;
+	}
 	if (!on && !off)
 		return 0;
-	int q = skip_fillers(r, p + 1, end), n;
+	int q = skip_fillers(r, p + 1 + turn, end), n;
 	if ((n = p_named(r, q, end, 1, 1, cs->flags)))
 		return q - p + n;
 	if (word_is(r, p, end, "use"))
@@ -1150,6 +1160,9 @@ static int p_value_first(struct reader *r, int p, int end)
 	}
 	if (!boundary(r, q + k, end) && !word_is(r, q + k, end, "instead"))
 		return 0;
+	static const char *const step_words[] = { "more", "fewer", "less", "extra", "additional", NULL };
+	if (word_in(r, q, end, step_words)) /* "2 more layers": a step, the value unknown */
+		return !arrow && t->k == K_NUM ? finish(r, &nm, NULL, NULL, p, q + k, end) : 0;
 	if ((v.rb = value_at(r, q - 1, end, nm.var, 0, v.b, sizeof(v.b))) < 0 ||
 	    (arrow && (v.ra = value_at(r, p, end, nm.var, 0, v.a, sizeof(v.a))) < 0))
 		return 0;
@@ -1240,8 +1253,10 @@ static int p_postfix_toggle(struct reader *r, int p, int end)
 	int q = name_end(r, p, end) - 1;
 	if (q <= p || q - p > 3 || !boundary(r, q + 1, end))
 		return 0;
-	int on = word_is(r, q, end, "enabled"), off = word_is(r, q, end, "disabled");
-	if ((!on && !off) || (!known_name(r, p, q, &nm) && unknown_name(r, p, q, &nm)))
+	static const char *const on_words[] = { "enabled", "added", NULL };
+	static const char *const off_words[] = { "disabled", "removed", "dropped", NULL };
+	int on = word_in(r, q, end, on_words), off = word_in(r, q, end, off_words);
+	if ((!on && !off) || (known_name(r, p, q, &nm) != q - p && unknown_name(r, p, q, &nm)))
 		return 0;
 	const char *val = toggle_value(&nm, on);
 	return val ? finish(r, &nm, NULL, val, p, q + 1, end) : 0;

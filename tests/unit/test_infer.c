@@ -125,6 +125,12 @@ static void test_grammar(void)
 	expect("infer-6.39", "increase matrix LR by 20%", "optim.matrix_lr:~>~");
 	expect("infer-6.40", "time budget 5min -> 600s", "train.time_budget_s:300>600");
 	expect("infer-6.41", "depth 8, 300s", "model.depth:~>8");
+	expect("infer-6.42", "2 more layers", "model.depth:~>~");
+	expect("infer-6.43", "removed value embeddings", "desc.value_embeddings:~>false");
+	expect("infer-6.44", "turn off grad checkpointing", "impl.recompute:~>false");
+	expect("infer-6.45", "w/o logit softcap", "model.softcap:~>false");
+	expect("infer-6.46", "qk norm removed", "model.qk_norm:~>false");
+	expect("infer-6.47", "block size 1024 -> 2048", "model.seq_len:1024>2048");
 	expect("infer-6.26", "HEAD_DIM 128->64 (4 heads, worse quality)",
 	       "model.head_dim:128>64|model.heads:~>4");
 }
