@@ -920,6 +920,8 @@ static int skip_between(const struct reader *r, int q, int end, int known)
 		"raised", "lowered", "bumped", "changed", "halved", "doubled", "moved", "set", NULL
 	};
 	int s = q;
+	if (at(r, q, end)->k == K_COLON && word_is(r, q + 1, end, "from"))
+		return q + 1; /* "X: from a to b" */
 	while (s - q < 2 && word_in(r, s, end, between))
 		s++;
 	if (s > q && (word_is(r, s, end, "to") || word_is(r, s, end, "from") ||
@@ -960,8 +962,8 @@ static int name_forms(struct reader *r, const struct name *nm, int p, int q, int
 	if ((t->k == K_ARROW || (word_is(r, q, end, "to") && (known || licensed))) &&
 	    VAL(q + 1, v.b, v.rb) && (known || boundary(r, q + 2, end)))
 		return finish(r, nm, NULL, SIDE(v.b, v.rb), p, q + 2, end);
-	/* verb name (a to b) */
-	if (licensed && t->k == K_PAREN) {
+	/* [verb] name (a to b) */
+	if ((licensed || known) && t->k == K_PAREN) {
 		struct reader in;
 		reader_open(&in, r, t);
 		int ok = in.tk.n == 3 && (v.ra = value_at(&in, 0, 3, var, loose, v.a, sizeof(v.a))) >= 0 &&

@@ -131,6 +131,8 @@ static void test_grammar(void)
 	expect("infer-6.45", "w/o logit softcap", "model.softcap:~>false");
 	expect("infer-6.46", "qk norm removed", "model.qk_norm:~>false");
 	expect("infer-6.47", "block size 1024 -> 2048", "model.seq_len:1024>2048");
+	expect("infer-6.48", "warmdown: from 0.5 to 0.3", "sched.warmdown_ratio:0.5>0.3");
+	expect("infer-6.49", "softcap (15 -> 30)", "model.softcap:15>30");
 	expect("infer-6.26", "HEAD_DIM 128->64 (4 heads, worse quality)",
 	       "model.head_dim:128>64|model.heads:~>4");
 }
