@@ -930,6 +930,18 @@ static int skip_between(const struct reader *r, int q, int end, int known)
 	return known && word_is(r, q, end, "of") && at(r, q + 1, end)->k == K_NUM ? q + 1 : q;
 }
 
+/* "(a to b)", "(a -> b)": 0 and v filled when parenthesis t is that. */
+static int paren_range(const struct reader *r, const struct tok *t, const char *var, int loose,
+		       struct vals *v)
+{
+	struct reader in;
+	reader_open(&in, r, t);
+	int ok = in.tk.n == 3 && (v->ra = value_at(&in, 0, 3, var, loose, v->a, sizeof(v->a))) >= 0 &&
+		 is_to(&in, 1, 3) && (v->rb = value_at(&in, 2, 3, var, loose, v->b, sizeof(v->b))) >= 0;
+	reader_close(&in);
+	return ok ? 0 : -1;
+}
+
 /* After name (tokens [p, q)): the forms that state values. Returns the
  * tokens taken from p, 0 when none fits. licensed: a verb came first. */
 static int name_forms(struct reader *r, const struct name *nm, int p, int q, int end,
@@ -963,15 +975,8 @@ static int name_forms(struct reader *r, const struct name *nm, int p, int q, int
 	    VAL(q + 1, v.b, v.rb) && (known || boundary(r, q + 2, end)))
 		return finish(r, nm, NULL, SIDE(v.b, v.rb), p, q + 2, end);
 	/* [verb] name (a to b) */
-	if ((licensed || known) && t->k == K_PAREN) {
-		struct reader in;
-		reader_open(&in, r, t);
-		int ok = in.tk.n == 3 && (v.ra = value_at(&in, 0, 3, var, loose, v.a, sizeof(v.a))) >= 0 &&
-			 is_to(&in, 1, 3) && (v.rb = value_at(&in, 2, 3, var, loose, v.b, sizeof(v.b))) >= 0;
-		reader_close(&in);
-		if (ok)
-			return finish(r, nm, SIDE(v.a, v.ra), SIDE(v.b, v.rb), p, q + 1, end);
-	}
+	if ((licensed || known) && t->k == K_PAREN && !paren_range(r, t, var, loose, &v))
+		return finish(r, nm, SIDE(v.a, v.ra), SIDE(v.b, v.rb), p, q + 1, end);
 	/* known-name a */
 	if (known && t->k != K_PAREN && !p_result_at(r, q + 1, end) && VAL(q, v.a, v.ra))
 		return finish(r, nm, NULL, SIDE(v.a, v.ra), p, q + 1, end);
