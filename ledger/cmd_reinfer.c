@@ -164,7 +164,7 @@ static void finalize(struct reinfer *ri)
 
 static int reinfer_all(struct reinfer *ri)
 {
-	if (db_exec(ri->db, "BEGIN IMMEDIATE"))
+	if (db_exec(ri->db, ri->dry_run ? "BEGIN" : "BEGIN IMMEDIATE"))
 		return -1;
 	prepare(ri);
 	sqlite3_stmt *q = db_prepare(ri->db, sql_candidates);
