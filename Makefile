@@ -4,6 +4,8 @@
 #   make test            build and run the test suite (tests/run.sh)
 #   make SAN=1 test      the same under AddressSanitizer + UBSan (build-san/)
 #   make deps            install missing Debian packages (scripts/deps.sh)
+#   make infer-eval      score description inference on tests/fixtures/infer
+#                        (INFER_DIR=DIR for another corpus; tests/infer/eval.c)
 #   make demo            prepare sample data, train, ingest, report
 #   make corpus          the >= 50 MB corpus for GPU benchmarks (data/docs-en)
 #   make install PREFIX=/usr/local
@@ -65,7 +67,7 @@ endif
 PROGRAMS := $(BUILD)/ledger $(BUILD)/report $(BUILD)/trainer
 LIBS_A := $(BUILD)/libtrainer.a $(BUILD)/libreport.a $(BUILD)/libledger.a $(BUILD)/libcommon.a
 
-all: $(PROGRAMS) $(UNIT_BIN)
+all: $(PROGRAMS) $(UNIT_BIN) $(BUILD)/infer-eval
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -98,6 +100,15 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(LIBS_A)
 	@mkdir -p $(dir $@)
 	$(LINK) $(ALL_LDFLAGS) $< $(LIBS_A) $(TRAINER_LIBS) $(GIT_LIBS) $(LDLIBS_ALL) -o $@
 
+# The description-inference harness: not a unit test (tests/run.sh runs
+# those); tests/t-infer-eval.sh checks its scorer.
+$(BUILD)/infer-eval: $(BUILD)/obj/tests/infer/eval.o $(BUILD)/libledger.a $(BUILD)/libcommon.a
+	$(CC) $(ALL_LDFLAGS) $^ $(LDLIBS_ALL) -o $@
+
+INFER_DIR ?= tests/fixtures/infer
+infer-eval: $(BUILD)/infer-eval
+	$(BUILD)/infer-eval $(INFER_DIR)
+
 test: all
 	BUILD=$(BUILD) sh tests/run.sh
 
@@ -118,7 +129,7 @@ install: $(PROGRAMS)
 clean:
 	rm -rf build build-san build-*
 
-.PHONY: all test deps demo corpus install clean
+.PHONY: all infer-eval test deps demo corpus install clean
 .SECONDARY:
 .DELETE_ON_ERROR:
 

@@ -136,13 +136,15 @@ static json_t *ledger_tags(sqlite3 *db, sqlite3_int64 id)
 	sqlite3_finalize(st);
 	sb_release(&sql);
 	json_t *changes = json_array();
-	st = db_prepare(db, "SELECT var, old, new, how FROM changes WHERE run = ? ORDER BY var");
+	st = db_prepare(db, "SELECT var, old, new, how, span FROM changes WHERE run = ? ORDER BY var");
 	sqlite3_bind_int64(st, 1, id);
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		json_t *c = json_object();
-		static const char *const names[] = { "var", "old", "new", "how" };
-		for (int k = 0; k < 4; k++) {
+		static const char *const names[] = { "var", "old", "new", "how", "span" };
+		for (int k = 0; k < 5; k++) {
 			const char *s = (const char *)sqlite3_column_text(st, k);
+			if (!s && k == 4)
+				continue; /* exact changes come from no text */
 			json_t *v = s ? json_string(s) : json_null();
 			json_object_set_new(c, names[k], v ? v : json_null());
 		}
@@ -169,7 +171,8 @@ static void memory_flag(json_t *tags, const json_t *rec)
 	json_object_set_new(tags, "peak_vram_above_card", flag);
 }
 
-/* Tags as fields: "ledger.hw_class", "ledger.changed.VAR = OLD -> NEW (how)". */
+/* Tags as fields: "ledger.hw_class", "ledger.changed.VAR = OLD -> NEW (how)",
+ * and the text an inferred change came from: (inferred from "SPAN"). */
 static void tag_fields(struct fields *f, const json_t *tags)
 {
 	const char *k;
@@ -188,8 +191,10 @@ static void tag_fields(struct fields *f, const json_t *tags)
 		const char *old = json_string_value(json_object_get(v, "old"));
 		const char *new = json_string_value(json_object_get(v, "new"));
 		sb_addf(&name, "ledger.changed.%s", json_string_value(json_object_get(v, "var")));
-		sb_addf(&val, "%s -> %s (%s)", old ? old : "?", new ? new : "?",
-			json_string_value(json_object_get(v, "how")));
+		const char *span = json_string_value(json_object_get(v, "span"));
+		sb_addf(&val, "%s -> %s (%s%s%s%s)", old ? old : "?", new ? new : "?",
+			json_string_value(json_object_get(v, "how")), span ? " from \"" : "",
+			span ? span : "", span ? "\"" : "");
 		field_add(f, name.buf, val.buf);
 		sb_release(&name);
 		sb_release(&val);

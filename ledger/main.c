@@ -36,6 +36,7 @@ static const struct command {
 	{ "campaign", cmd_campaign, NEED_DB | CREATES_DB, "declare, list, show and assign campaigns" },
 	{ "audit", cmd_audit, NEED_DB, "audit campaigns: confounded, out-of-scope, unresolved, noise" },
 	{ "variables", cmd_variables, 0, "the variable vocabulary: keys, kinds, types, aliases (no ledger needed)" },
+	{ "reinfer", cmd_reinfer, NEED_DB, "recompute changes inferred from descriptions with the current rules" },
 };
 
 static const char usage[] =

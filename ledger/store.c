@@ -754,6 +754,15 @@ void store_prep_release(struct store_prep *p)
 	p->canon = NULL;
 }
 
+void store_repeat_key(struct store *st, json_t *rec, const struct change_list *cl, int how,
+		      char key[65])
+{
+	struct store_prep p;
+	store_prepare(rec, &p);
+	repeat_key(st, rec, &p, bind_hardware(st, &p.cols), cl, how, key);
+	store_prep_release(&p);
+}
+
 enum store_outcome store_put_prepared(struct store *st, json_t *rec, const struct store_prep *p,
 				      const struct store_src *src, const char **run_id, sb *why)
 {

@@ -104,6 +104,13 @@ sqlite3_int64 store_last_id(struct store *st);
  * same rows ingested again with other --agent/--campaign/--hardware
  * options, which makes them new content and so new runs. */
 long store_lookalikes(struct store *st, const char *file, sqlite3_int64 since_id);
+/* The repeat key of a stored record whose changes against its parent are
+ * cl (sorted by variable; how: enum change_how, or -1 without a parent),
+ * formed as store_put forms it (rkey.h), the parent's key read from the
+ * ledger: `ledger reinfer` keys runs again with it. */
+struct change_list;
+void store_repeat_key(struct store *st, json_t *rec, const struct change_list *cl, int how,
+		      char key[65]);
 /* Keep input that could not be ingested (content may be NULL). */
 void store_quarantine(struct store *st, const struct store_src *src, const char *reason,
 		      const char *content, size_t len);

@@ -47,7 +47,7 @@ expect_eq ledger-ingest-tsv-2.1 "inferred changes from descriptions" \
 expect_eq ledger-ingest-tsv-2.2 "four tries of depth 8 to 9 from the baseline are one repeat group" "2,3,4,5" \
 	"$(sql $DB "SELECT group_concat(id) FROM (SELECT id, repeat_key FROM runs WHERE repeat_key IN (SELECT repeat_key FROM runs GROUP BY 1 HAVING count(*) > 1 AND min(id) < 10) ORDER BY id)")"
 expect_eq ledger-ingest-tsv-2.3 "two changes in one description" \
-"impl.recompute||
+"impl.recompute||true
 train.device_batch_size|32|64" \
 	"$(sql $DB "SELECT var, old, new FROM changes WHERE run = (SELECT min(id) FROM runs WHERE description LIKE 'grad checkpointing%') ORDER BY var")"
 

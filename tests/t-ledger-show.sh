@@ -147,3 +147,15 @@ expect_code ledger-show-6.6 "a run id starting with the text wins over a commit"
 expect_match ledger-show-6.6o "the run id's run" "$out" "^run_id +b2c4aaa-mine$"
 expect_code ledger-show-6.7 "#N still works" 0 "$LEDGER" --db c.db show '#4'
 expect_match ledger-show-6.7o "run 4" "$out" "^run_id +$rid4$"
+
+# 7: an inferred change shows the text it came from (table and json)
+printf 'commit\tval_bpb\tmemory_gb\tstatus\tdescription\n' >sp.tsv
+printf 'a1\t1.0\t10\tkeep\tbaseline\n' >>sp.tsv
+printf 'a2\t0.9\t10\tkeep\texp3: softcap 30 (was 15) - better\n' >>sp.tsv
+"$LEDGER" --db sp.db ingest sp.tsv >/dev/null 2>&1
+id=$(sql sp.db "SELECT id FROM runs WHERE description LIKE 'exp3%'")
+expect_eq ledger-show-7.1 "table: the change with its span" \
+	'ledger.changed.model.softcap  15 -> 30 (inferred from "softcap 30 (was 15)")' \
+	"$("$LEDGER" --db sp.db show "#$id" | grep '^ledger.changed')"
+expect_eq ledger-show-7.2 "json: span" 'softcap 30 (was 15)' \
+	"$("$LEDGER" --db sp.db --format json show "#$id" | jq -r '.ledger.changes[0].span')"

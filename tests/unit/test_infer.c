@@ -45,13 +45,14 @@ static void test_forms(void)
 	expect("infer-1.8", "warmdown=0.5", "sched.warmdown_ratio:~>0.5");
 	expect("infer-1.9", "weight decay 0.1", "optim.weight_decay:~>0.1");
 	expect("infer-1.10", "reduce depth from 9 to 8", "model.depth:9>8");
-	expect("infer-1.11", "grad checkpointing", "impl.recompute:~>~");
+	/* naming a technique alone says it was tried (vocab.md): true */
+	expect("infer-1.11", "grad checkpointing", "impl.recompute:~>true");
 	expect("infer-1.12", "switch to flash attention", "impl.attention:~>flash");
 	expect("infer-1.13", "disable grad checkpointing", "impl.recompute:~>false");
 	expect("infer-1.14", "activation relu2", "model.activation:~>relu2");
-	expect("infer-1.15", "total batch size 2**19 to 2**18", "train.total_batch_size:2**19>2**18");
+	expect("infer-1.15", "total batch size 2**19 to 2**18", "train.total_batch_size:524288>262144");
 	expect("infer-1.15b", "batch 32 -> 64", "train.device_batch_size:32>64");
-	expect("infer-1.15c", "batch size 2**19 to 2**18", "train.total_batch_size:2**19>2**18");
+	expect("infer-1.15c", "batch size 2**19 to 2**18", "train.total_batch_size:524288>262144");
 	expect("infer-1.15d", "batch size 524288 to 262144", "train.total_batch_size:524288>262144");
 	expect("infer-1.16", "optim.beta2 0.95 -> 0.99", "optim.beta2:0.95>0.99");
 	expect("infer-1.17", "x0 lambda 0.1 to 0.2", "desc.x0_lambda:0.1>0.2");
@@ -64,7 +65,7 @@ static void test_forms(void)
 static void test_splitting(void)
 {
 	expect("infer-2.1", "grad checkpointing + device batch 32 -> 64",
-	       "impl.recompute:~>~|train.device_batch_size:32>64");
+	       "impl.recompute:~>true|train.device_batch_size:32>64");
 	expect("infer-2.2", "depth 9 and dim 640", "model.depth:~>9|model.dim:~>640");
 	expect("infer-2.3", "matrix LR 0.04 to 0.05, embedding LR 0.6 to 0.8",
 	       "optim.matrix_lr:0.04>0.05|optim.embedding_lr:0.6>0.8");
@@ -76,6 +77,121 @@ static void test_splitting(void)
 	expect("infer-2.7", "depth 9 and dim 576 (OOM)", "model.depth:~>9|model.dim:~>576");
 	/* the same variable twice: the later phrase wins */
 	expect("infer-2.6", "depth 8 to 9 + depth 9 to 10", "model.depth:9>10");
+}
+
+/* The grammar of describe.c: each production, unit, joiner, label,
+ * commentary and result form once. */
+static void test_grammar(void)
+{
+	expect("infer-6.1", "softcap: 30", "model.softcap:~>30");
+	expect("infer-6.2", "increase matrix LR (0.04 to 0.05)", "optim.matrix_lr:0.04>0.05");
+	expect("infer-6.3", "softcap 30 (was 15)", "model.softcap:15>30");
+	expect("infer-6.4", "unembedding LR 0.008 (up from 0.004)", "optim.unembedding_lr:0.004>0.008");
+	expect("infer-6.5", "ADAM_BETAS=(0.8, 0.95)", "optim.adam_betas:~>(0.8, 0.95)");
+	expect("infer-6.6", "window pattern 'SSSL'", "model.window_pattern:~>SSSL");
+	expect("infer-6.7", "total batch 524K", "train.total_batch_size:~>524288");
+	expect("infer-6.8", "TOTAL_BATCH_SIZE 2^17", "train.total_batch_size:~>131072");
+	expect("infer-6.9", "5% warmup", "sched.warmup_ratio:~>0.05");
+	expect("infer-6.10", "MLP 4x -> 3x", "model.mlp_ratio:4>3");
+	expect("infer-6.11", "4L 768w", "model.depth:~>4|model.dim:~>768");
+	expect("infer-6.12", "remove value embeds", "desc.value_embeddings:~>false");
+	expect("infer-6.13", "no weight decay", "optim.weight_decay:~>0");
+	expect("infer-6.14", "drop logit softcap", "model.softcap:~>false");
+	expect("infer-6.15", "remove frob gates and logit softcap",
+	       "desc.frob_gates:~>false|model.softcap:~>false");
+	expect("infer-6.16", "raise INT8_CLIP_Q to 99.99990", "desc.int8_clip_q:~>99.9999");
+	expect("infer-6.17", "depth 8 -> 9 with warmup=0.1", "model.depth:8>9|sched.warmup_ratio:~>0.1");
+	expect("infer-6.18", "depth 8 -> 9 with SwiGLU", "model.depth:8>9");
+	expect("infer-6.19", "SwiGLU activation (replaces ReLU^2)", "model.activation:relu2>swiglu");
+	expect("infer-6.20", "ReLU\xc2\xb2 MLP instead of SwiGLU", "model.activation:swiglu>relu2");
+	expect("infer-6.21", "12 heads instead of 6", "model.heads:6>12");
+	expect("infer-6.22", "halve batch to 2^14", "train.total_batch_size:~>16384");
+	expect("infer-6.23", "autotune disabled", "desc.autotune:~>false");
+	expect("infer-6.24", "no compile", "impl.compile_mode:~>eager");
+	expect("infer-6.25", "Newton-Schulz steps 5 -> 6", "desc.ns_steps:5>6");
+	expect("infer-6.27", "reduce warmup", "sched.warmup_ratio:~>~");
+	expect("infer-6.28", "time budget 300 -> 600", "train.time_budget_s:300>600");
+	expect("infer-6.29", "Muon optimizer for matrices, AdamW kept for embeddings",
+	       "optim.matrix_optimizer:~>muon");
+	expect("infer-6.30", "ReLU^2 -> SwiGLU", "model.activation:relu2>swiglu");
+	expect("infer-6.31", "replace ReLU^2 with GELU", "model.activation:relu2>gelu");
+	expect("infer-6.32", "Switch from AdamW to Muon for 2D params", "optim.matrix_optimizer:adamw>muon");
+	expect("infer-6.33", "SSSL -> SSLL window pattern", "model.window_pattern:SSSL>SSLL");
+	expect("infer-6.34", "GELU activation instead of ReLU squared", "model.activation:relu2>gelu");
+	expect("infer-6.35", "add value embeddings back", "desc.value_embeddings:~>true");
+	expect("infer-6.36", "lr warmup ratio 0.0->0.05", "sched.warmup_ratio:0>0.05");
+	expect("infer-6.37", "remove seq len warmup", "");
+	expect("infer-6.38", "matrix LR +20%", "optim.matrix_lr:~>~");
+	expect("infer-6.39", "increase matrix LR by 20%", "optim.matrix_lr:~>~");
+	expect("infer-6.40", "time budget 5min -> 600s", "train.time_budget_s:300>600");
+	expect("infer-6.41", "depth 8, 300s", "model.depth:~>8");
+	expect("infer-6.42", "2 more layers", "model.depth:~>~");
+	expect("infer-6.43", "removed value embeddings", "desc.value_embeddings:~>false");
+	expect("infer-6.44", "turn off grad checkpointing", "impl.recompute:~>false");
+	expect("infer-6.45", "w/o logit softcap", "model.softcap:~>false");
+	expect("infer-6.46", "qk norm removed", "model.qk_norm:~>false");
+	expect("infer-6.47", "block size 1024 -> 2048", "model.seq_len:1024>2048");
+	expect("infer-6.48", "warmdown: from 0.5 to 0.3", "sched.warmdown_ratio:0.5>0.3");
+	expect("infer-6.49", "softcap (15 -> 30)", "model.softcap:15>30");
+	expect("infer-6.26", "HEAD_DIM 128->64 (4 heads, worse quality)",
+	       "model.head_dim:128>64|model.heads:~>4");
+}
+
+static void test_labels_and_results(void)
+{
+	expect("infer-7.1", "exp12 depth 8 to 9", "model.depth:8>9");
+	expect("infer-7.2", "[keep] depth 9", "model.depth:~>9");
+	expect("infer-7.3", "v3: depth 10", "model.depth:~>10");
+	expect("infer-7.4", "exp3: 5% warmup + warmdown 0.5->0.3 (slightly worse)",
+	       "sched.warmup_ratio:~>0.05|sched.warmdown_ratio:0.5>0.3");
+	expect("infer-7.5", "depth 9 - worse than 8", "model.depth:~>9");
+	expect("infer-7.6", "depth 9 \xe2\x80\x94 MFU 58\xe2\x86\x92" "52%", "model.depth:~>9");
+	expect("infer-7.7", "depth 9: MFU 60.5\xe2\x86\x92" "62.6%, 71K tok/s", "model.depth:~>9");
+	expect("infer-7.8", "depth 9, val_bpb 0.98 -> 0.97, loss 3.2 -> 3.1", "model.depth:~>9");
+	expect("infer-7.9", "MATRIX_LR=0.06 no improvement", "optim.matrix_lr:~>0.06");
+	expect("infer-7.10", "TOTAL_BATCH_SIZE=2^15 half batch 2x steps", "train.total_batch_size:~>32768");
+	expect("infer-7.11", "Hypothesis: depth 9 helps. Result: val_bpb 0.97", "");
+	expect("infer-7.12", "depth 9 (hypothesis: deeper is better; evidence: depth 12 -> 14 helped)",
+	       "model.depth:~>9");
+	expect("infer-7.13", "baseline: depth=4 dim=256", "");
+	expect("infer-7.14", "add checkpoint saving; no logic change", "");
+	expect("infer-7.15", "rerun of exp3", "");
+	expect("infer-7.17", "exp 12: depth 9", "model.depth:~>9");
+	expect("infer-7.18", "#12 depth 9", "model.depth:~>9");
+	expect("infer-7.19", "Run 5 - depth 9", "model.depth:~>9");
+	expect("infer-7.20", "warmdown reduced to 0.3", "sched.warmdown_ratio:~>0.3");
+	expect("infer-7.21", "weight decay of 0.1", "optim.weight_decay:~>0.1");
+	expect("infer-7.22", "rope base 10,000 -> 50,000", "model.rope_base:10000>50000");
+	expect("infer-7.23", "warmdown 30 percent", "sched.warmdown_ratio:~>0.3");
+	expect("infer-7.16", "depth 9. With 50% warmdown it decays", "model.depth:~>9");
+}
+
+/* Unknown knobs: desc.NAME written one way whatever the spelling. */
+static void test_desc_names(void)
+{
+	expect("infer-8.1", "x0-lambda 0.1 -> 0.2", "desc.x0_lambda:0.1>0.2");
+	expect("infer-8.2", "X0_Lambda 0.1 -> 0.2", "desc.x0_lambda:0.1>0.2");
+	expect("infer-8.3", "x0   lambda 0.1 -> 0.2", "desc.x0_lambda:0.1>0.2");
+	expect("infer-8.4", "reduce tok_emb.weight from 3 to 2", "desc.tok_emb_weight:3>2");
+	/* a known name followed by more name words is another knob */
+	expect("infer-8.5", "seq len curriculum 512->2048", "desc.seq_len_curriculum:512>2048");
+	/* an unknown name in the middle of prose is not a change */
+	expect("infer-8.6", "loss explodes near step 160 3.1 -> 5.0", "");
+	expect("infer-8.7", "TTT 3 steps lr=1e-4", "");
+	expect("infer-8.8", "depth 9, no loss explosion", "model.depth:~>9");
+	expect("infer-8.9", "add logging", "");
+	expect("infer-8.10", "no OOM", "");
+}
+
+static void test_spans(void)
+{
+	struct change_list cl = CHANGE_LIST_INIT;
+	infer_changes("exp4: HEAD_DIM 128->64 (4 heads, worse quality) + softcap 30 (was 15)", &cl);
+	CHECK("infer-9.1", cl.n == 3);
+	CHECK("infer-9.2", cl.n == 3 && !strcmp(cl.v[0].span, "HEAD_DIM 128->64"));
+	CHECK("infer-9.3", cl.n == 3 && !strcmp(cl.v[1].span, "4 heads"));
+	CHECK("infer-9.4", cl.n == 3 && !strcmp(cl.v[2].span, "softcap 30 (was 15)"));
+	change_list_release(&cl);
 }
 
 static void test_prose(void)
@@ -128,6 +244,10 @@ int main(void)
 {
 	test_forms();
 	test_splitting();
+	test_grammar();
+	test_labels_and_results();
+	test_desc_names();
+	test_spans();
 	test_prose();
 	test_alias();
 	test_exact();

@@ -1,0 +1,247 @@
+/* cmd_reinfer.c — `ledger reinfer`: read every stored description again
+ * with the current inference rules (infer.h INFER_VERSION) after an
+ * upgrade. Inferred changes (how = 'inferred') are replaced; exact and code
+ * changes, and the runs they belong to, are left as they are. A repeat
+ * key builds on the parent's key and the run's changes (rkey.h), so new
+ * changes can move the keys of their runs and of every run below them:
+ * every run is keyed again, in ingest order (parents first), as ingest
+ * keys it (store.h store_repeat_key). One transaction: a failure leaves
+ * the ledger as it was. */
+#include "db.h"
+#include "infer.h"
+#include "ledger.h"
+#include "store.h"
+#include "util.h"
+
+static const char usage[] =
+	"usage: ledger reinfer [--dry-run]\n"
+	"\n"
+	"Recompute the changes inferred from descriptions (how = 'inferred') with the\n"
+	"current rules, after an upgrade of the ledger. Changes from two configs\n"
+	"(exact) or from the code (code) are kept. Every run's repeat key is formed\n"
+	"again, since a key builds on the parent's key and the run's changes. All in\n"
+	"one transaction.\n"
+	"\n"
+	"Prints the rules' version, how many runs were read, how many of them got\n"
+	"another change set, and how many another repeat key.\n"
+	"  --dry-run   count, write nothing\n";
+
+/* Every run, parents first (a parent is ingested before its children), and
+ * whether its changes are inferred: a parent, no exact or code change, and
+ * either inferred changes already or no pair of configs to diff. */
+static const char sql_runs[] =
+	"SELECT r.id, r.description, r.repeat_key, r.record,"
+	" r.parent IS NOT NULL AND r.parent <> '' AS has_parent,"
+	" NOT EXISTS (SELECT 1 FROM changes c WHERE c.run = r.id AND c.how <> 'inferred')"
+	" AND (EXISTS (SELECT 1 FROM changes c WHERE c.run = r.id)"
+	"  OR json_type(r.record, '$.config') IS NOT 'object'"
+	"  OR NOT EXISTS (SELECT 1 FROM runs p WHERE p.run_id = r.parent"
+	"   AND json_type(p.record, '$.config') = 'object')) AS inferred,"
+	" EXISTS (SELECT 1 FROM changes c WHERE c.run = r.id AND c.how = 'code') AS code"
+	" FROM runs r ORDER BY r.id";
+
+struct reinfer {
+	sqlite3 *db;
+	struct store *store;
+	sqlite3_stmt *old_changes, *del, *ins, *set_key;
+	int dry_run;
+	long runs, changed, keys;
+};
+
+static int same_text(const char *a, const char *b)
+{
+	return a && b ? !strcmp(a, b) : a == b;
+}
+
+/* The stored inferred changes of run, sorted by variable. Returns 1 when
+ * some row was made by other rules (its version differs). */
+static int load_changes(struct reinfer *ri, sqlite3_int64 run, struct change_list *out)
+{
+	sqlite3_stmt *q = ri->old_changes;
+	int stale = 0;
+	sqlite3_bind_int64(q, 1, run);
+	while (sqlite3_step(q) == SQLITE_ROW) {
+		char *v[4];
+		for (int k = 0; k < 4; k++)
+			v[k] = db_column_dup(q, k);
+		change_list_add_span(out, v[0], v[1], v[2], v[3]);
+		stale |= sqlite3_column_int(q, 4) != INFER_VERSION;
+		for (int k = 0; k < 4; k++)
+			free(v[k]);
+	}
+	sqlite3_reset(q);
+	return stale;
+}
+
+/* Same variables with the same old and new values (spans aside). */
+static int same_changes(const struct change_list *a, const struct change_list *b)
+{
+	if (a->n != b->n)
+		return 0;
+	for (int i = 0; i < a->n; i++)
+		if (strcmp(a->v[i].var, b->v[i].var) || !same_text(a->v[i].old_val, b->v[i].old_val) ||
+		    !same_text(a->v[i].new_val, b->v[i].new_val))
+			return 0;
+	return 1;
+}
+
+static int same_spans(const struct change_list *a, const struct change_list *b)
+{
+	for (int i = 0; i < a->n; i++)
+		if (!same_text(a->v[i].span, b->v[i].span))
+			return 0;
+	return 1;
+}
+
+static void write_changes(struct reinfer *ri, sqlite3_int64 run, const struct change_list *cl)
+{
+	sqlite3_bind_int64(ri->del, 1, run);
+	SQL_CHECK(ri->db, sqlite3_step(ri->del));
+	sqlite3_reset(ri->del);
+	for (int i = 0; i < cl->n; i++) {
+		sqlite3_stmt *q = ri->ins;
+		sqlite3_bind_int64(q, 1, run);
+		db_bind_text(q, 2, cl->v[i].var);
+		db_bind_text(q, 3, cl->v[i].old_val);
+		db_bind_text(q, 4, cl->v[i].new_val);
+		db_bind_text(q, 5, cl->v[i].span);
+		sqlite3_bind_int(q, 6, INFER_VERSION);
+		SQL_CHECK(ri->db, sqlite3_step(q));
+		sqlite3_reset(q);
+	}
+}
+
+static void write_key(struct reinfer *ri, sqlite3_int64 run, const char *key)
+{
+	db_bind_text(ri->set_key, 1, key[0] ? key : NULL);
+	sqlite3_bind_int64(ri->set_key, 2, run);
+	SQL_CHECK(ri->db, sqlite3_step(ri->set_key));
+	sqlite3_reset(ri->set_key);
+}
+
+/* How the run's changes were found (store.c find_changes), from the row. */
+static int row_how(sqlite3_stmt *row)
+{
+	if (!sqlite3_column_int(row, 4))
+		return -1;
+	if (sqlite3_column_int(row, 5))
+		return CHANGES_INFERRED;
+	return sqlite3_column_int(row, 6) ? CHANGES_CODE : CHANGES_EXACT;
+}
+
+/* Inferred runs: read the description again, replace what changed. The
+ * run's changes end up in now. */
+static void reinfer_changes(struct reinfer *ri, sqlite3_int64 id, const char *description,
+			    struct change_list *now)
+{
+	struct change_list before = CHANGE_LIST_INIT;
+	infer_changes(description, now);
+	change_list_sort(now);
+	int stale = load_changes(ri, id, &before), same = same_changes(now, &before);
+	ri->runs++;
+	ri->changed += !same;
+	if (!ri->dry_run && (!same || stale || !same_spans(now, &before)))
+		write_changes(ri, id, now);
+	change_list_release(&before);
+}
+
+/* One row of sql_runs: its changes (inferred again, or as stored), then
+ * its repeat key as ingest would form it now. */
+static void reinfer_run(struct reinfer *ri, sqlite3_stmt *row)
+{
+	sqlite3_int64 id = sqlite3_column_int64(row, 0);
+	const char *old_key = (const char *)sqlite3_column_text(row, 2);
+	int how = row_how(row);
+	struct change_list now = CHANGE_LIST_INIT;
+	if (how == CHANGES_INFERRED)
+		reinfer_changes(ri, id, (const char *)sqlite3_column_text(row, 1), &now);
+	else if (how >= 0)
+		load_changes(ri, id, &now);
+	json_t *rec = json_loads((const char *)sqlite3_column_text(row, 3), 0, NULL);
+	if (rec) {
+		char key[65];
+		store_repeat_key(ri->store, rec, &now, how, key);
+		if (!same_text(key[0] ? key : NULL, old_key)) {
+			ri->keys++;
+			if (!ri->dry_run)
+				write_key(ri, id, key);
+		}
+		json_decref(rec);
+	}
+	change_list_release(&now);
+}
+
+static void prepare(struct reinfer *ri)
+{
+	ri->old_changes = db_prepare(ri->db, "SELECT var, old, new, span, infer_version FROM changes"
+					     " WHERE run = ?1 ORDER BY var");
+	ri->del = db_prepare(ri->db, "DELETE FROM changes WHERE run = ?1 AND how = 'inferred'");
+	ri->ins = db_prepare(ri->db, "INSERT INTO changes(run, var, old, new, how, span, infer_version)"
+				     " VALUES(?1, ?2, ?3, ?4, 'inferred', ?5, ?6)");
+	ri->set_key = db_prepare(ri->db, "UPDATE runs SET repeat_key = ?1 WHERE id = ?2");
+}
+
+static void finalize(struct reinfer *ri)
+{
+	sqlite3_finalize(ri->old_changes);
+	sqlite3_finalize(ri->del);
+	sqlite3_finalize(ri->ins);
+	sqlite3_finalize(ri->set_key);
+}
+
+static int reinfer_all(struct reinfer *ri)
+{
+	if (db_exec(ri->db, ri->dry_run ? "BEGIN" : "BEGIN IMMEDIATE"))
+		return -1;
+	prepare(ri);
+	sqlite3_stmt *q = db_prepare(ri->db, sql_runs);
+	int rc;
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW)
+		reinfer_run(ri, q);
+	SQL_CHECK(ri->db, rc);
+	sqlite3_finalize(q);
+	finalize(ri);
+	return db_exec(ri->db, ri->dry_run ? "ROLLBACK" : "COMMIT");
+}
+
+static void report(const struct reinfer *ri, enum out_format fmt)
+{
+	static const char *const cols[] = { "infer_version", "runs", "changed", "repeat_keys", "written" };
+	table t;
+	table_init(&t, 5, cols);
+	int r = table_add_row(&t);
+	table_set_int(&t, r, 0, INFER_VERSION);
+	table_set_int(&t, r, 1, ri->runs);
+	table_set_int(&t, r, 2, ri->changed);
+	table_set_int(&t, r, 3, ri->keys);
+	table_set_text(&t, r, 4, ri->dry_run ? "no" : "yes");
+	table_render(&t, fmt, stdout);
+	table_release(&t);
+}
+
+int cmd_reinfer(int argc, char **argv, struct ledger_ctx *ctx)
+{
+	struct reinfer ri = { .db = ctx->db };
+	if (wants_help(argc, argv)) {
+		fputs(usage, stdout);
+		return EXIT_OK;
+	}
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--dry-run")) {
+			ri.dry_run = 1;
+			continue;
+		}
+		rl_error("reinfer: unexpected argument '%s'", argv[i]);
+		rl_hint("usage: ledger reinfer [--dry-run]");
+		return EXIT_USAGE;
+	}
+	ri.store = store_new(ctx->db);
+	int rc = reinfer_all(&ri);
+	store_free(ri.store);
+	if (rc) {
+		rl_hint("another process may hold the ledger; run 'ledger reinfer' again");
+		return EXIT_FAILURE_RT;
+	}
+	report(&ri, ctx->fmt);
+	return EXIT_OK;
+}

@@ -1,0 +1,1468 @@
+/* describe.c — a run description read as changes; see describe.h.
+ *
+ * The text is cut into tokens (tokenize), then read left to right by the
+ * productions below; what no production takes is prose and is skipped.
+ *
+ *   description := {label} clause {SEP clause} [STOP anything]
+ *   label       := "[" … "]" | LABELWORD [":"] | WORD ":"    exp12  v3:  [keep]  BEST:
+ *   SEP         := "," | ";" | "+" | "&" | "/" | "and" | "plus" | "with" | ":"
+ *   STOP        := " - " | " — " | " – " | ". "  |  MARKER ":"   (hypothesis:, result:…)
+ *   clause      := {change | result | paren | prose}
+ *   change      := [verb] name ["from"] value ("to" | ARROW) value  [old]   depth 8 to 9, X 4->6
+ *                | [verb] name ("=" | ":") value [ARROW value]      [old]   WD=0.05
+ *                | verb name "to" value                             [old]   raise X to 0.2
+ *                | verb name "(" value ("to" | ARROW) value ")"             increase X (a to b)
+ *                | [verb] name ARROW value | name "to" value                attention to flash
+ *                | known-name value                                 [old]   softcap 30 (from 15)
+ *                | toggle name {("and" | "," | "/") name}                   remove X and Y, no X
+ *                | name ("disabled" | "enabled")                            autotune disabled
+ *                | value [ARROW value] known-name                   [old]   4 heads, 5% warmup
+ *                | NUMBER("L" | "w" | "dim")                                8L 768w
+ *                | value-word {filler}                              [old]   SwiGLU MLP
+ *                | ["from"] value-word ("to" | ARROW) value-word            ReLU^2 -> SwiGLU
+ *                | "replace" value-word "with" value-word                   replace ReLU^2 with GELU
+ *                | direction known-name ["by" NUMBER]                       reduce warmup (value unknown)
+ *                | known-name                                               weight tying, flash attention
+ *   old         := "(" ["up" | "down"] ("from" | "was") value ")"
+ *                | ("instead of" | "replacing" | "replaces" | "(replace[s] …)") value
+ *   result      := RESULT-WORD {value | ARROW}                              val_bpb 0.98->0.97, MFU 58→52%
+ *   paren       := "(" piece {SEP piece} ")"   a piece is read (known names with a
+ *                  stated value only) unless it judges (better, worse, than, …)
+ *   ARROW       := "->" | "→" | "=>"
+ *
+ * Where the grammar is not sure it yields nothing: a name it does not know
+ * becomes desc.NAME only at the start of a clause and only with an arrow,
+ * "from … to", "=", a verb or a toggle; a known name followed by more name
+ * words is not that name ("seq len curriculum 512->2048" is
+ * desc.seq_len_curriculum); after "with" only explicit changes count (what
+ * follows "with" is usually context), after a context word (same, at,
+ * after, than, …) nothing but parentheses; "baseline", "rerun", "no logic
+ * change" mean no change at all. */
+#include "describe.h"
+#include "varreg.h"
+#include "util.h"
+
+/* ---- lexicon ----------------------------------------------------------- */
+
+static int in_list(const char *w, const char *const *list)
+{
+	for (; *list; list++)
+		if (!strcmp(w, *list))
+			return 1;
+	return 0;
+}
+
+/* Words that say how (they license a name the registry does not know). */
+static const char *const verbs[] = {
+	"increase", "decrease", "reduce", "raise", "lower", "bump", "change", "set", "try",
+	"tune", "adjust", "tweak", "switch", "revert", "restore", "scale", "update", "extend",
+	"shorten", "lengthen", "boost", "cut", "test", "re check", "recheck", "widen",
+	"narrow", "deepen", "halve", "double", "triple", "use", "enable", "add", "remove",
+	"disable", "drop", "no", "without", "w/o", "enabled", "added", "removed", "disabled",
+	"dropped", "turn", NULL
+};
+static const char *const toggles_on[] = { "enable", "add", "use", "enabled", "added", NULL };
+static const char *const toggles_off[] = { "remove", "disable", "drop", "no", "without", "w/o",
+					   "removed", "disabled", "dropped", NULL };
+/* Skipped between a verb and its name: "change only X", "switch to X". */
+static const char *const fillers[] = { "only", "the", "a", "an", "back", "to", "in", NULL };
+/* Adjectives before a name: "small LR warmup", "matrix weight decay". */
+static const char *const modifiers[] = {
+	"small", "large", "longer", "shorter", "full", "higher", "lower", "new", "more", "less",
+	"bigger", "smaller", "tuned", "matrix", "dead", "plain", "current", "initial", "peak",
+	"muon", "adam", NULL
+};
+/* After these, the rest of a clause is context or judgement. */
+static const char *const context_words[] = {
+	"same", "at", "after", "on", "than", "vs", "vs.", "worse", "better", "despite", "because",
+	"but", "since", "due", "compared", "during", "while", "for", "still", "then", "so",
+	"which", "confirmed", "kept", "keep", NULL
+};
+/* A parenthesis with one of these judges or explains: not a change. */
+static const char *const judgement_words[] = {
+	"better", "worse", "than", "vs", "vs.", "too", "optimal", "hurt", "hurts", "helps", "best",
+	"hypothesis", "evidence", "result", "gain", "noise", "slower", "faster", "improvement",
+	"regression", NULL
+};
+/* "hypothesis: …": from here on the description explains. */
+static const char *const prose_markers[] = {
+	"hypothesis", "evidence", "result", "results", "bottleneck", "note", "interpretation",
+	"conclusion", "reason", "observation", "finding", "why", NULL
+};
+/* Measured results are never names. */
+static const char *const result_words[] = {
+	"bpb", "val bpb", "mfu", "tok/s", "tok/sec", "tokens/s", "throughput", "params",
+	"parameters", "memory", "vram", "perplexity", "ppl", "loss", "val loss", "train loss",
+	"training loss", "final loss", "steps", "step", "tokens", "time", "speed", "delta", "mb",
+	"gb", "score", NULL
+};
+/* Too vague to be a knob of its own without more words. */
+static const char *const vague_names[] = {
+	"lr", "size", "rate", "ratio", "value", "init", "scale", "mode", "model", "run", "exp",
+	"test", "v", "x", "it", "this", "that", "improvement", "benefit", "change", "changes",
+	"effect", "help", "difference", "logic change", "gain", "regression", "progress", NULL
+};
+/* Outcomes and bookkeeping, not knobs: "no OOM", "add logging" (a run
+ * that changes no training setting changes nothing). */
+static const char *const not_knob_words[] = {
+	"oom", "nan", "nans", "crash", "crashes", "issue", "issues", "problem", "problems",
+	"speedup", "slowdown", "signal", "warning", "warnings", "error", "errors", "logging",
+	"log", "logs", "print", "prints", "printing", "comment", "comments", "monitoring",
+	"profiling", "timing", "plot", "plots", "metrics", "tests", "docs", "readme", "saving",
+	"instability", "explosion", "spike", "spikes", "divergence", NULL
+};
+/* Words that never belong to a knob's name. */
+static const char *const stop_words[] = {
+	"the", "a", "an", "of", "to", "from", "in", "on", "at", "is", "was", "be", "by", "per",
+	"or", "not", "and", "but", "it", "this", "that", "as", "into", "over", "instead", NULL
+};
+/* The first word says this run changed nothing. */
+static const char *const no_change_words[] = {
+	"baseline", "rerun", "re run", "repeat", "verification", "verify", "re verify",
+	"reverify", NULL
+};
+
+/* Names of knobs the registry has no key for (desc.*), one spelling per
+ * concept (tests/fixtures/infer/README.md). technique: naming it alone
+ * says it was tried ("weight tying" -> true). */
+static const struct desc_name {
+	const char *spelling, *name;
+	int technique;
+} desc_names[] = {
+	{ "value embeddings", "value_embeddings", 1 }, { "value embedding", "value_embeddings", 1 },
+	{ "value embeds", "value_embeddings", 1 }, { "ve", "value_embeddings", 1 },
+	{ "n kv head", "n_kv_head", 0 }, { "n kv heads", "n_kv_head", 0 },
+	{ "kv heads", "n_kv_head", 0 }, { "ns steps", "ns_steps", 0 },
+	{ "ns iterations", "ns_steps", 0 }, { "newton schulz steps", "ns_steps", 0 },
+	{ "newton schulz iterations", "ns_steps", 0 }, { "muon ns steps", "ns_steps", 0 },
+	{ "muon ns iterations", "ns_steps", 0 },
+	{ "muon momentum warmup steps", "muon_momentum_warmup_steps", 0 },
+	{ "momentum warmup", "muon_momentum_warmup_steps", 0 },
+	{ "muon momentum ramp", "muon_momentum_warmup_steps", 0 },
+	{ "muon momentum warmup", "muon_momentum_warmup_steps", 0 },
+	{ "num kv heads", "n_kv_head", 0 },
+	{ "weight tying", "weight_tying", 1 }, { "tied embeddings", "weight_tying", 1 },
+	{ "tie embeddings", "weight_tying", 1 }, { "tie word embeddings", "weight_tying", 1 },
+	{ "tied word embeddings", "weight_tying", 1 }, { "tie weights", "weight_tying", 1 }, { "z loss", "z_loss", 0 },
+	{ "label smoothing", "label_smoothing", 0 }, { "xsa", "xsa", 1 },
+	{ "exclusive self attention", "xsa", 1 }, { "short window", "short_window", 0 },
+	{ "partial rope", "partial_rope", 1 }, { "mtp", "mtp", 1 },
+	{ "multi token prediction", "mtp", 1 }, { "ema decay", "ema_decay", 0 },
+	{ "differential attention", "differential_attention", 1 },
+	{ "parallel block", "parallel_block", 1 },
+};
+
+/* Words that are values of one variable ("SwiGLU", "squared ReLU"). */
+static const struct value_word {
+	const char *word, *var, *value;
+} value_words[] = {
+	{ "swiglu", "model.activation", "swiglu" }, { "silu", "model.activation", "silu" },
+	{ "gelu", "model.activation", "gelu" }, { "geglu", "model.activation", "geglu" },
+	{ "relu", "model.activation", "relu" }, { "relu2", "model.activation", "relu2" },
+	{ "relu\xc2\xb2", "model.activation", "relu2" }, { "relu^2", "model.activation", "relu2" },
+	{ "squared relu", "model.activation", "relu2" }, { "relu squared", "model.activation", "relu2" },
+	{ "muon", "optim.matrix_optimizer", "muon" }, { "adamw", "optim.matrix_optimizer", "adamw" },
+	{ "flash", "impl.attention", "flash" }, { "sdpa", "impl.attention", "sdpa" },
+	{ "naive", "impl.attention", "naive" }, { "fa2", "impl.attention", "fa2" },
+	{ "fa3", "impl.attention", "fa3" }, { "flash attention", "impl.attention", "flash" },
+	{ "eager", "impl.compile_mode", "eager" }, { "cosine", "sched.warmdown_shape", "cosine" },
+	{ "linear", "sched.warmdown_shape", "linear" }, { "sqrt", "sched.warmdown_shape", "sqrt" },
+};
+/* Nouns after a value word that keep it one phrase: "SwiGLU gated MLP". */
+static const char *const value_nouns[] = {
+	"activation", "mlp", "style", "gated", "optimizer", "function", "nonlinearity", "mode",
+	"block", "attention", "kernel", NULL
+};
+
+/* ---- tokens ------------------------------------------------------------ */
+
+enum kind { K_WORD, K_NUM, K_ARROW, K_EQ, K_COLON, K_SEP, K_STOP, K_PAREN, K_BRACKET, K_QUOTE };
+enum sep { SEP_AND, SEP_LIST, SEP_WITH, SEP_CLAUSE };
+
+struct tok {
+	enum kind k;
+	enum sep sep;
+	int a, b;      /* bytes [a, b) of the text */
+	char w[96];    /* K_WORD: normalised (varreg_normalise); K_NUM: as written */
+};
+
+struct toks {
+	struct tok *t;
+	int n, cap;
+};
+
+static struct tok *tok_push(struct toks *tk, enum kind k, int a, int b)
+{
+	if (tk->n == tk->cap) {
+		tk->cap = tk->cap ? 2 * tk->cap : 32;
+		tk->t = xrealloc(tk->t, (size_t)tk->cap * sizeof(*tk->t));
+	}
+	struct tok *t = &tk->t[tk->n++];
+	memset(t, 0, sizeof(*t));
+	t->k = k;
+	t->a = a;
+	t->b = b;
+	return t;
+}
+
+static int is_arrow(const char *s)
+{
+	if (!strncmp(s, "\xe2\x86\x92", 3))
+		return 3;
+	return ((s[0] == '-' || s[0] == '=') && s[1] == '>') ? 2 : 0;
+}
+
+static int is_dash(const char *s)
+{
+	return !strncmp(s, "\xe2\x80\x94", 3) || !strncmp(s, "\xe2\x80\x93", 3) ? 3 : 0;
+}
+
+static int blank_at(const char *s, int i, int end)
+{
+	return i >= end || isspace((unsigned char)s[i]);
+}
+
+/* The index after the bracket closing the one at s[i], or end. */
+static int closing(const char *s, int i, int end, char open, char close)
+{
+	int depth = 0;
+	for (int j = i; j < end; j++) {
+		if (s[j] == open)
+			depth++;
+		else if (s[j] == close && --depth == 0)
+			return j + 1;
+	}
+	return end;
+}
+
+/* A number as written: 0.04, 1e-4, 2^17, 2**19, 524K, 5%, 4x, 8L, 768w,
+ * 768dim. Fills value and unit; 0 when s is one. */
+static int num_parse(const char *s, double *value, char unit[8])
+{
+	char *end;
+	const char *p = s + (*s == '+');
+	if (!isdigit((unsigned char)*p) && !(*p == '.' && isdigit((unsigned char)p[1])))
+		return -1;
+	double v = strtod(p, &end);
+	if (*end == '^' || (end[0] == '*' && end[1] == '*')) {
+		const char *e = end + (*end == '^' ? 1 : 2);
+		char *eend;
+		long x = strtol(e, &eend, 10);
+		if (eend == e || x < 0 || x > 60)
+			return -1;
+		v = pow(v, (double)x);
+		end = eend;
+	}
+	static const char *const units[] = { "", "k", "K", "M", "B", "%", "x", "X", "L", "w", "dim",
+					     "s", "min", NULL };
+	if (!in_list(end, units))
+		return -1;
+	snprintf(unit, 8, "%s", end);
+	*value = v;
+	return 0;
+}
+
+/* "10,000": a comma between a digit and three digits is part of a number. */
+static int thousands_comma(const char *s, int j, int end)
+{
+	if (j == 0 || j + 3 >= end + 1 || !isdigit((unsigned char)s[j - 1]))
+		return 0;
+	for (int k = 1; k <= 3; k++)
+		if (j + k >= end || !isdigit((unsigned char)s[j + k]))
+			return 0;
+	return j + 4 >= end || !isdigit((unsigned char)s[j + 4]);
+}
+
+static int word_end(const char *s, int i, int end)
+{
+	int j = i;
+	while (j < end && !isspace((unsigned char)s[j]) &&
+	       (!strchr("(),;[]=\"", s[j]) || (s[j] == ',' && thousands_comma(s, j, end))) &&
+	       !is_arrow(s + j) && !is_dash(s + j) && !(s[j] == ':' && blank_at(s, j + 1, end)))
+		j++;
+	return j;
+}
+
+static void push_word(struct toks *tk, const char *s, int a, int b);
+
+/* "embeddings/value" is two names; "tok/s" and "0.75/0.25" are one word. */
+static int split_slash(struct toks *tk, const char *s, int a, int b)
+{
+	const char *slash = memchr(s + a, '/', (size_t)(b - a));
+	if (!slash)
+		return 0;
+	int m = (int)(slash - s);
+	int left = 0, right = 0;
+	for (int i = a; i < m; i++)
+		left += isalpha((unsigned char)s[i]) != 0;
+	for (int i = m + 1; i < b; i++)
+		right += isalpha((unsigned char)s[i]) != 0;
+	if (left < 2 || right < 3 || !isalpha((unsigned char)s[m + 1]))
+		return 0;
+	push_word(tk, s, a, m);
+	tok_push(tk, K_SEP, m, m + 1)->sep = SEP_AND;
+	push_word(tk, s, m + 1, b);
+	return 1;
+}
+
+static void push_word(struct toks *tk, const char *s, int a, int b)
+{
+	char raw[96];
+	double v;
+	char unit[8];
+	if (split_slash(tk, s, a, b))
+		return;
+	int o = 0;
+	for (int i = a; i < b && o + 1 < (int)sizeof(raw); i++)
+		if (s[i] != ',')
+			raw[o++] = s[i];
+	raw[o] = '\0';
+	struct tok *t = tok_push(tk, K_WORD, a, b);
+	if (!num_parse(raw, &v, unit)) {
+		t->k = K_NUM;
+		snprintf(t->w, sizeof(t->w), "%s", raw);
+		return;
+	}
+	varreg_normalise(raw, t->w, sizeof(t->w));
+	if (!strcmp(t->w, "and") || !strcmp(t->w, "plus") || !strcmp(t->w, "with")) {
+		t->k = K_SEP;
+		t->sep = t->w[0] == 'w' ? SEP_WITH : SEP_AND;
+	}
+}
+
+/* A word and, when it ends a sentence ("… 0.04. Then"), the stop after it. */
+static int lex_word(struct toks *tk, const char *s, int i, int end)
+{
+	int j = word_end(s, i, end), b = j;
+	while (b > i + 1 && strchr(".!?", s[b - 1]) && blank_at(s, j, end))
+		b--;
+	char tail[8];
+	snprintf(tail, sizeof(tail), "%.*s", j - i, s + i);
+	int abbrev = !strcmp(tail, "e.g.") || !strcmp(tail, "i.e.") || !strcmp(tail, "vs.");
+	if (abbrev)
+		b = j;
+	push_word(tk, s, i, b);
+	if (b < j)
+		tok_push(tk, K_STOP, b, j);
+	return j;
+}
+
+/* One token at s[i]; returns the index after it. */
+static int lex_one(struct toks *tk, const char *s, int i, int end)
+{
+	int n, c = (unsigned char)s[i];
+	if ((n = is_arrow(s + i))) {
+		tok_push(tk, K_ARROW, i, i + n);
+		return i + n;
+	}
+	if ((n = is_dash(s + i)) || (c == '-' && i > 0 && isspace((unsigned char)s[i - 1]) &&
+				      blank_at(s, i + 1, end))) {
+		tok_push(tk, K_STOP, i, i + (n ? n : 1));
+		return i + (n ? n : 1);
+	}
+	if (c == '(' || c == '[') {
+		int j = closing(s, i, end, (char)c, c == '(' ? ')' : ']');
+		tok_push(tk, c == '(' ? K_PAREN : K_BRACKET, i, j);
+		return j;
+	}
+	if (c == '"' || (c == '\'' && (i == 0 || isspace((unsigned char)s[i - 1])))) {
+		const char *q = memchr(s + i + 1, c, (size_t)(end - i - 1));
+		if (q) {
+			tok_push(tk, K_QUOTE, i, (int)(q - s) + 1);
+			return (int)(q - s) + 1;
+		}
+	}
+	if (c == '=' || c == ':' || c == ',' || c == ';' || c == '&' ||
+	    (c == '+' && !isdigit((unsigned char)s[i + 1]) &&
+	     (blank_at(s, i + 1, end) || (i > 0 && isspace((unsigned char)s[i - 1]))))) {
+		struct tok *t = tok_push(tk, c == '=' ? K_EQ : c == ':' ? K_COLON : K_SEP, i, i + 1);
+		t->sep = c == ',' ? SEP_LIST : c == ';' ? SEP_CLAUSE : SEP_AND;
+		return i + 1;
+	}
+	if (strchr(")]\"'", c))
+		return i + 1; /* unbalanced: nothing */
+	return lex_word(tk, s, i, end);
+}
+
+static void tokenize(const char *s, int a, int end, struct toks *tk)
+{
+	for (int i = a; i < end;) {
+		if (isspace((unsigned char)s[i]))
+			i++;
+		else
+			i = lex_one(tk, s, i, end);
+	}
+}
+
+/* ---- the reader's state ------------------------------------------------ */
+
+struct name {
+	char var[80];
+	const char *implied; /* the value the name carries ("flash attention") */
+	int technique;       /* naming it says it was tried */
+	int known;
+	int total;           /* "total batch": never the device batch */
+};
+
+struct memo {
+	int done;
+	signed char k;
+	struct name nm;
+};
+
+struct reader {
+	const char *text;
+	struct toks tk;
+	struct memo *memo; /* per token: known_name's answer */
+	struct change_list *out;
+	int added;
+	int depth;      /* parentheses inside parentheses */
+	int first;      /* the first clause's first token */
+};
+
+enum { F_PAREN = 1, F_WITH = 2 };
+
+/* A reader of the inside of parenthesis t of outer. */
+static void reader_open(struct reader *in, const struct reader *outer, const struct tok *t)
+{
+	memset(in, 0, sizeof(*in));
+	in->text = outer->text;
+	in->out = outer->out;
+	in->depth = outer->depth + 1;
+	tokenize(outer->text, t->a + 1, t->b - 1, &in->tk);
+	in->memo = xcalloc((size_t)in->tk.n + 1, sizeof(*in->memo));
+}
+
+static void reader_close(struct reader *r)
+{
+	free(r->tk.t);
+	free(r->memo);
+}
+
+static const struct tok *at(const struct reader *r, int p, int end)
+{
+	static const struct tok none = { .k = K_STOP, .a = -1, .b = -1 };
+	return p < end ? &r->tk.t[p] : &none;
+}
+
+static int word_is(const struct reader *r, int p, int end, const char *w)
+{
+	const struct tok *t = at(r, p, end);
+	return t->k == K_WORD && !strcmp(t->w, w);
+}
+
+static int word_in(const struct reader *r, int p, int end, const char *const *list)
+{
+	const struct tok *t = at(r, p, end);
+	return t->k == K_WORD && in_list(t->w, list);
+}
+
+/* Where a phrase may end: the clause ends, a parenthesis or a context
+ * word follows. */
+static int boundary(const struct reader *r, int p, int end)
+{
+	const struct tok *t = at(r, p, end);
+	return t->k == K_SEP || t->k == K_STOP || t->k == K_COLON || t->k == K_PAREN ||
+	       t->k == K_BRACKET || word_in(r, p, end, context_words);
+}
+
+/* ---- values ------------------------------------------------------------ */
+
+static void format_number(double v, char *buf, size_t n)
+{
+	if (v == floor(v) && fabs(v) < 1e15) {
+		snprintf(buf, n, "%.0f", v);
+		return;
+	}
+	for (int prec = 1; prec <= 17; prec++) {
+		snprintf(buf, n, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+}
+
+/* Token counts: "524K" means 2^19, "16K" 2^14 (the power of two meant). */
+static int counts_tokens(const char *var)
+{
+	return !strcmp(var, "train.total_batch_size") || !strcmp(var, "model.seq_len") ||
+	       !strcmp(var, "model.vocab_size") ||
+	       (str_starts_with(var, "desc.") && (strstr(var, "batch") || strstr(var, "tokens")));
+}
+
+static double thousands(double v, const char *unit, const char *var)
+{
+	v *= unit[0] == 'B' ? 1e9 : unit[0] == 'M' ? 1e6 : 1e3;
+	double p2 = exp2(round(log2(v)));
+	return counts_tokens(var) && fabs(p2 - v) <= 0.025 * v ? p2 : v;
+}
+
+/* A number for var: 0 and buf filled, 1 when it is stated but its value is
+ * unknown ("2x" of something, "+20%"), -1 when it is no value of var. */
+static int number_value(const char *raw, const char *var, char *buf, size_t n)
+{
+	double v;
+	char unit[8];
+	if (num_parse(raw, &v, unit))
+		return -1;
+	if (raw[0] == '+')
+		return 1; /* a step, not the value */
+	if (unit[0] == 's' || unit[0] == 'm') { /* 600s, 10min: the time budget */
+		if (strcmp(var, "train.time_budget_s"))
+			return -1;
+		v *= unit[0] == 'm' ? 60 : 1;
+	} else if (strchr("kKMB", unit[0]) && unit[0])
+		v = thousands(v, unit, var);
+	else if (unit[0] == '%')
+		v /= 100;
+	else if (unit[0] == 'x' || unit[0] == 'X') {
+		if (strcmp(var, "model.mlp_ratio"))
+			return 1;
+	} else if (unit[0] == 'L')
+		return strcmp(var, "model.depth") ? -1 : (format_number(v, buf, n), 0);
+	else if (unit[0] == 'w' || unit[0] == 'd')
+		return strcmp(var, "model.dim") ? -1 : (format_number(v, buf, n), 0);
+	const struct var_def *d = varreg_find(var);
+	if (d && (d->type == VAR_CHOICE || d->type == VAR_STRING || d->type == VAR_BOOL))
+		return -1;
+	format_number(v, buf, n);
+	return 0;
+}
+
+static const struct value_word *find_value_word(const char *w, const char *var)
+{
+	char stripped[96];
+	snprintf(stripped, sizeof(stripped), "%s", w);
+	if (str_ends_with(stripped, " style"))
+		stripped[strlen(stripped) - 6] = '\0';
+	for (size_t i = 0; i < ARRAY_SIZE(value_words); i++)
+		if (!strcmp(value_words[i].word, stripped) && (!var || !strcmp(value_words[i].var, var)))
+			return &value_words[i];
+	return NULL;
+}
+
+/* The value word at p, two words before one ("squared ReLU", "ReLU");
+ * var NULL for any variable. Sets *k to the tokens it spans. */
+static const struct value_word *value_word_at(const struct reader *r, int p, int end,
+					      const char *var, int *k);
+static int join_words(const struct reader *r, int p, int q, char *buf, size_t n);
+
+/* SSSL, L, SL: a window pattern. */
+static int is_window_pattern(const struct tok *t, const char *text)
+{
+	int n = t->b - t->a;
+	for (int i = t->a; i < t->b; i++)
+		if (!strchr("SL", text[i]))
+			return 0;
+	return n >= 1 && n <= 12;
+}
+
+/* reduce-overhead, max-autotune, fa3: a word that can only be a value
+ * (prose words have neither '-' nor digits). */
+static int looks_like_value(const struct reader *r, const struct tok *t)
+{
+	int marks = 0, alpha = 0;
+	for (int i = t->a; i < t->b; i++) {
+		marks += r->text[i] == '-' || isdigit((unsigned char)r->text[i]);
+		alpha += isalpha((unsigned char)r->text[i]) != 0;
+	}
+	return marks && alpha >= 2 && r->text[t->a] != '-';
+}
+
+static int word_value(const struct reader *r, const struct tok *t, const char *var, char *buf, size_t n)
+{
+	static const char *const yes[] = { "true", "on", "yes", "enabled", NULL };
+	static const char *const no[] = { "false", "off", "no", "disabled", NULL };
+	const struct var_def *d = varreg_find(var);
+	const struct value_word *vw = find_value_word(t->w, var);
+	if (vw)
+		return snprintf(buf, n, "%s", vw->value), 0;
+	if (!strcmp(var, "model.window_pattern") && is_window_pattern(t, r->text))
+		return snprintf(buf, n, "%.*s", t->b - t->a, r->text + t->a), 0;
+	if (d && d->type == VAR_BOOL && (in_list(t->w, yes) || in_list(t->w, no)))
+		return snprintf(buf, n, "%s", in_list(t->w, yes) ? "true" : "false"), 0;
+	if (d && varreg_categorical(d) && looks_like_value(r, t))
+		return snprintf(buf, n, "%.*s", t->b - t->a, r->text + t->a), 0;
+	if (d && d->type == VAR_CHOICE && d->choices) {
+		char pat[160];
+		snprintf(pat, sizeof(pat), "|%s|", d->choices);
+		char w[100];
+		snprintf(w, sizeof(w), "|%s|", t->w);
+		if (strstr(pat, w))
+			return snprintf(buf, n, "%s", t->w), 0;
+	}
+	return -1;
+}
+
+static const struct value_word *value_word_at(const struct reader *r, int p, int end,
+					      const char *var, int *k)
+{
+	char two[200];
+	const struct value_word *vw = NULL;
+	*k = 0;
+	if (p + 1 < end && !join_words(r, p, p + 2, two, sizeof(two)) && (vw = find_value_word(two, var)))
+		*k = 2;
+	else if (at(r, p, end)->k == K_WORD && (vw = find_value_word(at(r, p, end)->w, var)))
+		*k = 1;
+	return vw;
+}
+
+/* "(0.8, 0.95)": numbers in a parenthesis, written "(0.8, 0.95)". */
+static int tuple_value(const struct reader *r, const struct tok *t, char *buf, size_t n)
+{
+	struct toks in = { 0 };
+	tokenize(r->text, t->a + 1, t->b - 1, &in);
+	int ok = in.n >= 3, len = snprintf(buf, n, "(");
+	for (int i = 0; i < in.n && ok; i++) {
+		char num[40];
+		ok = i % 2 ? in.t[i].k == K_SEP && in.t[i].sep == SEP_LIST
+			   : in.t[i].k == K_NUM && !number_value(in.t[i].w, "", num, sizeof(num));
+		if (ok && !(i % 2) && (size_t)len < n)
+			len += snprintf(buf + len, n - (size_t)len, "%s%s", i ? ", " : "", num);
+	}
+	ok = ok && in.n % 2 == 1 && (size_t)len + 2 < n;
+	if (ok)
+		snprintf(buf + len, n - (size_t)len, ")");
+	free(in.t);
+	return ok ? 0 : -1;
+}
+
+/* The value token p states for var: 0 (buf filled), 1 (stated, value
+ * unknown), -1 (not a value of var). Unknown knobs (desc.*) take numbers,
+ * quoted text, tuples and, if loose, a plain word. */
+static int value_at(const struct reader *r, int p, int end, const char *var, int loose,
+		    char *buf, size_t n)
+{
+	const struct tok *t = at(r, p, end);
+	int is_desc = str_starts_with(var, "desc.");
+	const struct var_def *d = varreg_find(var);
+	switch (t->k) {
+	case K_NUM:
+		if (word_is(r, p + 1, end, "percent") && !strpbrk(t->w, "%kKMBxXLwd")) {
+			char pct[100];
+			snprintf(pct, sizeof(pct), "%s%%", t->w); /* "30 percent" */
+			return number_value(pct, var, buf, n);
+		}
+		return number_value(t->w, var, buf, n);
+	case K_QUOTE:
+		snprintf(buf, n, "%.*s", t->b - t->a - 2, r->text + t->a + 1);
+		return 0;
+	case K_PAREN:
+		return (is_desc || (d && d->type == VAR_TUPLE)) ? tuple_value(r, t, buf, n) : -1;
+	case K_WORD:
+		if (!word_value(r, t, var, buf, n))
+			return 0;
+		if (is_desc && loose && !in_list(t->w, stop_words) && !strchr(t->w, ' ')) {
+			snprintf(buf, n, "%.*s", t->b - t->a, r->text + t->a);
+			return 0;
+		}
+		return -1;
+	default:
+		return -1;
+	}
+}
+
+/* ---- names ------------------------------------------------------------- */
+
+static const struct desc_name *find_desc_name(const char *spelling)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(desc_names); i++)
+		if (!strcmp(desc_names[i].spelling, spelling))
+			return &desc_names[i];
+	return NULL;
+}
+
+/* desc.NAME: lower case, runs of anything but letters and digits as one '_'. */
+static void desc_slug(const char *words, char *var, size_t n)
+{
+	size_t o = (size_t)snprintf(var, n, "desc.");
+	int sep = 0;
+	for (const char *p = words; *p && o + 2 < n && o < 5 + 48; p++) {
+		if (isalnum((unsigned char)*p)) {
+			if (sep && o > 5)
+				var[o++] = '_';
+			var[o++] = (char)tolower((unsigned char)*p);
+			sep = 0;
+		} else {
+			sep = 1;
+		}
+	}
+	var[o] = '\0';
+}
+
+/* A known spelling: registry alias, desc spelling, or a dotted key. */
+static int lookup_name(const char *words, struct name *nm)
+{
+	const struct var_alias *al = varreg_alias(words);
+	const struct desc_name *dn = al ? NULL : find_desc_name(words);
+	memset(nm, 0, sizeof(*nm));
+	if (al) {
+		snprintf(nm->var, sizeof(nm->var), "%s", al->key);
+		nm->implied = al->implied;
+		nm->technique = varreg_find(al->key) && varreg_find(al->key)->type == VAR_BOOL;
+	} else if (dn) {
+		snprintf(nm->var, sizeof(nm->var), "desc.%s", dn->name);
+		nm->technique = dn->technique;
+	} else if (strchr(words, '.') && !strchr(words, ' ') && varreg_find(words)) {
+		snprintf(nm->var, sizeof(nm->var), "%.70s", words);
+	} else {
+		return -1;
+	}
+	nm->known = 1;
+	nm->total = strstr(words, "total") || strstr(words, "tokens");
+	return 0;
+}
+
+/* Words [p, q) joined with spaces, or -1 when one is not a word. */
+static int join_words(const struct reader *r, int p, int q, char *buf, size_t n)
+{
+	size_t o = 0;
+	buf[0] = '\0';
+	for (int i = p; i < q; i++) {
+		if (r->tk.t[i].k != K_WORD)
+			return -1;
+		o += (size_t)snprintf(buf + o, o < n ? n - o : 0, "%s%s", i > p ? " " : "", r->tk.t[i].w);
+	}
+	return o < n ? 0 : -1;
+}
+
+/* Words that end a name without changing it: "LR warmup ratio". */
+static const char *const name_suffixes[] = {
+	"ratio", "fraction", "frac", "rate", "value", "coefficient", "coef", "factor", NULL
+};
+
+/* The longest known name of up to four words at p (leading modifiers
+ * allowed, and a suffix from name_suffixes); returns its length in tokens,
+ * 0 when none. */
+static int lookup_known(const struct reader *r, int p, int end, struct name *nm)
+{
+	char words[400];
+	for (int k = 4; k >= 1; k--) {
+		if (p + k > end || join_words(r, p, p + k, words, sizeof(words)))
+			continue;
+		for (int skip = 0; skip < k && skip <= 2; skip++) {
+			if (skip && !in_list(r->tk.t[p + skip - 1].w, modifiers))
+				break;
+			if (join_words(r, p + skip, p + k, words, sizeof(words)) == 0 &&
+			    !lookup_name(words, nm))
+				return k + word_in(r, p + k, end, name_suffixes);
+		}
+	}
+	return 0;
+}
+
+/* lookup_known, remembered per token for the reader's whole range: the
+ * productions ask about the same token many times (5.3 -> 2.1 us a short
+ * description). */
+static int known_name(const struct reader *r, int p, int end, struct name *nm)
+{
+	struct memo *m = &r->memo[p];
+	if (p >= end)
+		return 0;
+	if (!m->done) {
+		m->k = (signed char)lookup_known(r, p, r->tk.n, &m->nm);
+		m->done = 1;
+	}
+	if (m->k > end - p)
+		return lookup_known(r, p, end, nm);
+	*nm = m->nm;
+	return m->k;
+}
+
+static int is_result_name(const char *words)
+{
+	if (in_list(words, result_words))
+		return 1;
+	for (const char *w = words; *w;) {
+		const char *sp = strchr(w, ' ');
+		char one[96];
+		snprintf(one, sizeof(one), "%.*s", (int)(sp ? sp - w : (long)strlen(w)), w);
+		static const char *const any[] = { "bpb", "val bpb", "mfu", "tok/s", "tok/sec",
+						   "throughput", "params", "parameters", "vram", NULL };
+		if (in_list(one, any))
+			return 1;
+		w = sp ? sp + 1 : w + strlen(w);
+	}
+	return 0;
+}
+
+/* Words [p, q) as a knob the registry does not know: one to four words,
+ * none prose, not a result, not too vague. */
+static int unknown_name(const struct reader *r, int p, int q, struct name *nm)
+{
+	char words[400];
+	if (q - p < 1 || q - p > 4 || join_words(r, p, q, words, sizeof(words)))
+		return -1;
+	for (int i = p; i < q; i++) {
+		const char *w = r->tk.t[i].w;
+		int alpha = 0;
+		for (const char *c = w; *c; c++)
+			alpha |= isalpha((unsigned char)*c);
+		if (!alpha || in_list(w, stop_words) || in_list(w, context_words) || in_list(w, verbs) ||
+		    in_list(w, not_knob_words) || (i == p && in_list(w, result_words)) ||
+		    find_value_word(w, NULL))
+			return -1; /* "ReLU^2 -> …" names a value, not a knob */
+	}
+	if (is_result_name(words) || in_list(words, vague_names) || strlen(words) < 2)
+		return -1;
+	memset(nm, 0, sizeof(*nm));
+	desc_slug(words, nm->var, sizeof(nm->var));
+	return 0;
+}
+
+/* ---- emitting ---------------------------------------------------------- */
+
+/* A plain "batch" with values under 4096 counts sequences, not tokens:
+ * "batch 32 -> 64" is the device batch. */
+static const char *batch_var(const struct name *nm, const char *old_val, const char *new_val)
+{
+	double v;
+	const char *val = new_val ? new_val : old_val;
+	if (strcmp(nm->var, "train.total_batch_size") || nm->total || !val)
+		return nm->var;
+	return !parse_double(val, &v) && v > 0 && v < 4096 ? "train.device_batch_size" : nm->var;
+}
+
+static void emit(struct reader *r, const struct name *nm, const char *old_val,
+		 const char *new_val, int p, int q)
+{
+	const struct tok *first = &r->tk.t[p], *last = &r->tk.t[q - 1];
+	const char *var = batch_var(nm, old_val, new_val);
+	for (int i = 0; i < r->out->n && !old_val && !new_val; i++)
+		if (!strcmp(r->out->v[i].var, var))
+			return; /* "batch 2^15 … half batch": the stated value stays */
+	char *span = xstrndup(r->text + first->a, (size_t)(last->b - first->a));
+	change_list_add_span(r->out, var, old_val, new_val, span);
+	free(span);
+	r->added++;
+}
+
+/* ---- old values --------------------------------------------------------- */
+
+/* "(was b)", "(up from b)", "(replaces b)", "instead of b", "replacing b":
+ * the old value, when it is a value of var. Returns tokens taken. */
+static int take_old(struct reader *r, int p, int end, const char *var, char *old, size_t n)
+{
+	const struct tok *t = at(r, p, end);
+	if (t->k == K_PAREN) {
+		struct reader in;
+		reader_open(&in, r, t);
+		int got = 0, q = 0, e = in.tk.n;
+		static const char *const lead[] = { "up", "down", NULL };
+		static const char *const words[] = { "from", "was", "replaces", "replace", "replacing", NULL };
+		q += word_in(&in, q, e, lead);
+		if (word_in(&in, q, e, words)) {
+			q++;
+			q += word_in(&in, q, e, modifiers);
+			int k;
+			const struct value_word *vw = value_word_at(&in, q, e, var, &k);
+			if (vw && (got = boundary(&in, q + k, e)))
+				snprintf(old, n, "%s", vw->value);
+			else
+				got = !value_at(&in, q, e, var, 0, old, n) && boundary(&in, q + 1, e);
+		}
+		reader_close(&in);
+		return got;
+	}
+	int q = p;
+	if (word_is(r, q, end, "instead") && word_is(r, q + 1, end, "of"))
+		q += 2;
+	else if (word_is(r, q, end, "replacing") || word_is(r, q, end, "replaces"))
+		q++;
+	else
+		return 0;
+	q += word_in(r, q, end, modifiers);
+	int k;
+	const struct value_word *vw = value_word_at(r, q, end, var, &k);
+	if (vw) {
+		snprintf(old, n, "%s", vw->value);
+		return q + k - p;
+	}
+	return !value_at(r, q, end, var, 0, old, n) ? q + 1 - p : 0;
+}
+
+/* Emit name = (old, new) over tokens [p, q), taking an old value after it. */
+static int finish(struct reader *r, const struct name *nm, const char *old_val,
+		  const char *new_val, int p, int q, int end)
+{
+	char old[96];
+	int extra = 0;
+	if (!old_val && (extra = take_old(r, q, end, nm->var, old, sizeof(old))))
+		old_val = old;
+	emit(r, nm, old_val, new_val, p, q + extra);
+	return q + extra - p;
+}
+
+/* ---- productions ------------------------------------------------------- */
+
+/* A result word at p ("… 2x steps"): the number before it is no value. */
+static int p_result_at(const struct reader *r, int p, int end)
+{
+	const struct tok *t = at(r, p, end);
+	return t->k == K_WORD && is_result_name(t->w);
+}
+
+struct vals {
+	char a[96], b[96];
+	int ra, rb; /* value_at's answers */
+};
+
+static int is_to(const struct reader *r, int p, int end)
+{
+	return at(r, p, end)->k == K_ARROW || word_is(r, p, end, "to");
+}
+
+/* "warmdown reduced to 0.3", "LR back to 0.04", "weight decay of 0.1":
+ * words between a name and its operator; returns where the operator is. */
+static int skip_between(const struct reader *r, int q, int end, int known)
+{
+	static const char *const between[] = {
+		"up", "down", "back", "further", "slightly", "increased", "decreased", "reduced",
+		"raised", "lowered", "bumped", "changed", "halved", "doubled", "moved", "set", NULL
+	};
+	int s = q;
+	if (at(r, q, end)->k == K_COLON && word_is(r, q + 1, end, "from"))
+		return q + 1; /* "X: from a to b" */
+	while (s - q < 2 && word_in(r, s, end, between))
+		s++;
+	if (s > q && (word_is(r, s, end, "to") || word_is(r, s, end, "from") ||
+		      at(r, s, end)->k == K_ARROW))
+		return s;
+	return known && word_is(r, q, end, "of") && at(r, q + 1, end)->k == K_NUM ? q + 1 : q;
+}
+
+/* "(a to b)", "(a -> b)": 0 and v filled when parenthesis t is that. */
+static int paren_range(const struct reader *r, const struct tok *t, const char *var, int loose,
+		       struct vals *v)
+{
+	struct reader in;
+	reader_open(&in, r, t);
+	int ok = in.tk.n == 3 && (v->ra = value_at(&in, 0, 3, var, loose, v->a, sizeof(v->a))) >= 0 &&
+		 is_to(&in, 1, 3) && (v->rb = value_at(&in, 2, 3, var, loose, v->b, sizeof(v->b))) >= 0;
+	reader_close(&in);
+	return ok ? 0 : -1;
+}
+
+/* After name (tokens [p, q)): the forms that state values. Returns the
+ * tokens taken from p, 0 when none fits. licensed: a verb came first. */
+static int name_forms(struct reader *r, const struct name *nm, int p, int q, int end,
+		      int licensed, int flags)
+{
+	struct vals v;
+	if (nm->implied)
+		return 0; /* "AdamW to Muon": AdamW is a value */
+	q = skip_between(r, q, end, nm->known);
+	const char *var = nm->var;
+	int known = nm->known, loose = !known;
+	const struct tok *t = at(r, q, end);
+	int from = word_is(r, q, end, "from"), a = q + from;
+#define VAL(i, dst, res) ((res) = value_at(r, (i), end, var, loose, (dst), sizeof(dst)), (res) >= 0)
+#define SIDE(buf, res) ((res) == 0 ? (buf) : NULL)
+	/* [from] a (to | ->) b */
+	if (VAL(a, v.a, v.ra) && is_to(r, a + 1, end) && VAL(a + 2, v.b, v.rb) &&
+	    (known || from || at(r, a + 1, end)->k == K_ARROW || at(r, a, end)->k == K_NUM) &&
+	    (known || at(r, a + 2, end)->k != K_WORD || boundary(r, a + 3, end)))
+		return finish(r, nm, SIDE(v.a, v.ra), SIDE(v.b, v.rb), p, a + 3, end);
+	/* (= | :) a [-> b] */
+	if ((t->k == K_EQ || t->k == K_COLON) && VAL(q + 1, v.a, v.ra)) {
+		if (at(r, q + 2, end)->k == K_ARROW && VAL(q + 3, v.b, v.rb))
+			return finish(r, nm, SIDE(v.a, v.ra), SIDE(v.b, v.rb), p, q + 4, end);
+		return finish(r, nm, NULL, SIDE(v.a, v.ra), p, q + 2, end);
+	}
+	if (flags & F_WITH)
+		return 0;
+	/* (-> | to) b */
+	if ((t->k == K_ARROW || (word_is(r, q, end, "to") && (known || licensed))) &&
+	    VAL(q + 1, v.b, v.rb) && (known || boundary(r, q + 2, end)))
+		return finish(r, nm, NULL, SIDE(v.b, v.rb), p, q + 2, end);
+	/* [verb] name (a to b) */
+	if ((licensed || known) && t->k == K_PAREN && !paren_range(r, t, var, loose, &v))
+		return finish(r, nm, SIDE(v.a, v.ra), SIDE(v.b, v.rb), p, q + 1, end);
+	/* known-name a */
+	if (known && t->k != K_PAREN && !p_result_at(r, q + 1, end) && VAL(q, v.a, v.ra))
+		return finish(r, nm, NULL, SIDE(v.a, v.ra), p, q + 1, end);
+	return 0;
+#undef VAL
+#undef SIDE
+}
+
+/* The state of the clause being read. */
+struct clause {
+	int start;  /* its first token */
+	int flags;  /* F_PAREN, F_WITH */
+	int carry;  /* a toggle that goes on over "and" / "," / "/": 1 on, 2 off */
+	int toggled;
+};
+
+/* The word before the operator: name words run from p to the first token
+ * that is not a word, or to "from" / "to". */
+static int name_end(const struct reader *r, int p, int end)
+{
+	int q = p;
+	while (q < end && q - p < 5 && r->tk.t[q].k == K_WORD && !word_is(r, q, end, "from") &&
+	       !word_is(r, q, end, "to"))
+		q++;
+	return q;
+}
+
+/* name-forms for a known name at p, else (at the start of a clause or after
+ * a verb) for the words up to the operator as a desc.* knob. */
+static int p_named(struct reader *r, int p, int end, int licensed, int at_start, int flags)
+{
+	struct name nm;
+	int k = known_name(r, p, end, &nm), n;
+	if (k && (n = name_forms(r, &nm, p, p + k, end, licensed, flags)))
+		return n;
+	if ((flags & F_PAREN) || !(at_start || licensed))
+		return 0;
+	int q = name_end(r, p, end);
+	const struct tok *op = at(r, q, end);
+	if (op->k == K_COLON || (op->k == K_EQ && q - p != 1) || unknown_name(r, p, q, &nm))
+		return 0;
+	return name_forms(r, &nm, p, q, end, licensed, flags);
+}
+
+static const char *zero_off[] = { "optim.weight_decay", "sched.warmup_ratio", "sched.warmdown_ratio",
+				  "sched.final_lr_frac", "model.dropout", NULL };
+
+/* The value "add X" (on) or "remove X" (off) gives X, or NULL for none. */
+static const char *toggle_value(const struct name *nm, int on)
+{
+	const struct var_def *d = varreg_find(nm->var);
+	if (on)
+		return nm->implied ? nm->implied : (!d || d->type == VAR_BOOL) ? "true" : NULL;
+	if (!d)
+		return str_ends_with(nm->var, "_loss") ? "0" : "false";
+	if (d->type == VAR_BOOL)
+		return "false";
+	if (in_list(nm->var, zero_off))
+		return "0";
+	if (!strcmp(nm->var, "impl.compile_mode"))
+		return "eager";
+	if (!strcmp(nm->var, "model.window_pattern"))
+		return "L"; /* no sliding window: every layer attends in full */
+	return d->type == VAR_NUMBER && !nm->implied ? "false" : NULL;
+}
+
+/* toggle name: the name runs to the end of the phrase. */
+static int toggle_name(struct reader *r, int p, int end, int on)
+{
+	static const char *const again[] = { "back", "again", "too", "entirely", "completely", NULL };
+	struct name nm;
+	int k = known_name(r, p, end, &nm), q = p;
+	if (k && word_in(r, p + k, end, again) && boundary(r, p + k + 1, end))
+		k++; /* "add value embeddings back" */
+	else if (k && !boundary(r, p + k, end))
+		return 0; /* "remove seq len warmup" is no knob we can name */
+	if (!k) {
+		while (q < end && q - p < 4 && !boundary(r, q, end))
+			q++;
+		k = q - p;
+		if (k > 3 || !boundary(r, q, end) || (unknown_name(r, p, q, &nm) &&
+						      (known_name(r, q - 1, q, &nm) != 1 ||
+						       !str_starts_with(nm.var, "desc."))))
+			return 0;
+	}
+	const char *val = toggle_value(&nm, on);
+	if (!val)
+		return 0;
+	return finish(r, &nm, NULL, val, p, p + k, end);
+}
+
+static int skip_fillers(const struct reader *r, int q, int end)
+{
+	while (word_in(r, q, end, fillers) && q + 1 < end)
+		q++;
+	return q;
+}
+
+static int p_valueword(struct reader *r, int p, int end);
+static int p_bare(struct reader *r, int p, int end, int alone);
+static int p_value_arrow(struct reader *r, int p, int end);
+
+/* add/enable/use | remove/disable/drop/no/without X, or a value form after
+ * them ("add small LR warmup 0.0 -> 0.05"). */
+static int p_toggle(struct reader *r, int p, int end, struct clause *cs)
+{
+	int on = word_in(r, p, end, toggles_on), off = word_in(r, p, end, toggles_off), turn = 0;
+	if ((word_is(r, p, end, "turn") || word_is(r, p, end, "switch")) &&
+	    (word_is(r, p + 1, end, "on") || word_is(r, p + 1, end, "off"))) {
+		on = word_is(r, p + 1, end, "on"); /* "turn off X" */
+		off = !on;
+		turn = 1;
+	}
+	if (!on && !off)
+		return 0;
+	int q = skip_fillers(r, p + 1 + turn, end), n;
+	if ((n = p_named(r, q, end, 1, 1, cs->flags)))
+		return q - p + n;
+	if (word_is(r, p, end, "use"))
+		return (n = p_valueword(r, q, end)) || (n = p_bare(r, q, end, 1)) ? q - p + n : 0;
+	if (!(n = toggle_name(r, q, end, on)))
+		return 0;
+	cs->toggled = on ? 1 : 2;
+	return q - p + n;
+}
+
+/* halve/double/reduce X [to v] at the start of a clause: X changed, its
+ * value unknown unless stated ("reduce warmup", "more heads"). */
+static int p_direction(struct reader *r, int p, int end, int flags)
+{
+	static const char *const words[] = {
+		"halve", "double", "triple", "more", "fewer", "increase", "decrease", "reduce",
+		"raise", "lower", "bump", "boost", "cut", "shorten", "lengthen", "extend", "widen",
+		"narrow", "deepen", NULL
+	};
+	struct name nm;
+	if (!word_in(r, p, end, words))
+		return 0;
+	int q = skip_fillers(r, p + 1, end), n, k;
+	if ((n = p_named(r, q, end, 1, 1, flags)))
+		return q - p + n;
+	k = known_name(r, q, end, &nm);
+	if (k && word_is(r, q + k, end, "by") && at(r, q + k + 1, end)->k == K_NUM)
+		k += 2; /* "increase matrix LR by 20%": a step, the value unknown */
+	if (!k || !boundary(r, q + k, end) || word_in(r, q + k, end, context_words) || nm.implied)
+		return 0;
+	return finish(r, &nm, NULL, NULL, p, q + k, end);
+}
+
+/* verb X …: what follows a verb may name a knob the registry lacks. */
+static int p_verb(struct reader *r, int p, int end, int flags)
+{
+	if (!word_in(r, p, end, verbs))
+		return 0;
+	int q = skip_fillers(r, p + 1, end), n;
+	if ((n = p_value_arrow(r, q, end)) || (n = p_named(r, q, end, 1, 1, flags)) ||
+	    (n = p_valueword(r, q, end)) || (n = p_bare(r, q, end, 1)))
+		return q - p + n;
+	return 0;
+}
+
+/* Two variables of one family: sched.warmdown_ratio, sched.warmdown_shape. */
+static int same_family(const char *a, const char *b)
+{
+	const char *ua = strrchr(a, '_'), *ub = strrchr(b, '_');
+	size_t la = ua ? (size_t)(ua - a) : strlen(a), lb = ub ? (size_t)(ub - b) : strlen(b);
+	return !strcmp(a, b) || (la == lb && !strncmp(a, b, la));
+}
+
+/* value [-> value] known-name: "4 heads", "768→896 dim", "SL pattern",
+ * "cosine warmdown", "12 heads instead of 6". */
+static int p_value_first(struct reader *r, int p, int end)
+{
+	const struct tok *t = at(r, p, end);
+	int arrow = at(r, p + 1, end)->k == K_ARROW, q = p + (arrow ? 3 : 1), k;
+	struct name nm;
+	struct vals v;
+	if ((t->k != K_NUM && t->k != K_WORD) || !(k = known_name(r, q, end, &nm)))
+		return 0;
+	if (t->k == K_WORD) {
+		const struct value_word *vw = find_value_word(t->w, NULL);
+		if (nm.implied || !(vw || is_window_pattern(t, r->text)))
+			return 0;
+		if (vw && !same_family(vw->var, nm.var))
+			return 0;
+		if (vw)
+			snprintf(nm.var, sizeof(nm.var), "%s", vw->var);
+	}
+	if (!boundary(r, q + k, end) && !word_is(r, q + k, end, "instead"))
+		return 0;
+	static const char *const step_words[] = { "more", "fewer", "less", "extra", "additional", NULL };
+	if (word_in(r, q, end, step_words)) /* "2 more layers": a step, the value unknown */
+		return !arrow && t->k == K_NUM ? finish(r, &nm, NULL, NULL, p, q + k, end) : 0;
+	if ((v.rb = value_at(r, q - 1, end, nm.var, 0, v.b, sizeof(v.b))) < 0 ||
+	    (arrow && (v.ra = value_at(r, p, end, nm.var, 0, v.a, sizeof(v.a))) < 0))
+		return 0;
+	return finish(r, &nm, arrow && !v.ra ? v.a : NULL, v.rb ? NULL : v.b, p, q + k, end);
+}
+
+/* 8L (depth), 768w / 768dim (width). */
+static int p_unit(struct reader *r, int p, int end)
+{
+	const struct tok *t = at(r, p, end);
+	struct name nm = { .known = 1 };
+	char val[40];
+	if (t->k != K_NUM)
+		return 0;
+	size_t n = strlen(t->w);
+	if (n > 1 && t->w[n - 1] == 'L')
+		snprintf(nm.var, sizeof(nm.var), "model.depth");
+	else if ((n > 1 && t->w[n - 1] == 'w') || str_ends_with(t->w, "dim"))
+		snprintf(nm.var, sizeof(nm.var), "model.dim");
+	else
+		return 0;
+	if (number_value(t->w, nm.var, val, sizeof(val)))
+		return 0;
+	return finish(r, &nm, NULL, val, p, p + 1, end);
+}
+
+/* SwiGLU [MLP | activation | …]: a value word naming the change alone. */
+static int p_valueword(struct reader *r, int p, int end)
+{
+	int k;
+	const struct value_word *vw = value_word_at(r, p, end, NULL, &k);
+	if (!vw || !strcmp(vw->var, "sched.warmdown_shape") || !strcmp(vw->var, "impl.attention"))
+		return 0;
+	while (word_in(r, p + k, end, value_nouns))
+		k++;
+	if (word_is(r, p + k, end, "kept") || word_is(r, p + k, end, "still"))
+		return 0; /* "AdamW kept for embeddings": what stayed */
+	if (word_is(r, p + k, end, "in") && at(r, p + k + 1, end)->k == K_WORD)
+		k += 2; /* "SwiGLU activation in MLP (replaces …)" */
+	if (!boundary(r, p + k, end) && !word_is(r, p + k, end, "in") &&
+	    !word_is(r, p + k, end, "instead") && !word_is(r, p + k, end, "replacing") &&
+	    !word_is(r, p + k, end, "replaces"))
+		return 0;
+	struct name nm = { .known = 1 };
+	snprintf(nm.var, sizeof(nm.var), "%s", vw->var);
+	return finish(r, &nm, NULL, vw->value, p, p + k, end);
+}
+
+/* [from] A (-> | to) B, replace A with B, both value words of one
+ * variable: "ReLU^2 -> SwiGLU", "switch from AdamW to Muon". */
+static int p_value_arrow(struct reader *r, int p, int end)
+{
+	int from = word_is(r, p, end, "from") || word_is(r, p, end, "replace") || word_is(r, p, end, "swap");
+	int ka, kb, q = p + from;
+	const struct value_word *a = value_word_at(r, q, end, NULL, &ka), *b;
+	if (!a)
+		return 0;
+	const struct tok *op = at(r, q + ka, end);
+	int with = from && !word_is(r, p, end, "from") && op->k == K_SEP && op->sep == SEP_WITH;
+	if (!with && !is_to(r, q + ka, end))
+		return 0;
+	b = value_word_at(r, q + ka + 1, end, a->var, &kb);
+	if (!b || !boundary(r, q + ka + 1 + kb, end))
+		return 0;
+	struct name nm = { .known = 1 };
+	snprintf(nm.var, sizeof(nm.var), "%s", a->var);
+	return finish(r, &nm, a->value, b->value, p, q + ka + 1 + kb, end);
+}
+
+/* A known name alone: a technique tried ("weight tying"), or a name that
+ * carries its value ("flash attention"). alone: not even context words
+ * may follow. */
+static int p_bare(struct reader *r, int p, int end, int alone)
+{
+	struct name nm;
+	int k = known_name(r, p, end, &nm);
+	if (!k || !boundary(r, p + k, end) || (alone && word_in(r, p + k, end, context_words)))
+		return 0; /* "VE on all layers" is about VE, not VE itself */
+	if (nm.implied)
+		return finish(r, &nm, NULL, nm.implied, p, p + k, end);
+	return nm.technique ? finish(r, &nm, NULL, "true", p, p + k, end) : 0;
+}
+
+/* X disabled / X enabled, at the start of a clause. */
+static int p_postfix_toggle(struct reader *r, int p, int end)
+{
+	struct name nm;
+	int q = name_end(r, p, end) - 1;
+	if (q <= p || q - p > 3 || !boundary(r, q + 1, end))
+		return 0;
+	static const char *const on_words[] = { "enabled", "added", NULL };
+	static const char *const off_words[] = { "disabled", "removed", "dropped", NULL };
+	int on = word_in(r, q, end, on_words), off = word_in(r, q, end, off_words);
+	if ((!on && !off) || (known_name(r, p, q, &nm) != q - p && unknown_name(r, p, q, &nm)))
+		return 0;
+	const char *val = toggle_value(&nm, on);
+	return val ? finish(r, &nm, NULL, val, p, q + 1, end) : 0;
+}
+
+/* val_bpb 0.98 -> 0.97, MFU 58→52%, 71K tok/s: taken, never a change. */
+static int p_result(struct reader *r, int p, int end)
+{
+	const struct tok *t = at(r, p, end);
+	if (t->k != K_WORD || !is_result_name(t->w))
+		return 0;
+	int q = p + 1;
+	while (q < end && (r->tk.t[q].k == K_NUM || r->tk.t[q].k == K_ARROW))
+		q++;
+	return q - p;
+}
+
+/* One production at p; returns the tokens it took, 0 for none. */
+static int production(struct reader *r, int p, int end, struct clause *cs)
+{
+	int n, start = p == cs->start, paren = cs->flags & F_PAREN;
+	struct name nm;
+	if (!known_name(r, p, end, &nm) && (n = p_result(r, p, end)))
+		return n; /* "time budget 300" is a knob, "time 301 s" a result */
+	if (paren)
+		return (n = p_named(r, p, end, 0, 0, cs->flags)) ? n
+		       : (n = p_value_first(r, p, end)) ? n : p_unit(r, p, end);
+	if (start && cs->carry && (n = toggle_name(r, p, end, cs->carry == 1))) {
+		cs->toggled = cs->carry;
+		return n;
+	}
+	if ((n = p_value_arrow(r, p, end)) || (n = p_toggle(r, p, end, cs)) || (start && (n = p_direction(r, p, end, cs->flags))) ||
+	    (n = p_verb(r, p, end, cs->flags)) || (n = p_named(r, p, end, 0, start, cs->flags)))
+		return n;
+	if (cs->flags & F_WITH)
+		return 0;
+	if ((n = p_value_first(r, p, end)) || (n = p_unit(r, p, end)) ||
+	    (start && r->first == cs->start && (n = p_valueword(r, p, end))) || (start && r->first == cs->start && (n = p_bare(r, p, end, 1))) ||
+	    (start && (n = p_postfix_toggle(r, p, end))))
+		return n;
+	return 0;
+}
+
+/* ---- clauses, parentheses, the description ------------------------------ */
+
+static int judges(const struct reader *r, int a, int b)
+{
+	for (int i = a; i < b; i++)
+		if (word_in(r, i, b, judgement_words))
+			return 1;
+	return 0;
+}
+
+static int read_span(struct reader *r, int a, int end, int flags);
+
+/* A parenthesis: each piece that states rather than judges is read for
+ * known names with values ("(4 heads, worse quality)" -> heads 4). */
+static void read_paren(struct reader *r, const struct tok *t)
+{
+	if (r->depth >= 2)
+		return;
+	struct reader in;
+	reader_open(&in, r, t);
+	for (int a = 0, b; a < in.tk.n; a = b + 1) {
+		b = a;
+		while (b < in.tk.n && in.tk.t[b].k != K_SEP && in.tk.t[b].k != K_COLON &&
+		       in.tk.t[b].k != K_STOP)
+			b++;
+		if (!judges(&in, a, b) && !(b < in.tk.n && in.tk.t[b].k == K_COLON))
+			read_span(&in, a, b, F_PAREN);
+		if (b < in.tk.n && in.tk.t[b].k == K_COLON)
+			break; /* "hypothesis: …" */
+	}
+	r->added += in.added;
+	reader_close(&in);
+}
+
+static void new_clause(struct clause *cs, int start, const struct tok *sep, int base)
+{
+	int list = sep->k == K_SEP && (sep->sep == SEP_AND || sep->sep == SEP_LIST);
+	cs->carry = list ? cs->toggled : 0;
+	cs->toggled = 0;
+	cs->start = start;
+	cs->flags = base | (sep->k == K_SEP && sep->sep == SEP_WITH ? F_WITH : 0);
+}
+
+/* Tokens [a, end) as clauses; returns 1 when a stop ended the reading. */
+static int read_span(struct reader *r, int a, int end, int flags)
+{
+	struct clause cs = { .start = a, .flags = flags };
+	int stopped = 0;
+	for (int p = a; p < end;) {
+		const struct tok *t = &r->tk.t[p];
+		if (t->k == K_STOP || (word_in(r, p, end, prose_markers) && at(r, p + 1, end)->k == K_COLON))
+			return 1;
+		if (t->k == K_SEP || t->k == K_COLON) {
+			new_clause(&cs, p + 1, t, flags);
+			stopped = 0;
+			p++;
+			continue;
+		}
+		if (t->k == K_PAREN)
+			read_paren(r, t);
+		if (t->k == K_PAREN || t->k == K_BRACKET || stopped) {
+			p++;
+			continue;
+		}
+		if (word_in(r, p, end, context_words)) {
+			stopped = 1;
+			p++;
+			continue;
+		}
+		int n = production(r, p, end, &cs);
+		p += n ? n : 1;
+	}
+	return 0;
+}
+
+/* "exp 12", "run 5": a label word and a number. */
+static const char *const label_words[] = { "exp", "experiment", "run", "trial", "iter", "iteration", NULL };
+
+/* exp12, v3, apr20: a run label (with a colon after it, any word and
+ * number is one: "x0 lambda 0.1" is not a label, "x0: …" is). */
+static int is_label_word(const char *w, int colon)
+{
+	static const char *const prefixes[] = {
+		"exp", "run", "trial", "iter", "v", "r", "e", "test", "try", "step", "jan", "feb",
+		"mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec", NULL
+	};
+	char prefix[8];
+	int letters = 0, digits = 0;
+	const char *p = w;
+	while (isalpha((unsigned char)*p))
+		p++, letters++;
+	while (isdigit((unsigned char)*p))
+		p++, digits++;
+	if (isalpha((unsigned char)*p))
+		p++;
+	snprintf(prefix, sizeof(prefix), "%.*s", letters < 7 ? letters : 0, w);
+	return letters >= 1 && letters <= 6 && digits >= 1 && !*p && (colon || in_list(prefix, prefixes));
+}
+
+/* Skip labels; returns the first token after them, or -1 when the
+ * description says nothing changed ("baseline", "rerun"). */
+static int skip_labels(const struct reader *r)
+{
+	struct name nm;
+	int p = 0, n = r->tk.n;
+	while (p < n) {
+		const struct tok *t = &r->tk.t[p];
+		if (word_in(r, p, n, no_change_words))
+			return -1;
+		int known = t->k == K_WORD && (known_name(r, p, n, &nm) || find_value_word(t->w, NULL));
+		if (t->k == K_BRACKET)
+			p++;
+		else if (t->k == K_WORD && !known && is_label_word(t->w, at(r, p + 1, n)->k == K_COLON))
+			p += 1 + (at(r, p + 1, n)->k == K_COLON);
+		else if (t->k == K_WORD && t->w[0] == '#')
+			p += 1 + (at(r, p + 1, n)->k == K_COLON);
+		else if (word_in(r, p, n, label_words) && at(r, p + 1, n)->k == K_NUM)
+			p += 2 + (at(r, p + 2, n)->k == K_COLON);
+		else if ((t->k == K_WORD || t->k == K_NUM) && !known && at(r, p + 1, n)->k == K_COLON &&
+			 !word_in(r, p, n, prose_markers))
+			p += 2;
+		else if (t->k == K_STOP && p > 0 && p + 1 < n)
+			p++; /* "run 5 - depth 9": the dash after a label */
+		else
+			break;
+	}
+	return p;
+}
+
+/* "no logic change", "no changes", "same config": nothing changed. */
+static int says_no_change(const struct reader *r)
+{
+	int n = r->tk.n;
+	for (int p = 0; p + 1 < n; p++) {
+		if (word_is(r, p, n, "same") && word_is(r, p + 1, n, "config"))
+			return 1;
+		if (!word_is(r, p, n, "no"))
+			continue;
+		int q = p + 1 + (word_is(r, p + 1, n, "logic") || word_is(r, p + 1, n, "code"));
+		if (word_is(r, q, n, "change") || word_is(r, q, n, "changes"))
+			return 1;
+	}
+	return 0;
+}
+
+int describe_changes(const char *description, struct change_list *out)
+{
+	struct reader r = { .text = description, .out = out };
+	if (!description)
+		return 0;
+	tokenize(description, 0, (int)strlen(description), &r.tk);
+	r.memo = xcalloc((size_t)r.tk.n + 1, sizeof(*r.memo));
+	int p = says_no_change(&r) ? -1 : skip_labels(&r);
+	r.first = p;
+	if (p >= 0)
+		read_span(&r, p, r.tk.n, 0);
+	reader_close(&r);
+	return r.added;
+}

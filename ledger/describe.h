@@ -1,0 +1,22 @@
+/* describe.h — the changes a free-text run description states ("depth 8 to
+ * 9", "exp3: 5% warmup + warmdown 0.5->0.3 (slightly worse)"): a tokenizer
+ * and a grammar (the productions are at the top of describe.c, the rules
+ * in docs/ingest.md). infer_changes (infer.h) calls it.
+ *
+ * Conservative by design: a wrong change does more harm than a missed one
+ * (it becomes a false audit finding), so text the grammar cannot read as a
+ * change yields nothing and stays in the record. Names come from the
+ * variable registry (common/varreg.h); a knob it does not know becomes
+ * "desc.<name>" only where the text says plainly that it changed ("X a ->
+ * b", "raise X to v", "X=v", "remove X"). Values are normalised (2**19 ->
+ * 524288, 16K tokens -> 16384, 5% -> 0.05); each change keeps the span of
+ * text it came from. Pure string code: no I/O, no SQLite. */
+#ifndef RL_DESCRIBE_H
+#define RL_DESCRIBE_H
+#include "infer.h"
+
+/* Add the changes description states to out (a later mention of a variable
+ * replaces an earlier one); returns how many changes were added. */
+int describe_changes(const char *description, struct change_list *out);
+
+#endif

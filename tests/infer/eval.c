@@ -1,0 +1,430 @@
+/* eval.c — `make infer-eval`: how well infer_changes reads real run
+ * descriptions. Reads every *.tsv of a directory (tests/fixtures/infer,
+ * README.md there gives the format: "# split: train|heldout" header, then
+ * DESCRIPTION<TAB>EXPECTED lines), infers each description's changes and
+ * scores them against the expectation written by hand.
+ *
+ *   build/infer-eval [--show-heldout] [--given] [DIR]
+ *
+ * Per case, expected and inferred changes are compared as sets, by variable
+ * (desc.* names after the vocabulary's normalisation) and by each side's
+ * value (numbers within 0.5% relative, strings case-insensitively, tuples
+ * element by element ignoring spaces; an expected '?' matches only a side
+ * the grammar left unstated):
+ *   correct  the same set ('-' and nothing inferred is correct)
+ *   wrong    some inferred change has a variable not expected, or a stated
+ *            side that differs from the expected one (a value the text does
+ *            not state counts as differing: it was made up)
+ *   missed   nothing inferred, something expected
+ *   partly   the rest (right so far, but not all of it)
+ * Failures are listed for train files only: a heldout file's lines are
+ * never printed, not even in an error message, unless --show-heldout is
+ * given (whoever writes rules must not see them). --given scores a third
+ * column (the "inferred" changes, same syntax as EXPECTED) instead of
+ * running the grammar: tests/t-infer-eval.sh checks the scorer that way.
+ * Exit 0 after a report, 2 for a malformed file. */
+#include <dirent.h>
+#include "infer.h"
+#include "util.h"
+
+enum verdict { V_CORRECT, V_PARTLY, V_WRONG, V_MISSED, V_N };
+static const char *const verdict_names[V_N] = { "correct", "partly", "wrong", "missed" };
+
+struct tally {
+	char name[128];
+	int heldout;
+	int n[V_N];
+};
+
+struct opts {
+	int show_heldout, given;
+	const char *dir;
+};
+
+/* ---- comparing values ------------------------------------------------ */
+
+/* A desc.* name as the vocabulary normalises it: lower case, runs of
+ * ' ', '-', '_', '.' as one '_', none at either end. Other names lower case. */
+static void var_canon(const char *var, char *buf, size_t n)
+{
+	size_t o = 0;
+	int is_desc = str_starts_with(var, "desc."), sep = 1;
+	const char *p = var;
+	if (is_desc) {
+		memcpy(buf, "desc.", 5);
+		o = 5;
+		p += 5;
+	}
+	for (; *p && o + 1 < n; p++) {
+		char c = (char)tolower((unsigned char)*p);
+		if (is_desc && strchr(" -_.", c)) {
+			sep = 1;
+			continue;
+		}
+		if (sep && o > 5 && is_desc)
+			buf[o++] = '_';
+		sep = 0;
+		if (o + 1 < n)
+			buf[o++] = c;
+	}
+	buf[o] = '\0';
+}
+
+static int var_same(const char *a, const char *b)
+{
+	char ca[160], cb[160];
+	var_canon(a, ca, sizeof(ca));
+	var_canon(b, cb, sizeof(cb));
+	return !strcmp(ca, cb);
+}
+
+/* s without white space, for tuples; caller frees. */
+static char *squeeze(const char *s)
+{
+	sb b = SB_INIT;
+	for (; *s; s++)
+		if (!isspace((unsigned char)*s))
+			sb_addc(&b, *s);
+	return sb_detach(&b);
+}
+
+static int scalar_equal(const char *a, const char *b)
+{
+	double x, y;
+	if (!parse_double(a, &x) && !parse_double(b, &y))
+		return x == y || fabs(x - y) <= 0.005 * fmax(fabs(x), fabs(y));
+	return str_ieq(a, b);
+}
+
+/* "(0.8,0.95)" against "(0.80, 0.95)": element by element. */
+static int tuple_equal(const char *a, const char *b)
+{
+	char *sa = squeeze(a), *sb_ = squeeze(b);
+	int eq = 1;
+	char *save_a = NULL, *save_b = NULL;
+	char *ta = strtok_r(sa, "(),", &save_a), *tb = strtok_r(sb_, "(),", &save_b);
+	for (; eq && (ta || tb); ta = strtok_r(NULL, "(),", &save_a), tb = strtok_r(NULL, "(),", &save_b))
+		eq = ta && tb && scalar_equal(ta, tb);
+	free(sa);
+	free(sb_);
+	return eq;
+}
+
+static int value_equal(const char *want, const char *got)
+{
+	if (*want == '(' && *got == '(')
+		return tuple_equal(want, got);
+	return scalar_equal(want, got);
+}
+
+/* One side: NULL is unstated ('?'); it matches only another NULL. */
+static int side_match(const char *want, const char *got)
+{
+	if (!want || !got)
+		return !want && !got;
+	return value_equal(want, got);
+}
+
+/* ---- scoring --------------------------------------------------------- */
+
+static const struct change *find_var(const struct change_list *cl, const char *var)
+{
+	for (int i = 0; i < cl->n; i++)
+		if (var_same(cl->v[i].var, var))
+			return &cl->v[i];
+	return NULL;
+}
+
+/* A claim the expectation does not support: another variable, or a
+ * stated side that differs (an unstated side claims nothing). */
+static int is_wrong(const struct change *g, const struct change_list *want)
+{
+	const struct change *w = find_var(want, g->var);
+	if (!w)
+		return 1;
+	return (g->old_val && !side_match(w->old_val, g->old_val)) ||
+	       (g->new_val && !side_match(w->new_val, g->new_val));
+}
+
+static int matches(const struct change *w, const struct change_list *got)
+{
+	const struct change *g = find_var(got, w->var);
+	return g && side_match(w->old_val, g->old_val) && side_match(w->new_val, g->new_val);
+}
+
+static enum verdict score(const struct change_list *want, const struct change_list *got)
+{
+	int all = 1;
+	for (int i = 0; i < got->n; i++)
+		if (is_wrong(&got->v[i], want))
+			return V_WRONG;
+	if (got->n == 0)
+		return want->n ? V_MISSED : V_CORRECT;
+	for (int i = 0; i < want->n && all; i++)
+		all = matches(&want->v[i], got);
+	return all && want->n == got->n ? V_CORRECT : V_PARTLY;
+}
+
+/* ---- reading the files ----------------------------------------------- */
+
+static char *side_or_null(const char *s, size_t len)
+{
+	while (len && isspace((unsigned char)*s))
+		s++, len--;
+	while (len && isspace((unsigned char)s[len - 1]))
+		len--;
+	return len == 1 && *s == '?' ? NULL : xstrndup(s, len);
+}
+
+/* "VAR OLD -> NEW" into out; -1 when it is not that shape. */
+static int parse_item(const char *item, struct change_list *out)
+{
+	const char *sp = strchr(item, ' '), *arrow = strstr(item, " -> ");
+	if (!sp || !arrow || arrow < sp || sp == item)
+		return -1;
+	char *var = xstrndup(item, (size_t)(sp - item));
+	char *old_val = side_or_null(sp + 1, (size_t)(arrow - sp - 1));
+	char *new_val = side_or_null(arrow + 4, strlen(arrow + 4));
+	int bad = (old_val && !*old_val) || (new_val && !*new_val);
+	if (!bad)
+		change_list_add(out, var, old_val, new_val);
+	free(var);
+	free(old_val);
+	free(new_val);
+	return bad ? -1 : 0;
+}
+
+/* EXPECTED: "-", or items joined by "; ". */
+static int parse_changes(const char *text, struct change_list *out)
+{
+	if (!strcmp(text, "-"))
+		return 0;
+	char *copy = xstrdup(text), *p = copy;
+	int rc = 0;
+	while (p && !rc) {
+		char *semi = strstr(p, "; ");
+		if (semi)
+			*semi = '\0';
+		rc = parse_item(p, out);
+		p = semi ? semi + 2 : NULL;
+	}
+	free(copy);
+	return rc;
+}
+
+static void render(const struct change_list *cl, sb *out)
+{
+	if (!cl->n)
+		sb_adds(out, "-");
+	for (int i = 0; i < cl->n; i++)
+		sb_addf(out, "%s%s %s -> %s", i ? "; " : "", cl->v[i].var,
+			cl->v[i].old_val ? cl->v[i].old_val : "?",
+			cl->v[i].new_val ? cl->v[i].new_val : "?");
+}
+
+static void print_failure(const char *where, enum verdict v, const char *desc,
+			  const struct change_list *want, const struct change_list *got)
+{
+	sb w = SB_INIT, g = SB_INIT;
+	render(want, &w);
+	render(got, &g);
+	printf("%-7s %s\n    %s\n    expected: %s\n    inferred: %s\n", verdict_names[v], where,
+	       desc, w.buf, g.buf);
+	sb_release(&w);
+	sb_release(&g);
+}
+
+/* One DESCRIPTION<TAB>EXPECTED[<TAB>GIVEN] line; -1 when malformed. */
+static int score_line(char *line, const char *where, struct tally *t, const struct opts *o)
+{
+	char *tab = strchr(line, '\t'), *given = NULL;
+	if (!tab)
+		return -1;
+	*tab = '\0';
+	char *expected = tab + 1;
+	if (o->given && (given = strchr(expected, '\t')))
+		*given++ = '\0';
+	struct change_list want = CHANGE_LIST_INIT, got = CHANGE_LIST_INIT;
+	int rc = parse_changes(expected, &want);
+	if (!rc && o->given)
+		rc = given ? parse_changes(given, &got) : -1;
+	else if (!rc)
+		infer_changes(line, &got);
+	if (!rc) {
+		enum verdict v = score(&want, &got);
+		t->n[v]++;
+		if (v != V_CORRECT && (!t->heldout || o->show_heldout))
+			print_failure(where, v, line, &want, &got);
+	}
+	change_list_release(&want);
+	change_list_release(&got);
+	return rc;
+}
+
+/* The split header, before any case. */
+static int read_header(const char *line, struct tally *t, int *have_split)
+{
+	if (!strcmp(line, "# split: train") || !strcmp(line, "# split: heldout")) {
+		t->heldout = line[9] == 'h';
+		*have_split = 1;
+	}
+	return 0;
+}
+
+static int split_error(const char *path)
+{
+	rl_error("%s: no '# split: train' or '# split: heldout' line before the first case", path);
+	rl_hint("every file of the corpus starts with its # source: and # split: headers (README.md there)");
+	return -1;
+}
+
+static int score_file(const char *path, struct tally *t, const struct opts *o)
+{
+	size_t len;
+	char *text = read_file(path, &len), *save = NULL;
+	int have_split = 0, lineno = 0, rc = 0;
+	if (!text) {
+		rl_error("cannot read %s: %s", path, strerror(errno));
+		return -1;
+	}
+	for (char *p = text; p && !rc; p = save) {
+		save = strchr(p, '\n');
+		if (save)
+			*save++ = '\0';
+		lineno++;
+		if (*p == '#') {
+			read_header(p, t, &have_split);
+			continue;
+		}
+		if (!*p)
+			continue;
+		if (!have_split) {
+			rc = split_error(path);
+			break;
+		}
+		char where[4200];
+		snprintf(where, sizeof(where), "%s:%d", path, lineno);
+		if (score_line(p, where, t, o)) {
+			/* the line itself is not quoted: it may be heldout */
+			rl_error("%s: not DESCRIPTION<TAB>EXPECTED with EXPECTED '-' or 'VAR OLD -> NEW; …'",
+				 where);
+			rc = -1;
+		}
+	}
+	free(text);
+	return rc;
+}
+
+/* ---- the report ------------------------------------------------------ */
+
+static int cases(const struct tally *t)
+{
+	int n = 0;
+	for (int v = 0; v < V_N; v++)
+		n += t->n[v];
+	return n;
+}
+
+static void print_row(const char *split, const struct tally *t)
+{
+	printf("%-8s %-26s %5d %7d %6d %5d %6d", split, t->name, cases(t), t->n[V_CORRECT],
+	       t->n[V_PARTLY], t->n[V_WRONG], t->n[V_MISSED]);
+}
+
+static void print_split(const struct tally *files, int n, int heldout)
+{
+	const char *split = heldout ? "heldout" : "train";
+	struct tally all = { .name = "all" };
+	for (int i = 0; i < n; i++) {
+		if (files[i].heldout != heldout)
+			continue;
+		print_row(split, &files[i]);
+		printf("\n");
+		for (int v = 0; v < V_N; v++)
+			all.n[v] += files[i].n[v];
+	}
+	int c = cases(&all);
+	print_row(split, &all);
+	printf("  %5.1f%% correct %5.1f%% wrong\n", c ? 100.0 * all.n[V_CORRECT] / c : 0.0,
+	       c ? 100.0 * all.n[V_WRONG] / c : 0.0);
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The *.tsv names of dir, sorted; returns how many (-1 on error). */
+static int list_tsv(const char *dir, char ***names)
+{
+	DIR *d = opendir(dir);
+	int n = 0, cap = 0;
+	if (!d) {
+		rl_error("cannot open corpus directory %s: %s", dir, strerror(errno));
+		rl_hint("pass a directory of DESCRIPTION<TAB>EXPECTED files, or set INFER_DIR for make infer-eval");
+		return -1;
+	}
+	*names = NULL;
+	for (struct dirent *e; (e = readdir(d));) {
+		if (!str_ends_with(e->d_name, ".tsv") || e->d_name[0] == '.')
+			continue;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 32;
+			*names = xrealloc(*names, (size_t)cap * sizeof(**names));
+		}
+		(*names)[n++] = xstrdup(e->d_name);
+	}
+	closedir(d);
+	if (n > 1)
+		qsort(*names, (size_t)n, sizeof(**names), by_name);
+	return n;
+}
+
+static int parse_args(int argc, char **argv, struct opts *o)
+{
+	o->dir = "tests/fixtures/infer";
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--show-heldout"))
+			o->show_heldout = 1;
+		else if (!strcmp(argv[i], "--given"))
+			o->given = 1;
+		else if (argv[i][0] != '-')
+			o->dir = argv[i];
+		else {
+			rl_error("unknown option '%s'", argv[i]);
+			rl_hint("usage: infer-eval [--show-heldout] [--given] [DIR]");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o = { 0 };
+	char **names = NULL;
+	rl_progname = "infer-eval";
+	if (parse_args(argc, argv, &o))
+		return EXIT_USAGE;
+	int n = list_tsv(o.dir, &names), rc = n < 0;
+	struct tally *files = xcalloc((size_t)(n > 0 ? n : 1), sizeof(*files));
+	printf("failures (train files%s):\n", o.show_heldout ? " and heldout files" : " only");
+	for (int i = 0; i < n && !rc; i++) {
+		char path[4096];
+		snprintf(path, sizeof(path), "%s/%s", o.dir, names[i]);
+		snprintf(files[i].name, sizeof(files[i].name), "%.*s", (int)(strlen(names[i]) - 4),
+			 names[i]);
+		rc = score_file(path, &files[i], &o);
+	}
+	if (!rc) {
+		printf("\n%-8s %-26s %5s %7s %6s %5s %6s\n", "split", "source", "cases", "correct",
+		       "partly", "wrong", "missed");
+		print_split(files, n, 0);
+		print_split(files, n, 1);
+	}
+	for (int i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	free(files);
+	return rc ? EXIT_USAGE : EXIT_OK;
+}

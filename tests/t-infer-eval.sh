@@ -1,0 +1,67 @@
+# t-infer-eval.sh — the description-inference harness (build/infer-eval,
+# `make infer-eval`) counts what it should: the scorer on cases whose
+# inferred side is given (--given: each rule of tests/infer/eval.c once),
+# the real grammar on two plain descriptions, per-split totals and
+# percentages, heldout lines never printed without --show-heldout, and a
+# malformed line refused (exit 2) without quoting it.
+. "$ROOT/tests/lib.sh"
+EVAL="$BUILD/infer-eval"
+TAB=$(printf '\t')
+
+# row SPLIT SOURCE: "cases correct partly wrong missed" from the summary
+row() { printf '%s\n' "$out" | awk -v s="$1" -v f="$2" '$1 == s && $2 == f { print $3, $4, $5, $6, $7 }'; }
+
+mkdir given
+cat >given/a.tsv <<EOT
+# source: test
+# split: train
+no change${TAB}-${TAB}-
+same${TAB}model.depth 8 -> 9${TAB}model.depth 8 -> 9
+within 0.5%${TAB}optim.matrix_lr ? -> 0.04${TAB}optim.matrix_lr ? -> 0.0401
+beyond 0.5%${TAB}optim.matrix_lr ? -> 0.04${TAB}optim.matrix_lr ? -> 0.041
+desc names normalised${TAB}desc.x0_lambda ? -> 0.1${TAB}desc.X0-Lambda ? -> 0.1
+strings any case${TAB}model.window_pattern ? -> SSSL${TAB}model.window_pattern ? -> sssl
+tuple spaces${TAB}optim.adam_betas ? -> (0.8, 0.95)${TAB}optim.adam_betas ? -> (0.80,0.95)
+tuple differs${TAB}optim.adam_betas ? -> (0.8, 0.95)${TAB}optim.adam_betas ? -> (0.8, 0.9)
+made-up old side${TAB}model.depth ? -> 9${TAB}model.depth 8 -> 9
+unstated old side${TAB}model.depth 8 -> 9${TAB}model.depth ? -> 9
+extra variable${TAB}model.depth ? -> 9${TAB}model.depth ? -> 9; model.dim ? -> 512
+nothing inferred${TAB}model.depth ? -> 9${TAB}-
+one of two${TAB}model.depth ? -> 9; model.dim ? -> 512${TAB}model.dim ? -> 512
+change where none${TAB}-${TAB}train.seed ? -> 2
+EOT
+cat >given/b.tsv <<EOT
+# source: test
+# split: heldout
+SECRET-HELDOUT-LINE${TAB}model.depth ? -> 9${TAB}model.depth ? -> 10
+heldout right${TAB}-${TAB}-
+EOT
+
+expect_code infer-eval-1.1 "the scorer runs on a given corpus" 0 "$EVAL" --given given
+expect_eq infer-eval-1.2 "train counts: cases correct partly wrong missed" "14 6 2 5 1" "$(row train a)"
+expect_eq infer-eval-1.3 "train total" "14 6 2 5 1" "$(row train all)"
+expect_match infer-eval-1.4 "train percentages" "$out" '^train +all .* 42\.9% correct +35\.7% wrong$'
+expect_eq infer-eval-1.5 "heldout counts" "2 1 0 1 0" "$(row heldout b)"
+expect_match infer-eval-1.6 "a train failure is listed with its verdict" "$out" '^wrong +given/a\.tsv:6$'
+expect_match infer-eval-1.7 "... with what was expected and inferred" "$out" \
+	'^    inferred: model\.depth \? -> 9; model\.dim \? -> 512$'
+expect_no_match infer-eval-1.8 "correct cases are not listed" "$out" 'a\.tsv:(4|5|7|8|9)$'
+expect_no_match infer-eval-1.9 "heldout lines are not printed" "$out" 'SECRET|b\.tsv'
+expect_code infer-eval-1.10 "--show-heldout runs" 0 "$EVAL" --given --show-heldout given
+expect_match infer-eval-1.11 "--show-heldout lists heldout failures" "$out" 'SECRET-HELDOUT-LINE'
+
+# the grammar itself, on descriptions any version reads the same way
+mkdir real
+printf '# source: test\n# split: train\ndepth 8 to 9\tmodel.depth 8 -> 9\nbaseline\t-\n' >real/c.tsv
+expect_code infer-eval-2.1 "the grammar is scored" 0 "$EVAL" real
+expect_eq infer-eval-2.2 "both read right" "2 2 0 0 0" "$(row train c)"
+
+# a malformed line: refused, located, and not quoted (it may be heldout)
+mkdir bad
+printf '# source: test\n# split: heldout\nSECRET-MALFORMED\tmodel.depth nine\n' >bad/d.tsv
+expect_code infer-eval-3.1 "a malformed expectation exits 2" 2 "$EVAL" bad
+expect_match infer-eval-3.2 "... naming file:line" "$err" 'bad/d\.tsv:3'
+expect_no_match infer-eval-3.3 "... without its text" "$out$err" SECRET
+printf '# source: test\ndepth 8 to 9\tmodel.depth 8 -> 9\n' >bad/d.tsv
+expect_code infer-eval-3.4 "a file without a split header exits 2" 2 "$EVAL" bad
+expect_code infer-eval-3.5 "a missing directory exits 2" 2 "$EVAL" nowhere
