@@ -17,6 +17,7 @@
 #include "strmap.h"
 #include "sb.h"
 #include "util.h"
+#include "varreg.h"
 
 static const char *const kind_names[AUDIT_KIND_COUNT] = {
 	[AUDIT_NO_IMPROVEMENT] = "no_improvement",
@@ -1136,7 +1137,7 @@ static void audit_within_noise(struct audit *a)
 static int impl_only(const struct arun *r)
 {
 	for (int i = 0; i < r->nch; i++)
-		if (!str_starts_with(r->ch[i].var, "impl."))
+		if (varreg_kind_of(r->ch[i].var) != VAR_IMPL)
 			return 0;
 	return r->nch > 0;
 }

@@ -8,6 +8,7 @@
 #include "hw.h"
 #include "runrec.h"
 #include "util.h"
+#include "varreg.h"
 
 static const char *const known_keys[] = {
 	"name", "metric", "direction", "hardware", "baseline", "search_space",
@@ -29,6 +30,17 @@ static int glob_ok(const char *g)
 }
 
 /* A JSON array of globs into a NULL-terminated list; NULL on error. */
+/* A search space may name a variable as people do (MATRIX_LR, "matrix
+ * LR"): a name without wildcards the registry knows is its key, so the
+ * campaign matches the changes the ledger records. Globs and keys stay. */
+static const char *resolved_glob(const char *g)
+{
+	if (strpbrk(g, "*?"))
+		return g;
+	const char *key = varreg_resolve(g, NULL);
+	return key ? key : g;
+}
+
 static char **glob_list(const json_t *arr, const char *field, sb *err)
 {
 	if (!json_is_array(arr) || json_array_size(arr) == 0) {
@@ -46,7 +58,7 @@ static char **glob_list(const json_t *arr, const char *field, sb *err)
 			free(v);
 			return NULL;
 		}
-		v[i] = xstrdup(g);
+		v[i] = xstrdup(resolved_glob(g));
 	}
 	return v;
 }

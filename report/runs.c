@@ -8,8 +8,15 @@ sqlite3_stmt *runs_changes_stmt(sqlite3 *db)
 	return db_prepare(db, "SELECT var, old, new, how FROM changes WHERE run = ?1 ORDER BY var");
 }
 
+/* The registry's prefixes (model, optim, impl…) group like knobs; desc.*
+ * and code.* name knobs the registry does not know, which have nothing in
+ * common but that, so each is a family of its own. */
 void runs_family(sb *out, const char *var)
 {
+	if (str_starts_with(var, "desc.") || str_starts_with(var, "code.")) {
+		sb_adds(out, var);
+		return;
+	}
 	const char *dot = strchr(var, '.');
 	sb_add(out, var, dot ? (size_t)(dot - var) : strlen(var));
 }

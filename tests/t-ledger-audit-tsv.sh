@@ -46,3 +46,17 @@ EOF
 expect_eq ledger-audit-tsv-1.1 "inferred changes give the same findings as the records" "$want" "$got"
 expect_match ledger-audit-tsv-1.2 "baseline is the first valid run" "$(printf '%s\n' "$out" | sed -f names.sed)" \
 	"No run beat the baseline R1 \(val_bpb 1\.245730\) on RTX 3090"
+
+# a search space may name variables as autoresearch's train.py does: DEPTH
+# is model.depth, so the depth runs are in scope and only the device batch
+# (changed with recompute) is out of it
+cat >by-constant.json <<'EOF2'
+{"name":"by-constant","hardware":"RTX 3090","baseline":"first valid run",
+ "search_space":["impl.*", "DEPTH"],"record_budget":10}
+EOF2
+"$LEDGER" campaign add by-constant.json >/dev/null
+"$LEDGER" campaign assign by-constant $(sql ledger.db "SELECT run_id FROM runs ORDER BY id") >/dev/null 2>&1
+expect_code ledger-audit-tsv-9.1 "audit a campaign whose space names DEPTH" 1 \
+	"$LEDGER" audit --campaign by-constant --kind out_of_scope --format tsv
+expect_eq ledger-audit-tsv-9.2 "model.depth is in scope, the device batch is not" \
+	"train.device_batch_size" "$(printf '%s\n' "$out" | sed 1d | cut -f5 | sort -u | paste -sd' ')"
