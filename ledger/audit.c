@@ -961,6 +961,23 @@ static int is_confounded(const struct audit *a, const struct arun *r)
 	return !bundled;
 }
 
+/* What a group of runs changed, for its sentence: the values when every
+ * run made the same change, else only the variables (runs that moved the
+ * same knobs to different values are one finding, and quoting the first
+ * run's values would say the others made its change). */
+static const char *group_what(const struct audit *a, const int *idx, int n, sb *buf)
+{
+	const struct arun *r = &a->r[idx[0]];
+	for (int j = 1; j < n; j++)
+		if (strcmp(a->r[idx[j]].what, r->what))
+			break;
+	else
+		return r->what;
+	for (int i = 0; i < r->nch; i++)
+		sb_addf(buf, "%s%s", i ? " + " : "", r->ch[i].var);
+	return buf->buf;
+}
+
 static void audit_confounded(struct audit *a)
 {
 	char **keys = xcalloc((size_t)a->n + 1, sizeof(char *));
@@ -980,15 +997,17 @@ static void audit_confounded(struct audit *a)
 		finding_run_vars(f, r);
 		finding_val(f, "runs", n);
 		finding_val(f, "valid", valid);
-		sb s = SB_INIT;
+		sb s = SB_INIT, what = SB_INIT;
 		add_run_list(&s, a->r, idx, n);
 		if (n == 1 && valid)
 			finding_say(f, "%s changed %s together (%s %.6f): the effect of each is unknowable; "
 				    "test them one at a time.", s.buf, r->what, a->c.metric, r->value);
 		else
 			finding_say(f, "%s changed %s together (%d with a valid measurement): the effect of "
-				    "each is unknowable; test them one at a time.", s.buf, r->what, valid);
+				    "each is unknowable; test them one at a time.", s.buf,
+				    group_what(a, idx, n, &what), valid);
 		sb_release(&s);
+		sb_release(&what);
 	}
 	groups_release(&g);
 	free(keys);
