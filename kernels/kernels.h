@@ -106,6 +106,25 @@ int causal_softmax_forward(bf16 *P, const float *S, long rows, int T, float scal
 int causal_softmax_backward(bf16 *dS_inout_P, const float *dP, long rows, int T, float scale,
 			    cudaStream_t s);
 
+/* ---- flash.cu: fused causal attention (tensor cores, online softmax) -----
+ * The same mathematics as attention_forward/backward, without any (T,T)
+ * buffer: each block keeps a 64-row tile of scores in registers.
+ * q, k, v, dq, dk, dv (B,H,T,D) bf16; att, datt (N,C) bf16 with heads
+ * merged (as the naive path's att). forward OVERWRITES att and lse
+ * (B,H,T) fp32, the log-sum-exp of each row of scaled scores, which
+ * backward needs. backward OVERWRITES dq, dk, dv; dsum (B,H,T) fp32
+ * scratch (rowsum(dO * O)). Head size 64 or 128; T a multiple of 64. */
+#define FLASH_TILE 64
+static inline int flash_head_size_ok(int D)
+{
+	return D == 64 || D == 128;
+}
+int flash_attention_forward(bf16 *att, float *lse, const bf16 *q, const bf16 *k, const bf16 *v,
+			    int B, int T, int H, int D, cudaStream_t s);
+int flash_attention_backward(bf16 *dq, bf16 *dk, bf16 *dv, float *dsum, const bf16 *att,
+			     const bf16 *datt, const float *lse, const bf16 *q, const bf16 *k,
+			     const bf16 *v, int B, int T, int H, int D, cudaStream_t s);
+
 /* ---- relu2.cu: a = relu(u)^2 -------------------------------------------
  * backward: du = da * 2 relu(u) (OVERWRITES du; du may alias da). */
 int relu2_forward(bf16 *a, const bf16 *u, long n, cudaStream_t s);

@@ -11,6 +11,7 @@
 #include "gpu_model.h"
 #include "cuda_check.h"
 extern "C" {
+#include "config.h"
 #include "gpu.h"
 #include "hw.h"
 #include "loop.h"
@@ -80,6 +81,17 @@ extern "C" int gpu_probe(struct gpu_probe *out, char *why, size_t n)
 	if (p.major < 8) {
 		snprintf(why, n, "%s has compute capability %d.%d; the CUDA path needs bf16 tensor cores "
 			 "(8.0 or newer)", p.name, p.major, p.minor);
+		return -1;
+	}
+	return 0;
+}
+
+extern "C" int gpu_flash_supported(const struct config *c, char *why, size_t n)
+{
+	int D = c->heads > 0 ? c->dim / c->heads : 0;
+	if (!flash_head_size_ok(D) || c->seq_len % FLASH_TILE) {
+		snprintf(why, n, "the flash kernels need head size 64 or 128 and seq_len a multiple of %d "
+			 "(here head size %d, seq_len %d)", FLASH_TILE, D, c->seq_len);
 		return -1;
 	}
 	return 0;
