@@ -31,6 +31,8 @@ static void add(const char *op, const char *shape, double err, double tol, doubl
 	rows.push_back({ op, shape, err, tol, ms, gbytes, gflop });
 	if (!(err <= tol))
 		failures++;
+	/* a trail on stderr, so a run cut short still says how far it got */
+	fprintf(stderr, "# %s %s: %s\n", op, shape, ms > 0 ? "timed" : err <= tol ? "ok" : "FAIL");
 }
 
 static void print_table(void)

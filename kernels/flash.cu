@@ -19,8 +19,10 @@
  *                   reg3 (g+8, 2t+8..)
  *   B (16x8, col):  reg0 (k 2t..2t+1, n g), reg1 (k 2t+8..2t+9, n g)
  *   C (16x8 fp32):  c0,c1 (g, 2t..2t+1), c2,c3 (g+8, 2t..2t+1)
- * Shared tiles are row-major with rows padded by 8 elements, which makes
- * the fragment loads below free of bank conflicts. */
+ * Fragments come from shared memory by ldmatrix (.trans for the operands
+ * stored k-major, V, dO and K as B of the second product). Shared tiles
+ * are row-major with rows padded by 8 elements, so the eight 16-byte rows
+ * of each 8x8 matrix fall in distinct banks. */
 #include "kernel_util.cuh"
 
 #define FT FLASH_TILE    /* 64 rows a tile */
@@ -43,27 +45,29 @@ __device__ __forceinline__ uint32_t pack_bf16(float lo, float hi)
 	return *reinterpret_cast<uint32_t *>(&v);
 }
 
-/* Two adjacent bf16 of a shared row: one 32-bit load. */
-__device__ __forceinline__ uint32_t ld2(const bf16 *p)
+/* Four 8x8 bf16 matrices from shared memory in mma fragment layout: lane
+ * l gives the address of row l%8 of matrix l/8 and receives, of matrix i,
+ * the two elements (row l/4, cols 2(l%4), +1) in register i — or, with
+ * .trans, those of the transposed matrix. */
+__device__ __forceinline__ void ldsm_x4(uint32_t r[4], const bf16 *p)
 {
-	return *reinterpret_cast<const uint32_t *>(p);
+	uint32_t a = (uint32_t)__cvta_generic_to_shared(p);
+	asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+		     : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(a));
 }
 
-/* Two bf16 of one column, rows r and r+1 (stride ld): B fragments of a
- * row-major (k, n) matrix. */
-__device__ __forceinline__ uint32_t ld2_col(const bf16 *p, int ld)
+__device__ __forceinline__ void ldsm_x4_t(uint32_t r[4], const bf16 *p)
 {
-	const unsigned short *h = reinterpret_cast<const unsigned short *>(p);
-	return (uint32_t)h[0] | ((uint32_t)h[ld] << 16);
+	uint32_t a = (uint32_t)__cvta_generic_to_shared(p);
+	asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+		     : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(a));
 }
 
-/* A fragment of rows r0.., cols k0.. of a row-major shared matrix. */
-__device__ __forceinline__ void load_a(uint32_t a[4], const bf16 *s, int ld, int r0, int k0, int g, int t)
+/* A fragment of rows r0.., cols k0.. of a row-major shared matrix:
+ * matrices (r0, k0), (r0+8, k0), (r0, k0+8), (r0+8, k0+8). */
+__device__ __forceinline__ void load_a(uint32_t a[4], const bf16 *s, int ld, int r0, int k0, int lane)
 {
-	a[0] = ld2(s + (r0 + g) * ld + k0 + 2 * t);
-	a[1] = ld2(s + (r0 + g + 8) * ld + k0 + 2 * t);
-	a[2] = ld2(s + (r0 + g) * ld + k0 + 2 * t + 8);
-	a[3] = ld2(s + (r0 + g + 8) * ld + k0 + 2 * t + 8);
+	ldsm_x4(a, s + (r0 + lane % 8 + (lane / 8 % 2) * 8) * ld + k0 + (lane / 16) * 8);
 }
 
 /* A fragment of k slice kk from two accumulator tiles (cols 16kk..16kk+15). */
@@ -89,29 +93,34 @@ __device__ __forceinline__ void load_tile(bf16 *s, const bf16 *g, long gstride)
 }
 
 /* S (16 x 64) += A rows (from shared, row-major, k = D) times B^T, where
- * B is a row-major (64, D) shared tile: S[i][j] = sum_d A[i][d] B[j][d]. */
+ * B is a row-major (64, D) shared tile: S[i][j] = sum_d A[i][d] B[j][d].
+ * One ldmatrix gives the B fragments of two n8 tiles: matrices (n, k0),
+ * (n, k0+8), (n+8, k0), (n+8, k0+8) of the stored tile. */
 template <int D>
 __device__ __forceinline__ void rows_times_tile_t(float s[8][4], const bf16 *sa, int r0, const bf16 *sb,
-						  int g, int t)
+						  int lane)
 {
 	constexpr int LD = D + 8;
 #pragma unroll
 	for (int kk = 0; kk < D / 16; kk++) {
 		uint32_t a[4];
-		load_a(a, sa, LD, r0, kk * 16, g, t);
+		load_a(a, sa, LD, r0, kk * 16, lane);
 #pragma unroll
-		for (int nt = 0; nt < 8; nt++) {
-			const bf16 *b = sb + (nt * 8 + g) * LD + kk * 16 + 2 * t;
-			mma16816(s[nt], a, ld2(b), ld2(b + 8));
+		for (int nt = 0; nt < 8; nt += 2) {
+			uint32_t b[4];
+			ldsm_x4(b, sb + (nt * 8 + lane % 8 + (lane / 16) * 8) * LD + kk * 16 + (lane / 8 % 2) * 8);
+			mma16816(s[nt], a, b[0], b[1]);
+			mma16816(s[nt + 1], a, b[2], b[3]);
 		}
 	}
 }
 
 /* O (16 x D) += P (16 x 64, accumulator layout) times a row-major (64, D)
- * shared tile. */
+ * shared tile; the B fragments by ldmatrix.trans: matrices (j, d),
+ * (j+8, d), (j, d+8), (j+8, d+8) of the stored tile. */
 template <int D>
 __device__ __forceinline__ void acc_times_tile(float o[D / 8][4], const float p[8][4], const bf16 *sv,
-					       int g, int t)
+					       int lane)
 {
 	constexpr int LD = D + 8;
 #pragma unroll
@@ -119,9 +128,11 @@ __device__ __forceinline__ void acc_times_tile(float o[D / 8][4], const float p[
 		uint32_t a[4];
 		acc_to_a(a, p[2 * kk], p[2 * kk + 1]);
 #pragma unroll
-		for (int dt = 0; dt < D / 8; dt++) {
-			const bf16 *b = sv + (kk * 16 + 2 * t) * LD + dt * 8 + g;
-			mma16816(o[dt], a, ld2_col(b, LD), ld2_col(b + 8 * LD, LD));
+		for (int dt = 0; dt < D / 8; dt += 2) {
+			uint32_t b[4];
+			ldsm_x4_t(b, sv + (kk * 16 + lane % 8 + (lane / 8 % 2) * 8) * LD + dt * 8 + (lane / 16) * 8);
+			mma16816(o[dt], a, b[0], b[1]);
+			mma16816(o[dt + 1], a, b[2], b[3]);
 		}
 	}
 }
@@ -167,7 +178,7 @@ flash_forward_kernel(bf16 *att, float *lse2, const bf16 *q, const bf16 *k, const
 #pragma unroll
 		for (int nt = 0; nt < 8; nt++)
 			s[nt][0] = s[nt][1] = s[nt][2] = s[nt][3] = 0.f;
-		rows_times_tile_t<D>(s, sQ, r0, sK, g, t);
+		rows_times_tile_t<D>(s, sQ, r0, sK, lane);
 		float mx[2] = { -INFINITY, -INFINITY };
 #pragma unroll
 		for (int nt = 0; nt < 8; nt++)
@@ -203,7 +214,7 @@ flash_forward_kernel(bf16 *att, float *lse2, const bf16 *q, const bf16 *k, const
 			o[dt][2] *= alpha[1];
 			o[dt][3] *= alpha[1];
 		}
-		acc_times_tile<D>(o, s, sV, g, t);
+		acc_times_tile<D>(o, s, sV, lane);
 	}
 #pragma unroll
 	for (int i = 0; i < 2; i++) {
@@ -283,7 +294,7 @@ flash_backward_dkdv_kernel(bf16 *dk, bf16 *dv, const bf16 *q, const bf16 *k, con
 #pragma unroll
 			for (int e = 0; e < 4; e++)
 				p[nt][e] = dp[nt][e] = 0.f;
-		rows_times_tile_t<D>(p, sK, r0, sQ, g, t); /* S^T: rows j, cols i */
+		rows_times_tile_t<D>(p, sK, r0, sQ, lane); /* S^T: rows j, cols i */
 #pragma unroll
 		for (int nt = 0; nt < 8; nt++)
 #pragma unroll
@@ -292,8 +303,8 @@ flash_backward_dkdv_kernel(bf16 *dk, bf16 *dv, const bf16 *q, const bf16 *k, con
 				float x = exp2f(p[nt][e] * sl2 - sL[i]);
 				p[nt][e] = qt == kt && i < j ? 0.f : x;
 			}
-		acc_times_tile<D>(dV, p, sO, g, t);          /* dV += P^T dO */
-		rows_times_tile_t<D>(dp, sV, r0, sO, g, t);   /* dP^T = V dO^T */
+		acc_times_tile<D>(dV, p, sO, lane);          /* dV += P^T dO */
+		rows_times_tile_t<D>(dp, sV, r0, sO, lane);   /* dP^T = V dO^T */
 #pragma unroll
 		for (int nt = 0; nt < 8; nt++)
 #pragma unroll
@@ -301,7 +312,7 @@ flash_backward_dkdv_kernel(bf16 *dk, bf16 *dv, const bf16 *q, const bf16 *k, con
 				int i = nt * 8 + 2 * t + (e & 1);
 				dp[nt][e] = p[nt][e] * (dp[nt][e] - sD[i]); /* dS^T */
 			}
-		acc_times_tile<D>(dK, dp, sQ, g, t);          /* dK += dS^T Q */
+		acc_times_tile<D>(dK, dp, sQ, lane);          /* dK += dS^T Q */
 	}
 #pragma unroll
 	for (int i = 0; i < 2; i++) {
@@ -354,8 +365,8 @@ flash_backward_dq_kernel(bf16 *dq, const bf16 *q, const bf16 *k, const bf16 *v, 
 #pragma unroll
 			for (int e = 0; e < 4; e++)
 				p[nt][e] = dp[nt][e] = 0.f;
-		rows_times_tile_t<D>(p, sQ, r0, sK, g, t);  /* S */
-		rows_times_tile_t<D>(dp, sO, r0, sV, g, t); /* dP = dO V^T */
+		rows_times_tile_t<D>(p, sQ, r0, sK, lane);  /* S */
+		rows_times_tile_t<D>(dp, sO, r0, sV, lane); /* dP = dO V^T */
 #pragma unroll
 		for (int nt = 0; nt < 8; nt++)
 #pragma unroll
@@ -364,7 +375,7 @@ flash_backward_dq_kernel(bf16 *dq, const bf16 *q, const bf16 *k, const bf16 *v, 
 				float pr = kt == qt && j > i ? 0.f : exp2f(p[nt][e] * sl2 - L[e >> 1]);
 				dp[nt][e] = pr * (dp[nt][e] - Ds[e >> 1]); /* dS */
 			}
-		acc_times_tile<D>(dQ, dp, sK, g, t); /* dQ += dS K */
+		acc_times_tile<D>(dQ, dp, sK, lane); /* dQ += dS K */
 	}
 #pragma unroll
 	for (int i = 0; i < 2; i++) {
