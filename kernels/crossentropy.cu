@@ -12,6 +12,9 @@
 
 /* ---- kernels ------------------------------------------------------------ */
 
+/* PER_LANE: register slots a lane keeps, V <= 32 * PER_LANE; sized to V
+ * by the launcher so no lane walks empty slots. */
+template <int PER_LANE>
 __global__ void crossentropy_kernel(float *loss, bf16 *dlogits, const float *logits,
 				    const int32_t *targets, int N, int V, float cap, float grad_scale)
 {
@@ -19,9 +22,9 @@ __global__ void crossentropy_kernel(float *loss, bf16 *dlogits, const float *log
 	if (row >= N)
 		return;
 	const float *zr = logits + (long)row * V;
-	float z[XENT_MAX_PER_LANE], mx = -INFINITY;
+	float z[PER_LANE], mx = -INFINITY;
 #pragma unroll
-	for (int i = 0; i < XENT_MAX_PER_LANE; i++) {
+	for (int i = 0; i < PER_LANE; i++) {
 		int j = lane + i * WARP;
 		z[i] = -INFINITY;
 		if (j < V) {
@@ -33,20 +36,20 @@ __global__ void crossentropy_kernel(float *loss, bf16 *dlogits, const float *log
 	mx = warp_max(mx);
 	float sum = 0.f;
 #pragma unroll
-	for (int i = 0; i < XENT_MAX_PER_LANE; i++)
+	for (int i = 0; i < PER_LANE; i++)
 		if (lane + i * WARP < V)
 			sum += __expf(z[i] - mx);
 	sum = warp_sum(sum);
 	float lse = mx + logf(sum);
 	int tgt = targets[row];
 #pragma unroll
-	for (int i = 0; i < XENT_MAX_PER_LANE; i++)
+	for (int i = 0; i < PER_LANE; i++)
 		if (lane + i * WARP == tgt)
 			loss[row] = lse - z[i];
 	if (!dlogits)
 		return;
 #pragma unroll
-	for (int i = 0; i < XENT_MAX_PER_LANE; i++) {
+	for (int i = 0; i < PER_LANE; i++) {
 		int j = lane + i * WARP;
 		if (j < V) {
 			float g = __expf(z[i] - lse) - (j == tgt ? 1.f : 0.f);
@@ -146,8 +149,15 @@ int crossentropy_forward_backward(float *loss, bf16 *dlogits, const float *logit
 		return -1;
 	}
 	trace_kernel("crossentropy");
-	crossentropy_kernel<<<ceil_div(N, 8), 256, 0, s>>>(loss, dlogits, logits, targets, N, V,
-							   softcap, grad_scale);
+	if (V <= WARP * 8)
+		crossentropy_kernel<8><<<ceil_div(N, 8), 256, 0, s>>>(loss, dlogits, logits, targets, N, V,
+								      softcap, grad_scale);
+	else if (V <= WARP * 16)
+		crossentropy_kernel<16><<<ceil_div(N, 8), 256, 0, s>>>(loss, dlogits, logits, targets, N, V,
+								       softcap, grad_scale);
+	else
+		crossentropy_kernel<XENT_MAX_PER_LANE><<<ceil_div(N, 8), 256, 0, s>>>(
+			loss, dlogits, logits, targets, N, V, softcap, grad_scale);
 	KERNEL_CHECK();
 	return 0;
 }

@@ -80,16 +80,32 @@ __device__ __forceinline__ void acc_to_a(uint32_t a[4], const float lo[4], const
 }
 
 /* 64 rows of D bf16 from global (row stride gstride) into shared (row
- * stride D + 8), 16 bytes a thread at a time. */
+ * stride D + 8), 16 bytes a thread at a time by cp.async: every copy of
+ * the tile is in flight at once and none passes through registers.
+ * Copies are grouped (load_commit); load_wait<n>() waits until at most n
+ * groups are still in flight, before the __syncthreads that publishes a
+ * tile — so the second operand of a tile pair can still be arriving while
+ * the first product runs. */
 template <int D>
 __device__ __forceinline__ void load_tile(bf16 *s, const bf16 *g, long gstride)
 {
-	constexpr int LD = D + 8, VEC = D / 8;
-	for (int i = threadIdx.x; i < FT * VEC; i += FWARPS * WARP) {
-		int r = i / VEC, c = (i % VEC) * 8;
-		*reinterpret_cast<uint4 *>(s + r * LD + c) =
-			*reinterpret_cast<const uint4 *>(g + r * gstride + c);
+	constexpr int LD = D + 8, VEC = D / 8, PER_THREAD = FT * VEC / (FWARPS * WARP);
+#pragma unroll 1 /* unrolled, the hoisted addresses cost up to 70 registers */
+	for (int it = 0; it < PER_THREAD; it++) {
+		int i = threadIdx.x + it * FWARPS * WARP, r = i / VEC, c = (i % VEC) * 8;
+		uint32_t dst = (uint32_t)__cvta_generic_to_shared(s + r * LD + c);
+		asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(dst), "l"(g + r * gstride + c));
 	}
+}
+
+__device__ __forceinline__ void load_commit(void)
+{
+	asm volatile("cp.async.commit_group;\n" ::: "memory");
+}
+
+template <int N> __device__ __forceinline__ void load_wait(void)
+{
+	asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
 }
 
 /* S (16 x 64) += A rows (from shared, row-major, k = D) times B^T, where
@@ -152,7 +168,7 @@ __device__ __forceinline__ float quad_sum(float v)
 /* ---- forward ----------------------------------------------------------- */
 
 template <int D>
-__global__ void __launch_bounds__(FWARPS * WARP)
+__global__ void __launch_bounds__(FWARPS * WARP, 4) /* 4 blocks an SM: <= 128 registers */
 flash_forward_kernel(bf16 *att, float *lse2, const bf16 *q, const bf16 *k, const bf16 *v, int T, int H,
 		     float sl2)
 {
@@ -171,8 +187,11 @@ flash_forward_kernel(bf16 *att, float *lse2, const bf16 *q, const bf16 *k, const
 		o[dt][0] = o[dt][1] = o[dt][2] = o[dt][3] = 0.f;
 	for (int kt = 0; kt <= qt; kt++) {
 		__syncthreads(); /* the last tile's readers are done */
-		load_tile<D>(sK, k + base + (long)kt * FT * D, D);
+		load_tile<D>(sK, k + base + (long)kt * FT * D, D); /* with Q on the first tile */
+		load_commit();
 		load_tile<D>(sV, v + base + (long)kt * FT * D, D);
+		load_commit();
+		load_wait<1>(); /* K here; V may still be on its way */
 		__syncthreads();
 		float s[8][4];
 #pragma unroll
@@ -214,6 +233,8 @@ flash_forward_kernel(bf16 *att, float *lse2, const bf16 *q, const bf16 *k, const
 			o[dt][2] *= alpha[1];
 			o[dt][3] *= alpha[1];
 		}
+		load_wait<0>();
+		__syncthreads(); /* V */
 		acc_times_tile<D>(o, s, sV, lane);
 	}
 #pragma unroll
@@ -281,12 +302,15 @@ flash_backward_dkdv_kernel(bf16 *dk, bf16 *dv, const bf16 *q, const bf16 *k, con
 			dK[dt][e] = dV[dt][e] = 0.f;
 	for (int qt = kt; qt < nT; qt++) {
 		__syncthreads();
-		load_tile<D>(sQ, q + base + (long)qt * FT * D, D);
+		load_tile<D>(sQ, q + base + (long)qt * FT * D, D); /* with K, V on the first tile */
+		load_commit();
 		load_tile<D>(sO, datt + ((long)b * T + (long)qt * FT) * C + h * D, C);
+		load_commit();
 		for (int i = threadIdx.x; i < FT; i += FWARPS * WARP) {
 			sL[i] = lse2[(long)bh * T + qt * FT + i];
 			sD[i] = dsum[(long)bh * T + qt * FT + i];
 		}
+		load_wait<1>(); /* Q here; dO may still be on its way */
 		__syncthreads();
 		float p[8][4], dp[8][4];
 #pragma unroll
@@ -303,6 +327,8 @@ flash_backward_dkdv_kernel(bf16 *dk, bf16 *dv, const bf16 *q, const bf16 *k, con
 				float x = exp2f(p[nt][e] * sl2 - sL[i]);
 				p[nt][e] = qt == kt && i < j ? 0.f : x;
 			}
+		load_wait<0>();
+		__syncthreads(); /* dO */
 		acc_times_tile<D>(dV, p, sO, lane);          /* dV += P^T dO */
 		rows_times_tile_t<D>(dp, sV, r0, sO, lane);   /* dP^T = V dO^T */
 #pragma unroll
@@ -356,8 +382,12 @@ flash_backward_dq_kernel(bf16 *dq, const bf16 *q, const bf16 *k, const bf16 *v, 
 		dQ[dt][0] = dQ[dt][1] = dQ[dt][2] = dQ[dt][3] = 0.f;
 	for (int kt = 0; kt <= qt; kt++) {
 		__syncthreads();
-		load_tile<D>(sK, k + base + (long)kt * FT * D, D);
+		load_tile<D>(sK, k + base + (long)kt * FT * D, D); /* with Q, dO on the first tile */
 		load_tile<D>(sV, v + base + (long)kt * FT * D, D);
+		load_commit();
+		/* both at once: splitting them here (as the other kernels do) took
+		 * this kernel from 164 to 254 registers */
+		load_wait<0>();
 		__syncthreads();
 		float p[8][4], dp[8][4];
 #pragma unroll
