@@ -224,6 +224,13 @@ static void test_impl_table(void)
 		}
 	}
 	CHECK("trainer-impl-every-choice", all_ok);
+	/* and, since issue 10, every value runs on at least one device */
+	CHECK("trainer-impl-all-run-somewhere", impl_devices("impl.recompute", "true") == IMPL_CUDA &&
+	      impl_devices("impl.attention", "flash") == IMPL_CUDA &&
+	      impl_devices("impl.compile_mode", "autotune") == IMPL_CUDA &&
+	      impl_devices("impl.fused_adamw", "false") == IMPL_CUDA &&
+	      impl_devices("impl.fused_xent", "false") == IMPL_CUDA &&
+	      impl_devices("impl.cuda_graphs", "true") == IMPL_CUDA);
 	struct config c;
 	char why[512], hint[256];
 	config_defaults(&c);
