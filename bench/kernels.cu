@@ -19,7 +19,7 @@ static ceilings ceil_;
 
 /* One row of the table. */
 struct row {
-	const char *op;
+	std::string op; /* copied: some callers build the name in a local buffer */
 	std::string shape;
 	double err, tol, ms, gbytes, gflop;
 };
@@ -31,6 +31,8 @@ static void add(const char *op, const char *shape, double err, double tol, doubl
 	rows.push_back({ op, shape, err, tol, ms, gbytes, gflop });
 	if (!(err <= tol))
 		failures++;
+	/* a trail on stderr, so a run cut short still says how far it got */
+	fprintf(stderr, "# %s %s: %s\n", op, shape, ms > 0 ? "timed" : err <= tol ? "ok" : "FAIL");
 }
 
 static void print_table(void)
@@ -57,7 +59,7 @@ static void print_table(void)
 			snprintf(rate, sizeof rate, "%.0f %s", v, r.gflop > 0 ? "TFLOP/s" : "GB/s");
 			snprintf(frac, sizeof frac, "%.0f%%", 100 * v / c);
 		}
-		printf("| %s | %s | %s | %s | %s | %s | %s | %s |\n", r.op, r.shape.c_str(), err, tol, check, t, rate,
+		printf("| %s | %s | %s | %s | %s | %s | %s | %s |\n", r.op.c_str(), r.shape.c_str(), err, tol, check, t, rate,
 		       frac);
 	}
 	printf("\n%d of %zu checks failed\n", failures, rows.size());
@@ -273,6 +275,73 @@ static void check_attention(cublasHandle_t h)
 	CU(cudaFree(S));
 }
 
+/* impl.attention=flash: against the CPU reference and against the naive
+ * GPU path, on fresh random inputs, at head size D and a T that is several
+ * tiles long (so masked diagonal and full off-diagonal tiles both run). */
+static void check_flash(cublasHandle_t h, int H, int D)
+{
+	int B = 2, T = 256, C = H * D, N = B * T;
+	size_t NC = (size_t)N * C, BHTT = (size_t)B * H * T * T, BHT = (size_t)B * H * T;
+	char shape[32];
+	snprintf(shape, sizeof shape, "2x256x%dx%d", H, D);
+	std::vector<float> q = randn(NC), k = randn(NC), v = randn(NC); /* (B,H,T,D) */
+	bf16 *dq = dup(to_bf16(q)), *dk = dup(to_bf16(k)), *dv = dup(to_bf16(v));
+	bf16 *att = dpoison<bf16>(NC), *natt = dpoison<bf16>(NC), *P = dpoison<bf16>(BHTT), *o = dpoison<bf16>(NC);
+	float *S = dpoison<float>(BHTT), *lse = dpoison<float>(BHT), *dsum = dpoison<float>(BHT);
+	OK(flash_attention_forward(att, lse, dq, dk, dv, B, T, H, D, 0));
+	OK(attention_forward(h, natt, P, S, o, dq, dk, dv, B, T, H, D, 0));
+	std::vector<float> qc = bhtd_to_bthd(q, B, T, H, D), kc = bhtd_to_bthd(k, B, T, H, D);
+	std::vector<float> vc = bhtd_to_bthd(v, B, T, H, D), out(NC), A(BHTT);
+	attention_forward(out.data(), A.data(), qc.data(), kc.data(), vc.data(), B, T, H, D);
+	std::vector<float> fo = down_bf16(att, NC);
+	add("flash fwd: out vs cpu", shape, rel_err(fo, out), 1e-2, 0, 0, 0);
+	add("flash fwd: out vs naive gpu", shape, rel_err(fo, down_bf16(natt, NC)), 1e-2, 0, 0, 0);
+	std::vector<float> datt = randn(NC), gq(NC, 0.f), gk(NC, 0.f), gv(NC, 0.f), scratch(BHTT);
+	attention_backward(gq.data(), gk.data(), gv.data(), scratch.data(), datt.data(), qc.data(),
+			   kc.data(), vc.data(), A.data(), B, T, H, D);
+	bf16 *ddatt = dup(to_bf16(datt)), *oq = dpoison<bf16>(NC), *ok = dpoison<bf16>(NC), *ov = dpoison<bf16>(NC);
+	bf16 *nq = dpoison<bf16>(NC), *nk = dpoison<bf16>(NC), *nv = dpoison<bf16>(NC);
+	OK(flash_attention_backward(oq, ok, ov, dsum, att, ddatt, lse, dq, dk, dv, B, T, H, D, 0));
+	OK(attention_backward(h, nq, nk, nv, P, S, o, ddatt, dq, dk, dv, B, T, H, D, 0));
+	const char *names[3] = { "dq", "dk", "dv" };
+	bf16 *fl[3] = { oq, ok, ov }, *nv3[3] = { nq, nk, nv };
+	std::vector<float> *ref[3] = { &gq, &gk, &gv };
+	for (int i = 0; i < 3; i++) {
+		char op[64];
+		std::vector<float> f = down_bf16(fl[i], NC);
+		snprintf(op, sizeof op, "flash bwd: %s vs cpu", names[i]);
+		add(op, shape, rel_err(f, bthd_to_bhtd(*ref[i], B, T, H, D)), 2e-2, 0, 0, 0);
+		snprintf(op, sizeof op, "flash bwd: %s vs naive gpu", names[i]);
+		add(op, shape, rel_err(f, down_bf16(nv3[i], NC)), 2e-2, 0, 0, 0);
+	}
+	bf16 *bufs[] = { dq, dk, dv, att, natt, P, o, ddatt, oq, ok, ov, nq, nk, nv };
+	for (bf16 *b : bufs)
+		CU(cudaFree(b));
+	CU(cudaFree(S)); CU(cudaFree(lse)); CU(cudaFree(dsum));
+}
+
+static void time_flash(void)
+{
+	size_t NC = TN * TC, BHT = (size_t)TB * TH * TT;
+	bf16 *q = dup(to_bf16(randn(NC))), *k = dup(to_bf16(randn(NC))), *v = dup(to_bf16(randn(NC)));
+	bf16 *att = dpoison<bf16>(NC), *g = dup(to_bf16(randn(NC)));
+	bf16 *gq = dpoison<bf16>(NC), *gk = dpoison<bf16>(NC), *gv = dpoison<bf16>(NC);
+	float *lse = dpoison<float>(BHT), *dsum = dpoison<float>(BHT);
+	/* causal: half the square; forward 2 GEMMs, backward 5 (S, dP, dV, dK, dQ) */
+	double half = (double)TB * TH * TT * TT / 2, flop_f = 4.0 * half * TD / 1e9;
+	double ms = time_ms([&] { OK(flash_attention_forward(att, lse, q, k, v, TB, TT, TH, TD, 0)); }, 10);
+	add("flash fwd (causal FLOPs)", "64x2048x4x128", 0, 1, ms, 0, flop_f);
+	ms = time_ms([&] {
+		OK(flash_attention_forward(att, lse, q, k, v, TB, TT, TH, TD, 0));
+		OK(flash_attention_backward(gq, gk, gv, dsum, att, g, lse, q, k, v, TB, TT, TH, TD, 0));
+	}, 10);
+	add("flash fwd+bwd (causal FLOPs, S recomputed twice)", "64x2048x4x128", 0, 1, ms, 0, flop_f * (1 + 3.5));
+	bf16 *bufs[] = { q, k, v, att, g, gq, gk, gv };
+	for (bf16 *b : bufs)
+		CU(cudaFree(b));
+	CU(cudaFree(lse)); CU(cudaFree(dsum));
+}
+
 static void time_attention(cublasHandle_t h)
 {
 	size_t NC = TN * TC, BHTT = (size_t)TB * TH * TT * TT;
@@ -330,17 +399,29 @@ static void check_xent(void)
 	float *dz = dup(z), *dl = dpoison<float>(N);
 	int32_t *dt = dup(t);
 	bf16 *dg = dpoison<bf16>((size_t)N * V);
-	OK(crossentropy_forward_backward(dl, dg, dz, dt, N, V, cap, 1.0f / N, 0));
+	OK(crossentropy_forward_backward(dl, dg, dz, dt, N, V, cap, 1.0f / N, NULL, 0));
 	softcap_xent_forward(loss.data(), probs.data(), z.data(), t.data(), cap, N, V);
 	softcap_xent_backward(dref.data(), probs.data(), z.data(), t.data(), cap, 1.0f / N, N, V);
 	add("softcap xent: losses", "8192x256", rel_err(down(dl, N), loss), 1e-5, 0, 0, 0);
 	add("softcap xent: dlogits", "8192x256", rel_err(down_bf16(dg, (size_t)N * V), dref), 1e-2, 0, 0, 0);
+	/* impl.fused_xent=false: the four kernels, on fresh poison */
+	float *xs = dpoison<float>(2 * (size_t)N * V);
+	CU(cudaMemset(dl, 0xFF, N * sizeof(float)));
+	CU(cudaMemset(dg, 0xFF, (size_t)N * V * sizeof(bf16)));
+	OK(crossentropy_forward_backward(dl, dg, dz, dt, N, V, cap, 1.0f / N, xs, 0));
+	add("xent unfused: losses", "8192x256", rel_err(down(dl, N), loss), 1e-5, 0, 0, 0);
+	add("xent unfused: dlogits", "8192x256", rel_err(down_bf16(dg, (size_t)N * V), dref), 1e-2, 0, 0, 0);
+	CU(cudaFree(xs));
 	CU(cudaFree(dz)); CU(cudaFree(dl)); CU(cudaFree(dt)); CU(cudaFree(dg));
 	float *L = dup(randn(TN * TV, 8, false)), *lo = dpoison<float>(TN);
 	int32_t *T = dup(randint(TN, TV));
 	bf16 *G = dpoison<bf16>(TN * TV);
-	double ms = time_ms([&] { OK(crossentropy_forward_backward(lo, G, L, T, TN, TV, cap, 1.f, 0)); });
+	double ms = time_ms([&] { OK(crossentropy_forward_backward(lo, G, L, T, TN, TV, cap, 1.f, NULL, 0)); });
 	add("softcap xent fwd+grad", "131072x256", 0, 1, ms, TN * (TV * 6.0 + 8) / 1e9, 0);
+	float *XS = dpoison<float>(2 * (size_t)TN * TV);
+	ms = time_ms([&] { OK(crossentropy_forward_backward(lo, G, L, T, TN, TV, cap, 1.f, XS, 0)); });
+	add("xent unfused fwd+grad (4 kernels)", "131072x256", 0, 1, ms, TN * (TV * 6.0 + 8) / 1e9, 0);
+	CU(cudaFree(XS));
 	CU(cudaFree(L)); CU(cudaFree(lo)); CU(cudaFree(T)); CU(cudaFree(G));
 }
 
@@ -353,22 +434,33 @@ static void check_adamw(void)
 	std::vector<float> v(n);
 	for (size_t i = 0; i < n; i++)
 		v[i] = 1e-6f * (float)rng_uniform(&bench_seed);
-	float *dp = dup(p), *dg = dup(g), *dm = dup(m), *dv = dup(v);
-	bf16 *pb = dpoison<bf16>(n);
-	OK(adamw_update(dp, pb, dg, dm, dv, (long)n, 0.004f, 0.8f, 0.95f, 1e-8f, 0.2f, 7, 0));
+	struct opt_sched hs, *sc = dpoison<struct opt_sched>(1);
+	opt_sched_fill(&hs, 1.0f, 0.8f, 0.95f, 7);
+	CU(cudaMemcpy(sc, &hs, sizeof(hs), cudaMemcpyHostToDevice));
+	std::vector<float> p_in(p), m_in(m), v_in(v);
 	adamw_step(p.data(), g.data(), m.data(), v.data(), n, 0.004f, 0.8f, 0.95f, 1e-8f, 0.2f, 7);
-	add("adamw: p", "4M", rel_err(down(dp, n), p), 1e-5, 0, 0, 0);
-	add("adamw: m, v", "4M", std::max(rel_err(down(dm, n), m), rel_err(down(dv, n), v)), 1e-5, 0, 0, 0);
-	add("adamw: bf16 copy", "4M", rel_err(down_bf16(pb, n), p), 1e-2, 0, 0, 0);
+	for (int fused = 1; fused >= 0; fused--) { /* impl.fused_adamw true, then false */
+		float *dp = dup(p_in), *dg = dup(g), *dm = dup(m_in), *dv = dup(v_in);
+		bf16 *pb = dpoison<bf16>(n);
+		OK(adamw_update(dp, pb, dg, dm, dv, (long)n, 0.004f, 0.8f, 0.95f, 1e-8f, 0.2f, sc, fused, 0));
+		add(fused ? "adamw: p" : "adamw unfused: p", "4M", rel_err(down(dp, n), p), 1e-5, 0, 0, 0);
+		add(fused ? "adamw: m, v" : "adamw unfused: m, v", "4M",
+		    std::max(rel_err(down(dm, n), m), rel_err(down(dv, n), v)), 1e-5, 0, 0, 0);
+		add(fused ? "adamw: bf16 copy" : "adamw unfused: bf16 copy", "4M", rel_err(down_bf16(pb, n), p),
+		    1e-2, 0, 0, 0);
+		CU(cudaFree(dp)); CU(cudaFree(dg)); CU(cudaFree(dm)); CU(cudaFree(dv)); CU(cudaFree(pb));
+	}
 	size_t N = 25 * ((size_t)1 << 20); /* about the default model's parameters */
 	float *P = dup(randn(N, 0.02, false)), *G = dup(randn(N, 1e-3, false));
 	float *M = dpoison<float>(N), *Vv = dpoison<float>(N);
 	CU(cudaMemset(M, 0, N * 4));
 	CU(cudaMemset(Vv, 0, N * 4));
 	bf16 *PB = dpoison<bf16>(N);
-	double ms = time_ms([&] { OK(adamw_update(P, PB, G, M, Vv, (long)N, 1e-4f, 0.8f, 0.95f, 1e-8f, 0.f, 3, 0)); });
+	double ms = time_ms([&] { OK(adamw_update(P, PB, G, M, Vv, (long)N, 1e-4f, 0.8f, 0.95f, 1e-8f, 0.f, sc, 1, 0)); });
 	add("adamw", "25M params", 0, 1, ms, N * 30.0 / 1e9, 0);
-	CU(cudaFree(dp)); CU(cudaFree(dg)); CU(cudaFree(dm)); CU(cudaFree(dv)); CU(cudaFree(pb));
+	ms = time_ms([&] { OK(adamw_update(P, PB, G, M, Vv, (long)N, 1e-4f, 0.8f, 0.95f, 1e-8f, 0.f, sc, 0, 0)); });
+	add("adamw unfused (3 kernels)", "25M params", 0, 1, ms, N * 30.0 / 1e9, 0);
+	CU(cudaFree(sc));
 	CU(cudaFree(P)); CU(cudaFree(G)); CU(cudaFree(M)); CU(cudaFree(Vv)); CU(cudaFree(PB));
 }
 
@@ -381,7 +473,10 @@ static void check_muon(cublasHandle_t h, int R, int Cc, const char *shape)
 	float *dp = dup(p), *dg = dup(g), *dm = dup(mom), *norm;
 	CU(cudaMalloc(&norm, sizeof(float)));
 	bf16 *pb = dpoison<bf16>(n), *sc = dpoison<bf16>(muon_scratch_elems(R, Cc));
-	OK(muon_update(h, dp, pb, dg, dm, R, Cc, 0.04f, 0.95f, 0.2f, sc, norm, 0));
+	struct opt_sched hs, *sd = dpoison<struct opt_sched>(1);
+	opt_sched_fill(&hs, 1.0f, 0.8f, 0.95f, 1);
+	CU(cudaMemcpy(sd, &hs, sizeof(hs), cudaMemcpyHostToDevice));
+	OK(muon_update(h, dp, pb, dg, dm, R, Cc, 0.04f, 0.95f, 0.2f, sd, sc, norm, 0));
 	muon_step(p.data(), g.data(), mom.data(), R, Cc, 0.04f, 0.95f, 0.2f, scratch.data());
 	std::vector<float> gp = down(dp, n), du(n), cu(n);
 	for (size_t i = 0; i < n; i++) {
@@ -395,8 +490,9 @@ static void check_muon(cublasHandle_t h, int R, int Cc, const char *shape)
 	/* time at this shape: 5 x (gram + square + product) GEMMs */
 	double nn = std::min(R, Cc), kk = std::max(R, Cc);
 	double flop = 5 * (2 * nn * nn * kk + 2 * nn * nn * nn + 2 * nn * nn * kk) / 1e9;
-	double ms = time_ms([&] { OK(muon_update(h, dp, pb, dg, dm, R, Cc, 1e-6f, 0.95f, 0.f, sc, norm, 0)); });
+	double ms = time_ms([&] { OK(muon_update(h, dp, pb, dg, dm, R, Cc, 1e-6f, 0.95f, 0.f, sd, sc, norm, 0)); });
 	add("muon step (one matrix)", shape, 0, 1, ms, 0, flop);
+	CU(cudaFree(sd));
 	CU(cudaFree(dp)); CU(cudaFree(dg)); CU(cudaFree(dm)); CU(cudaFree(norm)); CU(cudaFree(pb)); CU(cudaFree(sc));
 }
 
@@ -453,6 +549,9 @@ int main(void)
 	time_rotary(0);
 	check_attention(h);
 	time_attention(h);
+	check_flash(h, TH, TD);
+	check_flash(h, 2, 64);
+	time_flash();
 	check_relu2();
 	check_xent();
 	check_adamw();

@@ -4,10 +4,16 @@
  *                         a small config, then 10 optimiser steps of each
  *                         (Muon and AdamW) on the same batches, comparing
  *                         losses step by step. Exit 1 when out of tolerance.
- *   kernels_model bench DEPTH DIM HEADS OPTIMIZER STEPS
+ *                         Then the same loss and gradient check for each
+ *                         impl.* variant of the GPU path (flash attention,
+ *                         recompute, unfused cross-entropy, autotuned
+ *                         GEMMs) and the 10-step check with unfused AdamW.
+ *   kernels_model bench DEPTH DIM HEADS OPTIMIZER STEPS [IMPL,...]
  *                         training throughput at seq 2048, batch 64 (one
  *                         optimiser step per micro-batch, like the PyTorch
  *                         runner in bench/torch/): tokens/s, MFU, memory.
+ *                         IMPL words: flash recompute unfused_adamw
+ *                         unfused_xent autotune graphs.
  * Tolerances: loss 5e-3 relative; gradients 5e-2 relative L2 per tensor
  * (bf16 operands through every layer); 10-step losses 2e-2 relative. */
 #include "kernels_common.cuh"
@@ -53,7 +59,16 @@ static void batch(int B, int T, std::vector<int> &in, std::vector<int> &tg)
 	}
 }
 
-static void check_gradients(void)
+static const char *options_label(const struct gpu_options *o)
+{
+	static char buf[128];
+	snprintf(buf, sizeof buf, "%s%s%s%s%s", o->flash ? "flash " : "naive ", o->recompute ? "recompute " : "",
+		 o->fused_adamw ? "" : "unfused_adamw ", o->fused_xent ? "" : "unfused_xent ",
+		 o->autotune ? "autotune" : "heuristic");
+	return buf;
+}
+
+static void check_gradients(const struct gpu_options *opt)
 {
 	struct config c;
 	struct model cm;
@@ -73,7 +88,7 @@ static void check_gradients(void)
 			memcpy(cm.params + t->offset, r.data(), r.size() * sizeof(float));
 		}
 	}
-	OK(gpu_model_init(&gm, &d, B, 1));
+	OK(gpu_model_init(&gm, &d, B, opt));
 	OK(gpu_model_set_params(&gm, cm.params));
 	std::vector<int> in, tg;
 	batch(B, T, in, tg);
@@ -86,7 +101,8 @@ static void check_gradients(void)
 	std::vector<float> gg(cm.pl.total);
 	OK(gpu_model_get_grads(&gm, gg.data()));
 	double lerr = fabs(lg - lc) / fabs(lc);
-	printf("model check (depth 2, dim 128, 2 heads, T 128, B 4, qk_norm, softcap 15):\n");
+	printf("model check (depth 2, dim 128, 2 heads, T 128, B 4, qk_norm, softcap 15; %s):\n",
+	       options_label(opt));
 	printf("  loss  cpu %.6f  gpu %.6f  rel err %.2e (tol 5e-3) %s\n", lc, lg, lerr,
 	       lerr <= 5e-3 ? "ok" : "FAIL");
 	failures += !(lerr <= 5e-3);
@@ -108,7 +124,7 @@ static void check_gradients(void)
 }
 
 /* 10 steps from the real initialisation, each path with its own optimiser. */
-static void check_steps(const char *optimizer)
+static void check_steps(const char *optimizer, int fused_adamw)
 {
 	struct config c;
 	struct model cm;
@@ -121,10 +137,13 @@ static void check_steps(const char *optimizer)
 	OK(model_init(&cm, &d, B));
 	model_init_weights(&cm, 7);
 	OK(optim_init(&opt, &cm, &c));
-	OK(gpu_model_init(&gm, &d, B, !strcmp(optimizer, "muon")));
+	struct gpu_options o;
+	gpu_options_default(&o, !strcmp(optimizer, "muon"));
+	o.fused_adamw = fused_adamw;
+	OK(gpu_model_init(&gm, &d, B, &o));
 	OK(gpu_model_set_params(&gm, cm.params));
-	printf("10 steps, %s (lr as configured, same batches):\n  step   cpu loss   gpu loss   rel diff\n",
-	       optimizer);
+	printf("10 steps, %s%s (lr as configured, same batches):\n  step   cpu loss   gpu loss   rel diff\n",
+	       optimizer, fused_adamw ? "" : ", unfused AdamW");
 	double worst = 0;
 	for (int s = 0; s < 10; s++) {
 		std::vector<int> in, tg;
@@ -150,7 +169,28 @@ static void check_steps(const char *optimizer)
 	model_release(&cm);
 }
 
-static int bench(int depth, int dim, int heads, const char *optimizer, int steps)
+/* "flash,recompute,…" -> options; 0 ok. */
+static int parse_impl(struct gpu_options *o, int *graphs, const char *list)
+{
+	char buf[256];
+	snprintf(buf, sizeof buf, "%s", list);
+	for (char *w = strtok(buf, ","); w; w = strtok(NULL, ",")) {
+		if (!strcmp(w, "flash")) o->flash = 1;
+		else if (!strcmp(w, "naive")) o->flash = 0;
+		else if (!strcmp(w, "recompute")) o->recompute = 1;
+		else if (!strcmp(w, "unfused_adamw")) o->fused_adamw = 0;
+		else if (!strcmp(w, "unfused_xent")) o->fused_xent = 0;
+		else if (!strcmp(w, "autotune")) o->autotune = 1;
+		else if (!strcmp(w, "graphs")) *graphs = 1;
+		else {
+			fprintf(stderr, "bench: unknown impl word '%s'\n", w);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int bench(int depth, int dim, int heads, const char *optimizer, int steps, const char *impl)
 {
 	struct config c;
 	struct model_dims d;
@@ -161,8 +201,12 @@ static int bench(int depth, int dim, int heads, const char *optimizer, int steps
 	c.heads = heads;
 	snprintf(c.matrix_optimizer, sizeof(c.matrix_optimizer), "%s", optimizer);
 	model_dims_from_config(&d, &c);
-	int B = c.device_batch_size, T = c.seq_len;
-	OK(gpu_model_init(&gm, &d, B, !strcmp(optimizer, "muon")));
+	int B = c.device_batch_size, T = c.seq_len, graphs = 0;
+	struct gpu_options o;
+	gpu_options_default(&o, !strcmp(optimizer, "muon"));
+	if (parse_impl(&o, &graphs, impl))
+		return 2;
+	OK(gpu_model_init(&gm, &d, B, &o));
 	{
 		struct model hm;
 		memset(&hm, 0, sizeof(hm));
@@ -175,16 +219,37 @@ static int bench(int depth, int dim, int heads, const char *optimizer, int steps
 		param_layout_release(&hm.pl);
 	}
 	std::vector<int> in = randint((size_t)B * T, 256), tg = randint((size_t)B * T, 256);
-	auto step = [&] {
-		float l;
-		double norm;
+	OK(gpu_model_upload(&gm, in.data(), tg.data(), B));
+	/* one step on the stream; the loss is read only to keep the same work
+	 * as the trainer's step (one sync per step without graphs) */
+	auto body = [&] {
 		OK(gpu_model_zero_grad(&gm));
-		OK(gpu_model_forward(&gm, in.data(), tg.data(), B, 1, 1.0f, &l));
+		OK(gpu_model_forward_dev(&gm, B, 1, 1.0f, gm.loss_sum));
 		OK(gpu_model_backward(&gm));
-		OK(gpu_model_step(&gm, &c, 1e-3, &norm));
+		OK(gpu_model_step_dev(&gm, &c));
+	};
+	cudaGraphExec_t exec = NULL;
+	auto step = [&] {
+		OK(gpu_model_set_schedule(&gm, &c, 1e-3));
+		if (exec) {
+			CU(cudaGraphLaunch(exec, gm.stream));
+		} else {
+			body();
+			float l;
+			CU(cudaMemcpyAsync(&l, gm.loss_sum, sizeof l, cudaMemcpyDeviceToHost, gm.stream));
+			CU(cudaStreamSynchronize(gm.stream));
+		}
 	};
 	for (int i = 0; i < 3; i++)
 		step();
+	if (graphs) {
+		cudaGraph_t g;
+		CU(cudaStreamBeginCapture(gm.stream, cudaStreamCaptureModeGlobal));
+		body();
+		CU(cudaStreamEndCapture(gm.stream, &g));
+		CU(cudaGraphInstantiate(&exec, g, 0));
+		step();
+	}
 	CU(cudaDeviceSynchronize());
 	cudaEvent_t a, b;
 	float ms;
@@ -204,9 +269,9 @@ static int bench(int depth, int dim, int heads, const char *optimizer, int steps
 		? 100.0 * tok_s * fpt / (hi.peak_bf16_tflops * 1e12) : NAN;
 	size_t free_b, total_b;
 	CU(cudaMemGetInfo(&free_b, &total_b));
-	printf("ours depth=%d dim=%d heads=%d opt=%s tokens_per_s=%.0f mfu_percent=%.2f "
+	printf("ours depth=%d dim=%d heads=%d opt=%s impl=%s tokens_per_s=%.0f mfu_percent=%.2f "
 	       "allocated_mb=%.0f device_used_mb=%.0f params_M=%.2f flops_per_token=%.4g step_ms=%.1f\n",
-	       depth, dim, heads, optimizer, tok_s, mfu, gm.bytes / 1048576.0,
+	       depth, dim, heads, optimizer, impl, tok_s, mfu, gm.bytes / 1048576.0,
 	       (total_b - free_b) / 1048576.0, gm.pl.total / 1e6, fpt, ms / steps);
 	gpu_model_release(&gm);
 	return 0;
@@ -215,15 +280,31 @@ static int bench(int depth, int dim, int heads, const char *optimizer, int steps
 int main(int argc, char **argv)
 {
 	if (argc >= 2 && !strcmp(argv[1], "check")) {
-		check_gradients();
-		check_steps("muon");
-		check_steps("adamw");
+		struct gpu_options o;
+		gpu_options_default(&o, 1);
+		check_gradients(&o);
+		o.flash = 1;
+		check_gradients(&o);
+		o.recompute = 1;
+		check_gradients(&o);
+		o.flash = 0;
+		check_gradients(&o);
+		gpu_options_default(&o, 1);
+		o.fused_xent = 0;
+		check_gradients(&o);
+		gpu_options_default(&o, 1);
+		o.autotune = 1;
+		check_gradients(&o);
+		check_steps("muon", 1);
+		check_steps("adamw", 1);
+		check_steps("adamw", 0);
 		printf("model checks: %d failed\n", failures);
 		return failures ? 1 : 0;
 	}
-	if (argc == 7 && !strcmp(argv[1], "bench"))
+	if ((argc == 7 || argc == 8) && !strcmp(argv[1], "bench"))
 		return bench((int)strtol(argv[2], NULL, 10), (int)strtol(argv[3], NULL, 10),
-			     (int)strtol(argv[4], NULL, 10), argv[5], (int)strtol(argv[6], NULL, 10));
-	fprintf(stderr, "usage: kernels_model check | bench DEPTH DIM HEADS muon|adamw STEPS\n");
+			     (int)strtol(argv[4], NULL, 10), argv[5], (int)strtol(argv[6], NULL, 10),
+			     argc == 8 ? argv[7] : "naive");
+	fprintf(stderr, "usage: kernels_model check | bench DEPTH DIM HEADS muon|adamw STEPS [IMPL,...]\n");
 	return 2;
 }

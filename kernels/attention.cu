@@ -110,6 +110,7 @@ int causal_softmax_forward(bf16 *P, const float *S, long rows, int T, float scal
 		fprintf(stderr, "trainer: attention: seq_len %d is not a multiple of 8\n", T);
 		return -1;
 	}
+	trace_kernel("causal_softmax_forward");
 	causal_softmax_forward_kernel<<<ceil_div(rows, 8), 256, 0, s>>>(P, S, rows, T, scale);
 	KERNEL_CHECK();
 	return 0;
@@ -121,6 +122,7 @@ int causal_softmax_backward(bf16 *P, const float *dP, long rows, int T, float sc
 		fprintf(stderr, "trainer: attention: seq_len %d is not a multiple of 8\n", T);
 		return -1;
 	}
+	trace_kernel("causal_softmax_backward");
 	causal_softmax_backward_kernel<<<ceil_div(rows, 8), 256, 0, s>>>(P, dP, rows, T, scale);
 	KERNEL_CHECK();
 	return 0;
@@ -133,6 +135,7 @@ static int heads_permute(bf16 *dst, const bf16 *src, int B, int T, int H, int D,
 		fprintf(stderr, "trainer: attention: head size %d is not a multiple of 8\n", D);
 		return -1;
 	}
+	trace_kernel("heads_permute");
 	heads_permute_kernel<<<ceil_div((long)B * T * H * D / 8, 256), 256, 0, s>>>(dst, src, B, T, H,
 									       D, to_heads);
 	KERNEL_CHECK();

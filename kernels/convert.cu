@@ -55,6 +55,7 @@ static unsigned grid_for(long n)
 
 int cast_f32_to_bf16(bf16 *out, const float *in, long n, cudaStream_t s)
 {
+	trace_kernel("cast_f32_to_bf16");
 	cast_f32_to_bf16_kernel<<<grid_for(n), 256, 0, s>>>(out, in, n);
 	KERNEL_CHECK();
 	return 0;
@@ -62,6 +63,7 @@ int cast_f32_to_bf16(bf16 *out, const float *in, long n, cudaStream_t s)
 
 int sum_f32(float *out, const float *in, long n, cudaStream_t s)
 {
+	trace_kernel("sum_f32");
 	sum_f32_kernel<<<1, 1024, 0, s>>>(out, in, n);
 	KERNEL_CHECK();
 	return 0;
@@ -70,6 +72,7 @@ int sum_f32(float *out, const float *in, long n, cudaStream_t s)
 int sumsq_f32(float *out, const float *in, long n, cudaStream_t s)
 {
 	CUDA_CHECK(cudaMemsetAsync(out, 0, sizeof(float), s));
+	trace_kernel("sumsq_f32");
 	sumsq_f32_kernel<<<grid_for(n), 256, 0, s>>>(out, in, n);
 	KERNEL_CHECK();
 	return 0;
@@ -77,6 +80,7 @@ int sumsq_f32(float *out, const float *in, long n, cudaStream_t s)
 
 int scale_f32(float *x, long n, const float *sumsq_dev, float max_norm, cudaStream_t s)
 {
+	trace_kernel("clip_scale");
 	clip_scale_kernel<<<grid_for(n), 256, 0, s>>>(x, n, sumsq_dev, max_norm);
 	KERNEL_CHECK();
 	return 0;

@@ -65,6 +65,7 @@ int embedding_forward(float *x, const int32_t *tok, const float *wte, int N, int
 		fprintf(stderr, "trainer: embedding: dim %d is not a multiple of 4\n", C);
 		return -1;
 	}
+	trace_kernel("embedding_forward");
 	embedding_forward_kernel<<<ceil_div((long)N * C / 4, 256), 256, 0, s>>>(x, tok, wte, N, C);
 	KERNEL_CHECK();
 	return 0;
@@ -76,8 +77,10 @@ int embedding_backward(float *dwte, const int32_t *tok, const float *dx, int N, 
 	size_t smem = (size_t)V * EMB_COLS * sizeof(float);
 	if (smem <= 48 * 1024) {
 		dim3 grid(ceil_div(C, EMB_COLS), ceil_div(N, EMB_ROWS));
+		trace_kernel("embedding_backward");
 		embedding_backward_kernel<<<grid, 256, smem, s>>>(dwte, tok, dx, N, C, V);
 	} else {
+		trace_kernel("embedding_backward_atomic");
 		embedding_backward_atomic_kernel<<<ceil_div((long)N * C, 256), 256, 0, s>>>(dwte, tok, dx, N, C);
 	}
 	KERNEL_CHECK();

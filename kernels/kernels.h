@@ -13,12 +13,23 @@
 #ifndef RL_KERNELS_H
 #define RL_KERNELS_H
 #include <stdint.h>
+#include <stdio.h>
 #include <cuda_runtime.h>
 #include <cuda_bf16.h>
 #include <cublas_v2.h>
 #include <cublasLt.h>
 
 typedef __nv_bfloat16 bf16;
+
+/* ---- trace.cu: which launchers ran (RL_TRAINER_TRACE_KERNELS=1) ----------
+ * trace_kernel counts one host launch of a named kernel (or library call);
+ * trace_note keeps a line (GEMM choices, graph capture); trace_report
+ * prints "trace: note …" and "trace: kernel NAME COUNT" lines. No-ops
+ * unless the variable is set. */
+int trace_enabled(void);
+void trace_kernel(const char *name);
+void trace_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void trace_report(FILE *f);
 
 /* ---- matmul.cu: row-major GEMMs through cuBLASLt ----------------------- */
 typedef struct mm_ctx {
@@ -27,6 +38,7 @@ typedef struct mm_ctx {
 	size_t workspace_size;
 	struct mm_plan *plans; /* cached descriptors + algorithm per shape */
 	int nplans;
+	int autotune;          /* 1: time the candidates at a shape's first use */
 } mm_ctx;
 int mm_init(mm_ctx *m);
 void mm_release(mm_ctx *m);
@@ -106,6 +118,25 @@ int causal_softmax_forward(bf16 *P, const float *S, long rows, int T, float scal
 int causal_softmax_backward(bf16 *dS_inout_P, const float *dP, long rows, int T, float scale,
 			    cudaStream_t s);
 
+/* ---- flash.cu: fused causal attention (tensor cores, online softmax) -----
+ * The same mathematics as attention_forward/backward, without any (T,T)
+ * buffer: each block keeps a 64-row tile of scores in registers.
+ * q, k, v, dq, dk, dv (B,H,T,D) bf16; att, datt (N,C) bf16 with heads
+ * merged (as the naive path's att). forward OVERWRITES att and lse
+ * lse2 (B,H,T) fp32, log2 of each row's softmax denominator in the log2
+ * domain (scores * scale * log2 e), which backward needs. backward OVERWRITES dq, dk, dv; dsum (B,H,T) fp32
+ * scratch (rowsum(dO * O)). Head size 64 or 128; T a multiple of 64. */
+#define FLASH_TILE 64
+static inline int flash_head_size_ok(int D)
+{
+	return D == 64 || D == 128;
+}
+int flash_attention_forward(bf16 *att, float *lse2, const bf16 *q, const bf16 *k, const bf16 *v,
+			    int B, int T, int H, int D, cudaStream_t s);
+int flash_attention_backward(bf16 *dq, bf16 *dk, bf16 *dv, float *dsum, const bf16 *att,
+			     const bf16 *datt, const float *lse2, const bf16 *q, const bf16 *k,
+			     const bf16 *v, int B, int T, int H, int D, cudaStream_t s);
+
 /* ---- relu2.cu: a = relu(u)^2 -------------------------------------------
  * backward: du = da * 2 relu(u) (OVERWRITES du; du may alias da). */
 int relu2_forward(bf16 *a, const bf16 *u, long n, cudaStream_t s);
@@ -114,25 +145,38 @@ int relu2_backward(bf16 *du, const bf16 *da, const bf16 *u, long n, cudaStream_t
 /* ---- crossentropy.cu: soft-cap + cross-entropy (+ gradient) -------------
  * z = c tanh(logit/c) (c = softcap, 0 = off); loss[n] = logsumexp(z) - z[t].
  * When dlogits is not NULL it gets grad_scale * dloss/dlogit (bf16,
- * OVERWRITES), computed row by row without storing probabilities. */
+ * OVERWRITES), computed row by row without storing probabilities — or,
+ * when scratch (2*N*V floats) is not NULL, by the unfused kernels
+ * (impl.fused_xent=false): capped logits and probabilities stored there. */
 int crossentropy_forward_backward(float *loss, bf16 *dlogits, const float *logits,
 				  const int32_t *targets, int N, int V, float softcap,
-				  float grad_scale, cudaStream_t s);
+				  float grad_scale, float *scratch, cudaStream_t s);
 
 /* ---- adamw.cu: decoupled weight decay AdamW on fp32 master weights -------
  * p -= lr*wd*p; m,v updated; p -= lr * mhat / (sqrt(vhat) + eps);
- * p_bf16 (if not NULL) gets the bf16 copy used by the GEMMs. */
+ * p_bf16 (if not NULL) gets the bf16 copy used by the GEMMs. The step's
+ * scalars come from device memory (sched_dev), so a captured CUDA graph
+ * replays with each step's values; lr is the group's base rate, times
+ * sched_dev->lr_mult. fused = one kernel; 0 = moments, update and cast as
+ * three kernels (impl.fused_adamw=false), the same values. */
+struct opt_sched {
+	float lr_mult; /* the schedule's LR multiplier */
+	float c1, c2;  /* AdamW bias corrections 1 - beta1^step, 1 - beta2^step */
+};
+void opt_sched_fill(struct opt_sched *s, float lr_mult, float beta1, float beta2, int step);
 int adamw_update(float *p, bf16 *p_bf16, const float *g, float *m, float *v, long n, float lr,
-		 float beta1, float beta2, float eps, float wd, int step, cudaStream_t s);
+		 float beta1, float beta2, float eps, float wd, const struct opt_sched *sched_dev,
+		 int fused, cudaStream_t s);
 
 /* ---- muon.cu: Newton-Schulz orthogonalised Nesterov momentum ------------
  * One (R,Cc) matrix: buf = mu*buf + g; u = g + mu*buf (Nesterov);
  * X = NS5(u / ||u||_F) in bf16 through cuBLAS; p -= lr*wd*p;
- * p -= lr * max(1, R/Cc)^0.5 * X. scratch: muon_scratch_elems(R, Cc) bf16
- * elements; norm_dev one device float. */
+ * p -= lr * max(1, R/Cc)^0.5 * X, lr times sched_dev->lr_mult. scratch:
+ * muon_scratch_elems(R, Cc) bf16 elements; norm_dev one device float. */
 long muon_scratch_elems(int R, int Cc);
 int muon_update(cublasHandle_t h, float *p, bf16 *p_bf16, const float *g, float *buf, int R, int Cc,
-		float lr, float mu, float wd, bf16 *scratch, float *norm_dev, cudaStream_t s);
+		float lr, float mu, float wd, const struct opt_sched *sched_dev, bf16 *scratch,
+		float *norm_dev, cudaStream_t s);
 /* the Newton-Schulz iteration alone: X (R,Cc) bf16 in place, already
  * normalised; 5 steps with the quintic coefficients (3.4445, -4.7750, 2.0315).
  * scratch: 2*min(R,Cc)^2 + R*Cc bf16 elements. */

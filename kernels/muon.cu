@@ -35,13 +35,13 @@ __global__ void muon_normalize_kernel(bf16 *X, long n, const float *sumsq)
 
 /* p -= lr*wd*p + s*X; refresh the bf16 copy. */
 __global__ void muon_apply_kernel(float *p, bf16 *p_bf16, const bf16 *X, long n, float lr, float wd,
-				  float s)
+				  float s, const struct opt_sched *sc)
 {
 	long i = blockIdx.x * (long)blockDim.x + threadIdx.x;
 	if (i >= n)
 		return;
-	float pi = p[i];
-	pi -= lr * wd * pi + s * __bfloat162float(X[i]);
+	float pi = p[i], mult = sc->lr_mult;
+	pi -= (lr * mult) * wd * pi + (s * mult) * __bfloat162float(X[i]);
 	p[i] = pi;
 	if (p_bf16)
 		p_bf16[i] = __float2bfloat16(pi);
@@ -86,21 +86,25 @@ int newton_schulz5(cublasHandle_t h, bf16 *X, int R, int Cc, bf16 *scratch, cuda
 }
 
 int muon_update(cublasHandle_t h, float *p, bf16 *p_bf16, const float *g, float *buf, int R, int Cc,
-		float lr, float mu, float wd, bf16 *scratch, float *norm_dev, cudaStream_t s)
+		float lr, float mu, float wd, const struct opt_sched *sched, bf16 *scratch,
+		float *norm_dev, cudaStream_t s)
 {
 	long n = (long)R * Cc;
 	bf16 *X = scratch, *ns = scratch + n;
 	unsigned grid = ceil_div(n, 256);
 	grid = grid > 264 ? 264 : grid;
 	CUDA_CHECK(cudaMemsetAsync(norm_dev, 0, sizeof(float), s));
+	trace_kernel("muon_momentum");
 	muon_momentum_kernel<<<grid, 256, 0, s>>>(X, buf, g, n, mu, norm_dev);
 	KERNEL_CHECK();
+	trace_kernel("muon_normalize");
 	muon_normalize_kernel<<<grid, 256, 0, s>>>(X, n, norm_dev);
 	KERNEL_CHECK();
 	if (newton_schulz5(h, X, R, Cc, ns, s))
 		return -1;
 	float scale = lr * sqrtf(R > Cc ? (float)R / Cc : 1.f);
-	muon_apply_kernel<<<ceil_div(n, 256), 256, 0, s>>>(p, p_bf16, X, n, lr, wd, scale);
+	trace_kernel("muon_apply");
+	muon_apply_kernel<<<ceil_div(n, 256), 256, 0, s>>>(p, p_bf16, X, n, lr, wd, scale, sched);
 	KERNEL_CHECK();
 	return 0;
 }

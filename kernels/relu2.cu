@@ -38,6 +38,7 @@ int relu2_forward(bf16 *a, const bf16 *u, long n, cudaStream_t s)
 		fprintf(stderr, "trainer: relu2: %ld elements is not a multiple of 8\n", n);
 		return -1;
 	}
+	trace_kernel("relu2_forward");
 	relu2_forward_kernel<<<ceil_div(n / 8, 256), 256, 0, s>>>(a, u, n / 8);
 	KERNEL_CHECK();
 	return 0;
@@ -49,6 +50,7 @@ int relu2_backward(bf16 *du, const bf16 *da, const bf16 *u, long n, cudaStream_t
 		fprintf(stderr, "trainer: relu2: %ld elements is not a multiple of 8\n", n);
 		return -1;
 	}
+	trace_kernel("relu2_backward");
 	relu2_backward_kernel<<<ceil_div(n / 8, 256), 256, 0, s>>>(du, da, u, n / 8);
 	KERNEL_CHECK();
 	return 0;

@@ -95,6 +95,7 @@ int rmsnorm_forward(bf16 *out, float *rstd, float *x, const bf16 *y_add, int N, 
 {
 	if (check_dim(C))
 		return -1;
+	trace_kernel("rmsnorm_forward");
 	rmsnorm_forward_kernel<<<ceil_div(N, 8), 256, 0, s>>>(out, rstd, x, y_add, N, C, eps);
 	KERNEL_CHECK();
 	return 0;
@@ -105,6 +106,7 @@ int rmsnorm_backward(float *dx, bf16 *dx_bf16, const bf16 *dout, const bf16 *out
 {
 	if (check_dim(C))
 		return -1;
+	trace_kernel("rmsnorm_backward");
 	rmsnorm_backward_kernel<<<ceil_div(N, 8), 256, 0, s>>>(dx, dx_bf16, dout, out, rstd, N, C,
 								accumulate);
 	KERNEL_CHECK();

@@ -257,12 +257,14 @@ int rotary_forward(bf16 *q, bf16 *k, bf16 *v, float *rstd_q, float *rstd_k, cons
 	int G = rotary_simple ? 0 : vec_group(D);
 	if (G) {
 		dim3 vgrid(ceil_div((long)B * T * H * G, 256), 3);
+		trace_kernel("rotary_forward_vec");
 		rotary_forward_vec_kernel<<<vgrid, 256, 0, s>>>(q, k, v, rstd_q, rstd_k, qkv, cos_sin, B, T,
 								 H, D, qk_norm, eps, G);
 		KERNEL_CHECK();
 		return 0;
 	}
 	dim3 grid(ceil_div((long)B * T * H, 8), 3);
+	trace_kernel("rotary_forward");
 	rotary_forward_kernel<<<grid, 256, 0, s>>>(q, k, v, rstd_q, rstd_k, qkv, cos_sin, B, T, H, D,
 						   qk_norm, eps);
 	KERNEL_CHECK();
@@ -276,12 +278,14 @@ int rotary_backward(bf16 *dqkv, const bf16 *dq, const bf16 *dk, const bf16 *dv, 
 	int G = rotary_simple ? 0 : vec_group(D);
 	if (G) {
 		dim3 vgrid(ceil_div((long)B * T * H * G, 256), 3);
+		trace_kernel("rotary_backward_vec");
 		rotary_backward_vec_kernel<<<vgrid, 256, 0, s>>>(dqkv, dq, dk, dv, q, k, rstd_q, rstd_k,
 								  cos_sin, B, T, H, D, qk_norm, G);
 		KERNEL_CHECK();
 		return 0;
 	}
 	dim3 grid(ceil_div((long)B * T * H, 8), 3);
+	trace_kernel("rotary_backward");
 	rotary_backward_kernel<<<grid, 256, 0, s>>>(dqkv, dq, dk, dv, q, k, rstd_q, rstd_k, cos_sin, B,
 						    T, H, D, qk_norm);
 	KERNEL_CHECK();

@@ -1,16 +1,20 @@
 # t-trainer-endings.sh — every way a run ends writes one runrec/1 record,
-# and `ledger ingest` accepts it with the right status.
+# and `ledger ingest` accepts it with the right status; usage mistakes
+# found before training starts write none.
 # Test plan: provoke each ending for real where it is cheap and honest:
 #   nan      optim.unembedding_lr=1e30 without soft-cap: logits overflow
-#   oom      a model larger than the machine's RAM (refused before any
-#            allocation); and, outside sanitizer builds (ASan needs a huge
+#   no fit   a model larger than the machine's RAM (refused before any
+#            allocation), and, outside sanitizer builds (ASan needs a huge
 #            address space), a ~2 GB model under `ulimit -v` 1.5 GB so malloc
-#            itself fails (not less: the CUDA build maps ~0.8 GB of cuBLAS)
+#            itself fails at set-up (not less: the CUDA build maps ~0.8 GB of
+#            cuBLAS): both usage errors, exit 2 and no record (the CPU path
+#            allocates everything at set-up, so it has no oom ending)
 #   killed   SIGTERM while training (waits for the first progress line)
 #   timeout  the documented test hook RL_TRAINER_TEST_EVAL_DELAY_S slows
 #            evaluation past budget + grace
-#   crash    a missing data directory (phase data); train.device=cuda with
-#            no usable GPU (phase startup, exit 2, the no-CUDA message)
+#   crash    a missing data directory (phase data)
+#   usage    train.device=cuda with no usable GPU: exit 2, the no-CUDA
+#            message, no record
 # Exit status 3 for every failed ending, and the record's failure names the
 # phase; the ledger stores each status.
 . "$ROOT/tests/lib.sh"
@@ -31,15 +35,16 @@ expect_eq endings-1.3 "nan: record status" '"status":"nan"' "$(last_field '"stat
 expect_eq endings-1.4 "nan: fails fast (step 1 or 2)" 1 \
 	"$(tail -n 1 runs.jsonl | grep -Ec '"num_steps":[12],')"
 
+nrec() { wc -l <runs.jsonl 2>/dev/null || echo 0; }
+before=$(nrec)
 # shellcheck disable=SC2086
-expect_code endings-2.1 "oom: exit 3" 3 "$TRAINER" $TINY train.device=cpu model.dim=65536 model.heads=512 model.depth=64 \
-	--record runs.jsonl
-expect_match endings-2.2 "oom: message" "$err" \
-	'^trainer: run ended as oom in phase startup: the model needs [0-9]+ MB .* but this machine has [0-9]+ MB of RAM$'
-expect_match endings-2.2b "oom on the CPU: the hint names the demo config" "$err" \
+expect_code endings-2.1 "a model larger than RAM: exit 2" 2 "$TRAINER" $TINY train.device=cpu model.dim=65536 \
+	model.heads=512 model.depth=64 --record runs.jsonl
+expect_match endings-2.2 "no fit: message" "$err" \
+	'^trainer: train.device=cpu: the model does not fit: the model needs [0-9]+ MB .* but this machine has [0-9]+ MB of RAM$'
+expect_match endings-2.2b "no fit on the CPU: the hint names the demo config" "$err" \
 	'^trainer: hint: the defaults are the GPU shape; on a CPU start from the demo config: trainer --config trainer/configs/demo-cpu.conf$'
-expect_eq endings-2.3 "oom: record status" '"status":"oom"' "$(last_field '"status":"[a-z]*"')"
-expect_eq endings-2.4 "oom: failure phase" '"phase":"startup"' "$(last_field '"phase":"[a-z]*"')"
+expect_eq endings-2.3 "no fit: no record" "$before" "$(nrec)"
 case "$BUILD" in
 *-san) ok endings-2.5 "# SKIP ulimit -v under AddressSanitizer" ;;
 *)
@@ -47,10 +52,10 @@ case "$BUILD" in
 	(ulimit -v 1500000 && exec "$TRAINER" $TINY model.dim=768 model.heads=6 model.depth=12 model.seq_len=256 \
 		train.device_batch_size=16 train.total_batch_size=4096 train.device=cpu --record runs.jsonl) \
 		>/dev/null 2>oom.err
-	expect_eq endings-2.5 "oom under ulimit -v: exit 3" 3 $?
-	expect_match endings-2.6 "oom under ulimit -v: malloc failure reported" "$(cat oom.err)" \
-		'^trainer: run ended as oom in phase startup: cannot allocate the model'
-	expect_eq endings-2.7 "oom under ulimit -v: record" '"status":"oom"' "$(last_field '"status":"[a-z]*"')"
+	expect_eq endings-2.5 "malloc fails at set-up (ulimit -v): exit 2" 2 $?
+	expect_match endings-2.6 "malloc failure reported" "$(cat oom.err)" \
+		'^trainer: the model does not fit on cpu: cannot allocate the model'
+	expect_eq endings-2.7 "malloc failure at set-up: no record" "$before" "$(nrec)"
 	;;
 esac
 
@@ -85,12 +90,12 @@ expect_eq endings-5.5 "missing data: phase data" '"phase":"data"' "$(last_field 
 if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
 	ok endings-6.1 "# SKIP a GPU is present, train.device=cuda would train"
 else
+	before=$(nrec)
 	# shellcheck disable=SC2086
 	expect_code endings-6.1 "cuda without GPU: exit 2" 2 "$TRAINER" $TINY train.device=cuda --record runs.jsonl
 	expect_match endings-6.2 "cuda without GPU: message" "$err" '^trainer: train.device=cuda: no CUDA GPU: .+'
 	expect_match endings-6.3 "cuda without GPU: hint" "$err" '^trainer: hint: use train.device=cpu'
-	expect_eq endings-6.4 "cuda without GPU: record crash/startup" '"status":"crash" "phase":"startup"' \
-		"$(last_field '"status":"[a-z]*"') $(last_field '"phase":"[a-z]*"')"
+	expect_eq endings-6.4 "cuda without GPU: no record" "$before" "$(nrec)"
 	# shellcheck disable=SC2086
 	expect_code endings-6.5 "auto falls back to the CPU" 0 "$TRAINER" $TINY train.device=auto train.steps=2 --no-record
 fi
@@ -98,5 +103,5 @@ fi
 expect_code endings-7.1 "ledger ingests every ending" 0 "$LEDGER" ingest --db l.db runs.jsonl
 n=$(wc -l <runs.jsonl)
 expect_eq endings-7.2 "one record per run, all stored" "$n" "$(sql l.db 'SELECT count(*) FROM runs')"
-expect_eq endings-7.3 "statuses stored" "crash killed nan oom timeout" \
+expect_eq endings-7.3 "statuses stored" "crash killed nan timeout" \
 	"$(sql l.db 'SELECT DISTINCT status FROM runs ORDER BY status' | tr '\n' ' ' | sed 's/ $//')"

@@ -13,7 +13,7 @@ need sqlite3 sqlite3
 "$TRAINER" prepare-data --out sample /usr/share/common-licenses 2>prep.err
 expect_eq trainer-1.1 "prepare-data on common-licenses exits 0" 0 $?
 TINY="data.path=sample model.depth=2 model.dim=32 model.heads=2 model.seq_len=32
-train.device_batch_size=4 train.total_batch_size=128 train.eval_tokens=4096 impl.threads=2"
+train.device_batch_size=4 train.total_batch_size=128 train.eval_tokens=4096 impl.threads=2 train.device=cpu"
 
 expect_code trainer-2.1 "--help exits 0" 0 "$TRAINER" --help
 expect_match trainer-2.2 "--help starts with usage: trainer" "$(head -n 1 stdout.txt)" '^usage: trainer '

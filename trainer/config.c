@@ -59,13 +59,21 @@ const struct cfg_key cfg_keys[] = {
 
 	S("data.path", CFG_MATH, "data/sample", data_path, "manifest.json of the prepared data, or its directory"),
 
-	B("impl.recompute", CFG_IMPL, "false", recompute, "recompute activations in backward (GPU path)"),
-	E("impl.compile_mode", CFG_IMPL, "none", "none|default|max", compile_mode,
-	  "kernel selection effort (GPU path; the CPU path has one)"),
-	E("impl.attention", CFG_IMPL, "auto", "auto|naive|flash", attention, "attention kernel (CPU: naive)"),
-	B("impl.fused_adamw", CFG_IMPL, "true", fused_adamw, "one fused AdamW kernel (GPU path)"),
-	B("impl.fused_xent", CFG_IMPL, "true", fused_xent, "fused softcap + cross-entropy kernel (GPU path)"),
-	B("impl.cuda_graphs", CFG_IMPL, "false", cuda_graphs, "capture the step as a CUDA graph (GPU path)"),
+	/* Which device implements which value: trainer/impl.c (one table). */
+	B("impl.recompute", CFG_IMPL, "false", recompute,
+	  "recompute each block's activations in backward instead of keeping them (GPU path)"),
+	E("impl.compile_mode", CFG_IMPL, "auto", "auto|none|heuristic|autotune", compile_mode,
+	  "GEMM algorithms: heuristic = cuBLASLt's first pick, autotune = fastest of its candidates "
+	  "timed at start-up per shape (GPU); none = plain C loops (CPU); auto = the device's default"),
+	E("impl.attention", CFG_IMPL, "auto", "auto|naive|flash", attention,
+	  "attention: naive stores the T x T probabilities, flash is fused with online softmax (GPU); "
+	  "auto = flash where the GPU shape allows, else naive"),
+	B("impl.fused_adamw", CFG_IMPL, "true", fused_adamw,
+	  "AdamW in one kernel; false = separate moment, update and cast kernels (GPU path)"),
+	B("impl.fused_xent", CFG_IMPL, "true", fused_xent,
+	  "soft-cap + cross-entropy + gradient in one kernel; false = separate kernels (GPU path)"),
+	B("impl.cuda_graphs", CFG_IMPL, "false", cuda_graphs,
+	  "capture the whole optimiser step once as a CUDA graph and replay it (GPU path)"),
 	I("impl.threads", CFG_IMPL, "0", threads, "OpenMP threads on the CPU path; 0 = OpenMP's default"),
 };
 const size_t cfg_nkeys = ARRAY_SIZE(cfg_keys);

@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 struct run;
+struct config;
 
 struct gpu_probe {
 	char name[128];          /* "NVIDIA H200" */
@@ -20,6 +21,11 @@ struct gpu_probe {
 /* 0 when a CUDA GPU is usable (out filled); otherwise -1 with the reason
  * in why (n bytes), e.g. "this trainer was built without CUDA …". */
 int gpu_probe(struct gpu_probe *out, char *why, size_t n);
+
+/* 0 when the flash attention kernels handle this shape (head size and
+ * seq_len); otherwise -1 with the reason in why. Pure arithmetic on the
+ * config: no GPU needed. */
+int gpu_flash_supported(const struct config *c, char *why, size_t n);
 
 /* Run the training loop of run.h on the GPU: the same model, data order,
  * schedule and stopping rules as cpu_train(), filling run->metrics and, on

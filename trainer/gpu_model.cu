@@ -3,7 +3,11 @@
  * GEMMs in the order of model.c's forward/backward, so the two can be read
  * side by side. Numerics: GEMM inputs and saved activations bf16, the
  * residual stream, logits, gradients and optimiser state fp32 (as PyTorch's
- * bf16 autocast keeps them). No data loading, schedule or records here. */
+ * bf16 autocast keeps them). No data loading, schedule or records here.
+ * The impl.* choices (struct gpu_options) pick kernels and buffers:
+ * flash attention keeps no (T,T) buffers; recompute keeps one set of block
+ * activations plus each block's input, and re-runs a block's forward
+ * before its backward; fused_* pick the optimiser and loss kernels. */
 #include <stdlib.h>
 #include <string.h>
 #include "gpu_model.h"
@@ -14,6 +18,24 @@ extern "C" {
 
 #define RMS_EPS 1e-6f   /* as trainer/ops.c */
 #define ADAM_EPS 1e-8f  /* as trainer/optim.c */
+#define CUBLAS_WORKSPACE (32u << 20) /* given to cuBLAS so graph capture never allocates */
+
+void gpu_options_default(struct gpu_options *o, int muon)
+{
+	memset(o, 0, sizeof(*o));
+	o->muon = muon;
+	o->fused_adamw = o->fused_xent = 1;
+}
+
+void gpu_options_from_config(struct gpu_options *o, const struct config *c)
+{
+	gpu_options_default(o, !strcmp(c->matrix_optimizer, "muon"));
+	o->flash = !strcmp(c->attention, "flash");
+	o->recompute = c->recompute;
+	o->fused_adamw = c->fused_adamw;
+	o->fused_xent = c->fused_xent;
+	o->autotune = !strcmp(c->compile_mode, "autotune");
+}
 
 /* ---- allocation ---------------------------------------------------------- */
 
@@ -41,17 +63,42 @@ static int alloc_layer(struct gpu_model *gm, struct gpu_layer *L)
 	size_t N = (size_t)gm->B * d->T, C = d->C, F = d->F, NH = N * d->NH;
 	size_t TT = (size_t)gm->B * d->NH * d->T * d->T;
 	return ALLOC(L->ln1, N * C) || ALLOC(L->q, N * C) || ALLOC(L->k, N * C) ||
-	       ALLOC(L->v, N * C) || ALLOC(L->P, TT) || ALLOC(L->att, N * C) ||
-	       ALLOC(L->ln2, N * C) || ALLOC(L->fc, N * F) || ALLOC(L->act, N * F) ||
-	       ALLOC(L->rstd1, N) || ALLOC(L->rstd_q, NH) || ALLOC(L->rstd_k, NH) ||
-	       ALLOC(L->rstd2, N);
+	       ALLOC(L->v, N * C) || (gm->opt.flash ? ALLOC(L->lse, NH) : ALLOC(L->P, TT)) ||
+	       ALLOC(L->att, N * C) || ALLOC(L->ln2, N * C) || ALLOC(L->fc, N * F) ||
+	       ALLOC(L->act, N * F) || ALLOC(L->rstd1, N) || ALLOC(L->rstd_q, NH) ||
+	       ALLOC(L->rstd_k, NH) || ALLOC(L->rstd2, N);
+}
+
+/* Per-layer activations: one set each, or under recompute one set shared
+ * by every layer plus each layer's saved input. */
+static int alloc_layers(struct gpu_model *gm)
+{
+	const struct model_dims *d = &gm->d;
+	size_t NC = (size_t)gm->B * d->T * d->C;
+	if (!gm->opt.recompute) {
+		for (int l = 0; l < d->L; l++)
+			if (alloc_layer(gm, &gm->layer[l]))
+				return -1;
+		return 0;
+	}
+	if (alloc_layer(gm, &gm->layer[0]) || ALLOC(gm->xre, NC))
+		return -1;
+	for (int l = 0; l < d->L; l++) {
+		float *xs = NULL;
+		if (ALLOC(xs, NC))
+			return -1;
+		if (l)
+			gm->layer[l] = gm->layer[0];
+		gm->layer[l].xsave = xs;
+	}
+	return 0;
 }
 
 static int alloc_all(struct gpu_model *gm)
 {
 	const struct model_dims *d = &gm->d;
 	size_t N = (size_t)gm->B * d->T, C = d->C, F = d->F, P = gm->pl.total;
-	size_t TT = (size_t)gm->B * d->NH * d->T * d->T;
+	size_t TT = (size_t)gm->B * d->NH * d->T * d->T, NH = N * d->NH;
 	long scratch = 0;
 	for (int i = 0; i < gm->pl.ntensors; i++) {
 		long s = muon_scratch_elems(gm->pl.t[i].rows, gm->pl.t[i].cols);
@@ -59,19 +106,24 @@ static int alloc_all(struct gpu_model *gm)
 	}
 	if (ALLOC(gm->params, P) || ALLOC(gm->grads, P) || ALLOC(gm->params_bf16, P) ||
 	    ALLOC(gm->adam_m, P) || ALLOC(gm->adam_v, P) || ALLOC(gm->norm_dev, 1) ||
-	    (gm->muon && (ALLOC(gm->mom, P) || ALLOC(gm->muon_scratch, scratch))))
+	    ALLOC(gm->sched_dev, 1) ||
+	    (gm->opt.muon && (ALLOC(gm->mom, P) || ALLOC(gm->muon_scratch, scratch))))
 		return -1;
-	for (int l = 0; l < d->L; l++)
-		if (alloc_layer(gm, &gm->layer[l]))
-			return -1;
+	if (alloc_layers(gm))
+		return -1;
 	if (ALLOC(gm->x, N * C) || ALLOC(gm->rstdf, N) || ALLOC(gm->logits, N * d->V) ||
 	    ALLOC(gm->losses, N) || ALLOC(gm->loss_sum, 1) || ALLOC(gm->cos_sin, (size_t)d->T * d->HS) ||
 	    ALLOC(gm->lnf, N * C) || ALLOC(gm->dlogits, N * d->V) || ALLOC(gm->inputs, N) ||
-	    ALLOC(gm->targets, N) || ALLOC(gm->qkv, 3 * N * C) || ALLOC(gm->o, N * C) ||
-	    ALLOC(gm->y, N * C) || ALLOC(gm->dx_bf16, N * C) || ALLOC(gm->dh, N * C) ||
+	    ALLOC(gm->targets, N) || ALLOC(gm->qkv, 3 * N * C) || ALLOC(gm->y, N * C) ||
+	    ALLOC(gm->dx_bf16, N * C) || ALLOC(gm->dh, N * C) ||
 	    ALLOC(gm->dqkv, 3 * N * C) || ALLOC(gm->dq, N * C) || ALLOC(gm->dk, N * C) ||
 	    ALLOC(gm->dv, N * C) || ALLOC(gm->datt, N * C) || ALLOC(gm->dfc, N * F) ||
-	    ALLOC(gm->S, TT) || ALLOC(gm->dx, N * C))
+	    ALLOC(gm->dx, N * C))
+		return -1;
+	/* naive attention: fp32 scores and the per-head output; flash: row sums */
+	if (gm->opt.flash ? ALLOC(gm->dsum, NH) : (ALLOC(gm->S, TT) || ALLOC(gm->o, N * C)))
+		return -1;
+	if (!gm->opt.fused_xent && ALLOC(gm->xent_scratch, 2 * N * d->V))
 		return -1;
 	return 0;
 }
@@ -100,22 +152,30 @@ static int check_dims(const struct model_dims *d)
 	return 0;
 }
 
-int gpu_model_init(struct gpu_model *gm, const struct model_dims *d, int B, int muon)
+int gpu_model_init(struct gpu_model *gm, const struct model_dims *d, int B, const struct gpu_options *o)
 {
 	memset(gm, 0, sizeof(*gm));
 	gm->d = *d;
 	gm->B = B;
-	gm->muon = muon;
+	gm->opt = *o;
 	if (check_dims(d) || param_layout_init(&gm->pl, d) || check_layout(gm))
 		return -1;
+	if (o->flash && (!flash_head_size_ok(d->HS) || d->T % FLASH_TILE)) {
+		fprintf(stderr, "trainer: cuda: flash attention needs head size 64 or 128 and seq_len a "
+			"multiple of %d (head size %d, seq_len %d)\n", FLASH_TILE, d->HS, d->T);
+		return -1;
+	}
 	gm->layer = (struct gpu_layer *)calloc((size_t)d->L, sizeof(struct gpu_layer));
 	if (!gm->layer)
 		return -1;
 	CUDA_CHECK(cudaStreamCreate(&gm->stream));
 	CUBLAS_CHECK(cublasCreate(&gm->cublas));
 	CUBLAS_CHECK(cublasSetStream(gm->cublas, gm->stream));
-	if (mm_init(&gm->mm) || alloc_all(gm))
+	CUDA_CHECK(cudaMallocHost((void **)&gm->sched_host, sizeof(*gm->sched_host)));
+	if (mm_init(&gm->mm) || dalloc(gm, &gm->cublas_workspace, CUBLAS_WORKSPACE) || alloc_all(gm))
 		return -1;
+	CUBLAS_CHECK(cublasSetWorkspace(gm->cublas, gm->cublas_workspace, CUBLAS_WORKSPACE));
+	gm->mm.autotune = o->autotune;
 	gm->bytes += gm->mm.workspace_size;
 	float *cs = (float *)malloc(sizeof(float) * d->T * d->HS);
 	if (!cs)
@@ -132,24 +192,31 @@ void gpu_model_release(struct gpu_model *gm)
 	void **ptrs[] = {
 		(void **)&gm->params, (void **)&gm->grads, (void **)&gm->params_bf16,
 		(void **)&gm->adam_m, (void **)&gm->adam_v, (void **)&gm->mom, (void **)&gm->norm_dev,
-		(void **)&gm->muon_scratch, (void **)&gm->x, (void **)&gm->rstdf, (void **)&gm->logits,
-		(void **)&gm->losses, (void **)&gm->loss_sum, (void **)&gm->cos_sin, (void **)&gm->lnf,
-		(void **)&gm->dlogits, (void **)&gm->inputs, (void **)&gm->targets, (void **)&gm->qkv,
-		(void **)&gm->o, (void **)&gm->y, (void **)&gm->dx_bf16, (void **)&gm->dh,
+		(void **)&gm->sched_dev, (void **)&gm->muon_scratch, (void **)&gm->x, (void **)&gm->rstdf,
+		(void **)&gm->logits, (void **)&gm->losses, (void **)&gm->loss_sum, (void **)&gm->cos_sin,
+		(void **)&gm->lnf, (void **)&gm->dlogits, (void **)&gm->inputs, (void **)&gm->targets,
+		(void **)&gm->qkv, (void **)&gm->o, (void **)&gm->y, (void **)&gm->dx_bf16, (void **)&gm->dh,
 		(void **)&gm->dqkv, (void **)&gm->dq, (void **)&gm->dk, (void **)&gm->dv,
 		(void **)&gm->datt, (void **)&gm->dfc, (void **)&gm->S, (void **)&gm->dx,
+		(void **)&gm->xent_scratch, (void **)&gm->xre, (void **)&gm->dsum,
+		(void **)&gm->cublas_workspace,
 	};
 	for (size_t i = 0; i < sizeof(ptrs) / sizeof(ptrs[0]); i++)
 		cudaFree(*ptrs[i]);
+	/* under recompute the layers share layer 0's buffers */
+	int owners = gm->opt.recompute ? 1 : gm->d.L;
 	for (int l = 0; gm->layer && l < gm->d.L; l++) {
 		struct gpu_layer *L = &gm->layer[l];
 		void *lp[] = { L->ln1, L->q, L->k, L->v, L->P, L->att, L->ln2, L->fc, L->act,
-			       L->rstd1, L->rstd_q, L->rstd_k, L->rstd2 };
-		for (size_t i = 0; i < sizeof(lp) / sizeof(lp[0]); i++)
+			       L->rstd1, L->rstd_q, L->rstd_k, L->rstd2, L->lse };
+		for (size_t i = 0; l < owners && i < sizeof(lp) / sizeof(lp[0]); i++)
 			cudaFree(lp[i]);
+		cudaFree(L->xsave);
 	}
 	free(gm->layer);
 	mm_release(&gm->mm);
+	if (gm->sched_host)
+		cudaFreeHost(gm->sched_host);
 	if (gm->cublas)
 		cublasDestroy(gm->cublas);
 	if (gm->stream)
@@ -202,59 +269,86 @@ static float *DW(const struct gpu_model *gm, int l, int which)
 	return gm->grads + param_offset(&gm->pl, l, which);
 }
 
+static int attention_fwd(struct gpu_model *gm, struct gpu_layer *L, int B)
+{
+	const struct model_dims *d = &gm->d;
+	if (gm->opt.flash)
+		return flash_attention_forward(L->att, L->lse, L->q, L->k, L->v, B, d->T, d->NH, d->HS,
+					       gm->stream);
+	return attention_forward(gm->cublas, L->att, L->P, gm->S, gm->o, L->q, L->k, L->v, B, d->T,
+				 d->NH, d->HS, gm->stream);
+}
+
 /* x holds the residual stream; y_add the previous block's output, added
  * to x inside the first norm (NULL for layer 0). Leaves the MLP output in
- * gm->y for the next norm to add. */
-static int block_forward(struct gpu_model *gm, int l, int B, const bf16 *y_add)
+ * gm->y for the next norm to add. save: keep the block's input (x after
+ * the add) for the recomputing backward. */
+static int block_forward(struct gpu_model *gm, int l, int B, float *x, const bf16 *y_add, int save)
 {
 	const struct model_dims *d = &gm->d;
 	struct gpu_layer *L = &gm->layer[l];
 	int N = B * d->T, C = d->C;
 	cudaStream_t s = gm->stream;
 	mm_ctx *m = &gm->mm;
-	return rmsnorm_forward(L->ln1, L->rstd1, gm->x, y_add, N, C, RMS_EPS, s) ||
-	       mm(m, gm->qkv, 0, L->ln1, 0, W(gm, l, LP_WQ), 1, N, 3 * C, C, 1.f, 0.f, s) ||
+	if (rmsnorm_forward(L->ln1, L->rstd1, x, y_add, N, C, RMS_EPS, s))
+		return -1;
+	if (save)
+		CUDA_CHECK(cudaMemcpyAsync(L->xsave, x, (size_t)N * C * sizeof(float),
+					   cudaMemcpyDeviceToDevice, s));
+	return mm(m, gm->qkv, 0, L->ln1, 0, W(gm, l, LP_WQ), 1, N, 3 * C, C, 1.f, 0.f, s) ||
 	       rotary_forward(L->q, L->k, L->v, L->rstd_q, L->rstd_k, gm->qkv, gm->cos_sin, B, d->T,
 			      d->NH, d->HS, d->qk_norm, RMS_EPS, s) ||
-	       attention_forward(gm->cublas, L->att, L->P, gm->S, gm->o, L->q, L->k, L->v, B, d->T,
-				 d->NH, d->HS, s) ||
+	       attention_fwd(gm, L, B) ||
 	       mm(m, gm->y, 0, L->att, 0, W(gm, l, LP_WO), 1, N, C, C, 1.f, 0.f, s) ||
-	       rmsnorm_forward(L->ln2, L->rstd2, gm->x, gm->y, N, C, RMS_EPS, s) ||
+	       rmsnorm_forward(L->ln2, L->rstd2, x, gm->y, N, C, RMS_EPS, s) ||
 	       mm(m, L->fc, 0, L->ln2, 0, W(gm, l, LP_WFC), 1, N, d->F, C, 1.f, 0.f, s) ||
 	       relu2_forward(L->act, L->fc, (long)N * d->F, s) ||
 	       mm(m, gm->y, 0, L->act, 0, W(gm, l, LP_WPROJ), 1, N, C, d->F, 1.f, 0.f, s);
 }
 
-int gpu_model_forward(struct gpu_model *gm, const int *inputs, const int *targets, int B, int train,
-		      float grad_scale, float *loss)
+int gpu_model_upload(struct gpu_model *gm, const int *inputs, const int *targets, int B)
 {
-	const struct model_dims *d = &gm->d;
-	int N = B * d->T;
-	cudaStream_t s = gm->stream;
+	size_t n = (size_t)B * gm->d.T * sizeof(int);
+	static_assert(sizeof(int) == sizeof(int32_t), "token ids are 32-bit");
 	if (B > gm->B) {
 		fprintf(stderr, "trainer: cuda: batch of %d sequences > the %d allocated\n", B, gm->B);
 		return -1;
 	}
+	CUDA_CHECK(cudaMemcpyAsync(gm->inputs, inputs, n, cudaMemcpyHostToDevice, gm->stream));
+	CUDA_CHECK(cudaMemcpyAsync(gm->targets, targets, n, cudaMemcpyHostToDevice, gm->stream));
+	return 0;
+}
+
+int gpu_model_forward_dev(struct gpu_model *gm, int B, int train, float grad_scale, float *loss_sum_dev)
+{
+	const struct model_dims *d = &gm->d;
+	int N = B * d->T;
+	cudaStream_t s = gm->stream;
 	gm->cur_B = B;
-	static_assert(sizeof(int) == sizeof(int32_t), "token ids are 32-bit");
-	CUDA_CHECK(cudaMemcpyAsync(gm->inputs, inputs, N * sizeof(int), cudaMemcpyHostToDevice, s));
-	CUDA_CHECK(cudaMemcpyAsync(gm->targets, targets, N * sizeof(int), cudaMemcpyHostToDevice, s));
 	if (embedding_forward(gm->x, gm->inputs, gm->params + gm->pl.wte, N, d->C, s))
 		return -1;
 	for (int l = 0; l < d->L; l++)
-		if (block_forward(gm, l, B, l ? gm->y : NULL))
+		if (block_forward(gm, l, B, gm->x, l ? gm->y : NULL, train && gm->opt.recompute))
 			return -1;
-	if (rmsnorm_forward(gm->lnf, gm->rstdf, gm->x, gm->y, N, d->C, RMS_EPS, s) ||
-	    mm(&gm->mm, gm->logits, 1, gm->lnf, 0, gm->params_bf16 + gm->pl.lm_head, 1, N, d->V, d->C,
-	       1.f, 0.f, s) ||
-	    crossentropy_forward_backward(gm->losses, train ? gm->dlogits : NULL, gm->logits,
-					  gm->targets, N, d->V, d->softcap, grad_scale / N, s) ||
-	    sum_f32(gm->loss_sum, gm->losses, N, s))
-		return -1;
+	return rmsnorm_forward(gm->lnf, gm->rstdf, gm->x, gm->y, N, d->C, RMS_EPS, s) ||
+	       mm(&gm->mm, gm->logits, 1, gm->lnf, 0, gm->params_bf16 + gm->pl.lm_head, 1, N, d->V, d->C,
+		  1.f, 0.f, s) ||
+	       crossentropy_forward_backward(gm->losses, train ? gm->dlogits : NULL, gm->logits,
+					     gm->targets, N, d->V, d->softcap, grad_scale / N,
+					     gm->opt.fused_xent ? NULL : gm->xent_scratch, s) ||
+	       sum_f32(loss_sum_dev, gm->losses, N, s);
+}
+
+int gpu_model_forward(struct gpu_model *gm, const int *inputs, const int *targets, int B, int train,
+		      float grad_scale, float *loss)
+{
 	float sum;
-	CUDA_CHECK(cudaMemcpyAsync(&sum, gm->loss_sum, sizeof(float), cudaMemcpyDeviceToHost, s));
-	CUDA_CHECK(cudaStreamSynchronize(s));
-	*loss = sum / N;
+	if (gpu_model_upload(gm, inputs, targets, B) ||
+	    gpu_model_forward_dev(gm, B, train, grad_scale, gm->loss_sum))
+		return -1;
+	CUDA_CHECK(cudaMemcpyAsync(&sum, gm->loss_sum, sizeof(float), cudaMemcpyDeviceToHost, gm->stream));
+	CUDA_CHECK(cudaStreamSynchronize(gm->stream));
+	*loss = sum / (B * gm->d.T);
 	return 0;
 }
 
@@ -280,8 +374,11 @@ static int block_backward(struct gpu_model *gm, int l, int B)
 	/* attention: x_mid = x_in + attn(ln1) Wo^T */
 	return mm(m, gm->datt, 0, gm->dx_bf16, 0, W(gm, l, LP_WO), 0, N, C, C, 1.f, 0.f, s) ||
 	       mm(m, DW(gm, l, LP_WO), 1, gm->dx_bf16, 1, L->att, 0, C, C, N, 1.f, 1.f, s) ||
-	       attention_backward(gm->cublas, gm->dq, gm->dk, gm->dv, L->P, gm->S, gm->o, gm->datt,
-				  L->q, L->k, L->v, B, d->T, d->NH, d->HS, s) ||
+	       (gm->opt.flash
+		? flash_attention_backward(gm->dq, gm->dk, gm->dv, gm->dsum, L->att, gm->datt, L->lse,
+					   L->q, L->k, L->v, B, d->T, d->NH, d->HS, s)
+		: attention_backward(gm->cublas, gm->dq, gm->dk, gm->dv, L->P, gm->S, gm->o, gm->datt,
+				     L->q, L->k, L->v, B, d->T, d->NH, d->HS, s)) ||
 	       rotary_backward(gm->dqkv, gm->dq, gm->dk, gm->dv, L->q, L->k, L->rstd_q, L->rstd_k,
 			       gm->cos_sin, B, d->T, d->NH, d->HS, d->qk_norm, s) ||
 	       mm(m, gm->dh, 0, gm->dqkv, 0, W(gm, l, LP_WQ), 0, N, C, 3 * C, 1.f, 0.f, s) ||
@@ -299,9 +396,18 @@ int gpu_model_backward(struct gpu_model *gm)
 	    mm(&gm->mm, gm->grads + gm->pl.lm_head, 1, gm->dlogits, 1, gm->lnf, 0, V, C, N, 1.f, 1.f, s) ||
 	    rmsnorm_backward(gm->dx, gm->dx_bf16, gm->dh, gm->lnf, gm->rstdf, N, C, 0, s))
 		return -1;
-	for (int l = d->L - 1; l >= 0; l--)
+	for (int l = d->L - 1; l >= 0; l--) {
+		/* recompute: the shared buffers hold the last block's activations;
+		 * any other block is re-run from its saved input first */
+		if (gm->opt.recompute && l < d->L - 1) {
+			CUDA_CHECK(cudaMemcpyAsync(gm->xre, gm->layer[l].xsave, (size_t)N * C * sizeof(float),
+						   cudaMemcpyDeviceToDevice, s));
+			if (block_forward(gm, l, B, gm->xre, NULL, 0))
+				return -1;
+		}
 		if (block_backward(gm, l, B))
 			return -1;
+	}
 	return embedding_backward(gm->grads + gm->pl.wte, gm->inputs, gm->dx, N, C, V, s);
 }
 
@@ -316,40 +422,59 @@ static double group_lr(const struct config *c, enum param_group g)
 	}
 }
 
-static int clip_grads(struct gpu_model *gm, const struct config *c, double *norm)
+/* Global norm clipping on the device: the kernel compares the norm with
+ * the limit, so the host never waits for it. */
+static int clip_grads(struct gpu_model *gm, const struct config *c)
 {
-	float ss;
-	if (sumsq_f32(gm->norm_dev, gm->grads, (long)gm->pl.total, gm->stream))
+	if (c->grad_clip <= 0)
+		return 0;
+	return sumsq_f32(gm->norm_dev, gm->grads, (long)gm->pl.total, gm->stream) ||
+	       scale_f32(gm->grads, (long)gm->pl.total, gm->norm_dev, (float)c->grad_clip, gm->stream);
+}
+
+int gpu_model_set_schedule(struct gpu_model *gm, const struct config *c, double lr_mult)
+{
+	gm->step++;
+	opt_sched_fill(gm->sched_host, (float)lr_mult, (float)c->beta1, (float)c->beta2, gm->step);
+	CUDA_CHECK(cudaMemcpyAsync(gm->sched_dev, gm->sched_host, sizeof(*gm->sched_host),
+				   cudaMemcpyHostToDevice, gm->stream));
+	return 0;
+}
+
+int gpu_model_step_dev(struct gpu_model *gm, const struct config *c)
+{
+	if (clip_grads(gm, c))
 		return -1;
-	CUDA_CHECK(cudaMemcpyAsync(&ss, gm->norm_dev, sizeof(float), cudaMemcpyDeviceToHost, gm->stream));
-	CUDA_CHECK(cudaStreamSynchronize(gm->stream));
-	*norm = sqrt((double)ss);
-	if (c->grad_clip > 0 && *norm > c->grad_clip)
-		return scale_f32(gm->grads, (long)gm->pl.total, gm->norm_dev, (float)c->grad_clip,
-				 gm->stream);
+	for (int i = 0; i < gm->pl.ntensors; i++) {
+		const struct param_tensor *t = &gm->pl.t[i];
+		float lr = (float)group_lr(c, t->group);
+		/* weight decay on the block matrices only, as optim.c */
+		float wd = t->group == PG_MATRIX ? (float)c->weight_decay : 0.0f;
+		size_t o = t->offset;
+		int rc = gm->opt.muon && t->group == PG_MATRIX
+			? muon_update(gm->cublas, gm->params + o, gm->params_bf16 + o, gm->grads + o,
+				      gm->mom + o, t->rows, t->cols, lr, (float)c->muon_momentum, wd,
+				      gm->sched_dev, gm->muon_scratch, gm->norm_dev, gm->stream)
+			: adamw_update(gm->params + o, gm->params_bf16 + o, gm->grads + o, gm->adam_m + o,
+				       gm->adam_v + o, (long)t->rows * t->cols, lr, (float)c->beta1,
+				       (float)c->beta2, ADAM_EPS, wd, gm->sched_dev, gm->opt.fused_adamw,
+				       gm->stream);
+		if (rc)
+			return -1;
+	}
 	return 0;
 }
 
 int gpu_model_step(struct gpu_model *gm, const struct config *c, double lr_mult, double *norm)
 {
-	if (clip_grads(gm, c, norm))
-		return -1;
-	gm->step++;
-	for (int i = 0; i < gm->pl.ntensors; i++) {
-		const struct param_tensor *t = &gm->pl.t[i];
-		float lr = (float)(group_lr(c, t->group) * lr_mult);
-		/* weight decay on the block matrices only, as optim.c */
-		float wd = t->group == PG_MATRIX ? (float)c->weight_decay : 0.0f;
-		size_t o = t->offset;
-		int rc = gm->muon && t->group == PG_MATRIX
-			? muon_update(gm->cublas, gm->params + o, gm->params_bf16 + o, gm->grads + o,
-				      gm->mom + o, t->rows, t->cols, lr, (float)c->muon_momentum, wd,
-				      gm->muon_scratch, gm->norm_dev, gm->stream)
-			: adamw_update(gm->params + o, gm->params_bf16 + o, gm->grads + o, gm->adam_m + o,
-				       gm->adam_v + o, (long)t->rows * t->cols, lr, (float)c->beta1,
-				       (float)c->beta2, ADAM_EPS, wd, gm->step, gm->stream);
-		if (rc)
+	if (norm) { /* before clipping, as optim_step reports it */
+		float ss;
+		if (sumsq_f32(gm->norm_dev, gm->grads, (long)gm->pl.total, gm->stream))
 			return -1;
+		CUDA_CHECK(cudaMemcpyAsync(&ss, gm->norm_dev, sizeof(float), cudaMemcpyDeviceToHost,
+					   gm->stream));
+		CUDA_CHECK(cudaStreamSynchronize(gm->stream));
+		*norm = sqrt((double)ss);
 	}
-	return 0;
+	return gpu_model_set_schedule(gm, c, lr_mult) || gpu_model_step_dev(gm, c);
 }

@@ -14,6 +14,12 @@ int gpu_probe(struct gpu_probe *out, char *why, size_t n)
 	return -1;
 }
 
+int gpu_flash_supported(const struct config *c, char *why, size_t n)
+{
+	snprintf(why, n, "this trainer was built without CUDA");
+	return -1;
+}
+
 int gpu_train(struct run *run)
 {
 	run_fail(run, "crash", "startup", "this trainer was built without CUDA");

@@ -2,7 +2,16 @@
  * usable GPU, and what is it) and gpu_train (a run on the GPU: the shared
  * loop of loop.h, so schedule, stopping rules, data order and val_bpb are
  * the CPU path's; this file supplies the GPU's step and validation batch
- * through gpu_model.h, and the GPU's memory and MFU figures). */
+ * through gpu_model.h, and the GPU's memory and MFU figures).
+ * impl.cuda_graphs=true: the whole optimiser step (every micro-batch's
+ * upload, forward and backward, clipping, the optimiser, the loss copy) is
+ * enqueued with no host synchronisation inside it, captured once as a CUDA
+ * graph at step 2 (step 1 runs the same sequence eagerly, which builds
+ * every GEMM plan and cuBLAS state first) and replayed from then on; the
+ * host fills pinned staging buffers with the step's batches and its
+ * schedule scalars before each launch and waits once, at the end, for the
+ * losses. Without graphs, each micro-step's loss is read back at once so a
+ * NaN stops the step before its backward. */
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
@@ -11,6 +20,7 @@
 #include "gpu_model.h"
 #include "cuda_check.h"
 extern "C" {
+#include "config.h"
 #include "gpu.h"
 #include "hw.h"
 #include "loop.h"
@@ -85,12 +95,30 @@ extern "C" int gpu_probe(struct gpu_probe *out, char *why, size_t n)
 	return 0;
 }
 
+extern "C" int gpu_flash_supported(const struct config *c, char *why, size_t n)
+{
+	int D = c->heads > 0 ? c->dim / c->heads : 0;
+	if (!flash_head_size_ok(D) || c->seq_len % FLASH_TILE) {
+		snprintf(why, n, "the flash kernels need head size 64 or 128 and seq_len a multiple of %d "
+			 "(here head size %d, seq_len %d)", FLASH_TILE, D, c->seq_len);
+		return -1;
+	}
+	return 0;
+}
+
 /* ---- the GPU's half of the loop (loop.h) ---------------------------------------- */
 
 struct gloop {
 	struct run *r;
 	struct gpu_model gm;
 	struct batch_plan bp;
+	/* impl.cuda_graphs */
+	int graphs;
+	long steps;                 /* optimiser steps run */
+	int *h_inputs, *h_targets;  /* pinned: accum micro-batches */
+	float *h_loss, *loss_dev;   /* per micro-batch loss sums */
+	cudaGraph_t graph;
+	cudaGraphExec_t exec;
 };
 
 /* The CPU path's initialisation (model_init_weights) on a host buffer,
@@ -113,20 +141,41 @@ static int init_weights(struct gloop *L)
 	return rc;
 }
 
+static int graph_buffers(struct gloop *L)
+{
+	size_t n = (size_t)L->bp.accum * L->bp.B * L->bp.T;
+	CUDA_CHECK(cudaMallocHost((void **)&L->h_inputs, n * sizeof(int)));
+	CUDA_CHECK(cudaMallocHost((void **)&L->h_targets, n * sizeof(int)));
+	CUDA_CHECK(cudaMallocHost((void **)&L->h_loss, L->bp.accum * sizeof(float)));
+	CUDA_CHECK(cudaMalloc((void **)&L->loss_dev, L->bp.accum * sizeof(float)));
+	L->gm.bytes += L->bp.accum * sizeof(float);
+	return 0;
+}
+
 static int loop_init(struct gloop *L, struct run *r)
 {
 	const struct config *c = &r->cfg;
 	struct model_dims d;
+	struct gpu_options o;
 	memset(L, 0, sizeof(*L));
 	L->r = r;
+	L->graphs = c->cuda_graphs;
 	if (batch_plan_init(&L->bp, r))
 		return -1;
 	model_dims_from_config(&d, c);
-	if (gpu_model_init(&L->gm, &d, L->bp.B, !strcmp(c->matrix_optimizer, "muon")))
-		return run_fail(r, L->gm.oom ? "oom" : "crash", "startup",
-				"cannot set up the model on the GPU (depth %d, dim %d, seq_len %d, "
-				"device_batch_size %d)%s", c->depth, c->dim, c->seq_len,
-				c->device_batch_size, L->gm.oom ? ": out of device memory" : "; see stderr");
+	gpu_options_from_config(&o, c);
+	if (gpu_model_init(&L->gm, &d, L->bp.B, &o)) {
+		if (L->gm.oom) /* before training starts: the model does not fit, no record */
+			return run_refuse(r, "depth %d, dim %d, seq_len %d, device_batch_size %d need more "
+					  "than the GPU's free memory (%.0f MB allocated when it ran out)",
+					  c->depth, c->dim, c->seq_len, c->device_batch_size,
+					  L->gm.bytes / 1048576.0);
+		return run_fail(r, "crash", "startup", "cannot set up the model on the GPU (depth %d, "
+				"dim %d, seq_len %d, device_batch_size %d); see stderr", c->depth, c->dim,
+				c->seq_len, c->device_batch_size);
+	}
+	if (L->graphs && graph_buffers(L))
+		return run_fail(r, "crash", "startup", "cannot allocate the CUDA graph's staging buffers");
 	if (init_weights(L))
 		return run_fail(r, "crash", "startup", "cannot initialise the weights on the GPU");
 	r->m.num_params_M = L->gm.pl.total / 1e6;
@@ -135,6 +184,14 @@ static int loop_init(struct gloop *L, struct run *r)
 
 static void loop_release(struct gloop *L)
 {
+	if (L->exec)
+		cudaGraphExecDestroy(L->exec);
+	if (L->graph)
+		cudaGraphDestroy(L->graph);
+	cudaFreeHost(L->h_inputs);
+	cudaFreeHost(L->h_targets);
+	cudaFreeHost(L->h_loss);
+	cudaFree(L->loss_dev);
 	gpu_model_release(&L->gm);
 	batch_plan_release(&L->bp);
 }
@@ -146,11 +203,11 @@ static int gpu_failed(struct gloop *L, const char *phase)
 	return run_fail(L->r, "crash", phase, "CUDA error during %s (message on stderr)", phase);
 }
 
-/* run_device.step: one optimiser step over `accum` micro-batches. */
-static int gpu_step(void *ctx, double lr_mult, double *loss)
+/* run_device.step without graphs: one optimiser step over `accum`
+ * micro-batches, each micro-step's loss read back before its backward. */
+static int eager_step(struct gloop *L, double lr_mult, double *loss)
 {
-	struct gloop *L = (struct gloop *)ctx;
-	double sum = 0.0, norm;
+	double sum = 0.0;
 	if (gpu_model_zero_grad(&L->gm))
 		return gpu_failed(L, "forward");
 	for (int i = 0; i < L->bp.accum; i++) {
@@ -166,10 +223,87 @@ static int gpu_step(void *ctx, double lr_mult, double *loss)
 		if (gpu_model_backward(&L->gm))
 			return gpu_failed(L, "backward");
 	}
-	if (gpu_model_step(&L->gm, &L->r->cfg, lr_mult, &norm))
+	if (gpu_model_step(&L->gm, &L->r->cfg, lr_mult, NULL))
 		return gpu_failed(L, "optimizer");
 	*loss = sum / L->bp.accum;
 	return 0;
+}
+
+/* Everything of one step on the stream, nothing synchronised: what the
+ * graph holds. The batches are in the pinned staging buffers. */
+static int enqueue_step(struct gloop *L)
+{
+	size_t N = (size_t)L->bp.B * L->bp.T;
+	if (gpu_model_zero_grad(&L->gm))
+		return -1;
+	for (int i = 0; i < L->bp.accum; i++)
+		if (gpu_model_upload(&L->gm, L->h_inputs + i * N, L->h_targets + i * N, L->bp.B) ||
+		    gpu_model_forward_dev(&L->gm, L->bp.B, 1, 1.0f / L->bp.accum, L->loss_dev + i) ||
+		    gpu_model_backward(&L->gm))
+			return -1;
+	if (gpu_model_step_dev(&L->gm, &L->r->cfg))
+		return -1;
+	CUDA_CHECK(cudaMemcpyAsync(L->h_loss, L->loss_dev, L->bp.accum * sizeof(float),
+				   cudaMemcpyDeviceToHost, L->gm.stream));
+	return 0;
+}
+
+static int capture_step(struct gloop *L)
+{
+	cudaStream_t s = L->gm.stream;
+	size_t nodes = 0;
+	CUDA_CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+	int rc = enqueue_step(L);
+	cudaError_t e = cudaStreamEndCapture(s, &L->graph); /* always end it, even after a failure */
+	if (rc)
+		return -1;
+	CUDA_CHECK(e);
+	CUDA_CHECK(cudaGraphInstantiate(&L->exec, L->graph, 0));
+	CUDA_CHECK(cudaGraphGetNodes(L->graph, NULL, &nodes));
+	trace_note("cuda graph: step %ld captured, %zu nodes, replayed from then on", L->steps + 1, nodes);
+	return 0;
+}
+
+/* run_device.step with impl.cuda_graphs: stage the batches and the
+ * schedule, run step 1 eagerly, capture step 2, replay after; one wait. */
+static int graph_step(struct gloop *L, double lr_mult, double *loss)
+{
+	size_t N = (size_t)L->bp.B * L->bp.T;
+	double sum = 0.0;
+	for (int i = 0; i < L->bp.accum; i++)
+		data_train_batch(&L->r->data, &L->bp.rng, L->bp.B, L->bp.T, L->h_inputs + i * N,
+				 L->h_targets + i * N);
+	if (gpu_model_set_schedule(&L->gm, &L->r->cfg, lr_mult))
+		return gpu_failed(L, "forward");
+	if (L->steps == 0) {
+		if (enqueue_step(L))
+			return gpu_failed(L, "forward");
+	} else {
+		if (!L->exec && capture_step(L))
+			return gpu_failed(L, "forward");
+		trace_kernel("graph_launch");
+		if (cudaGraphLaunch(L->exec, L->gm.stream) != cudaSuccess) {
+			fprintf(stderr, "trainer: cuda: cudaGraphLaunch: %s\n", cudaGetErrorString(cudaGetLastError()));
+			return gpu_failed(L, "forward");
+		}
+	}
+	cudaError_t e = cudaStreamSynchronize(L->gm.stream);
+	if (e != cudaSuccess) {
+		fprintf(stderr, "trainer: cuda: step %ld: %s\n", L->steps + 1, cudaGetErrorString(e));
+		return gpu_failed(L, "forward");
+	}
+	for (int i = 0; i < L->bp.accum; i++)
+		sum += L->h_loss[i] / N;
+	*loss = sum / L->bp.accum; /* NaN here ends the run: no fail-fast inside a graph */
+	return 0;
+}
+
+static int gpu_step(void *ctx, double lr_mult, double *loss)
+{
+	struct gloop *L = (struct gloop *)ctx;
+	int rc = L->graphs ? graph_step(L, lr_mult, loss) : eager_step(L, lr_mult, loss);
+	L->steps++;
+	return rc;
 }
 
 /* run_device.eval: mean loss of validation batch i. */
@@ -206,6 +340,10 @@ extern "C" int gpu_train(struct run *r)
 		rc = run_evaluate(r, &dev);
 	r->m.peak_vram_mb = L.gm.bytes / 1048576.0;
 	r->m.mfu_percent = mfu_percent(r, &L.gm.d);
+	if (trace_enabled()) {
+		fprintf(stderr, "trace: device memory allocated %.1f MB\n", L.gm.bytes / 1048576.0);
+		trace_report(stderr);
+	}
 	loop_release(&L);
 	if (!rc)
 		snprintf(r->status, sizeof(r->status), "ok");

@@ -2,11 +2,14 @@
  * the autoresearch `---` summary on stdout and one run record for every
  * ending (ok, crash, oom, nan, timeout, killed). The loops live in train.c
  * (CPU) and behind gpu.h (CUDA); this file decides exit codes only.
- * Exit: 0 ok; 2 usage (incl. train.device=cuda without a GPU); 3 the run
- * ended without a valid result (crash, oom, nan, timeout, killed). */
+ * Exit: 0 ok; 2 usage, never with a record (unknown key, bad value,
+ * train.device=cuda without a GPU, an impl.* value the device does not
+ * implement, a model that does not fit); 3 the run ended without a valid
+ * result (crash, oom, nan, timeout, killed). */
 #include <signal.h>
 #include <unistd.h>
 #include "config.h"
+#include "impl.h"
 #include "prepare.h"
 #include "record.h"
 #include "run.h"
@@ -31,8 +34,10 @@ static const char usage[] =
 	"  --agent A, --campaign C, --parent RUN, --description TEXT   recorded as given\n"
 	"  --list-variables    print every variable: key, default, kind (math|impl), help\n"
 	"\n"
-	"Exit status: 0 ok; 2 usage error or train.device=cuda without a usable GPU;\n"
-	"3 the run ended as crash, oom, nan, timeout or killed (the record says which).\n";
+	"Exit status: 0 ok; 2 usage error, no record written (unknown key, bad value,\n"
+	"train.device=cuda without a usable GPU, an impl.* value the device does not\n"
+	"implement, a model that does not fit); 3 the run ended as crash, oom, nan,\n"
+	"timeout or killed (the record says which).\n";
 
 static volatile sig_atomic_t stop_signal;
 
@@ -133,11 +138,41 @@ static int resolve_device(struct run *r)
 	if (!strcmp(r->cfg.device, "cuda") && !have_gpu) {
 		rl_error("train.device=cuda: no CUDA GPU: %s", why);
 		rl_hint("use train.device=cpu (or train.device=auto) to train on the CPU");
-		snprintf(r->device, sizeof(r->device), "cuda");
-		run_fail(r, "crash", "startup", "train.device=cuda: no CUDA GPU: %s", why);
 		return -1;
 	}
 	snprintf(r->device, sizeof(r->device), "%s", have_gpu ? "cuda" : "cpu");
+	return 0;
+}
+
+/* Everything that can be refused before a run starts, so that a usage
+ * mistake never leaves a record: the device, the impl.* values it
+ * implements, and (CPU) whether the model fits in RAM. The GPU's fit is
+ * its allocation at set-up (run_refuse). bare: no arguments at all. */
+static int preflight(struct run *r, int bare)
+{
+	char why[512], hint[256];
+	if (resolve_device(r))
+		return -1;
+	if (bare && !strcmp(r->device, "cpu")) {
+		rl_error("no CUDA GPU here, and the defaults are the GPU shape (depth %d, dim %d, "
+			 "seq_len %d, device batch %d)", r->cfg.depth, r->cfg.dim, r->cfg.seq_len,
+			 r->cfg.device_batch_size);
+		rl_hint("on a CPU run the demo model: trainer --config trainer/configs/demo-cpu.conf "
+			"(data: trainer prepare-data; trainer --help)");
+		return -1;
+	}
+	impl_resolve(&r->cfg, r->device);
+	if (impl_check(&r->cfg, r->device, why, sizeof(why), hint, sizeof(hint))) {
+		rl_error("%s", why);
+		rl_hint("%s", hint);
+		return -1;
+	}
+	if (!strcmp(r->device, "cpu") && cpu_fits(&r->cfg, why, sizeof(why))) {
+		rl_error("train.device=cpu: the model does not fit: %s", why);
+		rl_hint("the defaults are the GPU shape; on a CPU start from the demo config: "
+			"trainer --config trainer/configs/demo-cpu.conf");
+		return -1;
+	}
 	return 0;
 }
 
@@ -203,20 +238,10 @@ static int run_training(struct run *r)
 	return !strcmp(r->device, "cuda") ? gpu_train(r) : cpu_train(r);
 }
 
-/* The one line that says how the run ended, and for a model that does not
- * fit at startup, what to change: the defaults are the GPU shape, which a
- * CPU cannot hold, and "oom" alone does not say so. */
+/* The one line that says how the run ended. */
 static void report_failure(const struct run *r)
 {
 	rl_error("run ended as %s in phase %s: %s", r->status, r->phase, r->message);
-	if (strcmp(r->status, "oom") || strcmp(r->phase, "startup"))
-		return;
-	if (!strcmp(r->device, "cpu"))
-		rl_hint("the defaults are the GPU shape; on a CPU start from the demo config: "
-			"trainer --config trainer/configs/demo-cpu.conf");
-	else
-		rl_hint("lower train.device_batch_size (train.total_batch_size keeps the step), "
-			"model.seq_len or model.dim");
 }
 
 int main(int argc, char **argv)
@@ -245,12 +270,22 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	r.m.depth = r.cfg.depth;
+	if (preflight(&r, argc == 1)) {
+		free(cli.kv);
+		return EXIT_USAGE;
+	}
 	cli.meta.code = record_code(); /* the code as it was when the run started */
-	exit_code = EXIT_FAILURE_RT;
-	if (resolve_device(&r))
-		exit_code = EXIT_USAGE;
-	else if (run_training(&r) == 0)
-		exit_code = EXIT_OK;
+	exit_code = run_training(&r) == 0 ? EXIT_OK : EXIT_FAILURE_RT;
+	if (r.refused) { /* the model could not be set up: usage, no record */
+		rl_error("the model does not fit on %s: %s", r.device, r.message);
+		rl_hint("lower train.device_batch_size (train.total_batch_size keeps the step), "
+			"model.seq_len or model.dim%s", !strcmp(r.device, "cpu") ? "; on a CPU start from "
+			"trainer --config trainer/configs/demo-cpu.conf" : "");
+		dataset_release(&r.data);
+		json_decref(cli.meta.code);
+		free(cli.kv);
+		return EXIT_USAGE;
+	}
 	r.m.total_seconds = run_elapsed(&r);
 	if (exit_code == EXIT_OK)
 		print_summary(&r);

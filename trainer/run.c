@@ -23,6 +23,16 @@ int run_fail(struct run *r, const char *status, const char *phase, const char *f
 	return -1;
 }
 
+int run_refuse(struct run *r, const char *fmt, ...)
+{
+	va_list ap;
+	r->refused = 1;
+	va_start(ap, fmt);
+	vsnprintf(r->message, sizeof(r->message), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
 double run_schedule_progress(const struct run *r)
 {
 	if (r->cfg.steps > 0)

@@ -36,12 +36,16 @@ struct run {
 	char phase[16];               /* failure phase (runrec_phases) */
 	char message[512];            /* failure message */
 	int progress_tty;             /* stderr is a terminal: one updating line */
+	int refused;                  /* set by run_refuse: a usage error, no record */
 };
 
 double run_elapsed(const struct run *r);
 /* Record a failure (first one wins). Returns -1 for `return run_fail(…)`. */
 int run_fail(struct run *r, const char *status, const char *phase, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+/* The model cannot be set up before training starts (it does not fit):
+ * a usage error, exit 2 and no record; message in r->message. -1. */
+int run_refuse(struct run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Schedule progress in [0,1]: training time / train.time_budget_s, or
  * steps done / train.steps when that is set. The loop runs while < 1. */
 double run_schedule_progress(const struct run *r);
@@ -65,5 +69,9 @@ double peak_rss_mb(void);
 
 /* The CPU training loop (train.c). 0 when the run ended ok. */
 int cpu_train(struct run *r);
+/* 0 when the model, activations and optimiser state of c fit in this
+ * machine's RAM; -1 with the sizes in why. Checked before anything starts:
+ * with overcommit, malloc would succeed and the OOM killer end the run. */
+int cpu_fits(const struct config *c, char *why, size_t n);
 
 #endif

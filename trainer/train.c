@@ -25,26 +25,29 @@ static double physical_memory(void)
 	return pages > 0 && size > 0 ? (double)pages * size : 0.0;
 }
 
-/* Refuse a model that cannot fit in RAM: with overcommit, malloc would
- * succeed and the OOM killer would end the run later without a record.
- * Optimiser state adds up to 3 more copies of the parameters. */
-static int check_memory(struct run *r, const struct model_dims *d, int B)
+int cpu_fits(const struct config *c, char *why, size_t n)
 {
-	size_t need = model_bytes_needed(d, B);
-	double ram = physical_memory(), params = 0;
+	struct model_dims d;
 	struct param_layout pl;
-	if (need != SIZE_MAX && !param_layout_init(&pl, d)) {
+	model_dims_from_config(&d, c);
+	size_t need = model_bytes_needed(&d, c->device_batch_size);
+	double ram = physical_memory(), params = 0;
+	if (need == SIZE_MAX) {
+		snprintf(why, n, "the model's memory size overflows size_t (depth %d, dim %d, seq_len %d, "
+			 "device_batch_size %d)", d.L, d.C, d.T, c->device_batch_size);
+		return -1;
+	}
+	if (!param_layout_init(&pl, &d)) {
 		params = (double)pl.total * sizeof(float);
 		param_layout_release(&pl);
 	}
-	if (need == SIZE_MAX)
-		return run_fail(r, "oom", "startup", "the model's memory size overflows size_t "
-				"(depth %d, dim %d, seq_len %d, device_batch_size %d)", d->L, d->C, d->T, B);
+	/* optimiser state adds up to 3 more copies of the parameters */
 	double total = (double)need + 3 * params;
-	if (ram > 0 && total > ram)
-		return run_fail(r, "oom", "startup", "the model needs %.0f MB (parameters, activations, "
-				"optimiser state) but this machine has %.0f MB of RAM", total / 1048576,
-				ram / 1048576);
+	if (ram > 0 && total > ram) {
+		snprintf(why, n, "the model needs %.0f MB (parameters, activations, optimiser state) but "
+			 "this machine has %.0f MB of RAM", total / 1048576, ram / 1048576);
+		return -1;
+	}
 	return 0;
 }
 
@@ -57,11 +60,10 @@ static int loop_init(struct cpu_run *L, struct run *r)
 	if (batch_plan_init(&L->bp, r))
 		return -1;
 	model_dims_from_config(&d, c);
-	if (check_memory(r, &d, L->bp.B))
-		return -1;
+	/* cpu_fits passed before the run started; malloc can still fail
+	 * (ulimit -v): the model does not fit either, before training starts */
 	if (model_init(&L->model, &d, L->bp.B) || optim_init(&L->opt, &L->model, c))
-		return run_fail(r, "oom", "startup",
-				"cannot allocate the model, activations or optimiser state "
+		return run_refuse(r, "cannot allocate the model, activations or optimiser state "
 				"(depth %d, dim %d, seq_len %d, device_batch_size %d)",
 				c->depth, c->dim, c->seq_len, c->device_batch_size);
 	model_init_weights(&L->model, (uint64_t)c->seed);

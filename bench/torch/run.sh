@@ -1,6 +1,7 @@
 #!/bin/sh
 # run.sh — the trainer benchmark against PyTorch, in one run on one GPU:
-# ours (bench_kernels_model bench), PyTorch eager and torch.compile (bench.py)
+# ours (bench_kernels_model bench: naive and flash attention, AdamW and Muon),
+# PyTorch eager and torch.compile (bench.py)
 # at the issue's default shape (depth 8, dim 512, 4 heads of 128) and at
 # depth 12 / dim 768 (6 heads of 128); seq 2048, batch 64, bytes, one
 # optimiser step per micro-batch. Prints a markdown table whose reference
@@ -16,8 +17,10 @@ cd "$ROOT"
 for shape in "8 512 4" "12 768 6"; do
 	set -- $shape
 	PYTHONUNBUFFERED=1 python3 bench/torch/bench.py eager "$1" "$2" "$3" "$STEPS" | tee -a "$log"
-	"$BUILD/bench_kernels_model" bench "$1" "$2" "$3" adamw "$STEPS" | tee -a "$log"
-	"$BUILD/bench_kernels_model" bench "$1" "$2" "$3" muon "$STEPS" | tee -a "$log"
+	"$BUILD/bench_kernels_model" bench "$1" "$2" "$3" adamw "$STEPS" naive | tee -a "$log"
+	"$BUILD/bench_kernels_model" bench "$1" "$2" "$3" adamw "$STEPS" flash | tee -a "$log"
+	"$BUILD/bench_kernels_model" bench "$1" "$2" "$3" adamw "$STEPS" flash,graphs | tee -a "$log"
+	"$BUILD/bench_kernels_model" bench "$1" "$2" "$3" muon "$STEPS" flash | tee -a "$log"
 	PYTHONUNBUFFERED=1 python3 bench/torch/bench.py compile "$1" "$2" "$3" "$STEPS" | tee -a "$log"
 done
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader 2>/dev/null |
@@ -30,17 +33,19 @@ function kv(k,   i, a) { for (i = 1; i <= NF; i++) { split($i, a, "="); if (a[1]
 /tokens_per_s=/ {
 	shape = "depth " kv("depth") " dim " kv("dim")
 	if ($1 == "torch-eager") ref[shape] = kv("tokens_per_s")
-	n++; row[n] = $1 " (" kv("opt") ")"; sh[n] = shape; tok[n] = kv("tokens_per_s")
+	if ($1 == "torch-compile") cref[shape] = kv("tokens_per_s")
+	impl = kv("impl"); gsub(",", ", ", impl)
+	n++; row[n] = $1 " (" kv("opt") (impl != "" ? ", " impl : "") ")"; sh[n] = shape; tok[n] = kv("tokens_per_s")
 	mfu[n] = kv("mfu_percent"); mem[n] = kv("allocated_mb")
 	# same model, same FLOPs per token: MFU scales with tokens/s
 	if (mfu[n] != "" && mfu[n] != "nan") per_tok[shape] = mfu[n] / tok[n]
 }
 END {
-	print "| shape | implementation | tokens/s | MFU % | peak MB | vs eager |"
-	print "|---|---|---|---|---|---|"
+	print "| shape | implementation | tokens/s | MFU % | peak MB | vs eager | vs compile |"
+	print "|---|---|---|---|---|---|---|"
 	for (i = 1; i <= n; i++) {
 		m = mfu[i] != "" ? mfu[i] : (per_tok[sh[i]] ? sprintf("%.2f", tok[i] * per_tok[sh[i]]) : "unknown")
-		printf "| %s | %s | %.3f M | %s | %s | %.2fx |\n", sh[i], row[i], tok[i] / 1e6, m, mem[i],
-			ref[sh[i]] ? tok[i] / ref[sh[i]] : 0
+		printf "| %s | %s | %.3f M | %s | %s | %.2fx | %.2fx |\n", sh[i], row[i], tok[i] / 1e6, m, mem[i],
+			ref[sh[i]] ? tok[i] / ref[sh[i]] : 0, cref[sh[i]] ? tok[i] / cref[sh[i]] : 0
 	}
 }' "$log"

@@ -15,6 +15,7 @@
 #include <jansson.h>
 #include "config.h"
 #include "data.h"
+#include "impl.h"
 #include "model.h"
 #include "record.h"
 #include "run.h"
@@ -200,6 +201,54 @@ static void test_config(void)
 	CHECK("trainer-config-kinds", kinds_ok);
 }
 
+/* Every choice of every impl.* key has a row in trainer/impl.c (which
+ * devices implement it, or why none does), and auto resolves to a value
+ * the device implements. */
+static void test_impl_table(void)
+{
+	int all_ok = 1;
+	for (size_t i = 0; i < cfg_nkeys; i++) {
+		const struct cfg_key *k = &cfg_keys[i];
+		const char *bools = "true|false", *choices = k->type == CFG_BOOL ? bools : k->choices;
+		if (k->kind != CFG_IMPL || !choices)
+			continue;
+		for (const char *p = choices; *p;) {
+			size_t len = strcspn(p, "|");
+			char v[64];
+			snprintf(v, sizeof(v), "%.*s", (int)len, p);
+			if (strcmp(v, "auto") && !impl_has_row(k->key, v)) {
+				fprintf(stderr, "# %s=%s: not in trainer/impl.c\n", k->key, v);
+				all_ok = 0;
+			}
+			p += len + (p[len] == '|');
+		}
+	}
+	CHECK("trainer-impl-every-choice", all_ok);
+	/* and, since issue 10, every value runs on at least one device */
+	CHECK("trainer-impl-all-run-somewhere", impl_devices("impl.recompute", "true") == IMPL_CUDA &&
+	      impl_devices("impl.attention", "flash") == IMPL_CUDA &&
+	      impl_devices("impl.compile_mode", "autotune") == IMPL_CUDA &&
+	      impl_devices("impl.fused_adamw", "false") == IMPL_CUDA &&
+	      impl_devices("impl.fused_xent", "false") == IMPL_CUDA &&
+	      impl_devices("impl.cuda_graphs", "true") == IMPL_CUDA);
+	struct config c;
+	char why[512], hint[256];
+	config_defaults(&c);
+	impl_resolve(&c, "cpu");
+	CHECK("trainer-impl-cpu-auto", !strcmp(c.attention, "naive") && !strcmp(c.compile_mode, "none") &&
+	      impl_check(&c, "cpu", why, sizeof(why), hint, sizeof(hint)) == 0);
+	config_defaults(&c);
+	impl_resolve(&c, "cuda");
+	CHECK("trainer-impl-cuda-auto", !strcmp(c.compile_mode, "heuristic") &&
+	      impl_check(&c, "cuda", why, sizeof(why), hint, sizeof(hint)) == 0);
+	c.threads = 4;
+	CHECK("trainer-impl-cuda-threads", impl_check(&c, "cuda", why, sizeof(why), hint, sizeof(hint)) != 0 &&
+	      strstr(why, "impl.threads=4 is not implemented on cuda"));
+	CHECK("trainer-impl-devices", impl_devices("impl.cuda_graphs", "false") == (IMPL_CPU | IMPL_CUDA) &&
+	      impl_devices("impl.compile_mode", "none") == IMPL_CPU &&
+	      impl_devices("impl.attention", "naive") == (IMPL_CPU | IMPL_CUDA));
+}
+
 static void test_schedule(void)
 {
 	struct config c;
@@ -261,6 +310,7 @@ int main(void)
 	test_model_grad(1);
 	test_determinism();
 	test_config();
+	test_impl_table();
 	test_schedule();
 	test_shard_header();
 	test_record();

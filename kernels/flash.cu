@@ -1,0 +1,501 @@
+/* flash.cu — fused causal attention, forward and backward, on tensor cores
+ * (mma.sync m16n8k16 bf16 -> fp32), FlashAttention-2 style: no (T,T)
+ * buffer ever exists in device memory. CPU reference: attention_forward /
+ * attention_backward in trainer/ops.c (scale 1/sqrt(D), causal).
+ *
+ * Tiles of 64 query rows x 64 key rows; a block of 4 warps, each warp owns
+ * 16 rows of the block's tile. Scores live in registers in the mma
+ * accumulator layout; for the next product they are repacked as bf16 A
+ * operands (the accumulator of two n8 tiles is exactly an A fragment of
+ * one k16 slice). Softmax in the log2 domain (exp2f, scale * log2 e).
+ *   forward: per (b,h, query tile): online softmax over key tiles 0..qt;
+ *            att (N,C) and lse2 (B,H,T) = log2 of each row's denominator.
+ *   backward: dsum = rowsum(dO * O); one kernel per key tile for dK, dV
+ *            (looping over query tiles qt >= kt), one per query tile for
+ *            dQ (looping over key tiles kt <= qt): both recompute P from
+ *            lse2, so there are no atomics and the result is deterministic.
+ * Fragment layouts (PTX ISA, mma.m16n8k16, .bf16): g = lane/4, t = lane%4;
+ *   A (16x16, row): reg0 (g, 2t..2t+1), reg1 (g+8, 2t..), reg2 (g, 2t+8..),
+ *                   reg3 (g+8, 2t+8..)
+ *   B (16x8, col):  reg0 (k 2t..2t+1, n g), reg1 (k 2t+8..2t+9, n g)
+ *   C (16x8 fp32):  c0,c1 (g, 2t..2t+1), c2,c3 (g+8, 2t..2t+1)
+ * Fragments come from shared memory by ldmatrix (.trans for the operands
+ * stored k-major, V, dO and K as B of the second product). Shared tiles
+ * are row-major with rows padded by 8 elements, so the eight 16-byte rows
+ * of each 8x8 matrix fall in distinct banks. */
+#include "kernel_util.cuh"
+
+#define FT FLASH_TILE    /* 64 rows a tile */
+#define FWARPS 4         /* 16 rows each */
+#define LOG2E 1.4426950408889634f
+
+/* ---- device helpers ---------------------------------------------------- */
+
+__device__ __forceinline__ void mma16816(float c[4], const uint32_t a[4], uint32_t b0, uint32_t b1)
+{
+	asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 "
+		     "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+		     : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+		     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+}
+
+__device__ __forceinline__ uint32_t pack_bf16(float lo, float hi)
+{
+	__nv_bfloat162 v = __floats2bfloat162_rn(lo, hi);
+	return *reinterpret_cast<uint32_t *>(&v);
+}
+
+/* Four 8x8 bf16 matrices from shared memory in mma fragment layout: lane
+ * l gives the address of row l%8 of matrix l/8 and receives, of matrix i,
+ * the two elements (row l/4, cols 2(l%4), +1) in register i — or, with
+ * .trans, those of the transposed matrix. */
+__device__ __forceinline__ void ldsm_x4(uint32_t r[4], const bf16 *p)
+{
+	uint32_t a = (uint32_t)__cvta_generic_to_shared(p);
+	asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+		     : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(a));
+}
+
+__device__ __forceinline__ void ldsm_x4_t(uint32_t r[4], const bf16 *p)
+{
+	uint32_t a = (uint32_t)__cvta_generic_to_shared(p);
+	asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+		     : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(a));
+}
+
+/* A fragment of rows r0.., cols k0.. of a row-major shared matrix:
+ * matrices (r0, k0), (r0+8, k0), (r0, k0+8), (r0+8, k0+8). */
+__device__ __forceinline__ void load_a(uint32_t a[4], const bf16 *s, int ld, int r0, int k0, int lane)
+{
+	ldsm_x4(a, s + (r0 + lane % 8 + (lane / 8 % 2) * 8) * ld + k0 + (lane / 16) * 8);
+}
+
+/* A fragment of k slice kk from two accumulator tiles (cols 16kk..16kk+15). */
+__device__ __forceinline__ void acc_to_a(uint32_t a[4], const float lo[4], const float hi[4])
+{
+	a[0] = pack_bf16(lo[0], lo[1]);
+	a[1] = pack_bf16(lo[2], lo[3]);
+	a[2] = pack_bf16(hi[0], hi[1]);
+	a[3] = pack_bf16(hi[2], hi[3]);
+}
+
+/* 64 rows of D bf16 from global (row stride gstride) into shared (row
+ * stride D + 8), 16 bytes a thread at a time by cp.async: every copy of
+ * the tile is in flight at once and none passes through registers.
+ * Copies are grouped (load_commit); load_wait<n>() waits until at most n
+ * groups are still in flight, before the __syncthreads that publishes a
+ * tile — so the second operand of a tile pair can still be arriving while
+ * the first product runs. */
+template <int D>
+__device__ __forceinline__ void load_tile(bf16 *s, const bf16 *g, long gstride)
+{
+	constexpr int LD = D + 8, VEC = D / 8, PER_THREAD = FT * VEC / (FWARPS * WARP);
+#pragma unroll 1 /* unrolled, the hoisted addresses cost up to 70 registers */
+	for (int it = 0; it < PER_THREAD; it++) {
+		int i = threadIdx.x + it * FWARPS * WARP, r = i / VEC, c = (i % VEC) * 8;
+		uint32_t dst = (uint32_t)__cvta_generic_to_shared(s + r * LD + c);
+		asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(dst), "l"(g + r * gstride + c));
+	}
+}
+
+__device__ __forceinline__ void load_commit(void)
+{
+	asm volatile("cp.async.commit_group;\n" ::: "memory");
+}
+
+template <int N> __device__ __forceinline__ void load_wait(void)
+{
+	asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
+}
+
+/* S (16 x 64) += A rows (from shared, row-major, k = D) times B^T, where
+ * B is a row-major (64, D) shared tile: S[i][j] = sum_d A[i][d] B[j][d].
+ * One ldmatrix gives the B fragments of two n8 tiles: matrices (n, k0),
+ * (n, k0+8), (n+8, k0), (n+8, k0+8) of the stored tile. */
+template <int D>
+__device__ __forceinline__ void rows_times_tile_t(float s[8][4], const bf16 *sa, int r0, const bf16 *sb,
+						  int lane)
+{
+	constexpr int LD = D + 8;
+#pragma unroll
+	for (int kk = 0; kk < D / 16; kk++) {
+		uint32_t a[4];
+		load_a(a, sa, LD, r0, kk * 16, lane);
+#pragma unroll
+		for (int nt = 0; nt < 8; nt += 2) {
+			uint32_t b[4];
+			ldsm_x4(b, sb + (nt * 8 + lane % 8 + (lane / 16) * 8) * LD + kk * 16 + (lane / 8 % 2) * 8);
+			mma16816(s[nt], a, b[0], b[1]);
+			mma16816(s[nt + 1], a, b[2], b[3]);
+		}
+	}
+}
+
+/* O (16 x D) += P (16 x 64, accumulator layout) times a row-major (64, D)
+ * shared tile; the B fragments by ldmatrix.trans: matrices (j, d),
+ * (j+8, d), (j, d+8), (j+8, d+8) of the stored tile. */
+template <int D>
+__device__ __forceinline__ void acc_times_tile(float o[D / 8][4], const float p[8][4], const bf16 *sv,
+					       int lane)
+{
+	constexpr int LD = D + 8;
+#pragma unroll
+	for (int kk = 0; kk < 4; kk++) {
+		uint32_t a[4];
+		acc_to_a(a, p[2 * kk], p[2 * kk + 1]);
+#pragma unroll
+		for (int dt = 0; dt < D / 8; dt += 2) {
+			uint32_t b[4];
+			ldsm_x4_t(b, sv + (kk * 16 + lane % 8 + (lane / 8 % 2) * 8) * LD + dt * 8 + (lane / 16) * 8);
+			mma16816(o[dt], a, b[0], b[1]);
+			mma16816(o[dt + 1], a, b[2], b[3]);
+		}
+	}
+}
+
+__device__ __forceinline__ float quad_max(float v)
+{
+	v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, 1));
+	return fmaxf(v, __shfl_xor_sync(0xffffffffu, v, 2));
+}
+
+__device__ __forceinline__ float quad_sum(float v)
+{
+	v += __shfl_xor_sync(0xffffffffu, v, 1);
+	return v + __shfl_xor_sync(0xffffffffu, v, 2);
+}
+
+/* ---- forward ----------------------------------------------------------- */
+
+template <int D>
+__global__ void __launch_bounds__(FWARPS * WARP, 4) /* 4 blocks an SM: <= 128 registers */
+flash_forward_kernel(bf16 *att, float *lse2, const bf16 *q, const bf16 *k, const bf16 *v, int T, int H,
+		     float sl2)
+{
+	constexpr int LD = D + 8;
+	extern __shared__ __align__(16) unsigned char smem[];
+	bf16 *sQ = reinterpret_cast<bf16 *>(smem), *sK = sQ + FT * LD, *sV = sK + FT * LD;
+	int qt = gridDim.x - 1 - blockIdx.x; /* the longest rows first */
+	int bh = blockIdx.y, b = bh / H, h = bh % H, C = H * D;
+	int warp = threadIdx.x / WARP, lane = threadIdx.x % WARP, g = lane / 4, t = lane % 4;
+	int r0 = warp * 16;
+	long base = (long)bh * T * D;
+	load_tile<D>(sQ, q + base + (long)qt * FT * D, D);
+	float o[D / 8][4], m[2] = { -INFINITY, -INFINITY }, l[2] = { 0.f, 0.f };
+#pragma unroll
+	for (int dt = 0; dt < D / 8; dt++)
+		o[dt][0] = o[dt][1] = o[dt][2] = o[dt][3] = 0.f;
+	for (int kt = 0; kt <= qt; kt++) {
+		__syncthreads(); /* the last tile's readers are done */
+		load_tile<D>(sK, k + base + (long)kt * FT * D, D); /* with Q on the first tile */
+		load_commit();
+		load_tile<D>(sV, v + base + (long)kt * FT * D, D);
+		load_commit();
+		load_wait<1>(); /* K here; V may still be on its way */
+		__syncthreads();
+		float s[8][4];
+#pragma unroll
+		for (int nt = 0; nt < 8; nt++)
+			s[nt][0] = s[nt][1] = s[nt][2] = s[nt][3] = 0.f;
+		rows_times_tile_t<D>(s, sQ, r0, sK, lane);
+		float mx[2] = { -INFINITY, -INFINITY };
+#pragma unroll
+		for (int nt = 0; nt < 8; nt++)
+#pragma unroll
+			for (int e = 0; e < 4; e++) {
+				int row = r0 + g + (e >= 2 ? 8 : 0), col = nt * 8 + 2 * t + (e & 1);
+				float x = s[nt][e] * sl2;
+				if (kt == qt && col > row)
+					x = -INFINITY;
+				s[nt][e] = x;
+				mx[e >> 1] = fmaxf(mx[e >> 1], x);
+			}
+		float alpha[2];
+#pragma unroll
+		for (int i = 0; i < 2; i++) {
+			float mnew = fmaxf(m[i], quad_max(mx[i])); /* finite: column 0 is always visible */
+			alpha[i] = exp2f(m[i] - mnew);
+			m[i] = mnew;
+			l[i] *= alpha[i];
+		}
+#pragma unroll
+		for (int nt = 0; nt < 8; nt++)
+#pragma unroll
+			for (int e = 0; e < 4; e++) {
+				float p = exp2f(s[nt][e] - m[e >> 1]);
+				s[nt][e] = p;
+				l[e >> 1] += p; /* this thread's part; summed over the quad at the end */
+			}
+#pragma unroll
+		for (int dt = 0; dt < D / 8; dt++) {
+			o[dt][0] *= alpha[0];
+			o[dt][1] *= alpha[0];
+			o[dt][2] *= alpha[1];
+			o[dt][3] *= alpha[1];
+		}
+		load_wait<0>();
+		__syncthreads(); /* V */
+		acc_times_tile<D>(o, s, sV, lane);
+	}
+#pragma unroll
+	for (int i = 0; i < 2; i++) {
+		float lt = quad_sum(l[i]), inv = 1.f / lt;
+		int row = qt * FT + r0 + g + 8 * i;
+		bf16 *out = att + ((long)b * T + row) * C + h * D + 2 * t;
+#pragma unroll
+		for (int dt = 0; dt < D / 8; dt++)
+			*reinterpret_cast<__nv_bfloat162 *>(out + dt * 8) =
+				__floats2bfloat162_rn(o[dt][2 * i] * inv, o[dt][2 * i + 1] * inv);
+		if (t == 0)
+			lse2[(long)bh * T + row] = m[i] + log2f(lt);
+	}
+}
+
+/* ---- backward ---------------------------------------------------------- */
+
+/* dsum[b,h,t] = sum_d dO * O over one head's D channels; a warp a row. */
+__global__ void flash_dsum_kernel(float *dsum, const bf16 *att, const bf16 *datt, int B, int T, int H,
+				  int D)
+{
+	long w = blockIdx.x * (long)(blockDim.x / WARP) + threadIdx.x / WARP;
+	int lane = threadIdx.x % WARP;
+	if (w >= (long)B * H * T)
+		return;
+	int tt = w % T;
+	long bh = w / T;
+	int h = bh % H, b = bh / H;
+	long off = ((long)b * T + tt) * H * D + (long)h * D;
+	float acc = 0.f;
+	for (int d = lane; d < D; d += WARP)
+		acc += __bfloat162float(att[off + d]) * __bfloat162float(datt[off + d]);
+	acc = warp_sum(acc);
+	if (lane == 0)
+		dsum[w] = acc;
+}
+
+/* dK, dV of one key tile kt: warp rows are key rows j. Works with the
+ * transposed scores S^T[j][i] = k_j . q_i so that P^T, dP^T and dS^T sit
+ * in registers as A operands of dV += P^T dO and dK += dS^T Q. */
+template <int D>
+__global__ void __launch_bounds__(FWARPS * WARP)
+flash_backward_dkdv_kernel(bf16 *dk, bf16 *dv, const bf16 *q, const bf16 *k, const bf16 *v,
+			   const bf16 *datt, const float *lse2, const float *dsum, int T, int H, float sl2,
+			   float scale)
+{
+	constexpr int LD = D + 8;
+	extern __shared__ __align__(16) unsigned char smem[];
+	bf16 *sK = reinterpret_cast<bf16 *>(smem), *sV = sK + FT * LD, *sQ = sV + FT * LD,
+	     *sO = sQ + FT * LD;
+	float *sL = reinterpret_cast<float *>(sO + FT * LD), *sD = sL + FT;
+	int nT = T / FT, kt = blockIdx.x;
+	int bh = blockIdx.y, b = bh / H, h = bh % H, C = H * D;
+	int warp = threadIdx.x / WARP, lane = threadIdx.x % WARP, g = lane / 4, t = lane % 4;
+	int r0 = warp * 16;
+	long base = (long)bh * T * D;
+	load_tile<D>(sK, k + base + (long)kt * FT * D, D);
+	load_tile<D>(sV, v + base + (long)kt * FT * D, D);
+	float dK[D / 8][4], dV[D / 8][4];
+#pragma unroll
+	for (int dt = 0; dt < D / 8; dt++)
+#pragma unroll
+		for (int e = 0; e < 4; e++)
+			dK[dt][e] = dV[dt][e] = 0.f;
+	for (int qt = kt; qt < nT; qt++) {
+		__syncthreads();
+		load_tile<D>(sQ, q + base + (long)qt * FT * D, D); /* with K, V on the first tile */
+		load_commit();
+		load_tile<D>(sO, datt + ((long)b * T + (long)qt * FT) * C + h * D, C);
+		load_commit();
+		for (int i = threadIdx.x; i < FT; i += FWARPS * WARP) {
+			sL[i] = lse2[(long)bh * T + qt * FT + i];
+			sD[i] = dsum[(long)bh * T + qt * FT + i];
+		}
+		load_wait<1>(); /* Q here; dO may still be on its way */
+		__syncthreads();
+		float p[8][4], dp[8][4];
+#pragma unroll
+		for (int nt = 0; nt < 8; nt++)
+#pragma unroll
+			for (int e = 0; e < 4; e++)
+				p[nt][e] = dp[nt][e] = 0.f;
+		rows_times_tile_t<D>(p, sK, r0, sQ, lane); /* S^T: rows j, cols i */
+#pragma unroll
+		for (int nt = 0; nt < 8; nt++)
+#pragma unroll
+			for (int e = 0; e < 4; e++) {
+				int j = r0 + g + (e >= 2 ? 8 : 0), i = nt * 8 + 2 * t + (e & 1);
+				float x = exp2f(p[nt][e] * sl2 - sL[i]);
+				p[nt][e] = qt == kt && i < j ? 0.f : x;
+			}
+		load_wait<0>();
+		__syncthreads(); /* dO */
+		acc_times_tile<D>(dV, p, sO, lane);          /* dV += P^T dO */
+		rows_times_tile_t<D>(dp, sV, r0, sO, lane);   /* dP^T = V dO^T */
+#pragma unroll
+		for (int nt = 0; nt < 8; nt++)
+#pragma unroll
+			for (int e = 0; e < 4; e++) {
+				int i = nt * 8 + 2 * t + (e & 1);
+				dp[nt][e] = p[nt][e] * (dp[nt][e] - sD[i]); /* dS^T */
+			}
+		acc_times_tile<D>(dK, dp, sQ, lane);          /* dK += dS^T Q */
+	}
+#pragma unroll
+	for (int i = 0; i < 2; i++) {
+		long row = base + ((long)kt * FT + r0 + g + 8 * i) * D + 2 * t;
+#pragma unroll
+		for (int dt = 0; dt < D / 8; dt++) {
+			*reinterpret_cast<__nv_bfloat162 *>(dk + row + dt * 8) =
+				__floats2bfloat162_rn(dK[dt][2 * i] * scale, dK[dt][2 * i + 1] * scale);
+			*reinterpret_cast<__nv_bfloat162 *>(dv + row + dt * 8) =
+				__floats2bfloat162_rn(dV[dt][2 * i], dV[dt][2 * i + 1]);
+		}
+	}
+}
+
+/* dQ of one query tile qt: warp rows are query rows i. */
+template <int D>
+__global__ void __launch_bounds__(FWARPS * WARP)
+flash_backward_dq_kernel(bf16 *dq, const bf16 *q, const bf16 *k, const bf16 *v, const bf16 *datt,
+			 const float *lse2, const float *dsum, int T, int H, float sl2, float scale)
+{
+	constexpr int LD = D + 8;
+	extern __shared__ __align__(16) unsigned char smem[];
+	bf16 *sQ = reinterpret_cast<bf16 *>(smem), *sO = sQ + FT * LD, *sK = sO + FT * LD,
+	     *sV = sK + FT * LD;
+	int qt = gridDim.x - 1 - blockIdx.x;
+	int bh = blockIdx.y, b = bh / H, h = bh % H, C = H * D;
+	int warp = threadIdx.x / WARP, lane = threadIdx.x % WARP, g = lane / 4, t = lane % 4;
+	int r0 = warp * 16;
+	long base = (long)bh * T * D;
+	load_tile<D>(sQ, q + base + (long)qt * FT * D, D);
+	load_tile<D>(sO, datt + ((long)b * T + (long)qt * FT) * C + h * D, C);
+	float L[2], Ds[2];
+	for (int i = 0; i < 2; i++) {
+		long row = (long)bh * T + qt * FT + r0 + g + 8 * i;
+		L[i] = lse2[row];
+		Ds[i] = dsum[row];
+	}
+	float dQ[D / 8][4];
+#pragma unroll
+	for (int dt = 0; dt < D / 8; dt++)
+		dQ[dt][0] = dQ[dt][1] = dQ[dt][2] = dQ[dt][3] = 0.f;
+	for (int kt = 0; kt <= qt; kt++) {
+		__syncthreads();
+		load_tile<D>(sK, k + base + (long)kt * FT * D, D); /* with Q, dO on the first tile */
+		load_tile<D>(sV, v + base + (long)kt * FT * D, D);
+		load_commit();
+		/* both at once: splitting them here (as the other kernels do) took
+		 * this kernel from 164 to 254 registers */
+		load_wait<0>();
+		__syncthreads();
+		float p[8][4], dp[8][4];
+#pragma unroll
+		for (int nt = 0; nt < 8; nt++)
+#pragma unroll
+			for (int e = 0; e < 4; e++)
+				p[nt][e] = dp[nt][e] = 0.f;
+		rows_times_tile_t<D>(p, sQ, r0, sK, lane);  /* S */
+		rows_times_tile_t<D>(dp, sO, r0, sV, lane); /* dP = dO V^T */
+#pragma unroll
+		for (int nt = 0; nt < 8; nt++)
+#pragma unroll
+			for (int e = 0; e < 4; e++) {
+				int i = r0 + g + (e >= 2 ? 8 : 0), j = nt * 8 + 2 * t + (e & 1);
+				float pr = kt == qt && j > i ? 0.f : exp2f(p[nt][e] * sl2 - L[e >> 1]);
+				dp[nt][e] = pr * (dp[nt][e] - Ds[e >> 1]); /* dS */
+			}
+		acc_times_tile<D>(dQ, dp, sK, lane); /* dQ += dS K */
+	}
+#pragma unroll
+	for (int i = 0; i < 2; i++) {
+		long row = base + ((long)qt * FT + r0 + g + 8 * i) * D + 2 * t;
+#pragma unroll
+		for (int dt = 0; dt < D / 8; dt++)
+			*reinterpret_cast<__nv_bfloat162 *>(dq + row + dt * 8) =
+				__floats2bfloat162_rn(dQ[dt][2 * i] * scale, dQ[dt][2 * i + 1] * scale);
+	}
+}
+
+/* ---- launchers --------------------------------------------------------- */
+
+static int flash_shape_ok(int T, int D)
+{
+	if (!flash_head_size_ok(D) || T % FT) {
+		fprintf(stderr, "trainer: flash attention: head size %d (64 or 128) or seq_len %d "
+			"(a multiple of %d) not supported\n", D, T, FT);
+		return 0;
+	}
+	return 1;
+}
+
+/* Opt a kernel into more than 48 KB of dynamic shared memory, once. */
+template <typename K> static int smem_opt_in(K kernel, size_t bytes)
+{
+	CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes));
+	return 0;
+}
+
+template <int D>
+static int forward_d(bf16 *att, float *lse2, const bf16 *q, const bf16 *k, const bf16 *v, int B, int T,
+		     int H, cudaStream_t s)
+{
+	static int ready;
+	size_t bytes = 3 * FT * (D + 8) * sizeof(bf16);
+	if (!ready && smem_opt_in(flash_forward_kernel<D>, bytes))
+		return -1;
+	ready = 1;
+	float sl2 = LOG2E / sqrtf((float)D);
+	trace_kernel("flash_forward");
+	flash_forward_kernel<D><<<dim3(T / FT, B * H), FWARPS * WARP, bytes, s>>>(att, lse2, q, k, v, T, H, sl2);
+	KERNEL_CHECK();
+	return 0;
+}
+
+template <int D>
+static int backward_d(bf16 *dq, bf16 *dk, bf16 *dv, const float *dsum, const bf16 *datt,
+		      const float *lse2, const bf16 *q, const bf16 *k, const bf16 *v, int B, int T, int H,
+		      cudaStream_t s)
+{
+	static int ready;
+	size_t kv_bytes = 4 * FT * (D + 8) * sizeof(bf16) + 2 * FT * sizeof(float);
+	size_t q_bytes = 4 * FT * (D + 8) * sizeof(bf16);
+	if (!ready && (smem_opt_in(flash_backward_dkdv_kernel<D>, kv_bytes) ||
+		       smem_opt_in(flash_backward_dq_kernel<D>, q_bytes)))
+		return -1;
+	ready = 1;
+	float scale = 1.f / sqrtf((float)D), sl2 = LOG2E * scale;
+	dim3 grid(T / FT, B * H);
+	trace_kernel("flash_backward_dkdv");
+	flash_backward_dkdv_kernel<D><<<grid, FWARPS * WARP, kv_bytes, s>>>(dk, dv, q, k, v, datt, lse2, dsum,
+									    T, H, sl2, scale);
+	KERNEL_CHECK();
+	trace_kernel("flash_backward_dq");
+	flash_backward_dq_kernel<D><<<grid, FWARPS * WARP, q_bytes, s>>>(dq, q, k, v, datt, lse2, dsum, T, H,
+									 sl2, scale);
+	KERNEL_CHECK();
+	return 0;
+}
+
+int flash_attention_forward(bf16 *att, float *lse2, const bf16 *q, const bf16 *k, const bf16 *v,
+			    int B, int T, int H, int D, cudaStream_t s)
+{
+	if (!flash_shape_ok(T, D))
+		return -1;
+	return D == 64 ? forward_d<64>(att, lse2, q, k, v, B, T, H, s)
+		       : forward_d<128>(att, lse2, q, k, v, B, T, H, s);
+}
+
+int flash_attention_backward(bf16 *dq, bf16 *dk, bf16 *dv, float *dsum, const bf16 *att,
+			     const bf16 *datt, const float *lse2, const bf16 *q, const bf16 *k,
+			     const bf16 *v, int B, int T, int H, int D, cudaStream_t s)
+{
+	if (!flash_shape_ok(T, D))
+		return -1;
+	long rows = (long)B * H * T;
+	trace_kernel("flash_dsum");
+	flash_dsum_kernel<<<ceil_div(rows, 8), 256, 0, s>>>(dsum, att, datt, B, T, H, D);
+	KERNEL_CHECK();
+	return D == 64 ? backward_d<64>(dq, dk, dv, dsum, datt, lse2, q, k, v, B, T, H, s)
+		       : backward_d<128>(dq, dk, dv, dsum, datt, lse2, q, k, v, B, T, H, s);
+}

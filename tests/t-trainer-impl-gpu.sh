@@ -1,0 +1,138 @@
+# t-trainer-impl-gpu.sh — every impl.* value of the CUDA path does what it
+# says: on the same batches (train.steps, same seed) each variant runs
+# other kernels than the default — read from the kernel trace the trainer
+# prints with RL_TRAINER_TRACE_KERNELS=1 — and its per-step losses and
+# val_bpb stay within LOSS_TOL of the default's. Skipped without a GPU.
+# Test plan (depth 2, dim 128, 2 heads of 64, seq 128, 2 micro-batches a
+# step, 20 steps):
+#   gpu-1.x  the default run: naive attention, fused kernels, heuristic
+#            GEMMs, no graph; auto recorded as what ran
+#   gpu-2.x  impl.attention=flash: flash kernels instead of the softmax and
+#            batched GEMMs, less memory (no T x T buffers), same losses
+#   gpu-3.x  impl.fused_adamw=false: moments/apply kernels, same losses
+#   gpu-4.x  impl.fused_xent=false: softcap/softmax/loss/grad kernels
+#   gpu-5.x  impl.cuda_graphs=true: step 2 captured, 19 graph launches,
+#            host launches no longer grow with the step count
+#   gpu-6.x  impl.compile_mode=autotune: candidates timed per GEMM shape
+#   gpu-7.x  impl.recompute=true: extra block forwards in backward, less
+#            memory (the saving printed), same losses
+#   gpu-8.x  refusals on cuda: compile_mode=none, impl.threads=2, flash at
+#            head size 32: exit 2, no record; auto at head size 32 -> naive
+. "$ROOT/tests/lib.sh"
+LOSS_TOL=0.02
+
+if ! nvidia-smi -L >/dev/null 2>&1; then
+	ok gpu-0 "# SKIP no GPU on this machine"
+	exit 0
+fi
+awk 'BEGIN { srand(3); for (i = 0; i < 20000; i++) { n = int(rand() * 9); printf "line %d: the %s fox jumps over %d lazy dogs; ", i, (n % 2 ? "quick" : "slow"), n; if (i % 7 == 0) print "" } }' >corpus.txt
+mkdir -p text && mv corpus.txt text/
+"$TRAINER" prepare-data --out data --val-fraction 0.1 text >/dev/null 2>&1
+G="data.path=data train.device=cuda model.depth=2 model.dim=128 model.heads=2 model.seq_len=128
+train.device_batch_size=8 train.total_batch_size=2048 train.eval_tokens=65536 train.steps=20 train.seed=5"
+
+# run NAME [key=value...]: trace in NAME.err, summary NAME.out, record NAME.jsonl
+run() {
+	name=$1; shift
+	# shellcheck disable=SC2086
+	RL_TRAINER_TRACE_KERNELS=1 "$TRAINER" $G "$@" --record "$name.jsonl" >"$name.out" 2>"$name.err"
+}
+count() { # NAME KERNEL: host launches of KERNEL in NAME's trace (0 if none)
+	awk -v k="$2" '$1 == "trace:" && $2 == "kernel" && $3 == k { n = $4 } END { print n + 0 }' "$1.err"
+}
+losses() { grep -o 'loss [0-9.]*' "$1.err" | awk '{ print $2 }'; }
+# worst |a-b|/b over the per-step losses of two runs, and of val_bpb
+loss_diff() {
+	losses "$1" >a.l; losses "$2" >b.l
+	paste a.l b.l | awk 'NF == 2 { d = ($1 - $2) / $2; d = d < 0 ? -d : d; if (d > m) m = d; n++ }
+		END { if (n != 20) print "steps:" n; else printf "%.2e\n", m }'
+}
+bpb_diff() {
+	a=$(sed -n 's/^val_bpb: *//p' "$1.out"); b=$(sed -n 's/^val_bpb: *//p' "$2.out")
+	awk -v a="$a" -v b="$b" 'BEGIN { if (a == "" || b == "") print "missing"; else { d = (a - b) / b; printf "%.2e\n", d < 0 ? -d : d } }'
+}
+within() { awk -v d="$1" -v t="$LOSS_TOL" 'BEGIN { print (d ~ /^[0-9.e+-]+$/ && d + 0 <= t + 0) }'; }
+mem() { sed -n 's/^peak_vram_mb: *//p' "$1.out"; }
+same_losses() { # ID NAME: losses and val_bpb of NAME within LOSS_TOL of base
+	d=$(loss_diff "$2" base) b=$(bpb_diff "$2" base)
+	echo "# $2 vs default: worst per-step loss difference $d, val_bpb $b (tolerance $LOSS_TOL)"
+	expect_eq "$1" "$2: per-step losses and val_bpb within $LOSS_TOL of the default" "1 1" \
+		"$(within "$d") $(within "$b")"
+}
+
+run base impl.attention=naive
+expect_eq gpu-1.1 "the default run exits 0" 0 $?
+rec=$(cat base.jsonl)
+expect_match gpu-1.2 "recorded as run: heuristic GEMMs, naive attention, fused, no graph" "$rec" \
+	'"impl.recompute":false,"impl.compile_mode":"heuristic","impl.attention":"naive","impl.fused_adamw":true,"impl.fused_xent":true,"impl.cuda_graphs":false'
+expect_eq gpu-1.3 "default kernels: softmax, fused xent and AdamW, no flash, no graph" "1 1 1 0 0" \
+	"$(count base causal_softmax_forward | awk '{print ($1 > 0)}') $(count base crossentropy | awk '{print ($1 > 0)}') $(count base adamw_fused | awk '{print ($1 > 0)}') $(count base flash_forward) $(count base graph_launch)"
+echo "# default: peak_vram_mb $(mem base), $(grep -c 'trace: kernel' base.err) kernel names"
+
+run flash impl.attention=flash
+expect_eq gpu-2.1 "flash exits 0" 0 $?
+expect_eq gpu-2.2 "flash kernels ran, the naive softmax did not" "1 1 1 0" \
+	"$(count flash flash_forward | awk '{print ($1 > 0)}') $(count flash flash_backward_dkdv | awk '{print ($1 > 0)}') $(count flash flash_backward_dq | awk '{print ($1 > 0)}') $(count flash causal_softmax_forward)"
+same_losses gpu-2.3 flash
+echo "# flash: peak_vram_mb $(mem flash) vs naive $(mem base)"
+expect_eq gpu-2.4 "flash needs less memory (no T x T buffers)" 1 \
+	"$(awk -v a="$(mem flash)" -v b="$(mem base)" 'BEGIN { print (a + 0 < b + 0) }')"
+# the auto default on this shape is flash, and recorded so
+# shellcheck disable=SC2086
+"$TRAINER" $G train.steps=1 --record auto.jsonl >/dev/null 2>&1
+expect_match gpu-2.5 "auto resolves to flash at head size 64, recorded so" "$(cat auto.jsonl)" '"impl.attention":"flash"'
+
+run unfused_adamw impl.attention=naive impl.fused_adamw=false
+expect_eq gpu-3.1 "unfused AdamW: moments and apply kernels, no fused one" "1 1 0" \
+	"$(count unfused_adamw adamw_moments | awk '{print ($1 > 0)}') $(count unfused_adamw adamw_apply | awk '{print ($1 > 0)}') $(count unfused_adamw adamw_fused)"
+same_losses gpu-3.2 unfused_adamw
+
+run unfused_xent impl.attention=naive impl.fused_xent=false
+expect_eq gpu-4.1 "unfused xent: four kernels, not the fused one" "1 1 1 1 0" \
+	"$(for k in xent_softcap xent_softmax xent_loss xent_grad; do count unfused_xent $k | awk '{printf "%d ", ($1 > 0)}'; done)$(count unfused_xent crossentropy)"
+same_losses gpu-4.2 unfused_xent
+
+run graphs impl.attention=naive impl.cuda_graphs=true
+expect_eq gpu-5.1 "graphs: 19 graph launches for 20 steps" 19 "$(count graphs graph_launch)"
+expect_match gpu-5.2 "graphs: the trace notes the capture at step 2" "$(cat graphs.err)" \
+	'^trace: note cuda graph: step 2 captured, [0-9]+ nodes'
+# host launches of a training kernel: eager grows with the steps, graph does not
+run graphs10 impl.attention=naive impl.cuda_graphs=true train.steps=10
+run base10 impl.attention=naive train.steps=10
+expect_eq gpu-5.3 "graphs: adamw launches from the host the same for 10 and 20 steps" \
+	"$(count graphs10 adamw_fused)" "$(count graphs adamw_fused)"
+expect_eq gpu-5.4 "eager: adamw launches double from 10 to 20 steps" \
+	"$(($(count base10 adamw_fused) * 2))" "$(count base adamw_fused)"
+same_losses gpu-5.5 graphs
+
+run autotune impl.attention=naive impl.compile_mode=autotune
+expect_match gpu-6.1 "autotune: candidates timed per GEMM shape" "$(cat autotune.err)" \
+	'^trace: note gemm [0-9x]+ .*autotune timed [0-9]+ candidates'
+expect_eq gpu-6.2 "heuristic run timed none" 0 "$(grep -c 'autotune timed' base.err)"
+grep 'autotune timed' autotune.err | sed 's/^/# /' | head -n 12
+same_losses gpu-6.3 autotune
+
+run recompute impl.attention=naive impl.recompute=true
+expect_eq gpu-7.1 "recompute: more block forwards (rmsnorm) than the default" 1 \
+	"$(awk -v a="$(count recompute rmsnorm_forward)" -v b="$(count base rmsnorm_forward)" 'BEGIN { print (a > b) }')"
+echo "# recompute: peak_vram_mb $(mem recompute) vs $(mem base) without"
+expect_eq gpu-7.2 "recompute needs less memory" 1 \
+	"$(awk -v a="$(mem recompute)" -v b="$(mem base)" 'BEGIN { print (a + 0 < b + 0) }')"
+same_losses gpu-7.3 recompute
+run recompute_flash impl.attention=flash impl.recompute=true
+same_losses gpu-7.4 recompute_flash
+echo "# recompute + flash: peak_vram_mb $(mem recompute_flash) vs flash $(mem flash)"
+
+i=0
+for kv in impl.compile_mode=none impl.threads=2 "impl.attention=flash model.heads=4"; do
+	i=$((i + 1))
+	# shellcheck disable=SC2086
+	expect_code "gpu-8.$i" "refused on cuda: $kv" 2 "$TRAINER" $G $kv --record refused.jsonl
+	expect_match "gpu-8.$i.msg" "the message names key, value and cuda" "$err" \
+		'^trainer: impl\.[a-z_]+=[a-z0-9]+ is not implemented on cuda'
+done
+[ ! -e refused.jsonl ] && ok gpu-8.4 "no record for any refusal" || not_ok gpu-8.4 "no record" "$(cat refused.jsonl)"
+# shellcheck disable=SC2086
+"$TRAINER" $G model.heads=4 train.steps=1 --record auto32.jsonl >/dev/null 2>&1
+expect_match gpu-8.5 "auto at head size 32 falls back to naive, recorded so" "$(cat auto32.jsonl)" \
+	'"impl.attention":"naive"'
