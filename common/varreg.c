@@ -85,17 +85,26 @@ static const struct var_def vars[] = {
 	 * (issue 10); until then the registry claims only what runs today.
 	 * Values after the trainer's (sdpa, fa3, torch's compile modes) are
 	 * names people use for other trainers: known, on no device of ours. */
-	{ "impl.recompute", IM, VAR_BOOL, NULL, "false=cpu|cuda", NULL,
+	/* The claims below are what trainer/impl.c implements (test_varreg
+	 * checks every value against it): auto is resolved at start-up to a
+	 * value the device runs. */
+	{ "impl.recompute", IM, VAR_BOOL, NULL, "false=cpu|cuda;true=cuda", NULL,
 	  "recompute activations in backward (gradient checkpointing)" },
 	{ "impl.compile_mode", IM, VAR_CHOICE,
-	  "none|default|max|eager|reduce-overhead|max-autotune|max-autotune-no-cudagraphs", "none=cpu|cuda", NULL,
-	  "kernel selection effort (torch.compile mode elsewhere)" },
-	{ "impl.attention", IM, VAR_CHOICE, "auto|naive|flash|sdpa|fa3", "auto=cpu|cuda;naive=cpu|cuda", NULL,
-	  "attention kernel" },
-	{ "impl.fused_adamw", IM, VAR_BOOL, NULL, "true=cuda", NULL, "one fused AdamW kernel" },
-	{ "impl.fused_xent", IM, VAR_BOOL, NULL, "true=cuda", NULL, "fused softcap + cross-entropy kernel" },
-	{ "impl.cuda_graphs", IM, VAR_BOOL, NULL, "false=cpu|cuda", NULL, "capture the step as a CUDA graph" },
-	{ "impl.threads", IM, VAR_INT, NULL, "cpu", NULL, "OpenMP threads on the CPU path; 0 = default" },
+	  "auto|none|heuristic|autotune|default|max|eager|reduce-overhead|max-autotune|"
+	  "max-autotune-no-cudagraphs", "auto=cpu|cuda;none=cpu;heuristic=cuda;autotune=cuda", NULL,
+	  "GEMM algorithm choice: cuBLASLt's first heuristic or benchmarked at start-up "
+	  "(torch.compile mode elsewhere)" },
+	{ "impl.attention", IM, VAR_CHOICE, "auto|naive|flash|sdpa|fa3",
+	  "auto=cpu|cuda;naive=cpu|cuda;flash=cuda", NULL, "attention kernel" },
+	{ "impl.fused_adamw", IM, VAR_BOOL, NULL, "true=cpu|cuda;false=cuda", NULL,
+	  "one fused AdamW kernel" },
+	{ "impl.fused_xent", IM, VAR_BOOL, NULL, "true=cpu|cuda;false=cuda", NULL,
+	  "fused softcap + cross-entropy kernel" },
+	{ "impl.cuda_graphs", IM, VAR_BOOL, NULL, "false=cpu|cuda;true=cuda", NULL,
+	  "capture the step as a CUDA graph" },
+	{ "impl.threads", IM, VAR_INT, NULL, "0=cpu|cuda;*=cpu", NULL,
+	  "OpenMP threads on the CPU path; 0 = default" },
 };
 
 /* Names people write, normalised (varreg_normalise): autoresearch's
@@ -355,7 +364,8 @@ int varreg_on_device(const struct var_def *d, const char *value, const char *dev
 	for (const char *p = d->devices; *p;) {
 		const char *semi = strchr(p, ';'), *eq = strchr(p, '=');
 		size_t len = semi ? (size_t)(semi - p) : strlen(p);
-		if (eq && eq < p + len && (size_t)(eq - p) == vlen && !strncmp(p, value, vlen))
+		if (eq && eq < p + len && (((size_t)(eq - p) == vlen && !strncmp(p, value, vlen)) ||
+					    (eq - p == 1 && *p == '*')))
 			return has_device(eq + 1, len - (size_t)(eq + 1 - p), device);
 		p += len + (semi != NULL);
 	}

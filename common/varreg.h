@@ -25,7 +25,8 @@ struct var_def {
 	const char *choices; /* VAR_CHOICE: "a|b|c", the values known here */
 	/* Trainer device paths that implement it: NULL = not a variable of our
 	 * trainer; "cpu|cuda" = every value on both; per value,
-	 * "naive=cpu|cuda;flash=cuda". */
+	 * "naive=cpu|cuda;flash=cuda" (the first matching value wins; "*"
+	 * matches any, so "0=cpu|cuda;*=cpu"). */
 	const char *devices;
 	/* autoresearch's name for it: the train.py / prepare.py constant
 	 * (MATRIX_LR, TIME_BUDGET), NULL when it has none. An alias too. */

@@ -10,6 +10,7 @@
  * key written here by hand. Each failed check lists what disagrees. */
 #include "check.h"
 #include "config.h"
+#include "impl.h"
 #include "varreg.h"
 #include "util.h"
 
@@ -108,9 +109,11 @@ static void check_value_claims(const struct var_def *d, const struct cfg_key *k)
 			return;
 		}
 		size_t vl = (size_t)(eq - p);
+		int number = k->type == CFG_INT || k->type == CFG_LONG;
 		int ok = k->type == CFG_BOOL ? (vl == 4 && !strncmp(p, "true", 4)) ||
 						       (vl == 5 && !strncmp(p, "false", 5))
-					     : k->type == CFG_ENUM && in_list(k->choices, p, vl);
+			 : k->type == CFG_ENUM ? in_list(k->choices, p, vl)
+			 : number && ((vl == 1 && *p == '*') || strspn(p, "0123456789") == vl);
 		if (!ok)
 			problem("%s claims value '%.*s' runs on a device, but the trainer does not accept it",
 				d->key, (int)vl, p);
@@ -302,6 +305,48 @@ static void test_lookups(void)
 	CHECK("varreg-7.5", varreg_on_device(att, "naive", "cpu") && !varreg_on_device(att, "sdpa", "cuda"));
 }
 
+/* The values to try of an impl.* trainer key: its choices, true/false, or
+ * a few counts. "auto" is resolved to another value before the check. */
+static int impl_values(const struct cfg_key *k, const char *out[], int max)
+{
+	static const char *const bools[] = { "true", "false" }, *const counts[] = { "0", "1", "7" };
+	static char buf[256];
+	int n = 0;
+	if (k->type == CFG_BOOL || k->type == CFG_INT) {
+		const char *const *v = k->type == CFG_BOOL ? bools : counts;
+		for (int i = 0; i < (k->type == CFG_BOOL ? 2 : 3); i++)
+			out[n++] = v[i];
+		return n;
+	}
+	snprintf(buf, sizeof(buf), "%s", k->choices ? k->choices : "");
+	for (char *save = NULL, *t = strtok_r(buf, "|", &save); t && n < max; t = strtok_r(NULL, "|", &save))
+		if (strcmp(t, "auto"))
+			out[n++] = t;
+	return n;
+}
+
+/* The registry's per-value device claims are what trainer/impl.c runs. */
+static void impl_claims(void)
+{
+	static const char *const devs[] = { "cpu", "cuda" };
+	for (size_t i = 0; i < cfg_nkeys; i++) {
+		const struct cfg_key *k = &cfg_keys[i];
+		const struct var_def *d = varreg_find(k->key);
+		const char *vals[16];
+		if (k->kind != CFG_IMPL || !d)
+			continue;
+		int n = impl_values(k, vals, 16);
+		for (int v = 0; v < n; v++)
+			for (int j = 0; j < 2; j++) {
+				int trainer = (impl_devices(k->key, vals[v]) & impl_device_bit(devs[j])) != 0;
+				if (trainer != varreg_on_device(d, vals[v], devs[j]))
+					problem("%s=%s on %s: the trainer %s it, the registry says it %s", k->key,
+						vals[v], devs[j], trainer ? "runs" : "refuses",
+						trainer ? "does not run" : "runs");
+			}
+	}
+}
+
 int main(void)
 {
 	group("varreg-1.1", "every trainer key is in the registry with its type, kind and choices",
@@ -311,6 +356,7 @@ int main(void)
 	group("varreg-2.1", "registry rows are well formed (prefix, case, choices, help, unique)",
 	      registry_rows);
 	group("varreg-3.1", "aliases: normalised, pointing to a key, one meaning per name", aliases);
+	group("varreg-1.3", "impl.* device claims per value are what trainer/impl.c runs", impl_claims);
 	group("varreg-4.1", "autoresearch's constants and GPTConfig fields resolve to their keys",
 	      check_autoresearch);
 	group("varreg-4.2", "autoresearch's knobs our trainer lacks are keys, on no device", lacking);
