@@ -1408,14 +1408,18 @@ static int is_label_word(const char *w, int colon)
 
 /* Skip labels; returns the first token after them, or -1 when the
  * description says nothing changed ("baseline", "rerun"). */
-static int skip_labels(const struct reader *r)
+static int skip_labels(const struct reader *r, int stated)
 {
 	struct name nm;
 	int p = 0, n = r->tk.n;
 	while (p < n) {
 		const struct tok *t = &r->tk.t[p];
-		if (word_in(r, p, n, no_change_words))
+		if (word_in(r, p, n, no_change_words) && !stated)
 			return -1;
+		if (word_in(r, p, n, no_change_words)) {
+			p += 1 + (at(r, p + 1, n)->k == K_COLON); /* "baseline: depth=4" */
+			continue;
+		}
 		int known = t->k == K_WORD && (known_name(r, p, n, &nm) || find_value_word(t->w, NULL));
 		if (t->k == K_BRACKET)
 			p++;
@@ -1452,17 +1456,28 @@ static int says_no_change(const struct reader *r)
 	return 0;
 }
 
-int describe_changes(const char *description, struct change_list *out)
+/* The description read as changes, or (stated) as the settings it states. */
+static int describe(const char *description, struct change_list *out, int stated)
 {
 	struct reader r = { .text = description, .out = out };
 	if (!description)
 		return 0;
 	tokenize(description, 0, (int)strlen(description), &r.tk);
 	r.memo = xcalloc((size_t)r.tk.n + 1, sizeof(*r.memo));
-	int p = says_no_change(&r) ? -1 : skip_labels(&r);
+	int p = !stated && says_no_change(&r) ? -1 : skip_labels(&r, stated);
 	r.first = p;
 	if (p >= 0)
 		read_span(&r, p, r.tk.n, 0);
 	reader_close(&r);
 	return r.added;
+}
+
+int describe_changes(const char *description, struct change_list *out)
+{
+	return describe(description, out, 0);
+}
+
+int describe_stated(const char *description, struct change_list *out)
+{
+	return describe(description, out, 1);
 }
