@@ -1043,6 +1043,17 @@ static const char *toggle_value(const struct name *nm, int on)
 	return d->type == VAR_NUMBER && !nm->implied ? "false" : NULL;
 }
 
+/* Words [p, q) hold a knob the registry knows ("SSSL window pattern"):
+ * they are that knob's setting, not a technique of their own to toggle. */
+static int names_a_setting(struct reader *r, int p, int q)
+{
+	struct name nm;
+	for (int i = p + 1; i < q; i++)
+		if (known_name(r, i, q, &nm) && !str_starts_with(nm.var, "desc."))
+			return 1;
+	return 0;
+}
+
 /* toggle name: the name runs to the end of the phrase. */
 static int toggle_name(struct reader *r, int p, int end, int on)
 {
@@ -1057,9 +1068,9 @@ static int toggle_name(struct reader *r, int p, int end, int on)
 		while (q < end && q - p < 4 && !boundary(r, q, end))
 			q++;
 		k = q - p;
-		if (k > 3 || !boundary(r, q, end) || (unknown_name(r, p, q, &nm) &&
-						      (known_name(r, q - 1, q, &nm) != 1 ||
-						       !str_starts_with(nm.var, "desc."))))
+		if (k > 3 || !boundary(r, q, end) || names_a_setting(r, p, q) ||
+		    (unknown_name(r, p, q, &nm) && (known_name(r, q - 1, q, &nm) != 1 ||
+						    !str_starts_with(nm.var, "desc."))))
 			return 0;
 	}
 	const char *val = toggle_value(&nm, on);
@@ -1291,6 +1302,8 @@ static int production(struct reader *r, int p, int end, struct clause *cs)
 	if (paren)
 		return (n = p_named(r, p, end, 0, 0, cs->flags)) ? n
 		       : (n = p_value_first(r, p, end)) ? n : p_unit(r, p, end);
+	if (start && cs->carry && (n = p_value_first(r, p, end)))
+		return n; /* "add VE, SSSL window pattern": a value, not a toggle */
 	if (start && cs->carry && (n = toggle_name(r, p, end, cs->carry == 1))) {
 		cs->toggled = cs->carry;
 		return n;

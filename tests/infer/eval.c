@@ -1,8 +1,12 @@
 /* eval.c — `make infer-eval`: how well infer_changes reads real run
  * descriptions. Reads every *.tsv of a directory (tests/fixtures/infer,
  * README.md there gives the format: "# split: train|heldout" header, then
- * DESCRIPTION<TAB>EXPECTED lines), infers each description's changes and
- * scores them against the expectation written by hand.
+ * DESCRIPTION<TAB>EXPECTED lines, or STATUS<TAB>DESCRIPTION<TAB>EXPECTED with
+ * "# skipped: N STATUS" lines), infers each description's changes and
+ * scores them against the expectation written by hand. A file with
+ * statuses is replayed in order with ingest's parent chain, so that a
+ * value the parent already had is measured as ingest records it (no
+ * change; see "replaying" below).
  *
  *   build/infer-eval [--show-heldout] [--given] [DIR]
  *

@@ -4,8 +4,10 @@
  * "name: a → b", name=v, name v, bare alias), the splitting rules (" + ",
  * " & ", ";" always; " and " / ", " only when every side is a change),
  * prose that must yield nothing, unknown names -> desc.<slug>, and exact
- * diffs with changed, added and removed keys. Each case checks the exact
- * variable, old and new text. */
+ * diffs with changed, added and removed keys, and the context rule (a
+ * value the parent already had is no change: infer_drop_restated with a
+ * state from infer_state_advance and a baseline's infer_stated). Each case
+ * checks the exact variable, old and new text. */
 #include <jansson.h>
 #include "infer.h"
 #include "util.h"
@@ -58,6 +60,9 @@ static void test_forms(void)
 	expect("infer-1.17", "x0 lambda 0.1 to 0.2", "desc.x0_lambda:0.1>0.2");
 	expect("infer-1.18", "attention to flash", "impl.attention:~>flash");
 	expect("infer-1.19", "add QK norm", "model.qk_norm:~>true");
+	/* a toggle goes on over ',' only to what is no setting of its own */
+	expect("infer-1.19b", "add value embeddings, SSSL window pattern",
+	       "desc.value_embeddings:~>true|model.window_pattern:~>SSSL");
 	expect("infer-1.20", "switch to muon", "optim.matrix_optimizer:~>muon");
 	expect("infer-1.21", "heads 4 to 8", "model.heads:4>8");
 }
@@ -240,6 +245,54 @@ static void test_exact(void)
 	sb_release(&s);
 }
 
+/* The context rule: restated values go, real changes stay. */
+static void test_context(void)
+{
+	struct change_list state = CHANGE_LIST_INIT, cl = CHANGE_LIST_INIT, step = CHANGE_LIST_INIT;
+	char *got;
+	infer_stated("baseline: depth=4 dim=256 11.5M params", &state);
+	got = render(&state);
+	CHECK("infer-ctx-1", !strcmp(got, "model.depth:~>4|model.dim:~>256"));
+	free(got);
+	infer_changes("baseline: depth=4 dim=256", &cl);
+	CHECK("infer-ctx-2", cl.n == 0); /* as a change list a baseline says nothing */
+
+	/* a kept row moves the state; an unknown step makes a value unknown */
+	infer_changes("DEPTH=8, WARMUP=0.02, ADAM_BETAS=(0.8, 0.95), add value embeddings, SSSL window pattern", &step);
+	infer_state_advance(&state, &step);
+	change_list_release(&step);
+	infer_changes("halve batch", &step);
+	infer_state_advance(&state, &step);
+	change_list_release(&step);
+
+	infer_changes("value embeddings, DEPTH=8, dim=256, WARMUP=0.020, ADAM_BETAS=(0.8,0.95), "
+		      "SSSL window pattern, ASPECT_RATIO=96", &cl);
+	CHECK("infer-ctx-3", infer_drop_restated(&state, &cl) == 6);
+	got = render(&cl);
+	CHECK("infer-ctx-4", !strcmp(got, "model.aspect_ratio:~>96"));
+	free(got);
+	change_list_release(&cl);
+
+	/* a value stated with its old side, a new value, a step of unknown
+	 * size, and a variable whose value went unknown all stay */
+	infer_changes("depth 4 -> 8, dim=512, reduce warmup, batch size 2**19", &cl);
+	CHECK("infer-ctx-5", infer_drop_restated(&state, &cl) == 0);
+	got = render(&cl);
+	CHECK("infer-ctx-6", !strcmp(got, "model.depth:4>8|model.dim:~>512|sched.warmup_ratio:~>~|"
+					  "train.total_batch_size:~>524288"));
+	free(got);
+	change_list_release(&cl);
+
+	/* removing what was added is a change; nothing known, nothing dropped */
+	infer_changes("no value embeddings", &cl);
+	CHECK("infer-ctx-7", infer_drop_restated(&state, &cl) == 0 && cl.n == 1);
+	change_list_release(&cl);
+	change_list_release(&state);
+	infer_changes("DEPTH=8", &cl);
+	CHECK("infer-ctx-8", infer_drop_restated(&state, &cl) == 0 && cl.n == 1);
+	change_list_release(&cl);
+}
+
 int main(void)
 {
 	test_forms();
@@ -251,5 +304,6 @@ int main(void)
 	test_prose();
 	test_alias();
 	test_exact();
+	test_context();
 	return check_status();
 }
