@@ -278,6 +278,11 @@ static const struct var_alias aliases[] = {
 	{ "warm down", "sched.warmdown_ratio", NULL }, { "cool down", "sched.warmdown_ratio", NULL },
 	{ "ffn ratio", "model.mlp_ratio", NULL }, { "ffn mult", "model.mlp_ratio", NULL },
 	{ "logit cap", "model.softcap", NULL }, { "logits softcap", "model.softcap", NULL },
+	/* every layer attending in full: the window pattern "L" */
+	{ "full context windows", "model.window_pattern", "L" },
+	{ "all full context windows", "model.window_pattern", "L" },
+	{ "all long windows", "model.window_pattern", "L" },
+	{ "all long attention windows", "model.window_pattern", "L" },
 };
 
 size_t varreg_count(void) { return ARRAY_SIZE(vars); }

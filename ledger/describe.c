@@ -149,7 +149,9 @@ static const struct desc_name {
 	{ "partial rope", "partial_rope", 1 }, { "mtp", "mtp", 1 },
 	{ "multi token prediction", "mtp", 1 }, { "ema decay", "ema_decay", 0 },
 	{ "differential attention", "differential_attention", 1 },
-	{ "parallel block", "parallel_block", 1 },
+	{ "parallel block", "parallel_block", 1 }, { "parallel attn+mlp", "parallel_block", 1 },
+	{ "parallel attn+mlp block", "parallel_block", 1 }, { "parallel attention", "parallel_block", 1 },
+	{ "shards", "shards", 0 }, { "data shards", "shards", 0 }, { "train shards", "shards", 0 },
 };
 
 /* Words that are values of one variable ("SwiGLU", "squared ReLU"). */
@@ -402,6 +404,8 @@ struct name {
 	int technique;       /* naming it says it was tried */
 	int known;
 	int total;           /* "total batch": never the device batch */
+	int range;           /* "seq len curriculum 512->2048": the values are
+	                      * the known knob's range, not this knob's */
 };
 
 struct memo {
@@ -888,6 +892,8 @@ static int finish(struct reader *r, const struct name *nm, const char *old_val,
 	int extra = 0;
 	if (!old_val && (extra = take_old(r, q, end, nm->var, old, sizeof(old))))
 		old_val = old;
+	if (nm->range)
+		old_val = new_val = NULL; /* the schedule changed; its value is unknown */
 	emit(r, nm, old_val, new_val, p, q + extra);
 	return q + extra - p;
 }
@@ -1004,6 +1010,12 @@ static int name_end(const struct reader *r, int p, int end)
 	return q;
 }
 
+/* A known knob's name and one of these is a schedule of that knob: the
+ * values stated are the knob's range over it, not the schedule's value. */
+static const char *const schedule_words[] = {
+	"curriculum", "schedule", "ramp", "annealing", NULL
+};
+
 /* name-forms for a known name at p, else (at the start of a clause or after
  * a verb) for the words up to the operator as a desc.* knob. */
 static int p_named(struct reader *r, int p, int end, int licensed, int at_start, int flags)
@@ -1018,6 +1030,7 @@ static int p_named(struct reader *r, int p, int end, int licensed, int at_start,
 	const struct tok *op = at(r, q, end);
 	if (op->k == K_COLON || (op->k == K_EQ && q - p != 1) || unknown_name(r, p, q, &nm))
 		return 0;
+	nm.range = k && p + k < q && word_in(r, q - 1, q, schedule_words);
 	return name_forms(r, &nm, p, q, end, licensed, flags);
 }
 
@@ -1157,6 +1170,15 @@ static int same_family(const char *a, const char *b)
 	return !strcmp(a, b) || (la == lb && !strncmp(a, b, la));
 }
 
+/* A known name and '=' at p: the next change of "HEAD_DIM=64 4 heads
+ * dim=256", where no separator ends the one before. */
+static int starts_assignment(struct reader *r, int p, int end)
+{
+	struct name nm;
+	int k = known_name(r, p, end, &nm);
+	return k && at(r, p + k, end)->k == K_EQ;
+}
+
 /* value [-> value] known-name: "4 heads", "768→896 dim", "SL pattern",
  * "cosine warmdown", "12 heads instead of 6". */
 static int p_value_first(struct reader *r, int p, int end)
@@ -1176,7 +1198,8 @@ static int p_value_first(struct reader *r, int p, int end)
 		if (vw)
 			snprintf(nm.var, sizeof(nm.var), "%s", vw->var);
 	}
-	if (!boundary(r, q + k, end) && !word_is(r, q + k, end, "instead"))
+	if (!boundary(r, q + k, end) && !word_is(r, q + k, end, "instead") &&
+	    !starts_assignment(r, q + k, end))
 		return 0;
 	static const char *const step_words[] = { "more", "fewer", "less", "extra", "additional", NULL };
 	if (word_in(r, q, end, step_words)) /* "2 more layers": a step, the value unknown */

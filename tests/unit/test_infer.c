@@ -178,8 +178,18 @@ static void test_desc_names(void)
 	expect("infer-8.2", "X0_Lambda 0.1 -> 0.2", "desc.x0_lambda:0.1>0.2");
 	expect("infer-8.3", "x0   lambda 0.1 -> 0.2", "desc.x0_lambda:0.1>0.2");
 	expect("infer-8.4", "reduce tok_emb.weight from 3 to 2", "desc.tok_emb_weight:3>2");
-	/* a known name followed by more name words is another knob */
-	expect("infer-8.5", "seq len curriculum 512->2048", "desc.seq_len_curriculum:512>2048");
+	/* a known name followed by more name words is another knob; with a
+	 * schedule word it is the known knob's schedule, the values its range */
+	expect("infer-8.5", "seq len curriculum 512->2048", "desc.seq_len_curriculum:~>~");
+	expect("infer-8.5b", "batch size ramp 2^17 -> 2^19", "desc.batch_size_ramp:~>~");
+	expect("infer-8.5c", "seq len warmup steps 100 -> 200", "desc.seq_len_warmup_steps:100>200");
+	/* a known name and '=' ends the phrase before it */
+	expect("infer-8.5d", "HEAD_DIM=64 4 heads dim=256", "model.head_dim:~>64|model.heads:~>4|model.dim:~>256");
+	/* spellings of the corpus: every layer in full, data shards, a parallel block */
+	expect("infer-8.5e", "all full-context windows (SSSL better)", "model.window_pattern:~>L");
+	expect("infer-8.5f", "all-long attention windows", "model.window_pattern:~>L");
+	expect("infer-8.5g", "15 shards, EMBEDDING_LR=0.7", "desc.shards:~>15|optim.embedding_lr:~>0.7");
+	expect("infer-8.5h", "parallel attn+MLP block (much worse)", "desc.parallel_block:~>true");
 	/* an unknown name in the middle of prose is not a change */
 	expect("infer-8.6", "loss explodes near step 160 3.1 -> 5.0", "");
 	expect("infer-8.7", "TTT 3 steps lr=1e-4", "");
