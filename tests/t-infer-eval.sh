@@ -55,7 +55,7 @@ expect_match infer-eval-1.11 "--show-heldout lists heldout failures" "$out" 'SEC
 # the baseline (its stated values are state, it records nothing), a row's
 # parent is the last kept one, a value the parent had is no change; a
 # skipped kept row moves the chain, a '?' row does not; a crashed or
-# discarded row never becomes the parent
+# discarded row becomes the parent only as the first row
 mkdir status
 cat >status/e.tsv <<EOT
 # source: test
@@ -74,8 +74,8 @@ expect_eq infer-eval-1.13 "... every row against its parent's state" "7 7 0 0 0"
 printf '# source: test\n# split: train\ncrash\tdepth=8\tmodel.depth ? -> 8\n' >status/f.tsv
 printf 'keep\tdepth=9\tmodel.depth ? -> 9\ndiscard\tdepth=9, dim=512\tmodel.dim ? -> 512\n' >>status/f.tsv
 expect_code infer-eval-1.14 "a file whose first row crashed" 0 "$EVAL" status
-expect_eq infer-eval-1.15 "... has no baseline: rows before the first kept one record nothing, as ingest" \
-	"3 1 0 0 2" "$(row train f)"
+expect_eq infer-eval-1.15 "... has that row as its root, as ingest: it records nothing, the rest against it" \
+	"3 2 0 0 1" "$(row train f)"
 printf '# source: test\n# split: train\nkeep\tdepth=8\t-\ndepth 8 to 9\t-\n' >status/g.tsv
 expect_code infer-eval-1.16 "one file in two layouts exits 2" 2 "$EVAL" status
 

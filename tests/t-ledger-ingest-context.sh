@@ -5,7 +5,8 @@
 # was kept, a restatement with its old value written out); ingest it and
 # check, row by row, the changes recorded: restated values are gone, real
 # changes stay, nothing is filled in. Then a runrec/1 run without a config
-# whose parent has one: the parent's config is what it had. Then reinfer
+# whose parent has one: the parent's config is what it had. A file whose
+# first row crashed: that row is the parent of the rows until a keep. Then reinfer
 # finds nothing to redo on a fresh ingest, and removes a restatement that an
 # older ledger recorded.
 . "$ROOT/tests/lib.sh"
@@ -47,6 +48,26 @@ expect_eq ledger-ingest-context-1.10 "turning it off is a change; depth and dim 
 	"desc.value_embeddings ? false" "$(changes c9)"
 expect_eq ledger-ingest-context-1.11 "a restatement with its old value written out is kept (the text knows better)" \
 	"model.depth 4 8" "$(changes c10)"
+
+# A first row that crashed is no baseline, but the rows after it changed
+# its configuration: it is their parent until one is kept.
+cat >crash.tsv <<'EOT'
+commit	val_bpb	memory_gb	status	description
+k1	0.000000	0.0	crash	baseline (no changes) killed with exit 137
+k2	0.000000	0.0	crash	reduce warmup_steps from 20 to 2
+k3	1.10	10	keep	DEVICE_BATCH_SIZE=16
+k4	1.09	10	discard	DEVICE_BATCH_SIZE=16, depth 8 to 9
+EOT
+expect_code ledger-ingest-context-1.12 "a file whose first row crashed" 0 "$LEDGER" --db crash.db ingest crash.tsv
+expect_eq ledger-ingest-context-1.13 "... is no baseline and has no parent" "|crash|" \
+	"$(sql crash.db "SELECT ifnull(decision, ''), status, ifnull(parent, '') FROM runs WHERE code_commit = 'k1'")"
+expect_eq ledger-ingest-context-1.13b "... and is the parent of the rows up to the first keep" "k1 k1 k3" \
+	"$(sql crash.db "SELECT group_concat(p.code_commit, ' ') FROM (SELECT r.parent FROM runs r ORDER BY r.id) x
+		JOIN runs p ON p.run_id = x.parent")"
+DB=crash.db
+expect_eq ledger-ingest-context-1.14 "... so their changes are recorded" "desc.warmup_steps 20 2" "$(changes k2)"
+expect_eq ledger-ingest-context-1.15 "... and the kept row's are state" "model.depth 8 9" "$(changes k4)"
+DB=l.db
 
 # A run without a config below one with a config: the config is the state.
 cat >rr.jsonl <<'EOT'

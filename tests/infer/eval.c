@@ -241,9 +241,10 @@ static void print_failure(const char *where, enum verdict v, const char *status,
 
 /* ---- replaying a file's parent chain ----------------------------------
  * A file with statuses (STATUS<TAB>DESCRIPTION<TAB>EXPECTED) is read as
- * ledger/ingest_tsv.c reads a results.tsv: the first stored row with status
- * ok is the baseline, each row's parent is the last kept row (keep or
- * baseline) before it, a row without a parent records nothing. Each
+ * ledger/ingest_tsv.c reads a results.tsv: the first stored row is the
+ * root (the baseline when its status is ok), each row's parent is the last
+ * kept row (keep or baseline) before it, or the root; the root records
+ * nothing, what its description states is its state. Each
  * description's changes are inferred and then measured against the
  * parent's inferred state (infer.h: infer_drop_restated), as ledger/store.c
  * does at ingest. "# skipped: N STATUS" lines are source rows the corpus
@@ -275,10 +276,11 @@ static void replay_row(struct replay *rp, const char *status_word, const char *d
 	}
 	if (!stored)
 		return;
-	if (rp->rows++ == 0 && !strcmp(status, "ok"))
+	int first = rp->rows++ == 0;
+	if (first && !strcmp(status, "ok"))
 		decision = "baseline";
-	if (!decision || (strcmp(decision, "keep") && strcmp(decision, "baseline")))
-		return;
+	if (!first && (!decision || (strcmp(decision, "keep") && strcmp(decision, "baseline"))))
+		return; /* a failed first row is still the root of what follows */
 	if (rp->has_parent) {
 		infer_state_advance(&rp->parent_state, got);
 	} else { /* a root: what its description states is its configuration */
