@@ -630,6 +630,23 @@ static int tuple_value(const struct reader *r, const struct tok *t, char *buf, s
 	return ok ? 0 : -1;
 }
 
+static const char *toggle_value(const struct name *nm, int on);
+
+/* Words that switch a numeric knob off. */
+static const char *const knob_off_words[] = { "off", "none", "disabled", NULL };
+
+/* What "off" makes a numeric knob (0 for one whose zero means off, else
+ * false: see toggle_value), or NULL when it is no numeric knob. */
+static const char *off_value(const char *var)
+{
+	const struct var_def *d = varreg_find(var);
+	struct name nm = { .known = 1 };
+	if (!d || (d->type != VAR_NUMBER && d->type != VAR_INT))
+		return NULL;
+	snprintf(nm.var, sizeof(nm.var), "%s", var);
+	return toggle_value(&nm, 0);
+}
+
 /* The value token p states for var: 0 (buf filled), 1 (stated, value
  * unknown), -1 (not a value of var). Unknown knobs (desc.*) take numbers,
  * quoted text, tuples and, if loose, a plain word. */
@@ -655,6 +672,10 @@ static int value_at(const struct reader *r, int p, int end, const char *var, int
 	case K_WORD:
 		if (!word_value(r, t, var, buf, n))
 			return 0;
+		if (in_list(t->w, knob_off_words) && off_value(var)) {
+			snprintf(buf, n, "%s", off_value(var)); /* "softcap off", "WD: none" */
+			return 0;
+		}
 		if (is_desc && loose && !in_list(t->w, stop_words) && !strchr(t->w, ' ')) {
 			snprintf(buf, n, "%.*s", t->b - t->a, r->text + t->a);
 			return 0;
@@ -948,6 +969,25 @@ static int paren_range(const struct reader *r, const struct tok *t, const char *
 	return ok ? 0 : -1;
 }
 
+/* The end of "a -> b [-> c …]" whose b is at p (v->b, v->rb hold it):
+ * the token after the last value, the last value in v->b; -1 when an
+ * arrow leads to no value. */
+static int chain_end(const struct reader *r, int p, int end, const char *var, int loose,
+		     struct vals *v)
+{
+	int e = p + 1;
+	while (at(r, e, end)->k == K_ARROW) {
+		char next[96];
+		int rn = value_at(r, e + 1, end, var, loose, next, sizeof(next));
+		if (rn < 0)
+			return -1;
+		snprintf(v->b, sizeof(v->b), "%s", next);
+		v->rb = rn;
+		e += 2;
+	}
+	return e;
+}
+
 /* After name (tokens [p, q)): the forms that state values. Returns the
  * tokens taken from p, 0 when none fits. licensed: a verb came first. */
 static int name_forms(struct reader *r, const struct name *nm, int p, int q, int end,
@@ -963,15 +1003,23 @@ static int name_forms(struct reader *r, const struct name *nm, int p, int q, int
 	int from = word_is(r, q, end, "from"), a = q + from;
 #define VAL(i, dst, res) ((res) = value_at(r, (i), end, var, loose, (dst), sizeof(dst)), (res) >= 0)
 #define SIDE(buf, res) ((res) == 0 ? (buf) : NULL)
-	/* [from] a (to | ->) b */
+	/* [from] a (to | ->) b [-> c …] */
 	if (VAL(a, v.a, v.ra) && is_to(r, a + 1, end) && VAL(a + 2, v.b, v.rb) &&
 	    (known || from || at(r, a + 1, end)->k == K_ARROW || at(r, a, end)->k == K_NUM) &&
-	    (known || at(r, a + 2, end)->k != K_WORD || boundary(r, a + 3, end)))
-		return finish(r, nm, SIDE(v.a, v.ra), SIDE(v.b, v.rb), p, a + 3, end);
+	    (known || at(r, a + 2, end)->k != K_WORD || boundary(r, a + 3, end))) {
+		int e = chain_end(r, a + 2, end, var, loose, &v);
+		if (e < 0)
+			return 0; /* "15 -> 20 -> off": no value this reading trusts */
+		/* "0.6 -> 0.9 -> 1.2": tries in a row; the last is the run's value,
+		 * which one it came from is not sure */
+		return finish(r, nm, e > a + 3 ? NULL : SIDE(v.a, v.ra), SIDE(v.b, v.rb), p, e, end);
+	}
 	/* (= | :) a [-> b] */
 	if ((t->k == K_EQ || t->k == K_COLON) && VAL(q + 1, v.a, v.ra)) {
 		if (at(r, q + 2, end)->k == K_ARROW && VAL(q + 3, v.b, v.rb))
 			return finish(r, nm, SIDE(v.a, v.ra), SIDE(v.b, v.rb), p, q + 4, end);
+		if (at(r, q + 2, end)->k == K_ARROW)
+			return 0; /* "softcap: 15 -> ???": a is what it was, not the value */
 		return finish(r, nm, NULL, SIDE(v.a, v.ra), p, q + 2, end);
 	}
 	if (flags & F_WITH)
@@ -983,8 +1031,9 @@ static int name_forms(struct reader *r, const struct name *nm, int p, int q, int
 	/* [verb] name (a to b) */
 	if ((licensed || known) && t->k == K_PAREN && !paren_range(r, t, var, loose, &v))
 		return finish(r, nm, SIDE(v.a, v.ra), SIDE(v.b, v.rb), p, q + 1, end);
-	/* known-name a */
-	if (known && t->k != K_PAREN && !p_result_at(r, q + 1, end) && VAL(q, v.a, v.ra))
+	/* known-name a (not "a -> what this reading does not take") */
+	if (known && t->k != K_PAREN && !p_result_at(r, q + 1, end) && at(r, q + 1, end)->k != K_ARROW &&
+	    VAL(q, v.a, v.ra))
 		return finish(r, nm, NULL, SIDE(v.a, v.ra), p, q + 1, end);
 	return 0;
 #undef VAL
@@ -1028,8 +1077,8 @@ static int p_named(struct reader *r, int p, int end, int licensed, int at_start,
 		return 0;
 	int q = name_end(r, p, end);
 	const struct tok *op = at(r, q, end);
-	if (op->k == K_COLON || (op->k == K_EQ && q - p != 1) || unknown_name(r, p, q, &nm))
-		return 0;
+	if (op->k == K_COLON || (op->k == K_EQ && q - p != 1) || k >= q - p || unknown_name(r, p, q, &nm))
+		return 0; /* a known name the forms refused is not a knob of its own either */
 	nm.range = k && p + k < q && word_in(r, q - 1, q, schedule_words);
 	return name_forms(r, &nm, p, q, end, licensed, flags);
 }
@@ -1086,6 +1135,9 @@ static int toggle_name(struct reader *r, int p, int end, int on)
 						    !str_starts_with(nm.var, "desc."))))
 			return 0;
 	}
+	static const char *const scope[] = { "on", "in", "to", "from", NULL };
+	if (word_in(r, p + k, end, scope) && at(r, p + k + 1, end)->k == K_WORD)
+		return 0; /* "no weight decay on embeddings": X for a part only, another knob */
 	const char *val = toggle_value(&nm, on);
 	if (!val)
 		return 0;

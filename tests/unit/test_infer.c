@@ -190,6 +190,19 @@ static void test_desc_names(void)
 	expect("infer-8.5f", "all-long attention windows", "model.window_pattern:~>L");
 	expect("infer-8.5g", "15 shards, EMBEDDING_LR=0.7", "desc.shards:~>15|optim.embedding_lr:~>0.7");
 	expect("infer-8.5h", "parallel attn+MLP block (much worse)", "desc.parallel_block:~>true");
+	/* a chain of tries: the last value is the run's, where it came from is not sure */
+	expect("infer-8.5i", "embedding lr 0.6 -> 0.9 -> 1.2", "optim.embedding_lr:~>1.2");
+	expect("infer-8.5j", "DEPTH 8\xe2\x86\x92" "10\xe2\x86\x92" "12", "model.depth:~>12");
+	/* "off" for a numeric knob: 0 where zero means off, else false; an
+	 * arrow to what is no value is never read as "X a" */
+	expect("infer-8.5k", "logit softcap: 15 -> off", "model.softcap:15>false");
+	expect("infer-8.5l", "weight decay off", "optim.weight_decay:~>0");
+	expect("infer-8.5m", "softcap 15 -> fifteen", "");
+	expect("infer-8.5n", "softcap: 15 -> fifteen", "");
+	/* a toggle for a part of the model is another knob: nothing */
+	expect("infer-8.5o", "no weight decay on embeddings", "");
+	expect("infer-8.5p", "remove value embeddings from the last layer", "");
+	expect("infer-8.5q", "disable grad checkpointing for speed", "impl.recompute:~>false");
 	/* an unknown name in the middle of prose is not a change */
 	expect("infer-8.6", "loss explodes near step 160 3.1 -> 5.0", "");
 	expect("infer-8.7", "TTT 3 steps lr=1e-4", "");
