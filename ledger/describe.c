@@ -829,6 +829,12 @@ static int unknown_name(const struct reader *r, int p, int q, struct name *nm)
 	}
 	if (is_result_name(words) || in_list(words, vague_names) || strlen(words) < 2)
 		return -1;
+	int m = p;
+	while (m < q - 1 && in_list(r->tk.t[m].w, modifiers))
+		m++;
+	if (m > p && !join_words(r, m, q, words, sizeof(words)) && in_list(words, vague_names))
+		return -1; /* "higher LR": which LR is not said */
+	join_words(r, p, q, words, sizeof(words));
 	memset(nm, 0, sizeof(*nm));
 	desc_slug(words, nm->var, sizeof(nm->var));
 	return 0;
@@ -1080,6 +1086,9 @@ static int p_named(struct reader *r, int p, int end, int licensed, int at_start,
 	if (op->k == K_COLON || (op->k == K_EQ && q - p != 1) || k >= q - p || unknown_name(r, p, q, &nm))
 		return 0; /* a known name the forms refused is not a knob of its own either */
 	nm.range = k && p + k < q && word_in(r, q - 1, q, schedule_words);
+	struct name last;
+	if (k && known_name(r, p + k, q, &last) == q - p - k && !str_starts_with(last.var, "desc."))
+		nm = last; /* "ADAM_BETAS beta1 0.8->0.9": the more precise name */
 	return name_forms(r, &nm, p, q, end, licensed, flags);
 }
 

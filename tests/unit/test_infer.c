@@ -203,6 +203,10 @@ static void test_desc_names(void)
 	expect("infer-8.5o", "no weight decay on embeddings", "");
 	expect("infer-8.5p", "remove value embeddings from the last layer", "");
 	expect("infer-8.5q", "disable grad checkpointing for speed", "impl.recompute:~>false");
+	/* two known names: the later, more precise one; a modifier and a
+	 * vague word name no knob */
+	expect("infer-8.5r", "ADAM_BETAS beta1 0.8->0.9", "optim.beta1:0.8>0.9");
+	expect("infer-8.5s", "higher LR 0.04 -> 0.05", "");
 	/* an unknown name in the middle of prose is not a change */
 	expect("infer-8.6", "loss explodes near step 160 3.1 -> 5.0", "");
 	expect("infer-8.7", "TTT 3 steps lr=1e-4", "");
