@@ -1260,7 +1260,7 @@ static int p_value_first(struct reader *r, int p, int end)
 			snprintf(nm.var, sizeof(nm.var), "%s", vw->var);
 	}
 	if (!boundary(r, q + k, end) && !word_is(r, q + k, end, "instead") &&
-	    !starts_assignment(r, q + k, end))
+	    !word_is(r, q + k, end, "of") && !starts_assignment(r, q + k, end))
 		return 0;
 	static const char *const step_words[] = { "more", "fewer", "less", "extra", "additional", NULL };
 	if (word_in(r, q, end, step_words)) /* "2 more layers": a step, the value unknown */

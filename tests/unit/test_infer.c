@@ -207,6 +207,7 @@ static void test_desc_names(void)
 	 * vague word name no knob */
 	expect("infer-8.5r", "ADAM_BETAS beta1 0.8->0.9", "optim.beta1:0.8>0.9");
 	expect("infer-8.5s", "higher LR 0.04 -> 0.05", "");
+	expect("infer-8.5t", "8 heads of 64", "model.heads:~>8"); /* not "heads of 64" */
 	/* an unknown name in the middle of prose is not a change */
 	expect("infer-8.6", "loss explodes near step 160 3.1 -> 5.0", "");
 	expect("infer-8.7", "TTT 3 steps lr=1e-4", "");
