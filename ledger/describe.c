@@ -1037,9 +1037,10 @@ static int name_forms(struct reader *r, const struct name *nm, int p, int q, int
 	/* [verb] name (a to b) */
 	if ((licensed || known) && t->k == K_PAREN && !paren_range(r, t, var, loose, &v))
 		return finish(r, nm, SIDE(v.a, v.ra), SIDE(v.b, v.rb), p, q + 1, end);
-	/* known-name a (not "a -> what this reading does not take") */
+	/* known-name a (not "a -> what this reading does not take", not "a * 2") */
+	static const char *const times[] = { "*", "x", "\xc3\x97", "times", NULL };
 	if (known && t->k != K_PAREN && !p_result_at(r, q + 1, end) && at(r, q + 1, end)->k != K_ARROW &&
-	    VAL(q, v.a, v.ra))
+	    !word_in(r, q + 1, end, times) && VAL(q, v.a, v.ra))
 		return finish(r, nm, NULL, SIDE(v.a, v.ra), p, q + 1, end);
 	return 0;
 #undef VAL
@@ -1263,7 +1264,14 @@ static int p_value_first(struct reader *r, int p, int end)
 	    !word_is(r, q + k, end, "of") && !starts_assignment(r, q + k, end))
 		return 0;
 	static const char *const step_words[] = { "more", "fewer", "less", "extra", "additional", NULL };
-	if (word_in(r, q, end, step_words)) /* "2 more layers": a step, the value unknown */
+	static const char *const step_verbs[] = { "add", "added", "adding", "remove", "removed", "removing",
+						  "drop", "dropped", "cut", "plus", "minus", NULL };
+	const struct var_def *d = varreg_find(nm.var);
+	/* "add 2 layers" counts what is added; "add 5% warmup" sets a ratio */
+	int after_verb = p > 0 && r->tk.t[p - 1].k == K_WORD && in_list(r->tk.t[p - 1].w, step_verbs) &&
+			 d && d->type == VAR_INT;
+	if (word_in(r, q, end, step_words) || (after_verb && !arrow))
+		/* "2 more layers", "added 2 layers": a step, the value unknown */
 		return !arrow && t->k == K_NUM ? finish(r, &nm, NULL, NULL, p, q + k, end) : 0;
 	if ((v.rb = value_at(r, q - 1, end, nm.var, 0, v.b, sizeof(v.b))) < 0 ||
 	    (arrow && (v.ra = value_at(r, p, end, nm.var, 0, v.a, sizeof(v.a))) < 0))

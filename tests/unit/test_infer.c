@@ -208,6 +208,11 @@ static void test_desc_names(void)
 	expect("infer-8.5r", "ADAM_BETAS beta1 0.8->0.9", "optim.beta1:0.8>0.9");
 	expect("infer-8.5s", "higher LR 0.04 -> 0.05", "");
 	expect("infer-8.5t", "8 heads of 64", "model.heads:~>8"); /* not "heads of 64" */
+	/* a number after add / remove is a step: the value is unknown */
+	expect("infer-8.5u", "added 2 layers", "model.depth:~>~");
+	expect("infer-8.5v", "remove 2 heads", "model.heads:~>~");
+	expect("infer-8.5w", "depth 4 * 2", "");
+	expect("infer-8.5x", "add 5% warmup", "sched.warmup_ratio:~>0.05"); /* a ratio is set, not stepped */
 	/* an unknown name in the middle of prose is not a change */
 	expect("infer-8.6", "loss explodes near step 160 3.1 -> 5.0", "");
 	expect("infer-8.7", "TTT 3 steps lr=1e-4", "");
