@@ -1014,8 +1014,11 @@ static int name_forms(struct reader *r, const struct name *nm, int p, int q, int
 	    (known || from || at(r, a + 1, end)->k == K_ARROW || at(r, a, end)->k == K_NUM) &&
 	    (known || at(r, a + 2, end)->k != K_WORD || boundary(r, a + 3, end))) {
 		int e = chain_end(r, a + 2, end, var, loose, &v);
+		struct name unit;
 		if (e < 0)
 			return 0; /* "15 -> 20 -> off": no value this reading trusts */
+		if (!known && known_name(r, e, end, &unit))
+			return 0; /* "tokenizer 8k -> 32k vocab": the values are the vocab's */
 		/* "0.6 -> 0.9 -> 1.2": tries in a row; the last is the run's value,
 		 * which one it came from is not sure */
 		return finish(r, nm, e > a + 3 ? NULL : SIDE(v.a, v.ra), SIDE(v.b, v.rb), p, e, end);
