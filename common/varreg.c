@@ -106,6 +106,8 @@ static const struct var_alias aliases[] = {
 	 * prepare.py constants, and more prose spellings (issue 9). */
 	{ "sequence len", "model.seq_len", NULL }, { "seq length", "model.seq_len", NULL },
 	{ "context len", "model.seq_len", NULL }, { "ctx len", "model.seq_len", NULL },
+	{ "context", "model.seq_len", NULL }, { "context size", "model.seq_len", NULL },
+	{ "context window", "model.seq_len", NULL }, { "ctx", "model.seq_len", NULL },
 	{ "block size", "model.seq_len", NULL }, { "context window", "model.seq_len", NULL },
 	{ "eval tokens", "train.eval_tokens", NULL }, { "val tokens", "train.eval_tokens", NULL },
 	{ "validation tokens", "train.eval_tokens", NULL },
@@ -270,6 +272,8 @@ static const struct var_alias aliases[] = {
 	{ "qk layernorm", "model.qk_norm", NULL }, { "model width", "model.dim", NULL },
 	{ "seq length", "model.seq_len", NULL }, { "sequence len", "model.seq_len", NULL },
 	{ "context len", "model.seq_len", NULL }, { "ctx len", "model.seq_len", NULL },
+	{ "context", "model.seq_len", NULL }, { "context size", "model.seq_len", NULL },
+	{ "context window", "model.seq_len", NULL }, { "ctx", "model.seq_len", NULL },
 	{ "block size", "model.seq_len", NULL }, { "beta 1", "optim.beta1", NULL },
 	{ "beta 2", "optim.beta2", NULL }, { "embedding learning rate", "optim.embedding_lr", NULL },
 	{ "matrix learning rate", "optim.matrix_lr", NULL },

@@ -214,6 +214,7 @@ static void test_desc_names(void)
 	expect("infer-8.5w", "depth 4 * 2", "");
 	expect("infer-8.5x", "add 5% warmup", "sched.warmup_ratio:~>0.05"); /* a ratio is set, not stepped */
 	expect("infer-8.5y", "tokenizer 8k -> 32k vocab", "model.vocab_size:8192>32768");
+	expect("infer-8.5z", "context 1024 -> 2048", "model.seq_len:1024>2048");
 	/* an unknown name in the middle of prose is not a change */
 	expect("infer-8.6", "loss explodes near step 160 3.1 -> 5.0", "");
 	expect("infer-8.7", "TTT 3 steps lr=1e-4", "");
