@@ -106,6 +106,8 @@ static const struct var_alias aliases[] = {
 	 * prepare.py constants, and more prose spellings (issue 9). */
 	{ "sequence len", "model.seq_len", NULL }, { "seq length", "model.seq_len", NULL },
 	{ "context len", "model.seq_len", NULL }, { "ctx len", "model.seq_len", NULL },
+	{ "soft capping", "model.softcap", NULL }, { "logit soft capping", "model.softcap", NULL },
+	{ "softcapping", "model.softcap", NULL }, { "logit softcapping", "model.softcap", NULL },
 	{ "context", "model.seq_len", NULL }, { "context size", "model.seq_len", NULL },
 	{ "context window", "model.seq_len", NULL }, { "ctx", "model.seq_len", NULL },
 	{ "block size", "model.seq_len", NULL }, { "context window", "model.seq_len", NULL },
@@ -272,6 +274,8 @@ static const struct var_alias aliases[] = {
 	{ "qk layernorm", "model.qk_norm", NULL }, { "model width", "model.dim", NULL },
 	{ "seq length", "model.seq_len", NULL }, { "sequence len", "model.seq_len", NULL },
 	{ "context len", "model.seq_len", NULL }, { "ctx len", "model.seq_len", NULL },
+	{ "soft capping", "model.softcap", NULL }, { "logit soft capping", "model.softcap", NULL },
+	{ "softcapping", "model.softcap", NULL }, { "logit softcapping", "model.softcap", NULL },
 	{ "context", "model.seq_len", NULL }, { "context size", "model.seq_len", NULL },
 	{ "context window", "model.seq_len", NULL }, { "ctx", "model.seq_len", NULL },
 	{ "block size", "model.seq_len", NULL }, { "beta 1", "optim.beta1", NULL },

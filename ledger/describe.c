@@ -59,7 +59,14 @@ static const char *const verbs[] = {
 	"shorten", "lengthen", "boost", "cut", "test", "re check", "recheck", "widen",
 	"narrow", "deepen", "halve", "double", "triple", "use", "enable", "add", "remove",
 	"disable", "drop", "no", "without", "w/o", "enabled", "added", "removed", "disabled",
-	"dropped", "turn", NULL
+	"dropped", "turn",
+	/* the same in the past tense and as -ing: "Increased matrix LR from 0.04 to 0.05" */
+	"increased", "decreased", "reduced", "raised", "lowered", "bumped", "changed", "tried",
+	"tuned", "adjusted", "tweaked", "switched", "reverted", "restored", "scaled", "updated",
+	"extended", "shortened", "lengthened", "boosted", "widened", "narrowed", "deepened",
+	"halved", "doubled", "tripled", "used", "increasing", "decreasing", "reducing", "raising",
+	"lowering", "bumping", "changing", "trying", "tuning", "switching", "reverting", "using",
+	"doubling", "halving", "setting", NULL
 };
 static const char *const toggles_on[] = { "enable", "add", "use", "enabled", "added", NULL };
 static const char *const toggles_off[] = { "remove", "disable", "drop", "no", "without", "w/o",
@@ -1199,7 +1206,9 @@ static int p_direction(struct reader *r, int p, int end, int flags)
 	static const char *const words[] = {
 		"halve", "double", "triple", "more", "fewer", "increase", "decrease", "reduce",
 		"raise", "lower", "bump", "boost", "cut", "shorten", "lengthen", "extend", "widen",
-		"narrow", "deepen", NULL
+		"narrow", "deepen", "halved", "doubled", "tripled", "increased", "decreased", "reduced",
+		"raised", "lowered", "bumped", "boosted", "shortened", "lengthened", "extended",
+		"widened", "narrowed", "deepened", NULL
 	};
 	struct name nm;
 	if (!word_in(r, p, end, words))

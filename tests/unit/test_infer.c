@@ -215,6 +215,11 @@ static void test_desc_names(void)
 	expect("infer-8.5x", "add 5% warmup", "sched.warmup_ratio:~>0.05"); /* a ratio is set, not stepped */
 	expect("infer-8.5y", "tokenizer 8k -> 32k vocab", "model.vocab_size:8192>32768");
 	expect("infer-8.5z", "context 1024 -> 2048", "model.seq_len:1024>2048");
+	/* verbs in the past tense and as -ing are verbs, never part of a name */
+	expect("infer-8.6a", "Increased matrix learning rate from 0.04 to 0.05", "optim.matrix_lr:0.04>0.05");
+	expect("infer-8.6b", "Bumped embedding LR from 0.6 to 0.8", "optim.embedding_lr:0.6>0.8");
+	expect("infer-8.6c", "Doubled depth", "model.depth:~>~");
+	expect("infer-8.6d", "Removed the logit soft-capping", "model.softcap:~>false");
 	/* an unknown name in the middle of prose is not a change */
 	expect("infer-8.6", "loss explodes near step 160 3.1 -> 5.0", "");
 	expect("infer-8.7", "TTT 3 steps lr=1e-4", "");
