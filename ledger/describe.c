@@ -121,7 +121,8 @@ static const char *const not_knob_words[] = {
 /* Words that never belong to a knob's name. */
 static const char *const stop_words[] = {
 	"the", "a", "an", "of", "to", "from", "in", "on", "at", "is", "was", "be", "by", "per",
-	"or", "not", "and", "but", "it", "this", "that", "as", "into", "over", "instead", NULL
+	"or", "not", "and", "but", "it", "this", "that", "as", "into", "over", "instead",
+	"are", "were", "goes", "go", "went", "becomes", "become", "became", "now", "moves", NULL
 };
 /* The first word says this run changed nothing. */
 static const char *const no_change_words[] = {
@@ -1024,7 +1025,8 @@ static int name_forms(struct reader *r, const struct name *nm, int p, int q, int
 		struct name unit;
 		if (e < 0)
 			return 0; /* "15 -> 20 -> off": no value this reading trusts */
-		if (!known && known_name(r, e, end, &unit))
+		int ku = known_name(r, e, end, &unit);
+		if (ku && (!known || strcmp(unit.var, var)) && boundary(r, e + ku, end))
 			return 0; /* "tokenizer 8k -> 32k vocab": the values are the vocab's */
 		/* "0.6 -> 0.9 -> 1.2": tries in a row; the last is the run's value,
 		 * which one it came from is not sure */
@@ -1040,9 +1042,12 @@ static int name_forms(struct reader *r, const struct name *nm, int p, int q, int
 	}
 	if (flags & F_WITH)
 		return 0;
-	/* (-> | to) b */
+	/* (-> | to) b, b not another knob's ("4 heads -> 8 layers") */
+	struct name other;
+	int ko = known_name(r, q + 2, end, &other);
 	if ((t->k == K_ARROW || (word_is(r, q, end, "to") && (known || licensed))) &&
-	    VAL(q + 1, v.b, v.rb) && (known || boundary(r, q + 2, end)))
+	    VAL(q + 1, v.b, v.rb) && (known || boundary(r, q + 2, end)) &&
+	    !(ko && strcmp(other.var, var) && boundary(r, q + 2 + ko, end)))
 		return finish(r, nm, NULL, SIDE(v.b, v.rb), p, q + 2, end);
 	/* [verb] name (a to b) */
 	if ((licensed || known) && t->k == K_PAREN && !paren_range(r, t, var, loose, &v))
@@ -1271,6 +1276,16 @@ static int p_value_first(struct reader *r, int p, int end)
 			return 0;
 		if (vw)
 			snprintf(nm.var, sizeof(nm.var), "%s", vw->var);
+	}
+	struct name again;
+	int k2;
+	if (!arrow && t->k == K_NUM && at(r, q + k, end)->k == K_ARROW && at(r, q + k + 1, end)->k == K_NUM &&
+	    (k2 = known_name(r, q + k + 2, end, &again)) && !strcmp(again.var, nm.var) &&
+	    boundary(r, q + k + 2 + k2, end)) { /* "8 layers -> 10 layers" */
+		if ((v.ra = value_at(r, p, end, nm.var, 0, v.a, sizeof(v.a))) < 0 ||
+		    (v.rb = value_at(r, q + k + 1, end, nm.var, 0, v.b, sizeof(v.b))) < 0)
+			return 0;
+		return finish(r, &nm, v.ra ? NULL : v.a, v.rb ? NULL : v.b, p, q + k + 2 + k2, end);
 	}
 	if (!boundary(r, q + k, end) && !word_is(r, q + k, end, "instead") &&
 	    !word_is(r, q + k, end, "of") && !starts_assignment(r, q + k, end))
