@@ -1052,8 +1052,9 @@ static int name_forms(struct reader *r, const struct name *nm, int p, int q, int
 	/* [verb] name (a to b) */
 	if ((licensed || known) && t->k == K_PAREN && !paren_range(r, t, var, loose, &v))
 		return finish(r, nm, SIDE(v.a, v.ra), SIDE(v.b, v.rb), p, q + 1, end);
-	/* known-name a (not "a -> what this reading does not take", not "a * 2") */
-	static const char *const times[] = { "*", "x", "\xc3\x97", "times", NULL };
+	/* known-name a (not "a -> what this reading does not take", not "a * 2",
+	 * not "depth 10 base": the base it started from) */
+	static const char *const times[] = { "*", "x", "\xc3\x97", "times", "base", "baseline", NULL };
 	if (known && t->k != K_PAREN && !p_result_at(r, q + 1, end) && at(r, q + 1, end)->k != K_ARROW &&
 	    !word_in(r, q + 1, end, times) && VAL(q, v.a, v.ra))
 		return finish(r, nm, NULL, SIDE(v.a, v.ra), p, q + 1, end);

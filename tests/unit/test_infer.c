@@ -224,6 +224,7 @@ static void test_desc_names(void)
 	expect("infer-8.6f", "depth goes 8->10", ""); /* not desc.depth_goes */
 	expect("infer-8.6g", "4 heads -> 8 layers", "model.depth:~>8"); /* 8 is the layers' */
 	expect("infer-8.6h", "ASPECT_RATIO 64->54 DEPTH 12->14", "model.aspect_ratio:64>54|model.depth:12>14");
+	expect("infer-8.6i", "depth 10 base, warmdown 0.4", "sched.warmdown_ratio:~>0.4");
 	/* an unknown name in the middle of prose is not a change */
 	expect("infer-8.6", "loss explodes near step 160 3.1 -> 5.0", "");
 	expect("infer-8.7", "TTT 3 steps lr=1e-4", "");
