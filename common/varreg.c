@@ -115,6 +115,10 @@ static const struct var_alias aliases[] = {
 	 * prepare.py constants, and more prose spellings (issue 9). */
 	{ "sequence len", "model.seq_len", NULL }, { "seq length", "model.seq_len", NULL },
 	{ "context len", "model.seq_len", NULL }, { "ctx len", "model.seq_len", NULL },
+	{ "soft capping", "model.softcap", NULL }, { "logit soft capping", "model.softcap", NULL },
+	{ "softcapping", "model.softcap", NULL }, { "logit softcapping", "model.softcap", NULL },
+	{ "context", "model.seq_len", NULL }, { "context size", "model.seq_len", NULL },
+	{ "context window", "model.seq_len", NULL }, { "ctx", "model.seq_len", NULL },
 	{ "block size", "model.seq_len", NULL }, { "context window", "model.seq_len", NULL },
 	{ "eval tokens", "train.eval_tokens", NULL }, { "val tokens", "train.eval_tokens", NULL },
 	{ "validation tokens", "train.eval_tokens", NULL },
@@ -279,6 +283,10 @@ static const struct var_alias aliases[] = {
 	{ "qk layernorm", "model.qk_norm", NULL }, { "model width", "model.dim", NULL },
 	{ "seq length", "model.seq_len", NULL }, { "sequence len", "model.seq_len", NULL },
 	{ "context len", "model.seq_len", NULL }, { "ctx len", "model.seq_len", NULL },
+	{ "soft capping", "model.softcap", NULL }, { "logit soft capping", "model.softcap", NULL },
+	{ "softcapping", "model.softcap", NULL }, { "logit softcapping", "model.softcap", NULL },
+	{ "context", "model.seq_len", NULL }, { "context size", "model.seq_len", NULL },
+	{ "context window", "model.seq_len", NULL }, { "ctx", "model.seq_len", NULL },
 	{ "block size", "model.seq_len", NULL }, { "beta 1", "optim.beta1", NULL },
 	{ "beta 2", "optim.beta2", NULL }, { "embedding learning rate", "optim.embedding_lr", NULL },
 	{ "matrix learning rate", "optim.matrix_lr", NULL },
@@ -287,6 +295,11 @@ static const struct var_alias aliases[] = {
 	{ "warm down", "sched.warmdown_ratio", NULL }, { "cool down", "sched.warmdown_ratio", NULL },
 	{ "ffn ratio", "model.mlp_ratio", NULL }, { "ffn mult", "model.mlp_ratio", NULL },
 	{ "logit cap", "model.softcap", NULL }, { "logits softcap", "model.softcap", NULL },
+	/* every layer attending in full: the window pattern "L" */
+	{ "full context windows", "model.window_pattern", "L" },
+	{ "all full context windows", "model.window_pattern", "L" },
+	{ "all long windows", "model.window_pattern", "L" },
+	{ "all long attention windows", "model.window_pattern", "L" },
 };
 
 size_t varreg_count(void) { return ARRAY_SIZE(vars); }

@@ -129,14 +129,14 @@ static int row_how(sqlite3_stmt *row)
 	return sqlite3_column_int(row, 6) ? CHANGES_CODE : CHANGES_EXACT;
 }
 
-/* Inferred runs: read the description again, replace what changed. The
+/* Inferred runs: read the description again, against the parent's state
+ * as ingest does (store.h store_infer_changes), replace what changed. The
  * run's changes end up in now. */
-static void reinfer_changes(struct reinfer *ri, sqlite3_int64 id, const char *description,
+static void reinfer_changes(struct reinfer *ri, sqlite3_int64 id, const json_t *rec,
 			    struct change_list *now)
 {
 	struct change_list before = CHANGE_LIST_INIT;
-	infer_changes(description, now);
-	change_list_sort(now);
+	store_infer_changes(ri->store, rec, now);
 	int stale = load_changes(ri, id, &before), same = same_changes(now, &before);
 	ri->runs++;
 	ri->changed += !same;
@@ -153,11 +153,11 @@ static void reinfer_run(struct reinfer *ri, sqlite3_stmt *row)
 	const char *old_key = (const char *)sqlite3_column_text(row, 2);
 	int how = row_how(row);
 	struct change_list now = CHANGE_LIST_INIT;
-	if (how == CHANGES_INFERRED)
-		reinfer_changes(ri, id, (const char *)sqlite3_column_text(row, 1), &now);
+	json_t *rec = json_loads((const char *)sqlite3_column_text(row, 3), 0, NULL);
+	if (how == CHANGES_INFERRED && rec)
+		reinfer_changes(ri, id, rec, &now);
 	else if (how >= 0)
 		load_changes(ri, id, &now);
-	json_t *rec = json_loads((const char *)sqlite3_column_text(row, 3), 0, NULL);
 	if (rec) {
 		char key[65];
 		store_repeat_key(ri->store, rec, &now, how, key);

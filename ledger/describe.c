@@ -59,7 +59,14 @@ static const char *const verbs[] = {
 	"shorten", "lengthen", "boost", "cut", "test", "re check", "recheck", "widen",
 	"narrow", "deepen", "halve", "double", "triple", "use", "enable", "add", "remove",
 	"disable", "drop", "no", "without", "w/o", "enabled", "added", "removed", "disabled",
-	"dropped", "turn", NULL
+	"dropped", "turn",
+	/* the same in the past tense and as -ing: "Increased matrix LR from 0.04 to 0.05" */
+	"increased", "decreased", "reduced", "raised", "lowered", "bumped", "changed", "tried",
+	"tuned", "adjusted", "tweaked", "switched", "reverted", "restored", "scaled", "updated",
+	"extended", "shortened", "lengthened", "boosted", "widened", "narrowed", "deepened",
+	"halved", "doubled", "tripled", "used", "increasing", "decreasing", "reducing", "raising",
+	"lowering", "bumping", "changing", "trying", "tuning", "switching", "reverting", "using",
+	"doubling", "halving", "setting", NULL
 };
 static const char *const toggles_on[] = { "enable", "add", "use", "enabled", "added", NULL };
 static const char *const toggles_off[] = { "remove", "disable", "drop", "no", "without", "w/o",
@@ -114,7 +121,8 @@ static const char *const not_knob_words[] = {
 /* Words that never belong to a knob's name. */
 static const char *const stop_words[] = {
 	"the", "a", "an", "of", "to", "from", "in", "on", "at", "is", "was", "be", "by", "per",
-	"or", "not", "and", "but", "it", "this", "that", "as", "into", "over", "instead", NULL
+	"or", "not", "and", "but", "it", "this", "that", "as", "into", "over", "instead",
+	"are", "were", "goes", "go", "went", "becomes", "become", "became", "now", "moves", NULL
 };
 /* The first word says this run changed nothing. */
 static const char *const no_change_words[] = {
@@ -149,7 +157,9 @@ static const struct desc_name {
 	{ "partial rope", "partial_rope", 1 }, { "mtp", "mtp", 1 },
 	{ "multi token prediction", "mtp", 1 }, { "ema decay", "ema_decay", 0 },
 	{ "differential attention", "differential_attention", 1 },
-	{ "parallel block", "parallel_block", 1 },
+	{ "parallel block", "parallel_block", 1 }, { "parallel attn+mlp", "parallel_block", 1 },
+	{ "parallel attn+mlp block", "parallel_block", 1 }, { "parallel attention", "parallel_block", 1 },
+	{ "shards", "shards", 0 }, { "data shards", "shards", 0 }, { "train shards", "shards", 0 },
 };
 
 /* Words that are values of one variable ("SwiGLU", "squared ReLU"). */
@@ -402,6 +412,8 @@ struct name {
 	int technique;       /* naming it says it was tried */
 	int known;
 	int total;           /* "total batch": never the device batch */
+	int range;           /* "seq len curriculum 512->2048": the values are
+	                      * the known knob's range, not this knob's */
 };
 
 struct memo {
@@ -626,6 +638,23 @@ static int tuple_value(const struct reader *r, const struct tok *t, char *buf, s
 	return ok ? 0 : -1;
 }
 
+static const char *toggle_value(const struct name *nm, int on);
+
+/* Words that switch a numeric knob off. */
+static const char *const knob_off_words[] = { "off", "none", "disabled", NULL };
+
+/* What "off" makes a numeric knob (0 for one whose zero means off, else
+ * false: see toggle_value), or NULL when it is no numeric knob. */
+static const char *off_value(const char *var)
+{
+	const struct var_def *d = varreg_find(var);
+	struct name nm = { .known = 1 };
+	if (!d || (d->type != VAR_NUMBER && d->type != VAR_INT))
+		return NULL;
+	snprintf(nm.var, sizeof(nm.var), "%s", var);
+	return toggle_value(&nm, 0);
+}
+
 /* The value token p states for var: 0 (buf filled), 1 (stated, value
  * unknown), -1 (not a value of var). Unknown knobs (desc.*) take numbers,
  * quoted text, tuples and, if loose, a plain word. */
@@ -651,6 +680,10 @@ static int value_at(const struct reader *r, int p, int end, const char *var, int
 	case K_WORD:
 		if (!word_value(r, t, var, buf, n))
 			return 0;
+		if (in_list(t->w, knob_off_words) && off_value(var)) {
+			snprintf(buf, n, "%s", off_value(var)); /* "softcap off", "WD: none" */
+			return 0;
+		}
 		if (is_desc && loose && !in_list(t->w, stop_words) && !strchr(t->w, ' ')) {
 			snprintf(buf, n, "%.*s", t->b - t->a, r->text + t->a);
 			return 0;
@@ -804,6 +837,12 @@ static int unknown_name(const struct reader *r, int p, int q, struct name *nm)
 	}
 	if (is_result_name(words) || in_list(words, vague_names) || strlen(words) < 2)
 		return -1;
+	int m = p;
+	while (m < q - 1 && in_list(r->tk.t[m].w, modifiers))
+		m++;
+	if (m > p && !join_words(r, m, q, words, sizeof(words)) && in_list(words, vague_names))
+		return -1; /* "higher LR": which LR is not said */
+	join_words(r, p, q, words, sizeof(words));
 	memset(nm, 0, sizeof(*nm));
 	desc_slug(words, nm->var, sizeof(nm->var));
 	return 0;
@@ -888,6 +927,8 @@ static int finish(struct reader *r, const struct name *nm, const char *old_val,
 	int extra = 0;
 	if (!old_val && (extra = take_old(r, q, end, nm->var, old, sizeof(old))))
 		old_val = old;
+	if (nm->range)
+		old_val = new_val = NULL; /* the schedule changed; its value is unknown */
 	emit(r, nm, old_val, new_val, p, q + extra);
 	return q + extra - p;
 }
@@ -942,6 +983,25 @@ static int paren_range(const struct reader *r, const struct tok *t, const char *
 	return ok ? 0 : -1;
 }
 
+/* The end of "a -> b [-> c …]" whose b is at p (v->b, v->rb hold it):
+ * the token after the last value, the last value in v->b; -1 when an
+ * arrow leads to no value. */
+static int chain_end(const struct reader *r, int p, int end, const char *var, int loose,
+		     struct vals *v)
+{
+	int e = p + 1;
+	while (at(r, e, end)->k == K_ARROW) {
+		char next[96];
+		int rn = value_at(r, e + 1, end, var, loose, next, sizeof(next));
+		if (rn < 0)
+			return -1;
+		snprintf(v->b, sizeof(v->b), "%s", next);
+		v->rb = rn;
+		e += 2;
+	}
+	return e;
+}
+
 /* After name (tokens [p, q)): the forms that state values. Returns the
  * tokens taken from p, 0 when none fits. licensed: a verb came first. */
 static int name_forms(struct reader *r, const struct name *nm, int p, int q, int end,
@@ -957,28 +1017,46 @@ static int name_forms(struct reader *r, const struct name *nm, int p, int q, int
 	int from = word_is(r, q, end, "from"), a = q + from;
 #define VAL(i, dst, res) ((res) = value_at(r, (i), end, var, loose, (dst), sizeof(dst)), (res) >= 0)
 #define SIDE(buf, res) ((res) == 0 ? (buf) : NULL)
-	/* [from] a (to | ->) b */
+	/* [from] a (to | ->) b [-> c …] */
 	if (VAL(a, v.a, v.ra) && is_to(r, a + 1, end) && VAL(a + 2, v.b, v.rb) &&
 	    (known || from || at(r, a + 1, end)->k == K_ARROW || at(r, a, end)->k == K_NUM) &&
-	    (known || at(r, a + 2, end)->k != K_WORD || boundary(r, a + 3, end)))
-		return finish(r, nm, SIDE(v.a, v.ra), SIDE(v.b, v.rb), p, a + 3, end);
+	    (known || at(r, a + 2, end)->k != K_WORD || boundary(r, a + 3, end))) {
+		int e = chain_end(r, a + 2, end, var, loose, &v);
+		struct name unit;
+		if (e < 0)
+			return 0; /* "15 -> 20 -> off": no value this reading trusts */
+		int ku = known_name(r, e, end, &unit);
+		if (ku && (!known || strcmp(unit.var, var)) && boundary(r, e + ku, end))
+			return 0; /* "tokenizer 8k -> 32k vocab": the values are the vocab's */
+		/* "0.6 -> 0.9 -> 1.2": tries in a row; the last is the run's value,
+		 * which one it came from is not sure */
+		return finish(r, nm, e > a + 3 ? NULL : SIDE(v.a, v.ra), SIDE(v.b, v.rb), p, e, end);
+	}
 	/* (= | :) a [-> b] */
 	if ((t->k == K_EQ || t->k == K_COLON) && VAL(q + 1, v.a, v.ra)) {
 		if (at(r, q + 2, end)->k == K_ARROW && VAL(q + 3, v.b, v.rb))
 			return finish(r, nm, SIDE(v.a, v.ra), SIDE(v.b, v.rb), p, q + 4, end);
+		if (at(r, q + 2, end)->k == K_ARROW)
+			return 0; /* "softcap: 15 -> ???": a is what it was, not the value */
 		return finish(r, nm, NULL, SIDE(v.a, v.ra), p, q + 2, end);
 	}
 	if (flags & F_WITH)
 		return 0;
-	/* (-> | to) b */
+	/* (-> | to) b, b not another knob's ("4 heads -> 8 layers") */
+	struct name other;
+	int ko = known_name(r, q + 2, end, &other);
 	if ((t->k == K_ARROW || (word_is(r, q, end, "to") && (known || licensed))) &&
-	    VAL(q + 1, v.b, v.rb) && (known || boundary(r, q + 2, end)))
+	    VAL(q + 1, v.b, v.rb) && (known || boundary(r, q + 2, end)) &&
+	    !(ko && strcmp(other.var, var) && boundary(r, q + 2 + ko, end)))
 		return finish(r, nm, NULL, SIDE(v.b, v.rb), p, q + 2, end);
 	/* [verb] name (a to b) */
 	if ((licensed || known) && t->k == K_PAREN && !paren_range(r, t, var, loose, &v))
 		return finish(r, nm, SIDE(v.a, v.ra), SIDE(v.b, v.rb), p, q + 1, end);
-	/* known-name a */
-	if (known && t->k != K_PAREN && !p_result_at(r, q + 1, end) && VAL(q, v.a, v.ra))
+	/* known-name a (not "a -> what this reading does not take", not "a * 2",
+	 * not "depth 10 base": the base it started from) */
+	static const char *const times[] = { "*", "x", "\xc3\x97", "times", "base", "baseline", NULL };
+	if (known && t->k != K_PAREN && !p_result_at(r, q + 1, end) && at(r, q + 1, end)->k != K_ARROW &&
+	    !word_in(r, q + 1, end, times) && VAL(q, v.a, v.ra))
 		return finish(r, nm, NULL, SIDE(v.a, v.ra), p, q + 1, end);
 	return 0;
 #undef VAL
@@ -1004,6 +1082,12 @@ static int name_end(const struct reader *r, int p, int end)
 	return q;
 }
 
+/* A known knob's name and one of these is a schedule of that knob: the
+ * values stated are the knob's range over it, not the schedule's value. */
+static const char *const schedule_words[] = {
+	"curriculum", "schedule", "ramp", "annealing", NULL
+};
+
 /* name-forms for a known name at p, else (at the start of a clause or after
  * a verb) for the words up to the operator as a desc.* knob. */
 static int p_named(struct reader *r, int p, int end, int licensed, int at_start, int flags)
@@ -1016,8 +1100,12 @@ static int p_named(struct reader *r, int p, int end, int licensed, int at_start,
 		return 0;
 	int q = name_end(r, p, end);
 	const struct tok *op = at(r, q, end);
-	if (op->k == K_COLON || (op->k == K_EQ && q - p != 1) || unknown_name(r, p, q, &nm))
-		return 0;
+	if (op->k == K_COLON || (op->k == K_EQ && q - p != 1) || k >= q - p || unknown_name(r, p, q, &nm))
+		return 0; /* a known name the forms refused is not a knob of its own either */
+	nm.range = k && p + k < q && word_in(r, q - 1, q, schedule_words);
+	struct name last;
+	if (k && known_name(r, p + k, q, &last) == q - p - k && !str_starts_with(last.var, "desc."))
+		nm = last; /* "ADAM_BETAS beta1 0.8->0.9": the more precise name */
 	return name_forms(r, &nm, p, q, end, licensed, flags);
 }
 
@@ -1043,6 +1131,17 @@ static const char *toggle_value(const struct name *nm, int on)
 	return d->type == VAR_NUMBER && !nm->implied ? "false" : NULL;
 }
 
+/* Words [p, q) hold a knob the registry knows ("SSSL window pattern"):
+ * they are that knob's setting, not a technique of their own to toggle. */
+static int names_a_setting(struct reader *r, int p, int q)
+{
+	struct name nm;
+	for (int i = p + 1; i < q; i++)
+		if (known_name(r, i, q, &nm) && !str_starts_with(nm.var, "desc."))
+			return 1;
+	return 0;
+}
+
 /* toggle name: the name runs to the end of the phrase. */
 static int toggle_name(struct reader *r, int p, int end, int on)
 {
@@ -1057,11 +1156,14 @@ static int toggle_name(struct reader *r, int p, int end, int on)
 		while (q < end && q - p < 4 && !boundary(r, q, end))
 			q++;
 		k = q - p;
-		if (k > 3 || !boundary(r, q, end) || (unknown_name(r, p, q, &nm) &&
-						      (known_name(r, q - 1, q, &nm) != 1 ||
-						       !str_starts_with(nm.var, "desc."))))
+		if (k > 3 || !boundary(r, q, end) || names_a_setting(r, p, q) ||
+		    (unknown_name(r, p, q, &nm) && (known_name(r, q - 1, q, &nm) != 1 ||
+						    !str_starts_with(nm.var, "desc."))))
 			return 0;
 	}
+	static const char *const scope[] = { "on", "in", "to", "from", NULL };
+	if (word_in(r, p + k, end, scope) && at(r, p + k + 1, end)->k == K_WORD)
+		return 0; /* "no weight decay on embeddings": X for a part only, another knob */
 	const char *val = toggle_value(&nm, on);
 	if (!val)
 		return 0;
@@ -1110,7 +1212,9 @@ static int p_direction(struct reader *r, int p, int end, int flags)
 	static const char *const words[] = {
 		"halve", "double", "triple", "more", "fewer", "increase", "decrease", "reduce",
 		"raise", "lower", "bump", "boost", "cut", "shorten", "lengthen", "extend", "widen",
-		"narrow", "deepen", NULL
+		"narrow", "deepen", "halved", "doubled", "tripled", "increased", "decreased", "reduced",
+		"raised", "lowered", "bumped", "boosted", "shortened", "lengthened", "extended",
+		"widened", "narrowed", "deepened", NULL
 	};
 	struct name nm;
 	if (!word_in(r, p, end, words))
@@ -1146,6 +1250,15 @@ static int same_family(const char *a, const char *b)
 	return !strcmp(a, b) || (la == lb && !strncmp(a, b, la));
 }
 
+/* A known name and '=' at p: the next change of "HEAD_DIM=64 4 heads
+ * dim=256", where no separator ends the one before. */
+static int starts_assignment(struct reader *r, int p, int end)
+{
+	struct name nm;
+	int k = known_name(r, p, end, &nm);
+	return k && at(r, p + k, end)->k == K_EQ;
+}
+
 /* value [-> value] known-name: "4 heads", "768→896 dim", "SL pattern",
  * "cosine warmdown", "12 heads instead of 6". */
 static int p_value_first(struct reader *r, int p, int end)
@@ -1165,10 +1278,28 @@ static int p_value_first(struct reader *r, int p, int end)
 		if (vw)
 			snprintf(nm.var, sizeof(nm.var), "%s", vw->var);
 	}
-	if (!boundary(r, q + k, end) && !word_is(r, q + k, end, "instead"))
+	struct name again;
+	int k2;
+	if (!arrow && t->k == K_NUM && at(r, q + k, end)->k == K_ARROW && at(r, q + k + 1, end)->k == K_NUM &&
+	    (k2 = known_name(r, q + k + 2, end, &again)) && !strcmp(again.var, nm.var) &&
+	    boundary(r, q + k + 2 + k2, end)) { /* "8 layers -> 10 layers" */
+		if ((v.ra = value_at(r, p, end, nm.var, 0, v.a, sizeof(v.a))) < 0 ||
+		    (v.rb = value_at(r, q + k + 1, end, nm.var, 0, v.b, sizeof(v.b))) < 0)
+			return 0;
+		return finish(r, &nm, v.ra ? NULL : v.a, v.rb ? NULL : v.b, p, q + k + 2 + k2, end);
+	}
+	if (!boundary(r, q + k, end) && !word_is(r, q + k, end, "instead") &&
+	    !word_is(r, q + k, end, "of") && !starts_assignment(r, q + k, end))
 		return 0;
 	static const char *const step_words[] = { "more", "fewer", "less", "extra", "additional", NULL };
-	if (word_in(r, q, end, step_words)) /* "2 more layers": a step, the value unknown */
+	static const char *const step_verbs[] = { "add", "added", "adding", "remove", "removed", "removing",
+						  "drop", "dropped", "cut", "plus", "minus", NULL };
+	const struct var_def *d = varreg_find(nm.var);
+	/* "add 2 layers" counts what is added; "add 5% warmup" sets a ratio */
+	int after_verb = p > 0 && r->tk.t[p - 1].k == K_WORD && in_list(r->tk.t[p - 1].w, step_verbs) &&
+			 d && d->type == VAR_INT;
+	if (word_in(r, q, end, step_words) || (after_verb && !arrow))
+		/* "2 more layers", "added 2 layers": a step, the value unknown */
 		return !arrow && t->k == K_NUM ? finish(r, &nm, NULL, NULL, p, q + k, end) : 0;
 	if ((v.rb = value_at(r, q - 1, end, nm.var, 0, v.b, sizeof(v.b))) < 0 ||
 	    (arrow && (v.ra = value_at(r, p, end, nm.var, 0, v.a, sizeof(v.a))) < 0))
@@ -1291,6 +1422,8 @@ static int production(struct reader *r, int p, int end, struct clause *cs)
 	if (paren)
 		return (n = p_named(r, p, end, 0, 0, cs->flags)) ? n
 		       : (n = p_value_first(r, p, end)) ? n : p_unit(r, p, end);
+	if (start && cs->carry && (n = p_value_first(r, p, end)))
+		return n; /* "add VE, SSSL window pattern": a value, not a toggle */
 	if (start && cs->carry && (n = toggle_name(r, p, end, cs->carry == 1))) {
 		cs->toggled = cs->carry;
 		return n;
@@ -1408,14 +1541,18 @@ static int is_label_word(const char *w, int colon)
 
 /* Skip labels; returns the first token after them, or -1 when the
  * description says nothing changed ("baseline", "rerun"). */
-static int skip_labels(const struct reader *r)
+static int skip_labels(const struct reader *r, int stated)
 {
 	struct name nm;
 	int p = 0, n = r->tk.n;
 	while (p < n) {
 		const struct tok *t = &r->tk.t[p];
-		if (word_in(r, p, n, no_change_words))
+		if (word_in(r, p, n, no_change_words) && !stated)
 			return -1;
+		if (word_in(r, p, n, no_change_words)) {
+			p += 1 + (at(r, p + 1, n)->k == K_COLON); /* "baseline: depth=4" */
+			continue;
+		}
 		int known = t->k == K_WORD && (known_name(r, p, n, &nm) || find_value_word(t->w, NULL));
 		if (t->k == K_BRACKET)
 			p++;
@@ -1452,17 +1589,28 @@ static int says_no_change(const struct reader *r)
 	return 0;
 }
 
-int describe_changes(const char *description, struct change_list *out)
+/* The description read as changes, or (stated) as the settings it states. */
+static int describe(const char *description, struct change_list *out, int stated)
 {
 	struct reader r = { .text = description, .out = out };
 	if (!description)
 		return 0;
 	tokenize(description, 0, (int)strlen(description), &r.tk);
 	r.memo = xcalloc((size_t)r.tk.n + 1, sizeof(*r.memo));
-	int p = says_no_change(&r) ? -1 : skip_labels(&r);
+	int p = !stated && says_no_change(&r) ? -1 : skip_labels(&r, stated);
 	r.first = p;
 	if (p >= 0)
 		read_span(&r, p, r.tk.n, 0);
 	reader_close(&r);
 	return r.added;
+}
+
+int describe_changes(const char *description, struct change_list *out)
+{
+	return describe(description, out, 0);
+}
+
+int describe_stated(const char *description, struct change_list *out)
+{
+	return describe(description, out, 1);
 }

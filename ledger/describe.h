@@ -19,4 +19,8 @@
  * replaces an earlier one); returns how many changes were added. */
 int describe_changes(const char *description, struct change_list *out);
 
+/* The values description states as settings (infer.h infer_stated): the
+ * same reading, with "baseline", "rerun" … skipped as labels. */
+int describe_stated(const char *description, struct change_list *out);
+
 #endif

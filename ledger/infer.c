@@ -149,3 +149,67 @@ int infer_changes(const char *description, struct change_list *out)
 {
 	return describe_changes(description, out);
 }
+
+int infer_stated(const char *description, struct change_list *out)
+{
+	return describe_stated(description, out);
+}
+
+/* ---- context --------------------------------------------------------- */
+
+void infer_state_advance(struct change_list *state, const struct change_list *changes)
+{
+	for (int i = 0; i < changes->n; i++)
+		change_list_add(state, changes->v[i].var, NULL, changes->v[i].new_val);
+}
+
+/* Text without white space, lower case: "(0.8, 0.95)" = "(0.8,0.95)". */
+static void squeeze_lower(const char *s, char *buf, size_t n)
+{
+	size_t o = 0;
+	for (; *s && o + 1 < n; s++)
+		if (!isspace((unsigned char)*s))
+			buf[o++] = (char)tolower((unsigned char)*s);
+	buf[o] = '\0';
+}
+
+static int same_value(const char *a, const char *b)
+{
+	double x, y;
+	char sa[128], sb_[128];
+	if (!parse_double(a, &x) && !parse_double(b, &y))
+		return x == y || fabs(x - y) <= 1e-9 * fmax(fabs(x), fabs(y));
+	squeeze_lower(a, sa, sizeof(sa));
+	squeeze_lower(b, sb_, sizeof(sb_));
+	return !strcmp(sa, sb_);
+}
+
+static const char *state_value(const struct change_list *state, const char *var)
+{
+	for (int i = 0; i < state->n; i++)
+		if (!strcmp(state->v[i].var, var))
+			return state->v[i].new_val;
+	return NULL;
+}
+
+int infer_drop_restated(const struct change_list *parent_state, struct change_list *changes)
+{
+	int kept = 0, dropped = 0;
+	for (int i = 0; i < changes->n; i++) {
+		struct change *c = &changes->v[i];
+		/* "X 0.65 -> 0.6" where the state says 0.6: the text knows the
+		 * parent better than the state does, and is kept */
+		const char *had = c->new_val && !c->old_val ? state_value(parent_state, c->var) : NULL;
+		if (had && same_value(had, c->new_val)) {
+			free(c->var);
+			free(c->old_val);
+			free(c->new_val);
+			free(c->span);
+			dropped++;
+			continue;
+		}
+		changes->v[kept++] = *c;
+	}
+	changes->n = kept;
+	return dropped;
+}

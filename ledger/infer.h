@@ -25,7 +25,7 @@ const char *change_how_name(enum change_how how);
 /* The version of the inference rules; stored with every inferred change so
  * `ledger reinfer` knows what an upgrade may recompute. Bump it whenever
  * infer_changes can give a different answer for some description. */
-#define INFER_VERSION 2
+#define INFER_VERSION 3
 
 struct change_list {
 	struct change *v;
@@ -52,6 +52,36 @@ void changes_exact(const json_t *parent_cfg, const json_t *cfg, struct change_li
  * Unknown variable names become "desc.<slug>"; prose without a
  * recognisable change ("baseline") adds nothing. */
 int infer_changes(const char *description, struct change_list *out);
+
+/* The values a description states as a run's settings, not as changes:
+ * what a baseline's "baseline: depth=4 dim=256" says its configuration
+ * is (the words "baseline", "rerun" … that make infer_changes read
+ * nothing are skipped). */
+int infer_stated(const char *description, struct change_list *out);
+
+/* ---- context: what the parent already had ----------------------------
+ * A run without configs records what its description states against its
+ * parent; a description often restates a value the parent already had
+ * ("DEPTH=4, ASPECT_RATIO=96" after a kept run at depth 4). Such a
+ * restatement changed nothing, and recording it would make a one-knob
+ * run look confounded. A "state" is a change_list used as a map: var ->
+ * new_val, the value known for that variable (NULL: known to have
+ * changed to an unknown value, "halve batch"); old_val is unused. A
+ * run's state is its parent's state advanced by the run's own changes;
+ * a root's (no parent) is what its description states (infer_stated).
+ * store.c builds it from stored changes, tests/infer/eval.c from a
+ * file's rows in order: both through these two functions. */
+
+/* state := state with changes applied (a later value replaces an earlier). */
+void infer_state_advance(struct change_list *state, const struct change_list *changes);
+
+/* Drop from changes each one whose new value equals the value parent_state
+ * knows for its variable (numbers numerically, text case-insensitively).
+ * A change that states its old value is kept (the text knows the parent
+ * better than the inferred state does). Old values are never filled in
+ * from the state: '?' is what the text says. Returns how many were
+ * dropped. */
+int infer_drop_restated(const struct change_list *parent_state, struct change_list *changes);
 
 /* The config key for a human name ("embedding LR" -> "optim.embedding_lr"),
  * or NULL when the alias table does not know it. */

@@ -103,7 +103,8 @@ int ingest_json_texts(struct ingest_file *f,
 long ingest_json_error_line(long first, const char *text, size_t n);
 
 /* Shared by the readers of formats without a status vocabulary of their
- * own: autoresearch "keep|discard|crash" (any case) -> status and decision.
+ * own: autoresearch "keep|discard|crash" (any case) -> status and decision;
+ * "kept" and "best" are keeps, "reverted" and "discarded" discards.
  * Returns 0, or -1 for a word it does not know. */
 int ingest_ar_status(const char *word, const char **status, const char **decision);
 

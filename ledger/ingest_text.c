@@ -60,6 +60,11 @@ int ingest_ar_status(const char *word, const char **status, const char **decisio
 		{ "discard", "ok", "discard" },
 		{ "baseline", "ok", "baseline" },
 		{ "crash", "crash", NULL },
+		/* the other words public results.tsv files use for the same */
+		{ "kept", "ok", "keep" },
+		{ "best", "ok", "keep" },
+		{ "reverted", "ok", "discard" },
+		{ "discarded", "ok", "discard" },
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(map); i++)
 		if (str_ieq(word, map[i].word)) {

@@ -7,7 +7,9 @@
  *   a crash or missing status whose description names a failure ("(OOM)",
  *   "HUNG", "timed out", "SKIPPED") -> that status (oom, timeout, invalid);
  *   the first row is the baseline; each row's parent is the last kept row
- *   (keep or baseline) before it, as in autoresearch;
+ *   (keep or baseline) before it, as in autoresearch; a first row that
+ *   failed is no baseline (nothing was measured) but still the parent of
+ *   the rows after it until one is kept: they changed its configuration;
  *   val_bpb only when the run is ok and the value > 0 (crash rows say
  *   0.000000, which is no measurement, and zeros in other metric columns
  *   of a failed row are dropped too); memory_gb -> metrics.peak_vram_mb.
@@ -332,7 +334,7 @@ static void put_row(struct tsv *t, long no, const char *line, size_t n)
 	const char *run_id = ingest_put(t->f, no, rec, line, n);
 	t->untimed += untimed && t->f->n_new > before; /* rows already stored were said before */
 	t->rows++;
-	if (run_id && kept) {
+	if (run_id && (kept || (t->rows == 1 && !t->parent))) {
 		free(t->parent);
 		t->parent = xstrdup(run_id);
 		strmap_clear(&t->seen);

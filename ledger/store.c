@@ -166,6 +166,65 @@ static void rkey_memo_free(struct rkey_memo *m)
 	free(m);
 }
 
+/* The parents' inferred states (infer.h): run_id -> the settings its
+ * descriptions tell, for runs without configs. Filled as runs are stored
+ * (a parent is nearly always a recent run) and from the ledger on a miss;
+ * cleared when full, like the repeat keys. */
+#define STATE_MEMO_MAX 4096
+
+struct state_memo {
+	struct strmap ids; /* run_id -> index into v */
+	struct change_list v[STATE_MEMO_MAX];
+	char gone[STATE_MEMO_MAX]; /* forgotten: the run_id's content clashed */
+	int n;
+};
+
+static void state_memo_clear(struct state_memo *m)
+{
+	for (int i = 0; i < m->n; i++)
+		change_list_release(&m->v[i]);
+	m->n = 0;
+	strmap_clear(&m->ids);
+}
+
+/* Remember a copy of state for run_id (replacing what was there). */
+static void state_memo_put(struct state_memo *m, const char *run_id, const struct change_list *state)
+{
+	const struct strmap_slot *s = strmap_find(&m->ids, run_id);
+	struct change_list *slot;
+	if (s) {
+		slot = &m->v[s->v.n];
+		change_list_release(slot);
+	} else {
+		if (m->n == STATE_MEMO_MAX)
+			state_memo_clear(m);
+		slot = &m->v[m->n];
+		strmap_get(&m->ids, run_id, NULL)->v.n = m->n++;
+	}
+	m->gone[slot - m->v] = 0;
+	infer_state_advance(slot, state);
+}
+
+static void state_memo_forget(struct state_memo *m, const char *run_id)
+{
+	const struct strmap_slot *s = strmap_find(&m->ids, run_id);
+	if (s)
+		m->gone[s->v.n] = 1;
+}
+
+static const struct change_list *state_memo_get(const struct state_memo *m, const char *run_id)
+{
+	const struct strmap_slot *s = strmap_find(&m->ids, run_id);
+	return s && !m->gone[s->v.n] ? &m->v[s->v.n] : NULL;
+}
+
+static void state_memo_free(struct state_memo *m)
+{
+	state_memo_clear(m);
+	strmap_release(&m->ids);
+	free(m);
+}
+
 /* ---- the store ------------------------------------------------------- */
 
 struct hw_memo {
@@ -182,8 +241,9 @@ struct hw_memo {
 struct store {
 	sqlite3 *db;
 	sqlite3_stmt *ins_run, *ins_change, *sel_by_id, *sel_config, *ins_quar, *sel_max_id;
-	sqlite3_stmt *sel_parent_key;
+	sqlite3_stmt *sel_parent_key, *sel_state_row, *sel_run_changes;
 	struct rkey_memo *rkeys;
+	struct state_memo *states;
 	struct cache cache;
 	struct hw_memo hw[HW_MEMO_N];
 	unsigned hw_next; /* the entry to replace next */
@@ -227,7 +287,11 @@ struct store *store_new(sqlite3 *db)
 	st->sel_max_id = db_prepare(db, "SELECT max(id) FROM runs");
 	st->sel_parent_key = db_prepare(db, "SELECT repeat_key, hw_class, code_commit, diff_sha256"
 					    " FROM runs WHERE run_id = ?1");
+	st->sel_state_row = db_prepare(db, "SELECT id, parent, description, json_extract(record, '$.config')"
+					   " FROM runs WHERE run_id = ?1");
+	st->sel_run_changes = db_prepare(db, "SELECT var, new FROM changes WHERE run = ?1");
 	st->rkeys = xcalloc(1, sizeof(*st->rkeys));
+	st->states = xcalloc(1, sizeof(*st->states));
 	for (int g = 0; g < 2; g++)
 		st->cache.gen[g].slot = xcalloc(CACHE_SLOTS, sizeof(struct cache_entry));
 	return st;
@@ -245,7 +309,10 @@ void store_free(struct store *st)
 	sqlite3_finalize(st->sel_max_id);
 	sqlite3_finalize(st->sel_commit);
 	sqlite3_finalize(st->sel_parent_key);
+	sqlite3_finalize(st->sel_state_row);
+	sqlite3_finalize(st->sel_run_changes);
 	rkey_memo_free(st->rkeys);
+	state_memo_free(st->states);
 	for (int g = 0; g < 2; g++) {
 		gen_clear(&st->cache.gen[g]);
 		free(st->cache.gen[g].slot);
@@ -408,6 +475,131 @@ static int code_changes(struct store *st, const json_t *rec, const char *parent,
 	return out_rc;
 }
 
+/* ---- what the parent had ---------------------------------------------- */
+
+/* A run's state from its configuration: each scalar as change text. */
+static void config_state(const json_t *cfg, struct change_list *out)
+{
+	const char *k;
+	json_t *v;
+	json_object_foreach((json_t *)cfg, k, v) {
+		sb text = SB_INIT;
+		json_scalar_text(v, &text);
+		change_list_add(out, k, NULL, text.buf);
+		sb_release(&text);
+	}
+}
+
+/* One stored run on the way up the parent chain. */
+struct chain_link {
+	char *run_id;
+	sqlite3_int64 id;
+};
+
+/* The stored run run_id: its row id and parent (NULL: a root), or, where
+ * the walk ends at it, its state in base (a config, or a root's stated
+ * values). Returns 1 when the walk goes on to the parent, 0 when it ends
+ * here, -1 when the run is not stored. */
+static int state_row(struct store *st, const char *run_id, sqlite3_int64 *id, char **parent,
+		     struct change_list *base)
+{
+	sqlite3_stmt *q = st->sel_state_row;
+	db_bind_text(q, 1, run_id);
+	int rc = sqlite3_step(q), up = -1;
+	SQL_CHECK(st->db, rc);
+	if (rc == SQLITE_ROW) {
+		*id = sqlite3_column_int64(q, 0);
+		*parent = db_column_dup(q, 1);
+		json_t *cfg = sqlite3_column_type(q, 3) == SQLITE_TEXT
+				      ? json_loads((const char *)sqlite3_column_text(q, 3), 0, NULL) : NULL;
+		up = !json_is_object(cfg) && *parent && **parent;
+		if (json_is_object(cfg))
+			config_state(cfg, base);
+		else if (!up)
+			infer_stated((const char *)sqlite3_column_text(q, 2), base);
+		json_decref(cfg);
+	}
+	sqlite3_reset(q);
+	return up;
+}
+
+/* state := state advanced by the changes stored for run id. */
+static void advance_stored(struct store *st, sqlite3_int64 id, struct change_list *state)
+{
+	struct change_list cl = CHANGE_LIST_INIT;
+	sqlite3_stmt *q = st->sel_run_changes;
+	sqlite3_bind_int64(q, 1, id);
+	int rc;
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW)
+		change_list_add(&cl, (const char *)sqlite3_column_text(q, 0), NULL,
+				(const char *)sqlite3_column_text(q, 1));
+	SQL_CHECK(st->db, rc);
+	sqlite3_reset(q);
+	infer_state_advance(state, &cl);
+	change_list_release(&cl);
+}
+
+/* The longest stretch of the chain read in one walk; past it the state
+ * starts from nothing known (which drops nothing: only less is found). */
+#define STATE_WALK_MAX 10000
+
+/* The inferred state of stored run run_id into out (empty when it is not
+ * stored): up the parent chain to a remembered state, a config or a root,
+ * then down again through each run's stored changes, each state
+ * remembered on the way. */
+static void run_state(struct store *st, const char *run_id, struct change_list *out)
+{
+	struct chain_link *chain = NULL;
+	int n = 0, cap = 0;
+	char *cur = xstrdup(run_id);
+	for (;;) {
+		const struct change_list *known = state_memo_get(st->states, cur);
+		if (known) {
+			infer_state_advance(out, known);
+			free(cur);
+			break;
+		}
+		sqlite3_int64 id = 0;
+		char *parent = NULL;
+		int up = n < STATE_WALK_MAX ? state_row(st, cur, &id, &parent, out) : -1;
+		if (up == 0)
+			state_memo_put(st->states, cur, out);
+		if (up != 1) {
+			free(parent);
+			free(cur);
+			break;
+		}
+		if (n == cap) {
+			cap = cap ? 2 * cap : 8;
+			chain = xrealloc(chain, (size_t)cap * sizeof(*chain));
+		}
+		chain[n++] = (struct chain_link){ cur, id };
+		cur = parent;
+	}
+	while (n-- > 0) {
+		advance_stored(st, chain[n].id, out);
+		state_memo_put(st->states, chain[n].run_id, out);
+		free(chain[n].run_id);
+	}
+	free(chain);
+}
+
+void store_infer_changes(struct store *st, const json_t *rec, struct change_list *out)
+{
+	struct change_list parent_state = CHANGE_LIST_INIT;
+	const char *parent = runrec_str(rec, "parent"), *run_id = runrec_str(rec, "run_id");
+	infer_changes(runrec_str(rec, "description"), out);
+	if (parent && *parent)
+		run_state(st, parent, &parent_state);
+	infer_drop_restated(&parent_state, out);
+	change_list_sort(out);
+	if (run_id) { /* its children ask next */
+		infer_state_advance(&parent_state, out);
+		state_memo_put(st->states, run_id, &parent_state);
+	}
+	change_list_release(&parent_state);
+}
+
 /* Exact when both configs exist; else, with a repository, from the
  * commits' diff; else inferred from the description. Returns how they
  * were found, or -1 when the run has no parent. */
@@ -423,8 +615,7 @@ static int find_changes(struct store *st, const json_t *rec, struct change_list 
 	}
 	if (st->code && code_changes(st, rec, parent, out) == 0)
 		return CHANGES_CODE;
-	infer_changes(runrec_str(rec, "description"), out);
-	change_list_sort(out);
+	store_infer_changes(st, rec, out);
 	return CHANGES_INFERRED;
 }
 
@@ -784,6 +975,8 @@ enum store_outcome store_put_prepared(struct store *st, json_t *rec, const struc
 		rkey_memo_put(st->rkeys, *run_id, key, hw->cls, p->cols.code_commit, p->cols.diff_sha256);
 	} else
 		out = explain_conflict(st, *run_id, p->hash, why);
+	if (out == STORE_CONFLICT) /* the stored run of that id is another one */
+		state_memo_forget(st->states, *run_id);
 	if (out != STORE_CONFLICT)
 		cache_config(st, *run_id, json_object_get(rec, "config"));
 	change_list_release(&cl);

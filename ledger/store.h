@@ -8,6 +8,7 @@
 #define RL_STORE_H
 #include <jansson.h>
 #include <sqlite3.h>
+#include "infer.h"
 #include "sb.h"
 #include "sha256.h"
 
@@ -51,6 +52,14 @@ int store_bulk_worth(sqlite3_int64 rows, size_t incoming);
  * appended to why. */
 enum store_outcome store_put(struct store *st, json_t *rec, const struct store_src *src,
 			     const char **run_id, sb *why);
+
+/* What ingest records for a run without two configs or a commit diff:
+ * the changes its description states (infer.h infer_changes), less those
+ * that restate a value its parent already had (infer_drop_restated, with
+ * the parent's inferred state: its config, or a root's stated values
+ * advanced by the stored changes down the chain). Sorted. The run's own
+ * state is remembered for its children. */
+void store_infer_changes(struct store *st, const json_t *rec, struct change_list *out);
 
 /* The runs columns that come straight from the record, read by
  * store_prepare so that the storing thread only binds them. Strings point

@@ -2,7 +2,8 @@
 # `make infer-eval`) counts what it should: the scorer on cases whose
 # inferred side is given (--given: each rule of tests/infer/eval.c once),
 # the real grammar on two plain descriptions, per-split totals and
-# percentages, heldout lines never printed without --show-heldout, and a
+# percentages, heldout lines never printed without --show-heldout, files
+# with a STATUS column replayed along ingest's parent chain, and a
 # malformed line refused (exit 2) without quoting it.
 . "$ROOT/tests/lib.sh"
 EVAL="$BUILD/infer-eval"
@@ -49,6 +50,34 @@ expect_no_match infer-eval-1.8 "correct cases are not listed" "$out" 'a\.tsv:(4|
 expect_no_match infer-eval-1.9 "heldout lines are not printed" "$out" 'SECRET|b\.tsv'
 expect_code infer-eval-1.10 "--show-heldout runs" 0 "$EVAL" --given --show-heldout given
 expect_match infer-eval-1.11 "--show-heldout lists heldout failures" "$out" 'SECRET-HELDOUT-LINE'
+
+# a file with statuses is replayed as ingest reads it: the first row is
+# the baseline (its stated values are state, it records nothing), a row's
+# parent is the last kept one, a value the parent had is no change; a
+# skipped kept row moves the chain, a '?' row does not; a crashed or
+# discarded row becomes the parent only as the first row
+mkdir status
+cat >status/e.tsv <<EOT
+# source: test
+# split: train
+baseline${TAB}baseline: depth=4 dim=256${TAB}-
+keep${TAB}depth=8${TAB}model.depth ? -> 8
+discard${TAB}depth=8, dim=512${TAB}model.dim ? -> 512
+crash${TAB}dim=256, depth=12${TAB}model.depth ? -> 12
+# skipped: 5 keep
+discard${TAB}depth=8 dim=256${TAB}-
+?${TAB}depth=6${TAB}model.depth ? -> 6
+discard${TAB}depth=6${TAB}model.depth ? -> 6
+EOT
+expect_code infer-eval-1.12 "a file with statuses is scored" 0 "$EVAL" status
+expect_eq infer-eval-1.13 "... every row against its parent's state" "7 7 0 0 0" "$(row train e)"
+printf '# source: test\n# split: train\ncrash\tdepth=8\tmodel.depth ? -> 8\n' >status/f.tsv
+printf 'keep\tdepth=9\tmodel.depth ? -> 9\ndiscard\tdepth=9, dim=512\tmodel.dim ? -> 512\n' >>status/f.tsv
+expect_code infer-eval-1.14 "a file whose first row crashed" 0 "$EVAL" status
+expect_eq infer-eval-1.15 "... has that row as its root, as ingest: it records nothing, the rest against it" \
+	"3 2 0 0 1" "$(row train f)"
+printf '# source: test\n# split: train\nkeep\tdepth=8\t-\ndepth 8 to 9\t-\n' >status/g.tsv
+expect_code infer-eval-1.16 "one file in two layouts exits 2" 2 "$EVAL" status
 
 # the grammar itself, on descriptions any version reads the same way
 mkdir real

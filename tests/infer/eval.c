@@ -1,8 +1,12 @@
 /* eval.c — `make infer-eval`: how well infer_changes reads real run
  * descriptions. Reads every *.tsv of a directory (tests/fixtures/infer,
  * README.md there gives the format: "# split: train|heldout" header, then
- * DESCRIPTION<TAB>EXPECTED lines), infers each description's changes and
- * scores them against the expectation written by hand.
+ * DESCRIPTION<TAB>EXPECTED lines, or STATUS<TAB>DESCRIPTION<TAB>EXPECTED with
+ * "# skipped: N STATUS" lines), infers each description's changes and
+ * scores them against the expectation written by hand. A file with
+ * statuses is replayed in order with ingest's parent chain, so that a
+ * value the parent already had is measured as ingest records it (no
+ * change; see "replaying" below).
  *
  *   build/infer-eval [--show-heldout] [--given] [DIR]
  *
@@ -25,6 +29,7 @@
  * Exit 0 after a report, 2 for a malformed file. */
 #include <dirent.h>
 #include "infer.h"
+#include "ingest.h"
 #include "util.h"
 
 enum verdict { V_CORRECT, V_PARTLY, V_WRONG, V_MISSED, V_N };
@@ -222,24 +227,104 @@ static void render(const struct change_list *cl, sb *out)
 			cl->v[i].new_val ? cl->v[i].new_val : "?");
 }
 
-static void print_failure(const char *where, enum verdict v, const char *desc,
-			  const struct change_list *want, const struct change_list *got)
+static void print_failure(const char *where, enum verdict v, const char *status,
+			  const char *desc, const struct change_list *want, const struct change_list *got)
 {
 	sb w = SB_INIT, g = SB_INIT;
 	render(want, &w);
 	render(got, &g);
-	printf("%-7s %s\n    %s\n    expected: %s\n    inferred: %s\n", verdict_names[v], where,
-	       desc, w.buf, g.buf);
+	printf("%-7s %s%s%s\n    %s\n    expected: %s\n    inferred: %s\n", verdict_names[v], where,
+	       status ? " " : "", status ? status : "", desc, w.buf, g.buf);
 	sb_release(&w);
 	sb_release(&g);
 }
 
-/* One DESCRIPTION<TAB>EXPECTED[<TAB>GIVEN] line; -1 when malformed. */
-static int score_line(char *line, const char *where, struct tally *t, const struct opts *o)
+/* ---- replaying a file's parent chain ----------------------------------
+ * A file with statuses (STATUS<TAB>DESCRIPTION<TAB>EXPECTED) is read as
+ * ledger/ingest_tsv.c reads a results.tsv: the first stored row is the
+ * root (the baseline when its status is ok), each row's parent is the last
+ * kept row (keep or baseline) before it, or the root; the root records
+ * nothing, what its description states is its state. Each
+ * description's changes are inferred and then measured against the
+ * parent's inferred state (infer.h: infer_drop_restated), as ledger/store.c
+ * does at ingest. "# skipped: N STATUS" lines are source rows the corpus
+ * left out: they move the chain like any row, stating nothing. A row whose
+ * status is "?" (the source has none) would be refused by ingest: it is
+ * read against the current parent (none: nothing known) and moves nothing. */
+struct replay {
+	int statuses;   /* -1 not known yet, 0 DESCRIPTION<TAB>EXPECTED, 1 with STATUS */
+	long rows;      /* rows ingest would have stored so far */
+	int has_parent;
+	struct change_list parent_state;
+};
+
+static void replay_release(struct replay *rp)
 {
-	char *tab = strchr(line, '\t'), *given = NULL;
-	if (!tab)
+	change_list_release(&rp->parent_state);
+}
+
+/* One source row (desc NULL: skipped by the corpus); got: what ingest
+ * records for it. */
+static void replay_row(struct replay *rp, const char *status_word, const char *desc,
+		       struct change_list *got)
+{
+	const char *status = NULL, *decision = NULL;
+	int stored = strcmp(status_word, "?") && !ingest_ar_status(status_word, &status, &decision);
+	if (desc && (rp->has_parent || !stored)) {
+		infer_changes(desc, got);
+		infer_drop_restated(&rp->parent_state, got);
+	}
+	if (!stored)
+		return;
+	int first = rp->rows++ == 0;
+	if (first && !strcmp(status, "ok"))
+		decision = "baseline";
+	if (!first && (!decision || (strcmp(decision, "keep") && strcmp(decision, "baseline"))))
+		return; /* a failed first row is still the root of what follows */
+	if (rp->has_parent) {
+		infer_state_advance(&rp->parent_state, got);
+	} else { /* a root: what its description states is its configuration */
+		change_list_release(&rp->parent_state);
+		infer_stated(desc, &rp->parent_state);
+		rp->has_parent = 1;
+	}
+}
+
+/* "# skipped: N STATUS": 0 and the status, or -1 when line is not one. */
+static int skipped_status(const char *line, char *status, size_t n)
+{
+	long row;
+	char word[64];
+	if (sscanf(line, "# skipped: %ld %63s", &row, word) != 2 || row < 1)
 		return -1;
+	snprintf(status, n, "%s", word);
+	return 0;
+}
+
+static int count_tabs(const char *s)
+{
+	int n = 0;
+	for (; *s; s++)
+		n += *s == '\t';
+	return n;
+}
+
+/* One [STATUS<TAB>]DESCRIPTION<TAB>EXPECTED[<TAB>GIVEN] line; -1 when malformed. */
+static int score_line(char *line, const char *where, struct tally *t, const struct opts *o,
+		      struct replay *rp)
+{
+	int tabs = count_tabs(line);
+	if (rp->statuses < 0)
+		rp->statuses = tabs == 2 + o->given;
+	if (tabs != 1 + o->given + rp->statuses)
+		return -1;
+	char *status = NULL;
+	if (rp->statuses) {
+		status = line;
+		line = strchr(line, '\t');
+		*line++ = '\0';
+	}
+	char *tab = strchr(line, '\t'), *given = NULL;
 	*tab = '\0';
 	char *expected = tab + 1;
 	if (o->given && (given = strchr(expected, '\t')))
@@ -248,27 +333,35 @@ static int score_line(char *line, const char *where, struct tally *t, const stru
 	int rc = parse_changes(expected, &want);
 	if (!rc && o->given)
 		rc = given ? parse_changes(given, &got) : -1;
+	else if (!rc && rp->statuses)
+		replay_row(rp, status, line, &got);
 	else if (!rc)
 		infer_changes(line, &got);
 	if (!rc) {
 		enum verdict v = score(&want, &got);
 		t->n[v]++;
 		if (v != V_CORRECT && (!t->heldout || o->show_heldout))
-			print_failure(where, v, line, &want, &got);
+			print_failure(where, v, status, line, &want, &got);
 	}
 	change_list_release(&want);
 	change_list_release(&got);
 	return rc;
 }
 
-/* The split header, before any case. */
-static int read_header(const char *line, struct tally *t, int *have_split)
+/* A comment line: the split header, or a skipped source row. */
+static void read_comment(const char *line, struct tally *t, int *have_split, struct replay *rp,
+			 const struct opts *o)
 {
+	char status[64];
 	if (!strcmp(line, "# split: train") || !strcmp(line, "# split: heldout")) {
 		t->heldout = line[9] == 'h';
 		*have_split = 1;
+	} else if (!skipped_status(line, status, sizeof(status)) && !o->given) {
+		struct change_list none = CHANGE_LIST_INIT;
+		rp->statuses = 1;
+		replay_row(rp, status, NULL, &none);
+		change_list_release(&none);
 	}
-	return 0;
 }
 
 static int split_error(const char *path)
@@ -283,6 +376,7 @@ static int score_file(const char *path, struct tally *t, const struct opts *o)
 	size_t len;
 	char *text = read_file(path, &len), *save = NULL;
 	int have_split = 0, lineno = 0, rc = 0;
+	struct replay rp = { .statuses = -1 };
 	if (!text) {
 		rl_error("cannot read %s: %s", path, strerror(errno));
 		return -1;
@@ -293,7 +387,7 @@ static int score_file(const char *path, struct tally *t, const struct opts *o)
 			*save++ = '\0';
 		lineno++;
 		if (*p == '#') {
-			read_header(p, t, &have_split);
+			read_comment(p, t, &have_split, &rp, o);
 			continue;
 		}
 		if (!*p)
@@ -304,13 +398,14 @@ static int score_file(const char *path, struct tally *t, const struct opts *o)
 		}
 		char where[4200];
 		snprintf(where, sizeof(where), "%s:%d", path, lineno);
-		if (score_line(p, where, t, o)) {
+		if (score_line(p, where, t, o, &rp)) {
 			/* the line itself is not quoted: it may be heldout */
-			rl_error("%s: not DESCRIPTION<TAB>EXPECTED with EXPECTED '-' or 'VAR OLD -> NEW; …'",
-				 where);
+			rl_error("%s: not [STATUS<TAB>]DESCRIPTION<TAB>EXPECTED with EXPECTED '-' or "
+				 "'VAR OLD -> NEW; …' (and one layout in the whole file)", where);
 			rc = -1;
 		}
 	}
+	replay_release(&rp);
 	free(text);
 	return rc;
 }

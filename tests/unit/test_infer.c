@@ -4,8 +4,10 @@
  * "name: a → b", name=v, name v, bare alias), the splitting rules (" + ",
  * " & ", ";" always; " and " / ", " only when every side is a change),
  * prose that must yield nothing, unknown names -> desc.<slug>, and exact
- * diffs with changed, added and removed keys. Each case checks the exact
- * variable, old and new text. */
+ * diffs with changed, added and removed keys, and the context rule (a
+ * value the parent already had is no change: infer_drop_restated with a
+ * state from infer_state_advance and a baseline's infer_stated). Each case
+ * checks the exact variable, old and new text. */
 #include <jansson.h>
 #include "infer.h"
 #include "util.h"
@@ -58,6 +60,9 @@ static void test_forms(void)
 	expect("infer-1.17", "x0 lambda 0.1 to 0.2", "desc.x0_lambda:0.1>0.2");
 	expect("infer-1.18", "attention to flash", "impl.attention:~>flash");
 	expect("infer-1.19", "add QK norm", "model.qk_norm:~>true");
+	/* a toggle goes on over ',' only to what is no setting of its own */
+	expect("infer-1.19b", "add value embeddings, SSSL window pattern",
+	       "desc.value_embeddings:~>true|model.window_pattern:~>SSSL");
 	expect("infer-1.20", "switch to muon", "optim.matrix_optimizer:~>muon");
 	expect("infer-1.21", "heads 4 to 8", "model.heads:4>8");
 }
@@ -173,8 +178,53 @@ static void test_desc_names(void)
 	expect("infer-8.2", "X0_Lambda 0.1 -> 0.2", "desc.x0_lambda:0.1>0.2");
 	expect("infer-8.3", "x0   lambda 0.1 -> 0.2", "desc.x0_lambda:0.1>0.2");
 	expect("infer-8.4", "reduce tok_emb.weight from 3 to 2", "desc.tok_emb_weight:3>2");
-	/* a known name followed by more name words is another knob */
-	expect("infer-8.5", "seq len curriculum 512->2048", "desc.seq_len_curriculum:512>2048");
+	/* a known name followed by more name words is another knob; with a
+	 * schedule word it is the known knob's schedule, the values its range */
+	expect("infer-8.5", "seq len curriculum 512->2048", "desc.seq_len_curriculum:~>~");
+	expect("infer-8.5b", "batch size ramp 2^17 -> 2^19", "desc.batch_size_ramp:~>~");
+	expect("infer-8.5c", "seq len warmup steps 100 -> 200", "desc.seq_len_warmup_steps:100>200");
+	/* a known name and '=' ends the phrase before it */
+	expect("infer-8.5d", "HEAD_DIM=64 4 heads dim=256", "model.head_dim:~>64|model.heads:~>4|model.dim:~>256");
+	/* spellings of the corpus: every layer in full, data shards, a parallel block */
+	expect("infer-8.5e", "all full-context windows (SSSL better)", "model.window_pattern:~>L");
+	expect("infer-8.5f", "all-long attention windows", "model.window_pattern:~>L");
+	expect("infer-8.5g", "15 shards, EMBEDDING_LR=0.7", "desc.shards:~>15|optim.embedding_lr:~>0.7");
+	expect("infer-8.5h", "parallel attn+MLP block (much worse)", "desc.parallel_block:~>true");
+	/* a chain of tries: the last value is the run's, where it came from is not sure */
+	expect("infer-8.5i", "embedding lr 0.6 -> 0.9 -> 1.2", "optim.embedding_lr:~>1.2");
+	expect("infer-8.5j", "DEPTH 8\xe2\x86\x92" "10\xe2\x86\x92" "12", "model.depth:~>12");
+	/* "off" for a numeric knob: 0 where zero means off, else false; an
+	 * arrow to what is no value is never read as "X a" */
+	expect("infer-8.5k", "logit softcap: 15 -> off", "model.softcap:15>false");
+	expect("infer-8.5l", "weight decay off", "optim.weight_decay:~>0");
+	expect("infer-8.5m", "softcap 15 -> fifteen", "");
+	expect("infer-8.5n", "softcap: 15 -> fifteen", "");
+	/* a toggle for a part of the model is another knob: nothing */
+	expect("infer-8.5o", "no weight decay on embeddings", "");
+	expect("infer-8.5p", "remove value embeddings from the last layer", "");
+	expect("infer-8.5q", "disable grad checkpointing for speed", "impl.recompute:~>false");
+	/* two known names: the later, more precise one; a modifier and a
+	 * vague word name no knob */
+	expect("infer-8.5r", "ADAM_BETAS beta1 0.8->0.9", "optim.beta1:0.8>0.9");
+	expect("infer-8.5s", "higher LR 0.04 -> 0.05", "");
+	expect("infer-8.5t", "8 heads of 64", "model.heads:~>8"); /* not "heads of 64" */
+	/* a number after add / remove is a step: the value is unknown */
+	expect("infer-8.5u", "added 2 layers", "model.depth:~>~");
+	expect("infer-8.5v", "remove 2 heads", "model.heads:~>~");
+	expect("infer-8.5w", "depth 4 * 2", "");
+	expect("infer-8.5x", "add 5% warmup", "sched.warmup_ratio:~>0.05"); /* a ratio is set, not stepped */
+	expect("infer-8.5y", "tokenizer 8k -> 32k vocab", "model.vocab_size:8192>32768");
+	expect("infer-8.5z", "context 1024 -> 2048", "model.seq_len:1024>2048");
+	/* verbs in the past tense and as -ing are verbs, never part of a name */
+	expect("infer-8.6a", "Increased matrix learning rate from 0.04 to 0.05", "optim.matrix_lr:0.04>0.05");
+	expect("infer-8.6b", "Bumped embedding LR from 0.6 to 0.8", "optim.embedding_lr:0.6>0.8");
+	expect("infer-8.6c", "Doubled depth", "model.depth:~>~");
+	expect("infer-8.6d", "Removed the logit soft-capping", "model.softcap:~>false");
+	expect("infer-8.6e", "8 layers -> 10 layers", "model.depth:8>10");
+	expect("infer-8.6f", "depth goes 8->10", ""); /* not desc.depth_goes */
+	expect("infer-8.6g", "4 heads -> 8 layers", "model.depth:~>8"); /* 8 is the layers' */
+	expect("infer-8.6h", "ASPECT_RATIO 64->54 DEPTH 12->14", "model.aspect_ratio:64>54|model.depth:12>14");
+	expect("infer-8.6i", "depth 10 base, warmdown 0.4", "sched.warmdown_ratio:~>0.4");
 	/* an unknown name in the middle of prose is not a change */
 	expect("infer-8.6", "loss explodes near step 160 3.1 -> 5.0", "");
 	expect("infer-8.7", "TTT 3 steps lr=1e-4", "");
@@ -240,6 +290,54 @@ static void test_exact(void)
 	sb_release(&s);
 }
 
+/* The context rule: restated values go, real changes stay. */
+static void test_context(void)
+{
+	struct change_list state = CHANGE_LIST_INIT, cl = CHANGE_LIST_INIT, step = CHANGE_LIST_INIT;
+	char *got;
+	infer_stated("baseline: depth=4 dim=256 11.5M params", &state);
+	got = render(&state);
+	CHECK("infer-ctx-1", !strcmp(got, "model.depth:~>4|model.dim:~>256"));
+	free(got);
+	infer_changes("baseline: depth=4 dim=256", &cl);
+	CHECK("infer-ctx-2", cl.n == 0); /* as a change list a baseline says nothing */
+
+	/* a kept row moves the state; an unknown step makes a value unknown */
+	infer_changes("DEPTH=8, WARMUP=0.02, ADAM_BETAS=(0.8, 0.95), add value embeddings, SSSL window pattern", &step);
+	infer_state_advance(&state, &step);
+	change_list_release(&step);
+	infer_changes("halve batch", &step);
+	infer_state_advance(&state, &step);
+	change_list_release(&step);
+
+	infer_changes("value embeddings, DEPTH=8, dim=256, WARMUP=0.020, ADAM_BETAS=(0.8,0.95), "
+		      "SSSL window pattern, ASPECT_RATIO=96", &cl);
+	CHECK("infer-ctx-3", infer_drop_restated(&state, &cl) == 6);
+	got = render(&cl);
+	CHECK("infer-ctx-4", !strcmp(got, "model.aspect_ratio:~>96"));
+	free(got);
+	change_list_release(&cl);
+
+	/* a value stated with its old side, a new value, a step of unknown
+	 * size, and a variable whose value went unknown all stay */
+	infer_changes("depth 4 -> 8, dim=512, reduce warmup, batch size 2**19", &cl);
+	CHECK("infer-ctx-5", infer_drop_restated(&state, &cl) == 0);
+	got = render(&cl);
+	CHECK("infer-ctx-6", !strcmp(got, "model.depth:4>8|model.dim:~>512|sched.warmup_ratio:~>~|"
+					  "train.total_batch_size:~>524288"));
+	free(got);
+	change_list_release(&cl);
+
+	/* removing what was added is a change; nothing known, nothing dropped */
+	infer_changes("no value embeddings", &cl);
+	CHECK("infer-ctx-7", infer_drop_restated(&state, &cl) == 0 && cl.n == 1);
+	change_list_release(&cl);
+	change_list_release(&state);
+	infer_changes("DEPTH=8", &cl);
+	CHECK("infer-ctx-8", infer_drop_restated(&state, &cl) == 0 && cl.n == 1);
+	change_list_release(&cl);
+}
+
 int main(void)
 {
 	test_forms();
@@ -251,5 +349,6 @@ int main(void)
 	test_prose();
 	test_alias();
 	test_exact();
+	test_context();
 	return check_status();
 }

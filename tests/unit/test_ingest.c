@@ -58,6 +58,10 @@ static void test_status(void)
 	CHECK("ingest-status-3", !ingest_ar_status("crash", &st, &dec) && !strcmp(st, "crash") && dec == NULL);
 	CHECK("ingest-status-4", !ingest_ar_status("OOM", &st, &dec) && !strcmp(st, "oom") && dec == NULL);
 	CHECK("ingest-status-5", ingest_ar_status("maybe", &st, &dec) == -1);
+	CHECK("ingest-status-7", !ingest_ar_status("kept", &st, &dec) && !strcmp(dec, "keep"));
+	CHECK("ingest-status-8", !ingest_ar_status("BEST", &st, &dec) && !strcmp(dec, "keep"));
+	CHECK("ingest-status-9", !ingest_ar_status("reverted", &st, &dec) && !strcmp(st, "ok") &&
+				 !strcmp(dec, "discard"));
 	CHECK("ingest-status-6", ingest_ar_status("", &st, &dec) == -1);
 }
 
