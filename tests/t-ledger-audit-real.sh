@@ -25,3 +25,14 @@ expect_match audit-real-2.2 "the three batch runs are one confounded finding" "$
 expect_eq audit-real-2.3 "told by their variables: each moved them to other values" \
 	"$(printf '%s' "$batch" | sed 's/, \([^,]*\)$/ and \1/') changed train.device_batch_size + train.total_batch_size together (2 with a valid measurement): the effect of each is unknowable; test them one at a time." \
 	"$row"
+
+# 3: what the rows changed, as a reader of the log would write it down: a
+# setting restated from the baseline ("dim=256" after "baseline: depth=4
+# dim=256") is no change, so row 3 changed two knobs, not three
+expect_eq audit-real-3.1 "row 3: HEAD_DIM=64 4 heads dim=256" "model.head_dim ? -> 64; model.heads ? -> 4" \
+	"$(sql r.db "SELECT group_concat(var || ' ' || coalesce(old, '?') || ' -> ' || new, '; ') FROM
+		(SELECT c.* FROM changes c JOIN runs r ON r.id = c.run WHERE r.description LIKE 'HEAD_DIM=64%' ORDER BY var)")"
+expect_eq audit-real-3.2 "the baseline records no change" "0" \
+	"$(sql r.db "SELECT count(*) FROM changes c JOIN runs r ON r.id = c.run WHERE r.description LIKE 'baseline:%'")"
+expect_eq audit-real-3.3 "every change is inferred from the text, with its span" "0" \
+	"$(sql r.db "SELECT count(*) FROM changes WHERE how <> 'inferred' OR span IS NULL")"
