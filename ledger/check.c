@@ -31,6 +31,23 @@ static void foreign_key_text(sqlite3_stmt *st, sb *out)
 	sb_addf(out, " refers to a missing row of '%s'", parent ? parent : "?");
 }
 
+/* integrity_check gives one row per problem, or several problems in one
+ * row a line each, under a "*** in database main ***" heading; "ok" alone
+ * means none. */
+static void integrity_rows(struct ledger_check *c, const char *check, const char *text)
+{
+	if (!text || !strcmp(text, "ok"))
+		return;
+	for (const char *p = text; *p;) {
+		size_t n = strcspn(p, "\n");
+		char *line = xstrndup(p, n);
+		if (*line && !str_starts_with(line, "*** "))
+			add_problem(c, check, line);
+		free(line);
+		p += n + (p[n] == '\n');
+	}
+}
+
 /* Run one check's PRAGMA; its rows are problems except integrity_check's
  * single "ok". Returns 0 or -1 (reported). */
 static int run_check(sqlite3 *db, const char *check, struct ledger_check *out)
@@ -44,13 +61,13 @@ static int run_check(sqlite3 *db, const char *check, struct ledger_check *out)
 		step = sqlite3_step(st);
 		if (step != SQLITE_ROW)
 			break;
-		sb_reset(&text);
-		if (is_fk)
+		if (is_fk) {
+			sb_reset(&text);
 			foreign_key_text(st, &text);
-		else
-			sb_adds(&text, (const char *)sqlite3_column_text(st, 0));
-		if (is_fk || strcmp(text.buf, "ok"))
 			add_problem(out, check, text.buf);
+		} else {
+			integrity_rows(out, check, (const char *)sqlite3_column_text(st, 0));
+		}
 	}
 	if (step != SQLITE_DONE && is_damage(step)) {
 		sb_reset(&text);
