@@ -554,10 +554,10 @@ static int resolve_baseline(struct audit *a)
 		return 0;
 	}
 	sqlite3_int64 id;
-	int found = run_lookup(a->db, a->c.baseline, &id, 1);
-	if (found == LOOKUP_DB_ERROR)
+	int miss = run_lookup(a->db, a->c.baseline, &id, 1);
+	if (miss == LOOKUP_DB_ERROR)
 		return -2;
-	if (found) {
+	if (miss) {
 		rl_error("audit: campaign '%s': baseline '%s' is not a run in the ledger",
 			 a->c.name, a->c.baseline);
 		rl_hint("ingest the baseline run, or declare \"baseline\": \"first valid run\"");

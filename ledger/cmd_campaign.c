@@ -65,12 +65,12 @@ static int campaign_add(int argc, char **argv, struct ledger_ctx *ctx)
 		goto out;
 	}
 	sqlite3_int64 id;
-	int found = c.baseline ? run_lookup(ctx->db, c.baseline, &id, 1) : 0;
-	if (found == LOOKUP_DB_ERROR) {
+	int miss = c.baseline ? run_lookup(ctx->db, c.baseline, &id, 1) : 0;
+	if (miss == LOOKUP_DB_ERROR) {
 		rc = EXIT_FAILURE_RT;
 		goto out;
 	}
-	if (found)
+	if (miss)
 		rl_warn("campaign add: %s: baseline '%s' is not in the ledger yet; "
 			"the audit needs it ingested", path, c.baseline);
 	struct campaign old;
@@ -257,9 +257,9 @@ static int campaign_assign(int argc, char **argv, struct ledger_ctx *ctx)
 	int n = argc - 2, rc = EXIT_OK, added = 0;
 	sqlite3_int64 *ids = xcalloc((size_t)n, sizeof(*ids));
 	for (int i = 0; i < n && rc != EXIT_FAILURE_RT; i++) {
-		int found = run_lookup(ctx->db, argv[i + 2], &ids[i], 0);
-		if (found)
-			rc = found == LOOKUP_DB_ERROR ? EXIT_FAILURE_RT : EXIT_USAGE;
+		int miss = run_lookup(ctx->db, argv[i + 2], &ids[i], 0);
+		if (miss)
+			rc = miss == LOOKUP_DB_ERROR ? EXIT_FAILURE_RT : EXIT_USAGE;
 	}
 	if (rc == EXIT_FAILURE_RT)
 		goto out;

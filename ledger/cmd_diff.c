@@ -40,9 +40,9 @@ struct side {
  * since those decide whether two results are comparable. */
 static int side_load(sqlite3 *db, const char *ref, struct side *s)
 {
-	int found = run_lookup(db, ref, &s->id, 0);
-	if (found)
-		return found == LOOKUP_DB_ERROR ? EXIT_FAILURE_RT : EXIT_USAGE;
+	int miss = run_lookup(db, ref, &s->id, 0);
+	if (miss)
+		return miss == LOOKUP_DB_ERROR ? EXIT_FAILURE_RT : EXIT_USAGE;
 	sqlite3_stmt *st = db_prepare(db,
 		"SELECT record, hw_class, vram_tier, run_id FROM runs WHERE id = ?");
 	sqlite3_bind_int64(st, 1, s->id);
