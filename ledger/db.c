@@ -190,12 +190,15 @@ static void error_hint(int rc, const char *path, const char *file, int line)
 		break;
 	case SQLITE_NOMEM:
 		break;
-	default: /* SQLITE_ERROR, MISUSE, RANGE…: the statement itself is wrong */
-		rl_hint("this is a bug in runledger (%s:%d); please report it with this message", file, line);
+	default: /* SQLITE_ERROR, MISUSE, RANGE…: the statement does not fit the ledger */
+		rl_hint("a ledger whose tables runledger did not make cannot be read; if runledger made "
+			"'%s', this is a bug (%s:%d): please report it with this message", path, file, line);
 	}
 }
 
-void db_report(sqlite3 *db, int rc, const char *purpose, const char *file, int line)
+/* The message, the statement when it is at fault (sql may be NULL), the hint. */
+static void report(sqlite3 *db, int rc, const char *purpose, const char *sql, const char *file,
+		   int line)
 {
 	const char *path = db ? sqlite3_db_filename(db, "main") : NULL;
 	if (!path || !*path)
@@ -203,7 +206,14 @@ void db_report(sqlite3 *db, int rc, const char *purpose, const char *file, int l
 	errors_reported++;
 	rl_error("cannot %s: ledger '%s': %s", purpose, path,
 		 db && sqlite3_errcode(db) == rc ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
+	if (sql)
+		fprintf(stderr, "  in: %s\n", sql);
 	error_hint(rc, path, file, line);
+}
+
+void db_report(sqlite3 *db, int rc, const char *purpose, const char *file, int line)
+{
+	report(db, rc, purpose, NULL, file, line);
 }
 
 int db_step_at(sqlite3_stmt *st, const char *purpose, const char *file, int line)
@@ -234,10 +244,9 @@ sqlite3_stmt *db_prepare_at(sqlite3 *db, const char *sql, const char *file, int 
 	int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
 	if (rc == SQLITE_OK)
 		return st;
-	/* a damaged schema fails here, before any step */
-	db_report(db, rc, "prepare a query", file, line);
-	if ((rc & 0xff) == SQLITE_ERROR)
-		fprintf(stderr, "  in: %s\n", sql);
+	/* a damaged schema fails here, before any step; SQLITE_ERROR is the
+	 * statement not fitting the tables, so it is shown */
+	report(db, rc, "prepare a query", (rc & 0xff) == SQLITE_ERROR ? sql : NULL, file, line);
 	sqlite3_finalize(st);
 	return NULL;
 }

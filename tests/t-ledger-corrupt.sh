@@ -14,7 +14,8 @@
 # `ledger variables` and `report index` read no ledger, so are not here.
 # Then `ledger check` (integrity and foreign keys, table and json),
 # `ledger init` saying whether an existing ledger is healthy, and the write
-# paths (ingest, reinfer, campaign assign) refusing a damaged ledger whole.
+# paths (ingest, reinfer, campaign assign) refusing a damaged ledger whole,
+# and a statement that cannot be prepared (a column missing) reported once.
 . "$ROOT/tests/lib.sh"
 need sqlite3 sqlite3
 need dd coreutils
@@ -186,3 +187,16 @@ expect_match corrupt-reinfer.1 "names the ledger" "$err" "ledger '[^']*x\.db': d
 damage "$(root runs)"
 expect_code corrupt-assign "campaign assign on a damaged ledger: exit 3" 3 "$LEDGER" --db x.db campaign assign c1 syn-00002
 expect_no_match corrupt-assign.1 "not taken for a missing run" "$err" "no run 'syn-00002'"
+
+# ---- a statement that cannot be prepared -------------------------------------
+# tables that are not the schema the version claims: the prepare fails, and
+# the step after it says nothing more, so one message, exit 3, no output
+cp clean.db odd.db
+sql odd.db "ALTER TABLE changes DROP COLUMN span"
+expect_code corrupt-prepare-1 "show on a ledger without changes.span: exit 3" 3 "$LEDGER" --db odd.db show syn-00002
+expect_match corrupt-prepare-1.1 "names the ledger and SQLite's reason" "$err" \
+	"^ledger: cannot prepare a query: ledger '[^']*odd\.db': no such column: span$"
+expect_match corrupt-prepare-1.2 "and the statement" "$err" "^  in: SELECT var, old, new, how, span FROM changes"
+expect_eq corrupt-prepare-1.3 "one error, one hint" "1 1" \
+	"$(printf '%s\n' "$err" | grep -c '^ledger: cannot') $(printf '%s\n' "$err" | grep -c '^ledger: hint:')"
+expect_eq corrupt-prepare-1.4 "no output" "" "$out"
