@@ -315,6 +315,10 @@ static void open_failed_hint(sqlite3 *db, const char *path)
 	else if ((rc & 0xff) == SQLITE_READONLY || (rc & 0xff) == SQLITE_CANTOPEN)
 		rl_hint("the ledger '%s' and its directory must be writable (WAL mode keeps "
 			"'%s-wal' and '%s-shm' beside it)", path, path, path);
+	else if ((rc & 0xff) == SQLITE_CORRUPT) /* the schema's page: no command opens it */
+		rl_hint("the ledger '%s' is damaged where it keeps its schema, so nothing can open it; "
+			"ingest the source files again into a new ledger (ingest is idempotent), or recover "
+			"what is readable with 'sqlite3 %s .recover'", path, path);
 }
 
 /* Version 1 -> 2: the changes table gains how = 'code', span and
@@ -387,8 +391,10 @@ int db_open(const char *path, sqlite3 **out)
 				" PRAGMA foreign_keys=ON;", 30000))
 		goto fail;
 	int v = schema_version(db);
-	if (v < 0) /* reported */
-		goto fail;
+	if (v < 0) { /* reported, with its hint */
+		sqlite3_close(db);
+		return -1;
+	}
 	if (v > LEDGER_SCHEMA_VERSION) {
 		rl_error("ledger '%s' has schema version %d; this ledger understands up to %d",
 			 path, v, LEDGER_SCHEMA_VERSION);

@@ -133,6 +133,17 @@ sweep runs_time "$(root runs_time)" "10"
 sweep changes_var "$(root changes_var)" "11"
 sweep file-middle $(($(wc -c <clean.db) / page_size / 2)) ""
 
+# the schema's own page past the file header: no command can open the
+# ledger, and each says so
+rm -f x.db x.db-wal x.db-shm
+cp clean.db x.db
+head -c $((page_size - 100)) /dev/zero | tr '\0' '\377' | dd of=x.db bs=100 seek=1 conv=notrunc iflag=fullblock status=none
+for c in query "check" "init"; do
+	expect_code "corrupt-page1-$c" "page 1 damaged: $c exits 3" 3 "$LEDGER" --db x.db $c
+	expect_match "corrupt-page1-$c.1" "names the ledger, says what to do" "$err" \
+		"^ledger: hint: the ledger 'x.db' is damaged where it keeps its schema, so nothing can open it"
+done
+
 # ---- ledger check ----------------------------------------------------------
 cp clean.db good.db
 expect_code corrupt-check-1 "check on a healthy ledger: exit 0" 0 "$LEDGER" --db good.db check --format tsv
