@@ -233,11 +233,13 @@ static sqlite3_stmt *prepare_metric(struct audit *a, const char *head, const cha
 	return st;
 }
 
-static void load_changes(struct audit *a, sqlite3_stmt *st, sqlite3_int64 id, struct arun *r)
+/* 0, or -1 when the ledger cannot be read (reported); so load_parent. */
+static int load_changes(struct audit *a, sqlite3_stmt *st, sqlite3_int64 id, struct arun *r)
 {
 	sqlite3_reset(st);
 	sqlite3_bind_int64(st, 1, id);
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	int rc;
+	while ((rc = db_step(st, "read the campaign's changes")) == SQLITE_ROW) {
 		r->ch = xrealloc(r->ch, (size_t)(r->nch + 1) * sizeof(*r->ch));
 		struct achange *c = &r->ch[r->nch++];
 		c->var = db_column_dup(st, 0);
@@ -247,22 +249,25 @@ static void load_changes(struct audit *a, sqlite3_stmt *st, sqlite3_int64 id, st
 		const char *how = (const char *)sqlite3_column_text(st, 3);
 		r->exact_nonseed += how && !strcmp(how, "exact") && !rkey_is_seed(c->var);
 	}
+	return rc == DB_ERROR ? -1 : 0;
 }
 
 /* The parent's metric and amount trained (columns of the `par` query). */
-static void load_parent(sqlite3_stmt *st, struct arun *r)
+static int load_parent(sqlite3_stmt *st, struct arun *r)
 {
 	r->parent_value = r->tokens[1] = r->steps[1] = NAN;
 	if (!r->parent)
-		return;
+		return 0;
 	sqlite3_reset(st);
 	db_bind_text(st, 2, r->parent);
-	if (sqlite3_step(st) == SQLITE_ROW) {
+	int rc = db_step(st, "read the parent runs");
+	if (rc == SQLITE_ROW) {
 		r->parent_value = db_column_num(st, 0);
 		r->tokens[1] = db_column_num(st, 1);
 		r->steps[1] = db_column_num(st, 2);
 		r->parent_key = db_column_dup(st, 3);
 	}
+	return rc == DB_ERROR ? -1 : 0;
 }
 
 /* Hypothesis key and the human text of a run's change set. */
@@ -417,7 +422,7 @@ static int load_runs(struct audit *a)
 	sqlite3_stmt *chg = db_prepare(a->db, "SELECT var, old, new, how FROM changes WHERE run = ? ORDER BY var");
 	sqlite3_stmt *par = prepare_metric(a, "SELECT ", "," WORK_COLS ", r.repeat_key FROM runs r WHERE r.run_id = ?2");
 	int rc;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((rc = db_step(st, "read the campaign's runs")) == SQLITE_ROW) {
 		if (a->n == cap) {
 			cap = cap ? 2 * cap : 64;
 			a->r = xrealloc(a->r, (size_t)cap * sizeof(*a->r));
@@ -435,11 +440,17 @@ static int load_runs(struct audit *a)
 		if (isnan(r->value))
 			r->failure = failure_text(st);
 		r->on_hw = !a->c.hardware || (r->hw_class && str_ieq(r->hw_class, a->c.hardware));
-		load_changes(a, chg, sqlite3_column_int64(st, COL_ID), r);
+		if (load_changes(a, chg, sqlite3_column_int64(st, COL_ID), r)) {
+			rc = DB_ERROR;
+			break;
+		}
 		r->budget = db_column_num(st, COL_BUDGET);
 		r->tokens[0] = db_column_num(st, COL_TOKENS);
 		r->steps[0] = db_column_num(st, COL_STEPS);
-		load_parent(par, r);
+		if (load_parent(par, r)) {
+			rc = DB_ERROR;
+			break;
+		}
 		mark_rerun(r);
 		describe_changes(r, sqlite3_column_int(st, COL_HAS_CONFIG));
 		r->rkey = repeat_group_key(r);
@@ -449,11 +460,7 @@ static int load_runs(struct audit *a)
 	sqlite3_finalize(st);
 	sqlite3_finalize(chg);
 	sqlite3_finalize(par);
-	if (rc != SQLITE_DONE) {
-		rl_error("audit: cannot read the runs of campaign '%s': %s", a->c.name, sqlite3_errmsg(a->db));
-		return -2;
-	}
-	return 0;
+	return rc == SQLITE_DONE ? 0 : -2; /* reported */
 }
 
 
@@ -547,7 +554,10 @@ static int resolve_baseline(struct audit *a)
 		return 0;
 	}
 	sqlite3_int64 id;
-	if (run_lookup(a->db, a->c.baseline, &id, 1)) {
+	int miss = run_lookup(a->db, a->c.baseline, &id, 1);
+	if (miss == LOOKUP_DB_ERROR)
+		return -2;
+	if (miss) {
 		rl_error("audit: campaign '%s': baseline '%s' is not a run in the ledger",
 			 a->c.name, a->c.baseline);
 		rl_hint("ingest the baseline run, or declare \"baseline\": \"first valid run\"");
@@ -555,11 +565,14 @@ static int resolve_baseline(struct audit *a)
 	}
 	sqlite3_stmt *st = prepare_metric(a, "SELECT r.run_id, ", " FROM runs r WHERE r.id = ?2");
 	sqlite3_bind_int64(st, 2, id);
-	if (sqlite3_step(st) == SQLITE_ROW) {
+	int rc = db_step(st, "read the campaign's baseline");
+	if (rc == SQLITE_ROW) {
 		a->baseline_run = db_column_dup(st, 0);
 		a->baseline_value = db_column_num(st, 1);
 	}
 	sqlite3_finalize(st);
+	if (rc == DB_ERROR)
+		return -2;
 	for (int i = 0; i < a->n; i++)
 		a->r[i].is_baseline = a->baseline_run && !strcmp(a->r[i].run_id, a->baseline_run);
 	return 0;
@@ -1410,8 +1423,9 @@ int audit_campaign(sqlite3 *db, const char *campaign, const struct audit_opts *o
 		o = &dflt;
 	if (sum) /* safe to release whatever happens below */
 		memset(sum, 0, sizeof(*sum));
-	if (campaign_load(db, campaign, &a.c, 0))
-		return -1;
+	int loaded = campaign_load(db, campaign, &a.c, 0);
+	if (loaded)
+		return loaded == CAMPAIGN_DB_ERROR ? -2 : -1;
 	a.out = &tmp;
 	int rc = load_runs(&a);
 	if (!rc) {
@@ -1443,14 +1457,16 @@ int audit_campaign(sqlite3 *db, const char *campaign, const struct audit_opts *o
 	return rc;
 }
 
-static void audit_undeclared(sqlite3 *db, struct finding_list *out)
+/* 0, or -2 when the ledger cannot be read (reported). */
+static int audit_undeclared(sqlite3 *db, struct finding_list *out)
 {
 	sqlite3_stmt *st = db_prepare(db,
 		"SELECT campaign, run_id FROM runs WHERE campaign IS NOT NULL"
 		" AND campaign NOT IN (SELECT name FROM campaigns)"
 		" ORDER BY campaign, t_finished IS NULL, t_finished, id");
 	struct finding *f = NULL;
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	int rc;
+	while ((rc = db_step(st, "read the runs' campaigns")) == SQLITE_ROW) {
 		const char *name = (const char *)sqlite3_column_text(st, 0);
 		if (!f || strcmp(f->campaign, name)) {
 			f = finding_new(out, name, AUDIT_UNDECLARED, AUDIT_WARN);
@@ -1464,21 +1480,24 @@ static void audit_undeclared(sqlite3 *db, struct finding_list *out)
 			    f->nruns, one ? " names" : "s name", name, one ? "it" : "them");
 	}
 	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : -2;
 }
 
 int audit_all(sqlite3 *db, const struct audit_opts *o, struct finding_list *out)
 {
 	sqlite3_stmt *st = db_prepare(db, "SELECT name FROM campaigns ORDER BY name");
-	int rc = 0;
+	int rc = 0, step = SQLITE_ROW;
 	/* one campaign with a broken declaration must not hide the others */
-	while (rc != -2 && sqlite3_step(st) == SQLITE_ROW) {
+	while (rc != -2 && (step = db_step(st, "list the campaigns")) == SQLITE_ROW) {
 		int one = audit_campaign(db, (const char *)sqlite3_column_text(st, 0), o, NULL, out);
 		if (one && rc != -2)
 			rc = one;
 	}
 	sqlite3_finalize(st);
-	if (rc != -2)
-		audit_undeclared(db, out);
+	if (step == DB_ERROR)
+		rc = -2;
+	if (rc != -2 && audit_undeclared(db, out))
+		rc = -2;
 	return rc;
 }
 
@@ -1517,8 +1536,9 @@ int audit_coverage(sqlite3 *db, const char *campaign, struct coverage *out)
 {
 	struct audit a = { .db = db, .floor = NAN };
 	memset(out, 0, sizeof(*out));
-	if (campaign_load(db, campaign, &a.c, 0))
-		return -1;
+	int loaded = campaign_load(db, campaign, &a.c, 0);
+	if (loaded)
+		return loaded == CAMPAIGN_DB_ERROR ? -2 : -1;
 	int rc = load_runs(&a);
 	if (!rc) {
 		out->rows = xcalloc((size_t)a.c.nsearch + 1, sizeof(*out->rows));

@@ -136,6 +136,8 @@ struct coverage {
 	struct coverage_row *rows;
 	int n;
 };
+/* 0; -1 when the campaign is not declared (message printed); -2 on a
+ * database error (reported). */
 int audit_coverage(sqlite3 *db, const char *campaign, struct coverage *out);
 void coverage_release(struct coverage *c);
 

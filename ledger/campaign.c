@@ -262,14 +262,10 @@ int campaign_store(sqlite3 *db, const struct campaign *c)
 	sqlite3_stmt *st = db_prepare(db, "INSERT OR REPLACE INTO campaigns(name, spec) VALUES(?, ?)");
 	db_bind_text(st, 1, c->name);
 	db_bind_text(st, 2, spec);
-	int rc = sqlite3_step(st);
+	int rc = db_step(st, "store the campaign");
 	sqlite3_finalize(st);
 	free(spec);
-	if (rc != SQLITE_DONE) {
-		rl_error("cannot store campaign '%s': %s", c->name, sqlite3_errmsg(db));
-		return -1;
-	}
-	return 0;
+	return rc == SQLITE_DONE ? 0 : -1;
 }
 
 int campaign_load(sqlite3 *db, const char *name, struct campaign *out, int quiet)
@@ -279,7 +275,10 @@ int campaign_load(sqlite3 *db, const char *name, struct campaign *out, int quiet
 	int rc = -1;
 	memset(out, 0, sizeof(*out));
 	out->noise_default = NAN;
-	if (sqlite3_step(st) == SQLITE_ROW) {
+	int step = db_step(st, "read the campaign");
+	if (step == DB_ERROR) {
+		rc = CAMPAIGN_DB_ERROR;
+	} else if (step == SQLITE_ROW) {
 		const char *spec = (const char *)sqlite3_column_text(st, 0);
 		sb err = SB_INIT;
 		rc = 0;

@@ -45,7 +45,9 @@ char *campaign_to_json(const struct campaign *c);
 /* Insert or replace the declaration. 0 = ok; -1 with a message. */
 int campaign_store(sqlite3 *db, const struct campaign *c);
 /* Load a declared campaign. 0 = ok; -1 when not declared (quiet: no
- * message), -2 when the stored spec no longer parses (message printed). */
+ * message), -2 when the stored spec no longer parses (message printed),
+ * CAMPAIGN_DB_ERROR when the ledger cannot be read (reported, quiet or not). */
+#define CAMPAIGN_DB_ERROR (-3)
 int campaign_load(sqlite3 *db, const char *name, struct campaign *out, int quiet);
 
 /* True when var matches one of the search-space globs. */

@@ -230,8 +230,8 @@ static int run_coverage(struct ledger_ctx *ctx, const char *campaign)
 	sqlite3_stmt *st = db_prepare(ctx->db,
 		"SELECT name FROM campaigns WHERE ?1 IS NULL OR name = ?1 ORDER BY name");
 	sqlite3_bind_text(st, 1, campaign, -1, SQLITE_STATIC);
-	int rc = EXIT_OK;
-	while (rc == EXIT_OK && sqlite3_step(st) == SQLITE_ROW) {
+	int rc = EXIT_OK, step;
+	while ((step = db_step(st, "list the campaigns")) == SQLITE_ROW) {
 		const char *name = (const char *)sqlite3_column_text(st, 0);
 		struct coverage cov;
 		if (audit_coverage(ctx->db, name, &cov)) {
@@ -249,6 +249,8 @@ static int run_coverage(struct ledger_ctx *ctx, const char *campaign)
 		coverage_release(&cov);
 	}
 	sqlite3_finalize(st);
+	if (step == DB_ERROR)
+		rc = EXIT_FAILURE_RT;
 	if (rc == EXIT_OK)
 		table_render(&t, ctx->fmt, stdout);
 	table_release(&t);
@@ -272,26 +274,28 @@ static void keep_kinds(struct finding_list *fl, const int *kinds)
 	*fl = kept;
 }
 
+/* 1 when some campaign is declared, 0 when none, DB_ERROR (reported). */
 static int any_campaign(struct ledger_ctx *ctx)
 {
 	sqlite3_stmt *st = db_prepare(ctx->db, "SELECT 1 FROM campaigns LIMIT 1");
-	int found = sqlite3_step(st) == SQLITE_ROW;
+	int rc = db_step(st, "list the campaigns");
 	sqlite3_finalize(st);
-	return found;
+	return rc == DB_ERROR ? rc : rc == SQLITE_ROW;
 }
 
-/* An unknown --campaign is a usage error, like an unknown run reference. */
+/* An unknown --campaign is a usage error, like an unknown run reference:
+ * 1 declared, 0 not (said), DB_ERROR (reported). */
 static int campaign_declared(struct ledger_ctx *ctx, const char *name)
 {
 	sqlite3_stmt *st = db_prepare(ctx->db, "SELECT 1 FROM campaigns WHERE name = ?");
 	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
-	int found = sqlite3_step(st) == SQLITE_ROW;
+	int rc = db_step(st, "read the campaign");
 	sqlite3_finalize(st);
-	if (!found) {
+	if (rc == SQLITE_DONE) {
 		rl_error("audit: no campaign '%s' is declared", name);
 		rl_hint("list campaigns with 'ledger campaign list', declare one with 'ledger campaign add FILE'");
 	}
-	return found;
+	return rc == DB_ERROR ? rc : rc == SQLITE_ROW;
 }
 
 int cmd_audit(int argc, char **argv, struct ledger_ctx *ctx)
@@ -303,8 +307,9 @@ int cmd_audit(int argc, char **argv, struct ledger_ctx *ctx)
 	struct audit_args a = { .opts = AUDIT_OPTS_INIT };
 	if (parse_args(argc, argv, &a))
 		return EXIT_USAGE;
-	if (a.campaign && !campaign_declared(ctx, a.campaign))
-		return EXIT_USAGE;
+	int declared = a.campaign ? campaign_declared(ctx, a.campaign) : 1;
+	if (declared != 1)
+		return declared == DB_ERROR ? EXIT_FAILURE_RT : EXIT_USAGE;
 	if (a.coverage)
 		return run_coverage(ctx, a.campaign);
 
@@ -320,7 +325,12 @@ int cmd_audit(int argc, char **argv, struct ledger_ctx *ctx)
 	}
 	if (a.any_kind)
 		keep_kinds(&fl, a.kinds);
-	if (!a.campaign && !fl.n && !any_campaign(ctx))
+	int some = !a.campaign && !fl.n ? any_campaign(ctx) : 1;
+	if (some == DB_ERROR) {
+		finding_list_release(&fl);
+		return EXIT_FAILURE_RT;
+	}
+	if (!some)
 		rl_hint("no campaign is declared, so there is nothing to audit; see 'ledger campaign --help'");
 	if (ctx->fmt == FMT_JSON)
 		render_json(&fl);

@@ -65,13 +65,22 @@ static int campaign_add(int argc, char **argv, struct ledger_ctx *ctx)
 		goto out;
 	}
 	sqlite3_int64 id;
-	if (c.baseline && run_lookup(ctx->db, c.baseline, &id, 1))
+	int miss = c.baseline ? run_lookup(ctx->db, c.baseline, &id, 1) : 0;
+	if (miss == LOOKUP_DB_ERROR) {
+		rc = EXIT_FAILURE_RT;
+		goto out;
+	}
+	if (miss)
 		rl_warn("campaign add: %s: baseline '%s' is not in the ledger yet; "
 			"the audit needs it ingested", path, c.baseline);
 	struct campaign old;
-	int existed = campaign_load(ctx->db, c.name, &old, 1) == 0;
+	int loaded = campaign_load(ctx->db, c.name, &old, 1), existed = loaded == 0;
 	if (existed)
 		campaign_release(&old);
+	if (loaded == CAMPAIGN_DB_ERROR) {
+		rc = EXIT_FAILURE_RT;
+		goto out;
+	}
 	if (campaign_store(ctx->db, &c)) {
 		rc = EXIT_FAILURE_RT;
 		goto out;
@@ -92,7 +101,8 @@ static char *join(char **list, int n, const char *sep)
 	return sb_detach(&s);
 }
 
-static void list_row(struct ledger_ctx *ctx, table *t, const struct campaign *c)
+/* 0, or -1 when the ledger cannot be read (reported). */
+static int list_row(struct ledger_ctx *ctx, table *t, const struct campaign *c)
 {
 	int row = table_add_row(t);
 	char *space = join(c->search_space, c->nsearch, ",");
@@ -115,12 +125,14 @@ static void list_row(struct ledger_ctx *ctx, table *t, const struct campaign *c)
 	db_bind_text(st, 2, c->name);
 	sql_args_release(&args);
 	sb_release(&sql);
-	if (sqlite3_step(st) == SQLITE_ROW) {
+	int rc = db_step(st, "count the campaign's runs");
+	if (rc == SQLITE_ROW) {
 		table_set_int(t, row, 6, sqlite3_column_int64(st, 0));
 		table_set_int(t, row, 7, sqlite3_column_int64(st, 1));
 	}
 	sqlite3_finalize(st);
 	free(space);
+	return rc == DB_ERROR ? -1 : 0;
 }
 
 static int campaign_list(int argc, char **argv, struct ledger_ctx *ctx)
@@ -131,25 +143,35 @@ static int campaign_list(int argc, char **argv, struct ledger_ctx *ctx)
 	table t;
 	table_init(&t, ARRAY_SIZE(cols), cols);
 	sqlite3_stmt *st = db_prepare(ctx->db, "SELECT name FROM campaigns ORDER BY name");
-	int rc = EXIT_OK;
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	int rc = EXIT_OK, step;
+	while ((step = db_step(st, "list the campaigns")) == SQLITE_ROW) {
 		struct campaign c;
 		const char *name = (const char *)sqlite3_column_text(st, 0);
-		if (campaign_load(ctx->db, name, &c, 0)) {
+		int loaded = campaign_load(ctx->db, name, &c, 0);
+		if (loaded == CAMPAIGN_DB_ERROR)
+			break;
+		if (loaded) {
 			rc = EXIT_FINDINGS; /* reported; list the others */
 			continue;
 		}
-		list_row(ctx, &t, &c);
+		int row_rc = list_row(ctx, &t, &c);
 		campaign_release(&c);
+		if (row_rc)
+			break;
 	}
 	sqlite3_finalize(st);
+	if (step != SQLITE_DONE) {
+		table_release(&t);
+		return EXIT_FAILURE_RT;
+	}
 	table_render(&t, ctx->fmt, stdout);
 	table_release(&t);
 	return rc;
 }
 
-/* The campaign's runs in time order, with the variables each changed. */
-static void runs_table(struct ledger_ctx *ctx, const char *name, table *t)
+/* The campaign's runs in time order, with the variables each changed.
+ * 0, or -1 when the ledger cannot be read (reported). */
+static int runs_table(struct ledger_ctx *ctx, const char *name, table *t)
 {
 	static const char *const cols[] = {
 		"run_id", "status", "decision", "hardware", "val_bpb", "changed", "description"
@@ -161,7 +183,8 @@ static void runs_table(struct ledger_ctx *ctx, const char *name, table *t)
 		" m.description"
 		" FROM (" MEMBERS ") m ORDER BY m.t_finished IS NULL, m.t_finished, m.id");
 	db_bind_text(st, 1, name);
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	int rc;
+	while ((rc = db_step(st, "read the campaign's runs")) == SQLITE_ROW) {
 		int row = table_add_row(t);
 		for (int c = 0; c < 7; c++) {
 			if (c == 4 && sqlite3_column_type(st, c) != SQLITE_NULL)
@@ -171,15 +194,21 @@ static void runs_table(struct ledger_ctx *ctx, const char *name, table *t)
 		}
 	}
 	sqlite3_finalize(st);
+	return rc == DB_ERROR ? -1 : 0;
 }
 
 static int campaign_show(int argc, char **argv, struct ledger_ctx *ctx)
 {
 	struct campaign c;
-	if (campaign_load(ctx->db, argv[1], &c, 0))
-		return EXIT_USAGE;
+	int loaded = campaign_load(ctx->db, argv[1], &c, 0);
+	if (loaded)
+		return loaded == CAMPAIGN_DB_ERROR ? EXIT_FAILURE_RT : EXIT_USAGE;
 	table runs;
-	runs_table(ctx, c.name, &runs);
+	if (runs_table(ctx, c.name, &runs)) {
+		table_release(&runs);
+		campaign_release(&c);
+		return EXIT_FAILURE_RT;
+	}
 	if (ctx->fmt == FMT_JSON) {
 		/* one JSON document: the declaration, then its runs */
 		char *spec = campaign_to_json(&c);
@@ -222,13 +251,18 @@ static int campaign_show(int argc, char **argv, struct ledger_ctx *ctx)
 static int campaign_assign(int argc, char **argv, struct ledger_ctx *ctx)
 {
 	struct campaign c;
-	if (campaign_load(ctx->db, argv[1], &c, 0))
-		return EXIT_USAGE;
+	int loaded = campaign_load(ctx->db, argv[1], &c, 0);
+	if (loaded)
+		return loaded == CAMPAIGN_DB_ERROR ? EXIT_FAILURE_RT : EXIT_USAGE;
 	int n = argc - 2, rc = EXIT_OK, added = 0;
 	sqlite3_int64 *ids = xcalloc((size_t)n, sizeof(*ids));
-	for (int i = 0; i < n; i++)
-		if (run_lookup(ctx->db, argv[i + 2], &ids[i], 0))
-			rc = EXIT_USAGE;
+	for (int i = 0; i < n && rc != EXIT_FAILURE_RT; i++) {
+		int miss = run_lookup(ctx->db, argv[i + 2], &ids[i], 0);
+		if (miss)
+			rc = miss == LOOKUP_DB_ERROR ? EXIT_FAILURE_RT : EXIT_USAGE;
+	}
+	if (rc == EXIT_FAILURE_RT)
+		goto out;
 	if (rc == EXIT_OK) {
 		if (db_exec(ctx->db, "BEGIN IMMEDIATE")) {
 			rc = EXIT_FAILURE_RT;
@@ -240,10 +274,17 @@ static int campaign_assign(int argc, char **argv, struct ledger_ctx *ctx)
 			sqlite3_reset(st);
 			db_bind_text(st, 1, c.name);
 			sqlite3_bind_int64(st, 2, ids[i]);
-			SQL_CHECK(ctx->db, sqlite3_step(st));
+			if (db_step(st, "assign the run") == DB_ERROR) {
+				rc = EXIT_FAILURE_RT;
+				break;
+			}
 			added += sqlite3_changes(ctx->db);
 		}
 		sqlite3_finalize(st);
+		if (rc == EXIT_FAILURE_RT) {
+			sqlite3_exec(ctx->db, "ROLLBACK", NULL, NULL, NULL);
+			goto out;
+		}
 		if (db_exec(ctx->db, "COMMIT")) {
 			rc = EXIT_FAILURE_RT;
 			goto out;

@@ -40,13 +40,14 @@ struct side {
  * since those decide whether two results are comparable. */
 static int side_load(sqlite3 *db, const char *ref, struct side *s)
 {
-	if (run_lookup(db, ref, &s->id, 0))
-		return EXIT_USAGE;
+	int miss = run_lookup(db, ref, &s->id, 0);
+	if (miss)
+		return miss == LOOKUP_DB_ERROR ? EXIT_FAILURE_RT : EXIT_USAGE;
 	sqlite3_stmt *st = db_prepare(db,
 		"SELECT record, hw_class, vram_tier, run_id FROM runs WHERE id = ?");
 	sqlite3_bind_int64(st, 1, s->id);
 	int rc = EXIT_FAILURE_RT;
-	if (sqlite3_step(st) == SQLITE_ROW) {
+	if (db_step(st, "read the run's record") == SQLITE_ROW) {
 		json_error_t je;
 		s->rec = json_loads((const char *)sqlite3_column_text(st, 0), 0, &je);
 		s->run_id = xstrdup((const char *)sqlite3_column_text(st, 3));

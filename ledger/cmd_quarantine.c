@@ -74,7 +74,7 @@ int cmd_quarantine(int argc, char **argv, struct ledger_ctx *ctx)
 	table t;
 	table_init(&t, 5, cols);
 	int rc;
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+	while ((rc = db_step(q, "read the quarantine")) == SQLITE_ROW) {
 		int r = table_add_row(&t);
 		table_set_int(&t, r, 0, sqlite3_column_int64(q, 0));
 		table_set_text(&t, r, 1, (const char *)sqlite3_column_text(q, 1));
@@ -83,9 +83,9 @@ int cmd_quarantine(int argc, char **argv, struct ledger_ctx *ctx)
 		table_set_text(&t, r, 3, (const char *)sqlite3_column_text(q, 3));
 		table_set_text(&t, r, 4, (const char *)sqlite3_column_text(q, 4));
 	}
-	SQL_CHECK(ctx->db, rc);
 	sqlite3_finalize(q);
-	table_render(&t, ctx->fmt, stdout);
+	if (rc == SQLITE_DONE)
+		table_render(&t, ctx->fmt, stdout);
 	table_release(&t);
-	return EXIT_OK;
+	return rc == SQLITE_DONE ? EXIT_OK : EXIT_FAILURE_RT;
 }

@@ -112,12 +112,14 @@ static void build_sql(const struct query_args *a, sb *sql, struct sql_args *args
 	}
 }
 
-/* "model.depth,~optim.lr": exact changes plain, inferred ones marked. */
-static void changed_list(sqlite3_stmt *ch, sqlite3_int64 id, sb *out)
+/* "model.depth,~optim.lr": exact changes plain, inferred ones marked.
+ * 0, or -1 when the ledger cannot be read (reported). */
+static int changed_list(sqlite3_stmt *ch, sqlite3_int64 id, sb *out)
 {
 	sb_reset(out);
 	sqlite3_bind_int64(ch, 1, id);
-	while (sqlite3_step(ch) == SQLITE_ROW) {
+	int rc;
+	while ((rc = db_step(ch, "read the runs' changes")) == SQLITE_ROW) {
 		if (out->len)
 			sb_addc(out, ',');
 		if (!strcmp((const char *)sqlite3_column_text(ch, 1), "inferred"))
@@ -125,9 +127,10 @@ static void changed_list(sqlite3_stmt *ch, sqlite3_int64 id, sb *out)
 		sb_adds(out, (const char *)sqlite3_column_text(ch, 0));
 	}
 	sqlite3_reset(ch);
+	return rc == DB_ERROR ? -1 : 0;
 }
 
-static void add_row(table *t, sqlite3_stmt *st, sqlite3_stmt *ch, sb *changed, int prec)
+static int add_row(table *t, sqlite3_stmt *st, sqlite3_stmt *ch, sb *changed, int prec)
 {
 	int r = table_add_row(t);
 	for (int c = 0; c < 10; c++) {
@@ -138,12 +141,14 @@ static void add_row(table *t, sqlite3_stmt *st, sqlite3_stmt *ch, sb *changed, i
 			else
 				table_set_text(t, r, c, (const char *)sqlite3_column_text(st, c));
 		} else if (c == 8) {
-			changed_list(ch, sqlite3_column_int64(st, 10), changed);
+			if (changed_list(ch, sqlite3_column_int64(st, 10), changed))
+				return -1;
 			table_set_text(t, r, c, changed->len ? changed->buf : NULL);
 		} else {
 			table_set_text(t, r, c, (const char *)sqlite3_column_text(st, c));
 		}
 	}
+	return 0;
 }
 
 static int run_query(sqlite3 *db, const struct query_args *a, table *t)
@@ -155,13 +160,14 @@ static int run_query(sqlite3 *db, const struct query_args *a, table *t)
 	sqlite3_stmt *ch = db_prepare(db, "SELECT var, how FROM changes WHERE run = ? ORDER BY var");
 	sql_args_bind(&args, st, 1);
 	int rc;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		add_row(t, st, ch, &changed, metric_precision(a->metric));
+	while ((rc = db_step(st, "read the runs")) == SQLITE_ROW) {
+		if (add_row(t, st, ch, &changed, metric_precision(a->metric))) {
+			rc = DB_ERROR;
+			break;
+		}
 		if (t->nrows >= 1024) /* stream: a million runs need not fit in memory */
 			table_stream_flush(t);
 	}
-	if (rc != SQLITE_DONE)
-		rl_error("query: database: %s", sqlite3_errmsg(db));
 	sqlite3_finalize(ch);
 	sqlite3_finalize(st);
 	sql_args_release(&args);

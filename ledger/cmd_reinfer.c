@@ -45,8 +45,20 @@ struct reinfer {
 	struct store *store;
 	sqlite3_stmt *old_changes, *del, *ins, *set_key;
 	int dry_run;
+	int failed; /* a statement failed (reported): roll back, exit 3 */
 	long runs, changed, keys;
 };
+
+/* db_step that stops at the first failure: later steps are skipped, so
+ * one message stands for the run, and reinfer_all rolls back. */
+static int step(struct reinfer *ri, sqlite3_stmt *q, const char *purpose)
+{
+	if (ri->failed)
+		return DB_ERROR;
+	int rc = db_step(q, purpose);
+	ri->failed = rc == DB_ERROR;
+	return rc;
+}
 
 static int same_text(const char *a, const char *b)
 {
@@ -60,7 +72,7 @@ static int load_changes(struct reinfer *ri, sqlite3_int64 run, struct change_lis
 	sqlite3_stmt *q = ri->old_changes;
 	int stale = 0;
 	sqlite3_bind_int64(q, 1, run);
-	while (sqlite3_step(q) == SQLITE_ROW) {
+	while (step(ri, q, "read the stored changes") == SQLITE_ROW) {
 		char *v[4];
 		for (int k = 0; k < 4; k++)
 			v[k] = db_column_dup(q, k);
@@ -96,7 +108,7 @@ static int same_spans(const struct change_list *a, const struct change_list *b)
 static void write_changes(struct reinfer *ri, sqlite3_int64 run, const struct change_list *cl)
 {
 	sqlite3_bind_int64(ri->del, 1, run);
-	SQL_CHECK(ri->db, sqlite3_step(ri->del));
+	step(ri, ri->del, "delete the inferred changes");
 	sqlite3_reset(ri->del);
 	for (int i = 0; i < cl->n; i++) {
 		sqlite3_stmt *q = ri->ins;
@@ -106,7 +118,7 @@ static void write_changes(struct reinfer *ri, sqlite3_int64 run, const struct ch
 		db_bind_text(q, 4, cl->v[i].new_val);
 		db_bind_text(q, 5, cl->v[i].span);
 		sqlite3_bind_int(q, 6, INFER_VERSION);
-		SQL_CHECK(ri->db, sqlite3_step(q));
+		step(ri, q, "store the inferred changes");
 		sqlite3_reset(q);
 	}
 }
@@ -115,7 +127,7 @@ static void write_key(struct reinfer *ri, sqlite3_int64 run, const char *key)
 {
 	db_bind_text(ri->set_key, 1, key[0] ? key : NULL);
 	sqlite3_bind_int64(ri->set_key, 2, run);
-	SQL_CHECK(ri->db, sqlite3_step(ri->set_key));
+	step(ri, ri->set_key, "store the repeat key");
 	sqlite3_reset(ri->set_key);
 }
 
@@ -189,18 +201,22 @@ static void finalize(struct reinfer *ri)
 	sqlite3_finalize(ri->set_key);
 }
 
+/* 0; -1 when the transaction could not begin or commit; -2 when a
+ * statement failed (reported with its own hint; rolled back). */
 static int reinfer_all(struct reinfer *ri)
 {
 	if (db_exec(ri->db, ri->dry_run ? "BEGIN" : "BEGIN IMMEDIATE"))
 		return -1;
 	prepare(ri);
 	sqlite3_stmt *q = db_prepare(ri->db, sql_runs);
-	int rc;
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW)
+	while (!store_failed(ri->store) && step(ri, q, "read the runs") == SQLITE_ROW)
 		reinfer_run(ri, q);
-	SQL_CHECK(ri->db, rc);
 	sqlite3_finalize(q);
 	finalize(ri);
+	if (ri->failed || store_failed(ri->store)) {
+		sqlite3_exec(ri->db, "ROLLBACK", NULL, NULL, NULL);
+		return -2;
+	}
 	return db_exec(ri->db, ri->dry_run ? "ROLLBACK" : "COMMIT");
 }
 
@@ -239,7 +255,8 @@ int cmd_reinfer(int argc, char **argv, struct ledger_ctx *ctx)
 	int rc = reinfer_all(&ri);
 	store_free(ri.store);
 	if (rc) {
-		rl_hint("another process may hold the ledger; run 'ledger reinfer' again");
+		if (rc == -1)
+			rl_hint("another process may hold the ledger; run 'ledger reinfer' again");
 		return EXIT_FAILURE_RT;
 	}
 	report(&ri, ctx->fmt);

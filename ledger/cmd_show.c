@@ -110,7 +110,8 @@ static void record_fields(struct fields *f, const json_t *rec)
 	}
 }
 
-/* The "ledger" object: tag columns and the changes against the parent. */
+/* The "ledger" object: tag columns and the changes against the parent;
+ * NULL when the ledger cannot be read (reported). */
 static json_t *ledger_tags(sqlite3 *db, sqlite3_int64 id)
 {
 	json_t *tags = json_object();
@@ -121,7 +122,8 @@ static json_t *ledger_tags(sqlite3 *db, sqlite3_int64 id)
 	sb_adds(&sql, " FROM runs WHERE id = ?");
 	sqlite3_stmt *st = db_prepare(db, sql.buf);
 	sqlite3_bind_int64(st, 1, id);
-	if (sqlite3_step(st) == SQLITE_ROW) {
+	int rc = db_step(st, "read the run's tags");
+	if (rc == SQLITE_ROW) {
 		for (size_t k = 0; k < ARRAY_SIZE(tag_cols); k++) {
 			json_t *v;
 			switch (sqlite3_column_type(st, (int)k)) {
@@ -135,10 +137,14 @@ static json_t *ledger_tags(sqlite3 *db, sqlite3_int64 id)
 	}
 	sqlite3_finalize(st);
 	sb_release(&sql);
+	if (rc == DB_ERROR) {
+		json_decref(tags);
+		return NULL;
+	}
 	json_t *changes = json_array();
 	st = db_prepare(db, "SELECT var, old, new, how, span FROM changes WHERE run = ? ORDER BY var");
 	sqlite3_bind_int64(st, 1, id);
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while ((rc = db_step(st, "read the run's changes")) == SQLITE_ROW) {
 		json_t *c = json_object();
 		static const char *const names[] = { "var", "old", "new", "how", "span" };
 		for (int k = 0; k < 5; k++) {
@@ -152,6 +158,10 @@ static json_t *ledger_tags(sqlite3 *db, sqlite3_int64 id)
 	}
 	sqlite3_finalize(st);
 	json_object_set_new(tags, "changes", changes);
+	if (rc == DB_ERROR) {
+		json_decref(tags);
+		return NULL;
+	}
 	return tags;
 }
 
@@ -254,7 +264,7 @@ static json_t *load_record(sqlite3 *db, sqlite3_int64 id)
 	sqlite3_stmt *st = db_prepare(db, "SELECT record FROM runs WHERE id = ?");
 	sqlite3_bind_int64(st, 1, id);
 	json_t *rec = NULL;
-	if (sqlite3_step(st) == SQLITE_ROW) {
+	if (db_step(st, "read the run's record") == SQLITE_ROW) {
 		json_error_t je;
 		rec = json_loads((const char *)sqlite3_column_text(st, 0), 0, &je);
 		if (!rec)
@@ -270,6 +280,10 @@ static int show(sqlite3 *db, sqlite3_int64 id, enum out_format fmt)
 	if (!rec)
 		return EXIT_FAILURE_RT;
 	json_t *tags = ledger_tags(db, id);
+	if (!tags) {
+		json_decref(rec);
+		return EXIT_FAILURE_RT;
+	}
 	memory_flag(tags, rec);
 	if (fmt == FMT_JSON) {
 		json_object_set(rec, "ledger", tags);
@@ -303,7 +317,8 @@ int cmd_show(int argc, char **argv, struct ledger_ctx *ctx)
 		return EXIT_USAGE;
 	}
 	sqlite3_int64 id;
-	if (run_lookup(ctx->db, argv[1], &id, 0))
-		return EXIT_USAGE;
+	int rc = run_lookup(ctx->db, argv[1], &id, 0);
+	if (rc)
+		return rc == LOOKUP_DB_ERROR ? EXIT_FAILURE_RT : EXIT_USAGE;
 	return show(ctx->db, id, ctx->fmt);
 }

@@ -131,7 +131,8 @@ static int index_is_ours(sqlite3 *db, size_t i)
 	sqlite3_stmt *q = db_prepare(db, "SELECT sql FROM sqlite_master WHERE type = 'index'"
 					 " AND name = ?1");
 	sqlite3_bind_text(q, 1, indexes[i].name, -1, SQLITE_STATIC);
-	int ours = sqlite3_step(q) == SQLITE_ROW && sqlite3_column_type(q, 0) == SQLITE_TEXT &&
+	int ours = db_step(q, "read the ledger's indexes") == SQLITE_ROW &&
+		   sqlite3_column_type(q, 0) == SQLITE_TEXT &&
 		   !strcmp((const char *)sqlite3_column_text(q, 0), want);
 	sqlite3_finalize(q);
 	return ours;
@@ -152,10 +153,78 @@ int db_indexes_drop(sqlite3 *db, unsigned *dropped)
 	return 0;
 }
 
-void db_fail(sqlite3 *db, int rc, const char *what, const char *file, int line)
+/* ---- SQLite errors (db.h) ------------------------------------------- */
+
+static int errors_reported;
+
+int db_errors(void)
 {
-	die("%s:%d: %s failed: %s (%s)", file, line, what,
-	    db ? sqlite3_errmsg(db) : "no database", sqlite3_errstr(rc));
+	return errors_reported;
+}
+
+/* What to do about an error of class rc on the ledger at path. */
+static void error_hint(int rc, const char *path, const char *file, int line)
+{
+	switch (rc & 0xff) {
+	case SQLITE_CORRUPT:
+	case SQLITE_NOTADB:
+		rl_hint("the ledger file is damaged: 'ledger --db %s check' lists the damage; ingest the "
+			"source files again into a new ledger (ingest is idempotent), or recover what is "
+			"readable with 'sqlite3 %s .recover'", path, path);
+		break;
+	case SQLITE_BUSY:
+	case SQLITE_LOCKED:
+		rl_hint("another process has held the ledger for longer than the 30 s wait; try again");
+		break;
+	case SQLITE_FULL:
+		rl_hint("the disk holding '%s' is full; free space and run the command again", path);
+		break;
+	case SQLITE_READONLY:
+	case SQLITE_CANTOPEN:
+	case SQLITE_PERM:
+		rl_hint("the ledger '%s' and its directory must be writable (WAL mode keeps '%s-wal' and "
+			"'%s-shm' beside it)", path, path, path);
+		break;
+	case SQLITE_IOERR:
+		rl_hint("the ledger '%s' could not be read or written: check the disk and the file", path);
+		break;
+	case SQLITE_NOMEM:
+		break;
+	default: /* SQLITE_ERROR, MISUSE, RANGE…: the statement does not fit the ledger */
+		rl_hint("a ledger whose tables runledger did not make cannot be read; if runledger made "
+			"'%s', this is a bug (%s:%d): please report it with this message", path, file, line);
+	}
+}
+
+/* The message, the statement when it is at fault (sql may be NULL), the hint. */
+static void report(sqlite3 *db, int rc, const char *purpose, const char *sql, const char *file,
+		   int line)
+{
+	const char *path = db ? sqlite3_db_filename(db, "main") : NULL;
+	if (!path || !*path)
+		path = "(in memory)";
+	errors_reported++;
+	rl_error("cannot %s: ledger '%s': %s", purpose, path,
+		 db && sqlite3_errcode(db) == rc ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
+	if (sql)
+		fprintf(stderr, "  in: %s\n", sql);
+	error_hint(rc, path, file, line);
+}
+
+void db_report(sqlite3 *db, int rc, const char *purpose, const char *file, int line)
+{
+	report(db, rc, purpose, NULL, file, line);
+}
+
+int db_step_at(sqlite3_stmt *st, const char *purpose, const char *file, int line)
+{
+	if (!st)
+		return DB_ERROR; /* db_prepare reported it */
+	int rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW || rc == SQLITE_DONE)
+		return rc;
+	db_report(sqlite3_db_handle(st), rc, purpose, file, line);
+	return DB_ERROR;
 }
 
 int db_exec(sqlite3 *db, const char *sql)
@@ -169,12 +238,17 @@ int db_exec(sqlite3 *db, const char *sql)
 	return 0;
 }
 
-sqlite3_stmt *db_prepare(sqlite3 *db, const char *sql)
+sqlite3_stmt *db_prepare_at(sqlite3 *db, const char *sql, const char *file, int line)
 {
 	sqlite3_stmt *st = NULL;
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-		die("cannot prepare SQL: %s\n  in: %s", sqlite3_errmsg(db), sql);
-	return st;
+	int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+	if (rc == SQLITE_OK)
+		return st;
+	/* a damaged schema fails here, before any step; SQLITE_ERROR is the
+	 * statement not fitting the tables, so it is shown */
+	report(db, rc, "prepare a query", (rc & 0xff) == SQLITE_ERROR ? sql : NULL, file, line);
+	sqlite3_finalize(st);
+	return NULL;
 }
 
 void db_bind_text(sqlite3_stmt *st, int i, const char *s)
@@ -221,10 +295,11 @@ static int exec_retry_busy(sqlite3 *db, const char *sql, int timeout_ms)
 	return db_exec(db, sql); /* the last try reports the error */
 }
 
+/* PRAGMA user_version, or -1 when it cannot be read (reported). */
 static int schema_version(sqlite3 *db)
 {
 	sqlite3_stmt *st = db_prepare(db, "PRAGMA user_version");
-	int v = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) : -1;
+	int v = db_step(st, "read the schema version") == SQLITE_ROW ? sqlite3_column_int(st, 0) : -1;
 	sqlite3_finalize(st);
 	return v;
 }
@@ -240,6 +315,10 @@ static void open_failed_hint(sqlite3 *db, const char *path)
 	else if ((rc & 0xff) == SQLITE_READONLY || (rc & 0xff) == SQLITE_CANTOPEN)
 		rl_hint("the ledger '%s' and its directory must be writable (WAL mode keeps "
 			"'%s-wal' and '%s-shm' beside it)", path, path, path);
+	else if ((rc & 0xff) == SQLITE_CORRUPT) /* the schema's page: no command opens it */
+		rl_hint("the ledger '%s' is damaged where it keeps its schema, so nothing can open it; "
+			"ingest the source files again into a new ledger (ingest is idempotent), or recover "
+			"what is readable with 'sqlite3 %s .recover'", path, path);
 }
 
 /* Version 1 -> 2: the changes table gains how = 'code', span and
@@ -261,7 +340,7 @@ static int db_upgrade(sqlite3 *db, const char *path)
 	if (db_exec(db, "BEGIN IMMEDIATE"))
 		return -1;
 	int v = schema_version(db);
-	int rc = 0;
+	int rc = v < 0 ? -1 : 0; /* unreadable: reported */
 	if (v >= 1 && v < 2) {
 		rl_warn("ledger '%s': upgrading its schema from version %d to %d", path, v,
 			LEDGER_SCHEMA_VERSION);
@@ -312,6 +391,10 @@ int db_open(const char *path, sqlite3 **out)
 				" PRAGMA foreign_keys=ON;", 30000))
 		goto fail;
 	int v = schema_version(db);
+	if (v < 0) { /* reported, with its hint */
+		sqlite3_close(db);
+		return -1;
+	}
 	if (v > LEDGER_SCHEMA_VERSION) {
 		rl_error("ledger '%s' has schema version %d; this ledger understands up to %d",
 			 path, v, LEDGER_SCHEMA_VERSION);

@@ -1,5 +1,5 @@
 /* db.h — the ledger's SQLite database: opening it (WAL, busy timeout),
- * creating and versioning the schema, and the SQL_CHECK macro.
+ * creating and versioning the schema, and SQLite errors (db_step).
  * The schema itself is documented in db.c, table by table. */
 #ifndef RL_DB_H
 #define RL_DB_H
@@ -25,23 +25,34 @@ void db_close(sqlite3 *db);
 int db_indexes_drop(sqlite3 *db, unsigned *dropped);
 int db_indexes_create(sqlite3 *db, unsigned which);
 
-/* Prepare a statement or die with the SQL and SQLite's message: a failed
- * prepare is a programming error, not bad input. */
-sqlite3_stmt *db_prepare(sqlite3 *db, const char *sql);
+/* ---- SQLite errors ------------------------------------------------------
+ * One way to handle them, for every statement: prepare it with db_prepare,
+ * step it with db_step. Both report a failure once -- what the statement
+ * was for, the ledger file, SQLite's message and what to do -- and hand it
+ * back; the caller passes it up to its command, which exits 3. Nothing
+ * here exits, and no caller reads columns after a step that did not
+ * return SQLITE_ROW.
+ *
+ * db_prepare returns NULL on failure (reported). db_step on a NULL
+ * statement returns DB_ERROR without a second message, so a caller may
+ * check the prepare and the steps in one place, at the step. */
+#define DB_ERROR (-1)
+#define db_prepare(db, sql) db_prepare_at((db), (sql), __FILE__, __LINE__)
+#define db_step(st, purpose) db_step_at((st), (purpose), __FILE__, __LINE__)
+/* purpose says what the statement does, as a verb phrase for "cannot ...":
+ * "read the runs", "store the run". Returns SQLITE_ROW, SQLITE_DONE or
+ * DB_ERROR (reported). */
+sqlite3_stmt *db_prepare_at(sqlite3 *db, const char *sql, const char *file, int line);
+int db_step_at(sqlite3_stmt *st, const char *purpose, const char *file, int line);
+/* Report a failed SQLite call (rc) on db the way db_step does. */
+void db_report(sqlite3 *db, int rc, const char *purpose, const char *file, int line);
+/* How many SQLite errors db_prepare, db_step and db_report have reported:
+ * the programs' main() turns a command that reported one yet returned
+ * success into exit 3, a safety net under the propagation above. */
+int db_errors(void);
 
 /* Run SQL without results (BEGIN, COMMIT, DDL). Returns 0 or -1 with message. */
 int db_exec(sqlite3 *db, const char *sql);
-
-/* Report a failed SQLite call with file:line and SQLite's own message. */
-#define SQL_CHECK(db, expr)                                                        \
-	do {                                                                       \
-		int sql_rc_ = (expr);                                              \
-		if (sql_rc_ != SQLITE_OK && sql_rc_ != SQLITE_DONE &&              \
-		    sql_rc_ != SQLITE_ROW)                                         \
-			db_fail((db), sql_rc_, #expr, __FILE__, __LINE__);         \
-	} while (0)
-void db_fail(sqlite3 *db, int rc, const char *what, const char *file, int line)
-	__attribute__((noreturn));
 
 /* Bind helpers: NULL strings and NaN doubles bind as SQL NULL. */
 void db_bind_text(sqlite3_stmt *st, int i, const char *s);

@@ -63,12 +63,13 @@ static void build_sql(const struct frontier_opts *o, int timed, sb *sql, struct 
 
 /* A discarded run does not move the frontier (frontier.h). Asked only of
  * the few runs that would move it, so the scan stays on the covering
- * index, which has no decision column. */
+ * index, which has no decision column. 1 discarded, 0 not, DB_ERROR. */
 static int discarded(sqlite3_stmt *dec, sqlite3_int64 id)
 {
 	sqlite3_reset(dec);
 	sqlite3_bind_int64(dec, 1, id);
-	int d = sqlite3_step(dec) == SQLITE_ROW && sqlite3_column_int(dec, 0);
+	int rc = db_step(dec, "read the runs' decisions");
+	int d = rc == SQLITE_ROW ? sqlite3_column_int(dec, 0) != 0 : rc == SQLITE_DONE ? 0 : DB_ERROR;
 	sqlite3_reset(dec);
 	return d;
 }
@@ -82,9 +83,9 @@ static int scan(sqlite3 *db, const struct frontier_opts *o, int timed,
 	sqlite3_stmt *st = db_prepare(db, sql.buf);
 	sqlite3_stmt *dec = o->all ? NULL : db_prepare(db, "SELECT decision = 'discard' FROM runs WHERE id = ?");
 	sql_args_bind(&args, st, 1);
-	int rc;
+	int rc = o->all || dec ? SQLITE_ROW : DB_ERROR; /* a failed prepare: reported */
 	struct strmap_slot *last = NULL; /* runs of one class often come in a row */
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while (rc == SQLITE_ROW && (rc = db_step(st, "read the runs for the frontier")) == SQLITE_ROW) {
 		double v = sqlite3_column_double(st, 2);
 		const char *g = (const char *)sqlite3_column_text(st, 1);
 		if (!g)
@@ -93,7 +94,12 @@ static int scan(sqlite3 *db, const struct frontier_opts *o, int timed,
 		last = s;
 		if (!isfinite(v) || !better(v, s->v.d, o->maximize))
 			continue;
-		if (dec && discarded(dec, sqlite3_column_int64(st, 0)))
+		int d = dec ? discarded(dec, sqlite3_column_int64(st, 0)) : 0;
+		if (d == DB_ERROR) {
+			rc = DB_ERROR;
+			break;
+		}
+		if (d)
 			continue;
 		struct frontier_point *p = add_point(out);
 		p->id = sqlite3_column_int64(st, 0);
@@ -103,8 +109,6 @@ static int scan(sqlite3 *db, const struct frontier_opts *o, int timed,
 		p->delta = v - s->v.d; /* NAN for a group's first run */
 		s->v.d = v;
 	}
-	if (rc != SQLITE_DONE)
-		rl_error("frontier: database: %s", sqlite3_errmsg(db));
 	sqlite3_finalize(st);
 	sqlite3_finalize(dec);
 	sql_args_release(&args);
@@ -112,8 +116,9 @@ static int scan(sqlite3 *db, const struct frontier_opts *o, int timed,
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
-/* The few moving runs: everything else about them, by primary key. */
-static void fill_details(sqlite3 *db, struct frontier *f)
+/* The few moving runs: everything else about them, by primary key.
+ * 0, or -1 when the ledger cannot be read (reported). */
+static int fill_details(sqlite3 *db, struct frontier *f)
 {
 	sqlite3_stmt *st = db_prepare(db,
 		"SELECT run_id, hw_class, vram_tier, gpu_name, agent, description,"
@@ -121,7 +126,12 @@ static void fill_details(sqlite3 *db, struct frontier *f)
 	for (int k = 0; k < f->n; k++) {
 		struct frontier_point *p = &f->pts[k];
 		sqlite3_bind_int64(st, 1, p->id);
-		if (sqlite3_step(st) == SQLITE_ROW) {
+		int rc = db_step(st, "read the frontier's runs");
+		if (rc == DB_ERROR) {
+			sqlite3_finalize(st);
+			return -1;
+		}
+		if (rc == SQLITE_ROW) {
 			p->run_id = db_column_dup(st, 0);
 			p->hw_class = db_column_dup(st, 1);
 			p->vram_tier = db_column_dup(st, 2);
@@ -134,6 +144,7 @@ static void fill_details(sqlite3 *db, struct frontier *f)
 		sqlite3_reset(st);
 	}
 	sqlite3_finalize(st);
+	return 0;
 }
 
 int frontier_compute(sqlite3 *db, const struct frontier_opts *o, struct frontier *out)
@@ -147,7 +158,8 @@ int frontier_compute(sqlite3 *db, const struct frontier_opts *o, struct frontier
 	/* timed runs first, then the untimed ones by id (frontier.h) */
 	if (scan(db, o, 1, &bests, out) || scan(db, o, 0, &bests, out))
 		goto done;
-	fill_details(db, out);
+	if (fill_details(db, out))
+		goto done;
 	rc = 0;
 done:
 	strmap_release(&bests);

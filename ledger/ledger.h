@@ -27,6 +27,7 @@ int cmd_campaign(int argc, char **argv, struct ledger_ctx *ctx);
 int cmd_audit(int argc, char **argv, struct ledger_ctx *ctx);
 int cmd_variables(int argc, char **argv, struct ledger_ctx *ctx);
 int cmd_reinfer(int argc, char **argv, struct ledger_ctx *ctx);
+int cmd_check(int argc, char **argv, struct ledger_ctx *ctx);
 
 /* wants_help(argc, argv) lives in common/util.h. */
 

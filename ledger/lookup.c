@@ -14,30 +14,32 @@ static int by_number(sqlite3 *db, long n, sqlite3_int64 *id)
 {
 	sqlite3_stmt *st = db_prepare(db, "SELECT id FROM runs WHERE id = ?");
 	sqlite3_bind_int64(st, 1, n);
-	int found = sqlite3_step(st) == SQLITE_ROW;
+	int rc = db_step(st, "look up the run");
 	sqlite3_finalize(st);
-	if (found)
+	if (rc == SQLITE_ROW)
 		*id = n;
-	return found ? 0 : -1;
+	return rc == SQLITE_ROW ? 0 : rc == SQLITE_DONE ? -1 : LOOKUP_DB_ERROR;
 }
 
 /* Exact run_id first, then a unique prefix (LIKE-free: a range on the
- * UNIQUE index). 0 found, -1 none, -2 several. */
+ * UNIQUE index). 0 found, -1 none, -2 several, LOOKUP_DB_ERROR. */
 static int by_run_id(sqlite3 *db, const char *ref, sqlite3_int64 *id)
 {
 	sqlite3_stmt *st = db_prepare(db,
 		"SELECT id, run_id = ?1 FROM runs WHERE run_id >= ?1 AND run_id < ?1 || x'ff' "
 		"ORDER BY run_id = ?1 DESC LIMIT 2");
 	db_bind_text(st, 1, ref);
-	int rows = 0, exact = 0;
+	int rows = 0, exact = 0, rc;
 	sqlite3_int64 first = 0;
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while ((rc = db_step(st, "look up the run")) == SQLITE_ROW) {
 		if (rows++ == 0) {
 			first = sqlite3_column_int64(st, 0);
 			exact = sqlite3_column_int(st, 1);
 		}
 	}
 	sqlite3_finalize(st);
+	if (rc == DB_ERROR)
+		return LOOKUP_DB_ERROR;
 	if (rows == 1 || (rows > 1 && exact)) {
 		*id = first;
 		return 0;
@@ -61,7 +63,7 @@ static void print_candidate(sqlite3_stmt *st)
 /* Runs whose code.commit starts with ref (a git short hash), when no run id
  * does. There is no index on code_commit: this reads the table, once, and
  * only for a reference that is no run id. 0 found, -1 none, -2 several
- * (listed unless quiet). */
+ * (listed unless quiet), LOOKUP_DB_ERROR. */
 static int by_commit(sqlite3 *db, const char *ref, sqlite3_int64 *id, int quiet)
 {
 	if (strlen(ref) < COMMIT_MIN)
@@ -71,9 +73,9 @@ static int by_commit(sqlite3 *db, const char *ref, sqlite3_int64 *id, int quiet)
 		"WHERE code_commit >= ?1 AND code_commit < ?1 || x'ff' ORDER BY id LIMIT ?2");
 	db_bind_text(st, 1, ref);
 	sqlite3_bind_int(st, 2, CANDIDATES_SHOWN);
-	int rows = 0;
+	int rows = 0, rc;
 	long total = 0;
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while ((rc = db_step(st, "look up the run by its commit")) == SQLITE_ROW) {
 		if (rows++ == 0) {
 			*id = sqlite3_column_int64(st, 0);
 			total = sqlite3_column_int64(st, 5);
@@ -85,6 +87,8 @@ static int by_commit(sqlite3 *db, const char *ref, sqlite3_int64 *id, int quiet)
 			print_candidate(st);
 	}
 	sqlite3_finalize(st);
+	if (rc == DB_ERROR)
+		return LOOKUP_DB_ERROR;
 	if (total > rows && !quiet)
 		fprintf(stderr, "  … and %ld more\n", total - rows);
 	if (total > 1 && !quiet)
@@ -100,6 +104,8 @@ int run_lookup(sqlite3 *db, const char *ref, sqlite3_int64 *id, int quiet)
 		rc = by_number(db, n, id);
 	} else {
 		rc = by_run_id(db, ref, id);
+		if (rc == LOOKUP_DB_ERROR)
+			return rc;
 		if (rc == -2) {
 			if (!quiet) {
 				rl_error("run '%s' is ambiguous: several run ids start with it", ref);
@@ -107,10 +113,10 @@ int run_lookup(sqlite3 *db, const char *ref, sqlite3_int64 *id, int quiet)
 			}
 			return -2;
 		}
-		if (rc == -1 && (rc = by_commit(db, ref, id, quiet)) == -2)
-			return -2;
+		if (rc == -1 && ((rc = by_commit(db, ref, id, quiet)) == -2 || rc == LOOKUP_DB_ERROR))
+			return rc;
 	}
-	if (rc && !quiet) {
+	if (rc == -1 && !quiet) {
 		rl_error("no run '%s' in the ledger", ref);
 		rl_hint("give a run id, a prefix of one, #N, or a commit prefix of %d or more characters; list runs "
 			"with 'ledger query'", COMMIT_MIN);

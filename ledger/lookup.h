@@ -8,8 +8,10 @@
 #include <sqlite3.h>
 
 /* Returns 0 and sets *id; -1 when no run matches, -2 when the prefix is
- * ambiguous (several run ids, or several runs of that commit: listed).
- * Prints the error (with a hint) unless quiet. */
+ * ambiguous (several run ids, or several runs of that commit: listed),
+ * LOOKUP_DB_ERROR when the ledger could not be read (reported, quiet or
+ * not: the command exits 3). Prints the error (with a hint) unless quiet. */
+#define LOOKUP_DB_ERROR (-3)
 int run_lookup(sqlite3 *db, const char *ref, sqlite3_int64 *id, int quiet);
 
 #endif

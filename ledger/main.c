@@ -37,6 +37,7 @@ static const struct command {
 	{ "audit", cmd_audit, NEED_DB, "audit campaigns: confounded, out-of-scope, unresolved, noise" },
 	{ "variables", cmd_variables, 0, "the variable vocabulary: keys, kinds, types, aliases (no ledger needed)" },
 	{ "reinfer", cmd_reinfer, NEED_DB, "recompute changes inferred from descriptions with the current rules" },
+	{ "check", cmd_check, NEED_DB, "check the ledger file for damage (SQLite's integrity and foreign key checks)" },
 };
 
 static const char usage[] =
@@ -140,6 +141,10 @@ int main(int argc, char **argv)
 		rc = c->fn(argc - 1, argv + 1, &ctx);
 		if (ctx.db)
 			db_close(ctx.db);
+		/* the commands pass SQLite errors up; should one not, a result
+		 * read past an error must still not pass for a good one */
+		if (db_errors() && rc < EXIT_FAILURE_RT)
+			rc = EXIT_FAILURE_RT;
 		if (fflush(stdout) || ferror(stdout)) {
 			rl_error("cannot write output: %s", strerror(errno));
 			return EXIT_FAILURE_RT;

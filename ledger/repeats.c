@@ -118,7 +118,7 @@ int repeats_compute(sqlite3 *db, const struct repeats_opts *o, struct repeats *o
 	sqlite3_stmt *st = db_prepare(db, sql.buf);
 	sql_args_bind(&args, st, 1);
 	struct repeat_group g = { 0 };
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((rc = db_step(st, "read the runs for repeats")) == SQLITE_ROW) {
 		const char *key = (const char *)sqlite3_column_text(st, 1);
 		if (g.key && strcmp(g.key, key)) {
 			group_close(&g, min_n, out);
@@ -134,9 +134,7 @@ int repeats_compute(sqlite3 *db, const struct repeats_opts *o, struct repeats *o
 			g.n_failed++;
 	}
 	group_close(&g, min_n, out);
-	if (rc != SQLITE_DONE)
-		rl_error("repeats: database: %s", sqlite3_errmsg(db));
-	else if (out->n > 1)
+	if (rc == SQLITE_DONE && out->n > 1)
 		qsort(out->groups, (size_t)out->n, sizeof(*out->groups), cmp_groups);
 	sqlite3_finalize(st);
 	sql_args_release(&args);

@@ -251,7 +251,26 @@ struct store {
 	unsigned bulk_dropped; /* indexes to rebuild at commit (db.h) */
 	struct codediff *code;  /* ledger ingest --repo, or NULL (store_set_codediff) */
 	sqlite3_stmt *sel_commit;
+	/* A statement failed in this transaction (reported): later steps are
+	 * skipped, so one message stands for the file, and store_commit
+	 * refuses, so the caller rolls the file back whole. */
+	int failed;
 };
+
+/* db_step, once per transaction: after a failure, DB_ERROR unstepped. */
+static int store_step(struct store *st, sqlite3_stmt *q, const char *purpose)
+{
+	if (st->failed)
+		return DB_ERROR;
+	int rc = db_step(q, purpose);
+	st->failed = rc == DB_ERROR;
+	return rc;
+}
+
+int store_failed(const struct store *st)
+{
+	return st->failed;
+}
 
 static const char sql_ins_run[] =
 	"INSERT INTO runs(run_id, content_hash, parent, campaign, agent, description,"
@@ -327,6 +346,7 @@ void store_free(struct store *st)
 int store_begin(struct store *st)
 {
 	utc_now_iso(st->ingested_at, sizeof(st->ingested_at));
+	st->failed = 0;
 	return db_exec(st->db, "BEGIN IMMEDIATE");
 }
 
@@ -336,6 +356,8 @@ int store_commit(struct store *st)
 {
 	unsigned rebuild = st->bulk_dropped;
 	st->bulk_dropped = 0;
+	if (st->failed) /* reported; the caller rolls back */
+		return -1;
 	if (rebuild && db_indexes_create(st->db, rebuild))
 		return -1;
 	return db_exec(st->db, "COMMIT");
@@ -372,8 +394,7 @@ int store_bulk_worth(sqlite3_int64 rows, size_t incoming)
 sqlite3_int64 store_last_id(struct store *st)
 {
 	sqlite3_stmt *q = st->sel_max_id;
-	int rc = sqlite3_step(q);
-	SQL_CHECK(st->db, rc);
+	int rc = store_step(st, q, "read the last run's id");
 	sqlite3_int64 id = rc == SQLITE_ROW ? sqlite3_column_int64(q, 0) : 0;
 	sqlite3_reset(q);
 	return id;
@@ -394,8 +415,7 @@ long store_lookalikes(struct store *st, const char *file, sqlite3_int64 since_id
 		" OR o.gpu_name IS NOT n.gpu_name))");
 	sqlite3_bind_int64(q, 1, since_id);
 	db_bind_text(q, 2, file);
-	int rc = sqlite3_step(q);
-	SQL_CHECK(st->db, rc);
+	int rc = store_step(st, q, "compare the file's runs with earlier ones");
 	long n = rc == SQLITE_ROW ? (long)sqlite3_column_int64(q, 0) : 0;
 	sqlite3_finalize(q);
 	return n;
@@ -433,8 +453,7 @@ static int parent_config(struct store *st, const char *parent, json_t **config)
 		return 1;
 	sqlite3_stmt *q = st->sel_config;
 	db_bind_text(q, 1, parent);
-	int rc = sqlite3_step(q), found = rc == SQLITE_ROW;
-	SQL_CHECK(st->db, rc);
+	int rc = store_step(st, q, "read the parent's config"), found = rc == SQLITE_ROW;
 	json_t *cfg = NULL;
 	if (found && sqlite3_column_type(q, 0) == SQLITE_TEXT)
 		cfg = json_loads((const char *)sqlite3_column_text(q, 0), 0, NULL);
@@ -464,8 +483,7 @@ static int code_changes(struct store *st, const json_t *rec, const char *parent,
 		return -1;
 	sqlite3_stmt *q = st->sel_commit;
 	db_bind_text(q, 1, parent);
-	int rc = sqlite3_step(q);
-	SQL_CHECK(st->db, rc);
+	int rc = store_step(st, q, "read the parent's commit");
 	char *from = rc == SQLITE_ROW ? db_column_dup(q, 0) : NULL;
 	sqlite3_reset(q);
 	sb why = SB_INIT;
@@ -634,7 +652,7 @@ static void insert_changes(struct store *st, sqlite3_int64 run, const struct cha
 			sqlite3_bind_int(q, 7, INFER_VERSION);
 		else
 			sqlite3_bind_null(q, 7);
-		SQL_CHECK(st->db, sqlite3_step(q));
+		store_step(st, q, "store the run's changes");
 		sqlite3_reset(q);
 	}
 }
@@ -712,8 +730,7 @@ static void rkey_parent_lookup(struct store *st, const char *parent, struct rkey
 	}
 	sqlite3_stmt *q = st->sel_parent_key;
 	db_bind_text(q, 1, parent);
-	int rc = sqlite3_step(q);
-	SQL_CHECK(st->db, rc);
+	int rc = store_step(st, q, "read the parent's repeat key");
 	if (rc == SQLITE_ROW) {
 		/* four NUL-terminated texts in buf; offsets, as buf may move */
 		size_t at[4];
@@ -902,8 +919,7 @@ static enum store_outcome explain_conflict(struct store *st, const char *run_id,
 	sqlite3_stmt *q = st->sel_by_id;
 	enum store_outcome out = STORE_PRESENT;
 	db_bind_text(q, 1, run_id);
-	int rc = sqlite3_step(q);
-	SQL_CHECK(st->db, rc);
+	int rc = store_step(st, q, "look up the stored run");
 	if (rc == SQLITE_ROW && strcmp((const char *)sqlite3_column_text(q, 1), hash)) {
 		sb_addf(why, "run_id '%s' is already stored with different content (run #%lld)",
 			run_id, (long long)sqlite3_column_int64(q, 0));
@@ -968,8 +984,12 @@ enum store_outcome store_put_prepared(struct store *st, json_t *rec, const struc
 	const struct hw_memo *hw = bind_hardware(st, &p->cols);
 	repeat_key(st, rec, p, hw, &cl, how, key);
 	bind_static(q, 23, key);
-	SQL_CHECK(st->db, sqlite3_step(q));
+	int rc = store_step(st, q, "store the run");
 	sqlite3_reset(q);
+	if (rc == DB_ERROR) { /* reported; store_commit refuses the file */
+		change_list_release(&cl);
+		return out;
+	}
 	if (sqlite3_changes(st->db) == 1) {
 		insert_changes(st, sqlite3_last_insert_rowid(st->db), &cl, (enum change_how)how);
 		rkey_memo_put(st->rkeys, *run_id, key, hw->cls, p->cols.code_commit, p->cols.diff_sha256);
@@ -1005,6 +1025,6 @@ void store_quarantine(struct store *st, const struct store_src *src, const char 
 	else
 		sqlite3_bind_null(q, 4);
 	sqlite3_bind_text(q, 5, st->ingested_at, -1, SQLITE_STATIC);
-	SQL_CHECK(st->db, sqlite3_step(q));
+	store_step(st, q, "store the quarantined line");
 	sqlite3_reset(q);
 }

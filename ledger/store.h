@@ -27,15 +27,19 @@ enum store_outcome {
 	STORE_CONFLICT  /* same run_id, different content: caller quarantines */
 };
 
-/* Prepare statements on an open ledger. Never fails (a failed prepare is a
- * programming error and dies). */
+/* Prepare statements on an open ledger. A failed prepare is reported and
+ * fails the first transaction that needs the statement. */
 struct store *store_new(sqlite3 *db);
 void store_free(struct store *st);
 
-/* One transaction per input file. 0 = ok; -1 with a message printed. */
+/* One transaction per input file. 0 = ok; -1 with a message printed.
+ * A statement that fails inside it (reported once, with the ledger and
+ * what to do) makes store_commit refuse, so the file is rolled back whole
+ * and nothing partial is stored; store_failed says so meanwhile. */
 int store_begin(struct store *st);
 int store_commit(struct store *st);
 void store_rollback(struct store *st);
+int store_failed(const struct store *st);
 
 /* Bulk load: called once in a transaction, before storing about incoming
  * records. When store_bulk_worth says so, the secondary indexes (db.h) are

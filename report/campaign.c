@@ -51,6 +51,7 @@ struct camp {
 	int n;
 	struct audit_summary sum;
 	struct tpl_vars vars;
+	int failed;                /* a read failed (reported): render nothing */
 };
 
 /* The members with their metric (NULL unless status ok) and the parent's. */
@@ -73,7 +74,7 @@ static void load_members(struct camp *c)
 	sql_args_bind(&args, st, 1);
 	int cap = 0;
 	sb text = SB_INIT;
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (runs_step(&c->failed, st, "read the campaign's runs") == SQLITE_ROW) {
 		if (c->n == cap) {
 			cap = cap ? 2 * cap : 32;
 			c->r = xrealloc(c->r, (size_t)cap * sizeof(*c->r));
@@ -90,7 +91,7 @@ static void load_members(struct camp *c)
 		r->hw_class = db_column_dup(st, 8);
 		r->other_budget = 0;
 		sb_reset(&text);
-		runs_changes(ch, r->id, &text, NULL, &r->nch);
+		runs_changes(&c->failed, ch, r->id, &text, NULL, &r->nch);
 		r->changes = xstrdup(text.buf);
 	}
 	sqlite3_finalize(st);
@@ -316,7 +317,7 @@ static void variable_row(struct camp *c, table *t, const char *var, sqlite3_stmt
 	sb_adds(&v.seen, "\n");
 	sqlite3_reset(st);
 	sqlite3_bind_text(st, 1, var, -1, SQLITE_STATIC);
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (runs_step(&c->failed, st, "read the variable's runs") == SQLITE_ROW) {
 		const struct crun *r = find_run(c, sqlite3_column_int64(st, 0));
 		if (r)
 			var_add_run(c, &v, r, runs_col_text(st, 1));
@@ -357,7 +358,7 @@ static void sec_variables(struct camp *c)
 	sqlite3_bind_text(vars, 1, c->name, -1, SQLITE_STATIC);
 	sqlite3_bind_text(runs, 2, c->name, -1, SQLITE_STATIC);
 	sb unmeasured = SB_INIT, together = SB_INIT;
-	while (sqlite3_step(vars) == SQLITE_ROW)
+	while (runs_step(&c->failed, vars, "read the campaign's variables") == SQLITE_ROW)
 		variable_row(c, &t, runs_col_text(vars, 0), runs, &unmeasured, &together);
 	sqlite3_finalize(vars);
 	sqlite3_finalize(runs);
@@ -409,7 +410,7 @@ static void never_tried(struct camp *c, sb *out, int *known)
 	sqlite3_bind_text(st, 1, c->name, -1, SQLITE_STATIC);
 	int n = 0;
 	*known = 0;
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (runs_step(&c->failed, st, "read the campaign's configs") == SQLITE_ROW) {
 		const char *key = runs_col_text(st, 0);
 		if (!campaign_in_scope(&c->spec, key))
 			continue;
@@ -427,7 +428,10 @@ static int sec_next(struct camp *c)
 	static const char *const cols[] = { "search space", "attempts", "valid single-variable runs",
 					    "variables measured alone" };
 	struct coverage cov = { 0 };
-	if (audit_coverage(c->db, c->name, &cov))
+	int rc = audit_coverage(c->db, c->name, &cov);
+	if (rc == -2)
+		c->failed = 1; /* reported */
+	if (rc)
 		return -1;
 	table t;
 	table_init(&t, 4, cols);
@@ -596,7 +600,8 @@ int cmd_campaign(int argc, char **argv, struct report_ctx *ctx)
 	struct audit_opts ao = AUDIT_OPTS_INIT;
 	/* The audit may refuse (e.g. a baseline that no longer resolves); the
 	 * report then says the audit is not available instead of failing. */
-	int audited = audit_campaign(c.db, name, &ao, &c.sum, &fl) == 0;
+	int arc = audit_campaign(c.db, name, &ao, &c.sum, &fl), audited = arc == 0;
+	c.failed = arc == -2; /* the ledger, not the declaration: reported */
 	if (!audited)
 		c.sum.baseline_value = c.sum.best_value = c.sum.noise_floor = NAN;
 	load_members(&c);
@@ -615,7 +620,7 @@ int cmd_campaign(int argc, char **argv, struct report_ctx *ctx)
 		tpl_set(&c.vars, "configs_known", "");
 	}
 	int partial = !audited;
-	if (out_mkdirs(o.out_dir)) {
+	if (c.failed || out_mkdirs(o.out_dir)) {
 		rc = EXIT_FAILURE_RT;
 	} else {
 		partial |= sec_chart(&c) != 0;

@@ -69,7 +69,7 @@ static void day_counts(struct day *d, const char *col, sb *out, int *n)
 	sqlite3_stmt *st = db_prepare(d->db, sql.buf);
 	day_bind(d, st);
 	*n = 0;
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (runs_step(&d->failed, st, "count the day's runs") == SQLITE_ROW) {
 		sb_adds(out, (*n)++ ? ", " : "");
 		fmt_text(out, runs_col_text(st, 0), 40);
 		sb_addf(out, " (%d)", sqlite3_column_int(st, 1));
@@ -84,8 +84,8 @@ static void day_counts(struct day *d, const char *col, sb *out, int *n)
 static void summary_untimed(struct day *d, int runs)
 {
 	sqlite3_stmt *st = db_prepare(d->db, "SELECT count(*) FROM runs WHERE t_finished IS NULL");
-	sqlite3_step(st);
-	int untimed = sqlite3_column_int(st, 0);
+	int untimed = runs_step(&d->failed, st, "count the untimed runs") == SQLITE_ROW
+			      ? sqlite3_column_int(st, 0) : 0;
 	sqlite3_finalize(st);
 	tpl_set(&d->vars, "untimed_only", !runs && untimed ? "yes" : "");
 	tpl_set(&d->vars, "untimed_noun", untimed == 1 ? "run has" : "runs have");
@@ -108,7 +108,10 @@ static void summary_counts(struct day *d)
 		"SELECT count(*), sum(" KEEP_SQL("") "), sum(status <> 'ok' OR val_bpb IS NULL), "
 		"sum(" DISCARD_SQL("") ") FROM runs WHERE t_finished >= ?1 AND t_finished < ?2");
 	day_bind(d, st);
-	sqlite3_step(st);
+	if (runs_step(&d->failed, st, "count the day's runs") != SQLITE_ROW) {
+		sqlite3_finalize(st);
+		return; /* reported; build() publishes nothing */
+	}
 	int runs = sqlite3_column_int(st, 0);
 	tpl_setf(&d->vars, "runs", "%d", runs);
 	tpl_set(&d->vars, "runs_noun", runs == 1 ? "run" : "runs");
@@ -228,9 +231,9 @@ static void class_runs(struct day *d, const char *cls, int *runs, int *valid)
 	sqlite3_stmt *st = db_prepare(d->db, sql);
 	day_bind(d, st);
 	db_bind_text(st, 3, cls);
-	sqlite3_step(st);
-	*runs = sqlite3_column_int(st, 0);
-	*valid = sqlite3_column_int(st, 1);
+	int rc = runs_step(&d->failed, st, "count the day's runs per class");
+	*runs = rc == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
+	*valid = rc == SQLITE_ROW ? sqlite3_column_int(st, 1) : 0;
 	sqlite3_finalize(st);
 }
 
@@ -371,7 +374,7 @@ static void daily_overview(struct day *d)
 	day_bind(d, st);
 	int k = 0;
 	double best = NAN, prev = NAN;
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (runs_step(&d->failed, st, "read the runs per day") == SQLITE_ROW) {
 		double start, end;
 		if (parse_day(runs_col_text(st, 0), &start))
 			continue;
@@ -427,7 +430,7 @@ static void chart_groups(struct day *d, double ws, char ***groups, int *ng)
 					     "WHERE t_finished >= ?3 AND t_finished < ?2");
 	day_bind(d, st);
 	sqlite3_bind_double(st, 3, ws);
-	while (sqlite3_step(st) == SQLITE_ROW)
+	while (runs_step(&d->failed, st, "read the chart's hardware classes") == SQLITE_ROW)
 		group_index(groups, ng, runs_col_text(st, 0));
 	sqlite3_finalize(st);
 	for (int i = 0; i < d->by_class.n; i++)
@@ -446,7 +449,7 @@ static struct chart_run *chart_runs(struct day *d, double ws, char ***groups, in
 	day_bind(d, st);
 	sqlite3_bind_double(st, 3, ws);
 	*nr = 0;
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (runs_step(&d->failed, st, "read the chart's runs") == SQLITE_ROW) {
 		if (*nr == cap) {
 			cap = cap ? 2 * cap : 256;
 			runs = xrealloc(runs, (size_t)cap * sizeof(*runs));
@@ -585,9 +588,11 @@ static int build(struct day *d, int *partial)
 	daily_crashes(d);
 	daily_confounded(d);
 	daily_overview(d);
-	if (out_mkdirs(d->o->out_dir))
+	if (d->failed || out_mkdirs(d->o->out_dir))
 		return EXIT_FAILURE_RT;
 	*partial = daily_chart(d) != 0;
+	if (d->failed)
+		return EXIT_FAILURE_RT;
 	sb origin = SB_INIT, md = SB_INIT, title = SB_INIT, err = SB_INIT;
 	char *tpl = template_read("daily.md", d->o->template, &origin);
 	int rc = EXIT_FAILURE_RT;
@@ -622,7 +627,7 @@ int cmd_daily(int argc, char **argv, struct report_ctx *ctx)
 	int chart_days = 7;
 	if (parse_args(argc, argv, &o, &date, &chart_days))
 		return EXIT_USAGE;
-	struct day d = { ctx->db, date, 0, 0, &o, chart_days, { 0 }, { 0 }, TPL_VARS_INIT };
+	struct day d = { ctx->db, date, 0, 0, &o, chart_days, { 0 }, { 0 }, TPL_VARS_INIT, 0 };
 	if (parse_day(date, &d.t0)) {
 		rl_error("daily: --date '%s' is not a day", date);
 		rl_hint("give a UTC day as YYYY-MM-DD, e.g. 2026-03-16");

@@ -18,6 +18,7 @@ struct day {
 	struct frontier by_class;  /* every frontier move up to t1 */
 	struct frontier by_tier;
 	struct tpl_vars vars;
+	int failed;                /* a read failed (reported): publish nothing */
 };
 
 /* Autoresearch's keep rate counts (analysis.ipynb): a keep is a valid run

@@ -49,7 +49,7 @@ void daily_agents(struct day *d)
 	sqlite3_stmt *st = db_prepare(d->db, sql);
 	day_bind(d, st);
 	sb pct = SB_INIT;
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (runs_step(&d->failed, st, "read the day's agents") == SQLITE_ROW) {
 		int r = table_add_row(&t);
 		int runs = sqlite3_column_int(st, 1), keeps = sqlite3_column_int(st, 2);
 		int discards = sqlite3_column_int(st, 6);
@@ -84,7 +84,7 @@ void daily_top_hits(struct day *d)
 	day_bind(d, st);
 	struct top_hits h;
 	top_hits_init(&h, 0);
-	while (sqlite3_step(st) == SQLITE_ROW)
+	while (runs_step(&d->failed, st, "read the kept runs") == SQLITE_ROW)
 		top_hits_keep(&h, (const char *)sqlite3_column_text(st, 1), (const char *)sqlite3_column_text(st, 0),
 			      (const char *)sqlite3_column_text(st, 2), sqlite3_column_double(st, 3),
 			      sqlite3_column_int(st, 4));
@@ -133,7 +133,7 @@ static struct failed_row *load_failed(struct day *d, int *n)
 	sb text = SB_INIT, fam = SB_INIT;
 	*n = 0;
 	day_bind(d, st);
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (runs_step(&d->failed, st, "read the day's discarded runs") == SQLITE_ROW) {
 		if (*n == cap) {
 			cap = cap ? 2 * cap : 64;
 			rows = xrealloc(rows, (size_t)cap * sizeof(*rows));
@@ -142,7 +142,7 @@ static struct failed_row *load_failed(struct day *d, int *n)
 		int nch;
 		sb_reset(&text);
 		sb_reset(&fam);
-		runs_changes(ch, sqlite3_column_int64(st, 0), &text, &fam, &nch);
+		runs_changes(&d->failed, ch, sqlite3_column_int64(st, 0), &text, &fam, &nch);
 		f->family = xstrdup(nch ? fam.buf : "(no recorded change)");
 		f->change = xstrdup(text.buf);
 		f->t = sqlite3_column_double(st, 1);
@@ -229,7 +229,7 @@ void daily_crashes(struct day *d)
 	table_init(&t, 7, cols);
 	sqlite3_stmt *st = db_prepare(d->db, sql);
 	day_bind(d, st);
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (runs_step(&d->failed, st, "read the day's failed runs") == SQLITE_ROW) {
 		int r = table_add_row(&t);
 		set_time(&t, r, 0, sqlite3_column_double(st, 0));
 		const char *status = runs_col_text(st, 1);
@@ -259,10 +259,10 @@ void daily_confounded(struct day *d)
 	sqlite3_stmt *st = db_prepare(d->db, sql), *ch = runs_changes_stmt(d->db);
 	sb text = SB_INIT;
 	day_bind(d, st);
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (runs_step(&d->failed, st, "read the day's runs with several changes") == SQLITE_ROW) {
 		int r = table_add_row(&t), n;
 		sb_reset(&text);
-		runs_changes(ch, sqlite3_column_int64(st, 0), &text, NULL, &n);
+		runs_changes(&d->failed, ch, sqlite3_column_int64(st, 0), &text, NULL, &n);
 		set_time(&t, r, 0, sqlite3_column_double(st, 1));
 		table_set_text(&t, r, 1, text.buf);
 		table_set_int(&t, r, 2, n);
@@ -285,7 +285,7 @@ static int touches_day(struct day *d, sqlite3_stmt *st, const struct repeat_grou
 	for (int i = 0; i < g->n; i++) {
 		sqlite3_reset(st);
 		sqlite3_bind_int64(st, 3, g->ids[i]);
-		if (sqlite3_step(st) == SQLITE_ROW)
+		if (runs_step(&d->failed, st, "read the repeat groups' days") == SQLITE_ROW)
 			return 1;
 	}
 	return 0;

@@ -127,6 +127,9 @@ int main(int argc, char **argv)
 			db_exec(ctx.db, "COMMIT"); /* read-only: ends the snapshot */
 			db_close(ctx.db);
 		}
+		/* as in ledger/main.c: no result read past an SQLite error exits 0 */
+		if (db_errors() && rc < EXIT_FAILURE_RT)
+			rc = EXIT_FAILURE_RT;
 		if (fflush(stdout) || ferror(stdout)) {
 			rl_error("cannot write output: %s", strerror(errno));
 			return EXIT_FAILURE_RT;

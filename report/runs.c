@@ -21,6 +21,15 @@ void runs_family(sb *out, const char *var)
 	sb_add(out, var, dot ? (size_t)(dot - var) : strlen(var));
 }
 
+int runs_step(int *failed, sqlite3_stmt *st, const char *purpose)
+{
+	if (*failed)
+		return DB_ERROR;
+	int rc = db_step(st, purpose);
+	*failed = rc == DB_ERROR;
+	return rc;
+}
+
 const char *runs_col_text(sqlite3_stmt *st, int i)
 {
 	return (const char *)sqlite3_column_text(st, i);
@@ -40,7 +49,7 @@ static void family_add(char ***keys, int *n, const char *fam)
 	(*n)++;
 }
 
-void runs_changes(sqlite3_stmt *st, sqlite3_int64 id, sb *text, sb *family, int *n)
+void runs_changes(int *failed, sqlite3_stmt *st, sqlite3_int64 id, sb *text, sb *family, int *n)
 {
 	char **fams = NULL;
 	int nf = 0;
@@ -48,7 +57,7 @@ void runs_changes(sqlite3_stmt *st, sqlite3_int64 id, sb *text, sb *family, int 
 	*n = 0;
 	sqlite3_reset(st);
 	sqlite3_bind_int64(st, 1, id);
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while (runs_step(failed, st, "read the runs' changes") == SQLITE_ROW) {
 		const char *var = runs_col_text(st, 0), *old = runs_col_text(st, 1);
 		const char *new = runs_col_text(st, 2), *how = runs_col_text(st, 3);
 		if (text) {

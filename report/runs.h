@@ -6,11 +6,18 @@
 #include <sqlite3.h>
 #include "sb.h"
 
+/* db_step (ledger/db.h) for a report: after the first failure (reported)
+ * *failed is set and every later step returns DB_ERROR unstepped, so one
+ * message stands for the report, and the command checks *failed once,
+ * before it writes anything: no report is made from a ledger read only in
+ * part. */
+int runs_step(int *failed, sqlite3_stmt *st, const char *purpose);
+
 /* Changed variables of runs.id id as "model.depth 12 → 11; optim.lr → 0.02
  * (inferred)" (plain text, not escaped). Sets *n to how many; the family
  * key (sorted distinct families joined by " + ") goes to family when not
- * NULL. st must be runs_changes_stmt(db). */
-void runs_changes(sqlite3_stmt *st, sqlite3_int64 id, sb *text, sb *family, int *n);
+ * NULL. st must be runs_changes_stmt(db); steps as runs_step(failed…). */
+void runs_changes(int *failed, sqlite3_stmt *st, sqlite3_int64 id, sb *text, sb *family, int *n);
 sqlite3_stmt *runs_changes_stmt(sqlite3 *db);
 
 /* The family of a variable: its config-key prefix ("model" for

@@ -34,8 +34,8 @@ ledger: hint: pass --db FILE or set LEDGER_DB; 'ledger ingest FILE' or 'ledger i
 
 # ledger init: creates an empty ledger, and leaves an existing one alone
 expect_code ledger-init-1 "init a new ledger" 0 "$LEDGER" --db fresh.db --format tsv init
-expect_eq ledger-init-2 "path, schema and runs" "ledger	schema	runs
-fresh.db	2	0" "$out"
+expect_eq ledger-init-2 "path, schema, runs and health" "ledger	schema	runs	health
+fresh.db	2	0	ok" "$out"
 expect_code ledger-init-3 "then read commands work on it" 0 "$LEDGER" --db fresh.db frontier --format json
 expect_eq ledger-init-4 "an empty frontier" "[]" "$out"
 expect_code ledger-init-5 "init an existing ledger" 0 "$LEDGER" --db new.db --format json init

@@ -53,7 +53,8 @@ static void run(int id, const char *run_id, const char *parent, const char *stat
 	db_bind_text(st, 8, rkey);
 	db_bind_text(st, 9, campaign);
 	db_bind_text(st, 10, phase);
-	SQL_CHECK(db, sqlite3_step(st));
+	if (db_step(st, "write the test ledger") == DB_ERROR)
+		abort(); /* reported */
 	sqlite3_finalize(st);
 }
 
@@ -64,7 +65,8 @@ static void change(int run_id, const char *var, const char *old, const char *new
 	db_bind_text(st, 2, var);
 	db_bind_text(st, 3, old);
 	db_bind_text(st, 4, new_);
-	SQL_CHECK(db, sqlite3_step(st));
+	if (db_step(st, "write the test ledger") == DB_ERROR)
+		abort(); /* reported */
 	sqlite3_finalize(st);
 }
 
@@ -73,7 +75,8 @@ static void describe(int id, const char *text)
 	sqlite3_stmt *st = db_prepare(db, "UPDATE runs SET description = ? WHERE id = ?");
 	db_bind_text(st, 1, text);
 	sqlite3_bind_int(st, 2, id);
-	SQL_CHECK(db, sqlite3_step(st));
+	if (db_step(st, "write the test ledger") == DB_ERROR)
+		abort(); /* reported */
 	sqlite3_finalize(st);
 }
 

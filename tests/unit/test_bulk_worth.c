@@ -29,10 +29,13 @@ static void indexes(sqlite3 *db, sb *out)
 	sqlite3_stmt *q = db_prepare(db, "SELECT name, sql FROM sqlite_master WHERE type = 'index'"
 					 " AND sql IS NOT NULL ORDER BY name");
 	sb_reset(out);
-	while (sqlite3_step(q) == SQLITE_ROW)
+	int rc;
+	while ((rc = db_step(q, "list the indexes")) == SQLITE_ROW)
 		sb_addf(out, "%s:%s;", (const char *)sqlite3_column_text(q, 0),
 			(const char *)sqlite3_column_text(q, 1));
 	sqlite3_finalize(q);
+	if (rc == DB_ERROR)
+		sb_adds(out, "(unreadable)"); /* reported; no list matches it */
 }
 
 static void test_swap(void)
