@@ -523,8 +523,7 @@ static int state_row(struct store *st, const char *run_id, sqlite3_int64 *id, ch
 {
 	sqlite3_stmt *q = st->sel_state_row;
 	db_bind_text(q, 1, run_id);
-	int rc = sqlite3_step(q), up = -1;
-	SQL_CHECK(st->db, rc);
+	int rc = store_step(st, q, "read a run on the parent chain"), up = -1;
 	if (rc == SQLITE_ROW) {
 		*id = sqlite3_column_int64(q, 0);
 		*parent = db_column_dup(q, 1);
@@ -547,11 +546,9 @@ static void advance_stored(struct store *st, sqlite3_int64 id, struct change_lis
 	struct change_list cl = CHANGE_LIST_INIT;
 	sqlite3_stmt *q = st->sel_run_changes;
 	sqlite3_bind_int64(q, 1, id);
-	int rc;
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW)
+	while (store_step(st, q, "read the changes of a run on the parent chain") == SQLITE_ROW)
 		change_list_add(&cl, (const char *)sqlite3_column_text(q, 0), NULL,
 				(const char *)sqlite3_column_text(q, 1));
-	SQL_CHECK(st->db, rc);
 	sqlite3_reset(q);
 	infer_state_advance(state, &cl);
 	change_list_release(&cl);
