@@ -160,6 +160,21 @@ static const struct desc_name {
 	{ "parallel block", "parallel_block", 1 }, { "parallel attn+mlp", "parallel_block", 1 },
 	{ "parallel attn+mlp block", "parallel_block", 1 }, { "parallel attention", "parallel_block", 1 },
 	{ "shards", "shards", 0 }, { "data shards", "shards", 0 }, { "train shards", "shards", 0 },
+	/* the README's one-name-per-concept table (tests/fixtures/infer) */
+	{ "x0 init", "x0_init", 0 }, { "x0 lambdas init", "x0_init", 0 },
+	{ "x0 lambda init", "x0_init", 0 }, { "muon beta2", "muon_beta2", 0 },
+	{ "normuon beta2", "muon_beta2", 0 }, { "gqa", "n_kv_head", 0 },
+	{ "zloss", "z_loss", 0 }, { "ema", "ema_decay", 0 },
+	{ "parallel residual", "parallel_block", 1 }, { "parallel blocks", "parallel_block", 1 },
+	{ "diff attn", "differential_attention", 1 }, { "diff attention", "differential_attention", 1 },
+};
+
+/* desc.* spellings that carry their value ("constant WD": the schedule). */
+static const struct desc_value {
+	const char *spelling, *name, *value;
+} desc_values[] = {
+	{ "constant wd", "weight_decay_schedule", "constant" },
+	{ "constant weight decay", "weight_decay_schedule", "constant" },
 };
 
 /* Words that are values of one variable ("SwiGLU", "squared ReLU"). */
@@ -696,6 +711,14 @@ static int value_at(const struct reader *r, int p, int end, const char *var, int
 
 /* ---- names ------------------------------------------------------------- */
 
+static const struct desc_value *find_desc_value(const char *spelling)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(desc_values); i++)
+		if (!strcmp(desc_values[i].spelling, spelling))
+			return &desc_values[i];
+	return NULL;
+}
+
 static const struct desc_name *find_desc_name(const char *spelling)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(desc_names); i++)
@@ -727,8 +750,12 @@ static int lookup_name(const char *words, struct name *nm)
 {
 	const struct var_alias *al = varreg_alias(words);
 	const struct desc_name *dn = al ? NULL : find_desc_name(words);
+	const struct desc_value *dv = al || dn ? NULL : find_desc_value(words);
 	memset(nm, 0, sizeof(*nm));
-	if (al) {
+	if (dv) {
+		snprintf(nm->var, sizeof(nm->var), "desc.%s", dv->name);
+		nm->implied = dv->value;
+	} else if (al) {
 		snprintf(nm->var, sizeof(nm->var), "%s", al->key);
 		nm->implied = al->implied;
 		nm->technique = varreg_find(al->key) && varreg_find(al->key)->type == VAR_BOOL;
@@ -1589,6 +1616,21 @@ static int says_no_change(const struct reader *r)
 	return 0;
 }
 
+/* "Hypothesis: smaller batch (2^18→2^16) = more steps. Result: …": where
+ * nothing before it states a change, the hypothesis sentence names what
+ * this run tried; it is read up to its end (the next stop or marker) by the
+ * same productions, so prose in it still yields nothing. */
+static void read_hypothesis(struct reader *r)
+{
+	int n = r->tk.n;
+	for (int p = 0; p + 1 < n; p++)
+		if (word_is(r, p, n, "hypothesis") && r->tk.t[p + 1].k == K_COLON) {
+			r->first = p + 2;
+			read_span(r, p + 2, n, 0);
+			return;
+		}
+}
+
 /* The description read as changes, or (stated) as the settings it states. */
 static int describe(const char *description, struct change_list *out, int stated)
 {
@@ -1601,6 +1643,8 @@ static int describe(const char *description, struct change_list *out, int stated
 	r.first = p;
 	if (p >= 0)
 		read_span(&r, p, r.tk.n, 0);
+	if (p >= 0 && !stated && !r.added)
+		read_hypothesis(&r);
 	reader_close(&r);
 	return r.added;
 }
