@@ -77,7 +77,14 @@ static const char *const fillers[] = { "only", "the", "a", "an", "back", "to", "
 static const char *const modifiers[] = {
 	"small", "large", "longer", "shorter", "full", "higher", "lower", "new", "more", "less",
 	"bigger", "smaller", "tuned", "matrix", "dead", "plain", "current", "initial", "peak",
-	"muon", "adam", NULL
+	"muon", "adam", "larger", "wider", "deeper", "narrower", "shallower", NULL
+};
+/* A name we do not know that starts with one of these compares rather
+ * than names: "use more data", "add more regularization". */
+static const char *const comparatives[] = {
+	"more", "less", "fewer", "bigger", "smaller", "higher", "lower", "larger", "longer",
+	"shorter", "wider", "deeper", "narrower", "shallower", "different", "other", "better",
+	"worse", "extra", NULL
 };
 /* After these, the rest of a clause is context or judgement. */
 static const char *const context_words[] = {
@@ -116,7 +123,12 @@ static const char *const not_knob_words[] = {
 	"speedup", "slowdown", "signal", "warning", "warnings", "error", "errors", "logging",
 	"log", "logs", "print", "prints", "printing", "comment", "comments", "monitoring",
 	"profiling", "timing", "plot", "plots", "metrics", "tests", "docs", "readme", "saving",
-	"instability", "explosion", "spike", "spikes", "divergence", NULL
+	"instability", "explosion", "spike", "spikes", "divergence",
+	/* "use the previous best config": a configuration, not a knob */
+	"config", "configuration", "configs", "settings", "setup", "default", "defaults", "best",
+	"previous", "original", "baseline", "everything", "anything", "nothing", "something",
+	"hack", "hacks", "approach", "idea", "ideas", "trick", "tricks", "stuff", "thing", "things",
+	NULL
 };
 /* Words that never belong to a knob's name. */
 static const char *const stop_words[] = {
@@ -862,7 +874,8 @@ static int unknown_name(const struct reader *r, int p, int q, struct name *nm)
 		    find_value_word(w, NULL))
 			return -1; /* "ReLU^2 -> …" names a value, not a knob */
 	}
-	if (is_result_name(words) || in_list(words, vague_names) || strlen(words) < 2)
+	if (is_result_name(words) || in_list(words, vague_names) || strlen(words) < 2 ||
+	    in_list(r->tk.t[p].w, comparatives))
 		return -1;
 	int m = p;
 	while (m < q - 1 && in_list(r->tk.t[m].w, modifiers))
@@ -904,6 +917,14 @@ static void emit(struct reader *r, const struct name *nm, const char *old_val,
 
 /* ---- old values --------------------------------------------------------- */
 
+/* 1 when token q is a modifier before the old value ("instead of plain
+ * ReLU"), not the value itself ("instead of Muon": muon is both). */
+static int skip_modifier(const struct reader *r, int q, int end, const char *var)
+{
+	int k;
+	return word_in(r, q, end, modifiers) && !value_word_at(r, q, end, var, &k);
+}
+
 /* "(was b)", "(up from b)", "(replaces b)", "instead of b", "replacing b":
  * the old value, when it is a value of var. Returns tokens taken. */
 static int take_old(struct reader *r, int p, int end, const char *var, char *old, size_t n)
@@ -918,7 +939,7 @@ static int take_old(struct reader *r, int p, int end, const char *var, char *old
 		q += word_in(&in, q, e, lead);
 		if (word_in(&in, q, e, words)) {
 			q++;
-			q += word_in(&in, q, e, modifiers);
+			q += skip_modifier(&in, q, e, var);
 			int k;
 			const struct value_word *vw = value_word_at(&in, q, e, var, &k);
 			if (vw && (got = boundary(&in, q + k, e)))
@@ -936,7 +957,7 @@ static int take_old(struct reader *r, int p, int end, const char *var, char *old
 		q++;
 	else
 		return 0;
-	q += word_in(r, q, end, modifiers);
+	q += skip_modifier(r, q, end, var);
 	int k;
 	const struct value_word *vw = value_word_at(r, q, end, var, &k);
 	if (vw) {
@@ -1010,6 +1031,21 @@ static int paren_range(const struct reader *r, const struct tok *t, const char *
 	return ok ? 0 : -1;
 }
 
+/* "(512)": 0 and v->b filled when parenthesis t holds one value of var
+ * and nothing else. */
+static int paren_value(const struct reader *r, const struct tok *t, const char *var, struct vals *v)
+{
+	struct reader in;
+	reader_open(&in, r, t);
+	int ok = in.tk.n == 1 && in.tk.t[0].k == K_NUM &&
+		 (v->rb = value_at(&in, 0, 1, var, 0, v->b, sizeof(v->b))) >= 0;
+	reader_close(&in);
+	return ok ? 0 : -1;
+}
+
+/* Words that say a technique is on or off ("weight tying on"). */
+static const char *const switch_words[] = { "on", "off", "enabled", "disabled", NULL };
+
 /* The end of "a -> b [-> c …]" whose b is at p (v->b, v->rb hold it):
  * the token after the last value, the last value in v->b; -1 when an
  * arrow leads to no value. */
@@ -1079,6 +1115,14 @@ static int name_forms(struct reader *r, const struct name *nm, int p, int q, int
 	/* [verb] name (a to b) */
 	if ((licensed || known) && t->k == K_PAREN && !paren_range(r, t, var, loose, &v))
 		return finish(r, nm, SIDE(v.a, v.ra), SIDE(v.b, v.rb), p, q + 1, end);
+	/* known-name (a): "bigger batch (2^20)", "smaller model dim (512)" */
+	if (known && t->k == K_PAREN && !paren_value(r, t, var, &v))
+		return finish(r, nm, NULL, SIDE(v.b, v.rb), p, q + 1, end);
+	/* technique on | off: "weight tying on", "XSA: off" */
+	int colon = t->k == K_COLON;
+	if (nm->technique && word_in(r, q + colon, end, switch_words) && boundary(r, q + colon + 1, end))
+		return finish(r, nm, NULL, word_in(r, q + colon, end, knob_off_words) ? "false" : "true",
+			      p, q + colon + 1, end);
 	/* known-name a (not "a -> what this reading does not take", not "a * 2",
 	 * not "depth 10 base": the base it started from) */
 	static const char *const times[] = { "*", "x", "\xc3\x97", "times", "base", "baseline", NULL };
@@ -1224,9 +1268,15 @@ static int p_toggle(struct reader *r, int p, int end, struct clause *cs)
 	int q = skip_fillers(r, p + 1 + turn, end), n;
 	if ((n = p_named(r, q, end, 1, 1, cs->flags)))
 		return q - p + n;
-	if (word_is(r, p, end, "use"))
-		return (n = p_valueword(r, q, end)) || (n = p_bare(r, q, end, 1)) ? q - p + n : 0;
-	if (!(n = toggle_name(r, q, end, on)))
+	int use = word_is(r, p, end, "use");
+	if (use && ((n = p_valueword(r, q, end)) || (n = p_bare(r, q, end, 1)) || p != cs->start))
+		return n ? q - p + n : 0;
+	/* "use X" of a name we do not know: at a clause's start only, and
+	 * named in two words at least ("use x0" says too little to name it) */
+	int w = q;
+	while (use && w < end && w - q < 2 && !boundary(r, w, end))
+		w++;
+	if ((use && w - q < 2) || !(n = toggle_name(r, q, end, on)))
 		return 0;
 	cs->toggled = on ? 1 : 2;
 	return q - p + n;
@@ -1386,7 +1436,9 @@ static int p_value_arrow(struct reader *r, int p, int end)
 	if (!a)
 		return 0;
 	const struct tok *op = at(r, q + ka, end);
-	int with = from && !word_is(r, p, end, "from") && op->k == K_SEP && op->sep == SEP_WITH;
+	int with = from && !word_is(r, p, end, "from") &&
+		   ((op->k == K_SEP && op->sep == SEP_WITH) ||
+		    (word_is(r, p, end, "swap") && word_is(r, q + ka, end, "for")));
 	if (!with && !is_to(r, q + ka, end))
 		return 0;
 	b = value_word_at(r, q + ka + 1, end, a->var, &kb);

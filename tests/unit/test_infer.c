@@ -155,7 +155,14 @@ static void test_labels_and_results(void)
 	expect("infer-7.8", "depth 9, val_bpb 0.98 -> 0.97, loss 3.2 -> 3.1", "model.depth:~>9");
 	expect("infer-7.9", "MATRIX_LR=0.06 no improvement", "optim.matrix_lr:~>0.06");
 	expect("infer-7.10", "TOTAL_BATCH_SIZE=2^15 half batch 2x steps", "train.total_batch_size:~>32768");
-	expect("infer-7.11", "Hypothesis: depth 9 helps. Result: val_bpb 0.97", "");
+	/* a hypothesis sentence is read where nothing before it states a
+	 * change (round 3); a change before it wins, the rest is commentary */
+	expect("infer-7.11", "Hypothesis: depth 9 helps. Result: val_bpb 0.97", "model.depth:~>9");
+	expect("infer-7.11b", "depth 10. Hypothesis: depth 9 helps", "model.depth:~>10");
+	expect("infer-7.11c", "Hypothesis: smaller batch (2^18\xe2\x86\x92" "2^16) = more optimizer steps. Result: val_bpb 2.14\xe2\x86\x92" "1.83",
+	       "train.total_batch_size:262144>65536");
+	expect("infer-7.11d", "Hypothesis: the model is undertrained. Result: worse", "");
+	expect("infer-7.11e", "hypothesis: deeper is better", "");
 	expect("infer-7.12", "depth 9 (hypothesis: deeper is better; evidence: depth 12 -> 14 helped)",
 	       "model.depth:~>9");
 	expect("infer-7.13", "baseline: depth=4 dim=256", "");
@@ -231,6 +238,43 @@ static void test_desc_names(void)
 	expect("infer-8.8", "depth 9, no loss explosion", "model.depth:~>9");
 	expect("infer-8.9", "add logging", "");
 	expect("infer-8.10", "no OOM", "");
+}
+
+/* Round 3: general forms (known name (a), technique on/off, swap A for B,
+ * use X, A instead of B) and the prose they must not read. */
+static void test_round3(void)
+{
+	expect("infer-10.1", "bigger batch (2^20)", "train.total_batch_size:~>1048576");
+	expect("infer-10.2", "smaller model dim (512)", "model.dim:~>512");
+	expect("infer-10.3", "VE (slower)", "desc.value_embeddings:~>true");
+	expect("infer-10.4", "weight tying on", "desc.weight_tying:~>true");
+	expect("infer-10.5", "XSA: off", "desc.xsa:~>false");
+	expect("infer-10.6", "swap ReLU^2 for SwiGLU", "model.activation:relu2>swiglu");
+	expect("infer-10.7", "AdamW instead of Muon", "optim.matrix_optimizer:muon>adamw");
+	expect("infer-10.8", "use fan-in truncated init", "desc.fan_in_truncated_init:~>true");
+	expect("infer-10.9", "use x0", ""); /* one word names too little */
+	expect("infer-10.10", "larger aspect ratio 64 -> 96", "model.aspect_ratio:64>96");
+	expect("infer-10.11", "DEPTH=10 ASPECT=56", "model.depth:~>10|model.aspect_ratio:~>56");
+	expect("infer-10.12", "add 1 more layer", "model.depth:~>~");
+	expect("infer-10.13", "x0_lambdas init 0.1\xe2\x86\x92" "0.2", "desc.x0_init:0.1>0.2");
+	expect("infer-10.14", "constant WD (remove decay)", "desc.weight_decay_schedule:~>constant");
+	expect("infer-10.15", "muon beta2 0.95 -> 0.99", "desc.muon_beta2:0.95>0.99");
+	/* prose that must yield nothing */
+	expect("infer-10.20", "no improvement", "");
+	expect("infer-10.21", "same as before but faster", "");
+	expect("infer-10.22", "val_bpb 0.98 (better)", "");
+	expect("infer-10.23", "revert to baseline", "");
+	expect("infer-10.24", "use the previous best config", "");
+	expect("infer-10.25", "use more data", "");
+	expect("infer-10.26", "add more regularization", "");
+	expect("infer-10.27", "enable everything", "");
+	expect("infer-10.28", "remove the hack", "");
+	expect("infer-10.29", "use less memory", "");
+	expect("infer-10.30", "worse than depth 8", "");
+	expect("infer-10.31", "steps 500 -> 1000", "");
+	expect("infer-10.32", "memory 40GB -> 30GB", "");
+	expect("infer-10.33", "baseline (depth 8, dim 512)", "");
+	expect("infer-10.34", "retry with same settings", "");
 }
 
 static void test_spans(void)
@@ -345,6 +389,7 @@ int main(void)
 	test_grammar();
 	test_labels_and_results();
 	test_desc_names();
+	test_round3();
 	test_spans();
 	test_prose();
 	test_alias();
