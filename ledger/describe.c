@@ -108,7 +108,7 @@ static const char *const result_words[] = {
 	"bpb", "val bpb", "mfu", "tok/s", "tok/sec", "tokens/s", "throughput", "params",
 	"parameters", "memory", "vram", "perplexity", "ppl", "loss", "val loss", "train loss",
 	"training loss", "final loss", "steps", "step", "tokens", "time", "speed", "delta", "mb",
-	"gb", "score", NULL
+	"gb", "score", "model size", "grad norm", NULL
 };
 /* Too vague to be a knob of its own without more words. */
 static const char *const vague_names[] = {
@@ -177,6 +177,8 @@ static const struct desc_name {
 	{ "x0 lambda init", "x0_init", 0 }, { "muon beta2", "muon_beta2", 0 },
 	{ "normuon beta2", "muon_beta2", 0 }, { "gqa", "n_kv_head", 0 },
 	{ "zloss", "z_loss", 0 }, { "ema", "ema_decay", 0 },
+	{ "grad accum steps", "grad_accum_steps", 0 },
+	{ "gradient accumulation steps", "grad_accum_steps", 0 },
 	{ "parallel residual", "parallel_block", 1 }, { "parallel blocks", "parallel_block", 1 },
 	{ "diff attn", "differential_attention", 1 }, { "diff attention", "differential_attention", 1 },
 };
@@ -334,8 +336,13 @@ static int split_slash(struct toks *tk, const char *s, int a, int b)
 		left += isalpha((unsigned char)s[i]) != 0;
 	for (int i = m + 1; i < b; i++)
 		right += isalpha((unsigned char)s[i]) != 0;
-	if (left < 2 || right < 3 || !isalpha((unsigned char)s[m + 1]))
-		return 0;
+	static const char *const per[] = { "sec", "step", "iter", "gpu", NULL };
+	char rest[16];
+	snprintf(rest, sizeof(rest), "%.*s", b - m - 1, s + m + 1);
+	for (char *c = rest; *c; c++)
+		*c = (char)tolower((unsigned char)*c);
+	if (left < 2 || right < 3 || !isalpha((unsigned char)s[m + 1]) || in_list(rest, per))
+		return 0; /* "tokens/sec" is a rate, one word */
 	push_word(tk, s, a, m);
 	tok_push(tk, K_SEP, m, m + 1)->sep = SEP_AND;
 	push_word(tk, s, m + 1, b);
@@ -731,6 +738,15 @@ static const struct desc_value *find_desc_value(const char *spelling)
 	return NULL;
 }
 
+/* 1 when desc.NAME var is one of the corpus's names (desc_names). */
+static int find_desc_name_var(const char *var)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(desc_names); i++)
+		if (!strcmp(desc_names[i].name, var + 5))
+			return 1;
+	return 0;
+}
+
 static const struct desc_name *find_desc_name(const char *spelling)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(desc_names); i++)
@@ -840,6 +856,14 @@ static int known_name(const struct reader *r, int p, int end, struct name *nm)
 	return m->k;
 }
 
+/* "it/s", "samples/sec", "ms/step": a rate, measured. */
+static int is_rate(const char *w)
+{
+	static const char *const per[] = { "s", "sec", "step", "iter", "it", NULL };
+	const char *slash = strrchr(w, '/');
+	return slash && in_list(slash + 1, per);
+}
+
 static int is_result_name(const char *words)
 {
 	if (in_list(words, result_words))
@@ -849,12 +873,23 @@ static int is_result_name(const char *words)
 		char one[96];
 		snprintf(one, sizeof(one), "%.*s", (int)(sp ? sp - w : (long)strlen(w)), w);
 		static const char *const any[] = { "bpb", "val bpb", "mfu", "tok/s", "tok/sec",
-						   "throughput", "params", "parameters", "vram", NULL };
-		if (in_list(one, any))
+						   "throughput", "params", "parameters", "vram",
+						   /* measured, never set: "peak mem", "wall time" */
+						   "param", "mem", "memory", "time", "runtime", "latency",
+						   "elapsed", "duration", "accuracy", "acc", "tokens", NULL };
+		if (in_list(one, any) || is_rate(one))
 			return 1;
 		w = sp ? sp + 1 : w + strlen(w);
 	}
-	return 0;
+	/* "eval loss", "num steps": a loss or a step count measured */
+	static const char *const measured_first[] = { "eval", "val", "validation", "test", "train",
+						      "training", "final", "avg", "mean", "num",
+						      "total", "step", "grad", NULL };
+	static const char *const measured_last[] = { "loss", "steps", "count", "norm", NULL };
+	const char *last = strrchr(words, ' ');
+	char first[96];
+	snprintf(first, sizeof(first), "%.*s", (int)strcspn(words, " "), words);
+	return last && in_list(last + 1, measured_last) && in_list(first, measured_first);
 }
 
 /* Words [p, q) as a knob the registry does not know: one to four words,
@@ -1115,9 +1150,13 @@ static int name_forms(struct reader *r, const struct name *nm, int p, int q, int
 	/* [verb] name (a to b) */
 	if ((licensed || known) && t->k == K_PAREN && !paren_range(r, t, var, loose, &v))
 		return finish(r, nm, SIDE(v.a, v.ra), SIDE(v.b, v.rb), p, q + 1, end);
-	/* known-name (a): "bigger batch (2^20)", "smaller model dim (512)" */
+	/* known-name (a): "bigger batch (2^20)", "smaller model dim (512)",
+	 * "AdamW betas (0.9, 0.95)" */
 	if (known && t->k == K_PAREN && !paren_value(r, t, var, &v))
 		return finish(r, nm, NULL, SIDE(v.b, v.rb), p, q + 1, end);
+	if (known && t->k == K_PAREN && varreg_find(var) && varreg_find(var)->type == VAR_TUPLE &&
+	    at(r, q + 1, end)->k != K_ARROW && !tuple_value(r, t, v.b, sizeof(v.b)))
+		return finish(r, nm, NULL, v.b, p, q + 1, end);
 	/* technique on | off: "weight tying on", "XSA: off" */
 	int colon = t->k == K_COLON;
 	if (nm->technique && word_in(r, q + colon, end, switch_words) && boundary(r, q + colon + 1, end))
@@ -1233,8 +1272,13 @@ static int toggle_name(struct reader *r, int p, int end, int on)
 			return 0;
 	}
 	static const char *const scope[] = { "on", "in", "to", "from", NULL };
+	static const char *const place[] = { "after", "before", "at", "between", "inside", "within",
+					     "for", "of", NULL };
 	if (word_in(r, p + k, end, scope) && at(r, p + k + 1, end)->k == K_WORD)
 		return 0; /* "no weight decay on embeddings": X for a part only, another knob */
+	if (str_starts_with(nm.var, "desc.") && !find_desc_name_var(nm.var) &&
+	    word_in(r, p + k, end, place) && at(r, p + k + 1, end)->k == K_WORD)
+		return 0; /* "add RMSNorm after embedding": which norm is named by its place */
 	const char *val = toggle_value(&nm, on);
 	if (!val)
 		return 0;
@@ -1426,6 +1470,23 @@ static int p_valueword(struct reader *r, int p, int end)
 	return finish(r, &nm, NULL, vw->value, p, p + k, end);
 }
 
+/* "SSSL -> SL": two window patterns (one of two letters at least, so a
+ * lone "L" or "S" is not read as one) are the window pattern's change. */
+static int p_pattern_arrow(struct reader *r, int p, int end)
+{
+	const struct tok *a = at(r, p, end), *b = at(r, p + 2, end);
+	if (a->k != K_WORD || b->k != K_WORD || at(r, p + 1, end)->k != K_ARROW ||
+	    !is_window_pattern(a, r->text) || !is_window_pattern(b, r->text) ||
+	    (a->b - a->a < 2 && b->b - b->a < 2) || !boundary(r, p + 3, end))
+		return 0;
+	struct name nm = { .known = 1 };
+	char old[16], val[16];
+	snprintf(nm.var, sizeof(nm.var), "model.window_pattern");
+	snprintf(old, sizeof(old), "%.*s", a->b - a->a, r->text + a->a);
+	snprintf(val, sizeof(val), "%.*s", b->b - b->a, r->text + b->a);
+	return finish(r, &nm, old, val, p, p + 3, end);
+}
+
 /* [from] A (-> | to) B, replace A with B, both value words of one
  * variable: "ReLU^2 -> SwiGLU", "switch from AdamW to Muon". */
 static int p_value_arrow(struct reader *r, int p, int end)
@@ -1434,7 +1495,7 @@ static int p_value_arrow(struct reader *r, int p, int end)
 	int ka, kb, q = p + from;
 	const struct value_word *a = value_word_at(r, q, end, NULL, &ka), *b;
 	if (!a)
-		return 0;
+		return p_pattern_arrow(r, p, end);
 	const struct tok *op = at(r, q + ka, end);
 	int with = from && !word_is(r, p, end, "from") &&
 		   ((op->k == K_SEP && op->sep == SEP_WITH) ||

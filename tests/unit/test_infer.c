@@ -259,6 +259,26 @@ static void test_round3(void)
 	expect("infer-10.13", "x0_lambdas init 0.1\xe2\x86\x92" "0.2", "desc.x0_init:0.1>0.2");
 	expect("infer-10.14", "constant WD (remove decay)", "desc.weight_decay_schedule:~>constant");
 	expect("infer-10.15", "muon beta2 0.95 -> 0.99", "desc.muon_beta2:0.95>0.99");
+	expect("infer-10.16", "SSSL -> SL", "model.window_pattern:SSSL>SL");
+	expect("infer-10.17", "L -> S", ""); /* one letter each: no pattern read */
+	expect("infer-10.18", "AdamW betas (0.9, 0.95)", "optim.adam_betas:~>(0.9, 0.95)");
+	expect("infer-10.19", "add RMSNorm after embedding", ""); /* a norm named by its place */
+	expect("infer-10.19b", "add QK norm after rotary", "model.qk_norm:~>true");
+	expect("infer-10.19c", "device_batch 16\xe2\x86\x92" "32 (grad_accum 2\xe2\x86\x92" "1)",
+	       "train.device_batch_size:16>32"); /* a derived quantity in parentheses */
+	expect("infer-10.19d", "val batch size 2^18 -> 2^17", "desc.val_batch_size:262144>131072");
+	/* measured quantities are results, never knobs */
+	expect("infer-10.40", "tokens/sec 50k -> 60k", "");
+	expect("infer-10.41", "it/s 3.1 -> 3.5", "");
+	expect("infer-10.42", "peak mem 12 -> 14", "");
+	expect("infer-10.43", "wall time 300 -> 310", "");
+	expect("infer-10.44", "eval loss 3.1 -> 3.0", "");
+	expect("infer-10.45", "num steps 500 -> 600", "");
+	expect("infer-10.46", "train tokens 100M -> 200M", "");
+	expect("infer-10.47", "grad norm 1.2 -> 0.8", "");
+	expect("infer-10.48", "model size 50M -> 60M", "");
+	expect("infer-10.49", "load balance loss 0.01 -> 0.003", "desc.load_balance_loss:0.01>0.003");
+	expect("infer-10.50", "warmup steps 20 -> 8", "desc.warmup_steps:20>8");
 	/* prose that must yield nothing */
 	expect("infer-10.20", "no improvement", "");
 	expect("infer-10.21", "same as before but faster", "");
