@@ -70,7 +70,7 @@ static const char *const verbs[] = {
 };
 static const char *const toggles_on[] = { "enable", "add", "use", "enabled", "added", NULL };
 static const char *const toggles_off[] = { "remove", "disable", "drop", "no", "without", "w/o",
-					   "removed", "disabled", "dropped", NULL };
+					   "removed", "disabled", "dropped", "zero", NULL };
 /* Skipped between a verb and its name: "change only X", "switch to X". */
 static const char *const fillers[] = { "only", "the", "a", "an", "back", "to", "in", NULL };
 /* Adjectives before a name: "small LR warmup", "matrix weight decay". */
@@ -990,6 +990,8 @@ static int take_old(struct reader *r, int p, int end, const char *var, char *old
 		q += 2;
 	else if (word_is(r, q, end, "replacing") || word_is(r, q, end, "replaces"))
 		q++;
+	else if (word_is(r, q, end, "from") && at(r, q + 1, end)->k == K_NUM && boundary(r, q + 2, end))
+		q++; /* "EMBEDDING_LR to 0.8 from 0.6" */
 	else
 		return 0;
 	q += skip_modifier(r, q, end, var);
@@ -1010,8 +1012,10 @@ static int finish(struct reader *r, const struct name *nm, const char *old_val,
 	int extra = 0;
 	if (!old_val && (extra = take_old(r, q, end, nm->var, old, sizeof(old))))
 		old_val = old;
-	if (nm->range)
-		old_val = new_val = NULL; /* the schedule changed; its value is unknown */
+	if (nm->range) { /* "seq len curriculum 512->2048": the schedule is tried */
+		old_val = NULL;
+		new_val = "true";
+	}
 	emit(r, nm, old_val, new_val, p, q + extra);
 	return q + extra - p;
 }
@@ -1076,6 +1080,24 @@ static int paren_value(const struct reader *r, const struct tok *t, const char *
 		 (v->rb = value_at(&in, 0, 1, var, 0, v->b, sizeof(v->b))) >= 0;
 	reader_close(&in);
 	return ok ? 0 : -1;
+}
+
+/* "x2", "×2", "*1.5", "* 1.5" at q, ending the phrase: a multiple. */
+static int is_times_step(const struct reader *r, int q, int end)
+{
+	const struct tok *t = at(r, q, end);
+	if (t->k != K_WORD)
+		return 0;
+	const char *w = r->text + t->a;
+	int lead = !strncmp(w, "\xc3\x97", 2) ? 2 : (*w == 'x' || *w == '*') ? 1 : 0;
+	if (!lead)
+		return 0;
+	if (t->b - t->a == lead) /* "* 1.5" */
+		return at(r, q + 1, end)->k == K_NUM && boundary(r, q + 2, end);
+	for (int i = t->a + lead; i < t->b; i++)
+		if (!isdigit((unsigned char)r->text[i]) && r->text[i] != '.')
+			return 0;
+	return boundary(r, q + 1, end);
 }
 
 /* Words that say a technique is on or off ("weight tying on"). */
@@ -1157,6 +1179,9 @@ static int name_forms(struct reader *r, const struct name *nm, int p, int q, int
 	if (known && t->k == K_PAREN && varreg_find(var) && varreg_find(var)->type == VAR_TUPLE &&
 	    at(r, q + 1, end)->k != K_ARROW && !tuple_value(r, t, v.b, sizeof(v.b)))
 		return finish(r, nm, NULL, v.b, p, q + 1, end);
+	/* known-name xN: "UNEMBEDDING_LR x2", "MATRIX_LR *1.5": changed, value unknown */
+	if (known && is_times_step(r, q, end))
+		return finish(r, nm, NULL, NULL, p, q + 1 + (at(r, q + 1, end)->k == K_NUM), end);
 	/* technique on | off: "weight tying on", "XSA: off" */
 	int colon = t->k == K_COLON;
 	if (nm->technique && word_in(r, q + colon, end, switch_words) && boundary(r, q + colon + 1, end))

@@ -187,8 +187,8 @@ static void test_desc_names(void)
 	expect("infer-8.4", "reduce tok_emb.weight from 3 to 2", "desc.tok_emb_weight:3>2");
 	/* a known name followed by more name words is another knob; with a
 	 * schedule word it is the known knob's schedule, the values its range */
-	expect("infer-8.5", "seq len curriculum 512->2048", "desc.seq_len_curriculum:~>~");
-	expect("infer-8.5b", "batch size ramp 2^17 -> 2^19", "desc.batch_size_ramp:~>~");
+	expect("infer-8.5", "seq len curriculum 512->2048", "desc.seq_len_curriculum:~>true");
+	expect("infer-8.5b", "batch size ramp 2^17 -> 2^19", "desc.batch_size_ramp:~>true");
 	expect("infer-8.5c", "seq len warmup steps 100 -> 200", "desc.seq_len_warmup_steps:100>200");
 	/* a known name and '=' ends the phrase before it */
 	expect("infer-8.5d", "HEAD_DIM=64 4 heads dim=256", "model.head_dim:~>64|model.heads:~>4|model.dim:~>256");
@@ -267,6 +267,11 @@ static void test_round3(void)
 	expect("infer-10.19c", "device_batch 16\xe2\x86\x92" "32 (grad_accum 2\xe2\x86\x92" "1)",
 	       "train.device_batch_size:16>32"); /* a derived quantity in parentheses */
 	expect("infer-10.19d", "val batch size 2^18 -> 2^17", "desc.val_batch_size:262144>131072");
+	expect("infer-10.51", "UNEMBEDDING_LR x2", "optim.unembedding_lr:~>~");
+	expect("infer-10.52", "MATRIX_LR * 1.5", "optim.matrix_lr:~>~");
+	expect("infer-10.53", "Zero warmup", "sched.warmup_ratio:~>0");
+	expect("infer-10.54", "EMBEDDING_LR to 0.8 from 0.6", "optim.embedding_lr:0.6>0.8");
+	expect("infer-10.55", "zero improvement", "");
 	/* measured quantities are results, never knobs */
 	expect("infer-10.40", "tokens/sec 50k -> 60k", "");
 	expect("infer-10.41", "it/s 3.1 -> 3.5", "");
