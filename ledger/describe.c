@@ -1549,6 +1549,34 @@ static int p_bare(struct reader *r, int p, int end, int alone)
 	return nm.technique ? finish(r, &nm, NULL, "true", p, p + k, end) : 0;
 }
 
+/* "VE on all layers", "XSA on alternating layers": which layers have a
+ * technique is a knob of its own, desc.<technique>_layers (the README's
+ * desc.value_embedding_layers), valued all or alternating. */
+static int p_layers(struct reader *r, int p, int end)
+{
+	static const char *const on[] = { "on", "in", "for", "at", NULL };
+	static const char *const all[] = { "all", "every", "each", NULL };
+	static const char *const alt[] = { "alternating", "alternate", NULL };
+	struct name nm;
+	int k = known_name(r, p, end, &nm), q = p + k + 1;
+	if (!k || !nm.technique || !str_starts_with(nm.var, "desc.") || !word_in(r, p + k, end, on))
+		return 0;
+	const char *val = word_in(r, q, end, alt) ? "alternating"
+			  : word_is(r, q, end, "every") && word_is(r, q + 1, end, "other") ? (q++, "alternating")
+			  : word_in(r, q, end, all) ? "all" : NULL;
+	if (!val || !(word_is(r, q + 1, end, "layers") || word_is(r, q + 1, end, "layer")) ||
+	    !boundary(r, q + 2, end))
+		return 0;
+	char base[80];
+	snprintf(base, sizeof(base), "%s", nm.var);
+	size_t n = strlen(base);
+	if (n > 6 && base[n - 1] == 's')
+		base[n - 1] = '\0'; /* value_embeddings -> value_embedding_layers */
+	snprintf(nm.var, sizeof(nm.var), "%.60s_layers", base);
+	nm.technique = 0;
+	return finish(r, &nm, NULL, val, p, q + 2, end);
+}
+
 /* X disabled / X enabled, at the start of a clause. */
 static int p_postfix_toggle(struct reader *r, int p, int end)
 {
@@ -1599,6 +1627,7 @@ static int production(struct reader *r, int p, int end, struct clause *cs)
 	if (cs->flags & F_WITH)
 		return 0;
 	if ((n = p_value_first(r, p, end)) || (n = p_unit(r, p, end)) ||
+	    (start && (n = p_layers(r, p, end))) ||
 	    (start && r->first == cs->start && (n = p_valueword(r, p, end))) || (start && r->first == cs->start && (n = p_bare(r, p, end, 1))) ||
 	    (start && (n = p_postfix_toggle(r, p, end))))
 		return n;

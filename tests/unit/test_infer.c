@@ -272,6 +272,9 @@ static void test_round3(void)
 	expect("infer-10.53", "Zero warmup", "sched.warmup_ratio:~>0");
 	expect("infer-10.54", "EMBEDDING_LR to 0.8 from 0.6", "optim.embedding_lr:0.6>0.8");
 	expect("infer-10.55", "zero improvement", "");
+	expect("infer-10.56", "VE on all layers (slower; alternating better)", "desc.value_embedding_layers:~>all");
+	expect("infer-10.57", "value embeddings on every other layer", "desc.value_embedding_layers:~>alternating");
+	expect("infer-10.58", "VE on all", ""); /* all of what is not said */
 	/* measured quantities are results, never knobs */
 	expect("infer-10.40", "tokens/sec 50k -> 60k", "");
 	expect("infer-10.41", "it/s 3.1 -> 3.5", "");
