@@ -189,6 +189,8 @@ static const struct desc_value {
 } desc_values[] = {
 	{ "constant wd", "weight_decay_schedule", "constant" },
 	{ "constant weight decay", "weight_decay_schedule", "constant" },
+	{ "untie embeddings", "weight_tying", "false" }, { "untied embeddings", "weight_tying", "false" },
+	{ "untie weights", "weight_tying", "false" }, { "untied weights", "weight_tying", "false" },
 };
 
 /* Words that are values of one variable ("SwiGLU", "squared ReLU"). */
@@ -689,6 +691,22 @@ static const char *off_value(const char *var)
 	return toggle_value(&nm, 0);
 }
 
+/* "1/4", "8/3": a fraction written as one. */
+static int is_fraction(const struct reader *r, const struct tok *t)
+{
+	int slash = 0, digits = 0;
+	for (int i = t->a; i < t->b; i++) {
+		char c = r->text[i];
+		if (c == '/')
+			slash++;
+		else if (isdigit((unsigned char)c))
+			digits++;
+		else
+			return 0;
+	}
+	return slash == 1 && digits >= 2 && r->text[t->a] != '/' && r->text[t->b - 1] != '/';
+}
+
 /* The value token p states for var: 0 (buf filled), 1 (stated, value
  * unknown), -1 (not a value of var). Unknown knobs (desc.*) take numbers,
  * quoted text, tuples and, if loose, a plain word. */
@@ -714,6 +732,11 @@ static int value_at(const struct reader *r, int p, int end, const char *var, int
 	case K_WORD:
 		if (!word_value(r, t, var, buf, n))
 			return 0;
+		if (is_fraction(r, t) && !(d && (d->type == VAR_CHOICE || d->type == VAR_STRING ||
+						  d->type == VAR_BOOL))) {
+			snprintf(buf, n, "%.*s", t->b - t->a, r->text + t->a); /* "1/4", kept as written */
+			return 0;
+		}
 		if (in_list(t->w, knob_off_words) && off_value(var)) {
 			snprintf(buf, n, "%s", off_value(var)); /* "softcap off", "WD: none" */
 			return 0;
@@ -1045,15 +1068,22 @@ static int skip_between(const struct reader *r, int q, int end, int known)
 {
 	static const char *const between[] = {
 		"up", "down", "back", "further", "slightly", "increased", "decreased", "reduced",
-		"raised", "lowered", "bumped", "changed", "halved", "doubled", "moved", "set", NULL
+		"raised", "lowered", "bumped", "changed", "halved", "doubled", "moved", "set",
+		"was", "is", "now", NULL
 	};
 	int s = q;
 	if (at(r, q, end)->k == K_COLON && word_is(r, q + 1, end, "from"))
 		return q + 1; /* "X: from a to b" */
-	while (s - q < 2 && word_in(r, s, end, between))
+	while (s - q < 3 && word_in(r, s, end, between))
 		s++;
+	if (s > q && word_is(r, s, end, "by") && at(r, s + 1, end)->k == K_NUM && word_is(r, s + 2, end, "to"))
+		s += 2; /* "increased by 25% to 0.05": the step, then the value */
 	if (s > q && (word_is(r, s, end, "to") || word_is(r, s, end, "from") ||
 		      at(r, s, end)->k == K_ARROW))
+		return s;
+	/* "depth changed 8->10", "warmdown now 0.7" */
+	if (s > q && known && at(r, s, end)->k == K_NUM &&
+	    (at(r, s + 1, end)->k == K_ARROW || word_is(r, s - 1, end, "now")))
 		return s;
 	return known && word_is(r, q, end, "of") && at(r, q + 1, end)->k == K_NUM ? q + 1 : q;
 }
@@ -1585,10 +1615,13 @@ static int p_postfix_toggle(struct reader *r, int p, int end)
 	if (q <= p || q - p > 3 || !boundary(r, q + 1, end))
 		return 0;
 	static const char *const on_words[] = { "enabled", "added", NULL };
-	static const char *const off_words[] = { "disabled", "removed", "dropped", NULL };
+	static const char *const off_words[] = { "disabled", "removed", "dropped", "off", NULL };
 	int on = word_in(r, q, end, on_words), off = word_in(r, q, end, off_words);
-	if ((!on && !off) || (known_name(r, p, q, &nm) != q - p && unknown_name(r, p, q, &nm)))
+	int known = known_name(r, p, q, &nm) == q - p;
+	if ((!on && !off) || (!known && unknown_name(r, p, q, &nm)))
 		return 0;
+	if (!known && q - p < 2 && word_is(r, q, end, "off"))
+		return 0; /* "day off": "off" after one word we do not know names no knob */
 	const char *val = toggle_value(&nm, on);
 	return val ? finish(r, &nm, NULL, val, p, q + 1, end) : 0;
 }

@@ -275,6 +275,17 @@ static void test_round3(void)
 	expect("infer-10.56", "VE on all layers (slower; alternating better)", "desc.value_embedding_layers:~>all");
 	expect("infer-10.57", "value embeddings on every other layer", "desc.value_embedding_layers:~>alternating");
 	expect("infer-10.58", "VE on all", ""); /* all of what is not said */
+	/* passives and "now" between a name and its value */
+	expect("infer-10.60", "depth was increased to 10", "model.depth:~>10");
+	expect("infer-10.61", "warmdown now 0.7", "sched.warmdown_ratio:~>0.7");
+	expect("infer-10.62", "depth changed 8->10", "model.depth:8>10");
+	expect("infer-10.63", "matrix LR increased by 25% to 0.05", "optim.matrix_lr:~>0.05");
+	expect("infer-10.64", "depth is 8 here", "");
+	/* fractions as written; untied embeddings; X off */
+	expect("infer-10.65", "short window 1/2 -> 1/4", "desc.short_window:1/2>1/4");
+	expect("infer-10.66", "untie embeddings", "desc.weight_tying:~>false");
+	expect("infer-10.67", "x0 lambdas off", "desc.x0_lambdas:~>false");
+	expect("infer-10.68", "day off", "");
 	/* measured quantities are results, never knobs */
 	expect("infer-10.40", "tokens/sec 50k -> 60k", "");
 	expect("infer-10.41", "it/s 3.1 -> 3.5", "");
