@@ -541,7 +541,9 @@ static double thousands(double v, const char *unit, const char *var)
 {
 	v *= unit[0] == 'B' ? 1e9 : unit[0] == 'M' ? 1e6 : 1e3;
 	double p2 = exp2(round(log2(v)));
-	return counts_tokens(var) && fabs(p2 - v) <= 0.025 * v ? p2 : v;
+	/* "1M tokens" is 2^20 (4.9% off): millions are rounded more loosely */
+	double tol = unit[0] == 'M' ? 0.05 : 0.025;
+	return counts_tokens(var) && fabs(p2 - v) <= tol * v ? p2 : v;
 }
 
 /* A number for var: 0 and buf filled, 1 when it is stated but its value is
@@ -1085,7 +1087,8 @@ static int skip_between(const struct reader *r, int q, int end, int known)
 	if (s > q && known && at(r, s, end)->k == K_NUM &&
 	    (at(r, s + 1, end)->k == K_ARROW || word_is(r, s - 1, end, "now")))
 		return s;
-	return known && word_is(r, q, end, "of") && at(r, q + 1, end)->k == K_NUM ? q + 1 : q;
+	return known && word_is(r, q, end, "of") &&
+	       (at(r, q + 1, end)->k == K_NUM || at(r, q + 1, end)->k == K_PAREN) ? q + 1 : q;
 }
 
 /* "(a to b)", "(a -> b)": 0 and v filled when parenthesis t is that. */
@@ -1710,6 +1713,11 @@ static void new_clause(struct clause *cs, int start, const struct tok *sep, int 
 	cs->flags = base | (sep->k == K_SEP && sep->sep == SEP_WITH ? F_WITH : 0);
 }
 
+static const char *const with_verbs[] = {
+	"experiment", "experimenting", "experimented", "try", "trying", "tried", "test", "testing",
+	"tested", "play", "playing", "go", "went", "going", "run", "retry", NULL
+};
+
 /* Tokens [a, end) as clauses; returns 1 when a stop ended the reading. */
 static int read_span(struct reader *r, int a, int end, int flags)
 {
@@ -1720,7 +1728,13 @@ static int read_span(struct reader *r, int a, int end, int flags)
 		if (t->k == K_STOP || (word_in(r, p, end, prose_markers) && at(r, p + 1, end)->k == K_COLON))
 			return 1;
 		if (t->k == K_SEP || t->k == K_COLON) {
+			/* "experiment with depth 12": the verb alone before "with"
+			 * makes what follows the change, not its context */
+			int lead_verb = t->k == K_SEP && t->sep == SEP_WITH && p == cs.start + 1 &&
+					word_in(r, cs.start, end, with_verbs);
 			new_clause(&cs, p + 1, t, flags);
+			if (lead_verb)
+				cs.flags &= ~F_WITH;
 			stopped = 0;
 			p++;
 			continue;

@@ -286,6 +286,10 @@ static void test_round3(void)
 	expect("infer-10.66", "untie embeddings", "desc.weight_tying:~>false");
 	expect("infer-10.67", "x0 lambdas off", "desc.x0_lambdas:~>false");
 	expect("infer-10.68", "day off", "");
+	expect("infer-10.70", "Experiment with depth 12", "model.depth:~>12");
+	expect("infer-10.71", "depth 10 with lr 0.03", "model.depth:~>10"); /* "with" after a change: context */
+	expect("infer-10.72", "Use Adam betas of (0.9, 0.95)", "optim.adam_betas:~>(0.9, 0.95)");
+	expect("infer-10.73", "Increase total batch size to 1M tokens", "train.total_batch_size:~>1048576");
 	/* measured quantities are results, never knobs */
 	expect("infer-10.40", "tokens/sec 50k -> 60k", "");
 	expect("infer-10.41", "it/s 3.1 -> 3.5", "");
