@@ -1029,12 +1029,32 @@ static int take_old(struct reader *r, int p, int end, const char *var, char *old
 	return !value_at(r, q, end, var, 0, old, n) ? q + 1 - p : 0;
 }
 
+/* "depth 10 kept", "ASPECT_RATIO 64 (default)", "batch (unchanged)": the
+ * setting is restated, not changed. */
+static int restated_at(const struct reader *r, int q, int end)
+{
+	static const char *const words[] = { "kept", "unchanged", "stays", "default", "same", NULL };
+	const struct tok *t = at(r, q, end);
+	if (t->k == K_WORD)
+		return word_in(r, q, end, words) && boundary(r, q + 1, end);
+	if (t->k != K_PAREN)
+		return 0;
+	struct reader in;
+	reader_open(&in, r, t);
+	int n = in.tk.n, i = word_is(&in, 0, n, "the") || word_is(&in, 0, n, "as");
+	int yes = n >= 1 && n - i == 1 && (word_in(&in, i, n, words) || word_is(&in, i, n, "before"));
+	reader_close(&in);
+	return yes;
+}
+
 /* Emit name = (old, new) over tokens [p, q), taking an old value after it. */
 static int finish(struct reader *r, const struct name *nm, const char *old_val,
 		  const char *new_val, int p, int q, int end)
 {
 	char old[96];
 	int extra = 0;
+	if (new_val && restated_at(r, q, end))
+		return q + 1 - p; /* taken, and nothing changed */
 	if (!old_val && (extra = take_old(r, q, end, nm->var, old, sizeof(old))))
 		old_val = old;
 	if (nm->range) { /* "seq len curriculum 512->2048": the schedule is tried */

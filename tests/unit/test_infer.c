@@ -290,6 +290,11 @@ static void test_round3(void)
 	expect("infer-10.71", "depth 10 with lr 0.03", "model.depth:~>10"); /* "with" after a change: context */
 	expect("infer-10.72", "Use Adam betas of (0.9, 0.95)", "optim.adam_betas:~>(0.9, 0.95)");
 	expect("infer-10.73", "Increase total batch size to 1M tokens", "train.total_batch_size:~>1048576");
+	/* a setting said to be kept or the default is restated, no change */
+	expect("infer-10.74", "depth 10 kept, warmdown 0.7", "sched.warmdown_ratio:~>0.7");
+	expect("infer-10.75", "ASPECT_RATIO 64 (default) + DEPTH 10", "model.depth:~>10");
+	expect("infer-10.76", "batch 2^19 (unchanged), depth 10", "model.depth:~>10");
+	expect("infer-10.77", "warmdown 0.7 (vs 0.5)", "sched.warmdown_ratio:~>0.7"); /* a comparison is no old side */
 	/* measured quantities are results, never knobs */
 	expect("infer-10.40", "tokens/sec 50k -> 60k", "");
 	expect("infer-10.41", "it/s 3.1 -> 3.5", "");
