@@ -66,11 +66,15 @@ static const char *const verbs[] = {
 	"extended", "shortened", "lengthened", "boosted", "widened", "narrowed", "deepened",
 	"halved", "doubled", "tripled", "used", "increasing", "decreasing", "reducing", "raising",
 	"lowering", "bumping", "changing", "trying", "tuning", "switching", "reverting", "using",
-	"doubling", "halving", "setting", NULL
+	"doubling", "halving", "setting", "adding", "enabling", "removing", "disabling", "dropping",
+	"introduce", "introduced", "introducing", "apply", "applied", "applying", NULL
 };
-static const char *const toggles_on[] = { "enable", "add", "use", "enabled", "added", NULL };
+static const char *const toggles_on[] = { "enable", "add", "use", "enabled", "added", "adding",
+					  "enabling", "introduce", "introduced", "introducing",
+					  "apply", "applied", "applying", NULL };
 static const char *const toggles_off[] = { "remove", "disable", "drop", "no", "without", "w/o",
-					   "removed", "disabled", "dropped", "zero", NULL };
+					   "removed", "disabled", "dropped", "zero", "removing",
+					   "disabling", "dropping", NULL };
 /* Skipped between a verb and its name: "change only X", "switch to X". */
 static const char *const fillers[] = { "only", "the", "a", "an", "back", "to", "in", NULL };
 /* Adjectives before a name: "small LR warmup", "matrix weight decay". */
@@ -128,6 +132,7 @@ static const char *const not_knob_words[] = {
 	"config", "configuration", "configs", "settings", "setup", "default", "defaults", "best",
 	"previous", "original", "baseline", "everything", "anything", "nothing", "something",
 	"hack", "hacks", "approach", "idea", "ideas", "trick", "tricks", "stuff", "thing", "things",
+	"bug", "bugs", "fix", "fixes", "typo", "cleanup", "refactor",
 	NULL
 };
 /* Words that never belong to a knob's name. */

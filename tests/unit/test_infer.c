@@ -295,6 +295,11 @@ static void test_round3(void)
 	expect("infer-10.75", "ASPECT_RATIO 64 (default) + DEPTH 10", "model.depth:~>10");
 	expect("infer-10.76", "batch 2^19 (unchanged), depth 10", "model.depth:~>10");
 	expect("infer-10.77", "warmdown 0.7 (vs 0.5)", "sched.warmdown_ratio:~>0.7"); /* a comparison is no old side */
+	/* toggles as -ing forms and other verbs of adding */
+	expect("infer-10.78", "Adding QK norm", "model.qk_norm:~>true");
+	expect("infer-10.79", "Removing value embeddings", "desc.value_embeddings:~>false");
+	expect("infer-10.80", "apply weight tying", "desc.weight_tying:~>true");
+	expect("infer-10.81", "introduce a bug", "");
 	/* measured quantities are results, never knobs */
 	expect("infer-10.40", "tokens/sec 50k -> 60k", "");
 	expect("infer-10.41", "it/s 3.1 -> 3.5", "");
