@@ -1262,6 +1262,9 @@ struct clause {
 	int flags;  /* F_PAREN, F_WITH */
 	int carry;  /* a toggle that goes on over "and" / "," / "/": 1 on, 2 off */
 	int toggled;
+	int listed; /* the clause before it changed something and "+", "&", "and", ","
+	             * joined them: a technique named alone is a change too */
+	int added;  /* r->added when the clause began */
 };
 
 /* The word before the operator: name words run from p to the first token
@@ -1689,7 +1692,8 @@ static int production(struct reader *r, int p, int end, struct clause *cs)
 		return 0;
 	if ((n = p_value_first(r, p, end)) || (n = p_unit(r, p, end)) ||
 	    (start && (n = p_layers(r, p, end))) ||
-	    (start && r->first == cs->start && (n = p_valueword(r, p, end))) || (start && r->first == cs->start && (n = p_bare(r, p, end, 1))) ||
+	    (start && (r->first == cs->start || cs->listed) && (n = p_valueword(r, p, end))) ||
+	    (start && (r->first == cs->start || cs->listed) && (n = p_bare(r, p, end, 1))) ||
 	    (start && (n = p_postfix_toggle(r, p, end))))
 		return n;
 	return 0;
@@ -1729,9 +1733,11 @@ static void read_paren(struct reader *r, const struct tok *t)
 	reader_close(&in);
 }
 
-static void new_clause(struct clause *cs, int start, const struct tok *sep, int base)
+static void new_clause(struct clause *cs, int start, const struct tok *sep, int base, int added)
 {
 	int list = sep->k == K_SEP && (sep->sep == SEP_AND || sep->sep == SEP_LIST);
+	cs->listed = list && added > cs->added && !(base & F_PAREN);
+	cs->added = added;
 	cs->carry = list ? cs->toggled : 0;
 	cs->toggled = 0;
 	cs->start = start;
@@ -1746,7 +1752,7 @@ static const char *const with_verbs[] = {
 /* Tokens [a, end) as clauses; returns 1 when a stop ended the reading. */
 static int read_span(struct reader *r, int a, int end, int flags)
 {
-	struct clause cs = { .start = a, .flags = flags };
+	struct clause cs = { .start = a, .flags = flags, .added = r->added };
 	int stopped = 0;
 	for (int p = a; p < end;) {
 		const struct tok *t = &r->tk.t[p];
@@ -1757,7 +1763,7 @@ static int read_span(struct reader *r, int a, int end, int flags)
 			 * makes what follows the change, not its context */
 			int lead_verb = t->k == K_SEP && t->sep == SEP_WITH && p == cs.start + 1 &&
 					word_in(r, cs.start, end, with_verbs);
-			new_clause(&cs, p + 1, t, flags);
+			new_clause(&cs, p + 1, t, flags, r->added);
 			if (lead_verb)
 				cs.flags &= ~F_WITH;
 			stopped = 0;

@@ -300,6 +300,11 @@ static void test_round3(void)
 	expect("infer-10.79", "Removing value embeddings", "desc.value_embeddings:~>false");
 	expect("infer-10.80", "apply weight tying", "desc.weight_tying:~>true");
 	expect("infer-10.81", "introduce a bug", "");
+	/* techniques named alone in a list of changes */
+	expect("infer-10.82", "QK norm + value embeddings", "model.qk_norm:~>true|desc.value_embeddings:~>true");
+	expect("infer-10.83", "depth 10 + QK norm", "model.depth:~>10|model.qk_norm:~>true");
+	expect("infer-10.84", "SwiGLU, QK-norm", "model.activation:~>swiglu|model.qk_norm:~>true");
+	expect("infer-10.85", "loss worse, XSA", ""); /* no change before it: not a list of changes */
 	/* measured quantities are results, never knobs */
 	expect("infer-10.40", "tokens/sec 50k -> 60k", "");
 	expect("infer-10.41", "it/s 3.1 -> 3.5", "");
