@@ -1863,16 +1863,18 @@ static int says_no_change(const struct reader *r)
 
 /* "Hypothesis: smaller batch (2^18→2^16) = more steps. Result: …": where
  * nothing before it states a change, the hypothesis sentence names what
- * this run tried; it is read up to its end (the next stop or marker) by the
- * same productions, so prose in it still yields nothing. */
+ * this run tried (so does a "Change: …" or "Idea: …" sentence); each is
+ * read up to its end (the next stop or marker) by the same productions, so
+ * prose in it still yields nothing, until one states a change. */
 static void read_hypothesis(struct reader *r)
 {
+	static const char *const markers[] = { "hypothesis", "change", "changes", "idea", "tried",
+					       "experiment", "modification", "tweak", "action", NULL };
 	int n = r->tk.n;
-	for (int p = 0; p + 1 < n; p++)
-		if (word_is(r, p, n, "hypothesis") && r->tk.t[p + 1].k == K_COLON) {
+	for (int p = 0; p + 1 < n && !r->added; p++)
+		if (word_in(r, p, n, markers) && r->tk.t[p + 1].k == K_COLON) {
 			r->first = p + 2;
 			read_span(r, p + 2, n, 0);
-			return;
 		}
 }
 

@@ -163,6 +163,8 @@ static void test_labels_and_results(void)
 	       "train.total_batch_size:262144>65536");
 	expect("infer-7.11d", "Hypothesis: the model is undertrained. Result: worse", "");
 	expect("infer-7.11e", "hypothesis: deeper is better", "");
+	expect("infer-7.11f", "Bottleneck: slow. Change: depth 8->10. Result: better", "model.depth:8>10");
+	expect("infer-7.11g", "Hypothesis: more capacity helps. Change: DEPTH 8 -> 10.", "model.depth:8>10");
 	expect("infer-7.12", "depth 9 (hypothesis: deeper is better; evidence: depth 12 -> 14 helped)",
 	       "model.depth:~>9");
 	expect("infer-7.13", "baseline: depth=4 dim=256", "");
