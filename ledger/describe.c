@@ -1180,6 +1180,30 @@ static int chain_end(const struct reader *r, int p, int end, const char *var, in
 	return e;
 }
 
+/* "warmup 100 steps", "warmdown 3500 -> 80 iters": a warmup counted in
+ * steps is desc.warmup_steps (the README's), not the ratio. */
+static int step_count_form(struct reader *r, const struct name *nm, int p, int q, int end)
+{
+	static const char *const steps[] = { "steps", "step", "iters", "iterations", NULL };
+	const char *which = !strcmp(nm->var, "sched.warmup_ratio") ? "desc.warmup"
+			    : !strcmp(nm->var, "sched.warmdown_ratio") ? "desc.warmdown" : NULL;
+	int a = q + word_is(r, q, end, "from"), e = a + 1;
+	if (!which || at(r, a, end)->k != K_NUM)
+		return 0;
+	if (is_to(r, a + 1, end) && at(r, a + 2, end)->k == K_NUM)
+		e = a + 3;
+	if (!word_in(r, e, end, steps) || !boundary(r, e + 1, end))
+		return 0;
+	struct name st = { .known = 1 };
+	char old[40], val[40];
+	snprintf(st.var, sizeof(st.var), "%s_%s", which, word_is(r, e, end, "iters") ||
+		 word_is(r, e, end, "iterations") ? "iters" : "steps"); /* named by its unit */
+	if (number_value(at(r, e - 1, end)->w, st.var, val, sizeof(val)) ||
+	    (e == a + 3 && number_value(at(r, a, end)->w, st.var, old, sizeof(old))))
+		return 0;
+	return finish(r, &st, e == a + 3 ? old : NULL, val, p, e + 1, end);
+}
+
 /* After name (tokens [p, q)): the forms that state values. Returns the
  * tokens taken from p, 0 when none fits. licensed: a verb came first. */
 static int name_forms(struct reader *r, const struct name *nm, int p, int q, int end,
@@ -1189,6 +1213,9 @@ static int name_forms(struct reader *r, const struct name *nm, int p, int q, int
 	if (nm->implied)
 		return 0; /* "AdamW to Muon": AdamW is a value */
 	q = skip_between(r, q, end, nm->known);
+	int n;
+	if ((n = step_count_form(r, nm, p, q, end)))
+		return n;
 	const char *var = nm->var;
 	int known = nm->known, loose = !known;
 	const struct tok *t = at(r, q, end);

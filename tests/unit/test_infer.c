@@ -307,6 +307,10 @@ static void test_round3(void)
 	expect("infer-10.83", "depth 10 + QK norm", "model.depth:~>10|model.qk_norm:~>true");
 	expect("infer-10.84", "SwiGLU, QK-norm", "model.activation:~>swiglu|model.qk_norm:~>true");
 	expect("infer-10.85", "loss worse, XSA", ""); /* no change before it: not a list of changes */
+	/* a warmup counted in steps is no ratio */
+	expect("infer-10.86", "warmup 100 steps", "desc.warmup_steps:~>100");
+	expect("infer-10.87", "warmdown from 3500 to 80 iters", "desc.warmdown_iters:3500>80");
+	expect("infer-10.88", "warmup 0.05 (100 steps)", "sched.warmup_ratio:~>0.05");
 	/* measured quantities are results, never knobs */
 	expect("infer-10.40", "tokens/sec 50k -> 60k", "");
 	expect("infer-10.41", "it/s 3.1 -> 3.5", "");
