@@ -1541,12 +1541,33 @@ static int p_value_first(struct reader *r, int p, int end)
 	return finish(r, &nm, arrow && !v.ra ? v.a : NULL, v.rb ? NULL : v.b, p, q + k, end);
 }
 
+/* "12-layer model", "8-head attention": a count joined to its knob. */
+static int p_hyphen_unit(struct reader *r, int p, int end)
+{
+	const struct tok *t = at(r, p, end);
+	char *sp = strchr(t->w, ' ');
+	struct name nm;
+	if (!sp || sp == t->w || strchr(sp + 1, ' '))
+		return 0;
+	for (const char *c = t->w; c < sp; c++)
+		if (!isdigit((unsigned char)*c))
+			return 0;
+	static const char *const units[] = { "layer", "layers", "head", "heads", NULL };
+	if (!in_list(sp + 1, units) || lookup_name(sp[1] == 'l' ? "layers" : "heads", &nm))
+		return 0;
+	char num[24];
+	snprintf(num, sizeof(num), "%.*s", (int)(sp - t->w), t->w);
+	return finish(r, &nm, NULL, num, p, p + 1, end);
+}
+
 /* 8L (depth), 768w / 768dim (width). */
 static int p_unit(struct reader *r, int p, int end)
 {
 	const struct tok *t = at(r, p, end);
 	struct name nm = { .known = 1 };
 	char val[40];
+	if (t->k == K_WORD)
+		return p_hyphen_unit(r, p, end);
 	if (t->k != K_NUM)
 		return 0;
 	size_t n = strlen(t->w);

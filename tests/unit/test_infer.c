@@ -311,6 +311,9 @@ static void test_round3(void)
 	expect("infer-10.86", "warmup 100 steps", "desc.warmup_steps:~>100");
 	expect("infer-10.87", "warmdown from 3500 to 80 iters", "desc.warmdown_iters:3500>80");
 	expect("infer-10.88", "warmup 0.05 (100 steps)", "sched.warmup_ratio:~>0.05");
+	expect("infer-10.89", "deeper 12-layer model", "model.depth:~>12");
+	expect("infer-10.90", "8-head attention", "model.heads:~>8");
+	expect("infer-10.91", "3-phase curriculum", "");
 	/* measured quantities are results, never knobs */
 	expect("infer-10.40", "tokens/sec 50k -> 60k", "");
 	expect("infer-10.41", "it/s 3.1 -> 3.5", "");
