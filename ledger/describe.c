@@ -4,6 +4,8 @@
  * productions below; what no production takes is prose and is skipped.
  *
  *   description := {label} clause {SEP clause} [STOP anything]
+ *                  (nothing read: the sentence after a "hypothesis:" / "change:" /
+ *                  "idea:" marker, read the same way)
  *   label       := "[" … "]" | LABELWORD [":"] | WORD ":"    exp12  v3:  [keep]  BEST:
  *   SEP         := "," | ";" | "+" | "&" | "/" | "and" | "plus" | "with" | ":"
  *   STOP        := " - " | " — " | " – " | ". "  |  MARKER ":"   (hypothesis:, result:…)
@@ -12,19 +14,34 @@
  *                | [verb] name ("=" | ":") value [ARROW value]      [old]   WD=0.05
  *                | verb name "to" value                             [old]   raise X to 0.2
  *                | verb name "(" value ("to" | ARROW) value ")"             increase X (a to b)
+ *                | known-name "(" value ")"  |  known-name "(" tuple ")"        bigger batch (2^20)
+ *                | name {"was" | "is" | "now" | "changed" …} ["by" N] value     depth changed 8->10
+ *                | technique [":"] ("on" | "off" | "enabled" | "disabled")     weight tying on
+ *                | known-name ("x" N | "*" N)                                   MATRIX_LR x2 (unknown)
+ *                | ("warmup" | "warmdown") value [ARROW value] ("steps" | "iters")   desc.warmup_steps
+ *                | technique ("on" | "in") ("all" | "every" | "alternating") "layers"  desc.X_layers
  *                | [verb] name ARROW value | name "to" value                attention to flash
  *                | known-name value                                 [old]   softcap 30 (from 15)
  *                | toggle name {("and" | "," | "/") name}                   remove X and Y, no X
- *                | name ("disabled" | "enabled")                            autotune disabled
+ *                  (toggle: add, enable, use, apply, introduce, remove, drop, zero …,
+ *                  also as -ing; "use" + a name we do not know: two words at least)
+ *                | name ("disabled" | "enabled" | "off")                    autotune disabled
  *                | value [ARROW value] known-name                   [old]   4 heads, 5% warmup
- *                | NUMBER("L" | "w" | "dim")                                8L 768w
+ *                | NUMBER("L" | "w" | "dim")  |  NUMBER"-"("layer" | "head")  8L 768w, 12-layer
+ *                | PATTERN ARROW PATTERN                                    SSSL -> SL
  *                | value-word {filler}                              [old]   SwiGLU MLP
  *                | ["from"] value-word ("to" | ARROW) value-word            ReLU^2 -> SwiGLU
  *                | "replace" value-word "with" value-word                   replace ReLU^2 with GELU
+ *                | "swap" value-word "for" value-word                       swap ReLU^2 for SwiGLU
  *                | direction known-name ["by" NUMBER]                       reduce warmup (value unknown)
  *                | known-name                                               weight tying, flash attention
+ *                  (a technique alone: in the first clause, or in a clause joined by
+ *                  "+", ",", "and" to one that changed something)
  *   old         := "(" ["up" | "down"] ("from" | "was") value ")"
  *                | ("instead of" | "replacing" | "replaces" | "(replace[s] …)") value
+ *                | "from" value    (after "to b": EMBEDDING_LR to 0.8 from 0.6)
+ *   restated    := change ("kept" | "unchanged" | "stays" | "(default)" | "(as before)")
+ *                  read, and no change
  *   result      := RESULT-WORD {value | ARROW}                              val_bpb 0.98->0.97, MFU 58→52%
  *   paren       := "(" piece {SEP piece} ")"   a piece is read (known names with a
  *                  stated value only) unless it judges (better, worse, than, …)
@@ -35,9 +52,13 @@
  * "from … to", "=", a verb or a toggle; a known name followed by more name
  * words is not that name ("seq len curriculum 512->2048" is
  * desc.seq_len_curriculum); after "with" only explicit changes count (what
- * follows "with" is usually context), after a context word (same, at,
- * after, than, …) nothing but parentheses; "baseline", "rerun", "no logic
- * change" mean no change at all. */
+ * follows "with" is usually context, unless a lone verb came before it:
+ * "experiment with depth 12"), after a context word (same, at, after, than,
+ * …) nothing but parentheses; "baseline", "rerun", "no logic change" mean no
+ * change at all; a name we do not know that compares ("more data"), names a
+ * place ("RMSNorm after embedding") or no knob ("the previous best config",
+ * "a bug"), and a measured quantity (rates, memory, time, eval loss, step
+ * counts) never becomes desc.NAME. */
 #include "describe.h"
 #include "varreg.h"
 #include "util.h"
