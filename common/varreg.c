@@ -300,6 +300,9 @@ static const struct var_alias aliases[] = {
 	{ "all full context windows", "model.window_pattern", "L" },
 	{ "all long windows", "model.window_pattern", "L" },
 	{ "all long attention windows", "model.window_pattern", "L" },
+	{ "aspect", "model.aspect_ratio", NULL }, { "layer", "model.depth", NULL },
+	{ "n heads", "model.heads", NULL }, { "qk normalization", "model.qk_norm", NULL },
+	{ "adamw betas", "optim.adam_betas", NULL }, { "betas", "optim.adam_betas", NULL },
 };
 
 size_t varreg_count(void) { return ARRAY_SIZE(vars); }

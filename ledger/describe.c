@@ -4,6 +4,8 @@
  * productions below; what no production takes is prose and is skipped.
  *
  *   description := {label} clause {SEP clause} [STOP anything]
+ *                  (nothing read: the sentence after a "hypothesis:" / "change:" /
+ *                  "idea:" marker, read the same way)
  *   label       := "[" … "]" | LABELWORD [":"] | WORD ":"    exp12  v3:  [keep]  BEST:
  *   SEP         := "," | ";" | "+" | "&" | "/" | "and" | "plus" | "with" | ":"
  *   STOP        := " - " | " — " | " – " | ". "  |  MARKER ":"   (hypothesis:, result:…)
@@ -12,19 +14,34 @@
  *                | [verb] name ("=" | ":") value [ARROW value]      [old]   WD=0.05
  *                | verb name "to" value                             [old]   raise X to 0.2
  *                | verb name "(" value ("to" | ARROW) value ")"             increase X (a to b)
+ *                | known-name "(" value ")"  |  known-name "(" tuple ")"        bigger batch (2^20)
+ *                | name {"was" | "is" | "now" | "changed" …} ["by" N] value     depth changed 8->10
+ *                | technique [":"] ("on" | "off" | "enabled" | "disabled")     weight tying on
+ *                | known-name ("x" N | "*" N)                                   MATRIX_LR x2 (unknown)
+ *                | ("warmup" | "warmdown") value [ARROW value] ("steps" | "iters")   desc.warmup_steps
+ *                | technique ("on" | "in") ("all" | "every" | "alternating") "layers"  desc.X_layers
  *                | [verb] name ARROW value | name "to" value                attention to flash
  *                | known-name value                                 [old]   softcap 30 (from 15)
  *                | toggle name {("and" | "," | "/") name}                   remove X and Y, no X
- *                | name ("disabled" | "enabled")                            autotune disabled
+ *                  (toggle: add, enable, use, apply, introduce, remove, drop, zero …,
+ *                  also as -ing; "use" + a name we do not know: two words at least)
+ *                | name ("disabled" | "enabled" | "off")                    autotune disabled
  *                | value [ARROW value] known-name                   [old]   4 heads, 5% warmup
- *                | NUMBER("L" | "w" | "dim")                                8L 768w
+ *                | NUMBER("L" | "w" | "dim")  |  NUMBER"-"("layer" | "head")  8L 768w, 12-layer
+ *                | PATTERN ARROW PATTERN                                    SSSL -> SL
  *                | value-word {filler}                              [old]   SwiGLU MLP
  *                | ["from"] value-word ("to" | ARROW) value-word            ReLU^2 -> SwiGLU
  *                | "replace" value-word "with" value-word                   replace ReLU^2 with GELU
+ *                | "swap" value-word "for" value-word                       swap ReLU^2 for SwiGLU
  *                | direction known-name ["by" NUMBER]                       reduce warmup (value unknown)
  *                | known-name                                               weight tying, flash attention
+ *                  (a technique alone: in the first clause, or in a clause joined by
+ *                  "+", ",", "and" to one that changed something)
  *   old         := "(" ["up" | "down"] ("from" | "was") value ")"
  *                | ("instead of" | "replacing" | "replaces" | "(replace[s] …)") value
+ *                | "from" value    (after "to b": EMBEDDING_LR to 0.8 from 0.6)
+ *   restated    := change ("kept" | "unchanged" | "stays" | "(default)" | "(as before)")
+ *                  read, and no change
  *   result      := RESULT-WORD {value | ARROW}                              val_bpb 0.98->0.97, MFU 58→52%
  *   paren       := "(" piece {SEP piece} ")"   a piece is read (known names with a
  *                  stated value only) unless it judges (better, worse, than, …)
@@ -35,9 +52,13 @@
  * "from … to", "=", a verb or a toggle; a known name followed by more name
  * words is not that name ("seq len curriculum 512->2048" is
  * desc.seq_len_curriculum); after "with" only explicit changes count (what
- * follows "with" is usually context), after a context word (same, at,
- * after, than, …) nothing but parentheses; "baseline", "rerun", "no logic
- * change" mean no change at all. */
+ * follows "with" is usually context, unless a lone verb came before it:
+ * "experiment with depth 12"), after a context word (same, at, after, than,
+ * …) nothing but parentheses; "baseline", "rerun", "no logic change" mean no
+ * change at all; a name we do not know that compares ("more data"), names a
+ * place ("RMSNorm after embedding") or no knob ("the previous best config",
+ * "a bug"), and a measured quantity (rates, memory, time, eval loss, step
+ * counts) never becomes desc.NAME. */
 #include "describe.h"
 #include "varreg.h"
 #include "util.h"
@@ -66,18 +87,29 @@ static const char *const verbs[] = {
 	"extended", "shortened", "lengthened", "boosted", "widened", "narrowed", "deepened",
 	"halved", "doubled", "tripled", "used", "increasing", "decreasing", "reducing", "raising",
 	"lowering", "bumping", "changing", "trying", "tuning", "switching", "reverting", "using",
-	"doubling", "halving", "setting", NULL
+	"doubling", "halving", "setting", "adding", "enabling", "removing", "disabling", "dropping",
+	"introduce", "introduced", "introducing", "apply", "applied", "applying", NULL
 };
-static const char *const toggles_on[] = { "enable", "add", "use", "enabled", "added", NULL };
+static const char *const toggles_on[] = { "enable", "add", "use", "enabled", "added", "adding",
+					  "enabling", "introduce", "introduced", "introducing",
+					  "apply", "applied", "applying", NULL };
 static const char *const toggles_off[] = { "remove", "disable", "drop", "no", "without", "w/o",
-					   "removed", "disabled", "dropped", NULL };
+					   "removed", "disabled", "dropped", "zero", "removing",
+					   "disabling", "dropping", NULL };
 /* Skipped between a verb and its name: "change only X", "switch to X". */
 static const char *const fillers[] = { "only", "the", "a", "an", "back", "to", "in", NULL };
 /* Adjectives before a name: "small LR warmup", "matrix weight decay". */
 static const char *const modifiers[] = {
 	"small", "large", "longer", "shorter", "full", "higher", "lower", "new", "more", "less",
 	"bigger", "smaller", "tuned", "matrix", "dead", "plain", "current", "initial", "peak",
-	"muon", "adam", NULL
+	"muon", "adam", "larger", "wider", "deeper", "narrower", "shallower", NULL
+};
+/* A name we do not know that starts with one of these compares rather
+ * than names: "use more data", "add more regularization". */
+static const char *const comparatives[] = {
+	"more", "less", "fewer", "bigger", "smaller", "higher", "lower", "larger", "longer",
+	"shorter", "wider", "deeper", "narrower", "shallower", "different", "other", "better",
+	"worse", "extra", NULL
 };
 /* After these, the rest of a clause is context or judgement. */
 static const char *const context_words[] = {
@@ -101,7 +133,7 @@ static const char *const result_words[] = {
 	"bpb", "val bpb", "mfu", "tok/s", "tok/sec", "tokens/s", "throughput", "params",
 	"parameters", "memory", "vram", "perplexity", "ppl", "loss", "val loss", "train loss",
 	"training loss", "final loss", "steps", "step", "tokens", "time", "speed", "delta", "mb",
-	"gb", "score", NULL
+	"gb", "score", "model size", "grad norm", NULL
 };
 /* Too vague to be a knob of its own without more words. */
 static const char *const vague_names[] = {
@@ -116,7 +148,13 @@ static const char *const not_knob_words[] = {
 	"speedup", "slowdown", "signal", "warning", "warnings", "error", "errors", "logging",
 	"log", "logs", "print", "prints", "printing", "comment", "comments", "monitoring",
 	"profiling", "timing", "plot", "plots", "metrics", "tests", "docs", "readme", "saving",
-	"instability", "explosion", "spike", "spikes", "divergence", NULL
+	"instability", "explosion", "spike", "spikes", "divergence",
+	/* "use the previous best config": a configuration, not a knob */
+	"config", "configuration", "configs", "settings", "setup", "default", "defaults", "best",
+	"previous", "original", "baseline", "everything", "anything", "nothing", "something",
+	"hack", "hacks", "approach", "idea", "ideas", "trick", "tricks", "stuff", "thing", "things",
+	"bug", "bugs", "fix", "fixes", "typo", "cleanup", "refactor",
+	NULL
 };
 /* Words that never belong to a knob's name. */
 static const char *const stop_words[] = {
@@ -160,6 +198,25 @@ static const struct desc_name {
 	{ "parallel block", "parallel_block", 1 }, { "parallel attn+mlp", "parallel_block", 1 },
 	{ "parallel attn+mlp block", "parallel_block", 1 }, { "parallel attention", "parallel_block", 1 },
 	{ "shards", "shards", 0 }, { "data shards", "shards", 0 }, { "train shards", "shards", 0 },
+	/* the README's one-name-per-concept table (tests/fixtures/infer) */
+	{ "x0 init", "x0_init", 0 }, { "x0 lambdas init", "x0_init", 0 },
+	{ "x0 lambda init", "x0_init", 0 }, { "muon beta2", "muon_beta2", 0 },
+	{ "normuon beta2", "muon_beta2", 0 }, { "gqa", "n_kv_head", 0 },
+	{ "zloss", "z_loss", 0 }, { "ema", "ema_decay", 0 },
+	{ "grad accum steps", "grad_accum_steps", 0 },
+	{ "gradient accumulation steps", "grad_accum_steps", 0 },
+	{ "parallel residual", "parallel_block", 1 }, { "parallel blocks", "parallel_block", 1 },
+	{ "diff attn", "differential_attention", 1 }, { "diff attention", "differential_attention", 1 },
+};
+
+/* desc.* spellings that carry their value ("constant WD": the schedule). */
+static const struct desc_value {
+	const char *spelling, *name, *value;
+} desc_values[] = {
+	{ "constant wd", "weight_decay_schedule", "constant" },
+	{ "constant weight decay", "weight_decay_schedule", "constant" },
+	{ "untie embeddings", "weight_tying", "false" }, { "untied embeddings", "weight_tying", "false" },
+	{ "untie weights", "weight_tying", "false" }, { "untied weights", "weight_tying", "false" },
 };
 
 /* Words that are values of one variable ("SwiGLU", "squared ReLU"). */
@@ -307,8 +364,13 @@ static int split_slash(struct toks *tk, const char *s, int a, int b)
 		left += isalpha((unsigned char)s[i]) != 0;
 	for (int i = m + 1; i < b; i++)
 		right += isalpha((unsigned char)s[i]) != 0;
-	if (left < 2 || right < 3 || !isalpha((unsigned char)s[m + 1]))
-		return 0;
+	static const char *const per[] = { "sec", "step", "iter", "gpu", NULL };
+	char rest[16];
+	snprintf(rest, sizeof(rest), "%.*s", b - m - 1, s + m + 1);
+	for (char *c = rest; *c; c++)
+		*c = (char)tolower((unsigned char)*c);
+	if (left < 2 || right < 3 || !isalpha((unsigned char)s[m + 1]) || in_list(rest, per))
+		return 0; /* "tokens/sec" is a rate, one word */
 	push_word(tk, s, a, m);
 	tok_push(tk, K_SEP, m, m + 1)->sep = SEP_AND;
 	push_word(tk, s, m + 1, b);
@@ -505,7 +567,9 @@ static double thousands(double v, const char *unit, const char *var)
 {
 	v *= unit[0] == 'B' ? 1e9 : unit[0] == 'M' ? 1e6 : 1e3;
 	double p2 = exp2(round(log2(v)));
-	return counts_tokens(var) && fabs(p2 - v) <= 0.025 * v ? p2 : v;
+	/* "1M tokens" is 2^20 (4.9% off): millions are rounded more loosely */
+	double tol = unit[0] == 'M' ? 0.05 : 0.025;
+	return counts_tokens(var) && fabs(p2 - v) <= tol * v ? p2 : v;
 }
 
 /* A number for var: 0 and buf filled, 1 when it is stated but its value is
@@ -655,6 +719,22 @@ static const char *off_value(const char *var)
 	return toggle_value(&nm, 0);
 }
 
+/* "1/4", "8/3": a fraction written as one. */
+static int is_fraction(const struct reader *r, const struct tok *t)
+{
+	int slash = 0, digits = 0;
+	for (int i = t->a; i < t->b; i++) {
+		char c = r->text[i];
+		if (c == '/')
+			slash++;
+		else if (isdigit((unsigned char)c))
+			digits++;
+		else
+			return 0;
+	}
+	return slash == 1 && digits >= 2 && r->text[t->a] != '/' && r->text[t->b - 1] != '/';
+}
+
 /* The value token p states for var: 0 (buf filled), 1 (stated, value
  * unknown), -1 (not a value of var). Unknown knobs (desc.*) take numbers,
  * quoted text, tuples and, if loose, a plain word. */
@@ -680,6 +760,11 @@ static int value_at(const struct reader *r, int p, int end, const char *var, int
 	case K_WORD:
 		if (!word_value(r, t, var, buf, n))
 			return 0;
+		if (is_fraction(r, t) && !(d && (d->type == VAR_CHOICE || d->type == VAR_STRING ||
+						  d->type == VAR_BOOL))) {
+			snprintf(buf, n, "%.*s", t->b - t->a, r->text + t->a); /* "1/4", kept as written */
+			return 0;
+		}
 		if (in_list(t->w, knob_off_words) && off_value(var)) {
 			snprintf(buf, n, "%s", off_value(var)); /* "softcap off", "WD: none" */
 			return 0;
@@ -695,6 +780,23 @@ static int value_at(const struct reader *r, int p, int end, const char *var, int
 }
 
 /* ---- names ------------------------------------------------------------- */
+
+static const struct desc_value *find_desc_value(const char *spelling)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(desc_values); i++)
+		if (!strcmp(desc_values[i].spelling, spelling))
+			return &desc_values[i];
+	return NULL;
+}
+
+/* 1 when desc.NAME var is one of the corpus's names (desc_names). */
+static int find_desc_name_var(const char *var)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(desc_names); i++)
+		if (!strcmp(desc_names[i].name, var + 5))
+			return 1;
+	return 0;
+}
 
 static const struct desc_name *find_desc_name(const char *spelling)
 {
@@ -727,8 +829,12 @@ static int lookup_name(const char *words, struct name *nm)
 {
 	const struct var_alias *al = varreg_alias(words);
 	const struct desc_name *dn = al ? NULL : find_desc_name(words);
+	const struct desc_value *dv = al || dn ? NULL : find_desc_value(words);
 	memset(nm, 0, sizeof(*nm));
-	if (al) {
+	if (dv) {
+		snprintf(nm->var, sizeof(nm->var), "desc.%s", dv->name);
+		nm->implied = dv->value;
+	} else if (al) {
 		snprintf(nm->var, sizeof(nm->var), "%s", al->key);
 		nm->implied = al->implied;
 		nm->technique = varreg_find(al->key) && varreg_find(al->key)->type == VAR_BOOL;
@@ -801,6 +907,14 @@ static int known_name(const struct reader *r, int p, int end, struct name *nm)
 	return m->k;
 }
 
+/* "it/s", "samples/sec", "ms/step": a rate, measured. */
+static int is_rate(const char *w)
+{
+	static const char *const per[] = { "s", "sec", "step", "iter", "it", NULL };
+	const char *slash = strrchr(w, '/');
+	return slash && in_list(slash + 1, per);
+}
+
 static int is_result_name(const char *words)
 {
 	if (in_list(words, result_words))
@@ -810,12 +924,23 @@ static int is_result_name(const char *words)
 		char one[96];
 		snprintf(one, sizeof(one), "%.*s", (int)(sp ? sp - w : (long)strlen(w)), w);
 		static const char *const any[] = { "bpb", "val bpb", "mfu", "tok/s", "tok/sec",
-						   "throughput", "params", "parameters", "vram", NULL };
-		if (in_list(one, any))
+						   "throughput", "params", "parameters", "vram",
+						   /* measured, never set: "peak mem", "wall time" */
+						   "param", "mem", "memory", "time", "runtime", "latency",
+						   "elapsed", "duration", "accuracy", "acc", "tokens", NULL };
+		if (in_list(one, any) || is_rate(one))
 			return 1;
 		w = sp ? sp + 1 : w + strlen(w);
 	}
-	return 0;
+	/* "eval loss", "num steps": a loss or a step count measured */
+	static const char *const measured_first[] = { "eval", "val", "validation", "test", "train",
+						      "training", "final", "avg", "mean", "num",
+						      "total", "step", "grad", NULL };
+	static const char *const measured_last[] = { "loss", "steps", "count", "norm", NULL };
+	const char *last = strrchr(words, ' ');
+	char first[96];
+	snprintf(first, sizeof(first), "%.*s", (int)strcspn(words, " "), words);
+	return last && in_list(last + 1, measured_last) && in_list(first, measured_first);
 }
 
 /* Words [p, q) as a knob the registry does not know: one to four words,
@@ -835,7 +960,8 @@ static int unknown_name(const struct reader *r, int p, int q, struct name *nm)
 		    find_value_word(w, NULL))
 			return -1; /* "ReLU^2 -> …" names a value, not a knob */
 	}
-	if (is_result_name(words) || in_list(words, vague_names) || strlen(words) < 2)
+	if (is_result_name(words) || in_list(words, vague_names) || strlen(words) < 2 ||
+	    in_list(r->tk.t[p].w, comparatives))
 		return -1;
 	int m = p;
 	while (m < q - 1 && in_list(r->tk.t[m].w, modifiers))
@@ -877,6 +1003,14 @@ static void emit(struct reader *r, const struct name *nm, const char *old_val,
 
 /* ---- old values --------------------------------------------------------- */
 
+/* 1 when token q is a modifier before the old value ("instead of plain
+ * ReLU"), not the value itself ("instead of Muon": muon is both). */
+static int skip_modifier(const struct reader *r, int q, int end, const char *var)
+{
+	int k;
+	return word_in(r, q, end, modifiers) && !value_word_at(r, q, end, var, &k);
+}
+
 /* "(was b)", "(up from b)", "(replaces b)", "instead of b", "replacing b":
  * the old value, when it is a value of var. Returns tokens taken. */
 static int take_old(struct reader *r, int p, int end, const char *var, char *old, size_t n)
@@ -891,7 +1025,7 @@ static int take_old(struct reader *r, int p, int end, const char *var, char *old
 		q += word_in(&in, q, e, lead);
 		if (word_in(&in, q, e, words)) {
 			q++;
-			q += word_in(&in, q, e, modifiers);
+			q += skip_modifier(&in, q, e, var);
 			int k;
 			const struct value_word *vw = value_word_at(&in, q, e, var, &k);
 			if (vw && (got = boundary(&in, q + k, e)))
@@ -907,9 +1041,11 @@ static int take_old(struct reader *r, int p, int end, const char *var, char *old
 		q += 2;
 	else if (word_is(r, q, end, "replacing") || word_is(r, q, end, "replaces"))
 		q++;
+	else if (word_is(r, q, end, "from") && at(r, q + 1, end)->k == K_NUM && boundary(r, q + 2, end))
+		q++; /* "EMBEDDING_LR to 0.8 from 0.6" */
 	else
 		return 0;
-	q += word_in(r, q, end, modifiers);
+	q += skip_modifier(r, q, end, var);
 	int k;
 	const struct value_word *vw = value_word_at(r, q, end, var, &k);
 	if (vw) {
@@ -919,16 +1055,38 @@ static int take_old(struct reader *r, int p, int end, const char *var, char *old
 	return !value_at(r, q, end, var, 0, old, n) ? q + 1 - p : 0;
 }
 
+/* "depth 10 kept", "ASPECT_RATIO 64 (default)", "batch (unchanged)": the
+ * setting is restated, not changed. */
+static int restated_at(const struct reader *r, int q, int end)
+{
+	static const char *const words[] = { "kept", "unchanged", "stays", "default", "same", NULL };
+	const struct tok *t = at(r, q, end);
+	if (t->k == K_WORD)
+		return word_in(r, q, end, words) && boundary(r, q + 1, end);
+	if (t->k != K_PAREN)
+		return 0;
+	struct reader in;
+	reader_open(&in, r, t);
+	int n = in.tk.n, i = word_is(&in, 0, n, "the") || word_is(&in, 0, n, "as");
+	int yes = n >= 1 && n - i == 1 && (word_in(&in, i, n, words) || word_is(&in, i, n, "before"));
+	reader_close(&in);
+	return yes;
+}
+
 /* Emit name = (old, new) over tokens [p, q), taking an old value after it. */
 static int finish(struct reader *r, const struct name *nm, const char *old_val,
 		  const char *new_val, int p, int q, int end)
 {
 	char old[96];
 	int extra = 0;
+	if (new_val && restated_at(r, q, end))
+		return q + 1 - p; /* taken, and nothing changed */
 	if (!old_val && (extra = take_old(r, q, end, nm->var, old, sizeof(old))))
 		old_val = old;
-	if (nm->range)
-		old_val = new_val = NULL; /* the schedule changed; its value is unknown */
+	if (nm->range) { /* "seq len curriculum 512->2048": the schedule is tried */
+		old_val = NULL;
+		new_val = "true";
+	}
 	emit(r, nm, old_val, new_val, p, q + extra);
 	return q + extra - p;
 }
@@ -958,17 +1116,25 @@ static int skip_between(const struct reader *r, int q, int end, int known)
 {
 	static const char *const between[] = {
 		"up", "down", "back", "further", "slightly", "increased", "decreased", "reduced",
-		"raised", "lowered", "bumped", "changed", "halved", "doubled", "moved", "set", NULL
+		"raised", "lowered", "bumped", "changed", "halved", "doubled", "moved", "set",
+		"was", "is", "now", NULL
 	};
 	int s = q;
 	if (at(r, q, end)->k == K_COLON && word_is(r, q + 1, end, "from"))
 		return q + 1; /* "X: from a to b" */
-	while (s - q < 2 && word_in(r, s, end, between))
+	while (s - q < 3 && word_in(r, s, end, between))
 		s++;
+	if (s > q && word_is(r, s, end, "by") && at(r, s + 1, end)->k == K_NUM && word_is(r, s + 2, end, "to"))
+		s += 2; /* "increased by 25% to 0.05": the step, then the value */
 	if (s > q && (word_is(r, s, end, "to") || word_is(r, s, end, "from") ||
 		      at(r, s, end)->k == K_ARROW))
 		return s;
-	return known && word_is(r, q, end, "of") && at(r, q + 1, end)->k == K_NUM ? q + 1 : q;
+	/* "depth changed 8->10", "warmdown now 0.7" */
+	if (s > q && known && at(r, s, end)->k == K_NUM &&
+	    (at(r, s + 1, end)->k == K_ARROW || word_is(r, s - 1, end, "now")))
+		return s;
+	return known && word_is(r, q, end, "of") &&
+	       (at(r, q + 1, end)->k == K_NUM || at(r, q + 1, end)->k == K_PAREN) ? q + 1 : q;
 }
 
 /* "(a to b)", "(a -> b)": 0 and v filled when parenthesis t is that. */
@@ -982,6 +1148,39 @@ static int paren_range(const struct reader *r, const struct tok *t, const char *
 	reader_close(&in);
 	return ok ? 0 : -1;
 }
+
+/* "(512)": 0 and v->b filled when parenthesis t holds one value of var
+ * and nothing else. */
+static int paren_value(const struct reader *r, const struct tok *t, const char *var, struct vals *v)
+{
+	struct reader in;
+	reader_open(&in, r, t);
+	int ok = in.tk.n == 1 && in.tk.t[0].k == K_NUM &&
+		 (v->rb = value_at(&in, 0, 1, var, 0, v->b, sizeof(v->b))) >= 0;
+	reader_close(&in);
+	return ok ? 0 : -1;
+}
+
+/* "x2", "×2", "*1.5", "* 1.5" at q, ending the phrase: a multiple. */
+static int is_times_step(const struct reader *r, int q, int end)
+{
+	const struct tok *t = at(r, q, end);
+	if (t->k != K_WORD)
+		return 0;
+	const char *w = r->text + t->a;
+	int lead = !strncmp(w, "\xc3\x97", 2) ? 2 : (*w == 'x' || *w == '*') ? 1 : 0;
+	if (!lead)
+		return 0;
+	if (t->b - t->a == lead) /* "* 1.5" */
+		return at(r, q + 1, end)->k == K_NUM && boundary(r, q + 2, end);
+	for (int i = t->a + lead; i < t->b; i++)
+		if (!isdigit((unsigned char)r->text[i]) && r->text[i] != '.')
+			return 0;
+	return boundary(r, q + 1, end);
+}
+
+/* Words that say a technique is on or off ("weight tying on"). */
+static const char *const switch_words[] = { "on", "off", "enabled", "disabled", NULL };
 
 /* The end of "a -> b [-> c …]" whose b is at p (v->b, v->rb hold it):
  * the token after the last value, the last value in v->b; -1 when an
@@ -1002,6 +1201,30 @@ static int chain_end(const struct reader *r, int p, int end, const char *var, in
 	return e;
 }
 
+/* "warmup 100 steps", "warmdown 3500 -> 80 iters": a warmup counted in
+ * steps is desc.warmup_steps (the README's), not the ratio. */
+static int step_count_form(struct reader *r, const struct name *nm, int p, int q, int end)
+{
+	static const char *const steps[] = { "steps", "step", "iters", "iterations", NULL };
+	const char *which = !strcmp(nm->var, "sched.warmup_ratio") ? "desc.warmup"
+			    : !strcmp(nm->var, "sched.warmdown_ratio") ? "desc.warmdown" : NULL;
+	int a = q + word_is(r, q, end, "from"), e = a + 1;
+	if (!which || at(r, a, end)->k != K_NUM)
+		return 0;
+	if (is_to(r, a + 1, end) && at(r, a + 2, end)->k == K_NUM)
+		e = a + 3;
+	if (!word_in(r, e, end, steps) || !boundary(r, e + 1, end))
+		return 0;
+	struct name st = { .known = 1 };
+	char old[40], val[40];
+	snprintf(st.var, sizeof(st.var), "%s_%s", which, word_is(r, e, end, "iters") ||
+		 word_is(r, e, end, "iterations") ? "iters" : "steps"); /* named by its unit */
+	if (number_value(at(r, e - 1, end)->w, st.var, val, sizeof(val)) ||
+	    (e == a + 3 && number_value(at(r, a, end)->w, st.var, old, sizeof(old))))
+		return 0;
+	return finish(r, &st, e == a + 3 ? old : NULL, val, p, e + 1, end);
+}
+
 /* After name (tokens [p, q)): the forms that state values. Returns the
  * tokens taken from p, 0 when none fits. licensed: a verb came first. */
 static int name_forms(struct reader *r, const struct name *nm, int p, int q, int end,
@@ -1011,6 +1234,9 @@ static int name_forms(struct reader *r, const struct name *nm, int p, int q, int
 	if (nm->implied)
 		return 0; /* "AdamW to Muon": AdamW is a value */
 	q = skip_between(r, q, end, nm->known);
+	int n;
+	if ((n = step_count_form(r, nm, p, q, end)))
+		return n;
 	const char *var = nm->var;
 	int known = nm->known, loose = !known;
 	const struct tok *t = at(r, q, end);
@@ -1052,6 +1278,21 @@ static int name_forms(struct reader *r, const struct name *nm, int p, int q, int
 	/* [verb] name (a to b) */
 	if ((licensed || known) && t->k == K_PAREN && !paren_range(r, t, var, loose, &v))
 		return finish(r, nm, SIDE(v.a, v.ra), SIDE(v.b, v.rb), p, q + 1, end);
+	/* known-name (a): "bigger batch (2^20)", "smaller model dim (512)",
+	 * "AdamW betas (0.9, 0.95)" */
+	if (known && t->k == K_PAREN && !paren_value(r, t, var, &v))
+		return finish(r, nm, NULL, SIDE(v.b, v.rb), p, q + 1, end);
+	if (known && t->k == K_PAREN && varreg_find(var) && varreg_find(var)->type == VAR_TUPLE &&
+	    at(r, q + 1, end)->k != K_ARROW && !tuple_value(r, t, v.b, sizeof(v.b)))
+		return finish(r, nm, NULL, v.b, p, q + 1, end);
+	/* known-name xN: "UNEMBEDDING_LR x2", "MATRIX_LR *1.5": changed, value unknown */
+	if (known && is_times_step(r, q, end))
+		return finish(r, nm, NULL, NULL, p, q + 1 + (at(r, q + 1, end)->k == K_NUM), end);
+	/* technique on | off: "weight tying on", "XSA: off" */
+	int colon = t->k == K_COLON;
+	if (nm->technique && word_in(r, q + colon, end, switch_words) && boundary(r, q + colon + 1, end))
+		return finish(r, nm, NULL, word_in(r, q + colon, end, knob_off_words) ? "false" : "true",
+			      p, q + colon + 1, end);
 	/* known-name a (not "a -> what this reading does not take", not "a * 2",
 	 * not "depth 10 base": the base it started from) */
 	static const char *const times[] = { "*", "x", "\xc3\x97", "times", "base", "baseline", NULL };
@@ -1069,6 +1310,9 @@ struct clause {
 	int flags;  /* F_PAREN, F_WITH */
 	int carry;  /* a toggle that goes on over "and" / "," / "/": 1 on, 2 off */
 	int toggled;
+	int listed; /* the clause before it changed something and "+", "&", "and", ","
+	             * joined them: a technique named alone is a change too */
+	int added;  /* r->added when the clause began */
 };
 
 /* The word before the operator: name words run from p to the first token
@@ -1162,8 +1406,13 @@ static int toggle_name(struct reader *r, int p, int end, int on)
 			return 0;
 	}
 	static const char *const scope[] = { "on", "in", "to", "from", NULL };
+	static const char *const place[] = { "after", "before", "at", "between", "inside", "within",
+					     "for", "of", NULL };
 	if (word_in(r, p + k, end, scope) && at(r, p + k + 1, end)->k == K_WORD)
 		return 0; /* "no weight decay on embeddings": X for a part only, another knob */
+	if (str_starts_with(nm.var, "desc.") && !find_desc_name_var(nm.var) &&
+	    word_in(r, p + k, end, place) && at(r, p + k + 1, end)->k == K_WORD)
+		return 0; /* "add RMSNorm after embedding": which norm is named by its place */
 	const char *val = toggle_value(&nm, on);
 	if (!val)
 		return 0;
@@ -1197,9 +1446,15 @@ static int p_toggle(struct reader *r, int p, int end, struct clause *cs)
 	int q = skip_fillers(r, p + 1 + turn, end), n;
 	if ((n = p_named(r, q, end, 1, 1, cs->flags)))
 		return q - p + n;
-	if (word_is(r, p, end, "use"))
-		return (n = p_valueword(r, q, end)) || (n = p_bare(r, q, end, 1)) ? q - p + n : 0;
-	if (!(n = toggle_name(r, q, end, on)))
+	int use = word_is(r, p, end, "use");
+	if (use && ((n = p_valueword(r, q, end)) || (n = p_bare(r, q, end, 1)) || p != cs->start))
+		return n ? q - p + n : 0;
+	/* "use X" of a name we do not know: at a clause's start only, and
+	 * named in two words at least ("use x0" says too little to name it) */
+	int w = q;
+	while (use && w < end && w - q < 2 && !boundary(r, w, end))
+		w++;
+	if ((use && w - q < 2) || !(n = toggle_name(r, q, end, on)))
 		return 0;
 	cs->toggled = on ? 1 : 2;
 	return q - p + n;
@@ -1307,12 +1562,33 @@ static int p_value_first(struct reader *r, int p, int end)
 	return finish(r, &nm, arrow && !v.ra ? v.a : NULL, v.rb ? NULL : v.b, p, q + k, end);
 }
 
+/* "12-layer model", "8-head attention": a count joined to its knob. */
+static int p_hyphen_unit(struct reader *r, int p, int end)
+{
+	const struct tok *t = at(r, p, end);
+	char *sp = strchr(t->w, ' ');
+	struct name nm;
+	if (!sp || sp == t->w || strchr(sp + 1, ' '))
+		return 0;
+	for (const char *c = t->w; c < sp; c++)
+		if (!isdigit((unsigned char)*c))
+			return 0;
+	static const char *const units[] = { "layer", "layers", "head", "heads", NULL };
+	if (!in_list(sp + 1, units) || lookup_name(sp[1] == 'l' ? "layers" : "heads", &nm))
+		return 0;
+	char num[24];
+	snprintf(num, sizeof(num), "%.*s", (int)(sp - t->w), t->w);
+	return finish(r, &nm, NULL, num, p, p + 1, end);
+}
+
 /* 8L (depth), 768w / 768dim (width). */
 static int p_unit(struct reader *r, int p, int end)
 {
 	const struct tok *t = at(r, p, end);
 	struct name nm = { .known = 1 };
 	char val[40];
+	if (t->k == K_WORD)
+		return p_hyphen_unit(r, p, end);
 	if (t->k != K_NUM)
 		return 0;
 	size_t n = strlen(t->w);
@@ -1349,6 +1625,23 @@ static int p_valueword(struct reader *r, int p, int end)
 	return finish(r, &nm, NULL, vw->value, p, p + k, end);
 }
 
+/* "SSSL -> SL": two window patterns (one of two letters at least, so a
+ * lone "L" or "S" is not read as one) are the window pattern's change. */
+static int p_pattern_arrow(struct reader *r, int p, int end)
+{
+	const struct tok *a = at(r, p, end), *b = at(r, p + 2, end);
+	if (a->k != K_WORD || b->k != K_WORD || at(r, p + 1, end)->k != K_ARROW ||
+	    !is_window_pattern(a, r->text) || !is_window_pattern(b, r->text) ||
+	    (a->b - a->a < 2 && b->b - b->a < 2) || !boundary(r, p + 3, end))
+		return 0;
+	struct name nm = { .known = 1 };
+	char old[16], val[16];
+	snprintf(nm.var, sizeof(nm.var), "model.window_pattern");
+	snprintf(old, sizeof(old), "%.*s", a->b - a->a, r->text + a->a);
+	snprintf(val, sizeof(val), "%.*s", b->b - b->a, r->text + b->a);
+	return finish(r, &nm, old, val, p, p + 3, end);
+}
+
 /* [from] A (-> | to) B, replace A with B, both value words of one
  * variable: "ReLU^2 -> SwiGLU", "switch from AdamW to Muon". */
 static int p_value_arrow(struct reader *r, int p, int end)
@@ -1357,9 +1650,11 @@ static int p_value_arrow(struct reader *r, int p, int end)
 	int ka, kb, q = p + from;
 	const struct value_word *a = value_word_at(r, q, end, NULL, &ka), *b;
 	if (!a)
-		return 0;
+		return p_pattern_arrow(r, p, end);
 	const struct tok *op = at(r, q + ka, end);
-	int with = from && !word_is(r, p, end, "from") && op->k == K_SEP && op->sep == SEP_WITH;
+	int with = from && !word_is(r, p, end, "from") &&
+		   ((op->k == K_SEP && op->sep == SEP_WITH) ||
+		    (word_is(r, p, end, "swap") && word_is(r, q + ka, end, "for")));
 	if (!with && !is_to(r, q + ka, end))
 		return 0;
 	b = value_word_at(r, q + ka + 1, end, a->var, &kb);
@@ -1384,6 +1679,34 @@ static int p_bare(struct reader *r, int p, int end, int alone)
 	return nm.technique ? finish(r, &nm, NULL, "true", p, p + k, end) : 0;
 }
 
+/* "VE on all layers", "XSA on alternating layers": which layers have a
+ * technique is a knob of its own, desc.<technique>_layers (the README's
+ * desc.value_embedding_layers), valued all or alternating. */
+static int p_layers(struct reader *r, int p, int end)
+{
+	static const char *const on[] = { "on", "in", "for", "at", NULL };
+	static const char *const all[] = { "all", "every", "each", NULL };
+	static const char *const alt[] = { "alternating", "alternate", NULL };
+	struct name nm;
+	int k = known_name(r, p, end, &nm), q = p + k + 1;
+	if (!k || !nm.technique || !str_starts_with(nm.var, "desc.") || !word_in(r, p + k, end, on))
+		return 0;
+	const char *val = word_in(r, q, end, alt) ? "alternating"
+			  : word_is(r, q, end, "every") && word_is(r, q + 1, end, "other") ? (q++, "alternating")
+			  : word_in(r, q, end, all) ? "all" : NULL;
+	if (!val || !(word_is(r, q + 1, end, "layers") || word_is(r, q + 1, end, "layer")) ||
+	    !boundary(r, q + 2, end))
+		return 0;
+	char base[80];
+	snprintf(base, sizeof(base), "%s", nm.var);
+	size_t n = strlen(base);
+	if (n > 6 && base[n - 1] == 's')
+		base[n - 1] = '\0'; /* value_embeddings -> value_embedding_layers */
+	snprintf(nm.var, sizeof(nm.var), "%.60s_layers", base);
+	nm.technique = 0;
+	return finish(r, &nm, NULL, val, p, q + 2, end);
+}
+
 /* X disabled / X enabled, at the start of a clause. */
 static int p_postfix_toggle(struct reader *r, int p, int end)
 {
@@ -1392,10 +1715,13 @@ static int p_postfix_toggle(struct reader *r, int p, int end)
 	if (q <= p || q - p > 3 || !boundary(r, q + 1, end))
 		return 0;
 	static const char *const on_words[] = { "enabled", "added", NULL };
-	static const char *const off_words[] = { "disabled", "removed", "dropped", NULL };
+	static const char *const off_words[] = { "disabled", "removed", "dropped", "off", NULL };
 	int on = word_in(r, q, end, on_words), off = word_in(r, q, end, off_words);
-	if ((!on && !off) || (known_name(r, p, q, &nm) != q - p && unknown_name(r, p, q, &nm)))
+	int known = known_name(r, p, q, &nm) == q - p;
+	if ((!on && !off) || (!known && unknown_name(r, p, q, &nm)))
 		return 0;
+	if (!known && q - p < 2 && word_is(r, q, end, "off"))
+		return 0; /* "day off": "off" after one word we do not know names no knob */
 	const char *val = toggle_value(&nm, on);
 	return val ? finish(r, &nm, NULL, val, p, q + 1, end) : 0;
 }
@@ -1434,7 +1760,9 @@ static int production(struct reader *r, int p, int end, struct clause *cs)
 	if (cs->flags & F_WITH)
 		return 0;
 	if ((n = p_value_first(r, p, end)) || (n = p_unit(r, p, end)) ||
-	    (start && r->first == cs->start && (n = p_valueword(r, p, end))) || (start && r->first == cs->start && (n = p_bare(r, p, end, 1))) ||
+	    (start && (n = p_layers(r, p, end))) ||
+	    (start && (r->first == cs->start || cs->listed) && (n = p_valueword(r, p, end))) ||
+	    (start && (r->first == cs->start || cs->listed) && (n = p_bare(r, p, end, 1))) ||
 	    (start && (n = p_postfix_toggle(r, p, end))))
 		return n;
 	return 0;
@@ -1474,26 +1802,39 @@ static void read_paren(struct reader *r, const struct tok *t)
 	reader_close(&in);
 }
 
-static void new_clause(struct clause *cs, int start, const struct tok *sep, int base)
+static void new_clause(struct clause *cs, int start, const struct tok *sep, int base, int added)
 {
 	int list = sep->k == K_SEP && (sep->sep == SEP_AND || sep->sep == SEP_LIST);
+	cs->listed = list && added > cs->added && !(base & F_PAREN);
+	cs->added = added;
 	cs->carry = list ? cs->toggled : 0;
 	cs->toggled = 0;
 	cs->start = start;
 	cs->flags = base | (sep->k == K_SEP && sep->sep == SEP_WITH ? F_WITH : 0);
 }
 
+static const char *const with_verbs[] = {
+	"experiment", "experimenting", "experimented", "try", "trying", "tried", "test", "testing",
+	"tested", "play", "playing", "go", "went", "going", "run", "retry", NULL
+};
+
 /* Tokens [a, end) as clauses; returns 1 when a stop ended the reading. */
 static int read_span(struct reader *r, int a, int end, int flags)
 {
-	struct clause cs = { .start = a, .flags = flags };
+	struct clause cs = { .start = a, .flags = flags, .added = r->added };
 	int stopped = 0;
 	for (int p = a; p < end;) {
 		const struct tok *t = &r->tk.t[p];
 		if (t->k == K_STOP || (word_in(r, p, end, prose_markers) && at(r, p + 1, end)->k == K_COLON))
 			return 1;
 		if (t->k == K_SEP || t->k == K_COLON) {
-			new_clause(&cs, p + 1, t, flags);
+			/* "experiment with depth 12": the verb alone before "with"
+			 * makes what follows the change, not its context */
+			int lead_verb = t->k == K_SEP && t->sep == SEP_WITH && p == cs.start + 1 &&
+					word_in(r, cs.start, end, with_verbs);
+			new_clause(&cs, p + 1, t, flags, r->added);
+			if (lead_verb)
+				cs.flags &= ~F_WITH;
 			stopped = 0;
 			p++;
 			continue;
@@ -1589,6 +1930,23 @@ static int says_no_change(const struct reader *r)
 	return 0;
 }
 
+/* "Hypothesis: smaller batch (2^18→2^16) = more steps. Result: …": where
+ * nothing before it states a change, the hypothesis sentence names what
+ * this run tried (so does a "Change: …" or "Idea: …" sentence); each is
+ * read up to its end (the next stop or marker) by the same productions, so
+ * prose in it still yields nothing, until one states a change. */
+static void read_hypothesis(struct reader *r)
+{
+	static const char *const markers[] = { "hypothesis", "change", "changes", "idea", "tried",
+					       "experiment", "modification", "tweak", "action", NULL };
+	int n = r->tk.n;
+	for (int p = 0; p + 1 < n && !r->added; p++)
+		if (word_in(r, p, n, markers) && r->tk.t[p + 1].k == K_COLON) {
+			r->first = p + 2;
+			read_span(r, p + 2, n, 0);
+		}
+}
+
 /* The description read as changes, or (stated) as the settings it states. */
 static int describe(const char *description, struct change_list *out, int stated)
 {
@@ -1601,6 +1959,8 @@ static int describe(const char *description, struct change_list *out, int stated
 	r.first = p;
 	if (p >= 0)
 		read_span(&r, p, r.tk.n, 0);
+	if (p >= 0 && !stated && !r.added)
+		read_hypothesis(&r);
 	reader_close(&r);
 	return r.added;
 }

@@ -155,7 +155,16 @@ static void test_labels_and_results(void)
 	expect("infer-7.8", "depth 9, val_bpb 0.98 -> 0.97, loss 3.2 -> 3.1", "model.depth:~>9");
 	expect("infer-7.9", "MATRIX_LR=0.06 no improvement", "optim.matrix_lr:~>0.06");
 	expect("infer-7.10", "TOTAL_BATCH_SIZE=2^15 half batch 2x steps", "train.total_batch_size:~>32768");
-	expect("infer-7.11", "Hypothesis: depth 9 helps. Result: val_bpb 0.97", "");
+	/* a hypothesis sentence is read where nothing before it states a
+	 * change (round 3); a change before it wins, the rest is commentary */
+	expect("infer-7.11", "Hypothesis: depth 9 helps. Result: val_bpb 0.97", "model.depth:~>9");
+	expect("infer-7.11b", "depth 10. Hypothesis: depth 9 helps", "model.depth:~>10");
+	expect("infer-7.11c", "Hypothesis: smaller batch (2^18\xe2\x86\x92" "2^16) = more optimizer steps. Result: val_bpb 2.14\xe2\x86\x92" "1.83",
+	       "train.total_batch_size:262144>65536");
+	expect("infer-7.11d", "Hypothesis: the model is undertrained. Result: worse", "");
+	expect("infer-7.11e", "hypothesis: deeper is better", "");
+	expect("infer-7.11f", "Bottleneck: slow. Change: depth 8->10. Result: better", "model.depth:8>10");
+	expect("infer-7.11g", "Hypothesis: more capacity helps. Change: DEPTH 8 -> 10.", "model.depth:8>10");
 	expect("infer-7.12", "depth 9 (hypothesis: deeper is better; evidence: depth 12 -> 14 helped)",
 	       "model.depth:~>9");
 	expect("infer-7.13", "baseline: depth=4 dim=256", "");
@@ -180,8 +189,8 @@ static void test_desc_names(void)
 	expect("infer-8.4", "reduce tok_emb.weight from 3 to 2", "desc.tok_emb_weight:3>2");
 	/* a known name followed by more name words is another knob; with a
 	 * schedule word it is the known knob's schedule, the values its range */
-	expect("infer-8.5", "seq len curriculum 512->2048", "desc.seq_len_curriculum:~>~");
-	expect("infer-8.5b", "batch size ramp 2^17 -> 2^19", "desc.batch_size_ramp:~>~");
+	expect("infer-8.5", "seq len curriculum 512->2048", "desc.seq_len_curriculum:~>true");
+	expect("infer-8.5b", "batch size ramp 2^17 -> 2^19", "desc.batch_size_ramp:~>true");
 	expect("infer-8.5c", "seq len warmup steps 100 -> 200", "desc.seq_len_warmup_steps:100>200");
 	/* a known name and '=' ends the phrase before it */
 	expect("infer-8.5d", "HEAD_DIM=64 4 heads dim=256", "model.head_dim:~>64|model.heads:~>4|model.dim:~>256");
@@ -231,6 +240,108 @@ static void test_desc_names(void)
 	expect("infer-8.8", "depth 9, no loss explosion", "model.depth:~>9");
 	expect("infer-8.9", "add logging", "");
 	expect("infer-8.10", "no OOM", "");
+}
+
+/* Round 3: general forms (known name (a), technique on/off, swap A for B,
+ * use X, A instead of B) and the prose they must not read. */
+static void test_round3(void)
+{
+	expect("infer-10.1", "bigger batch (2^20)", "train.total_batch_size:~>1048576");
+	expect("infer-10.2", "smaller model dim (512)", "model.dim:~>512");
+	expect("infer-10.3", "VE (slower)", "desc.value_embeddings:~>true");
+	expect("infer-10.4", "weight tying on", "desc.weight_tying:~>true");
+	expect("infer-10.5", "XSA: off", "desc.xsa:~>false");
+	expect("infer-10.6", "swap ReLU^2 for SwiGLU", "model.activation:relu2>swiglu");
+	expect("infer-10.7", "AdamW instead of Muon", "optim.matrix_optimizer:muon>adamw");
+	expect("infer-10.8", "use fan-in truncated init", "desc.fan_in_truncated_init:~>true");
+	expect("infer-10.9", "use x0", ""); /* one word names too little */
+	expect("infer-10.10", "larger aspect ratio 64 -> 96", "model.aspect_ratio:64>96");
+	expect("infer-10.11", "DEPTH=10 ASPECT=56", "model.depth:~>10|model.aspect_ratio:~>56");
+	expect("infer-10.12", "add 1 more layer", "model.depth:~>~");
+	expect("infer-10.13", "x0_lambdas init 0.1\xe2\x86\x92" "0.2", "desc.x0_init:0.1>0.2");
+	expect("infer-10.14", "constant WD (remove decay)", "desc.weight_decay_schedule:~>constant");
+	expect("infer-10.15", "muon beta2 0.95 -> 0.99", "desc.muon_beta2:0.95>0.99");
+	expect("infer-10.16", "SSSL -> SL", "model.window_pattern:SSSL>SL");
+	expect("infer-10.17", "L -> S", ""); /* one letter each: no pattern read */
+	expect("infer-10.18", "AdamW betas (0.9, 0.95)", "optim.adam_betas:~>(0.9, 0.95)");
+	expect("infer-10.19", "add RMSNorm after embedding", ""); /* a norm named by its place */
+	expect("infer-10.19b", "add QK norm after rotary", "model.qk_norm:~>true");
+	expect("infer-10.19c", "device_batch 16\xe2\x86\x92" "32 (grad_accum 2\xe2\x86\x92" "1)",
+	       "train.device_batch_size:16>32"); /* a derived quantity in parentheses */
+	expect("infer-10.19d", "val batch size 2^18 -> 2^17", "desc.val_batch_size:262144>131072");
+	expect("infer-10.51", "UNEMBEDDING_LR x2", "optim.unembedding_lr:~>~");
+	expect("infer-10.52", "MATRIX_LR * 1.5", "optim.matrix_lr:~>~");
+	expect("infer-10.53", "Zero warmup", "sched.warmup_ratio:~>0");
+	expect("infer-10.54", "EMBEDDING_LR to 0.8 from 0.6", "optim.embedding_lr:0.6>0.8");
+	expect("infer-10.55", "zero improvement", "");
+	expect("infer-10.56", "VE on all layers (slower; alternating better)", "desc.value_embedding_layers:~>all");
+	expect("infer-10.57", "value embeddings on every other layer", "desc.value_embedding_layers:~>alternating");
+	expect("infer-10.58", "VE on all", ""); /* all of what is not said */
+	/* passives and "now" between a name and its value */
+	expect("infer-10.60", "depth was increased to 10", "model.depth:~>10");
+	expect("infer-10.61", "warmdown now 0.7", "sched.warmdown_ratio:~>0.7");
+	expect("infer-10.62", "depth changed 8->10", "model.depth:8>10");
+	expect("infer-10.63", "matrix LR increased by 25% to 0.05", "optim.matrix_lr:~>0.05");
+	expect("infer-10.64", "depth is 8 here", "");
+	/* fractions as written; untied embeddings; X off */
+	expect("infer-10.65", "short window 1/2 -> 1/4", "desc.short_window:1/2>1/4");
+	expect("infer-10.66", "untie embeddings", "desc.weight_tying:~>false");
+	expect("infer-10.67", "x0 lambdas off", "desc.x0_lambdas:~>false");
+	expect("infer-10.68", "day off", "");
+	expect("infer-10.70", "Experiment with depth 12", "model.depth:~>12");
+	expect("infer-10.71", "depth 10 with lr 0.03", "model.depth:~>10"); /* "with" after a change: context */
+	expect("infer-10.72", "Use Adam betas of (0.9, 0.95)", "optim.adam_betas:~>(0.9, 0.95)");
+	expect("infer-10.73", "Increase total batch size to 1M tokens", "train.total_batch_size:~>1048576");
+	/* a setting said to be kept or the default is restated, no change */
+	expect("infer-10.74", "depth 10 kept, warmdown 0.7", "sched.warmdown_ratio:~>0.7");
+	expect("infer-10.75", "ASPECT_RATIO 64 (default) + DEPTH 10", "model.depth:~>10");
+	expect("infer-10.76", "batch 2^19 (unchanged), depth 10", "model.depth:~>10");
+	expect("infer-10.77", "warmdown 0.7 (vs 0.5)", "sched.warmdown_ratio:~>0.7"); /* a comparison is no old side */
+	/* toggles as -ing forms and other verbs of adding */
+	expect("infer-10.78", "Adding QK norm", "model.qk_norm:~>true");
+	expect("infer-10.79", "Removing value embeddings", "desc.value_embeddings:~>false");
+	expect("infer-10.80", "apply weight tying", "desc.weight_tying:~>true");
+	expect("infer-10.81", "introduce a bug", "");
+	/* techniques named alone in a list of changes */
+	expect("infer-10.82", "QK norm + value embeddings", "model.qk_norm:~>true|desc.value_embeddings:~>true");
+	expect("infer-10.83", "depth 10 + QK norm", "model.depth:~>10|model.qk_norm:~>true");
+	expect("infer-10.84", "SwiGLU, QK-norm", "model.activation:~>swiglu|model.qk_norm:~>true");
+	expect("infer-10.85", "loss worse, XSA", ""); /* no change before it: not a list of changes */
+	/* a warmup counted in steps is no ratio */
+	expect("infer-10.86", "warmup 100 steps", "desc.warmup_steps:~>100");
+	expect("infer-10.87", "warmdown from 3500 to 80 iters", "desc.warmdown_iters:3500>80");
+	expect("infer-10.88", "warmup 0.05 (100 steps)", "sched.warmup_ratio:~>0.05");
+	expect("infer-10.89", "deeper 12-layer model", "model.depth:~>12");
+	expect("infer-10.90", "8-head attention", "model.heads:~>8");
+	expect("infer-10.91", "3-phase curriculum", "");
+	/* measured quantities are results, never knobs */
+	expect("infer-10.40", "tokens/sec 50k -> 60k", "");
+	expect("infer-10.41", "it/s 3.1 -> 3.5", "");
+	expect("infer-10.42", "peak mem 12 -> 14", "");
+	expect("infer-10.43", "wall time 300 -> 310", "");
+	expect("infer-10.44", "eval loss 3.1 -> 3.0", "");
+	expect("infer-10.45", "num steps 500 -> 600", "");
+	expect("infer-10.46", "train tokens 100M -> 200M", "");
+	expect("infer-10.47", "grad norm 1.2 -> 0.8", "");
+	expect("infer-10.48", "model size 50M -> 60M", "");
+	expect("infer-10.49", "load balance loss 0.01 -> 0.003", "desc.load_balance_loss:0.01>0.003");
+	expect("infer-10.50", "warmup steps 20 -> 8", "desc.warmup_steps:20>8");
+	/* prose that must yield nothing */
+	expect("infer-10.20", "no improvement", "");
+	expect("infer-10.21", "same as before but faster", "");
+	expect("infer-10.22", "val_bpb 0.98 (better)", "");
+	expect("infer-10.23", "revert to baseline", "");
+	expect("infer-10.24", "use the previous best config", "");
+	expect("infer-10.25", "use more data", "");
+	expect("infer-10.26", "add more regularization", "");
+	expect("infer-10.27", "enable everything", "");
+	expect("infer-10.28", "remove the hack", "");
+	expect("infer-10.29", "use less memory", "");
+	expect("infer-10.30", "worse than depth 8", "");
+	expect("infer-10.31", "steps 500 -> 1000", "");
+	expect("infer-10.32", "memory 40GB -> 30GB", "");
+	expect("infer-10.33", "baseline (depth 8, dim 512)", "");
+	expect("infer-10.34", "retry with same settings", "");
 }
 
 static void test_spans(void)
@@ -345,6 +456,7 @@ int main(void)
 	test_grammar();
 	test_labels_and_results();
 	test_desc_names();
+	test_round3();
 	test_spans();
 	test_prose();
 	test_alias();
