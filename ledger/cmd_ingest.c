@@ -422,6 +422,21 @@ static int ingest_one(const char *path, enum ingest_format forced, const struct 
 	return rc;
 }
 
+/* After a database failure (disk full, the ledger locked past the busy
+ * timeout) ingest stops: name the file whose transaction was rolled back
+ * and those not started, so that what to run again is not a guess. */
+static void say_not_ingested(char **files, int n)
+{
+	sb list = SB_INIT;
+	for (int k = 0; k < n; k++)
+		sb_addf(&list, "%s'%s'%s", k ? ", " : "", strcmp(files[k], "-") ? files[k] : "stdin",
+			k == 0 ? " (rolled back: nothing of it is stored)" : "");
+	rl_error("ingest: not ingested: %s%s", list.buf, n > 1 ? " (not started)" : "");
+	rl_hint("the files before them are stored; run ingest again on these once the ledger can be "
+		"written (what is already stored is recognised, not added twice)");
+	sb_release(&list);
+}
+
 /* ---- command line ---------------------------------------------------- */
 
 /* --name VALUE or --name=VALUE at argv[*i]; advances *i. 1 when matched. */
@@ -559,10 +574,13 @@ int cmd_ingest(int argc, char **argv, struct ledger_ctx *ctx)
 	int arenas = json_arena_install() == 0;
 	struct store *st = store_new(ctx->db);
 	store_set_codediff(st, cd);
-	for (int i = 0; i < nfiles && rc != EXIT_FAILURE_RT; i++) {
+	int i = 0;
+	for (; i < nfiles && rc != EXIT_FAILURE_RT; i++) {
 		int r = ingest_one(argv[i], as, &o, st, cd, &s);
 		rc = r > rc ? r : rc;
 	}
+	if (rc == EXIT_FAILURE_RT)
+		say_not_ingested(argv + i - 1, nfiles - i + 1);
 	store_free(st);
 	codediff_free(cd);
 	if (arenas)
