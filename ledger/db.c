@@ -19,7 +19,8 @@
  *   gpu_count INTEGER, gpu_mem_mb REAL
  *   code_commit, diff_sha256 TEXT; code_dirty INTEGER 0/1
  *   data_name, data_sha256   TEXT
- *   val_bpb       REAL     NULL unless a valid measurement (status ok, value > 0)
+ *   val_bpb       REAL     NULL unless a valid measurement (status ok, 0 < value <= 8:
+ *                          above 8 bits per byte a run diverged, runrec.h)
  *   repeat_key    TEXT     runs with the same key are repeat measurements
  *                          (same config, code, data and hardware class)
  *   source_format TEXT     runrec|results.tsv|run.log|arh.json
