@@ -131,7 +131,7 @@ static const char *metric_name(const char *col_lower, const char *col)
 	return col;
 }
 
-/* The record field column i fills, into buf. */
+/* The record field column i fills (not a COL_DUPLICATE), into buf. */
 static const char *column_field(const struct tsv *t, int i, char *buf, size_t n)
 {
 	if (t->role[i] != COL_EXTRA)
@@ -150,8 +150,10 @@ static void mark_duplicates(struct tsv *t, long no)
 	char a[300], b[300];
 	for (int i = 1; i < t->ncols; i++)
 		for (int j = 0; j < i; j++) {
+			if (t->role[j] == COL_DUPLICATE)
+				continue;
 			const char *field = column_field(t, j, b, sizeof(b));
-			if (t->role[j] == COL_DUPLICATE || strcmp(column_field(t, i, a, sizeof(a)), field))
+			if (strcmp(column_field(t, i, a, sizeof(a)), field))
 				continue;
 			sb ni = SB_INIT, nj = SB_INIT;
 			term_escape(&ni, t->cell[i], 0);
