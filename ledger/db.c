@@ -359,7 +359,7 @@ static int refuse_readonly(const char *path, const char *sqlite_said)
 	rl_error("cannot write to ledger '%s': %s", path, why.len ? why.buf : sqlite_said);
 	rl_hint("ingest, init, campaign add/assign and reinfer write the ledger: it and its directory must "
 		"be writable (WAL mode keeps '%s-wal' and '%s-shm' beside it); query, show, diff, frontier, "
-		"repeats, quarantine, audit and report read a read-only ledger", path, path);
+		"repeats, quarantine, audit, campaign list/show and report read a read-only ledger", path, path);
 	sb_release(&why);
 	return 1;
 }

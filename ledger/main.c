@@ -139,8 +139,12 @@ int main(int argc, char **argv)
 		const struct command *c = &commands[i];
 		if (strcmp(argv[1], c->name))
 			continue;
-		if ((c->flags & NEED_DB) && !wants_help(argc - 1, argv + 1) &&
-		    open_ledger(&ctx, c->flags))
+		int flags = c->flags;
+		/* campaign list and show only read: a read-only ledger will do */
+		if (!strcmp(c->name, "campaign") && argc > 2 &&
+		    (!strcmp(argv[2], "list") || !strcmp(argv[2], "show")))
+			flags = NEED_DB | READS_DB;
+		if ((flags & NEED_DB) && !wants_help(argc - 1, argv + 1) && open_ledger(&ctx, flags))
 			return EXIT_FAILURE_RT;
 		rc = c->fn(argc - 1, argv + 1, &ctx);
 		if (ctx.db)
