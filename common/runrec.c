@@ -5,6 +5,7 @@
 #include "realfmt.h"
 #include "runrec.h"
 #include "sha256.h"
+#include "termtext.h"
 #include "util.h"
 
 const char *const runrec_statuses[] = { "ok", "crash", "oom", "nan", "timeout", "killed", "invalid", NULL };
@@ -19,6 +20,39 @@ int runrec_in_list(const char *const *list, const char *s)
 	return 0;
 }
 
+/* Lines longer than this are named by their start and length in parse
+ * errors: a column of 104857600 in a line of garbage tells nothing. */
+#define LONG_LINE 1024
+#define EXCERPT 24
+
+/* The reason a JSON text did not parse, worded for a person. A short text
+ * keeps jansson's column; a text that does not even start like JSON is
+ * named by its first bytes; a long one by its start and length, and
+ * whether it broke off inside a value (a truncated line). */
+static void parse_error_words(const char *text, size_t len, const json_error_t *je, sb *err)
+{
+	size_t i = 0;
+	while (i < len && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r' || text[i] == '\n'))
+		i++;
+	if (i < len && text[i] != '{' && text[i] != '[') {
+		sb_adds(err, "not JSON (starts with '");
+		term_excerpt(err, text + i, len - i, EXCERPT);
+		sb_addf(err, "', %zu bytes)", len);
+		return;
+	}
+	if (len <= LONG_LINE) {
+		sb_addf(err, "invalid JSON at column %d: %s", je->column, je->text);
+		return;
+	}
+	if (json_error_code(je) == json_error_premature_end_of_input)
+		sb_addf(err, "invalid JSON: the text ends inside a value (%s)", je->text);
+	else
+		sb_addf(err, "invalid JSON at column %d: %s", je->column, je->text);
+	sb_addf(err, " (%zu bytes, starts with '", len);
+	term_excerpt(err, text + i, len - i, EXCERPT);
+	sb_adds(err, "')");
+}
+
 json_t *runrec_parse(const char *text, size_t len, sb *err)
 {
 	/* the fast path builds what jansson would for plain records; anything
@@ -29,7 +63,7 @@ json_t *runrec_parse(const char *text, size_t len, sb *err)
 	json_error_t je;
 	v = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
 	if (!v) {
-		sb_addf(err, "invalid JSON at column %d: %s", je.column, je.text);
+		parse_error_words(text, len, &je, err);
 		return NULL;
 	}
 	if (!json_is_object(v)) {
@@ -38,6 +72,162 @@ json_t *runrec_parse(const char *text, size_t len, sb *err)
 		return NULL;
 	}
 	return v;
+}
+
+/* ---- numbers that underflow ------------------------------------------- */
+
+/* A number can only underflow to 0 with a negative exponent of three or
+ * more digits ("e-400") or, with a shorter one, a couple of hundred zeros
+ * before its first digit: the cheap test before the scan. */
+static int may_underflow(const char *text, size_t len)
+{
+	static const char zeros[200] = { [0 ... 199] = '0' };
+	for (const char *p = text, *end = text + len; (p = memchr(p, '-', (size_t)(end - p))); p++)
+		if (p > text && (p[-1] | 0x20) == 'e' && end - p > 3 && isdigit((unsigned char)p[1]) &&
+		    isdigit((unsigned char)p[2]) && isdigit((unsigned char)p[3]))
+			return 1;
+	return len >= sizeof(zeros) && memmem(text, len, zeros, sizeof(zeros)) != NULL;
+}
+
+/* The number tokens of a JSON text in order: their index when one reads
+ * as 0 although a digit of it is not, else -1 from the end. *pos walks. */
+static long next_underflow(const char *text, size_t len, size_t *pos, long *count,
+			   const char **tok, size_t *tok_len)
+{
+	for (size_t i = *pos; i < len; i++) {
+		char c = text[i];
+		if (c == '"') { /* strings hold no number tokens */
+			for (i++; i < len && text[i] != '"'; i++)
+				i += text[i] == '\\';
+			continue;
+		}
+		if (c != '-' && !isdigit((unsigned char)c))
+			continue;
+		size_t j = i;
+		int nonzero = 0;
+		while (j < len && (isdigit((unsigned char)text[j]) || text[j] == '-' || text[j] == '.')) {
+			nonzero |= text[j] >= '1' && text[j] <= '9';
+			j++;
+		}
+		while (j < len && text[j] && (isdigit((unsigned char)text[j]) || strchr("-+.eE", text[j])))
+			j++;
+		long k = (*count)++;
+		*pos = j;
+		if (!nonzero) {
+			i = j - 1;
+			continue;
+		}
+		char *num = xstrndup(text + i, j - i);
+		errno = 0;
+		double d = strtod(num, NULL);
+		int under = errno == ERANGE && d == 0;
+		free(num);
+		if (under) {
+			*tok = text + i;
+			*tok_len = j - i;
+			return k;
+		}
+		i = j - 1;
+	}
+	*pos = len;
+	return -1;
+}
+
+/* The underflowing numbers of one text: their indexes among its number
+ * tokens, in order, and their text. */
+struct underflows {
+	long *idx;
+	const char **tok;
+	size_t *tok_len;
+	int n, next;
+	long seen; /* numbers of the value walked so far */
+	sb *fields;
+};
+
+static void report_underflow(struct underflows *u, const sb *path)
+{
+	sb_addf(u->fields, "%s'%s' ('", u->next ? ", " : "", path->buf);
+	term_excerpt(u->fields, u->tok[u->next], u->tok_len[u->next], 40);
+	sb_adds(u->fields, "')");
+	u->next++;
+}
+
+/* Walk v in document order (jansson keeps members in the order they were
+ * read), counting numbers; the ones listed become null. */
+static void null_listed(json_t *v, struct underflows *u, sb *path)
+{
+	size_t mark = path->len, i;
+	const char *key;
+	json_t *m;
+	int obj = json_is_object(v);
+	void *iter = obj ? json_object_iter(v) : NULL;
+	for (i = 0; u->next < u->n; i++) {
+		if (obj) {
+			if (!iter)
+				break;
+			key = json_object_iter_key(iter);
+			m = json_object_iter_value(iter);
+			sb_addf(path, "%s%s", mark ? "." : "", key);
+		} else {
+			if (!json_is_array(v) || i >= json_array_size(v))
+				break;
+			m = json_array_get(v, i);
+			sb_addf(path, "[%zu]", i);
+		}
+		if (json_is_number(m)) {
+			if (u->seen++ == u->idx[u->next]) {
+				report_underflow(u, path);
+				if (obj)
+					json_object_iter_set_new(v, iter, json_null());
+				else
+					json_array_set_new(v, i, json_null());
+			}
+		} else {
+			null_listed(m, u, path);
+		}
+		path->len = mark;
+		path->buf[mark] = '\0';
+		if (obj)
+			iter = json_object_iter_next(v, iter);
+	}
+}
+
+int runrec_null_underflows(json_t *v, const char *text, size_t len, sb *fields)
+{
+	if (!may_underflow(text, len))
+		return 0;
+	struct underflows u = { .fields = fields };
+	size_t pos = 0, tok_len, cap = 0;
+	long count = 0, k;
+	const char *tok;
+	while ((k = next_underflow(text, len, &pos, &count, &tok, &tok_len)) >= 0) {
+		if (u.n == (int)cap) {
+			cap = cap ? 2 * cap : 4;
+			u.idx = xrealloc(u.idx, cap * sizeof(*u.idx));
+			u.tok = xrealloc(u.tok, cap * sizeof(*u.tok));
+			u.tok_len = xrealloc(u.tok_len, cap * sizeof(*u.tok_len));
+		}
+		u.idx[u.n] = k;
+		u.tok[u.n] = tok;
+		u.tok_len[u.n++] = tok_len;
+	}
+	sb path = SB_INIT;
+	if (u.n && json_is_number(v)) { /* a bare number (not a record) */
+		u.next = 1;
+		sb_addf(fields, "'(value)'");
+	} else if (u.n) {
+		null_listed(v, &u, &path);
+	}
+	sb_release(&path);
+	free(u.idx);
+	free(u.tok);
+	free(u.tok_len);
+	return u.next;
+}
+
+int runrec_bpb_diverged(double val_bpb)
+{
+	return val_bpb > RUNREC_BPB_UNIFORM;
 }
 
 static const char *type_name(const json_t *v)

@@ -21,6 +21,22 @@ int runrec_in_list(const char *const *list, const char *s);
  * reference or NULL with the reason appended to err (column included). */
 json_t *runrec_parse(const char *text, size_t len, sb *err);
 
+/* Numbers in the JSON text too small for a double ("1e-400", nonzero but
+ * read as 0 by every JSON parser): each becomes null in v, the value
+ * parsed from text, so no measurement passes as a silent 0; "'FIELD'
+ * ('TEXT')" for each is appended to fields (comma-separated, FIELD as
+ * "metrics.x" or "a[2]"). Returns how many. A quick look at the text
+ * first: without an exponent of three digits or a long run of zeros no
+ * number can underflow, and the text is not scanned. */
+int runrec_null_underflows(json_t *v, const char *text, size_t len, sb *fields);
+
+/* Bits per byte of a uniform guess over the 256 byte values. A val_bpb
+ * above it is worse than knowing nothing about the data: a diverged run,
+ * not a measurement (the ledger keeps it out of val_bpb's column, so out
+ * of every frontier; docs/run-record.md). */
+#define RUNREC_BPB_UNIFORM 8.0
+int runrec_bpb_diverged(double val_bpb);
+
 /* Check a parsed record against runrec/1. Returns 0 when valid; otherwise -1
  * with one line per problem appended to err, each naming the field:
  *   "field 'metrics.val_bpb': expected a number, got string" */

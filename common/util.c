@@ -121,6 +121,26 @@ int parse_double(const char *s, double *out)
 	return 0;
 }
 
+int parse_double_range(const char *s, double *out)
+{
+	char *end;
+	if (!s || !*s || isspace((unsigned char)*s))
+		return -1;
+	errno = 0;
+	double v = strtod(s, &end);
+	int range = errno == ERANGE;
+	while (*end && isspace((unsigned char)*end))
+		end++;
+	if (*end || end == s)
+		return -1;
+	*out = v;
+	if (range && v == 0)
+		return PARSE_UNDERFLOW;
+	if (range && isinf(v))
+		return PARSE_OVERFLOW;
+	return 0; /* ERANGE on a subnormal: small, but the value is kept */
+}
+
 int parse_long(const char *s, long *out)
 {
 	char *end;

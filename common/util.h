@@ -47,6 +47,13 @@ char *xstrndup(const char *s, size_t n);
 
 /* Strict number parsing: the whole string must be consumed. 0 = ok. */
 int parse_double(const char *s, double *out);
+/* parse_double, telling a number that does not fit a double from text that
+ * is no number: 0 ok (a subnormal too: small, but not 0), -1 not a number,
+ * PARSE_UNDERFLOW for a number other than 0 too small for a double (strtod
+ * would give 0: "1e-400"), PARSE_OVERFLOW for one too large (+-inf: "1e400");
+ * *out is then 0 or +-inf. */
+enum { PARSE_UNDERFLOW = 1, PARSE_OVERFLOW = 2 };
+int parse_double_range(const char *s, double *out);
 int parse_long(const char *s, long *out);
 
 /* Read a whole file ("-" = stdin). Returns NULL and leaves a message on error. */

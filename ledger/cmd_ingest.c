@@ -143,9 +143,22 @@ static void progress_tick(struct ingest_file *f, const char *raw)
 		rl_progress("ingest: %s: %ld records", f->name, n);
 }
 
+void ingest_null_underflows(struct ingest_item *it, json_t *v)
+{
+	runrec_null_underflows(v, it->raw, it->rawlen, &it->underflow);
+}
+
+void ingest_warn_underflow(const struct ingest_file *f, long line, const char *fields)
+{
+	rl_warn("ingest: %s:%ld: %s %s too small for a double and would read as 0; stored as null "
+		"(not measured)", f->name, line, fields, strstr(fields, "'), '") ? "are" : "is");
+}
+
 const char *ingest_finish(struct ingest_file *f, struct ingest_item *it)
 {
 	progress_tick(f, it->raw);
+	if (it->underflow.len)
+		ingest_warn_underflow(f, it->line, it->underflow.buf);
 	const char *run_id = NULL;
 	struct store_src src = { f->name, ingest_format_name(f->format), it->line };
 	if (!it->rec) {
@@ -156,6 +169,7 @@ const char *ingest_finish(struct ingest_file *f, struct ingest_item *it)
 	case STORE_NEW:
 		f->n_new++;
 		ingest_check_hardware(f, it->line, it->rec); /* runs already stored were said before */
+		ingest_check_measurement(f, it->line, it->rec);
 		break;
 	case STORE_PRESENT: f->n_present++; break;
 	case STORE_CONFLICT:
@@ -178,13 +192,14 @@ void ingest_item_release(struct ingest_item *it)
 	it->rec = NULL;
 	store_prep_release(&it->prep);
 	sb_release(&it->why);
+	sb_release(&it->underflow);
 }
 
 const char *ingest_put(struct ingest_file *f, long line, json_t *rec, const char *raw,
 		       size_t rawlen)
 {
 	struct ingest_item it = { .line = line, .raw = raw, .rawlen = rawlen, .rec = rec,
-				  .why = SB_INIT };
+				  .why = SB_INIT, .underflow = SB_INIT };
 	ingest_prepare(f, &it);
 	const char *run_id = ingest_finish(f, &it);
 	ingest_item_release(&it);
@@ -362,6 +377,20 @@ static int store_file(struct ingest_file *f, struct codediff *cd)
 	return EXIT_OK;
 }
 
+/* A UTF-8 byte-order mark (EF BB BF, what some Windows editors put first)
+ * is no part of the data: left in, it glued itself to a results.tsv's
+ * first column name and to a JSONL's first record, which were then lost.
+ * Skipped, and said. Line numbers do not change (it lies inside line 1). */
+static void skip_bom(struct ingest_file *f)
+{
+	if (f->len < 3 || memcmp(f->text, "\xef\xbb\xbf", 3))
+		return;
+	f->text += 3;
+	f->len -= 3;
+	rl_warn("ingest: %s:1: the file starts with a UTF-8 byte-order mark (EF BB BF); it is skipped",
+		f->name);
+}
+
 /* One file: load, detect, store, report. Returns an exit status. */
 static int ingest_one(const char *path, enum ingest_format forced, const struct ingest_opts *o,
 		      struct store *st, struct codediff *cd, struct summary *s)
@@ -376,6 +405,7 @@ static int ingest_one(const char *path, enum ingest_format forced, const struct 
 		return EXIT_USAGE;
 	}
 	f.text = text;
+	skip_bom(&f);
 	f.format = forced != IN_UNKNOWN ? forced : ingest_detect(text, f.len);
 	if (f.format == IN_UNKNOWN) {
 		rl_error("ingest: %s: cannot tell the format from the content", f.name);
@@ -386,10 +416,25 @@ static int ingest_one(const char *path, enum ingest_format forced, const struct 
 		rc = f.n_quarantined ? EXIT_FINDINGS : EXIT_OK;
 	}
 	rl_progress_end();
-	unload(text, f.len, mapped);
+	unload(text, f.len + (size_t)(f.text - text), mapped);
 	sb_release(&f.run_id);
 	sb_release(&f.warned);
 	return rc;
+}
+
+/* After a database failure (disk full, the ledger locked past the busy
+ * timeout) ingest stops: name the file whose transaction was rolled back
+ * and those not started, so that what to run again is not a guess. */
+static void say_not_ingested(char **files, int n)
+{
+	sb list = SB_INIT;
+	for (int k = 0; k < n; k++)
+		sb_addf(&list, "%s'%s'%s", k ? ", " : "", strcmp(files[k], "-") ? files[k] : "stdin",
+			k == 0 ? " (rolled back: nothing of it is stored)" : "");
+	rl_error("ingest: not ingested: %s%s", list.buf, n > 1 ? " (not started)" : "");
+	rl_hint("the files before them are stored; run ingest again on these once the ledger can be "
+		"written (what is already stored is recognised, not added twice)");
+	sb_release(&list);
 }
 
 /* ---- command line ---------------------------------------------------- */
@@ -529,10 +574,13 @@ int cmd_ingest(int argc, char **argv, struct ledger_ctx *ctx)
 	int arenas = json_arena_install() == 0;
 	struct store *st = store_new(ctx->db);
 	store_set_codediff(st, cd);
-	for (int i = 0; i < nfiles && rc != EXIT_FAILURE_RT; i++) {
+	int i = 0;
+	for (; i < nfiles && rc != EXIT_FAILURE_RT; i++) {
 		int r = ingest_one(argv[i], as, &o, st, cd, &s);
 		rc = r > rc ? r : rc;
 	}
+	if (rc == EXIT_FAILURE_RT)
+		say_not_ingested(argv + i - 1, nfiles - i + 1);
 	store_free(st);
 	codediff_free(cd);
 	if (arenas)

@@ -181,6 +181,21 @@ static void memory_flag(json_t *tags, const json_t *rec)
 	json_object_set_new(tags, "peak_vram_above_card", flag);
 }
 
+/* A val_bpb above the uniform bound on an ok run (runrec.h; ingest warned
+ * too): a diverged run, kept out of the val_bpb column and every frontier. */
+static void bpb_flag(json_t *tags, const json_t *rec)
+{
+	const char *status = runrec_str(rec, "status");
+	double bpb = runrec_metric(rec, "val_bpb");
+	if (!status || strcmp(status, "ok") || !runrec_bpb_diverged(bpb))
+		return;
+	sb why = SB_INIT;
+	sb_addf(&why, "%g is above %g bits per byte (a uniform guess over bytes): diverged, not a "
+		"measurement", bpb, RUNREC_BPB_UNIFORM);
+	json_object_set_new(tags, "val_bpb_diverged", json_string(why.buf));
+	sb_release(&why);
+}
+
 /* Tags as fields: "ledger.hw_class", "ledger.changed.VAR = OLD -> NEW (how)",
  * and the text an inferred change came from: (inferred from "SPAN"). */
 static void tag_fields(struct fields *f, const json_t *tags)
@@ -285,6 +300,7 @@ static int show(sqlite3 *db, sqlite3_int64 id, enum out_format fmt)
 		return EXIT_FAILURE_RT;
 	}
 	memory_flag(tags, rec);
+	bpb_flag(tags, rec);
 	if (fmt == FMT_JSON) {
 		json_object_set(rec, "ledger", tags);
 		char *s = json_dumps(rec, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15));

@@ -19,7 +19,8 @@
  *   gpu_count INTEGER, gpu_mem_mb REAL
  *   code_commit, diff_sha256 TEXT; code_dirty INTEGER 0/1
  *   data_name, data_sha256   TEXT
- *   val_bpb       REAL     NULL unless a valid measurement (status ok, value > 0)
+ *   val_bpb       REAL     NULL unless a valid measurement (status ok, 0 < value <= 8:
+ *                          above 8 bits per byte a run diverged, runrec.h)
  *   repeat_key    TEXT     runs with the same key are repeat measurements
  *                          (same config, code, data and hardware class)
  *   source_format TEXT     runrec|results.tsv|run.log|arh.json
@@ -46,7 +47,11 @@
  * campaigns   declared campaigns (ledger campaign add): name, spec (JSON)
  * campaign_runs  explicit assignments (ledger campaign assign): campaign, run
  */
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
 #include "db.h"
+#include "sb.h"
 #include "util.h"
 
 /* The changes table's columns; version 2 added 'code' to how, span and
@@ -153,6 +158,37 @@ int db_indexes_drop(sqlite3 *db, unsigned *dropped)
 	return 0;
 }
 
+static int refuse_readonly(const char *path, const char *sqlite_said);
+
+/* What to do about the errors a user can fix: a full disk, a ledger that
+ * cannot be written (a ledger another process holds: the caller knows
+ * what was not done, ingest names the files). Named by the file
+ * SQLite has open, so the message says which ledger. 1 when it said
+ * something. */
+static int user_hint(sqlite3 *db, int rc)
+{
+	const char *path = db ? sqlite3_db_filename(db, "main") : NULL;
+	if (!path || !*path)
+		return 0;
+	switch (rc & 0xff) {
+	case SQLITE_FULL:
+		rl_hint("the disk holding the ledger '%s' is full: free space there, or move the ledger with "
+			"its -wal and -shm and pass --db, then run the command again; what it was writing was "
+			"rolled back, nothing of it is stored", path);
+		return 1;
+	case SQLITE_IOERR: /* a write past a size limit (ulimit -f) fails with EFBIG */
+		if (sqlite3_extended_errcode(db) != SQLITE_IOERR_WRITE)
+			return 0;
+		rl_hint("a write to the ledger '%s' failed: its disk is full, a file size limit was "
+			"reached (ulimit -f) or the disk fails; make room, then run the command again; "
+			"what it was writing was rolled back, nothing of it is stored", path);
+		return 1;
+	case SQLITE_READONLY:
+		return refuse_readonly(path, "SQLite may only read it");
+	}
+	return 0;
+}
+
 /* ---- SQLite errors (db.h) ------------------------------------------- */
 
 static int errors_reported;
@@ -208,7 +244,8 @@ static void report(sqlite3 *db, int rc, const char *purpose, const char *sql, co
 		 db && sqlite3_errcode(db) == rc ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
 	if (sql)
 		fprintf(stderr, "  in: %s\n", sql);
-	error_hint(rc, path, file, line);
+	if (!user_hint(db, rc))
+		error_hint(rc, path, file, line);
 }
 
 void db_report(sqlite3 *db, int rc, const char *purpose, const char *file, int line)
@@ -230,9 +267,11 @@ int db_step_at(sqlite3_stmt *st, const char *purpose, const char *file, int line
 int db_exec(sqlite3 *db, const char *sql)
 {
 	char *msg = NULL;
-	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+	int rc = sqlite3_exec(db, sql, NULL, NULL, &msg);
+	if (rc != SQLITE_OK) {
 		rl_error("database: %s", msg ? msg : sqlite3_errmsg(db));
 		sqlite3_free(msg);
+		user_hint(db, rc);
 		return -1;
 	}
 	return 0;
@@ -284,15 +323,14 @@ double db_column_num(sqlite3_stmt *st, int i)
  * as the busy timeout would wait. */
 static int exec_retry_busy(sqlite3 *db, const char *sql, int timeout_ms)
 {
-	for (int waited = 0; waited < timeout_ms; waited += 10) {
-		int rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
-		if (rc == SQLITE_OK)
-			return 0;
+	int rc = SQLITE_OK;
+	for (int waited = 0; waited <= timeout_ms; waited += 10) {
+		rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
 		if ((rc & 0xff) != SQLITE_BUSY)
 			break;
 		sqlite3_sleep(10);
 	}
-	return db_exec(db, sql); /* the last try reports the error */
+	return rc; /* the caller words the error */
 }
 
 /* PRAGMA user_version, or -1 when it cannot be read (reported). */
@@ -360,6 +398,64 @@ static int db_upgrade(sqlite3 *db, const char *path)
 	return 0;
 }
 
+/* ---- why a ledger cannot be written -------------------------------- */
+
+/* The directory part of path ("." for a bare name), malloc'd. */
+static char *dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	if (!slash)
+		return xstrdup(".");
+	return slash == path ? xstrdup("/") : xstrndup(path, (size_t)(slash - path));
+}
+
+/* What keeps the ledger at path from being written, in words ("its
+ * directory 'd' is not writable (Permission denied)"); empty when nothing
+ * the file system says explains it. access() answers for the real user,
+ * root included: a mode 0444 file is writable for root, an immutable file
+ * (chattr +i) or a read-only mount is not. */
+static void write_problem(const char *path, sb *why)
+{
+	char *dir = dir_of(path);
+	struct statvfs vfs;
+	if (statvfs(dir, &vfs) == 0 && (vfs.f_flag & ST_RDONLY))
+		sb_addf(why, "it is on a read-only file system");
+	else if (access(path, F_OK) == 0 && access(path, W_OK))
+		sb_addf(why, "the file is read-only (%s)", strerror(errno));
+	else if (access(dir, W_OK))
+		sb_addf(why, "its directory '%s' is not writable (%s)", dir, strerror(errno));
+	free(dir);
+}
+
+/* One message for every way a ledger can be read-only: file, directory,
+ * mount. Returns 1 when it explained the failure. */
+static int refuse_readonly(const char *path, const char *sqlite_said)
+{
+	sb why = SB_INIT;
+	write_problem(path, &why);
+	if (!why.len && !sqlite_said) {
+		sb_release(&why);
+		return 0;
+	}
+	rl_error("cannot write to ledger '%s': %s", path, why.len ? why.buf : sqlite_said);
+	rl_hint("ingest, init, campaign add/assign and reinfer write the ledger: it and its directory must "
+		"be writable (WAL mode keeps '%s-wal' and '%s-shm' beside it); query, show, diff, frontier, "
+		"repeats, quarantine, audit, campaign list/show and report read a read-only ledger", path, path);
+	sb_release(&why);
+	return 1;
+}
+
+/* The busy timeout: 30 s, or $LEDGER_BUSY_TIMEOUT seconds (docs/ledger.md):
+ * an agent that would rather fail fast than wait, and the tests. */
+static int busy_timeout_ms(void)
+{
+	const char *env = getenv("LEDGER_BUSY_TIMEOUT");
+	double s;
+	if (env && *env && !parse_double(env, &s) && s >= 0 && s <= 86400)
+		return (int)(s * 1000);
+	return 30000;
+}
+
 int db_open(const char *path, sqlite3 **out)
 {
 	sqlite3 *db = NULL;
@@ -373,23 +469,41 @@ int db_open(const char *path, sqlite3 **out)
 	sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
 	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
 			    NULL) != SQLITE_OK) {
-		rl_error("cannot open ledger '%s': %s", path, db ? sqlite3_errmsg(db) : "out of memory");
-		rl_hint("check the path and its permissions, or pass --db FILE");
+		if (!refuse_readonly(path, NULL)) {
+			rl_error("cannot open ledger '%s': %s", path, db ? sqlite3_errmsg(db) : "out of memory");
+			rl_hint("check the path and its permissions, or pass --db FILE");
+		}
+		sqlite3_close(db);
+		return -1;
+	}
+	/* SQLite opens a file it may not write read-only without a word, and
+	 * the first INSERT then failed deep in store.c ("attempt to write a
+	 * readonly database"): say it here, as for a read-only directory. */
+	if (sqlite3_db_readonly(db, "main") == 1) {
+		refuse_readonly(path, "SQLite could open it only for reading");
 		sqlite3_close(db);
 		return -1;
 	}
 	/* Several agents may ingest into one ledger at once: WAL lets readers
 	 * run beside one writer, and the busy timeout makes writers wait their
 	 * turn instead of failing. */
-	sqlite3_busy_timeout(db, 30000);
+	sqlite3_busy_timeout(db, busy_timeout_ms());
 	/* 16 KB pages for a new ledger (set before WAL, which fixes the size;
 	 * an existing ledger keeps its own): rows hold ~1 KB of record text,
 	 * and fewer, fuller pages mean fewer WAL frames and index levels.
 	 * 10^6-record ingest 39.9 -> 30.4 s (8 KB: 33.3 s); frontier and
 	 * query on the result no slower (0.12 -> 0.10-0.12 s, 0.09 -> 0.06 s). */
-	if (exec_retry_busy(db, "PRAGMA page_size=16384; PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"
-				" PRAGMA foreign_keys=ON;", 30000))
+	int prc = exec_retry_busy(db, "PRAGMA page_size=16384; PRAGMA journal_mode=WAL;"
+				      " PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;", busy_timeout_ms());
+	if (prc != SQLITE_OK) {
+		if (((prc & 0xff) == SQLITE_READONLY || (prc & 0xff) == SQLITE_CANTOPEN) &&
+		    refuse_readonly(path, NULL)) {
+			sqlite3_close(db);
+			return -1;
+		}
+		rl_error("database: %s", sqlite3_errmsg(db));
 		goto fail;
+	}
 	int v = schema_version(db);
 	if (v < 0) { /* reported, with its hint */
 		sqlite3_close(db);
@@ -409,6 +523,114 @@ fail:
 	open_failed_hint(db, path);
 	sqlite3_close(db);
 	return -1;
+}
+
+/* ---- read-only ------------------------------------------------------ */
+
+/* "file:" URI of path for sqlite3_open_v2 with SQLITE_OPEN_URI: '%', '?'
+ * and '#' (and bytes outside printable ASCII) percent-escaped. */
+static void file_uri(const char *path, const char *query, sb *uri)
+{
+	sb_adds(uri, "file:");
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++)
+		if (*p <= 0x20 || *p >= 0x7f || strchr("%?#", *p))
+			sb_addf(uri, "%%%02X", *p);
+		else
+			sb_addc(uri, (char)*p);
+	sb_addf(uri, "?%s", query);
+}
+
+/* Version and table count, the first read; an SQLite result code. */
+static int probe(sqlite3 *db, int *version, int *tables)
+{
+	sqlite3_stmt *q = NULL;
+	int rc = sqlite3_prepare_v2(db, "SELECT (SELECT user_version FROM pragma_user_version),"
+				    " (SELECT count(*) FROM sqlite_master)", -1, &q, NULL);
+	if (rc == SQLITE_OK && (rc = sqlite3_step(q)) == SQLITE_ROW) {
+		*version = sqlite3_column_int(q, 0);
+		*tables = sqlite3_column_int(q, 1);
+		rc = SQLITE_OK;
+	}
+	sqlite3_finalize(q);
+	return rc;
+}
+
+static int open_ro(const char *name, int flags, sqlite3 **db)
+{
+	int rc = sqlite3_open_v2(name, db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX | flags, NULL);
+	if (rc == SQLITE_OK)
+		sqlite3_busy_timeout(*db, busy_timeout_ms());
+	return rc;
+}
+
+/* Size of path's write-ahead log, 0 when there is none. */
+static long long wal_size(const char *path)
+{
+	sb wal = SB_INIT;
+	struct stat st;
+	sb_addf(&wal, "%s-wal", path);
+	long long n = stat(wal.buf, &st) == 0 ? (long long)st.st_size : 0;
+	sb_release(&wal);
+	return n;
+}
+
+int db_open_read(const char *path, sqlite3 **out)
+{
+	sqlite3 *db = NULL;
+	int version = 0, tables = 0, rc;
+	*out = NULL;
+	sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+	rc = open_ro(path, 0, &db);
+	if (rc == SQLITE_OK)
+		rc = probe(db, &version, &tables);
+	/* A WAL ledger is read through its -shm index, which a reader creates
+	 * when it is missing; in a read-only directory or on a read-only mount
+	 * it cannot (SQLITE_CANTOPEN, or SQLITE_READONLY_CANTINIT when it may
+	 * not write the directory). With no write-ahead log there is
+	 * nothing the index would point into, and no writer can be at work
+	 * (a writer keeps a log), so the file is read as it lies, unlocked. */
+	if (((rc & 0xff) == SQLITE_CANTOPEN || (rc & 0xff) == SQLITE_READONLY) && wal_size(path) == 0) {
+		sqlite3_close(db);
+		sb uri = SB_INIT;
+		file_uri(path, "immutable=1", &uri);
+		rc = open_ro(uri.buf, SQLITE_OPEN_URI, &db);
+		sb_release(&uri);
+		if (rc == SQLITE_OK)
+			rc = probe(db, &version, &tables);
+	}
+	if (rc != SQLITE_OK) {
+		rl_error("cannot read ledger '%s': %s", path, db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
+		if (((rc & 0xff) == SQLITE_CANTOPEN || (rc & 0xff) == SQLITE_READONLY) && wal_size(path) > 0)
+			rl_hint("its write-ahead log '%s-wal' holds changes not yet in the file, and reading them "
+				"needs '%s-shm', which cannot be made here: open it once where its directory is "
+				"writable, or copy the ledger with its -wal to a writable place", path, path);
+		else
+			open_failed_hint(db, path);
+		sqlite3_close(db);
+		return -1;
+	}
+	if (version == 0 && tables == 0) {
+		rl_error("ledger '%s' is empty: not a ledger yet, so there is nothing to read", path);
+		rl_hint("'ledger ingest FILE' or 'ledger init' makes it a ledger; a read command leaves it "
+			"as it is");
+		sqlite3_close(db);
+		return -1;
+	}
+	if (version > LEDGER_SCHEMA_VERSION) {
+		rl_error("ledger '%s' has schema version %d; this ledger understands up to %d", path, version,
+			 LEDGER_SCHEMA_VERSION);
+		rl_hint("upgrade runledger");
+		sqlite3_close(db);
+		return -1;
+	}
+	if (version < LEDGER_SCHEMA_VERSION) {
+		/* an older ledger is moved up once, as every open did before:
+		 * the read commands need the current tables */
+		sqlite3_close(db);
+		return db_open(path, out);
+	}
+	*out = db;
+	return 0;
 }
 
 void db_close(sqlite3 *db)

@@ -12,6 +12,15 @@
 int db_open(const char *path, sqlite3 **out);
 void db_close(sqlite3 *db);
 
+/* Open an existing ledger for reading only (SQLITE_OPEN_READONLY): the
+ * read commands, so a read-only file, directory or mount can be read and
+ * a read never writes. A WAL ledger whose -shm cannot be created (read-only
+ * directory or mount) and that has no write-ahead log is read as immutable.
+ * An empty file is refused, not given a schema. A ledger of an older schema
+ * is opened with db_open, which upgrades it (a write). 0, or -1 with a
+ * message printed. */
+int db_open_read(const char *path, sqlite3 **out);
+
 /* The secondary indexes (db.c lists them, one bit each): everything but
  * the tables' own keys and UNIQUE constraints, so nothing that rejects a
  * row. A bulk load drops them inside its write transaction and creates

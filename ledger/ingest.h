@@ -37,6 +37,7 @@ struct ingest_file {
 	unsigned long ticks;    /* records seen, to look at the clock now and then */
 	double progress_next;   /* monotonic time of the next progress line */
 	long vram_over;         /* rows whose peak memory is above their GPU's (ingest_check.c) */
+	long diverged;          /* new runs with a val_bpb above the uniform bound (ingest_check.c) */
 };
 
 /* Warn once per file: 1 the first time name is seen (and records it). */
@@ -62,6 +63,7 @@ struct ingest_item {
 	size_t rawlen;
 	json_t *rec;               /* owned; NULL when rejected */
 	sb why;                    /* the reason when rejected */
+	sb underflow;              /* numbers nulled (runrec_null_underflows): warned in order */
 	struct store_prep prep;
 	struct json_arena arena;   /* rec's memory on the worker (jsonarena.h) */
 };
@@ -69,12 +71,24 @@ void ingest_prepare(const struct ingest_file *f, struct ingest_item *it);
 const char *ingest_finish(struct ingest_file *f, struct ingest_item *it);
 void ingest_item_release(struct ingest_item *it);
 
+/* Numbers of a parsed JSON text too small for a double ("1e-400") become
+ * null, and ingest_finish warns about them at the item's line: a value
+ * that would otherwise read as a silent 0. For the JSON readers, after
+ * parsing (any thread). */
+void ingest_null_underflows(struct ingest_item *it, json_t *v);
+/* The same warning for a reader that stores the record itself. */
+void ingest_warn_underflow(const struct ingest_file *f, long line, const char *fields);
+
 /* Warnings about a new run's hardware (ingest_check.c): a GPU name
  * the table does not know (once per name and file), a peak memory above
  * the card's (at the first row of each GPU); ingest_check_done says how
  * many rows in all at the end of the file. Storing thread, input order. */
 void ingest_check_hardware(struct ingest_file *f, long line, const json_t *rec);
 void ingest_check_done(struct ingest_file *f);
+/* A val_bpb above RUNREC_BPB_UNIFORM on an ok run: diverged, no measurement
+ * (the store keeps it out of the val_bpb column); warned at the first such
+ * run, counted at the end. */
+void ingest_check_measurement(struct ingest_file *f, long line, const json_t *rec);
 
 /* Report "ledger: ingest: FILE:LINE: reason" and quarantine raw. */
 void ingest_reject(struct ingest_file *f, long line, const char *raw, size_t rawlen,

@@ -24,6 +24,8 @@ static int put_string(json_t *obj, const char *to, const char *key, json_t *v, s
 static int put_gb(json_t *rec, const char *key, json_t *v, const char *status, sb *why)
 {
 	double d = json_number_value(v);
+	if (json_is_null(v)) /* not measured (or a number too small for a double, warned) */
+		return 1;
 	if (!json_is_number(v))
 		return sb_addf(why, "%s: expected a number", key), 1;
 	if (!strcmp(key, "val_bpb") && !strcmp(status, "ok") && d > 0)
@@ -97,7 +99,7 @@ static json_t *convert(struct ingest_file *f, const json_t *in, sb *why)
 			continue;
 		if (!strcmp(key, "completed_at"))
 			put_time(rec, v, why);
-		else if (json_is_number(v))
+		else if (json_is_number(v) || json_is_null(v)) /* null: not measured, visibly */
 			json_object_set(ingest_sub_object(rec, "metrics"), key, v);
 		else if (ingest_warn_once(f, key))
 			rl_warn("ingest: %s: key '%s' is not a number; it is not stored", f->name, key);
@@ -112,7 +114,12 @@ static json_t *convert(struct ingest_file *f, const json_t *in, sb *why)
 static void put_text(struct ingest_file *f, long no, const char *text, size_t n)
 {
 	sb why = SB_INIT;
-	json_t *in = runrec_parse(text, n, &why), *rec = in ? convert(f, in, &why) : NULL;
+	json_t *in = runrec_parse(text, n, &why);
+	sb under = SB_INIT;
+	if (in && runrec_null_underflows(in, text, n, &under))
+		ingest_warn_underflow(f, no, under.buf);
+	sb_release(&under);
+	json_t *rec = in ? convert(f, in, &why) : NULL;
 	if (rec)
 		ingest_put(f, no, rec, text, n);
 	else

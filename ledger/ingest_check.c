@@ -3,7 +3,8 @@
  * the first row naming it; a peak memory above the card's, at the first
  * such row of each GPU and as a count at the end of the file. Warns only:
  * the record is stored as it came. Runs on the storing thread in input
- * order (ingest_finish, new runs only), so "first" is the first in the file. */
+ * order (ingest_finish, new runs only), so "first" is the first in the file.
+ * Also a val_bpb above the uniform bound (a diverged run), first and count. */
 #include "ingest.h"
 #include "hw.h"
 #include "runrec.h"
@@ -91,8 +92,26 @@ void ingest_check_hardware(struct ingest_file *f, long line, const json_t *rec)
 		warn_over(f, line, g, peak, card);
 }
 
+void ingest_check_measurement(struct ingest_file *f, long line, const json_t *rec)
+{
+	const char *status = runrec_str(rec, "status");
+	double bpb = runrec_metric(rec, "val_bpb");
+	if (!status || strcmp(status, "ok") || !runrec_bpb_diverged(bpb))
+		return;
+	if (!f->diverged++) {
+		rl_warn("ingest: %s:%ld: val_bpb %g is above %g bits per byte, worse than a uniform guess "
+			"over the 256 byte values: the run is taken as diverged, not as a measurement (it "
+			"enters no frontier; the record keeps the value)", f->name, line, bpb,
+			RUNREC_BPB_UNIFORM);
+		rl_hint("'ledger show' marks such runs with ledger.val_bpb_diverged");
+	}
+}
+
 void ingest_check_done(struct ingest_file *f)
 {
+	if (f->diverged > 1)
+		rl_warn("ingest: %s: %ld runs in all have a val_bpb above %g bits per byte (the first is "
+			"named above)", f->name, f->diverged, RUNREC_BPB_UNIFORM);
 	if (f->vram_over > 1)
 		rl_warn("ingest: %s: %ld rows in all have a peak memory above their GPU's (the first for "
 			"each GPU is named above)", f->name, f->vram_over);

@@ -84,13 +84,16 @@ int ingest_json_texts(struct ingest_file *f,
 static void prepare_line(const struct ingest_file *f, struct ingest_item *it)
 {
 	it->rec = runrec_parse(it->raw, it->rawlen, &it->why);
-	if (it->rec)
+	if (it->rec) {
+		ingest_null_underflows(it, it->rec);
 		ingest_prepare(f, it);
+	}
 }
 
 static void put_text(struct ingest_file *f, long no, const char *text, size_t n)
 {
-	struct ingest_item it = { .line = no, .raw = text, .rawlen = n, .why = SB_INIT };
+	struct ingest_item it = { .line = no, .raw = text, .rawlen = n, .why = SB_INIT,
+				  .underflow = SB_INIT };
 	prepare_line(f, &it);
 	if (!it.rec && !it.prep.canon && it.why.len)
 		it.line = ingest_json_error_line(no, text, n);
@@ -183,7 +186,8 @@ static size_t split_lines(const struct ingest_file *f, struct ingest_item **out)
 			cap = cap ? 2 * cap : 4096;
 			v = xrealloc(v, cap * sizeof(*v));
 		}
-		v[count++] = (struct ingest_item){ .line = no, .raw = line, .rawlen = n, .why = SB_INIT };
+		v[count++] = (struct ingest_item){ .line = no, .raw = line, .rawlen = n, .why = SB_INIT,
+						   .underflow = SB_INIT };
 	}
 	*out = v;
 	return count;

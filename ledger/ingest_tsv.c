@@ -22,11 +22,21 @@
 #include "ingest.h"
 #include "runrec.h"
 #include "strmap.h"
+#include "termtext.h"
 #include "utf8.h"
 #include "util.h"
 
 enum col_role { COL_EXTRA, COL_COMMIT, COL_BPB, COL_MEMORY, COL_STATUS, COL_DESC,
-		COL_GPU, COL_AGENT, COL_STARTED, COL_FINISHED };
+		COL_GPU, COL_AGENT, COL_STARTED, COL_FINISHED,
+		COL_DUPLICATE /* a second column for a field an earlier one gives: not read */ };
+
+/* Where each role's value lands in the record (COL_EXTRA: metrics.NAME). */
+static const char *const role_field[] = {
+	[COL_COMMIT] = "code.commit", [COL_BPB] = "metrics.val_bpb",
+	[COL_MEMORY] = "metrics.peak_vram_mb", [COL_STATUS] = "status",
+	[COL_DESC] = "description", [COL_GPU] = "hardware.gpu_name", [COL_AGENT] = "agent",
+	[COL_STARTED] = "started_at", [COL_FINISHED] = "finished_at",
+};
 
 /* Header names (lowercase) with a fixed meaning; other columns are metrics
  * when numeric. */
@@ -123,6 +133,43 @@ static const char *metric_name(const char *col_lower, const char *col)
 	return col;
 }
 
+/* The record field column i fills (not a COL_DUPLICATE), into buf. */
+static const char *column_field(const struct tsv *t, int i, char *buf, size_t n)
+{
+	if (t->role[i] != COL_EXTRA)
+		return role_field[t->role[i]];
+	snprintf(buf, n, "metrics.%s", t->metric[i]);
+	return buf;
+}
+
+/* Two columns for one field ("val_bpb" twice, or "gpu" and "gpu_name"):
+ * before, the later cell silently overwrote the earlier. The first is
+ * read, as in autoresearch's own layout the canonical columns come first
+ * and a repeat is appended by a wider variant; the later one is not
+ * stored, and the header says so. */
+static void mark_duplicates(struct tsv *t, long no)
+{
+	char a[300], b[300];
+	for (int i = 1; i < t->ncols; i++)
+		for (int j = 0; j < i; j++) {
+			if (t->role[j] == COL_DUPLICATE)
+				continue;
+			const char *field = column_field(t, j, b, sizeof(b));
+			if (strcmp(column_field(t, i, a, sizeof(a)), field))
+				continue;
+			sb ni = SB_INIT, nj = SB_INIT;
+			term_escape(&ni, t->cell[i], 0);
+			term_escape(&nj, t->cell[j], 0);
+			rl_warn("ingest: %s:%ld: columns %d '%s' and %d '%s' both give %s: column %d is read, "
+				"column %d is not stored", t->f->name, no, j + 1, nj.buf, i + 1, ni.buf, field,
+				j + 1, i + 1);
+			sb_release(&ni);
+			sb_release(&nj);
+			t->role[i] = COL_DUPLICATE;
+			break;
+		}
+}
+
 static int read_header(struct tsv *t, long no)
 {
 	int seen_bpb = 0, seen_status = 0;
@@ -149,8 +196,10 @@ static int read_header(struct tsv *t, long no)
 		seen_status |= t->role[i] == COL_STATUS;
 		free(low);
 	}
-	if (seen_bpb && seen_status)
+	if (seen_bpb && seen_status) {
+		mark_duplicates(t, no);
 		return 0;
+	}
 	rl_error("ingest: %s:%ld: the header has no %s column", t->f->name, no,
 		 seen_bpb ? "status" : "val_bpb");
 	rl_hint("results.tsv starts with a header like 'commit<TAB>val_bpb<TAB>memory_gb<TAB>status<TAB>description'");
@@ -190,6 +239,7 @@ static int put_cell(struct tsv *t, json_t *rec, int i, const char *status, sb *w
 	double tm;
 	switch (t->role[i]) {
 	case COL_STATUS:
+	case COL_DUPLICATE:
 		return 0;
 	case COL_COMMIT:
 		json_object_set_new(ingest_sub_object(rec, "code"), "commit", cell_text(t, i));
@@ -213,7 +263,21 @@ static int put_cell(struct tsv *t, json_t *rec, int i, const char *status, sb *w
 	default:
 		break;
 	}
-	if (parse_double(v, &d)) {
+	int range = parse_double_range(v, &d);
+	if (range == PARSE_UNDERFLOW || range == PARSE_OVERFLOW) {
+		if (t->role[i] == COL_BPB)
+			return 0; /* no measurement: measured_status said so */
+		sb shown = SB_INIT;
+		term_escape(&shown, v, 0);
+		rl_warn("ingest: %s:%ld: column '%s': '%s' is too %s for a double (it would read as %s); "
+			"stored as null", t->f->name, t->line, t->metric[i], shown.buf,
+			range == PARSE_UNDERFLOW ? "small" : "large", range == PARSE_UNDERFLOW ? "0" : "inf");
+		sb_release(&shown);
+		json_object_set_new(ingest_sub_object(rec, "metrics"),
+				    t->role[i] == COL_MEMORY ? "peak_vram_mb" : t->metric[i], json_null());
+		return 0;
+	}
+	if (range) {
 		if (t->role[i] != COL_EXTRA)
 			return sb_addf(why, "%s '%s' is not a number", t->metric[i], v), -1;
 		if (ingest_warn_once(t->f, t->metric[i]))
@@ -266,6 +330,40 @@ static const char *row_status(struct tsv *t, const char **decision, sb *why)
 	return status;
 }
 
+/* A keep or discard row (status ok) is a measurement, and its val_bpb must
+ * be one: a positive number. One that says "nan", "-1", "0", "1e-400" or
+ * nothing was stored as a kept run with no value and no word. Now: a
+ * value that is not finite gives status nan (as the trainer records a run
+ * whose loss diverged), any other gives invalid (no valid measurement);
+ * the decision stays as written, so the parent chain follows the file.
+ * Text that is no number at all is left to put_cell, which refuses the
+ * row. Returns the status; the reason goes to failure.message. */
+static const char *measured_status(struct tsv *t, const char *status, const char *decision,
+				   sb *failure)
+{
+	const char *v = NULL;
+	double d = 0;
+	for (int i = 0; i < t->ncells && !v; i++)
+		if (t->role[i] == COL_BPB)
+			v = t->cell[i];
+	if (strcmp(status, "ok") || !v)
+		return status;
+	int range = missing(v) ? 0 : parse_double_range(v, &d);
+	if (range == -1 || (!missing(v) && range != PARSE_UNDERFLOW && isfinite(d) && d > 0))
+		return status;
+	int nan = str_ieq(v, "nan") || range == PARSE_OVERFLOW || (!missing(v) && !isfinite(d));
+	const char *now = nan ? "nan" : "invalid";
+	sb shown = SB_INIT;
+	term_escape(&shown, v, 0);
+	sb_addf(failure, "results.tsv says %s with val_bpb '%s', which is no measurement",
+		decision ? decision : status, shown.buf);
+	rl_warn("ingest: %s:%ld: a %s row with val_bpb '%s' has no valid measurement: stored with status "
+		"%s (decision %s)", t->f->name, t->line, decision ? decision : "ok", shown.buf, now,
+		decision ? decision : "none");
+	sb_release(&shown);
+	return now;
+}
+
 /* How many times this row's fields have now been seen since the last kept
  * row (1 the first time). Only those rows can share the row's parent: the
  * parent moves on at each kept row and never comes back, so put_row empties
@@ -292,7 +390,16 @@ static json_t *row_record(struct tsv *t, sb *why)
 	}
 	if (!(status = row_status(t, &decision, why)))
 		return NULL;
+	sb failure = SB_INIT;
+	status = measured_status(t, status, decision, &failure);
 	json_t *rec = runrec_new(status);
+	if (failure.len) {
+		json_object_set_new(ingest_sub_object(rec, "failure"), "message",
+				    json_string_lossy(failure.buf, NULL));
+		if (!strcmp(status, "nan")) /* not finite: the key stays, as null (ingest_number) */
+			json_object_set_new(ingest_sub_object(rec, "metrics"), "val_bpb", json_null());
+	}
+	sb_release(&failure);
 	if (t->rows == 0 && !strcmp(status, "ok"))
 		decision = "baseline";
 	if (decision)

@@ -17,7 +17,10 @@
  * one (init, ingest, campaign add); every other command needs the file to exist,
  * so that `ledger query --db typo.db` says so instead of creating an empty
  * ledger and answering that it holds nothing. */
-enum { NEED_DB = 1, CREATES_DB = 2 };
+enum { NEED_DB = 1, CREATES_DB = 2, READS_DB = 4 };
+/* READS_DB: the command only reads, so the ledger is opened read-only
+ * (db_open_read): a read-only file, directory or mount can be read, and a
+ * read never writes a schema into an empty file. */
 
 static const struct command {
 	const char *name;
@@ -27,14 +30,14 @@ static const struct command {
 } commands[] = {
 	{ "init", cmd_init, NEED_DB | CREATES_DB, "create an empty ledger, or check an existing one" },
 	{ "ingest", cmd_ingest, NEED_DB | CREATES_DB, "add run records (runrec/1, results.tsv, run.log, autoresearch@home JSON)" },
-	{ "query", cmd_query, NEED_DB, "list runs matching filters" },
-	{ "show", cmd_show, NEED_DB, "show one run in full" },
-	{ "diff", cmd_diff, NEED_DB, "compare two runs: config, code, hardware, metrics" },
-	{ "frontier", cmd_frontier, NEED_DB, "running best per hardware class and the runs that moved it" },
-	{ "repeats", cmd_repeats, NEED_DB, "groups of repeat measurements with n, mean, sd" },
-	{ "quarantine", cmd_quarantine, NEED_DB, "list input lines that could not be ingested" },
+	{ "query", cmd_query, NEED_DB | READS_DB, "list runs matching filters" },
+	{ "show", cmd_show, NEED_DB | READS_DB, "show one run in full" },
+	{ "diff", cmd_diff, NEED_DB | READS_DB, "compare two runs: config, code, hardware, metrics" },
+	{ "frontier", cmd_frontier, NEED_DB | READS_DB, "running best per hardware class and the runs that moved it" },
+	{ "repeats", cmd_repeats, NEED_DB | READS_DB, "groups of repeat measurements with n, mean, sd" },
+	{ "quarantine", cmd_quarantine, NEED_DB | READS_DB, "list input lines that could not be ingested" },
 	{ "campaign", cmd_campaign, NEED_DB | CREATES_DB, "declare, list, show and assign campaigns" },
-	{ "audit", cmd_audit, NEED_DB, "audit campaigns: confounded, out-of-scope, unresolved, noise" },
+	{ "audit", cmd_audit, NEED_DB | READS_DB, "audit campaigns: confounded, out-of-scope, unresolved, noise" },
 	{ "variables", cmd_variables, 0, "the variable vocabulary: keys, kinds, types, aliases (no ledger needed)" },
 	{ "reinfer", cmd_reinfer, NEED_DB, "recompute changes inferred from descriptions with the current rules" },
 	{ "check", cmd_check, NEED_DB, "check the ledger file for damage (SQLite's integrity and foreign key checks)" },
@@ -106,13 +109,15 @@ static int take_global_options(int *argc, char **argv, struct ledger_ctx *ctx)
 	return 0;
 }
 
-static int open_ledger(struct ledger_ctx *ctx, int may_create)
+static int open_ledger(struct ledger_ctx *ctx, int flags)
 {
-	if (!may_create && access(ctx->db_path, F_OK)) {
+	if (!(flags & CREATES_DB) && access(ctx->db_path, F_OK)) {
 		rl_error("cannot open ledger '%s': %s", ctx->db_path, strerror(errno));
 		rl_hint("pass --db FILE or set LEDGER_DB; 'ledger ingest FILE' or 'ledger init' creates one");
 		return -1;
 	}
+	if (flags & READS_DB)
+		return db_open_read(ctx->db_path, &ctx->db);
 	return db_open(ctx->db_path, &ctx->db);
 }
 
@@ -135,8 +140,12 @@ int main(int argc, char **argv)
 		const struct command *c = &commands[i];
 		if (strcmp(argv[1], c->name))
 			continue;
-		if ((c->flags & NEED_DB) && !wants_help(argc - 1, argv + 1) &&
-		    open_ledger(&ctx, c->flags & CREATES_DB))
+		int flags = c->flags;
+		/* campaign list and show only read: a read-only ledger will do */
+		if (!strcmp(c->name, "campaign") && argc > 2 &&
+		    (!strcmp(argv[2], "list") || !strcmp(argv[2], "show")))
+			flags = NEED_DB | READS_DB;
+		if ((flags & NEED_DB) && !wants_help(argc - 1, argv + 1) && open_ledger(&ctx, flags))
 			return EXIT_FAILURE_RT;
 		rc = c->fn(argc - 1, argv + 1, &ctx);
 		if (ctx.db)

@@ -792,7 +792,8 @@ static double valid_bpb(const json_t *rec)
 {
 	const char *status = runrec_str(rec, "status");
 	double v = runrec_metric(rec, "val_bpb");
-	return status && !strcmp(status, "ok") && isfinite(v) && v > 0 ? v : NAN;
+	/* above the uniform bound: a diverged run, no measurement (runrec.h) */
+	return status && !strcmp(status, "ok") && isfinite(v) && v > 0 && !runrec_bpb_diverged(v) ? v : NAN;
 }
 
 static int hw_memo_is(const struct hw_memo *m, const char *name, double mem_mb)

@@ -87,7 +87,7 @@ static int open_ledger(struct report_ctx *ctx)
 		rl_hint("pass --db FILE or set LEDGER_DB; create a ledger with 'ledger ingest'");
 		return EXIT_FAILURE_RT;
 	}
-	if (db_open(ctx->db_path, &ctx->db))
+	if (db_open_read(ctx->db_path, &ctx->db)) /* a report only reads: a read-only ledger will do */
 		return EXIT_FAILURE_RT;
 	/* One read transaction for the whole report: every section sees the
 	 * same snapshot even while agents keep ingesting (WAL), and SQLite

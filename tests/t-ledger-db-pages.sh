@@ -19,7 +19,7 @@ expect_match ledger-db-pages-2.4 "the run is there" "$out" "^a	"
 # a file that is not a ledger: exit 3, and the hint names it
 echo "notes, not a database" >notes.db
 expect_code ledger-db-open-1 "not a database: exit 3" 3 "$LEDGER" --db notes.db query
-expect_eq ledger-db-open-2 "what, which file, what to do" "ledger: database: file is not a database
+expect_eq ledger-db-open-2 "what, which file, what to do" "ledger: cannot read ledger 'notes.db': file is not a database
 ledger: hint: 'notes.db' is not an SQLite database; pass --db FILE to name the ledger (or a new file, to start one)" "$err"
 expect_eq ledger-db-open-3 "the file is left as it was" "notes, not a database" "$(cat notes.db)"
 

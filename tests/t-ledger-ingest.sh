@@ -150,7 +150,7 @@ expect_eq ingest-utf8-2 "names the option" "ledger: ingest: --agent: the value i
 
 # --- progress on a terminal, nothing without one ----------------------------
 awk 'BEGIN { for (i = 0; i < 3000; i++)
-	printf "{\"schema\":\"runrec/1\",\"run_id\":\"p-%d\",\"status\":\"ok\",\"metrics\":{\"val_bpb\":%d.5}}\n", i, i }' >many.jsonl
+	printf "{\"schema\":\"runrec/1\",\"run_id\":\"p-%d\",\"status\":\"ok\",\"metrics\":{\"val_bpb\":1.%04d}}\n", i, i }' >many.jsonl
 expect_code ingest-progress-1 "no terminal: exit 0" 0 "$LEDGER" --db p1.db ingest many.jsonl
 expect_eq ingest-progress-2 "no terminal: stderr stays empty" "" "$err"
 if command -v script >/dev/null 2>&1; then

@@ -4,7 +4,9 @@
  * trips for time; a string map grown well past its first size against a
  * plain count array; UTF-8 validity against jansson's own on 200,000
  * random byte strings; one valid and several broken records (each error names
- * its field), identity invariance under key order/whitespace. */
+ * its field), identity invariance under key order/whitespace; numbers that
+ * underflow found beside strings, escapes, arrays and nesting, and set null
+ * (never the wrong one); parse_double_range's edges; excerpts cut whole. */
 #include <unistd.h>
 #include <jansson.h>
 #include "hw.h"
@@ -14,6 +16,7 @@
 #include "strmap.h"
 #include "utf8.h"
 #include "table.h"
+#include "termtext.h"
 #include "util.h"
 #include "check.h"
 
@@ -357,8 +360,57 @@ static void test_utf8(void)
 	free(d);
 }
 
+/* runrec_null_underflows on text: the fields it names, and the canonical
+ * text of what is left. */
+static int underflow_case(const char *text, const char *want_fields, const char *want_canon)
+{
+	json_t *v = json_loads(text, JSON_DECODE_ANY, NULL);
+	sb fields = SB_INIT;
+	runrec_null_underflows(v, text, strlen(text), &fields);
+	char *canon = v ? runrec_canonical(v) : NULL;
+	int good = v && !strcmp(fields.buf, want_fields) && !strcmp(canon, want_canon);
+	if (!good)
+		fprintf(stderr, "# %s -> [%s] %s\n", text, fields.buf, canon ? canon : "(no value)");
+	free(canon);
+	json_decref(v);
+	sb_release(&fields);
+	return good;
+}
+
+static void test_underflow(void)
+{
+	CHECK("common-underflow-1", underflow_case("{\"a\":1e-400,\"b\":1e-5}", "'a' ('1e-400')",
+						   "{\"a\":null,\"b\":1.0000000000000001e-5}"));
+	/* a string that holds the text, an escaped quote before it, an array, a nest */
+	CHECK("common-underflow-2",
+	      underflow_case("{\"s\":\"x\\\" 1e-400\",\"n\":[0,2e-999,3],\"o\":{\"k.x\":-7e-330,\"z\":0.0}}",
+			     "'n[1]' ('2e-999'), 'o.k.x' ('-7e-330')",
+			     "{\"n\":[0,null,3],\"o\":{\"k.x\":null,\"z\":0.0},\"s\":\"x\\\" 1e-400\"}"));
+	CHECK("common-underflow-3", underflow_case("{\"a\":0e-999,\"b\":4e-320}", "",
+						   "{\"a\":0.0,\"b\":3.999955468730732e-320}"));
+	char zeros[420] = "{\"a\":0.";
+	memset(zeros + 7, '0', 400);
+	memcpy(zeros + 407, "1}", 3);
+	CHECK("common-underflow-4", underflow_case(zeros, "'a' ('0.00000000000000000000000000000000000000\u2026')",
+						   "{\"a\":null}"));
+	double d;
+	CHECK("common-range-1", parse_double_range("1e-400", &d) == PARSE_UNDERFLOW && d == 0);
+	CHECK("common-range-2", parse_double_range("-1e999", &d) == PARSE_OVERFLOW && isinf(d));
+	CHECK("common-range-3", parse_double_range("4e-320", &d) == 0 && d > 0);
+	CHECK("common-range-4", parse_double_range("0e-999", &d) == 0 && d == 0);
+	CHECK("common-range-5", parse_double_range("abc", &d) == -1 && parse_double_range("", &d) == -1);
+	sb e = SB_INIT;
+	term_excerpt(&e, "ab\xc3\xa9\x01\xff", 6, 3); /* the é does not fit whole */
+	CHECK("common-excerpt-1", !strcmp(e.buf, "ab\u2026"));
+	sb_reset(&e);
+	term_excerpt(&e, "ab\xc3\xa9\x01\xff", 6, 10);
+	CHECK("common-excerpt-2", !strcmp(e.buf, "ab\xc3\xa9\\x01\\xff"));
+	sb_release(&e);
+}
+
 int main(void)
 {
+	test_underflow();
 	test_sb();
 	test_sha256();
 	test_time();
