@@ -46,7 +46,9 @@
  * campaigns   declared campaigns (ledger campaign add): name, spec (JSON)
  * campaign_runs  explicit assignments (ledger campaign assign): campaign, run
  */
+#include <time.h>
 #include "db.h"
+#include "sb.h"
 #include "util.h"
 
 /* The changes table's columns; version 2 added 'code' to how, span and
@@ -281,6 +283,35 @@ static int db_upgrade(sqlite3 *db, const char *path)
 	return 0;
 }
 
+/* ---- the clock of "lost" ----------------------------------------- */
+
+double db_now(void)
+{
+	static double now = NAN;
+	if (!isnan(now))
+		return now;
+	const char *env = getenv("RUNLEDGER_NOW");
+	if (env && *env && parse_iso_utc(env, &now)) {
+		rl_warn("RUNLEDGER_NOW '%s' is not an ISO-8601 UTC time; using the clock", env);
+		now = NAN;
+	}
+	if (isnan(now))
+		now = (double)time(NULL);
+	return now;
+}
+
+static void sql_rl_now(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	(void)argc;
+	(void)argv;
+	sqlite3_result_double(ctx, db_now());
+}
+
+void db_run_status(struct sb *sql, const char *alias)
+{
+	sb_addf(sql, RUN_STATUS_SQL("%1$s."), alias);
+}
+
 int db_open(const char *path, sqlite3 **out)
 {
 	sqlite3 *db = NULL;
@@ -303,6 +334,9 @@ int db_open(const char *path, sqlite3 **out)
 	 * run beside one writer, and the busy timeout makes writers wait their
 	 * turn instead of failing. */
 	sqlite3_busy_timeout(db, 30000);
+	/* constant for the process: every read of a command judges "lost" alike */
+	sqlite3_create_function(db, "rl_now", 0, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
+				sql_rl_now, NULL, NULL);
 	/* 16 KB pages for a new ledger (set before WAL, which fixes the size;
 	 * an existing ledger keeps its own): rows hold ~1 KB of record text,
 	 * and fewer, fuller pages mean fewer WAL frames and index levels.
