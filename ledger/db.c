@@ -258,10 +258,34 @@ static const char *const upgrade_v1_v2 =
  * version, in one transaction: a failure leaves the ledger as it was. The
  * version is read again inside the transaction, since another process may
  * have upgraded it meanwhile. */
+/* BEGIN IMMEDIATE for db_upgrade: 1 when begun, 0 when another process
+ * made the schema meanwhile (nothing left to do), -1 after 30 s. Agents
+ * that open a new ledger together all see version 0; the first makes the
+ * schema and goes on to ingest its file, holding the lock for as long as
+ * that takes, so the others look at the version again while they wait
+ * instead of waiting for that file (cmd_ingest.c waits for its own). */
+static int begin_upgrade(sqlite3 *db)
+{
+	for (int waited_ms = 0;; waited_ms += 100) {
+		sqlite3_busy_timeout(db, 100);
+		int rc = sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
+		sqlite3_busy_timeout(db, 30000);
+		if (rc == SQLITE_OK)
+			return 1;
+		if ((rc & 0xff) != SQLITE_BUSY || waited_ms >= 30000) {
+			rl_error("database: %s", sqlite3_errmsg(db));
+			return -1;
+		}
+		if (schema_version(db) >= LEDGER_SCHEMA_VERSION)
+			return 0;
+	}
+}
+
 static int db_upgrade(sqlite3 *db, const char *path)
 {
-	if (db_exec(db, "BEGIN IMMEDIATE"))
-		return -1;
+	int begun = begin_upgrade(db);
+	if (begun <= 0)
+		return begun;
 	int v = schema_version(db);
 	int rc = 0;
 	if (v >= 1 && v < 2) {

@@ -94,3 +94,19 @@ expect_match ledger-ingest-concurrent-3.3 "the hint names the file not ingested"
 	'^ledger: hint: ingest: alpha.jsonl and the files after it were not ingested: another writer held the ledger for longer than --wait 1 s'
 expect_eq ledger-ingest-concurrent-3.4 "nothing of it stored" 41000 "$(sql big.db 'SELECT count(*) FROM runs')"
 expect_code ledger-ingest-concurrent-3.5 "--wait x is refused" 2 "$LEDGER" --db big.db ingest --wait x alpha.jsonl
+
+# The same eight files into a ledger that does not exist yet: all open it
+# at once, one makes the schema, the others find it made (db.c
+# begin_upgrade) and queue for the write lock.
+pids=
+for k in 1 2 3 4 5 6 7 8; do
+	"$LEDGER" --db new.db ingest "f$k.jsonl" >"n$k.out" 2>"n$k.err" & pids="$pids $!"
+done
+codes=
+for p in $pids; do wait "$p"; codes="$codes $?"; done
+expect_eq ledger-ingest-concurrent-4.1 "8 concurrent ingests creating the ledger: all exit 0" \
+	" 0 0 0 0 0 0 0 0" "$codes"
+expect_eq ledger-ingest-concurrent-4.2 "exactly the distinct union, integrity ok" "41000|41000 ok" \
+	"$(sql new.db 'SELECT count(*), count(DISTINCT run_id) FROM runs') $(sql new.db 'PRAGMA integrity_check')"
+expect_eq ledger-ingest-concurrent-4.3 "no message but the waiting lines" "" \
+	"$(cat n?.err | grep -v -e ': waiting for the ledger' -e ': got the ledger after')"
