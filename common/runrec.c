@@ -8,7 +8,8 @@
 #include "termtext.h"
 #include "util.h"
 
-const char *const runrec_statuses[] = { "ok", "crash", "oom", "nan", "timeout", "killed", "invalid", NULL };
+const char *const runrec_statuses[] = { "ok", "crash", "oom", "nan", "timeout", "killed", "invalid",
+					 "running", NULL };
 const char *const runrec_decisions[] = { "keep", "discard", "baseline", NULL };
 const char *const runrec_phases[] = { "startup", "data", "forward", "backward", "optimizer", "eval", NULL };
 
@@ -673,6 +674,37 @@ const char *runrec_sub_str(const json_t *rec, const char *obj, const char *key)
 double runrec_metric(const json_t *rec, const char *name)
 {
 	return runrec_num(json_object_get(rec, "metrics"), name);
+}
+
+static int same_canonical(const json_t *a, const json_t *b)
+{
+	sb ta = SB_INIT, tb = SB_INIT;
+	runrec_canonical_add(a, &ta);
+	runrec_canonical_add(b, &tb);
+	int same = ta.len == tb.len && !memcmp(ta.buf, tb.buf, ta.len);
+	sb_release(&ta);
+	sb_release(&tb);
+	return same;
+}
+
+int runrec_supersedes(const json_t *final, const json_t *start)
+{
+	const char *fs = runrec_str(final, "status"), *ss = runrec_str(start, "status");
+	const char *fid = runrec_str(final, "run_id"), *sid = runrec_str(start, "run_id");
+	if (!fs || !ss || strcmp(ss, "running") || !strcmp(fs, "running"))
+		return 0;
+	if (!fid || !sid || strcmp(fid, sid))
+		return 0;
+	const char *k;
+	json_t *v;
+	json_object_foreach((json_t *)start, k, v) {
+		json_t *fv = json_object_get(final, k);
+		if (!strcmp(k, "status") || json_is_null(v))
+			continue;
+		if (!fv || !same_canonical(v, fv))
+			return 0;
+	}
+	return 1;
 }
 
 json_t *runrec_new(const char *status)

@@ -11,7 +11,7 @@
 #define RUNREC_SCHEMA "runrec/1"
 
 /* Allowed values; NULL-terminated lists, also used by the ledger's checks. */
-extern const char *const runrec_statuses[];  /* ok crash oom nan timeout killed invalid */
+extern const char *const runrec_statuses[];  /* ok crash oom nan timeout killed invalid running */
 extern const char *const runrec_decisions[]; /* keep discard baseline */
 extern const char *const runrec_phases[];    /* startup forward backward optimizer eval data */
 
@@ -75,6 +75,14 @@ const char *runrec_str(const json_t *rec, const char *key);
 double runrec_num(const json_t *obj, const char *key); /* int or real -> double */
 const char *runrec_sub_str(const json_t *rec, const char *obj, const char *key);
 double runrec_metric(const json_t *rec, const char *name);
+
+/* 1 when final may replace start in the ledger: start has status
+ * "running", final has another status and the same run_id, and every
+ * member start states (non-null, status aside) final states alike (by
+ * canonical text). So the final record of a run extends the record its
+ * trainer wrote at start (data, metrics, finished_at, failure filled in)
+ * and can replace nothing else (docs/run-record.md, "running and lost"). */
+int runrec_supersedes(const json_t *final, const json_t *start);
 
 /* New record with schema set and the given status; caller adds the rest. */
 json_t *runrec_new(const char *status);

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "codediff.h"
+#include "db.h"
 #include "ingest.h"
 #include "jsonarena.h"
 #include "ledger.h"
@@ -48,6 +49,9 @@ static const char usage[] =
 	"  --script PATH      the training script's path in the repository\n"
 	"                     (default train.py)\n"
 	"  --format FMT       the summary as table|tsv|csv|json|md\n"
+	"  --wait SECONDS     how long to wait for the ledger while another process\n"
+	"                     writes to it (default: as long as it takes; a line on\n"
+	"                     stderr says so after a second)\n"
 	"\n"
 	"Prints 'FILE: N new, M already present, Q quarantined (FORMAT)' per file.\n"
 	"A bad line is reported as 'ledger: ingest: FILE:LINE: reason' and kept in\n"
@@ -135,7 +139,7 @@ static void progress_tick(struct ingest_file *f, const char *raw)
 	if (now < f->progress_next)
 		return;
 	f->progress_next = now + 0.5;
-	long n = f->n_new + f->n_present + f->n_quarantined;
+	long n = f->n_new + f->n_present + f->n_quarantined + f->n_ended;
 	if (raw >= f->text && raw < f->text + f->len)
 		rl_progress("ingest: %s: %ld records, %.0f%% of the file", f->name, n,
 			    100.0 * (double)(raw - f->text) / (double)f->len);
@@ -172,6 +176,7 @@ const char *ingest_finish(struct ingest_file *f, struct ingest_item *it)
 		ingest_check_measurement(f, it->line, it->rec);
 		break;
 	case STORE_PRESENT: f->n_present++; break;
+	case STORE_SUPERSEDE: f->n_ended++; break; /* counted apart: not a new run */
 	case STORE_CONFLICT:
 		reject_sb(f, it->line, it->raw, it->rawlen, &it->why);
 		run_id = NULL;
@@ -281,8 +286,11 @@ struct summary {
 static void report_file(struct summary *s, const struct ingest_file *f)
 {
 	if (!s->structured) {
-		printf("%s: %ld new, %ld already present, %ld quarantined (%s)\n", f->name,
-		       f->n_new, f->n_present, f->n_quarantined, ingest_format_name(f->format));
+		printf("%s: %ld new, %ld already present, %ld quarantined", f->name, f->n_new,
+		       f->n_present, f->n_quarantined);
+		if (f->n_ended) /* only then: the line others parse keeps its shape */
+			printf(", %ld running run%s ended", f->n_ended, f->n_ended == 1 ? "" : "s");
+		printf(" (%s)\n", ingest_format_name(f->format));
 		return;
 	}
 	int r = table_add_row(&s->t);
@@ -349,14 +357,94 @@ static void warn_code_misses(struct ingest_file *f, struct codediff *cd)
 	sb_release(&example);
 }
 
+/* ---- waiting for the write lock ----------------------------------------- */
+
+/* One writer at a time holds a ledger, for a whole file (one transaction
+ * per file). Several agents ingesting large files at once queue for it:
+ * with SQLite's fixed 30 s busy timeout 3 of 8 concurrent 200,000-record
+ * ingests gave up (docs/ingest.md). So ingest waits as long as it takes,
+ * or --wait SECONDS, and says so after a second instead of seeming hung. */
+struct lock_wait {
+	const char *file;   /* the file waiting (messages) */
+	double limit;       /* seconds; < 0: no limit */
+	double since;       /* monotonic start of the current wait */
+	double waited;      /* how long the last wait lasted */
+	int said;           /* the waiting line was printed for this wait */
+};
+
+#define WAIT_SAY_AFTER_S 1.0
+
+static void say_waiting(const struct lock_wait *w)
+{
+	rl_progress_end();
+	if (w->limit >= 0)
+		fprintf(stderr, "%s: ingest: %s: waiting for the ledger, held by another writer "
+			"(up to %g s, --wait)\n", rl_progname, w->file, w->limit);
+	else
+		fprintf(stderr, "%s: ingest: %s: waiting for the ledger, held by another writer "
+			"(as long as it takes; --wait SECONDS bounds it)\n", rl_progname, w->file);
+}
+
+/* SQLite's busy handler: called with count 0, 1, … while the lock is
+ * held elsewhere; nonzero means try again. Sleeps a few ms, then 25 ms:
+ * a waiter notices a released lock quickly without spinning. */
+/* Without --wait an ingest waits for the ledger as long as it takes; an
+ * agent (or a test) that would rather fail fast sets $LEDGER_BUSY_TIMEOUT
+ * seconds, the bound every other command's busy timeout takes too. */
+static double env_busy_limit(void)
+{
+	const char *env = getenv("LEDGER_BUSY_TIMEOUT");
+	double s;
+	return env && *env && !parse_double(env, &s) && s >= 0 ? s : -1;
+}
+
+static int on_busy(void *arg, int count)
+{
+	struct lock_wait *w = arg;
+	double now = mono_now();
+	if (count == 0) {
+		w->since = now;
+		w->said = 0;
+	}
+	w->waited = now - w->since;
+	/* said before giving up, so that a short --wait shows its cause too */
+	double say_after = w->limit >= 0 && w->limit < WAIT_SAY_AFTER_S ? w->limit : WAIT_SAY_AFTER_S;
+	if (!w->said && w->waited >= say_after) {
+		say_waiting(w);
+		w->said = 1;
+	}
+	if (w->limit >= 0 && w->waited >= w->limit)
+		return 0;
+	sqlite3_sleep(count < 5 ? 2 : 25);
+	return 1;
+}
+
+/* BEGIN IMMEDIATE, waiting for the lock as w allows. 0, or -1 with the
+ * message printed. */
+static int begin_file(struct ingest_file *f, struct lock_wait *w)
+{
+	w->file = f->name;
+	w->said = 0;
+	w->waited = 0;
+	if (store_begin(f->store)) {
+		if (w->limit >= 0 && w->waited >= w->limit)
+			rl_hint("ingest: %s and the files after it were not ingested: another writer "
+				"held the ledger for longer than --wait %g s; ingest them again, or give "
+				"a longer --wait (or none: wait as long as it takes)", f->name, w->limit);
+		return -1;
+	}
+	if (w->said)
+		fprintf(stderr, "%s: ingest: %s: got the ledger after %.1f s\n", rl_progname,
+			f->name, w->waited);
+	return 0;
+}
+
 /* Read, store and commit an open file of known format inside one
  * transaction. Returns an exit status. */
-static int store_file(struct ingest_file *f, struct codediff *cd)
+static int store_file(struct ingest_file *f, struct codediff *cd, struct lock_wait *w)
 {
-	if (store_begin(f->store)) {
-		rl_hint("another process may be holding the ledger for longer than the 30 s wait; try again");
+	if (begin_file(f, w))
 		return EXIT_FAILURE_RT;
-	}
 	sqlite3_int64 since = store_last_id(f->store); /* the last run before this file's */
 	if (cd) { /* misses of a file that failed before are not this file's */
 		sb none = SB_INIT;
@@ -393,7 +481,7 @@ static void skip_bom(struct ingest_file *f)
 
 /* One file: load, detect, store, report. Returns an exit status. */
 static int ingest_one(const char *path, enum ingest_format forced, const struct ingest_opts *o,
-		      struct store *st, struct codediff *cd, struct summary *s)
+		      struct store *st, struct codediff *cd, struct summary *s, struct lock_wait *w)
 {
 	struct ingest_file f = { .path = path, .name = strcmp(path, "-") ? path : "stdin",
 				 .opts = o, .store = st, .run_id = SB_INIT, .warned = SB_INIT,
@@ -411,7 +499,7 @@ static int ingest_one(const char *path, enum ingest_format forced, const struct 
 		rl_error("ingest: %s: cannot tell the format from the content", f.name);
 		rl_hint("pass --as runrec|results.tsv|run.log|arh.json");
 		rc = EXIT_USAGE;
-	} else if ((rc = store_file(&f, cd)) == EXIT_OK) {
+	} else if ((rc = store_file(&f, cd, w)) == EXIT_OK) {
 		report_file(s, &f);
 		rc = f.n_quarantined ? EXIT_FINDINGS : EXIT_OK;
 	}
@@ -490,6 +578,11 @@ static int parse_args(int argc, char **argv, struct ingest_opts *o, enum ingest_
 				rl_error("ingest: --every '%s' is not a number of seconds", v);
 				return -1;
 			}
+		} else if (opt_value(argc, argv, &i, "--wait", &v)) {
+			if (v && (parse_double(v, &o->wait_s) || !(o->wait_s >= 0))) {
+				rl_error("ingest: --wait '%s' is not a number of seconds", v);
+				return -1;
+			}
 		} else if (opt_value(argc, argv, &i, "--repo", &v)) {
 			o->repo = v;
 		} else if (opt_value(argc, argv, &i, "--script", &v)) {
@@ -539,7 +632,7 @@ static int parse_args(int argc, char **argv, struct ingest_opts *o, enum ingest_
 int cmd_ingest(int argc, char **argv, struct ledger_ctx *ctx)
 {
 	static const char *const cols[] = { "file", "format", "new", "present", "quarantined" };
-	struct ingest_opts o = { .started_at = NAN, .every = 300 };
+	struct ingest_opts o = { .started_at = NAN, .every = 300, .wait_s = -1 };
 	enum ingest_format as = IN_UNKNOWN;
 	int nfiles, rc = EXIT_OK;
 	if (wants_help(argc, argv)) {
@@ -574,14 +667,17 @@ int cmd_ingest(int argc, char **argv, struct ledger_ctx *ctx)
 	int arenas = json_arena_install() == 0;
 	struct store *st = store_new(ctx->db);
 	store_set_codediff(st, cd);
+	struct lock_wait w = { .limit = o.wait_s >= 0 ? o.wait_s : env_busy_limit() };
+	sqlite3_busy_handler(ctx->db, on_busy, &w);
 	int i = 0;
 	for (; i < nfiles && rc != EXIT_FAILURE_RT; i++) {
-		int r = ingest_one(argv[i], as, &o, st, cd, &s);
+		int r = ingest_one(argv[i], as, &o, st, cd, &s, &w);
 		rc = r > rc ? r : rc;
 	}
 	if (rc == EXIT_FAILURE_RT)
 		say_not_ingested(argv + i - 1, nfiles - i + 1);
 	store_free(st);
+	sqlite3_busy_timeout(ctx->db, db_busy_timeout_ms()); /* w is going away; closing may still wait */
 	codediff_free(cd);
 	if (arenas)
 		json_arena_uninstall();

@@ -88,8 +88,8 @@ static void build_sql(const struct query_args *a, sb *sql, struct sql_args *args
 	/* time: untimed runs count as the latest, like the frontier's order */
 	const char *asc = "r.t_finished IS NULL, r.t_finished, r.id";
 	const char *desc = "r.t_finished IS NULL DESC, r.t_finished DESC, r.id DESC";
-	sb_adds(sql, "SELECT r.run_id, r.finished_at, r.agent, r.hw_class, r.vram_tier,"
-		     " r.status, r.decision, ");
+	sb_adds(sql, "SELECT r.run_id, r.finished_at, r.agent, r.hw_class, r.vram_tier, "
+		     RUN_STATUS_SQL("r.") " AS status, r.decision, ");
 	run_metric_sql(a->metric, "r", sql, args);
 	sb_adds(sql, " AS metric, NULL, r.description, r.id,"
 		     " r.t_finished AS t_finished FROM runs r WHERE 1");

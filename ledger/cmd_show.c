@@ -39,6 +39,8 @@ static const char *const tag_cols[][2] = {
 	{ "content_hash", "content_hash" }, { "source_format", "source_format" },
 	{ "source_file", "source_file" }, { "source_line", "source_line" },
 	{ "ingested_at", "ingested_at" },
+	/* only when it differs from the record's: a running run shown as lost */
+	{ "status", "CASE WHEN " RUN_STATUS_SQL("") " <> status THEN " RUN_STATUS_SQL("") " END" },
 };
 
 struct field {
@@ -126,6 +128,9 @@ static json_t *ledger_tags(sqlite3 *db, sqlite3_int64 id)
 	if (rc == SQLITE_ROW) {
 		for (size_t k = 0; k < ARRAY_SIZE(tag_cols); k++) {
 			json_t *v;
+			if (!strcmp(tag_cols[k][0], "status") &&
+			    sqlite3_column_type(st, (int)k) == SQLITE_NULL)
+				continue;
 			switch (sqlite3_column_type(st, (int)k)) {
 			case SQLITE_INTEGER: v = json_integer(sqlite3_column_int64(st, (int)k)); break;
 			case SQLITE_FLOAT: v = json_real(sqlite3_column_double(st, (int)k)); break;

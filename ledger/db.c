@@ -50,6 +50,7 @@
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
+#include <time.h>
 #include "db.h"
 #include "sb.h"
 #include "util.h"
@@ -373,10 +374,34 @@ static const char *const upgrade_v1_v2 =
  * version, in one transaction: a failure leaves the ledger as it was. The
  * version is read again inside the transaction, since another process may
  * have upgraded it meanwhile. */
+/* BEGIN IMMEDIATE for db_upgrade: 1 when begun, 0 when another process
+ * made the schema meanwhile (nothing left to do), -1 after 30 s. Agents
+ * that open a new ledger together all see version 0; the first makes the
+ * schema and goes on to ingest its file, holding the lock for as long as
+ * that takes, so the others look at the version again while they wait
+ * instead of waiting for that file (cmd_ingest.c waits for its own). */
+static int begin_upgrade(sqlite3 *db)
+{
+	for (int waited_ms = 0;; waited_ms += 100) {
+		sqlite3_busy_timeout(db, 100);
+		int rc = sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
+		sqlite3_busy_timeout(db, db_busy_timeout_ms());
+		if (rc == SQLITE_OK)
+			return 1;
+		if ((rc & 0xff) != SQLITE_BUSY || waited_ms >= 30000) {
+			rl_error("database: %s", sqlite3_errmsg(db));
+			return -1;
+		}
+		if (schema_version(db) >= LEDGER_SCHEMA_VERSION)
+			return 0;
+	}
+}
+
 static int db_upgrade(sqlite3 *db, const char *path)
 {
-	if (db_exec(db, "BEGIN IMMEDIATE"))
-		return -1;
+	int begun = begin_upgrade(db);
+	if (begun <= 0)
+		return begun;
 	int v = schema_version(db);
 	int rc = v < 0 ? -1 : 0; /* unreadable: reported */
 	if (v >= 1 && v < 2) {
@@ -447,13 +472,52 @@ static int refuse_readonly(const char *path, const char *sqlite_said)
 
 /* The busy timeout: 30 s, or $LEDGER_BUSY_TIMEOUT seconds (docs/ledger.md):
  * an agent that would rather fail fast than wait, and the tests. */
-static int busy_timeout_ms(void)
+int db_busy_timeout_ms(void)
 {
 	const char *env = getenv("LEDGER_BUSY_TIMEOUT");
 	double s;
 	if (env && *env && !parse_double(env, &s) && s >= 0 && s <= 86400)
 		return (int)(s * 1000);
 	return 30000;
+}
+
+/* ---- the clock of "lost" ----------------------------------------- */
+
+double db_now(void)
+{
+	static double now = NAN;
+	if (!isnan(now))
+		return now;
+	const char *env = getenv("RUNLEDGER_NOW");
+	if (env && *env && parse_iso_utc(env, &now)) {
+		rl_warn("RUNLEDGER_NOW '%s' is not an ISO-8601 UTC time; using the clock", env);
+		now = NAN;
+	}
+	if (isnan(now))
+		now = (double)time(NULL);
+	return now;
+}
+
+static void sql_rl_now(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	(void)argc;
+	(void)argv;
+	sqlite3_result_double(ctx, db_now());
+}
+
+/* What every connection gets, read-only or not: the busy timeout, and
+ * rl_now() (constant for the process: every read of a command judges
+ * "lost" alike). */
+static void connection_setup(sqlite3 *db)
+{
+	sqlite3_busy_timeout(db, db_busy_timeout_ms());
+	sqlite3_create_function(db, "rl_now", 0, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
+				sql_rl_now, NULL, NULL);
+}
+
+void db_run_status(struct sb *sql, const char *alias)
+{
+	sb_addf(sql, RUN_STATUS_SQL("%1$s."), alias);
 }
 
 int db_open(const char *path, sqlite3 **out)
@@ -487,14 +551,14 @@ int db_open(const char *path, sqlite3 **out)
 	/* Several agents may ingest into one ledger at once: WAL lets readers
 	 * run beside one writer, and the busy timeout makes writers wait their
 	 * turn instead of failing. */
-	sqlite3_busy_timeout(db, busy_timeout_ms());
+	connection_setup(db);
 	/* 16 KB pages for a new ledger (set before WAL, which fixes the size;
 	 * an existing ledger keeps its own): rows hold ~1 KB of record text,
 	 * and fewer, fuller pages mean fewer WAL frames and index levels.
 	 * 10^6-record ingest 39.9 -> 30.4 s (8 KB: 33.3 s); frontier and
 	 * query on the result no slower (0.12 -> 0.10-0.12 s, 0.09 -> 0.06 s). */
 	int prc = exec_retry_busy(db, "PRAGMA page_size=16384; PRAGMA journal_mode=WAL;"
-				      " PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;", busy_timeout_ms());
+				      " PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;", db_busy_timeout_ms());
 	if (prc != SQLITE_OK) {
 		if (((prc & 0xff) == SQLITE_READONLY || (prc & 0xff) == SQLITE_CANTOPEN) &&
 		    refuse_readonly(path, NULL)) {
@@ -559,7 +623,7 @@ static int open_ro(const char *name, int flags, sqlite3 **db)
 {
 	int rc = sqlite3_open_v2(name, db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX | flags, NULL);
 	if (rc == SQLITE_OK)
-		sqlite3_busy_timeout(*db, busy_timeout_ms());
+		connection_setup(*db);
 	return rc;
 }
 

@@ -10,6 +10,8 @@
 /* Open (creating if needed) the ledger at path and bring its schema to the
  * current version. Returns 0 or -1 with a message printed. */
 int db_open(const char *path, sqlite3 **out);
+/* The busy timeout in ms: 30 s, or $LEDGER_BUSY_TIMEOUT seconds. */
+int db_busy_timeout_ms(void);
 void db_close(sqlite3 *db);
 
 /* Open an existing ledger for reading only (SQLITE_OPEN_READONLY): the
@@ -70,5 +72,25 @@ void db_bind_double(sqlite3_stmt *st, int i, double v);
  * otherwise, caller frees) and as NaN. */
 char *db_column_dup(sqlite3_stmt *st, int i);
 double db_column_num(sqlite3_stmt *st, int i);
+
+/* The status a run shows (docs/run-record.md, "running and lost"): a
+ * running record whose start (its t_finished, as it has no finished_at)
+ * plus budget.seconds plus config train.timeout_grace_s (the trainer's
+ * default 120 s when absent) lies before rl_now() is "lost": its final
+ * record never came. A running record without a budget stays running.
+ * a is the table's prefix: "" or "r."; as a format, "%1$s." (db_run_status).
+ * Computed when read, so a final record arriving later simply replaces it. */
+#define RUN_STATUS_SQL(a)                                                                   \
+	"(CASE WHEN " a "status = 'running' AND " a "t_finished"                              \
+	" + json_extract(" a "record, '$.budget.seconds')"                                    \
+	" + coalesce(json_extract(" a "record, '$.config.\"train.timeout_grace_s\"'), 120)" \
+	" < rl_now() THEN 'lost' ELSE " a "status END)"
+/* RUN_STATUS_SQL for the table alias (e.g. "r") appended to sql. */
+struct sb;
+void db_run_status(struct sb *sql, const char *alias);
+/* The time "lost" is judged against, epoch seconds: RUNLEDGER_NOW
+ * (ISO-8601 UTC, for tests and reproducible reports) when set, else the
+ * clock when the process first asks. SQL: rl_now(). */
+double db_now(void);
 
 #endif

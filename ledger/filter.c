@@ -1,6 +1,7 @@
 /* filter.c — run filters to a parameterised WHERE fragment; see filter.h.
  * Option values only ever reach SQLite through sql_args (bound parameters);
  * the SQL text built here is made of fixed pieces and the caller's alias. */
+#include "db.h"
 #include "filter.h"
 #include "runrec.h"
 #include "util.h"
@@ -12,7 +13,8 @@ const char run_filter_usage[] =
 	"  --hardware HW        hardware class (H100, RTX 3090; any case), else a\n"
 	"                       substring of the GPU name\n"
 	"  --tier TIER          VRAM tier: small, medium, large, xl\n"
-	"  --status S[,S…]      ok, crash, oom, nan, timeout, killed, invalid\n"
+	"  --status S[,S…]      ok, crash, oom, nan, timeout, killed, invalid, running,\n"
+	"                       lost (running past its budget + grace: no final record)\n"
 	"  --since DATE         finished at or after DATE (ISO-8601, UTC)\n"
 	"  --until DATE         finished before the end of DATE (a bare day counts\n"
 	"                       whole), or at or before DATE[THH:MM[:SS]]\n"
@@ -147,7 +149,7 @@ static int add_statuses(struct run_filter *f, const char *cmd, const char *v)
 	char *copy = xstrdup(v), *save = NULL;
 	int rc = 0;
 	for (char *s = strtok_r(copy, ",", &save); s; s = strtok_r(NULL, ",", &save)) {
-		if (!runrec_in_list(runrec_statuses, s)) {
+		if (!runrec_in_list(runrec_statuses, s) && strcmp(s, "lost")) {
 			rl_error("%s: --status '%s' is not a run status", cmd, s);
 			rl_hint("use ok, crash, oom, nan, timeout, killed or invalid (comma-separated)");
 			rc = -1;
@@ -319,7 +321,9 @@ static void hardware_sql(sb *sql, struct sql_args *args, const char *alias, cons
 
 static void status_sql(sb *sql, struct sql_args *args, const char *alias, const struct run_filter *f)
 {
-	sb_addf(sql, " AND %s.status IN (", alias);
+	sb_adds(sql, " AND ");
+	db_run_status(sql, alias); /* lost is the status a run shows, not a stored one */
+	sb_adds(sql, " IN (");
 	for (int k = 0; k < f->nstatus; k++) {
 		sb_adds(sql, k ? ", ?" : "?");
 		sql_args_text(args, f->status[k]);

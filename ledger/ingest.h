@@ -18,6 +18,7 @@ struct ingest_opts {
 	const char *agent, *campaign, *hardware;
 	double started_at; /* epoch seconds; NaN unless --started-at */
 	double every;      /* seconds between results.tsv rows (--every) */
+	double wait_s;     /* --wait: seconds to wait for the ledger's lock; < 0 no limit */
 	const char *repo;  /* --repo DIR: changes from the commits' diff, or NULL */
 	const char *script; /* --script PATH: the training script in the tree */
 };
@@ -31,6 +32,7 @@ struct ingest_file {
 	const struct ingest_opts *opts;
 	struct store *store;
 	long n_new, n_present, n_quarantined;
+	long n_ended;           /* running records replaced by their run's final record */
 	sb run_id;              /* the last stored run_id (see ingest_put) */
 	sb warned;              /* readers: "\n"-separated names already warned about */
 	int progress;           /* stderr is a terminal: show how far the file has got */

@@ -147,16 +147,25 @@ static void rkey_memo_clear(struct rkey_memo *m)
 static void rkey_memo_put(struct rkey_memo *m, const char *run_id, const char *key, const char *hw,
 			  const char *commit, const char *diff)
 {
-	if (!run_id || strmap_find(&m->ids, run_id))
+	if (!run_id)
 		return;
-	if (m->n == RKEY_MEMO_MAX)
-		rkey_memo_clear(m);
-	struct rkey_memo_entry *e = &m->v[m->n];
+	const struct strmap_slot *s = strmap_find(&m->ids, run_id);
+	struct rkey_memo_entry *e;
+	if (s) { /* a final record replaced its running one: its key now */
+		e = &m->v[s->v.n];
+		free(e->hw_class);
+		free(e->commit);
+		free(e->diff);
+	} else {
+		if (m->n == RKEY_MEMO_MAX)
+			rkey_memo_clear(m);
+		e = &m->v[m->n];
+		strmap_get(&m->ids, run_id, NULL)->v.n = m->n++;
+	}
 	snprintf(e->key, sizeof(e->key), "%s", key);
 	e->hw_class = hw ? xstrdup(hw) : NULL;
 	e->commit = commit ? xstrdup(commit) : NULL;
 	e->diff = diff ? xstrdup(diff) : NULL;
-	strmap_get(&m->ids, run_id, NULL)->v.n = m->n++;
 }
 
 static void rkey_memo_free(struct rkey_memo *m)
@@ -242,6 +251,7 @@ struct store {
 	sqlite3 *db;
 	sqlite3_stmt *ins_run, *ins_change, *sel_by_id, *sel_config, *ins_quar, *sel_max_id;
 	sqlite3_stmt *sel_parent_key, *sel_state_row, *sel_run_changes;
+	sqlite3_stmt *upd_run, *del_changes; /* a final record replacing its running one */
 	struct rkey_memo *rkeys;
 	struct state_memo *states;
 	struct cache cache;
@@ -281,6 +291,18 @@ static const char sql_ins_run[] =
 	" VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,?19,"
 	"?20,?21,?22,?23,?24,?25,?26,?27,?28) ON CONFLICT DO NOTHING";
 
+/* The same columns, for the one update ingest allows: a run's final
+ * record replaces its running record in place (same id: its place in
+ * ingest order, campaign assignments and children stay). */
+static const char sql_upd_run[] =
+	"UPDATE runs SET (run_id, content_hash, parent, campaign, agent, description,"
+	" status, decision, started_at, finished_at, t_finished, gpu_name, hw_class,"
+	" vram_tier, gpu_count, gpu_mem_mb, code_commit, code_dirty, diff_sha256,"
+	" data_name, data_sha256, val_bpb, repeat_key, source_format, source_file,"
+	" source_line, ingested_at, record) = (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,"
+	"?13,?14,?15,?16,?17,?18,?19,?20,?21,?22,?23,?24,?25,?26,?27,?28)"
+	" WHERE id = ?29 AND status = 'running'";
+
 struct store *store_new(sqlite3 *db)
 {
 	struct store *st = xcalloc(1, sizeof(*st));
@@ -295,7 +317,9 @@ struct store *store_new(sqlite3 *db)
 	st->ins_run = db_prepare(db, sql_ins_run);
 	st->ins_change = db_prepare(db, "INSERT OR REPLACE INTO changes(run, var, old, new, how,"
 					" span, infer_version) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)");
-	st->sel_by_id = db_prepare(db, "SELECT id, content_hash FROM runs WHERE run_id = ?1");
+	st->sel_by_id = db_prepare(db, "SELECT id, content_hash, record FROM runs WHERE run_id = ?1");
+	st->upd_run = db_prepare(db, sql_upd_run);
+	st->del_changes = db_prepare(db, "DELETE FROM changes WHERE run = ?1");
 	st->sel_config = db_prepare(db, "SELECT json_extract(record, '$.config') FROM runs"
 					" WHERE run_id = ?1");
 	/* Re-ingesting a file reports its bad lines again but stores each once. */
@@ -330,6 +354,8 @@ void store_free(struct store *st)
 	sqlite3_finalize(st->sel_parent_key);
 	sqlite3_finalize(st->sel_state_row);
 	sqlite3_finalize(st->sel_run_changes);
+	sqlite3_finalize(st->upd_run);
+	sqlite3_finalize(st->del_changes);
 	rkey_memo_free(st->rkeys);
 	state_memo_free(st->states);
 	for (int g = 0; g < 2; g++) {
@@ -861,9 +887,9 @@ static void read_columns(const json_t *rec, struct store_cols *c)
 }
 
 /* Columns 12-16; returns the class and tier (for the repeat key). */
-static const struct hw_memo *bind_hardware(struct store *st, const struct store_cols *c)
+static const struct hw_memo *bind_hardware(struct store *st, sqlite3_stmt *q,
+					   const struct store_cols *c)
 {
-	sqlite3_stmt *q = st->ins_run;
 	const struct hw_memo *hw = hw_tags(st, c->cpu_only ? "CPU" : c->gpu_name, c->gpu_mem_mb);
 	bind_static(q, 12, c->gpu_name);
 	bind_static(q, 13, hw->cls);
@@ -876,9 +902,9 @@ static const struct hw_memo *bind_hardware(struct store *st, const struct store_
 	return hw;
 }
 
-static void bind_record(struct store *st, const struct store_prep *p, const struct store_src *src)
+static void bind_record(struct store *st, sqlite3_stmt *q, const struct store_prep *p,
+			const struct store_src *src)
 {
-	sqlite3_stmt *q = st->ins_run;
 	const struct store_cols *c = &p->cols;
 	for (int i = 0; i < (int)ARRAY_SIZE(c->text); i++)
 		bind_static(q, i + 1, c->text[i]);
@@ -910,21 +936,74 @@ static void cache_config(struct store *st, const char *run_id, json_t *config)
 	cache_put(&st->cache, run_id, config);
 }
 
-/* The insert was ignored: same content (present) or a run_id clash. */
-static enum store_outcome explain_conflict(struct store *st, const char *run_id,
-					   const char *hash, sb *why)
+/* Same run_id, other content, stored as run #id: the only replacement
+ * allowed is a run's final record over its running record (runrec.h,
+ * runrec_supersedes); the running record arriving after its final one is
+ * already present (a runs.jsonl ingested again); all else is a clash. */
+static enum store_outcome judge_clash(const json_t *rec, const char *run_id, sqlite3_int64 id,
+				      const char *stored_text, sb *why)
+{
+	json_t *stored = stored_text ? json_loads(stored_text, 0, NULL) : NULL;
+	const char *was = runrec_str(stored, "status"), *now = runrec_str(rec, "status");
+	enum store_outcome out = STORE_CONFLICT;
+	if (stored && runrec_supersedes(rec, stored))
+		out = STORE_SUPERSEDE;
+	else if (stored && runrec_supersedes(stored, rec))
+		out = STORE_PRESENT;
+	else {
+		sb_addf(why, "run_id '%s' is already stored with different content (run #%lld)",
+			run_id, (long long)id);
+		/* said where the running record is involved; a clash of two
+		 * final records needs no more than the line above */
+		if (was && now && strcmp(was, "running") && !strcmp(now, "running"))
+			sb_addf(why, ": its record is final (%s), and this running record is not its start",
+				was);
+		else if (was && now && !strcmp(was, "running") && strcmp(now, "running"))
+			sb_adds(why, ": this final record does not keep what its running record says"
+				" (only data, metrics, finished_at and failure may be filled in)");
+	}
+	json_decref(stored);
+	return out;
+}
+
+/* The insert was ignored: same content (present), a final record for a
+ * running one (*id set), or a run_id clash. */
+static enum store_outcome explain_conflict(struct store *st, const json_t *rec, const char *run_id,
+					   const char *hash, sqlite3_int64 *id, sb *why)
 {
 	sqlite3_stmt *q = st->sel_by_id;
 	enum store_outcome out = STORE_PRESENT;
 	db_bind_text(q, 1, run_id);
 	int rc = store_step(st, q, "look up the stored run");
 	if (rc == SQLITE_ROW && strcmp((const char *)sqlite3_column_text(q, 1), hash)) {
-		sb_addf(why, "run_id '%s' is already stored with different content (run #%lld)",
-			run_id, (long long)sqlite3_column_int64(q, 0));
-		out = STORE_CONFLICT;
+		*id = sqlite3_column_int64(q, 0);
+		out = judge_clash(rec, run_id, *id, (const char *)sqlite3_column_text(q, 2), why);
 	}
 	sqlite3_reset(q);
 	return out;
+}
+
+/* Replace running run #id by its final record: the row in place, its
+ * changes anew (the parent and config are the running record's, so they
+ * come out the same, but the row's are the final record's). */
+static void supersede(struct store *st, sqlite3_int64 id, const struct store_prep *p,
+		      const struct store_src *src, const char *key, const struct change_list *cl,
+		      int how)
+{
+	sqlite3_stmt *q = st->upd_run;
+	bind_record(st, q, p, src);
+	bind_hardware(st, q, &p->cols);
+	bind_static(q, 23, key);
+	sqlite3_bind_int64(q, 29, id);
+	int rc = store_step(st, q, "replace the running record by its final one");
+	sqlite3_reset(q);
+	if (rc == DB_ERROR)
+		return;
+	sqlite3_bind_int64(st->del_changes, 1, id);
+	rc = store_step(st, st->del_changes, "drop the running record's changes");
+	sqlite3_reset(st->del_changes);
+	if (rc != DB_ERROR)
+		insert_changes(st, id, cl, (enum change_how)how);
 }
 
 void store_prepare(json_t *rec, struct store_prep *p)
@@ -964,7 +1043,7 @@ void store_repeat_key(struct store *st, json_t *rec, const struct change_list *c
 {
 	struct store_prep p;
 	store_prepare(rec, &p);
-	repeat_key(st, rec, &p, bind_hardware(st, &p.cols), cl, how, key);
+	repeat_key(st, rec, &p, bind_hardware(st, st->ins_run, &p.cols), cl, how, key);
 	store_prep_release(&p);
 }
 
@@ -978,8 +1057,8 @@ enum store_outcome store_put_prepared(struct store *st, json_t *rec, const struc
 	sqlite3_stmt *q = st->ins_run;
 
 	*run_id = runrec_str(rec, "run_id");
-	bind_record(st, p, src);
-	const struct hw_memo *hw = bind_hardware(st, &p->cols);
+	bind_record(st, q, p, src);
+	const struct hw_memo *hw = bind_hardware(st, q, &p->cols);
 	repeat_key(st, rec, p, hw, &cl, how, key);
 	bind_static(q, 23, key);
 	int rc = store_step(st, q, "store the run");
@@ -988,12 +1067,15 @@ enum store_outcome store_put_prepared(struct store *st, json_t *rec, const struc
 		change_list_release(&cl);
 		return out;
 	}
+	sqlite3_int64 id = 0;
 	if (sqlite3_changes(st->db) == 1) {
 		insert_changes(st, sqlite3_last_insert_rowid(st->db), &cl, (enum change_how)how);
 		rkey_memo_put(st->rkeys, *run_id, key, hw->cls, p->cols.code_commit, p->cols.diff_sha256);
-	} else
-		out = explain_conflict(st, *run_id, p->hash, why);
-	if (out == STORE_CONFLICT) /* the stored run of that id is another one */
+	} else if ((out = explain_conflict(st, rec, *run_id, p->hash, &id, why)) == STORE_SUPERSEDE) {
+		supersede(st, id, p, src, key, &cl, how);
+		rkey_memo_put(st->rkeys, *run_id, key, hw->cls, p->cols.code_commit, p->cols.diff_sha256);
+	}
+	if (out == STORE_CONFLICT || out == STORE_SUPERSEDE) /* the stored run of that id changed */
 		state_memo_forget(st->states, *run_id);
 	if (out != STORE_CONFLICT)
 		cache_config(st, *run_id, json_object_get(rec, "config"));

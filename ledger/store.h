@@ -24,7 +24,8 @@ struct store_src {
 enum store_outcome {
 	STORE_NEW,      /* inserted */
 	STORE_PRESENT,  /* same content already stored: nothing added */
-	STORE_CONFLICT  /* same run_id, different content: caller quarantines */
+	STORE_CONFLICT, /* same run_id, different content: caller quarantines */
+	STORE_SUPERSEDE /* the run's final record replaced its running record */
 };
 
 /* Prepare statements on an open ledger. A failed prepare is reported and

@@ -59,7 +59,7 @@ static void load_members(struct camp *c)
 {
 	sb sql = SB_INIT;
 	struct sql_args args = SQL_ARGS_INIT;
-	sb_adds(&sql, "SELECT r.id, r.run_id, r.t_finished, r.status, r.decision, r.description, "
+	sb_adds(&sql, "SELECT r.id, r.run_id, r.t_finished, " RUN_STATUS_SQL("r.") ", r.decision, r.description, "
 		      "CASE WHEN r.status = 'ok' THEN ");
 	run_metric_sql(c->spec.metric, "r", &sql, &args);
 	sb_adds(&sql, " END, (SELECT CASE WHEN p.status = 'ok' THEN ");

@@ -221,7 +221,7 @@ void daily_crashes(struct day *d)
 	static const char *const cols[] = { "time", "status", "phase", "message", "agent",
 					    "hardware", "description" };
 	static const char sql[] =
-		"SELECT t_finished, status, json_extract(record, '$.failure.phase'), "
+		"SELECT t_finished, " RUN_STATUS_SQL("") ", json_extract(record, '$.failure.phase'), "
 		" json_extract(record, '$.failure.message'), agent, hw_class, description "
 		"FROM runs WHERE " DAY("") " AND (status <> 'ok' OR val_bpb IS NULL) "
 		"ORDER BY t_finished, id";
@@ -250,7 +250,7 @@ void daily_confounded(struct day *d)
 	static const char *const cols[] = { "time", "variables", "n", "val_bpb", "status",
 					    "decision", "agent", "hardware", "description" };
 	static const char sql[] =
-		"SELECT r.id, r.t_finished, r.val_bpb, r.status, r.decision, r.agent, r.hw_class, "
+		"SELECT r.id, r.t_finished, r.val_bpb, " RUN_STATUS_SQL("r.") ", r.decision, r.agent, r.hw_class, "
 		" r.description FROM runs r "
 		"WHERE " DAY("r.") " AND (SELECT count(*) FROM changes c WHERE c.run = r.id) >= 2 "
 		"ORDER BY r.t_finished, r.id";

@@ -18,7 +18,7 @@ single.json: 1 new, 0 already present, 0 quarantined (runrec)" "$out"
 expect_eq ledger-ingest-1.3 "stderr names file:line and reason" \
 "ledger: ingest: runs.jsonl:8: invalid JSON at column 63: string or '}' expected near end of file
 ledger: ingest: runs.jsonl:9: field 'metrics.val_bpb': expected a number or null, got string
-ledger: ingest: runs.jsonl:10: field 'status': 'exploded' is not one of ok|crash|oom|nan|timeout|killed|invalid
+ledger: ingest: runs.jsonl:10: field 'status': 'exploded' is not one of ok|crash|oom|nan|timeout|killed|invalid|running
 ledger: ingest: runs.jsonl:11: run_id 'h100-a1b2c3-0003' is already stored with different content (run #3)" "$err"
 
 expect_eq ledger-ingest-1.4 "runs in ingest order with tags" \
@@ -99,7 +99,7 @@ expect_eq ledger-ingest-5.2 "agent, campaign, gpu, class, tier, time" \
 printf '{"schema":"runrec/1","status":"we\\u001b[31mird"}\n' >esc.jsonl
 expect_code ledger-ingest-6.1 "a bad status is quarantined" 1 "$LEDGER" --db e.db ingest esc.jsonl
 expect_eq ledger-ingest-6.2 "control characters are escaped on stderr" \
-	"ledger: ingest: esc.jsonl:1: field 'status': 'we\\x1b[31mird' is not one of ok|crash|oom|nan|timeout|killed|invalid" "$err"
+	"ledger: ingest: esc.jsonl:1: field 'status': 'we\\x1b[31mird' is not one of ok|crash|oom|nan|timeout|killed|invalid|running" "$err"
 
 # --- large files take the two-thread path: same results, same order ------
 awk 'BEGIN {

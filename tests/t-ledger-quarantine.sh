@@ -20,7 +20,7 @@ expect_code ledger-quarantine-2.1 "listing exits 0" 0 "$LEDGER" --db $DB quarant
 expect_eq ledger-quarantine-2.2 "file, line and reason in id order" \
 "1	runs.jsonl	8	invalid JSON at column 63: string or '}' expected near end of file
 2	runs.jsonl	9	field 'metrics.val_bpb': expected a number or null, got string
-3	runs.jsonl	10	field 'status': 'exploded' is not one of ok|crash|oom|nan|timeout|killed|invalid
+3	runs.jsonl	10	field 'status': 'exploded' is not one of ok|crash|oom|nan|timeout|killed|invalid|running
 4	runs.jsonl	11	run_id 'h100-a1b2c3-0003' is already stored with different content (run #3)
 5	bad.tsv	2	val_bpb 'x.y' is not a number" "$(printf '%s\n' "$out" | sed 1d | cut -f1-4)"
 expect_eq ledger-quarantine-2.3 "content as read (tabs flattened in tsv)" "abc1234 x.y 44.0 keep baseline" \

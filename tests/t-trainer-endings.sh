@@ -101,7 +101,113 @@ else
 fi
 
 expect_code endings-7.1 "ledger ingests every ending" 0 "$LEDGER" ingest --db l.db runs.jsonl
-n=$(wc -l <runs.jsonl)
-expect_eq endings-7.2 "one record per run, all stored" "$n" "$(sql l.db 'SELECT count(*) FROM runs')"
+n=$(grep -o '"run_id":"[^"]*"' runs.jsonl | sort -u | wc -l)
+expect_eq endings-7.2 "one run per run_id, all stored" "$n" "$(sql l.db 'SELECT count(*) FROM runs')"
+expect_match endings-7.2b "the running records of the runs that trained were ended by their final ones" "$out" \
+	'^runs.jsonl: [0-9]+ new, 0 already present, 0 quarantined, [1-9][0-9]* running runs? ended \(runrec\)$'
 expect_eq endings-7.3 "statuses stored" "crash killed nan timeout" \
 	"$(sql l.db 'SELECT DISTINCT status FROM runs ORDER BY status' | tr '\n' ' ' | sed 's/ $//')"
+
+# ---- every ending leaves a record: running at start, then the final one --
+# Signals the process can catch end as killed with a final record: SIGHUP
+# (the terminal closed), SIGPIPE (progress read by a pipe that closed) and
+# SIGTERM at once after start (the handlers are installed first thing:
+# the test waits only until /proc says SIGTERM is caught). SIGKILL cannot
+# be caught: the running record written at start stays, and the ledger
+# shows it lost once its budget plus grace has passed (RUNLEDGER_NOW sets
+# the clock that is judged against).
+: >sig.jsonl
+wait_step() { # PID ERRFILE: until the first progress line (30 s at most)
+	i=0
+	while ! grep -q '^step' "$2" 2>/dev/null && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+}
+# shellcheck disable=SC2086
+"$TRAINER" $TINY train.time_budget_s=60 --record sig.jsonl >/dev/null 2>hup.err & pid=$!
+wait_step "$pid" hup.err
+kill -HUP "$pid"
+wait "$pid"
+expect_eq endings-8.1 "SIGHUP: exit 3" 3 $?
+expect_match endings-8.2 "SIGHUP: final record killed, naming the signal" "$(tail -n 1 sig.jsonl)" \
+	'"status":"killed".*"message":"stopped by signal 1 \(SIGHUP\) after [1-9][0-9]* steps"'
+
+# SIGPIPE for real: stderr is a pipe whose reader reads one line and goes
+# shellcheck disable=SC2086
+{ "$TRAINER" $TINY train.time_budget_s=60 --record sig.jsonl >/dev/null; echo $? >pipe.code; } 2>&1 | head -n 1 >/dev/null
+expect_eq endings-8.3 "SIGPIPE: exit 3 (not 141)" 3 "$(cat pipe.code)"
+expect_match endings-8.4 "SIGPIPE: final record killed, naming the signal" "$(tail -n 1 sig.jsonl)" \
+	'"status":"killed".*"message":"stopped by signal 13 \(SIGPIPE\) after [0-9]+ steps"'
+
+caught_term() { # PID: 1 once the process catches SIGTERM (SigCgt bit 15)
+	mask=$(sed -n 's/^SigCgt:[[:space:]]*//p' "/proc/$1/status" 2>/dev/null)
+	echo $(((0x${mask:-0} >> 14) & 1))
+}
+# shellcheck disable=SC2086
+"$TRAINER" $TINY train.time_budget_s=60 --record sig.jsonl >/dev/null 2>early.err & pid=$!
+i=0 # polled every 10 ms, for 20 s at most (a loaded machine)
+while [ "$(caught_term "$pid")" != 1 ] && [ $i -lt 2000 ]; do sleep 0.01; i=$((i + 1)); done
+echo "# SIGTERM caught after ~$((i * 10)) ms of polling"
+kill -TERM "$pid"
+wait "$pid"
+expect_eq endings-8.5 "SIGTERM at once after start: exit 3" 3 $?
+expect_match endings-8.6 "early SIGTERM: final record killed before the first step" "$(tail -n 1 sig.jsonl)" \
+	'"status":"killed".*"failure":\{"phase":"startup","message":"stopped by signal 15 \(SIGTERM\) before the first step"\}'
+expect_eq endings-8.7 "early SIGTERM: no step was trained" "" "$(grep '^step' early.err)"
+
+# SIGKILL: only the running record is left
+# shellcheck disable=SC2086
+"$TRAINER" $TINY train.time_budget_s=60 train.timeout_grace_s=30 --record kill9.jsonl >/dev/null 2>kill9.err & pid=$!
+wait_step "$pid" kill9.err
+kill -KILL "$pid"
+wait "$pid"
+expect_eq endings-9.1 "SIGKILL: exit 137" 137 $?
+expect_eq endings-9.2 "SIGKILL: one record, status running" '1 "status":"running"' \
+	"$(wc -l <kill9.jsonl | tr -d ' ') $(grep -o '"status":"[a-z]*"' kill9.jsonl)"
+expect_code endings-9.3 "the running record ingests" 0 "$LEDGER" ingest --db k.db kill9.jsonl
+id=$(grep -o '"run_id":"[^"]*"' kill9.jsonl | cut -d'"' -f4)
+start=$(grep -o '"started_at":"[^"]*"' kill9.jsonl | cut -d'"' -f4)
+at() { date -u -d "@$(($(date -u -d "$start" +%s) + $1))" +%Y-%m-%dT%H:%M:%SZ; } # start + S seconds
+status_at() { # SECONDS after start: the status query shows then
+	RUNLEDGER_NOW=$(at "$1") "$LEDGER" --db k.db query --format tsv | awk -F '\t' -v id="$id" '$1 == id { print $6 }'
+}
+expect_eq endings-9.4 "running within budget 60 s + grace 30 s" running "$(status_at 90)"
+expect_eq endings-9.5 "lost once they passed" lost "$(status_at 91)"
+expect_eq endings-9.6 "--status lost selects it then" "$id" \
+	"$(RUNLEDGER_NOW=$(at 200) "$LEDGER" --db k.db query --status lost --format tsv | tail -n +2 | cut -f1)"
+expect_match endings-9.7 "show says lost beside the record's running" \
+	"$(RUNLEDGER_NOW=$(at 200) "$LEDGER" --db k.db show "$id")" '^ledger\.status +lost$'
+expect_eq endings-9.8 "lost is not stored: the row still says running" running \
+	"$(sql k.db "SELECT status FROM runs WHERE run_id = '$id'")"
+
+# The supersede: a run's running record, then its final one, replace in
+# place (same row, nothing quarantined); the file again adds nothing.
+head -n 1 runs.jsonl >start.jsonl
+first=$(grep -o '"run_id":"[^"]*"' start.jsonl | cut -d'"' -f4)
+grep -F "\"run_id\":\"$first\"" runs.jsonl | tail -n 1 >final.jsonl
+expect_eq endings-10.1 "the first run's two records: running, then its final one" '"status":"running" "status":"nan"' \
+	"$(grep -o '"status":"[a-z]*"' start.jsonl) $(grep -o '"status":"[a-z]*"' final.jsonl)"
+"$LEDGER" ingest --db s.db start.jsonl >/dev/null
+rowid=$(sql s.db "SELECT id FROM runs WHERE run_id = '$first'")
+expect_code endings-10.2 "the final record ingests" 0 "$LEDGER" ingest --db s.db final.jsonl
+expect_eq endings-10.3 "said as a running run ended" "final.jsonl: 0 new, 0 already present, 0 quarantined, 1 running run ended (runrec)" "$out"
+expect_eq endings-10.4 "replaced in place: same row, status nan, one run" "$rowid|nan|1" \
+	"$(sql s.db "SELECT id, status, (SELECT count(*) FROM runs) FROM runs WHERE run_id = '$first'")"
+expect_code endings-10.5 "the running record again: already present, not a conflict" 0 "$LEDGER" ingest --db s.db start.jsonl
+expect_eq endings-10.6 "counted as present" "start.jsonl: 0 new, 1 already present, 0 quarantined (runrec)" "$out"
+
+# A final record is never replaced: another final record of the same run,
+# or a running one that says something else, is a conflict.
+sed 's/"status":"nan"/"status":"killed"/' final.jsonl >other-final.jsonl
+expect_code endings-11.1 "a second final record: quarantined (exit 1)" 1 "$LEDGER" ingest --db s.db other-final.jsonl
+expect_match endings-11.2 "the reason" "$err" \
+	"^ledger: ingest: other-final.jsonl:1: run_id '$first' is already stored with different content \\(run #$rowid\\)$"
+sed 's/"status":"running"/"status":"running","note":"other"/' start.jsonl >other-start.jsonl
+expect_code endings-11.3 "a running record that does not match the final: quarantined" 1 "$LEDGER" ingest --db s.db other-start.jsonl
+expect_match endings-11.3b "the reason" "$err" ": its record is final \\(nan\\), and this running record is not its start$"
+expect_eq endings-11.4 "the stored run is unchanged" "nan|$rowid" "$(sql s.db "SELECT status, id FROM runs WHERE run_id = '$first'")"
+# and a final record must keep what its running record said
+"$LEDGER" ingest --db t.db start.jsonl >/dev/null
+sed 's/"model.depth":1,/"model.depth":2,/' final.jsonl >changed-final.jsonl
+expect_code endings-11.5 "a final record with another config than its running one: quarantined" 1 \
+	"$LEDGER" ingest --db t.db changed-final.jsonl
+expect_match endings-11.6 "the reason" "$err" ': this final record does not keep what its running record says'
+expect_eq endings-11.7 "still running" running "$(sql t.db "SELECT status FROM runs WHERE run_id = '$first'")"

@@ -34,11 +34,16 @@ int run_train(struct run *r, const struct run_device *dev)
 	double t_start = mono_now();
 	double tokens_per_step = (double)dev->accum * dev->B * dev->T;
 	long nan_step = test_nan_step();
+	if (r->on_start && r->on_start(r, r->on_start_ctx))
+		return run_fail(r, "crash", "startup", "cannot write the run's running record");
+	if (*r->stop) /* a signal while starting: the handlers are installed first thing */
+		return run_fail(r, "killed", "startup", "stopped by signal %d (%s) before the first step",
+				(int)*r->stop, signal_name((int)*r->stop));
 	while (run_schedule_progress(r) < 1.0) {
 		double loss, mult = lr_multiplier(&r->cfg, run_schedule_progress(r));
 		if (*r->stop)
-			return run_fail(r, "killed", "forward", "stopped by signal %d after %ld steps",
-					(int)*r->stop, r->m.num_steps);
+			return run_fail(r, "killed", "forward", "stopped by signal %d (%s) after %ld steps",
+					(int)*r->stop, signal_name((int)*r->stop), r->m.num_steps);
 		if (dev->step(dev->ctx, mult, &loss))
 			return -1;
 		if (r->m.num_steps == nan_step)
@@ -79,8 +84,8 @@ int run_evaluate(struct run *r, const struct run_device *dev)
 	for (long i = 0; i < nb; i++) {
 		double loss;
 		if (*r->stop)
-			return run_fail(r, "killed", "eval", "stopped by signal %d during evaluation",
-					(int)*r->stop);
+			return run_fail(r, "killed", "eval", "stopped by signal %d (%s) during evaluation",
+					(int)*r->stop, signal_name((int)*r->stop));
 		if (dev->eval(dev->ctx, i, B, &loss))
 			return -1;
 		sum += loss;

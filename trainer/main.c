@@ -1,6 +1,7 @@
 /* main.c — `trainer`: command line, device choice, data loading, the run,
  * the autoresearch `---` summary on stdout and one run record for every
- * ending (ok, crash, oom, nan, timeout, killed). The loops live in train.c
+ * ending (ok, crash, oom, nan, timeout, killed), after a running record at
+ * the first step that stays behind when the process is killed outright. The loops live in train.c
  * (CPU) and behind gpu.h (CUDA); this file decides exit codes only.
  * Exit: 0 ok; 2 usage, never with a record (unknown key, bad value,
  * train.device=cuda without a GPU, an impl.* value the device does not
@@ -25,7 +26,8 @@ static const char usage[] =
 	"\n"
 	"Train a byte-level GPT for train.time_budget_s seconds, evaluate val_bpb on the\n"
 	"held-out split, print the autoresearch-style '---' summary on stdout and append a\n"
-	"runrec/1 record to the record file, however the run ends. Progress goes to stderr.\n"
+	"runrec/1 record to the record file, however the run ends (and a 'running' one as\n"
+	"training starts, which the final one supersedes). Progress goes to stderr.\n"
 	"\n"
 	"  --config FILE       'key = value' lines, applied before key=value arguments\n"
 	"  key=value           set a variable (trainer --list-variables shows them all)\n"
@@ -41,21 +43,32 @@ static const char usage[] =
 
 static volatile sig_atomic_t stop_signal;
 
+/* The first signal is the cause the record names. */
 static void on_signal(int sig)
 {
-	stop_signal = sig;
+	if (!stop_signal)
+		stop_signal = sig;
 }
 
-/* SA_RESETHAND: a second Ctrl-C kills a run that stopped listening. */
+/* Installed first thing, so that a signal at any moment of a run ends it
+ * as killed with a final record (the loop looks at the flag before its
+ * first step), and one before the running record is written still does.
+ * SIGINT, SIGTERM, SIGHUP: SA_RESETHAND, so a second one kills a run that
+ * stopped listening (the running record then shows it lost). SIGPIPE
+ * (stdout or stderr read by a pipe that closed, `trainer | head`) keeps
+ * its handler: every later progress line would raise it again, and the
+ * writes fail with EPIPE instead, which costs nothing. */
 static void install_signals(void)
 {
+	static const int stop_on[] = { SIGINT, SIGTERM, SIGHUP };
 	struct sigaction sa;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
-	sa.sa_flags = SA_RESETHAND;
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGPIPE, &sa, NULL);
+	sa.sa_flags = SA_RESETHAND;
+	for (size_t i = 0; i < ARRAY_SIZE(stop_on); i++)
+		sigaction(stop_on[i], &sa, NULL);
 }
 
 struct cli {
@@ -212,11 +225,9 @@ static void print_summary(const struct run *r)
 	fflush(stdout);
 }
 
-static int write_record(const struct run *r, const struct cli *cli)
+/* Append rec (reference stolen) to the record file. */
+static int append_record(json_t *rec, const struct cli *cli)
 {
-	if (!cli->record)
-		return 0;
-	json_t *rec = record_build(r, &cli->meta);
 	sb err = SB_INIT;
 	int rc = 0;
 	if (runrec_validate(rec, &err)) { /* a bug here, not in the run */
@@ -230,11 +241,26 @@ static int write_record(const struct run *r, const struct cli *cli)
 	return rc;
 }
 
+static int write_record(const struct run *r, const struct cli *cli)
+{
+	return cli->record ? append_record(record_build(r, &cli->meta), cli) : 0;
+}
+
+/* The record that says the run started (run.h on_start: called once the
+ * model is set up, so a model refused at set-up still leaves none): a run
+ * that never writes its final one (SIGKILL, the OOM killer, a lost
+ * machine) is then still in the ledger, and shows as lost once its budget
+ * and grace are over. */
+static int write_start_record(const struct run *r, void *ctx)
+{
+	const struct cli *cli = ctx;
+	return cli->record ? append_record(record_build_start(r, &cli->meta), cli) : 0;
+}
+
 static int run_training(struct run *r)
 {
 	if (load_data(r))
 		return -1;
-	install_signals();
 	return !strcmp(r->device, "cuda") ? gpu_train(r) : cpu_train(r);
 }
 
@@ -252,6 +278,7 @@ int main(int argc, char **argv)
 	rl_progname = "trainer";
 	if (argc > 1 && !strcmp(argv[1], "prepare-data"))
 		return cmd_prepare_data(argc - 1, argv + 1);
+	install_signals();
 	memset(&cli, 0, sizeof(cli));
 	r.t0 = mono_now();
 	r.stop = &stop_signal;
@@ -275,6 +302,8 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	cli.meta.code = record_code(); /* the code as it was when the run started */
+	r.on_start = write_start_record;
+	r.on_start_ctx = &cli;
 	exit_code = run_training(&r) == 0 ? EXIT_OK : EXIT_FAILURE_RT;
 	if (r.refused) { /* the model could not be set up: usage, no record */
 		rl_error("the model does not fit on %s: %s", r.device, r.message);

@@ -203,3 +203,13 @@ json_t *record_build(const struct run *r, const struct run_meta *meta)
 		json_object_set_new(rec, "failure", json_null());
 	return rec;
 }
+
+json_t *record_build_start(const struct run *r, const struct run_meta *meta)
+{
+	json_t *rec = record_build(r, meta);
+	static const char *const unknown[] = { "finished_at", "metrics", "failure" };
+	json_object_set_new(rec, "status", json_string("running"));
+	for (size_t i = 0; i < ARRAY_SIZE(unknown); i++)
+		json_object_set_new(rec, unknown[i], json_null());
+	return rec;
+}

@@ -16,6 +16,11 @@ struct run_meta {
 void record_new_id(char *buf, size_t n);
 /* The full record of r (new reference). */
 json_t *record_build(const struct run *r, const struct run_meta *meta);
+/* The record written when the run starts (new reference): status
+ * running, finished_at, metrics and failure null, all else as the
+ * final record will have it, so the final one supersedes it on ingest
+ * (runrec_supersedes). */
+json_t *record_build_start(const struct run *r, const struct run_meta *meta);
 /* Describe the source tree the trainer was built from: git commit, dirty
  * flag and sha256 of `git diff HEAD`; JSON null when git is unavailable. */
 json_t *record_code(void);

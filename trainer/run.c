@@ -91,6 +91,17 @@ void run_progress_end(struct run *r)
 		fputc('\n', stderr);
 }
 
+const char *signal_name(int sig)
+{
+	switch (sig) {
+	case SIGINT: return "SIGINT";
+	case SIGTERM: return "SIGTERM";
+	case SIGHUP: return "SIGHUP";
+	case SIGPIPE: return "SIGPIPE";
+	default: return "signal";
+	}
+}
+
 double peak_rss_mb(void)
 {
 	struct rusage ru;

@@ -37,6 +37,11 @@ struct run {
 	char message[512];            /* failure message */
 	int progress_tty;             /* stderr is a terminal: one updating line */
 	int refused;                  /* set by run_refuse: a usage error, no record */
+	/* Called by run_train before the first step, once the device has set
+	 * the model up (a refusal at set-up comes before it): the driver
+	 * writes the running record. 0 = ok. NULL: nothing to do. */
+	int (*on_start)(const struct run *r, void *ctx);
+	void *on_start_ctx;
 };
 
 double run_elapsed(const struct run *r);
@@ -64,6 +69,8 @@ int run_over_time(const struct run *r);
 /* Progress on stderr: a line per step (or one updating line on a TTY). */
 void run_progress(struct run *r, long step, double loss, double lr_mult, double tok_s);
 void run_progress_end(struct run *r);
+/* "SIGTERM" for 15 and the other signals that stop a run; "signal" else. */
+const char *signal_name(int sig);
 /* Peak resident set size of this process in MB. */
 double peak_rss_mb(void);
 

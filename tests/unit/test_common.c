@@ -169,6 +169,39 @@ static void test_runrec(void)
 	sb_release(&err);
 }
 
+/* runrec_supersedes: a final record may replace its running record only
+ * by filling in what was null; nothing else replaces anything. */
+static void test_supersedes(void)
+{
+	const char *start = "{\"schema\":\"runrec/1\",\"run_id\":\"t-1\",\"status\":\"running\","
+			    "\"started_at\":\"2026-03-16T04:00:00Z\",\"finished_at\":null,\"metrics\":null,"
+			    "\"budget\":{\"seconds\":300.0},\"config\":{\"model.depth\":8}}";
+	const char *final = "{\"schema\":\"runrec/1\",\"run_id\":\"t-1\",\"status\":\"killed\","
+			    "\"started_at\":\"2026-03-16T04:00:00Z\",\"finished_at\":\"2026-03-16T04:01:00Z\","
+			    "\"metrics\":{\"num_steps\":3},\"budget\":{\"seconds\":300.0},"
+			    "\"config\":{\"model.depth\":8},\"failure\":{\"phase\":\"forward\"}}";
+	json_t *s = parse(start), *f = parse(final);
+	sb err = SB_INIT;
+	CHECK("common-supersede-1", s && f && runrec_validate(s, &err) == 0 && runrec_validate(f, &err) == 0);
+	sb_release(&err);
+	CHECK("common-supersede-2", runrec_supersedes(f, s) == 1);
+	CHECK("common-supersede-3", runrec_supersedes(s, f) == 0); /* never the other way */
+	CHECK("common-supersede-4", runrec_supersedes(f, f) == 0); /* a final record is final */
+	CHECK("common-supersede-5", runrec_supersedes(s, s) == 0); /* running over running */
+	json_t *f2 = json_deep_copy(f);
+	json_object_set_new(json_object_get(f2, "config"), "model.depth", json_integer(9));
+	CHECK("common-supersede-6", runrec_supersedes(f2, s) == 0); /* changed what start said */
+	json_object_set_new(f2, "config", json_pack("{s:i}", "model.depth", 8));
+	json_object_set_new(f2, "run_id", json_string("t-2"));
+	CHECK("common-supersede-7", runrec_supersedes(f2, s) == 0); /* another run */
+	json_object_set_new(f2, "run_id", json_string("t-1"));
+	json_object_del(f2, "budget");
+	CHECK("common-supersede-8", runrec_supersedes(f2, s) == 0); /* dropped what start said */
+	json_decref(s);
+	json_decref(f);
+	json_decref(f2);
+}
+
 static void test_table(void)
 {
 	static const char *const cols[] = { "run_id", "val_bpb", "description" };
@@ -417,6 +450,7 @@ int main(void)
 	test_glob();
 	test_hw();
 	test_runrec();
+	test_supersedes();
 	test_table();
 	test_table_stream();
 	test_strmap();
