@@ -3,6 +3,8 @@
 #   make                 build build/{trainer,ledger,report}
 #   make test            build and run the test suite (tests/run.sh)
 #   make SAN=1 test      the same under AddressSanitizer + UBSan (build-san/)
+#   make fuzz            build the libFuzzer harnesses (clang, build-fuzz/) and run
+#                        each for FUZZ_SECONDS (default 60); docs/fuzzing.md
 #   make deps            install missing Debian packages (scripts/deps.sh)
 #   make demo            prepare sample data, train, ingest, report
 #   make corpus          the >= 50 MB corpus for GPU benchmarks (data/docs-en)
@@ -114,6 +116,8 @@ clean:
 	rm -rf build build-san build-*
 
 .PHONY: all test deps demo corpus install clean
+
+include fuzz/fuzz.mk
 .SECONDARY:
 .DELETE_ON_ERROR:
 

@@ -1,0 +1,10 @@
+/* fuzz_runlog.c — libFuzzer harness: the autoresearch run.log (ledger/ingest_runlog.c)
+ * reader, through the real ingest driver into an in-memory ledger
+ * (fuzz/ingest_sink.h says why). The input is the whole file. */
+#include "ingest_sink.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	fuzz_ingest(IN_RUNLOG, ingest_runlog, data, size);
+	return 0;
+}
