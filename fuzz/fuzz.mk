@@ -19,7 +19,7 @@ $(BUILD)/fuzz/fuzz_%: $(BUILD)/obj/fuzz/fuzz_%.o $(BUILD)/obj/fuzz/ingest_sink.o
 fuzz-build: $(FUZZ_BIN)
 
 fuzz:
-	@command -v clang >/dev/null || { echo "fuzz: clang is missing; run: apt-get install clang libclang-rt-14-dev (or make deps)" >&2; exit 2; }
+	@command -v clang >/dev/null || { echo "fuzz: clang is missing; run: RUNLEDGER_WITH_FUZZ=1 sh scripts/deps.sh (as root), or apt-get install clang libclang-rt-14-dev" >&2; exit 2; }
 	$(MAKE) BUILD=$(FUZZ_BUILD) CC=clang OPT=-O1 OMP= NVCC= SANFLAGS='$(FUZZ_SANFLAGS)' fuzz-build
 	FUZZ_BUILD=$(FUZZ_BUILD) FUZZ_SECONDS=$(FUZZ_SECONDS) sh fuzz/run.sh $(FUZZ_TARGETS)
 

@@ -8,7 +8,12 @@
  *   - jansson accepts and the fast reader declines a text it should take:
  *     jsonparse.h lets it decline only a top-level value that is not an
  *     object, nesting deeper than 64 and (jsonparse.c) a number token of
- *     64 characters or more; everything else jansson accepts it must too. */
+ *     64 characters or more; everything else jansson accepts it must too.
+ *     One more, jansson's own quirk: a NUL byte straight after a number or
+ *     a literal ('{"a":1<NUL>}') is skipped by jansson 2.14 (its stream
+ *     reader takes the NUL that ends its one-byte lookahead buffer for "no
+ *     byte pushed back", and reads on), where the fast reader declines; the
+ *     caller then gets jansson's answer, so the value is the same. */
 #include <string.h>
 #include "fuzz_check.h"
 #include "jsonparse.h"
@@ -82,7 +87,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	if (!fast) {
 		int d = depth(ref);
-		FUZZ_CHECK(!json_is_object(ref) || d > FAST_MAX_DEPTH || long_number(text, size),
+		FUZZ_CHECK(!json_is_object(ref) || d > FAST_MAX_DEPTH || long_number(text, size) ||
+				   memchr(text, '\0', size),
 			   "the fast reader declined an object jansson accepts (depth %d)", d);
 		json_decref(ref);
 		return 0;

@@ -7,9 +7,9 @@
  * exactly as `ledger ingest` does it, and a stub would drift from it.
  * ":memory:" has no file, so there is no file-system race and no state
  * left between runs: every input is read inside its own transaction,
- * which is rolled back, with a fresh store (no parent-config cache carried
- * over), so each input starts from the same empty ledger and a crash
- * reproduces from its input alone. */
+ * which is rolled back, with a store in the state of a fresh one (no
+ * parent-config cache carried over), so each input starts from the same
+ * empty ledger and a crash reproduces from its input alone. */
 #ifndef RL_FUZZ_INGEST_SINK_H
 #define RL_FUZZ_INGEST_SINK_H
 #include <stddef.h>

@@ -42,10 +42,11 @@ for n in $names; do
 	rc=$?
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
 	rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -n 1)
-	units=$(sed -n 's/.*INITED.*corp: \([0-9]*\).*/\1/p' "$log" | tail -n 1)
+	seeds=$(sed -n 's/.*INITED.*corp: \([0-9]*\).*/\1/p' "$log" | tail -n 1)
+	units=$(sed -n 's/^#[0-9].*corp: \([0-9]*\).*/\1/p' "$log" | tail -n 1)
 	saved=$(sed -n 's/.*Test unit written to \(.*\)$/\1/p' "$log")
 	if [ "$rc" -eq 0 ] && [ -z "$saved" ]; then
-		echo "fuzz: $n: ok, ${execs:-?} runs in ${SECS} s (${rate:-?}/s), ${units:-?} seed units ($log)"
+		echo "fuzz: $n: ok, ${execs:-?} runs in ${SECS} s (${rate:-?}/s), corpus ${seeds:-?} -> ${units:-?} inputs ($log)"
 	else
 		failed=1
 		echo "fuzz: $n: FAILED (exit $rc) after ${execs:-?} runs; log $log"
