@@ -2,9 +2,11 @@
  * (report/template.c). Input: optional variable lines "name=value" (value
  * may be empty), a line "%%", then the template; without a "%%" line the
  * whole input is the template. A fixed set of variables, empty and not,
- * is always there, so seeds from templates/ find names to use. Checks:
+ * is always there, and every other name the template uses is set (see
+ * set_used), so seeds from templates/ render through. Checks:
  * success leaves err empty; failure says "fuzz.tpl:LINE: …"; text without
  * "{{" renders as itself. */
+#include <ctype.h>
 #include <string.h>
 #include "fuzz_check.h"
 #include "template.h"
@@ -18,6 +20,32 @@ static void set_fixed(struct tpl_vars *v)
 	};
 	for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
 		tpl_set(v, fixed[i][0], fixed[i][1]);
+}
+
+/* Every name the template uses is set, so the report's own templates
+ * render through instead of stopping at the first unknown name: empty when
+ * its length is odd (sections then take both branches), else "<name>";
+ * names starting "unknown" stay unset for the error path. */
+static void set_used(struct tpl_vars *v, const char *t)
+{
+	for (const char *p = strstr(t, "{{"); p; p = strstr(p, "{{")) {
+		p += 2;
+		if (*p && strchr("#^/", *p))
+			p++;
+		while (*p == ' ')
+			p++;
+		size_t n = 0;
+		while (p[n] && (isalnum((unsigned char)p[n]) || strchr("_.-", p[n])))
+			n++;
+		if (!n || n >= 64 || !strncmp(p, "unknown", 7))
+			continue;
+		char name[64];
+		memcpy(name, p, n);
+		name[n] = '\0';
+		if (!tpl_get(v, name))
+			tpl_setf(v, name, "%s%s%s", n % 2 ? "" : "<", n % 2 ? "" : name, n % 2 ? "" : ">");
+		p += n;
+	}
 }
 
 /* Variable lines before "%%\n": returns where the template starts. */
@@ -51,6 +79,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct tpl_vars vars = TPL_VARS_INIT;
 	set_fixed(&vars);
 	const char *tpl = set_from_input(&vars, text);
+	set_used(&vars, tpl);
 	sb out = SB_INIT, err = SB_INIT;
 	int rc = tpl_render(tpl, "fuzz.tpl", &vars, &out, &err);
 	if (rc == 0) {

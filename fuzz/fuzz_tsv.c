@@ -5,6 +5,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	fuzz_ingest(IN_TSV, ingest_tsv, data, size);
+	long outcomes; /* a header alone is a file of no rows: nothing to hold it to */
+	fuzz_ingest(IN_TSV, ingest_tsv, data, size, &outcomes);
 	return 0;
 }

@@ -16,8 +16,8 @@ static sqlite3 *ledger_db(void)
 	return db;
 }
 
-void fuzz_ingest(enum ingest_format fmt, int (*reader)(struct ingest_file *f),
-		 const uint8_t *data, size_t size)
+int fuzz_ingest(enum ingest_format fmt, int (*reader)(struct ingest_file *f),
+		const uint8_t *data, size_t size, long *outcomes)
 {
 	/* what a user typically passes (docs/ingest.md); a time so results.tsv
 	 * rows get started_at from --every */
@@ -43,7 +43,8 @@ void fuzz_ingest(enum ingest_format fmt, int (*reader)(struct ingest_file *f),
 		fprintf(stderr, "fuzz: BEGIN failed on the in-memory ledger\n");
 		abort();
 	}
-	reader(&f);
+	int rc = reader(&f);
+	*outcomes = f.n_new + f.n_present + f.n_quarantined;
 	store_rollback(st);
 	if (f.n_new) {
 		store_free(st);
@@ -51,4 +52,5 @@ void fuzz_ingest(enum ingest_format fmt, int (*reader)(struct ingest_file *f),
 	}
 	sb_release(&f.run_id);
 	sb_release(&f.warned);
+	return rc;
 }

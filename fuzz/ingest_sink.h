@@ -17,8 +17,11 @@
 #include "ingest.h"
 
 /* Run reader over data as file "fuzz-input" of format fmt. Aborts when the
- * ledger itself fails (that is a finding, not bad input). */
-void fuzz_ingest(enum ingest_format fmt, int (*reader)(struct ingest_file *f),
-		 const uint8_t *data, size_t size);
+ * ledger itself fails (that is a finding, not bad input). Returns what the
+ * reader returned; *outcomes is how many records it stored, found present
+ * or quarantined: what a harness can hold against "nothing dropped
+ * silently". */
+int fuzz_ingest(enum ingest_format fmt, int (*reader)(struct ingest_file *f),
+		const uint8_t *data, size_t size, long *outcomes);
 
 #endif
