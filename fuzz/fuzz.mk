@@ -14,7 +14,7 @@ FUZZ_BIN = $(patsubst %,$(BUILD)/fuzz/fuzz_%,$(FUZZ_NAMES))
 $(BUILD)/fuzz/fuzz_%: $(BUILD)/obj/fuzz/fuzz_%.o $(BUILD)/obj/fuzz/ingest_sink.o \
 		$(BUILD)/libreport.a $(BUILD)/libledger.a $(BUILD)/libcommon.a
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_LDFLAGS) -fsanitize=fuzzer $^ $(LDLIBS_ALL) -o $@
+	$(CC) $(ALL_LDFLAGS) -fsanitize=fuzzer $^ $(GIT_LIBS) $(LDLIBS_ALL) -o $@
 
 fuzz-build: $(FUZZ_BIN)
 
