@@ -116,9 +116,10 @@ clean:
 	rm -rf build build-san build-*
 
 .PHONY: all test deps demo corpus install clean
-
-include fuzz/fuzz.mk
 .SECONDARY:
 .DELETE_ON_ERROR:
+
+# make fuzz: the libFuzzer harnesses (docs/fuzzing.md)
+include fuzz/fuzz.mk
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
