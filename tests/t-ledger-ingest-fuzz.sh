@@ -31,3 +31,26 @@ cp "$F/runlog-summary-steps-overflow.log" summary.log
 expect_code ledger-ingest-fuzz-1.6 "a summary num_steps past 2^63: exit 0" 0 "$LEDGER" --db $DB ingest summary.log
 expect_eq ledger-ingest-fuzz-1.7 "stored as a real of its size, not wrapped" "real|1.84467440737096e+19" \
 	"$(sql $DB "SELECT json_type(record, '\$.metrics.num_steps'), json_extract(record, '\$.metrics.num_steps') FROM runs WHERE source_file = 'summary.log'")"
+
+# fuzz_arh: an arh.json completed_at of 5.5e77 epoch seconds was cast to
+# time_t in format_iso_utc (common/util.c; UBSan: outside the range of
+# long) and gmtime_r's failure left the time unset. Now a completed_at
+# outside the years 1-9999 quarantines that result with a reason; the
+# other results of the file go in.
+cp "$F/arh-completed-at-huge.json" big.json
+expect_code ledger-ingest-fuzz-2.1 "the crashing input is quarantined: exit 1" 1 "$LEDGER" --db $DB ingest --as arh.json big.json
+expect_eq ledger-ingest-fuzz-2.2 "with a reason naming file:line and the value" \
+	"ledger: ingest: big.json:1: completed_at: 5.55556e+77 is not a time in epoch seconds (years 1 to 9999)" "$err"
+printf '%s\n' '{"agent_id":"a","val_bpb":0.99,"status":"keep","completed_at":1773619200}' \
+	'{"agent_id":"b","val_bpb":0.98,"status":"keep","completed_at":-1e300}' >mix.jsonl
+expect_code ledger-ingest-fuzz-2.3 "a JSONL with one such result: exit 1" 1 "$LEDGER" --db $DB ingest mix.jsonl
+expect_eq ledger-ingest-fuzz-2.4 "the good result is stored with its time, the bad one quarantined" \
+	"mix.jsonl: 1 new, 0 already present, 1 quarantined (arh.json)|2026-03-16T00:00:00Z" \
+	"$out|$(sql $DB "SELECT json_extract(record, '\$.finished_at') FROM runs WHERE source_file = 'mix.jsonl'")"
+# the same formatter behind results.tsv's --started-at/--every times
+head -n 3 "$FIXTURES/ingest/results.tsv" >r.tsv
+expect_code ledger-ingest-fuzz-2.5 "--every 1e300 puts the second row past year 9999: exit 1" 1 \
+	"$LEDGER" --db $DB ingest --started-at 2026-03-16T00:00:00Z --every 1e300 r.tsv
+expect_eq ledger-ingest-fuzz-2.6 "the first row stored at --started-at, the second quarantined" \
+	"r.tsv: 1 new, 0 already present, 1 quarantined (results.tsv)|2026-03-16T00:00:00Z" \
+	"$out|$(sql $DB "SELECT json_extract(record, '\$.started_at') FROM runs WHERE source_file = 'r.tsv'")"
