@@ -5,7 +5,9 @@ the tree: python3 fuzz/seeds.py. Files are named by what they hold
 (fixture-FILE[-N], edge-WHAT) and kept small: a long run.log step stream is
 cut to a few KB, since the fuzzer gets nowhere new from the 900th step line.
 The description seeds come only from the train split of the infer corpus
-(tests/fixtures/infer/README.md: the heldout files stay unread)."""
+(tests/fixtures/infer/README.md: the heldout files stay unread).
+Inputs the fuzzers found are copied into fuzz/corpus/NAME/ by hand
+(docs/fuzzing.md); this script adds to the directories, never empties them."""
 import glob, os, re
 
 FX = "tests/fixtures"
