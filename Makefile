@@ -3,6 +3,8 @@
 #   make                 build build/{trainer,ledger,report}
 #   make test            build and run the test suite (tests/run.sh)
 #   make SAN=1 test      the same under AddressSanitizer + UBSan (build-san/)
+#   make fuzz            build the libFuzzer harnesses (clang, build-fuzz/) and run
+#                        each for FUZZ_SECONDS (default 60); docs/fuzzing.md
 #   make deps            install missing Debian packages (scripts/deps.sh)
 #   make infer-eval      score description inference on tests/fixtures/infer
 #                        (INFER_DIR=DIR for another corpus; tests/infer/eval.c)
@@ -132,5 +134,8 @@ clean:
 .PHONY: all infer-eval test deps demo corpus install clean
 .SECONDARY:
 .DELETE_ON_ERROR:
+
+# make fuzz: the libFuzzer harnesses (docs/fuzzing.md)
+include fuzz/fuzz.mk
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -50,8 +50,18 @@ static void compress(uint32_t h[8], const uint8_t p[64])
  * Chosen at run time; the plain version stays the reference (the tests
  * check the digests on whichever path the machine takes). */
 #if defined(__x86_64__) && defined(__GNUC__)
+#include <cpuid.h>
 #include <immintrin.h>
 #define HAVE_SHA_NI 1
+
+/* CPUID directly: clang 14 does not know __builtin_cpu_supports("sha"). */
+static int cpu_has_sha_ni(void)
+{
+	unsigned a, b, c, d;
+	if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & bit_SSE4_1) || !(c & bit_SSSE3))
+		return 0;
+	return __get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & bit_SHA);
+}
 
 __attribute__((target("sha,sse4.1,ssse3")))
 static void compress_ni(uint32_t h[8], const uint8_t p[64])
@@ -97,9 +107,7 @@ static void compress_any(uint32_t h[8], const uint8_t p[64])
 	int ni = __atomic_load_n(&use_ni, __ATOMIC_RELAXED);
 	if (ni < 0) {
 		const char *plain = getenv("RL_SHA256_PLAIN");
-		__builtin_cpu_init();
-		ni = __builtin_cpu_supports("sha") && __builtin_cpu_supports("sse4.1") &&
-		     __builtin_cpu_supports("ssse3") && !(plain && *plain == '1');
+		ni = cpu_has_sha_ni() && !(plain && *plain == '1');
 		__atomic_store_n(&use_ni, ni, __ATOMIC_RELAXED);
 	}
 	if (ni) {

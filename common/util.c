@@ -193,6 +193,13 @@ void utc_now_iso(char *buf, size_t n)
 
 void format_iso_utc(double t, char *buf, size_t n)
 {
+	/* years 1 to 9999, what "YYYY" holds: beyond them (or NaN) the cast to
+	 * time_t is undefined and gmtime_r fails, leaving tm unset */
+	if (!(t >= -62135596800.0 && t < 253402300800.0)) {
+		if (n)
+			buf[0] = '\0';
+		return;
+	}
 	time_t tt = (time_t)floor(t);
 	struct tm tm;
 	gmtime_r(&tt, &tm);

@@ -66,7 +66,8 @@ void utc_now_iso(char *buf, size_t n);
 /* Parse an ISO-8601 UTC time ("YYYY-MM-DD[THH:MM[:SS[.fff]]][Z]") to
  * seconds since the epoch. 0 = ok. */
 int parse_iso_utc(const char *s, double *out);
-/* Format seconds since the epoch as "YYYY-MM-DDTHH:MM:SSZ". */
+/* Format seconds since the epoch as "YYYY-MM-DDTHH:MM:SSZ"; "" when t is
+ * not a time of the years 1 to 9999 (NaN, 1e300), which no record takes. */
 void format_iso_utc(double t, char *buf, size_t n);
 
 int str_starts_with(const char *s, const char *prefix);

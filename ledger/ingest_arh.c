@@ -60,6 +60,11 @@ static int put_time(json_t *rec, json_t *v, sb *why)
 	char iso[32];
 	if (json_is_number(v)) {
 		format_iso_utc(json_number_value(v), iso, sizeof(iso));
+		if (!*iso) {
+			sb_addf(why, "completed_at: %g is not a time in epoch seconds (years 1 to 9999)",
+				json_number_value(v));
+			return -1;
+		}
 		json_object_set_new(rec, "finished_at", json_string(iso));
 	} else if (json_is_string(v) && !parse_iso_utc(json_string_value(v), &t)) {
 		json_object_set(rec, "finished_at", v);

@@ -13,6 +13,7 @@
  * …"); the last step number becomes metrics.num_steps when the summary has
  * none. The log tail keeps what a terminal would show: the last
  * '\r'-segment of each line. This file converts only; ingest_put() stores. */
+#include <limits.h>
 #include "ingest.h"
 #include "runrec.h"
 #include "utf8.h"
@@ -21,6 +22,7 @@
 #define TAIL_LINES 20
 
 struct runlog {
+	struct ingest_file *in; /* for warnings */
 	long last_step;        /* -1: no step line seen */
 	long block_line;       /* line of '---', 0 if none */
 	long fail_line;        /* line of the traceback / FAIL, 0 if none */
@@ -42,14 +44,29 @@ static void trim(const char **s, size_t *n)
 		(*n)--;
 }
 
-/* "step 00953 (100.0%) | …" -> 953 */
-static void take_step(struct runlog *r, const char *s, size_t n)
+/* "step 00953 (100.0%) | …" -> 953. A step number past LONG_MAX is no
+ * step a run took: the line is ignored with a warning (once a file), the
+ * rest of the log read as usual. */
+static void take_step(struct runlog *r, long no, const char *s, size_t n)
 {
 	if (n < 6 || memcmp(s, "step ", 5) || !isdigit((unsigned char)s[5]))
 		return;
 	long v = 0;
-	for (size_t i = 5; i < n && isdigit((unsigned char)s[i]); i++)
-		v = v * 10 + (s[i] - '0');
+	size_t i;
+	for (i = 5; i < n && isdigit((unsigned char)s[i]); i++) {
+		int d = s[i] - '0';
+		if (v > (LONG_MAX - d) / 10) {
+			while (i < n && isdigit((unsigned char)s[i]))
+				i++;
+			if (ingest_warn_once(r->in, "step:overflow"))
+				rl_warn("ingest: %s:%ld: step number %.*s%s is too large (the most is %ld); "
+					"that step line is ignored", r->in->name, no,
+					(int)(i - 5 > 40 ? 40 : i - 5), s + 5, i - 5 > 40 ? "..." : "",
+					LONG_MAX);
+			return;
+		}
+		v = v * 10 + d;
+	}
 	r->last_step = v;
 }
 
@@ -97,7 +114,7 @@ static void take_segment(struct runlog *r, long no, const char *s, size_t n)
 		take_summary(r, no, s, n);
 		return;
 	}
-	take_step(r, s, n);
+	take_step(r, no, s, n);
 	if (n >= 34 && !memcmp(s, "Traceback (most recent call last)", 33)) {
 		r->traceback = 1;
 		r->fail_line = no;
@@ -256,7 +273,7 @@ static json_t *build(struct ingest_file *in, struct runlog *r, long *line)
 
 int ingest_runlog(struct ingest_file *f)
 {
-	struct runlog r = { .last_step = -1, .fail_msg = SB_INIT, .trace = SB_INIT, .bad = SB_INIT };
+	struct runlog r = { .in = f, .last_step = -1, .fail_msg = SB_INIT, .trace = SB_INIT, .bad = SB_INIT };
 	r.metrics = json_object();
 	r.config = json_object();
 	scan(&r, f->text, f->len);

@@ -5,6 +5,8 @@ set -e
 pkgs="build-essential pkg-config sqlite3 libsqlite3-dev libjansson-dev libcsv-dev
 libcmark-gfm-dev libcmark-gfm-extensions-dev libgit2-dev git gnuplot-nox jq"
 [ -n "$RUNLEDGER_WITH_BROWSER" ] && pkgs="$pkgs chromium"
+# make fuzz (docs/fuzzing.md): clang and its libFuzzer runtime (Debian 12)
+[ -n "$RUNLEDGER_WITH_FUZZ" ] && pkgs="$pkgs clang libclang-rt-14-dev"
 missing=""
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -65,6 +65,13 @@ static void test_time(void)
 	CHECK("common-time-4", parse_iso_utc("2026-03-16T06:00:00+02:00", &t) == 0 && t == 1773633600.0);
 	CHECK("common-time-5", parse_iso_utc("yesterday", &t) != 0);
 	CHECK("common-time-6", parse_iso_utc("2026-13-01", &t) != 0);
+	/* fuzz_arh: completed_at 5.5e77 was cast to time_t (undefined) */
+	format_iso_utc(5.55556e77, buf, sizeof(buf));
+	CHECK("common-time-7", !strcmp(buf, ""));
+	format_iso_utc(NAN, buf, sizeof(buf));
+	CHECK("common-time-8", !strcmp(buf, ""));
+	format_iso_utc(253402300799.0, buf, sizeof(buf));
+	CHECK("common-time-9", !strcmp(buf, "9999-12-31T23:59:59Z"));
 }
 
 static void test_glob(void)
