@@ -243,7 +243,10 @@ static const char *const value_nouns[] = {
 
 /* ---- tokens ------------------------------------------------------------ */
 
-enum kind { K_WORD, K_NUM, K_ARROW, K_EQ, K_COLON, K_SEP, K_STOP, K_PAREN, K_BRACKET, K_QUOTE };
+/* K_LONG: a word too long for any name or value (over 95 bytes): no rule
+ * reads it, so a change next to it is not inferred from a cut word. */
+enum kind { K_WORD, K_NUM, K_ARROW, K_EQ, K_COLON, K_SEP, K_STOP, K_PAREN, K_BRACKET, K_QUOTE,
+	    K_LONG };
 enum sep { SEP_AND, SEP_LIST, SEP_WITH, SEP_CLAUSE };
 
 struct tok {
@@ -389,6 +392,10 @@ static void push_word(struct toks *tk, const char *s, int a, int b)
 		if (s[i] != ',')
 			raw[o++] = s[i];
 	raw[o] = '\0';
+	if (b - a >= (int)sizeof(raw)) { /* cut: maybe inside a character */
+		tok_push(tk, K_LONG, a, b)->w[0] = '\0';
+		return;
+	}
 	struct tok *t = tok_push(tk, K_WORD, a, b);
 	if (!num_parse(raw, &v, unit)) {
 		t->k = K_NUM;

@@ -10,6 +10,7 @@
  * checks the exact variable, old and new text. */
 #include <jansson.h>
 #include "infer.h"
+#include "utf8.h"
 #include "util.h"
 #include "check.h"
 
@@ -449,8 +450,33 @@ static void test_context(void)
 	change_list_release(&cl);
 }
 
+/* A word longer than a token holds (found by fuzz_infer: cut inside a
+ * character, the value was not UTF-8) is read as no name and no value. */
+static void test_long_words(void)
+{
+	sb cjk = SB_INIT, d = SB_INIT;
+	for (int i = 0; i < 36; i++)
+		sb_adds(&cjk, "\xe6\xb7\xb1"); /* U+6DF1, three bytes */
+	sb_addf(&d, "de \xe2\x86\x92 %s", cjk.buf);
+	expect("infer-long-1", d.buf, "");
+	sb_reset(&d);
+	sb_addf(&d, "window pattern %s -> SSSL", cjk.buf);
+	struct change_list cl = CHANGE_LIST_INIT;
+	infer_changes(d.buf, &cl);
+	int valid = 1;
+	for (int i = 0; i < cl.n; i++)
+		valid &= (!cl.v[i].old_val || utf8_valid(cl.v[i].old_val, strlen(cl.v[i].old_val))) &&
+			 (!cl.v[i].new_val || utf8_valid(cl.v[i].new_val, strlen(cl.v[i].new_val)));
+	CHECK("infer-long-2", valid && (cl.n == 0 || !cl.v[0].old_val));
+	change_list_release(&cl);
+	expect("infer-long-3", "depth 8 -> 10 (a short word after a long one is read as ever)", "model.depth:8>10");
+	sb_release(&cjk);
+	sb_release(&d);
+}
+
 int main(void)
 {
+	test_long_words();
 	test_forms();
 	test_splitting();
 	test_grammar();
