@@ -611,6 +611,18 @@ static int number_value(const char *raw, const char *var, char *buf, size_t n)
 	return 0;
 }
 
+/* Copy len bytes of text into buf (n bytes) as a value: 0, or -1 when it
+ * does not fit. A value is never cut: cut, it would be another value, or
+ * end inside a character and not be UTF-8 (found by fuzz_infer). */
+static int slice_value(char *buf, size_t n, const char *text, int len)
+{
+	if (len < 0 || (size_t)len >= n)
+		return -1;
+	memcpy(buf, text, (size_t)len);
+	buf[len] = '\0';
+	return 0;
+}
+
 static const struct value_word *find_value_word(const char *w, const char *var)
 {
 	char stripped[96];
@@ -636,7 +648,7 @@ static int is_window_pattern(const struct tok *t, const char *text)
 	for (int i = t->a; i < t->b; i++)
 		if (!strchr("SL", text[i]))
 			return 0;
-	return n >= 1 && n <= 12;
+	return n >= 1 && n <= 64; /* one letter a layer */
 }
 
 /* reduce-overhead, max-autotune, fa3: a word that can only be a value
@@ -660,11 +672,11 @@ static int word_value(const struct reader *r, const struct tok *t, const char *v
 	if (vw)
 		return snprintf(buf, n, "%s", vw->value), 0;
 	if (!strcmp(var, "model.window_pattern") && is_window_pattern(t, r->text))
-		return snprintf(buf, n, "%.*s", t->b - t->a, r->text + t->a), 0;
+		return slice_value(buf, n, r->text + t->a, t->b - t->a);
 	if (d && d->type == VAR_BOOL && (in_list(t->w, yes) || in_list(t->w, no)))
 		return snprintf(buf, n, "%s", in_list(t->w, yes) ? "true" : "false"), 0;
 	if (d && varreg_categorical(d) && looks_like_value(r, t))
-		return snprintf(buf, n, "%.*s", t->b - t->a, r->text + t->a), 0;
+		return slice_value(buf, n, r->text + t->a, t->b - t->a);
 	if (d && d->type == VAR_CHOICE && d->choices) {
 		char pat[160];
 		snprintf(pat, sizeof(pat), "|%s|", d->choices);
@@ -760,8 +772,7 @@ static int value_at(const struct reader *r, int p, int end, const char *var, int
 		}
 		return number_value(t->w, var, buf, n);
 	case K_QUOTE:
-		snprintf(buf, n, "%.*s", t->b - t->a - 2, r->text + t->a + 1);
-		return 0;
+		return slice_value(buf, n, r->text + t->a + 1, t->b - t->a - 2);
 	case K_PAREN:
 		return (is_desc || (d && d->type == VAR_TUPLE)) ? tuple_value(r, t, buf, n) : -1;
 	case K_WORD:
@@ -769,17 +780,14 @@ static int value_at(const struct reader *r, int p, int end, const char *var, int
 			return 0;
 		if (is_fraction(r, t) && !(d && (d->type == VAR_CHOICE || d->type == VAR_STRING ||
 						  d->type == VAR_BOOL))) {
-			snprintf(buf, n, "%.*s", t->b - t->a, r->text + t->a); /* "1/4", kept as written */
-			return 0;
+			return slice_value(buf, n, r->text + t->a, t->b - t->a); /* "1/4", as written */
 		}
 		if (in_list(t->w, knob_off_words) && off_value(var)) {
 			snprintf(buf, n, "%s", off_value(var)); /* "softcap off", "WD: none" */
 			return 0;
 		}
-		if (is_desc && loose && !in_list(t->w, stop_words) && !strchr(t->w, ' ')) {
-			snprintf(buf, n, "%.*s", t->b - t->a, r->text + t->a);
-			return 0;
-		}
+		if (is_desc && loose && !in_list(t->w, stop_words) && !strchr(t->w, ' '))
+			return slice_value(buf, n, r->text + t->a, t->b - t->a);
 		return -1;
 	default:
 		return -1;
@@ -1642,10 +1650,11 @@ static int p_pattern_arrow(struct reader *r, int p, int end)
 	    (a->b - a->a < 2 && b->b - b->a < 2) || !boundary(r, p + 3, end))
 		return 0;
 	struct name nm = { .known = 1 };
-	char old[16], val[16];
+	char old[96], val[96]; /* one letter a layer: as long as a token */
 	snprintf(nm.var, sizeof(nm.var), "model.window_pattern");
-	snprintf(old, sizeof(old), "%.*s", a->b - a->a, r->text + a->a);
-	snprintf(val, sizeof(val), "%.*s", b->b - b->a, r->text + b->a);
+	if (slice_value(old, sizeof(old), r->text + a->a, a->b - a->a) ||
+	    slice_value(val, sizeof(val), r->text + b->a, b->b - b->a))
+		return 0;
 	return finish(r, &nm, old, val, p, p + 3, end);
 }
 

@@ -470,6 +470,21 @@ static void test_long_words(void)
 	CHECK("infer-long-2", valid && (cl.n == 0 || !cl.v[0].old_val));
 	change_list_release(&cl);
 	expect("infer-long-3", "depth 8 -> 10 (a short word after a long one is read as ever)", "model.depth:8>10");
+	/* a quoted value longer than a value holds (fuzz_infer: 'warmdown '
+	 * and 40 U+FFFD, as ingest repairs invalid bytes) is not cut */
+	sb_reset(&d);
+	sb_adds(&d, "no LR cooldown: set warmdown '");
+	for (int i = 0; i < 40; i++)
+		sb_adds(&d, "\xef\xbf\xbd");
+	sb_adds(&d, "'");
+	struct change_list q = CHANGE_LIST_INIT;
+	infer_changes(d.buf, &q);
+	int ok = 1;
+	for (int i = 0; i < q.n; i++)
+		ok &= !q.v[i].new_val || utf8_valid(q.v[i].new_val, strlen(q.v[i].new_val));
+	CHECK("infer-long-4", ok);
+	change_list_release(&q);
+	expect("infer-long-5", "window pattern SSSLSSSLSSSLSSSLSSSL -> SSSL", "model.window_pattern:SSSLSSSLSSSLSSSLSSSL>SSSL");
 	sb_release(&cjk);
 	sb_release(&d);
 }
