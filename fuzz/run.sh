@@ -3,13 +3,17 @@
 # one at a time and niced (the machine is shared), and say per harness how
 # many inputs it ran and whether it found a crash. Exits 1 when any did,
 # printing where the crashing input was saved.
-#   FUZZ_BUILD=build-fuzz FUZZ_SECONDS=60 sh fuzz/run.sh [NAME...]
+#   FUZZ_BUILD=build-fuzz FUZZ_SECONDS=60 FUZZ_SEED=1 sh fuzz/run.sh [NAME...]
+# FUZZ_SEED fixes libFuzzer's random seed (default 1), so a CI run explores
+# what the same run explored here and a pass or a crash can be reproduced;
+# FUZZ_SEED=0 takes a new random seed each run, for fuzzing to find more.
 # Seeds come from fuzz/corpus/NAME/ (read only); what the fuzzer finds new
 # goes to $FUZZ_BUILD/corpus/NAME/, crashes to $FUZZ_BUILD/crashes/NAME/.
 set -u
 cd "$(dirname "$0")/.."
 B=${FUZZ_BUILD:-build-fuzz}
 SECS=${FUZZ_SECONDS:-60}
+SEED=${FUZZ_SEED:-1}
 names=${*:-runrec jsonparse tsv runlog arh template infer}
 
 # Longest input per harness: a few times the largest real input of the
@@ -36,7 +40,7 @@ for n in $names; do
 	log=$B/fuzz-$n.log
 	# -close_fd_mask=3: the readers' warnings go nowhere; libFuzzer and the
 	# sanitizers keep their own copy of stderr for reports
-	nice -n 10 "$bin" -max_total_time="$SECS" -max_len="$(max_len "$n")" -timeout=10 \
+	nice -n 10 "$bin" -max_total_time="$SECS" -seed="$SEED" -max_len="$(max_len "$n")" -timeout=10 \
 		-rss_limit_mb=2048 -close_fd_mask=3 -print_final_stats=1 \
 		-artifact_prefix="$B/crashes/$n/" "$B/corpus/$n" "fuzz/corpus/$n" >"$log" 2>&1
 	rc=$?
