@@ -1075,7 +1075,11 @@ static int restated_at(const struct reader *r, int q, int end)
 	struct reader in;
 	reader_open(&in, r, t);
 	int n = in.tk.n, i = word_is(&in, 0, n, "the") || word_is(&in, 0, n, "as");
+	static const char *const earlier[] = { "before", "baseline", "previous", "best", "parent", NULL };
 	int yes = n >= 1 && n - i == 1 && (word_in(&in, i, n, words) || word_is(&in, i, n, "before"));
+	/* "(same as before)", "(same as baseline)", "(as in the parent)" */
+	yes |= n <= 4 && (word_is(&in, 0, n, "same") || word_is(&in, 0, n, "as")) &&
+	       word_in(&in, n - 1, n, earlier);
 	reader_close(&in);
 	return yes;
 }
@@ -1105,6 +1109,28 @@ static int p_result_at(const struct reader *r, int p, int end)
 {
 	const struct tok *t = at(r, p, end);
 	return t->k == K_WORD && is_result_name(t->w);
+}
+
+/* A score word at p: "… -> 0.975 bpb" names what the run got, not a value. */
+static int p_score_at(const struct reader *r, int p, int end)
+{
+	static const char *const scores[] = { "bpb", "val bpb", "loss", "val loss", "ppl",
+					      "perplexity", "score", NULL };
+	return word_in(r, p, end, scores);
+}
+
+/* "matrix lr 0.02 0.04 0.08", "depth 10, 12, 14": a number at p followed by
+ * more bare numbers is a sweep or a list of tries, no one value of the run. */
+static int value_list_at(const struct reader *r, int p, int end)
+{
+	if (at(r, p, end)->k != K_NUM)
+		return 0;
+	if (at(r, p + 1, end)->k == K_NUM)
+		return 1;
+	const struct tok *sep = at(r, p + 1, end), *after = at(r, p + 3, end);
+	return sep->k == K_SEP && sep->sep == SEP_LIST && at(r, p + 2, end)->k == K_NUM &&
+	       !strpbrk(at(r, p + 2, end)->w, "abcdfghijklmnopqrstuvwxyzABCDFGHIJKLMNOPQRSTUVWXYZ%") &&
+	       (after->k == K_SEP || after->k == K_STOP || after->k == K_PAREN);
 }
 
 struct vals {
@@ -1261,6 +1287,9 @@ static int name_forms(struct reader *r, const struct name *nm, int p, int q, int
 		int ku = known_name(r, e, end, &unit);
 		if (ku && (!known || strcmp(unit.var, var)) && boundary(r, e + ku, end))
 			return 0; /* "tokenizer 8k -> 32k vocab": the values are the vocab's */
+		/* "depth 10 -> 0.975 bpb": the arrow leads to the score it got */
+		if (e == a + 3 && !from && p_score_at(r, e, end))
+			return finish(r, nm, NULL, SIDE(v.a, v.ra), p, e, end);
 		/* "0.6 -> 0.9 -> 1.2": tries in a row; the last is the run's value,
 		 * which one it came from is not sure */
 		return finish(r, nm, e > a + 3 ? NULL : SIDE(v.a, v.ra), SIDE(v.b, v.rb), p, e, end);
@@ -1297,14 +1326,21 @@ static int name_forms(struct reader *r, const struct name *nm, int p, int q, int
 		return finish(r, nm, NULL, NULL, p, q + 1 + (at(r, q + 1, end)->k == K_NUM), end);
 	/* technique on | off: "weight tying on", "XSA: off" */
 	int colon = t->k == K_COLON;
+	/* "weight tying: on -> off": from the first to the last */
+	if (nm->technique && word_in(r, q + colon, end, switch_words) &&
+	    at(r, q + colon + 1, end)->k == K_ARROW && word_in(r, q + colon + 2, end, switch_words) &&
+	    boundary(r, q + colon + 3, end))
+		return finish(r, nm, word_in(r, q + colon, end, knob_off_words) ? "false" : "true",
+			      word_in(r, q + colon + 2, end, knob_off_words) ? "false" : "true",
+			      p, q + colon + 3, end);
 	if (nm->technique && word_in(r, q + colon, end, switch_words) && boundary(r, q + colon + 1, end))
 		return finish(r, nm, NULL, word_in(r, q + colon, end, knob_off_words) ? "false" : "true",
 			      p, q + colon + 1, end);
 	/* known-name a (not "a -> what this reading does not take", not "a * 2",
 	 * not "depth 10 base": the base it started from) */
 	static const char *const times[] = { "*", "x", "\xc3\x97", "times", "base", "baseline", NULL };
-	if (known && t->k != K_PAREN && !p_result_at(r, q + 1, end) && at(r, q + 1, end)->k != K_ARROW &&
-	    !word_in(r, q + 1, end, times) && VAL(q, v.a, v.ra))
+	if (known && t->k != K_PAREN && !p_result_at(r, q + 1, end) &&
+	    (at(r, q + 1, end)->k != K_ARROW || p_result_at(r, q + 2, end)) && !word_in(r, q + 1, end, times) && !value_list_at(r, q, end) && VAL(q, v.a, v.ra))
 		return finish(r, nm, NULL, SIDE(v.a, v.ra), p, q + 1, end);
 	return 0;
 #undef VAL
@@ -1341,6 +1377,13 @@ static const char *const schedule_words[] = {
 
 /* name-forms for a known name at p, else (at the start of a clause or after
  * a verb) for the words up to the operator as a desc.* knob. */
+/* A word at p with a digit in it ("bf16", "fp8"): a setting's name, not a knob's. */
+static int has_digit(const struct reader *r, int p, int end)
+{
+	const struct tok *t = at(r, p, end);
+	return t->k == K_WORD && strpbrk(t->w, "0123456789") != NULL;
+}
+
 static int p_named(struct reader *r, int p, int end, int licensed, int at_start, int flags)
 {
 	struct name nm;
@@ -1353,6 +1396,8 @@ static int p_named(struct reader *r, int p, int end, int licensed, int at_start,
 	const struct tok *op = at(r, q, end);
 	if (op->k == K_COLON || (op->k == K_EQ && q - p != 1) || k >= q - p || unknown_name(r, p, q, &nm))
 		return 0; /* a known name the forms refused is not a knob of its own either */
+	if (q - p == 1 && op->k == K_ARROW && has_digit(r, p, end) && has_digit(r, q + 1, end))
+		return 0; /* "bf16 -> fp8", "v1 -> v2": one setting to another, the knob unnamed */
 	nm.range = k && p + k < q && word_in(r, q - 1, q, schedule_words);
 	struct name last;
 	if (k && known_name(r, p + k, q, &last) == q - p - k && !str_starts_with(last.var, "desc."))
@@ -1449,6 +1494,9 @@ static int p_toggle(struct reader *r, int p, int end, struct clause *cs)
 		turn = 1;
 	}
 	if (!on && !off)
+		return 0;
+	/* "applied to embeddings", "added to the residual": a place, not a technique */
+	if (!turn && word_is(r, p + 1, end, "to"))
 		return 0;
 	int q = skip_fillers(r, p + 1 + turn, end), n;
 	if ((n = p_named(r, q, end, 1, 1, cs->flags)))
@@ -1550,9 +1598,11 @@ static int p_value_first(struct reader *r, int p, int end)
 			return 0;
 		return finish(r, &nm, v.ra ? NULL : v.a, v.rb ? NULL : v.b, p, q + k + 2 + k2, end);
 	}
+	struct name next;
 	if (!boundary(r, q + k, end) && !word_is(r, q + k, end, "instead") &&
-	    !word_is(r, q + k, end, "of") && !starts_assignment(r, q + k, end))
-		return 0;
+	    !word_is(r, q + k, end, "of") && !starts_assignment(r, q + k, end) &&
+	    !(at(r, q + k, end)->k == K_NUM && known_name(r, q + k + 1, end, &next)))
+		return 0; /* "10 layers 640 dim": pairs in a row, each value before its name */
 	static const char *const step_words[] = { "more", "fewer", "less", "extra", "additional", NULL };
 	static const char *const step_verbs[] = { "add", "added", "adding", "remove", "removed", "removing",
 						  "drop", "dropped", "cut", "plus", "minus", NULL };
