@@ -1084,6 +1084,22 @@ static int restated_at(const struct reader *r, int q, int end)
 	return yes;
 }
 
+/* A knob counted in steps ("desc.warmup_steps", "desc.ns_iters"). */
+static int counts_steps(const char *var)
+{
+	return str_ends_with(var, "_steps") || str_ends_with(var, "_iters");
+}
+
+/* A number with a fraction ("0.85"): no count of steps. */
+static int fractional(const char *v)
+{
+	char *e;
+	if (!v)
+		return 0;
+	double x = strtod(v, &e);
+	return e != v && !*e && x != floor(x);
+}
+
 /* Emit name = (old, new) over tokens [p, q), taking an old value after it. */
 static int finish(struct reader *r, const struct name *nm, const char *old_val,
 		  const char *new_val, int p, int q, int end)
@@ -1092,6 +1108,8 @@ static int finish(struct reader *r, const struct name *nm, const char *old_val,
 	int extra = 0;
 	if (new_val && restated_at(r, q, end))
 		return q + 1 - p; /* taken, and nothing changed */
+	if (counts_steps(nm->var) && (fractional(old_val) || fractional(new_val)))
+		return q - p; /* "momentum warmup 0.85 -> 0.95": momenta, not a step count */
 	if (!old_val && (extra = take_old(r, q, end, nm->var, old, sizeof(old))))
 		old_val = old;
 	if (nm->range) { /* "seq len curriculum 512->2048": the schedule is tried */
@@ -1339,6 +1357,10 @@ static int name_forms(struct reader *r, const struct name *nm, int p, int q, int
 	/* known-name a (not "a -> what this reading does not take", not "a * 2",
 	 * not "depth 10 base": the base it started from) */
 	static const char *const times[] = { "*", "x", "\xc3\x97", "times", "base", "baseline", NULL };
+	/* "matrix lr 0.04 (best so far) -> 0.05": a remark between the two values */
+	if (known && at(r, q + 1, end)->k == K_PAREN && at(r, q + 2, end)->k == K_ARROW &&
+	    VAL(q, v.a, v.ra) && VAL(q + 3, v.b, v.rb) && boundary(r, q + 4, end))
+		return finish(r, nm, SIDE(v.a, v.ra), SIDE(v.b, v.rb), p, q + 4, end);
 	if (known && t->k != K_PAREN && !p_result_at(r, q + 1, end) &&
 	    (at(r, q + 1, end)->k != K_ARROW || p_result_at(r, q + 2, end)) && !word_in(r, q + 1, end, times) && !value_list_at(r, q, end) && VAL(q, v.a, v.ra))
 		return finish(r, nm, NULL, SIDE(v.a, v.ra), p, q + 1, end);

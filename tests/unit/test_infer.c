@@ -531,6 +531,11 @@ static void test_round4(void)
 	expect("infer-4.38", "use zigzag routing", "desc.zigzag_routing:~>true");
 	expect("infer-4.39", "add z-loss 1e-4", "desc.z_loss:~>0.0001");
 	expect("infer-4.40", "label smoothing 0.1", "desc.label_smoothing:~>0.1");
+	/* a remark between the two values; a step count with a fraction is no step count */
+	expect("infer-4.41", "matrix lr 0.04 (best so far) -> 0.05", "optim.matrix_lr:0.04>0.05");
+	expect("infer-4.42", "muon momentum warmup 0.85 -> 0.95 over 300 steps", "");
+	expect("infer-4.43", "muon momentum warmup steps 300 -> 500", "desc.muon_momentum_warmup_steps:300>500");
+	expect("infer-4.44", "depth 8, 300s", "model.depth:~>8");
 }
 
 int main(void)
