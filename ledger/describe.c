@@ -121,7 +121,10 @@ static const char *const context_words[] = {
 static const char *const judgement_words[] = {
 	"better", "worse", "than", "vs", "vs.", "too", "optimal", "hurt", "hurts", "helps", "best",
 	"hypothesis", "evidence", "result", "gain", "noise", "slower", "faster", "improvement",
-	"regression", NULL
+	"regression",
+	/* a plan or a failure, not this run's setting: "(depth 12 would OOM)", "(try X next)" */
+	"next", "would", "could", "might", "later", "todo", "oom", "ooms", "oomed", "crash",
+	"crashed", "crashes", "diverged", "diverges", "nan", "failed", "fails", NULL
 };
 /* "hypothesis: …": from here on the description explains. */
 static const char *const prose_markers[] = {

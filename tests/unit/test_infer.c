@@ -536,6 +536,11 @@ static void test_round4(void)
 	expect("infer-4.42", "muon momentum warmup 0.85 -> 0.95 over 300 steps", "");
 	expect("infer-4.43", "muon momentum warmup steps 300 -> 500", "desc.muon_momentum_warmup_steps:300>500");
 	expect("infer-4.44", "depth 8, 300s", "model.depth:~>8");
+	/* a parenthesis that plans or reports a failure sets nothing */
+	expect("infer-4.45", "warmdown 0.7 (try depth 12 next)", "sched.warmdown_ratio:~>0.7");
+	expect("infer-4.46", "warmdown 0.7 (depth 12 would OOM)", "sched.warmdown_ratio:~>0.7");
+	expect("infer-4.47", "depth 10 (depth 12 OOMs)", "model.depth:~>10");
+	expect("infer-4.48", "depth 10 (4 heads)", "model.depth:~>10|model.heads:~>4");
 }
 
 int main(void)
