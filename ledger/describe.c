@@ -22,11 +22,20 @@
  *                | technique ("on" | "in") ("all" | "every" | "alternating") "layers"  desc.X_layers
  *                | [verb] name ARROW value | name "to" value                attention to flash
  *                | known-name value                                 [old]   softcap 30 (from 15)
+ *                  (not a sweep: "lr 0.02 0.04 0.08", "depth 10, 12, 14" yield nothing;
+ *                  a result with its own number may follow: "matrix lr 0.04 bpb 0.98")
+ *                | int-known-name INT ARROW FRACTION                       depth 12 → 0.972 (a score)
+ *                | known-name value ARROW RESULT-WORD                      depth 10 -> val_bpb 0.97
+ *                | known-name value ARROW value SCORE-WORD                 depth 10 -> 0.975 bpb
+ *                  (both: the value before the arrow, the rest a result)
+ *                | known-name value paren ARROW value                      lr 0.04 (best) -> 0.05
+ *                | technique [":"] SWITCH ARROW SWITCH                     weight tying: on -> off
  *                | toggle name {("and" | "," | "/") name}                   remove X and Y, no X
  *                  (toggle: add, enable, use, apply, introduce, remove, drop, zero …,
  *                  also as -ing; "use" + a name we do not know: two words at least)
  *                | name ("disabled" | "enabled" | "off")                    autotune disabled
  *                | value [ARROW value] known-name                   [old]   4 heads, 5% warmup
+ *                  (pairs in a row: "10 layers 640 dim 8 heads", each to the name after it)
  *                | NUMBER("L" | "w" | "dim")  |  NUMBER"-"("layer" | "head")  8L 768w, 12-layer
  *                | PATTERN ARROW PATTERN                                    SSSL -> SL
  *                | value-word {filler}                              [old]   SwiGLU MLP
@@ -40,7 +49,8 @@
  *   old         := "(" ["up" | "down"] ("from" | "was") value ")"
  *                | ("instead of" | "replacing" | "replaces" | "(replace[s] …)") value
  *                | "from" value    (after "to b": EMBEDDING_LR to 0.8 from 0.6)
- *   restated    := change ("kept" | "unchanged" | "stays" | "(default)" | "(as before)")
+ *   restated    := change ("kept" | "unchanged" | "stays" | "(default)" | "(as before)"
+ *                  | "(same as" ("before" | "baseline" | "previous" | "best" | "parent") ")")
  *                  read, and no change
  *   result      := RESULT-WORD {value | ARROW}                              val_bpb 0.98->0.97, MFU 58→52%
  *   paren       := "(" piece {SEP piece} ")"   a piece is read (known names with a
@@ -58,7 +68,11 @@
  * change at all; a name we do not know that compares ("more data"), names a
  * place ("RMSNorm after embedding") or no knob ("the previous best config",
  * "a bug"), and a measured quantity (rates, memory, time, eval loss, step
- * counts) never becomes desc.NAME. */
+ * counts) never becomes desc.NAME. Also refused: a toggle followed by "to"
+ * names a place ("applied to embeddings"); one digit-bearing word to
+ * another ("bf16 -> fp8") names no knob; a *_steps knob given a fraction
+ * ("momentum warmup 0.85 -> 0.95") is misnamed; a parenthesis that plans
+ * or reports a failure (next, would, OOM, crashed, diverged, nan) judges. */
 #include "describe.h"
 #include "varreg.h"
 #include "util.h"
@@ -1140,6 +1154,16 @@ static int p_score_at(const struct reader *r, int p, int end)
 	return word_in(r, p, end, scores);
 }
 
+/* "bpb 0.98", "params: 50M" at p: a result with its own number, so the
+ * number before it is the knob's ("matrix lr 0.04 bpb 0.98"). */
+static int scored_at(const struct reader *r, int p, int end)
+{
+	static const char *const own[] = { "bpb", "val bpb", "loss", "val loss", "ppl", "mfu",
+					   "params", NULL };
+	int i = p + 1 + (at(r, p + 1, end)->k == K_EQ || at(r, p + 1, end)->k == K_COLON);
+	return word_in(r, p, end, own) && at(r, i, end)->k == K_NUM;
+}
+
 /* "matrix lr 0.02 0.04 0.08", "depth 10, 12, 14": a number at p followed by
  * more bare numbers is a sweep or a list of tries, no one value of the run. */
 static int value_list_at(const struct reader *r, int p, int end)
@@ -1147,11 +1171,14 @@ static int value_list_at(const struct reader *r, int p, int end)
 	if (at(r, p, end)->k != K_NUM)
 		return 0;
 	if (at(r, p + 1, end)->k == K_NUM)
-		return 1;
-	const struct tok *sep = at(r, p + 1, end), *after = at(r, p + 3, end);
-	return sep->k == K_SEP && sep->sep == SEP_LIST && at(r, p + 2, end)->k == K_NUM &&
-	       !strpbrk(at(r, p + 2, end)->w, "abcdfghijklmnopqrstuvwxyzABCDFGHIJKLMNOPQRSTUVWXYZ%") &&
-	       (after->k == K_SEP || after->k == K_STOP || after->k == K_PAREN);
+		return at(r, p + 2, end)->k == K_NUM || word_is(r, p + 2, end, "sweep");
+	for (int i = 1; i <= 3; i += 2) { /* "10, 12, 14": three plain numbers */
+		const struct tok *sep = at(r, p + i, end), *num = at(r, p + i + 1, end);
+		if (sep->k != K_SEP || sep->sep != SEP_LIST || num->k != K_NUM ||
+		    strpbrk(num->w, "abcdfghijklmnopqrstuvwxyzABCDFGHIJKLMNOPQRSTUVWXYZ%"))
+			return 0;
+	}
+	return 1;
 }
 
 struct vals {
@@ -1309,6 +1336,10 @@ static int name_forms(struct reader *r, const struct name *nm, int p, int q, int
 		if (ku && (!known || strcmp(unit.var, var)) && boundary(r, e + ku, end))
 			return 0; /* "tokenizer 8k -> 32k vocab": the values are the vocab's */
 		/* "depth 10 -> 0.975 bpb": the arrow leads to the score it got */
+		const struct var_def *vd = varreg_find(var);
+		if (e == a + 3 && !from && vd && vd->type == VAR_INT && !v.ra && !v.rb &&
+		    !fractional(v.a) && fractional(v.b))
+			return finish(r, nm, NULL, v.a, p, e, end); /* "depth 12 → 0.972": a score */
 		if (e == a + 3 && !from && p_score_at(r, e, end))
 			return finish(r, nm, NULL, SIDE(v.a, v.ra), p, e, end);
 		/* "0.6 -> 0.9 -> 1.2": tries in a row; the last is the run's value,
@@ -1364,7 +1395,7 @@ static int name_forms(struct reader *r, const struct name *nm, int p, int q, int
 	if (known && at(r, q + 1, end)->k == K_PAREN && at(r, q + 2, end)->k == K_ARROW &&
 	    VAL(q, v.a, v.ra) && VAL(q + 3, v.b, v.rb) && boundary(r, q + 4, end))
 		return finish(r, nm, SIDE(v.a, v.ra), SIDE(v.b, v.rb), p, q + 4, end);
-	if (known && t->k != K_PAREN && !p_result_at(r, q + 1, end) &&
+	if (known && t->k != K_PAREN && (!p_result_at(r, q + 1, end) || scored_at(r, q + 1, end)) &&
 	    (at(r, q + 1, end)->k != K_ARROW || p_result_at(r, q + 2, end)) && !word_in(r, q + 1, end, times) && !value_list_at(r, q, end) && VAL(q, v.a, v.ra))
 		return finish(r, nm, NULL, SIDE(v.a, v.ra), p, q + 1, end);
 	return 0;

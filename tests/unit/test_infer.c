@@ -541,6 +541,14 @@ static void test_round4(void)
 	expect("infer-4.46", "warmdown 0.7 (depth 12 would OOM)", "sched.warmdown_ratio:~>0.7");
 	expect("infer-4.47", "depth 10 (depth 12 OOMs)", "model.depth:~>10");
 	expect("infer-4.48", "depth 10 (4 heads)", "model.depth:~>10|model.heads:~>4");
+	/* a score after the value, with its own number or as an integer knob's "new value" */
+	expect("infer-4.49", "matrix lr 0.04 bpb 0.98", "optim.matrix_lr:~>0.04");
+	expect("infer-4.50", "depth 10 params 50M", "model.depth:~>10");
+	expect("infer-4.51", "depth 10 0.975", "model.depth:~>10");
+	expect("infer-4.52", "depth 12 â 0.972 (new best)", "model.depth:~>12");
+	expect("infer-4.53", "warmdown 0.5 -> 0.7", "sched.warmdown_ratio:0.5>0.7");
+	expect("infer-4.54", "matrix lr 0.02 0.04 sweep", "");
+	expect("infer-4.55", "depth 10 vs 12", "model.depth:~>10");
 }
 
 int main(void)
