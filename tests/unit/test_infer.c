@@ -7,7 +7,9 @@
  * diffs with changed, added and removed keys, and the context rule (a
  * value the parent already had is no change: infer_drop_restated with a
  * state from infer_state_advance and a baseline's infer_stated). Each case
- * checks the exact variable, old and new text. */
+ * checks the exact variable, old and new text. Round 4 (infer-4.*): one
+ * change in many phrasings, lists joined every way, and the forms that must
+ * refuse (a score after an arrow, a sweep, a place, a plan or a failure). */
 #include <jansson.h>
 #include "infer.h"
 #include "utf8.h"
