@@ -22,11 +22,20 @@
  *                | technique ("on" | "in") ("all" | "every" | "alternating") "layers"  desc.X_layers
  *                | [verb] name ARROW value | name "to" value                attention to flash
  *                | known-name value                                 [old]   softcap 30 (from 15)
+ *                  (not a sweep: "lr 0.02 0.04 0.08", "depth 10, 12, 14" yield nothing;
+ *                  a result with its own number may follow: "matrix lr 0.04 bpb 0.98")
+ *                | int-known-name INT ARROW FRACTION                       depth 12 → 0.972 (a score)
+ *                | known-name value ARROW RESULT-WORD                      depth 10 -> val_bpb 0.97
+ *                | known-name value ARROW value SCORE-WORD                 depth 10 -> 0.975 bpb
+ *                  (both: the value before the arrow, the rest a result)
+ *                | known-name value paren ARROW value                      lr 0.04 (best) -> 0.05
+ *                | technique [":"] SWITCH ARROW SWITCH                     weight tying: on -> off
  *                | toggle name {("and" | "," | "/") name}                   remove X and Y, no X
  *                  (toggle: add, enable, use, apply, introduce, remove, drop, zero …,
  *                  also as -ing; "use" + a name we do not know: two words at least)
  *                | name ("disabled" | "enabled" | "off")                    autotune disabled
  *                | value [ARROW value] known-name                   [old]   4 heads, 5% warmup
+ *                  (pairs in a row: "10 layers 640 dim 8 heads", each to the name after it)
  *                | NUMBER("L" | "w" | "dim")  |  NUMBER"-"("layer" | "head")  8L 768w, 12-layer
  *                | PATTERN ARROW PATTERN                                    SSSL -> SL
  *                | value-word {filler}                              [old]   SwiGLU MLP
@@ -40,7 +49,8 @@
  *   old         := "(" ["up" | "down"] ("from" | "was") value ")"
  *                | ("instead of" | "replacing" | "replaces" | "(replace[s] …)") value
  *                | "from" value    (after "to b": EMBEDDING_LR to 0.8 from 0.6)
- *   restated    := change ("kept" | "unchanged" | "stays" | "(default)" | "(as before)")
+ *   restated    := change ("kept" | "unchanged" | "stays" | "(default)" | "(as before)"
+ *                  | "(same as" ("before" | "baseline" | "previous" | "best" | "parent") ")")
  *                  read, and no change
  *   result      := RESULT-WORD {value | ARROW}                              val_bpb 0.98->0.97, MFU 58→52%
  *   paren       := "(" piece {SEP piece} ")"   a piece is read (known names with a
@@ -58,7 +68,11 @@
  * change at all; a name we do not know that compares ("more data"), names a
  * place ("RMSNorm after embedding") or no knob ("the previous best config",
  * "a bug"), and a measured quantity (rates, memory, time, eval loss, step
- * counts) never becomes desc.NAME. */
+ * counts) never becomes desc.NAME. Also refused: a toggle followed by "to"
+ * names a place ("applied to embeddings"); one digit-bearing word to
+ * another ("bf16 -> fp8") names no knob; a *_steps knob given a fraction
+ * ("momentum warmup 0.85 -> 0.95") is misnamed; a parenthesis that plans
+ * or reports a failure (next, would, OOM, crashed, diverged, nan) judges. */
 #include "describe.h"
 #include "varreg.h"
 #include "util.h"
@@ -121,7 +135,10 @@ static const char *const context_words[] = {
 static const char *const judgement_words[] = {
 	"better", "worse", "than", "vs", "vs.", "too", "optimal", "hurt", "hurts", "helps", "best",
 	"hypothesis", "evidence", "result", "gain", "noise", "slower", "faster", "improvement",
-	"regression", NULL
+	"regression",
+	/* a plan or a failure, not this run's setting: "(depth 12 would OOM)", "(try X next)" */
+	"next", "would", "could", "might", "later", "todo", "oom", "ooms", "oomed", "crash",
+	"crashed", "crashes", "diverged", "diverges", "nan", "failed", "fails", NULL
 };
 /* "hypothesis: …": from here on the description explains. */
 static const char *const prose_markers[] = {
@@ -1083,9 +1100,29 @@ static int restated_at(const struct reader *r, int q, int end)
 	struct reader in;
 	reader_open(&in, r, t);
 	int n = in.tk.n, i = word_is(&in, 0, n, "the") || word_is(&in, 0, n, "as");
+	static const char *const earlier[] = { "before", "baseline", "previous", "best", "parent", NULL };
 	int yes = n >= 1 && n - i == 1 && (word_in(&in, i, n, words) || word_is(&in, i, n, "before"));
+	/* "(same as before)", "(same as baseline)", "(as in the parent)" */
+	yes |= n <= 4 && (word_is(&in, 0, n, "same") || word_is(&in, 0, n, "as")) &&
+	       word_in(&in, n - 1, n, earlier);
 	reader_close(&in);
 	return yes;
+}
+
+/* A knob counted in steps ("desc.warmup_steps", "desc.ns_iters"). */
+static int counts_steps(const char *var)
+{
+	return str_ends_with(var, "_steps") || str_ends_with(var, "_iters");
+}
+
+/* A number with a fraction ("0.85"): no count of steps. */
+static int fractional(const char *v)
+{
+	char *e;
+	if (!v)
+		return 0;
+	double x = strtod(v, &e);
+	return e != v && !*e && x != floor(x);
 }
 
 /* Emit name = (old, new) over tokens [p, q), taking an old value after it. */
@@ -1096,6 +1133,8 @@ static int finish(struct reader *r, const struct name *nm, const char *old_val,
 	int extra = 0;
 	if (new_val && restated_at(r, q, end))
 		return q + 1 - p; /* taken, and nothing changed */
+	if (counts_steps(nm->var) && (fractional(old_val) || fractional(new_val)))
+		return q - p; /* "momentum warmup 0.85 -> 0.95": momenta, not a step count */
 	if (!old_val && (extra = take_old(r, q, end, nm->var, old, sizeof(old))))
 		old_val = old;
 	if (nm->range) { /* "seq len curriculum 512->2048": the schedule is tried */
@@ -1113,6 +1152,41 @@ static int p_result_at(const struct reader *r, int p, int end)
 {
 	const struct tok *t = at(r, p, end);
 	return t->k == K_WORD && is_result_name(t->w);
+}
+
+/* A score word at p: "… -> 0.975 bpb" names what the run got, not a value. */
+static int p_score_at(const struct reader *r, int p, int end)
+{
+	static const char *const scores[] = { "bpb", "val bpb", "loss", "val loss", "ppl",
+					      "perplexity", "score", NULL };
+	return word_in(r, p, end, scores);
+}
+
+/* "bpb 0.98", "params: 50M" at p: a result with its own number, so the
+ * number before it is the knob's ("matrix lr 0.04 bpb 0.98"). */
+static int scored_at(const struct reader *r, int p, int end)
+{
+	static const char *const own[] = { "bpb", "val bpb", "loss", "val loss", "ppl", "mfu",
+					   "params", NULL };
+	int i = p + 1 + (at(r, p + 1, end)->k == K_EQ || at(r, p + 1, end)->k == K_COLON);
+	return word_in(r, p, end, own) && at(r, i, end)->k == K_NUM;
+}
+
+/* "matrix lr 0.02 0.04 0.08", "depth 10, 12, 14": a number at p followed by
+ * more bare numbers is a sweep or a list of tries, no one value of the run. */
+static int value_list_at(const struct reader *r, int p, int end)
+{
+	if (at(r, p, end)->k != K_NUM)
+		return 0;
+	if (at(r, p + 1, end)->k == K_NUM)
+		return at(r, p + 2, end)->k == K_NUM || word_is(r, p + 2, end, "sweep");
+	for (int i = 1; i <= 3; i += 2) { /* "10, 12, 14": three plain numbers */
+		const struct tok *sep = at(r, p + i, end), *num = at(r, p + i + 1, end);
+		if (sep->k != K_SEP || sep->sep != SEP_LIST || num->k != K_NUM ||
+		    strpbrk(num->w, "abcdfghijklmnopqrstuvwxyzABCDFGHIJKLMNOPQRSTUVWXYZ%"))
+			return 0;
+	}
+	return 1;
 }
 
 struct vals {
@@ -1269,6 +1343,13 @@ static int name_forms(struct reader *r, const struct name *nm, int p, int q, int
 		int ku = known_name(r, e, end, &unit);
 		if (ku && (!known || strcmp(unit.var, var)) && boundary(r, e + ku, end))
 			return 0; /* "tokenizer 8k -> 32k vocab": the values are the vocab's */
+		/* "depth 10 -> 0.975 bpb": the arrow leads to the score it got */
+		const struct var_def *vd = varreg_find(var);
+		if (e == a + 3 && !from && vd && vd->type == VAR_INT && !v.ra && !v.rb &&
+		    !fractional(v.a) && fractional(v.b))
+			return finish(r, nm, NULL, v.a, p, e, end); /* "depth 12 → 0.972": a score */
+		if (e == a + 3 && !from && p_score_at(r, e, end))
+			return finish(r, nm, NULL, SIDE(v.a, v.ra), p, e, end);
 		/* "0.6 -> 0.9 -> 1.2": tries in a row; the last is the run's value,
 		 * which one it came from is not sure */
 		return finish(r, nm, e > a + 3 ? NULL : SIDE(v.a, v.ra), SIDE(v.b, v.rb), p, e, end);
@@ -1305,14 +1386,25 @@ static int name_forms(struct reader *r, const struct name *nm, int p, int q, int
 		return finish(r, nm, NULL, NULL, p, q + 1 + (at(r, q + 1, end)->k == K_NUM), end);
 	/* technique on | off: "weight tying on", "XSA: off" */
 	int colon = t->k == K_COLON;
+	/* "weight tying: on -> off": from the first to the last */
+	if (nm->technique && word_in(r, q + colon, end, switch_words) &&
+	    at(r, q + colon + 1, end)->k == K_ARROW && word_in(r, q + colon + 2, end, switch_words) &&
+	    boundary(r, q + colon + 3, end))
+		return finish(r, nm, word_in(r, q + colon, end, knob_off_words) ? "false" : "true",
+			      word_in(r, q + colon + 2, end, knob_off_words) ? "false" : "true",
+			      p, q + colon + 3, end);
 	if (nm->technique && word_in(r, q + colon, end, switch_words) && boundary(r, q + colon + 1, end))
 		return finish(r, nm, NULL, word_in(r, q + colon, end, knob_off_words) ? "false" : "true",
 			      p, q + colon + 1, end);
 	/* known-name a (not "a -> what this reading does not take", not "a * 2",
 	 * not "depth 10 base": the base it started from) */
 	static const char *const times[] = { "*", "x", "\xc3\x97", "times", "base", "baseline", NULL };
-	if (known && t->k != K_PAREN && !p_result_at(r, q + 1, end) && at(r, q + 1, end)->k != K_ARROW &&
-	    !word_in(r, q + 1, end, times) && VAL(q, v.a, v.ra))
+	/* "matrix lr 0.04 (best so far) -> 0.05": a remark between the two values */
+	if (known && at(r, q + 1, end)->k == K_PAREN && at(r, q + 2, end)->k == K_ARROW &&
+	    VAL(q, v.a, v.ra) && VAL(q + 3, v.b, v.rb) && boundary(r, q + 4, end))
+		return finish(r, nm, SIDE(v.a, v.ra), SIDE(v.b, v.rb), p, q + 4, end);
+	if (known && t->k != K_PAREN && (!p_result_at(r, q + 1, end) || scored_at(r, q + 1, end)) &&
+	    (at(r, q + 1, end)->k != K_ARROW || p_result_at(r, q + 2, end)) && !word_in(r, q + 1, end, times) && !value_list_at(r, q, end) && VAL(q, v.a, v.ra))
 		return finish(r, nm, NULL, SIDE(v.a, v.ra), p, q + 1, end);
 	return 0;
 #undef VAL
@@ -1349,6 +1441,13 @@ static const char *const schedule_words[] = {
 
 /* name-forms for a known name at p, else (at the start of a clause or after
  * a verb) for the words up to the operator as a desc.* knob. */
+/* A word at p with a digit in it ("bf16", "fp8"): a setting's name, not a knob's. */
+static int has_digit(const struct reader *r, int p, int end)
+{
+	const struct tok *t = at(r, p, end);
+	return t->k == K_WORD && strpbrk(t->w, "0123456789") != NULL;
+}
+
 static int p_named(struct reader *r, int p, int end, int licensed, int at_start, int flags)
 {
 	struct name nm;
@@ -1361,6 +1460,8 @@ static int p_named(struct reader *r, int p, int end, int licensed, int at_start,
 	const struct tok *op = at(r, q, end);
 	if (op->k == K_COLON || (op->k == K_EQ && q - p != 1) || k >= q - p || unknown_name(r, p, q, &nm))
 		return 0; /* a known name the forms refused is not a knob of its own either */
+	if (q - p == 1 && op->k == K_ARROW && has_digit(r, p, end) && has_digit(r, q + 1, end))
+		return 0; /* "bf16 -> fp8", "v1 -> v2": one setting to another, the knob unnamed */
 	nm.range = k && p + k < q && word_in(r, q - 1, q, schedule_words);
 	struct name last;
 	if (k && known_name(r, p + k, q, &last) == q - p - k && !str_starts_with(last.var, "desc."))
@@ -1457,6 +1558,9 @@ static int p_toggle(struct reader *r, int p, int end, struct clause *cs)
 		turn = 1;
 	}
 	if (!on && !off)
+		return 0;
+	/* "applied to embeddings", "added to the residual": a place, not a technique */
+	if (!turn && word_is(r, p + 1, end, "to"))
 		return 0;
 	int q = skip_fillers(r, p + 1 + turn, end), n;
 	if ((n = p_named(r, q, end, 1, 1, cs->flags)))
@@ -1558,9 +1662,11 @@ static int p_value_first(struct reader *r, int p, int end)
 			return 0;
 		return finish(r, &nm, v.ra ? NULL : v.a, v.rb ? NULL : v.b, p, q + k + 2 + k2, end);
 	}
+	struct name next;
 	if (!boundary(r, q + k, end) && !word_is(r, q + k, end, "instead") &&
-	    !word_is(r, q + k, end, "of") && !starts_assignment(r, q + k, end))
-		return 0;
+	    !word_is(r, q + k, end, "of") && !starts_assignment(r, q + k, end) &&
+	    !(at(r, q + k, end)->k == K_NUM && known_name(r, q + k + 1, end, &next)))
+		return 0; /* "10 layers 640 dim": pairs in a row, each value before its name */
 	static const char *const step_words[] = { "more", "fewer", "less", "extra", "additional", NULL };
 	static const char *const step_verbs[] = { "add", "added", "adding", "remove", "removed", "removing",
 						  "drop", "dropped", "cut", "plus", "minus", NULL };

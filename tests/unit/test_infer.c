@@ -7,7 +7,9 @@
  * diffs with changed, added and removed keys, and the context rule (a
  * value the parent already had is no change: infer_drop_restated with a
  * state from infer_state_advance and a baseline's infer_stated). Each case
- * checks the exact variable, old and new text. */
+ * checks the exact variable, old and new text. Round 4 (infer-4.*): one
+ * change in many phrasings, lists joined every way, and the forms that must
+ * refuse (a score after an arrow, a sweep, a place, a plan or a failure). */
 #include <jansson.h>
 #include "infer.h"
 #include "utf8.h"
@@ -489,6 +491,83 @@ static void test_long_words(void)
 	sb_release(&d);
 }
 
+/* Round 4: one change in many phrasings, lists joined every way, and the
+ * forms that must refuse (a score after an arrow, a sweep, a place after
+ * "applied to", a setting-to-setting swap, a restated value). */
+static void test_round4(void)
+{
+	/* the same change, five ways */
+	expect("infer-4.1", "DEPTH 8->10", "model.depth:8>10");
+	expect("infer-4.2", "depth: 8 \xe2\x86\x92 10", "model.depth:8>10");
+	expect("infer-4.3", "increase depth from 8 to 10", "model.depth:8>10");
+	expect("infer-4.4", "depth=10 (was 8)", "model.depth:8>10");
+	expect("infer-4.5", "10 layers instead of 8", "model.depth:8>10");
+	expect("infer-4.6", "depth 10 (from 8)", "model.depth:8>10");
+	/* lists, joined in every supported way */
+	expect("infer-4.7", "depth 8->10 + MATRIX_LR 0.04->0.05", "model.depth:8>10|optim.matrix_lr:0.04>0.05");
+	expect("infer-4.8", "depth 8->10 and matrix lr 0.04->0.05", "model.depth:8>10|optim.matrix_lr:0.04>0.05");
+	expect("infer-4.9", "depth 8->10; matrix lr 0.04->0.05", "model.depth:8>10|optim.matrix_lr:0.04>0.05");
+	expect("infer-4.10", "depth 8->10 / matrix lr 0.04->0.05", "model.depth:8>10|optim.matrix_lr:0.04>0.05");
+	expect("infer-4.11", "depth 8->10 & matrix lr 0.04->0.05", "model.depth:8>10|optim.matrix_lr:0.04>0.05");
+	expect("infer-4.12", "Set WARMUP_RATIO=0.05 and WARMDOWN_RATIO=0.5",
+	       "sched.warmup_ratio:~>0.05|sched.warmdown_ratio:~>0.5");
+	/* value-first pairs in a row: each value goes to the name after it */
+	expect("infer-4.13", "10 layers 640 dim 8 heads", "model.depth:~>10|model.dim:~>640|model.heads:~>8");
+	expect("infer-4.14", "8 heads 10 layers", "model.heads:~>8|model.depth:~>10");
+	/* an arrow to a score: the run's value is the one before it */
+	expect("infer-4.15", "depth 10 -> 0.975 bpb", "model.depth:~>10");
+	expect("infer-4.16", "matrix lr 0.05 -> 1.02 val_bpb", "optim.matrix_lr:~>0.05");
+	expect("infer-4.17", "depth 10 \xe2\x86\x92 val_bpb 0.975", "model.depth:~>10");
+	expect("infer-4.18", "warmdown 0.5 -> 0.7 (bpb 0.99 -> 0.98)", "sched.warmdown_ratio:0.5>0.7");
+	/* a sweep or a list of tries is no one value */
+	expect("infer-4.19", "matrix lr 0.02 0.04 0.08 sweep", "");
+	expect("infer-4.20", "tried depth 10, 12, 14", "");
+	expect("infer-4.21", "depth 10, dim 640", "model.depth:~>10|model.dim:~>640");
+	/* "applied to X" names a place, not a technique */
+	expect("infer-4.22", "weight decay 0.1 was applied to embeddings too", "optim.weight_decay:~>0.1");
+	expect("infer-4.23", "added to the residual stream", "");
+	expect("infer-4.24", "add value embeddings", "desc.value_embeddings:~>true");
+	/* one setting to another, the knob unnamed */
+	expect("infer-4.25", "bf16 -> fp8", "");
+	expect("infer-4.26", "x0 lambda 0.1 to 0.2", "desc.x0_lambda:0.1>0.2");
+	/* a switch from one state to the other */
+	expect("infer-4.27", "weight tying: on -> off", "desc.weight_tying:true>false");
+	expect("infer-4.28", "qk norm off -> on", "model.qk_norm:false>true");
+	/* restated in a parenthesis */
+	expect("infer-4.29", "warmdown 0.5 (same as before)", "");
+	expect("infer-4.30", "warmdown 0.5 (same as baseline), depth 10", "model.depth:~>10");
+	/* prose that must yield nothing */
+	expect("infer-4.31", "the model at depth 12 overfits", "");
+	expect("infer-4.32", "MFU went from 40% to 45%", "");
+	expect("infer-4.33", "val_bpb 0.985 -> 0.979 with depth 10", "");
+	expect("infer-4.34", "fix a bug in the data loader", "");
+	expect("infer-4.35", "same as exp5 but depth 12", "");
+	expect("infer-4.36", "refactor, no logic change", "");
+	expect("infer-4.37", "try a smaller model", "");
+	/* unknown techniques after verbs */
+	expect("infer-4.38", "use zigzag routing", "desc.zigzag_routing:~>true");
+	expect("infer-4.39", "add z-loss 1e-4", "desc.z_loss:~>0.0001");
+	expect("infer-4.40", "label smoothing 0.1", "desc.label_smoothing:~>0.1");
+	/* a remark between the two values; a step count with a fraction is no step count */
+	expect("infer-4.41", "matrix lr 0.04 (best so far) -> 0.05", "optim.matrix_lr:0.04>0.05");
+	expect("infer-4.42", "muon momentum warmup 0.85 -> 0.95 over 300 steps", "");
+	expect("infer-4.43", "muon momentum warmup steps 300 -> 500", "desc.muon_momentum_warmup_steps:300>500");
+	expect("infer-4.44", "depth 8, 300s", "model.depth:~>8");
+	/* a parenthesis that plans or reports a failure sets nothing */
+	expect("infer-4.45", "warmdown 0.7 (try depth 12 next)", "sched.warmdown_ratio:~>0.7");
+	expect("infer-4.46", "warmdown 0.7 (depth 12 would OOM)", "sched.warmdown_ratio:~>0.7");
+	expect("infer-4.47", "depth 10 (depth 12 OOMs)", "model.depth:~>10");
+	expect("infer-4.48", "depth 10 (4 heads)", "model.depth:~>10|model.heads:~>4");
+	/* a score after the value, with its own number or as an integer knob's "new value" */
+	expect("infer-4.49", "matrix lr 0.04 bpb 0.98", "optim.matrix_lr:~>0.04");
+	expect("infer-4.50", "depth 10 params 50M", "model.depth:~>10");
+	expect("infer-4.51", "depth 10 0.975", "model.depth:~>10");
+	expect("infer-4.52", "depth 12 â 0.972 (new best)", "model.depth:~>12");
+	expect("infer-4.53", "warmdown 0.5 -> 0.7", "sched.warmdown_ratio:0.5>0.7");
+	expect("infer-4.54", "matrix lr 0.02 0.04 sweep", "");
+	expect("infer-4.55", "depth 10 vs 12", "model.depth:~>10");
+}
+
 int main(void)
 {
 	test_long_words();
@@ -498,6 +577,7 @@ int main(void)
 	test_labels_and_results();
 	test_desc_names();
 	test_round3();
+	test_round4();
 	test_spans();
 	test_prose();
 	test_alias();
