@@ -388,16 +388,6 @@ static void say_waiting(const struct lock_wait *w)
 /* SQLite's busy handler: called with count 0, 1, … while the lock is
  * held elsewhere; nonzero means try again. Sleeps a few ms, then 25 ms:
  * a waiter notices a released lock quickly without spinning. */
-/* Without --wait an ingest waits for the ledger as long as it takes; an
- * agent (or a test) that would rather fail fast sets $LEDGER_BUSY_TIMEOUT
- * seconds, the bound every other command's busy timeout takes too. */
-static double env_busy_limit(void)
-{
-	const char *env = getenv("LEDGER_BUSY_TIMEOUT");
-	double s;
-	return env && *env && !parse_double(env, &s) && s >= 0 ? s : -1;
-}
-
 static int on_busy(void *arg, int count)
 {
 	struct lock_wait *w = arg;
@@ -667,7 +657,10 @@ int cmd_ingest(int argc, char **argv, struct ledger_ctx *ctx)
 	int arenas = json_arena_install() == 0;
 	struct store *st = store_new(ctx->db);
 	store_set_codediff(st, cd);
-	struct lock_wait w = { .limit = o.wait_s >= 0 ? o.wait_s : env_busy_limit() };
+	/* Without --wait an ingest waits as long as it takes, unless an agent
+	 * (or a test) that would rather fail fast sets $LEDGER_BUSY_TIMEOUT,
+	 * the bound every other command's busy timeout takes too. */
+	struct lock_wait w = { .limit = o.wait_s >= 0 ? o.wait_s : db_busy_env_s() };
 	sqlite3_busy_handler(ctx->db, on_busy, &w);
 	int i = 0;
 	for (; i < nfiles && rc != EXIT_FAILURE_RT; i++) {

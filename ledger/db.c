@@ -470,15 +470,19 @@ static int refuse_readonly(const char *path, const char *sqlite_said)
 	return 1;
 }
 
+double db_busy_env_s(void)
+{
+	const char *env = getenv("LEDGER_BUSY_TIMEOUT");
+	double s;
+	return env && *env && !parse_double(env, &s) && s >= 0 && s <= 86400 ? s : -1;
+}
+
 /* The busy timeout: 30 s, or $LEDGER_BUSY_TIMEOUT seconds (docs/ledger.md):
  * an agent that would rather fail fast than wait, and the tests. */
 int db_busy_timeout_ms(void)
 {
-	const char *env = getenv("LEDGER_BUSY_TIMEOUT");
-	double s;
-	if (env && *env && !parse_double(env, &s) && s >= 0 && s <= 86400)
-		return (int)(s * 1000);
-	return 30000;
+	double s = db_busy_env_s();
+	return s >= 0 ? (int)(s * 1000) : 30000;
 }
 
 /* ---- the clock of "lost" ----------------------------------------- */

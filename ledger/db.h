@@ -12,6 +12,9 @@
 int db_open(const char *path, sqlite3 **out);
 /* The busy timeout in ms: 30 s, or $LEDGER_BUSY_TIMEOUT seconds. */
 int db_busy_timeout_ms(void);
+/* $LEDGER_BUSY_TIMEOUT in seconds (0 to 86400), or -1 when it is not set
+ * or not such a number. */
+double db_busy_env_s(void);
 void db_close(sqlite3 *db);
 
 /* Open an existing ledger for reading only (SQLITE_OPEN_READONLY): the

@@ -132,14 +132,9 @@ void changes_exact(const json_t *parent_cfg, const json_t *cfg, struct change_li
 /* ---- names ---------------------------------------------------------- */
 
 /* Names come from the variable registry (common/varreg.c). */
-static const struct var_alias *find_alias(const char *name)
-{
-	return varreg_alias(name);
-}
-
 const char *infer_alias(const char *name)
 {
-	const struct var_alias *a = find_alias(name);
+	const struct var_alias *a = varreg_alias(name);
 	return a ? a->key : NULL;
 }
 
