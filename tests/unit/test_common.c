@@ -14,6 +14,7 @@
 #include "sb.h"
 #include "sha256.h"
 #include "strmap.h"
+#include "suggest.h"
 #include "utf8.h"
 #include "table.h"
 #include "termtext.h"
@@ -448,8 +449,60 @@ static void test_underflow(void)
 	sb_release(&e);
 }
 
+/* "did you mean": the typos of the issue, a tie that must not guess, a
+ * word too far from everything, and distances against a brute-force
+ * recursive definition on random short strings. */
+static int osa_slow(const char *a, const char *b)
+{
+	if (!*a)
+		return (int)strlen(b);
+	if (!*b)
+		return (int)strlen(a);
+	int best = osa_slow(a + 1, b) + 1;
+	int ins = osa_slow(a, b + 1) + 1;
+	int sub = osa_slow(a + 1, b + 1) + (tolower((unsigned char)*a) != tolower((unsigned char)*b));
+	best = ins < best ? ins : best;
+	best = sub < best ? sub : best;
+	if (a[1] && b[1] && tolower((unsigned char)a[0]) == tolower((unsigned char)b[1]) &&
+	    tolower((unsigned char)a[1]) == tolower((unsigned char)b[0])) {
+		int tr = osa_slow(a + 2, b + 2) + 1;
+		best = tr < best ? tr : best;
+	}
+	return best;
+}
+
+static void test_suggest(void)
+{
+	static const char *const cmds[] = { "init", "ingest", "query", "show", "diff", "frontier" };
+	static const char *const opts[] = { "--format", "--db", "--from", "--help" };
+	static const char *const keys[] = { "model.depth", "model.dim", "optim.matrix_lr", NULL };
+	CHECK("suggest-1", suggest_distance("qeury", "query") == 1);
+	CHECK("suggest-2", !strcmp(suggest_closest("qeury", cmds, 6), "query"));
+	CHECK("suggest-3", !strcmp(suggest_closest("--fromat", opts, 4), "--format"));
+	CHECK("suggest-4", !strcmp(suggest_closest("model.dpeth", keys, 4), "model.depth"));
+	CHECK("suggest-5", suggest_closest("frobnicate", cmds, 6) == NULL);
+	CHECK("suggest-6", suggest_closest("QUERY", cmds, 6) == NULL); /* exact, case aside */
+	static const char *const tied[] = { "cat", "car" };
+	CHECK("suggest-7", suggest_closest("ca", tied, 2) == NULL);
+	char a[8], b[8];
+	int mismatches = 0;
+	unsigned seed = 12345;
+	for (int t = 0; t < 3000; t++) {
+		int la = (int)((seed = seed * 1103515245u + 12345u) >> 16) % 7;
+		int lb = (int)((seed = seed * 1103515245u + 12345u) >> 16) % 7;
+		for (int i = 0; i < la; i++)
+			a[i] = "abcAB"[((seed = seed * 1103515245u + 12345u) >> 16) % 5];
+		for (int i = 0; i < lb; i++)
+			b[i] = "abcAB"[((seed = seed * 1103515245u + 12345u) >> 16) % 5];
+		a[la] = b[lb] = '\0';
+		mismatches += suggest_distance(a, b) != osa_slow(a, b);
+	}
+	CHECK("suggest-8", mismatches == 0);
+}
+
 int main(void)
 {
+	test_suggest();
 	test_underflow();
 	test_sb();
 	test_sha256();
