@@ -509,14 +509,34 @@ static void sql_rl_now(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	sqlite3_result_double(ctx, db_now());
 }
 
-/* What every connection gets, read-only or not: the busy timeout, and
+/* rl_number(x): x as a number when it is one: an integer, a real, or text
+ * that reads whole as a finite number ("12", " 0.04"); else NULL. The
+ * filters compare config values with it (ledger/where.c): a record holds
+ * 12, a change inferred from a description the text "12". */
+static void sql_rl_number(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	(void)argc;
+	double x;
+	int type = sqlite3_value_type(argv[0]);
+	if (type == SQLITE_INTEGER || type == SQLITE_FLOAT)
+		sqlite3_result_value(ctx, argv[0]);
+	else if (type == SQLITE_TEXT &&
+		 !parse_double((const char *)sqlite3_value_text(argv[0]), &x) && isfinite(x))
+		sqlite3_result_double(ctx, x);
+	else
+		sqlite3_result_null(ctx);
+}
+
+/* What every connection gets, read-only or not: the busy timeout,
  * rl_now() (constant for the process: every read of a command judges
- * "lost" alike). */
+ * "lost" alike) and rl_number(). */
 static void connection_setup(sqlite3 *db)
 {
 	sqlite3_busy_timeout(db, db_busy_timeout_ms());
 	sqlite3_create_function(db, "rl_now", 0, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
 				sql_rl_now, NULL, NULL);
+	sqlite3_create_function(db, "rl_number", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
+				sql_rl_number, NULL, NULL);
 }
 
 void db_run_status(struct sb *sql, const char *alias)

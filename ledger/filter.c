@@ -4,24 +4,29 @@
 #include "db.h"
 #include "filter.h"
 #include "runrec.h"
+#include "where.h"
 #include "util.h"
 
 const char run_filter_usage[] =
-	"Filters (all that are given must hold):\n"
-	"  --agent NAME         runs by this agent\n"
-	"  --campaign NAME      runs of this campaign\n"
-	"  --hardware HW        hardware class (H100, RTX 3090; any case), else a\n"
+	"Filters (all that are given must hold; NAME[,NAME…] and a repeated option\n"
+	"select any of the names):\n"
+	"  --agent NAME[,…]     runs by this agent\n"
+	"  --campaign NAME[,…]  runs of this campaign\n"
+	"  --hardware HW[,…]    hardware class (H100, RTX 3090; any case), else a\n"
 	"                       substring of the GPU name\n"
-	"  --tier TIER          VRAM tier: small, medium, large, xl\n"
+	"  --tier TIER[,…]      VRAM tier: small, medium, large, xl\n"
 	"  --status S[,S…]      ok, crash, oom, nan, timeout, killed, invalid, running,\n"
 	"                       lost (running past its budget + grace: no final record)\n"
-	"  --since DATE         finished at or after DATE (ISO-8601, UTC)\n"
-	"  --until DATE         finished before the end of DATE (a bare day counts\n"
-	"                       whole), or at or before DATE[THH:MM[:SS]]\n"
+	"  --since DATE         finished at or after the start of DATE\n"
+	"  --until DATE         finished before the end of DATE\n"
+	"                       DATE: 2026-03-16[THH:MM[:SS]Z], 2026-03 (a month),\n"
+	"                       today, yesterday, now, -3d, -12h, -2w, -30m (UTC)\n"
 	"  --changed VAR        changed VAR against its parent (glob: 'impl.*');\n"
 	"                       repeatable, all must match\n"
-	"  --where 'M OP V'     metric M compared with number V; OP is one of\n"
-	"                       < <= > >= = != (repeatable)\n";
+	"  --where 'KEY OP V'   KEY: a config variable (model.depth), a metric\n"
+	"                       (val_bpb, metrics.NAME) or a run field (agent);\n"
+	"                       OP: < <= > >= = != ~ !~ (~: glob match);\n"
+	"                       repeatable, all must hold\n";
 
 /* ---- bound parameters ---------------------------------------------------- */
 
@@ -92,14 +97,14 @@ static void free_list(char **v, int n)
 
 void run_filter_release(struct run_filter *f)
 {
-	free(f->agent);
-	free(f->campaign);
-	free(f->tier);
-	free(f->hardware);
+	free_list(f->agent.v, f->agent.n);
+	free_list(f->campaign.v, f->campaign.n);
+	free_list(f->tier.v, f->tier.n);
+	free_list(f->hardware.v, f->hardware.n);
 	free_list(f->status, f->nstatus);
 	free_list(f->changed, f->nchanged);
 	for (int k = 0; k < f->nwhere; k++)
-		free(f->where[k].metric);
+		where_cond_release(&f->where[k]);
 	free(f->where);
 	run_filter_init(f);
 }
@@ -119,73 +124,14 @@ int metric_precision(const char *metric)
 	return !metric || !strcmp(metric, "val_bpb") ? 6 : -1;
 }
 
-static void set_string(char **slot, const char *v)
-{
-	free(*slot);
-	*slot = xstrdup(v);
-}
-
 static void add_to_list(char ***list, int *n, const char *v)
 {
 	*list = xrealloc(*list, (size_t)(*n + 1) * sizeof(char *));
 	(*list)[(*n)++] = xstrdup(v);
 }
 
-static int set_tier(struct run_filter *f, const char *cmd, const char *v)
-{
-	static const char *const tiers[] = { "small", "medium", "large", "xl", NULL };
-	if (!runrec_in_list(tiers, v)) {
-		rl_error("%s: --tier '%s' is not a VRAM tier", cmd, v);
-		rl_hint("use one of small (<=16 GB), medium (<=24), large (<=48), xl");
-		return -1;
-	}
-	set_string(&f->tier, v);
-	return 0;
-}
-
-/* "crash,oom" → two statuses, each checked against runrec/1. */
-static int add_statuses(struct run_filter *f, const char *cmd, const char *v)
-{
-	char *copy = xstrdup(v), *save = NULL;
-	int rc = 0;
-	for (char *s = strtok_r(copy, ",", &save); s; s = strtok_r(NULL, ",", &save)) {
-		if (!runrec_in_list(runrec_statuses, s) && strcmp(s, "lost")) {
-			rl_error("%s: --status '%s' is not a run status", cmd, s);
-			rl_hint("use ok, crash, oom, nan, timeout, killed or invalid (comma-separated)");
-			rc = -1;
-			break;
-		}
-		add_to_list(&f->status, &f->nstatus, s);
-	}
-	free(copy);
-	if (!rc && !f->nstatus) {
-		rl_error("%s: --status needs at least one status", cmd);
-		rc = -1;
-	}
-	return rc;
-}
-
-/* --until is kept as an exclusive bound so one comparison ("<") serves
- * both forms: a bare day means the whole day, a time of day is inclusive. */
-static int set_time(struct run_filter *f, const char *cmd, const char *opt, const char *v)
-{
-	double t;
-	if (parse_iso_utc(v, &t)) {
-		rl_error("%s: %s '%s' is not an ISO-8601 date", cmd, opt, v);
-		rl_hint("write 2026-03-16 or 2026-03-16T04:00:00Z (times are UTC)");
-		return -1;
-	}
-	if (!strcmp(opt, "--since"))
-		f->since = t;
-	else if (strlen(v) == 10)   /* bare YYYY-MM-DD: up to the next midnight */
-		f->until = t + 86400;
-	else                        /* inclusive: the smallest double above t */
-		f->until = nextafter(t, INFINITY);
-	return 0;
-}
-
 /* Copy of s[0..n) without surrounding white space. */
-static char *trim_dup(const char *s, size_t n)
+char *filter_trim_dup(const char *s, size_t n)
 {
 	while (n && isspace((unsigned char)*s))
 		s++, n--;
@@ -194,61 +140,190 @@ static char *trim_dup(const char *s, size_t n)
 	return xstrndup(s, n);
 }
 
-/* Parse "val_bpb<1.2", "mfu_percent >= 40": name, operator, number. The
- * operator is matched against a fixed list, longest first. */
-static int add_where(struct run_filter *f, const char *cmd, const char *v)
+static int is_tier(const char *v)
 {
-	static const char *const ops[] = { "<=", ">=", "!=", "<", ">", "=", NULL };
-	size_t at = strcspn(v, "<>=!");
-	const char *op = NULL;
-	for (int k = 0; ops[k] && !op; k++)
-		if (str_starts_with(v + at, ops[k]))
-			op = ops[k];
-	char *name = trim_dup(v, at);
-	char *num = op ? trim_dup(v + at + strlen(op), strlen(v + at + strlen(op))) : NULL;
-	double x = 0;
-	int rc = -1;
-	if (!op)
-		rl_error("%s: --where '%s' has no operator", cmd, v);
-	else if (metric_name_check(name))
-		rl_error("%s: --where '%s': '%s' is not a metric name", cmd, v, name);
-	else if (parse_double(num, &x) || !isfinite(x))
-		rl_error("%s: --where '%s': '%s' is not a number", cmd, v, num);
-	else
-		rc = 0;
-	if (rc) {
-		rl_hint("write METRIC OP NUMBER, e.g. --where 'val_bpb<1.0' (OP: < <= > >= = !=)");
-		free(name);
-	} else {
-		f->where = xrealloc(f->where, (size_t)(f->nwhere + 1) * sizeof(*f->where));
-		struct where_cond *w = &f->where[f->nwhere++];
-		w->metric = name; /* owned by the filter now */
-		snprintf(w->op, sizeof(w->op), "%s", op);
-		w->value = x;
-	}
-	free(num);
-	return rc;
+	static const char *const tiers[] = { "small", "medium", "large", "xl", NULL };
+	return runrec_in_list(tiers, v);
 }
 
-static int apply(struct run_filter *f, const char *cmd, const char *opt, const char *v)
+static int is_status(const char *v)
+{
+	return runrec_in_list(runrec_statuses, v) || !strcmp(v, "lost");
+}
+
+/* Check one item of a list option; 0 when fine, else -1 (message printed). */
+static int check_item(const char *cmd, const char *opt, const char *item)
+{
+	if (!strcmp(opt, "--tier") && !is_tier(item)) {
+		rl_error("%s: --tier '%s' is not a VRAM tier", cmd, item);
+		rl_hint("use one of small (<=16 GB), medium (<=24), large (<=48), xl");
+		return -1;
+	}
+	if (!strcmp(opt, "--status") && !is_status(item)) {
+		rl_error("%s: --status '%s' is not a run status", cmd, item);
+		rl_hint("use ok, crash, oom, nan, timeout, killed or invalid (comma-separated)");
+		return -1;
+	}
+	return 0;
+}
+
+/* "forge, titan" → two names, appended: a list and a repeated option both
+ * mean "any of these". Items are trimmed; an empty one is an error (a
+ * stray comma is more likely a mistake than a name). */
+static int add_items(char ***list, int *n, const char *cmd, const char *opt, const char *v)
+{
+	for (const char *p = v;; p++) {
+		size_t len = strcspn(p, ",");
+		char *item = filter_trim_dup(p, len);
+		int rc = 0;
+		if (!*item) {
+			rl_error("%s: %s '%s': an empty name in the list", cmd, opt, v);
+			rl_hint("separate names with one comma: %s forge,titan", opt);
+			rc = -1;
+		} else {
+			rc = check_item(cmd, opt, item);
+		}
+		if (!rc)
+			add_to_list(list, n, item);
+		free(item);
+		if (rc)
+			return -1;
+		p += len;
+		if (!*p)
+			return 0;
+	}
+}
+
+/* ---- dates --------------------------------------------------------------- */
+
+static double day_start(double t)
+{
+	return floor(t / 86400) * 86400;
+}
+
+/* "2026-03" or "2026": the month or year, [start, end). */
+static int parse_month_or_year(const char *s, double *from, double *to)
+{
+	int y, m = 0, n = 0;
+	char buf[48];
+	size_t len = strlen(s);
+	if (len == 7 && sscanf(s, "%4d-%2d%n", &y, &m, &n) == 2 && n == 7 && isdigit((unsigned char)s[5])) {
+		if (m < 1 || m > 12)
+			return -1;
+		snprintf(buf, sizeof(buf), "%04d-%02d-01", y, m);
+		if (parse_iso_utc(buf, from))
+			return -1;
+		snprintf(buf, sizeof(buf), "%04d-%02d-01", m == 12 ? y + 1 : y, m == 12 ? 1 : m + 1);
+		return parse_iso_utc(buf, to);
+	}
+	long year;
+	if (len == 4 && strspn(s, "0123456789") == 4 && !parse_long(s, &year)) {
+		snprintf(buf, sizeof(buf), "%04ld-01-01", year);
+		if (parse_iso_utc(buf, from))
+			return -1;
+		snprintf(buf, sizeof(buf), "%04ld-01-01", year + 1);
+		return parse_iso_utc(buf, to);
+	}
+	return -1;
+}
+
+/* "-3d", "-12h", "-2w", "-30m": that long before now. Whole numbers only,
+ * up to 10^6 units (a typo of many digits is refused, not a date in 1970). */
+static int parse_ago(const char *s, double now, double *t)
+{
+	static const struct { char unit; double seconds; } units[] = {
+		{ 'm', 60 }, { 'h', 3600 }, { 'd', 86400 }, { 'w', 7 * 86400 },
+	};
+	size_t digits = s[0] == '-' ? strspn(s + 1, "0123456789") : 0;
+	if (!digits || digits > 7 || !s[1 + digits] || s[2 + digits])
+		return -1;
+	char number[8];
+	long n;
+	snprintf(number, sizeof(number), "%.*s", (int)digits, s + 1);
+	if (parse_long(number, &n) || n > 1000000)
+		return -1;
+	for (size_t k = 0; k < ARRAY_SIZE(units); k++)
+		if (s[1 + digits] == units[k].unit) {
+			*t = now - (double)n * units[k].seconds;
+			return 0;
+		}
+	return -1;
+}
+
+int parse_user_date(const char *s, double now, double *from, double *to)
+{
+	double t;
+	if (!strcmp(s, "today") || !strcmp(s, "yesterday")) {
+		*from = day_start(now) - (s[0] == 'y' ? 86400 : 0);
+		*to = *from + 86400;
+		return 0;
+	}
+	if (!parse_month_or_year(s, from, to))
+		return 0;
+	if (!strcmp(s, "now"))
+		t = now;
+	else if (parse_ago(s, now, &t) && parse_iso_utc(s, &t))
+		return -1;
+	else if (s[0] != '-' && strlen(s) == 10) { /* a bare day: the whole day */
+		*from = t;
+		*to = t + 86400;
+		return 0;
+	}
+	*from = t;
+	*to = nextafter(t, INFINITY); /* an instant: --until includes it */
+	return 0;
+}
+
+/* Both bounds must hold, so a repeated --since keeps the later start and a
+ * repeated --until the earlier end. */
+static int set_time(struct run_filter *f, const char *cmd, const char *opt, const char *v)
+{
+	double from, to;
+	if (parse_user_date(v, db_now(), &from, &to)) {
+		rl_error("%s: %s '%s' is not a date", cmd, opt, v);
+		rl_hint("write 2026-03-16, 2026-03-16T04:00:00Z, 2026-03 (a month), today, "
+			"yesterday, now or -3d / -12h / -2w / -30m (before now); times are UTC");
+		return -1;
+	}
+	if (!strcmp(opt, "--since"))
+		f->since = isnan(f->since) ? from : fmax(f->since, from);
+	else
+		f->until = isnan(f->until) ? to : fmin(f->until, to);
+	return 0;
+}
+
+/* ---- options ------------------------------------------------------------- */
+
+const char *const run_filter_options[] = { "--agent", "--campaign", "--hardware", "--tier",
+	"--status", "--since", "--until", "--changed", "--where", NULL };
+
+int run_filter_take(struct run_filter *f, const char *cmd, const char *opt, const char *v)
 {
 	if (!strcmp(opt, "--agent"))
-		set_string(&f->agent, v);
-	else if (!strcmp(opt, "--campaign"))
-		set_string(&f->campaign, v);
-	else if (!strcmp(opt, "--hardware"))
-		set_string(&f->hardware, v);
-	else if (!strcmp(opt, "--tier"))
-		return set_tier(f, cmd, v);
-	else if (!strcmp(opt, "--status"))
-		return add_statuses(f, cmd, v);
-	else if (!strcmp(opt, "--since") || !strcmp(opt, "--until"))
+		return add_items(&f->agent.v, &f->agent.n, cmd, opt, v);
+	if (!strcmp(opt, "--campaign"))
+		return add_items(&f->campaign.v, &f->campaign.n, cmd, opt, v);
+	if (!strcmp(opt, "--hardware"))
+		return add_items(&f->hardware.v, &f->hardware.n, cmd, opt, v);
+	if (!strcmp(opt, "--tier"))
+		return add_items(&f->tier.v, &f->tier.n, cmd, opt, v);
+	if (!strcmp(opt, "--status"))
+		return add_items(&f->status, &f->nstatus, cmd, opt, v);
+	if (!strcmp(opt, "--since") || !strcmp(opt, "--until"))
 		return set_time(f, cmd, opt, v);
-	else if (!strcmp(opt, "--changed"))
+	if (!strcmp(opt, "--changed")) {
 		add_to_list(&f->changed, &f->nchanged, v);
-	else
-		return add_where(f, cmd, v);
-	return 0;
+		return 0;
+	}
+	if (!strcmp(opt, "--where")) {
+		f->where = xrealloc(f->where, (size_t)(f->nwhere + 1) * sizeof(*f->where));
+		if (where_parse(&f->where[f->nwhere], cmd, v))
+			return -1;
+		f->nwhere++;
+		return 0;
+	}
+	rl_error("%s: '%s' is not a filter option", cmd, opt); /* a caller's bug */
+	return -1;
 }
 
 int option_value(const char *cmd, int argc, char **argv, int *i, const char *name,
@@ -273,13 +348,11 @@ int option_value(const char *cmd, int argc, char **argv, int *i, const char *nam
 
 int run_filter_option(struct run_filter *f, const char *cmd, int argc, char **argv, int *i)
 {
-	static const char *const opts[] = { "--agent", "--campaign", "--hardware", "--tier",
-		"--status", "--since", "--until", "--changed", "--where", NULL };
-	for (int k = 0; opts[k]; k++) {
+	for (int k = 0; run_filter_options[k]; k++) {
 		const char *v;
-		int r = option_value(cmd, argc, argv, i, opts[k], &v);
+		int r = option_value(cmd, argc, argv, i, run_filter_options[k], &v);
 		if (r)
-			return r < 0 || apply(f, cmd, opts[k], v) ? -1 : 1;
+			return r < 0 || run_filter_take(f, cmd, run_filter_options[k], v) ? -1 : 1;
 	}
 	return 0;
 }
@@ -301,22 +374,40 @@ void run_metric_sql(const char *metric, const char *alias, sb *sql, struct sql_a
 	sb_release(&path);
 }
 
-static void eq_text(sb *sql, struct sql_args *args, const char *alias, const char *col, const char *v)
+/* " AND alias.col IN (?, …)" over a list's names. */
+static void in_list(sb *sql, struct sql_args *args, const char *alias, const char *col,
+		    const struct str_list *l)
 {
-	sb_addf(sql, " AND %s.%s = ?", alias, col);
-	sql_args_text(args, v);
+	sb_addf(sql, " AND %s.%s IN (", alias, col);
+	for (int k = 0; k < l->n; k++) {
+		sb_adds(sql, k ? ", ?" : "?");
+		sql_args_text(args, l->v[k]);
+	}
+	sb_adds(sql, ")");
 }
 
 /* A known class wins over a substring, so "A10" does not also pick A100s:
  * the substring test applies only when no run has that class. */
 static void hardware_sql(sb *sql, struct sql_args *args, const char *alias, const char *hw)
 {
-	sb_addf(sql, " AND (%s.hw_class = ? COLLATE NOCASE OR (NOT EXISTS"
+	sb_addf(sql, "(%s.hw_class = ? COLLATE NOCASE OR (NOT EXISTS"
 		" (SELECT 1 FROM runs WHERE hw_class = ? COLLATE NOCASE)"
 		" AND instr(lower(%s.gpu_name), lower(?)) > 0))", alias, alias);
 	sql_args_text(args, hw);
 	sql_args_text(args, hw);
 	sql_args_text(args, hw);
+}
+
+static void hardware_list_sql(sb *sql, struct sql_args *args, const char *alias,
+			      const struct str_list *l)
+{
+	sb_adds(sql, " AND (");
+	for (int k = 0; k < l->n; k++) {
+		if (k)
+			sb_adds(sql, " OR ");
+		hardware_sql(sql, args, alias, l->v[k]);
+	}
+	sb_adds(sql, ")");
 }
 
 static void status_sql(sb *sql, struct sql_args *args, const char *alias, const struct run_filter *f)
@@ -331,25 +422,16 @@ static void status_sql(sb *sql, struct sql_args *args, const char *alias, const 
 	sb_adds(sql, ")");
 }
 
-static void where_sql(sb *sql, struct sql_args *args, const char *alias, const struct where_cond *w)
-{
-	sb_adds(sql, " AND ");
-	run_metric_sql(w->metric, alias, sql, args);
-	/* the operator comes from a fixed list, never from the user's text */
-	sb_addf(sql, " %s ?", w->op);
-	sql_args_double(args, w->value);
-}
-
 void run_filter_sql(const struct run_filter *f, const char *alias, sb *sql, struct sql_args *args)
 {
-	if (f->agent)
-		eq_text(sql, args, alias, "agent", f->agent);
-	if (f->campaign)
-		eq_text(sql, args, alias, "campaign", f->campaign);
-	if (f->tier)
-		eq_text(sql, args, alias, "vram_tier", f->tier);
-	if (f->hardware)
-		hardware_sql(sql, args, alias, f->hardware);
+	if (f->agent.n)
+		in_list(sql, args, alias, "agent", &f->agent);
+	if (f->campaign.n)
+		in_list(sql, args, alias, "campaign", &f->campaign);
+	if (f->tier.n)
+		in_list(sql, args, alias, "vram_tier", &f->tier);
+	if (f->hardware.n)
+		hardware_list_sql(sql, args, alias, &f->hardware);
 	if (f->nstatus)
 		status_sql(sql, args, alias, f);
 	if (!isnan(f->since)) {
@@ -366,5 +448,5 @@ void run_filter_sql(const struct run_filter *f, const char *alias, sb *sql, stru
 		sql_args_text(args, f->changed[k]);
 	}
 	for (int k = 0; k < f->nwhere; k++)
-		where_sql(sql, args, alias, &f->where[k]);
+		where_sql(&f->where[k], alias, sql, args);
 }

@@ -7,6 +7,7 @@
  * Typical use:
  *   struct run_filter f; run_filter_init(&f);
  *   for (i = 1; i < argc; i++) { rc = run_filter_option(&f, argc, argv, &i); … }
+ *   if ((rc = run_filter_check(&f, db, "query")) != EXIT_OK) → exit rc
  *   sb sql = SB_INIT; struct sql_args args = SQL_ARGS_INIT;
  *   sb_adds(&sql, "SELECT … FROM runs r WHERE 1");
  *   run_filter_sql(&f, "r", &sql, &args);   // appends " AND (…)" per filter
@@ -37,16 +38,35 @@ void sql_args_int(struct sql_args *a, sqlite3_int64 v);
 int sql_args_bind(const struct sql_args *a, sqlite3_stmt *st, int first);
 void sql_args_release(struct sql_args *a);
 
-/* One --where condition: metric OP value. */
+/* Where a --where key's value is read from (docs/ledger.md#filters). */
+enum where_field {
+	WHERE_METRIC,  /* the val_bpb column, or metrics.NAME of the record */
+	WHERE_CONFIG,  /* config."KEY" of the record, else the run's change of KEY */
+	WHERE_COLUMN,  /* a column of the runs table (agent, status, gpu_count …) */
+};
+
+/* One --where condition: KEY OP VALUE. */
 struct where_cond {
-	char *metric;      /* "val_bpb" or a key of the record's metrics object */
-	char op[3];        /* "<", "<=", ">", ">=", "=", "!=" */
+	char *written;     /* the condition as given, for messages */
+	char *key;         /* metric name, config key or column name (resolved) */
+	enum where_field field;
+	int column;        /* WHERE_COLUMN: index in filter.c's column table */
+	int numeric;       /* 1: compared as numbers (value), 0: as text (text) */
+	int check;         /* 1: known only if the ledger records it (run_filter_check) */
+	char op[3];        /* < <= > >= = != ~ (glob match) !~ (no match) */
 	double value;
+	char *text;
+};
+
+/* A list option's values: --agent forge,titan --agent atlas is 3 names. */
+struct str_list {
+	char **v;
+	int n;
 };
 
 struct run_filter {
-	char *agent, *campaign, *tier;   /* exact (tier: small|medium|large|xl) */
-	char *hardware;    /* hw_class (any case), else a substring of gpu_name */
+	struct str_list agent, campaign, tier; /* exact; any of the list */
+	struct str_list hardware; /* hw_class (any case), else a substring of gpu_name */
 	char **status;     /* one or more statuses (--status crash,oom) */
 	int nstatus;
 	double since, until; /* since <= t_finished < until (epoch s); NAN = open */
@@ -59,11 +79,34 @@ struct run_filter {
 void run_filter_init(struct run_filter *f);
 void run_filter_release(struct run_filter *f);
 
+/* The filter options' names ("--agent", …, NULL-terminated), each taking
+ * one value, for option tables and "did you mean". */
+extern const char *const run_filter_options[];
+
+/* Take one filter option's value: name is one of run_filter_options
+ * ("--where"), value its text. Lists and repeats combine (docs/ledger.md).
+ * 0, or -1 with the error printed ("ledger: CMD: --where 'x<<1': …"). */
+int run_filter_take(struct run_filter *f, const char *cmd, const char *name, const char *value);
+
 /* If argv[*i] is a filter option (--agent X, --agent=X, …), consume it and
  * its value (advancing *i past the value) and return 1; return 0 when it is
- * not a filter option; return -1 with an error printed ("ledger: CMD:
- * --where 'x<<1': …") on a bad value. cmd names the command for messages. */
+ * not a filter option; return -1 with an error printed on a bad value. cmd
+ * names the command for messages. */
 int run_filter_option(struct run_filter *f, const char *cmd, int argc, char **argv, int *i);
+
+/* After parsing, with the ledger open: every --where key and --changed
+ * variable must be known (the registry, a run field, a common metric) or
+ * recorded by some run of db; else the error names it, with "did you
+ * mean". A typo is never a silently empty answer. Returns an exit code:
+ * EXIT_OK, EXIT_USAGE (unknown key) or EXIT_FAILURE_RT (ledger unreadable). */
+int run_filter_check(const struct run_filter *f, sqlite3 *db, const char *cmd);
+
+/* A date as people type it, as the span of time it names, [*from, *to)
+ * in epoch seconds: 2026-03-16 (that day), 2026-03 (that month), 2026 (that
+ * year), today, yesterday; instants: 2026-03-16T04:00:00Z, now, -3d, -12h,
+ * -2w, -30m (before now), whose span ends just after them. now is db_now()
+ * (RUNLEDGER_NOW for tests). 0, or -1 when s is none of these. */
+int parse_user_date(const char *s, double now, double *from, double *to);
 
 /* Append " AND (…)" for every set filter, over the runs table aliased as
  * alias (e.g. "r"), pushing the values onto args in order. */
