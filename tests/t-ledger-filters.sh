@@ -27,8 +27,9 @@ expect_eq ledger-filters-1.5 "!= skips runs that recorded no value" "x-forge" \
 expect_eq ledger-filters-1.6 "a run without the key: the value of its change (inferred from the description)" \
 	"r4090-wd" "$(ids --where 'optim.weight_decay = 0.1')"
 expect_eq ledger-filters-1.7 "without a recorded value or change, no match" "" "$(ids --where 'optim.weight_decay = 0')"
-expect_eq ledger-filters-1.8 "an alias and autoresearch's name resolve to the key" "a100-d10 a100-late|h100-mlr5" \
-	"$(ids --where 'depth = 10')|$(ids --where 'MATRIX_LR=0.05')"
+expect_eq ledger-filters-1.8 "an alias, one with a space and autoresearch's name resolve to the key" \
+	"a100-d10 a100-late|h100-mlr5|h100-mlr5" \
+	"$(ids --where 'depth = 10')|$(ids --where 'matrix LR = 0.05')|$(ids --where 'MATRIX_LR=0.05')"
 expect_eq ledger-filters-1.9 "config.KEY" "a100-d10 a100-late" "$(ids --where 'config.model.depth=10')"
 expect_eq ledger-filters-1.10 "a key the registry lacks, recorded by a run" "x-forge" "$(ids --where 'model.n_kv_head = 4')"
 
