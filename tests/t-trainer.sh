@@ -32,6 +32,9 @@ expect_no_match trainer-2.7 "no impl kind outside impl.*" "$(printf '%s\n' "$out
 expect_code trainer-3.1 "unknown key is a usage error" 2 "$TRAINER" model.widht=3
 expect_eq trainer-3.2 "unknown key message" \
 	"trainer: command line: 'model.widht' is not a trainer variable" "$(head -n 1 stderr.txt)"
+expect_eq trainer-3.2h "nothing close to model.widht: where the keys are" "trainer: hint: trainer --list-variables shows them all" "$(sed -n 2p stderr.txt)"
+expect_code trainer-3.2d "a typo of a key" 2 "$TRAINER" model.dpeth=3
+expect_eq trainer-3.2dh "did you mean the closest key" "trainer: hint: did you mean 'model.depth'?" "$(sed -n 2p stderr.txt)"
 expect_code trainer-3.3 "non-numeric value is a usage error" 2 "$TRAINER" model.depth=abc
 expect_eq trainer-3.4 "non-numeric value message" \
 	"trainer: command line: model.depth 'abc' is not an integer" "$(head -n 1 stderr.txt)"

@@ -4,6 +4,7 @@
  * override the shape (trainer/configs/demo-cpu.conf, docs/trainer.md). */
 #include <jansson.h>
 #include "config.h"
+#include "suggest.h"
 #include "utf8.h"
 #include "util.h"
 
@@ -110,6 +111,20 @@ static int choice_ok(const char *choices, const char *v)
 	return 0;
 }
 
+/* "did you mean" (common/suggest.c, the rule of every program) over the
+ * trainer's keys, else where to find them. */
+static void hint_closest_key(const char *key)
+{
+	const char *keys[ARRAY_SIZE(cfg_keys)];
+	for (size_t i = 0; i < cfg_nkeys; i++)
+		keys[i] = cfg_keys[i].key;
+	const char *best = suggest_closest(key, keys, cfg_nkeys);
+	if (best)
+		rl_hint("did you mean '%s'?", best);
+	else
+		rl_hint("trainer --list-variables shows them all");
+}
+
 int config_set(struct config *c, const char *key, const char *value, const char *where)
 {
 	const struct cfg_key *k = config_find(key);
@@ -118,7 +133,7 @@ int config_set(struct config *c, const char *key, const char *value, const char 
 	double d;
 	if (!k) {
 		rl_error("%s: '%s' is not a trainer variable", where, key);
-		rl_hint("trainer --list-variables shows them all");
+		hint_closest_key(key);
 		return -1;
 	}
 	field = (char *)c + k->offset;
