@@ -4,6 +4,7 @@
  * no ledger file. */
 #include "filter.h"
 #include "ledger.h"
+#include "suggest.h"
 #include "varreg.h"
 #include "util.h"
 
@@ -123,6 +124,24 @@ static void list(const struct opts *o, enum out_format fmt)
 	table_release(&t);
 }
 
+/* "did you mean" over the registry's keys and aliases (suggest_closest,
+ * the one rule); the alias is compared as normalised, as it is stored. */
+static void hint_closest(const char *name)
+{
+	size_t nk = varreg_count(), na = varreg_alias_count();
+	const char **cands = xmalloc((nk + na) * sizeof(*cands));
+	for (size_t i = 0; i < nk; i++)
+		cands[i] = varreg_at(i)->key;
+	for (size_t i = 0; i < na; i++)
+		cands[nk + i] = varreg_alias_at(i)->name;
+	char norm[128];
+	varreg_normalise(name, norm, sizeof(norm));
+	const char *best = suggest_closest(strchr(name, '.') ? name : norm, cands, nk + na);
+	if (best)
+		rl_hint("did you mean '%s'?", best);
+	free(cands);
+}
+
 /* One name: name, key, implied, kind, type; exit 1 when it is no key's. */
 static int resolve(const char *name, enum out_format fmt)
 {
@@ -133,6 +152,7 @@ static int resolve(const char *name, enum out_format fmt)
 		char desc[64];
 		varreg_desc_key(name, desc, sizeof(desc));
 		rl_error("variables: '%s' names no variable", name);
+		hint_closest(name);
 		if (*desc)
 			rl_hint("a change to it is recorded as %s; 'ledger variables' lists the names",
 				desc);
