@@ -122,7 +122,8 @@ int cmd_frontier(int argc, char **argv, struct ledger_ctx *ctx)
 	int rc = EXIT_USAGE;
 	struct frontier f = { 0 };
 	if (parse_args(argc, argv, &a) ||
-	    (rc = run_filter_check(&a.filter, ctx->db, "frontier")) != EXIT_OK)
+	    (rc = run_filter_check(&a.filter, ctx->db, "frontier")) != EXIT_OK ||
+	    (rc = run_metric_check(a.opts.metric, ctx->db, "frontier")) != EXIT_OK)
 		goto done;
 	rc = EXIT_FAILURE_RT;
 	if (frontier_compute(ctx->db, &a.opts, &f))

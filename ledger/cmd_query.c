@@ -186,7 +186,8 @@ int cmd_query(int argc, char **argv, struct ledger_ctx *ctx)
 	run_filter_init(&a.filter);
 	int rc = EXIT_USAGE;
 	if (parse_args(argc, argv, &a) ||
-	    (rc = run_filter_check(&a.filter, ctx->db, "query")) != EXIT_OK)
+	    (rc = run_filter_check(&a.filter, ctx->db, "query")) != EXIT_OK ||
+	    (rc = run_metric_check(a.metric, ctx->db, "query")) != EXIT_OK)
 		goto done;
 	const char *names[] = { "run_id", "finished_at", "agent", "hardware", "tier", "status",
 				"decision", a.metric ? a.metric : "val_bpb", "changed", "description" };

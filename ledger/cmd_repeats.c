@@ -97,7 +97,8 @@ int cmd_repeats(int argc, char **argv, struct ledger_ctx *ctx)
 	int rc = EXIT_USAGE;
 	run_filter_init(&filter);
 	if (parse_args(argc, argv, &filter, &o) ||
-	    (rc = run_filter_check(&filter, ctx->db, "repeats")) != EXIT_OK)
+	    (rc = run_filter_check(&filter, ctx->db, "repeats")) != EXIT_OK ||
+	    (rc = run_metric_check(o.metric, ctx->db, "repeats")) != EXIT_OK)
 		goto done;
 	rc = EXIT_FAILURE_RT;
 	if (repeats_compute(ctx->db, &o, &rep))

@@ -101,6 +101,10 @@ int run_filter_option(struct run_filter *f, const char *cmd, int argc, char **ar
  * EXIT_OK, EXIT_USAGE (unknown key) or EXIT_FAILURE_RT (ledger unreadable). */
 int run_filter_check(const struct run_filter *f, sqlite3 *db, const char *cmd);
 
+/* The same for a --metric NAME (NULL: val_bpb): a common metric, or one
+ * some run records; the error is "--metric 'NAME': unknown metric". */
+int run_metric_check(const char *metric, sqlite3 *db, const char *cmd);
+
 /* A date as people type it, as the span of time it names, [*from, *to)
  * in epoch seconds: 2026-03-16 (that day), 2026-03 (that month), 2026 (that
  * year), today, yesterday; instants: 2026-03-16T04:00:00Z, now, -3d, -12h,

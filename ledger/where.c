@@ -391,10 +391,15 @@ static int check_where(const struct where_cond *w, sqlite3 *db, const char *cmd)
 		return EXIT_FAILURE_RT;
 	if (found)
 		return EXIT_OK;
-	rl_error("%s: --where '%s': unknown key '%s': not a variable, metric or run field,"
-		 " and no run records it", cmd, w->written, w->key);
-	hint_closest(db, w->key, "a key is a variable ('ledger variables' lists them), a metric"
-				 " (val_bpb, metrics.NAME) or a run field (agent, status, hardware)");
+	if (!w->written) /* a --metric */
+		rl_error("%s: --metric '%s': unknown metric: not a common one, and no run records it",
+			 cmd, w->key);
+	else
+		rl_error("%s: --where '%s': unknown key '%s': not a variable, metric or run field,"
+			 " and no run records it", cmd, w->written, w->key);
+	hint_closest(db, w->key, w->written ? "a key is a variable ('ledger variables' lists them),"
+				 " a metric (val_bpb, metrics.NAME) or a run field (agent, status, hardware)"
+				 : "'ledger show RUN' lists a run's metrics");
 	return EXIT_USAGE;
 }
 
@@ -434,5 +439,17 @@ int run_filter_check(const struct run_filter *f, sqlite3 *db, const char *cmd)
 		rc = check_where(&f->where[k], db, cmd);
 	for (int k = 0; k < f->nchanged && rc == EXIT_OK; k++)
 		rc = check_changed(f->changed[k], db, cmd);
+	return rc;
+}
+
+int run_metric_check(const char *metric, sqlite3 *db, const char *cmd)
+{
+	if (!metric)
+		return EXIT_OK;
+	struct where_cond w;
+	memset(&w, 0, sizeof(w));
+	set_metric(&w, metric);
+	int rc = check_where(&w, db, cmd);
+	where_cond_release(&w);
 	return rc;
 }

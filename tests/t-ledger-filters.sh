@@ -92,6 +92,13 @@ expect_code ledger-filters-4.8 "frontier checks keys too" 2 "$LEDGER" frontier -
 expect_code ledger-filters-4.9 "repeats checks keys too" 2 "$LEDGER" repeats --where 'metrics.nothing > 1'
 expect_eq ledger-filters-4.9e "names the metric" "ledger: repeats: --where 'metrics.nothing > 1': unknown key 'nothing': not a variable, metric or run field, and no run records it" \
 	"$(printf '%s\n' "$err" | head -n 1)"
+expect_code ledger-filters-4.10 "--metric: a typo" 2 "$LEDGER" query --metric mfu_precent
+expect_eq ledger-filters-4.10e "names it and suggests" "ledger: query: --metric 'mfu_precent': unknown metric: not a common one, and no run records it
+ledger: hint: did you mean 'mfu_percent'?" "$err"
+expect_code ledger-filters-4.11 "--metric: nothing close" 2 "$LEDGER" repeats --metric zzqx
+expect_eq ledger-filters-4.11e "says where metrics are" "ledger: hint: 'ledger show RUN' lists a run's metrics" "$(printf '%s\n' "$err" | tail -n 1)"
+expect_eq ledger-filters-4.12 "--metric a run records" "x-titan x-forge" \
+	"$("$LEDGER" frontier --metric my_score --maximize --format tsv | tail -n +2 | cut -f1 | paste -sd' ')"
 
 # 5: values of the wrong type, malformed conditions
 expect_code ledger-filters-5.1 "text for a number" 2 "$LEDGER" query --where 'model.depth = deep'
