@@ -140,5 +140,7 @@ expect_match ledger-query-6.10m "message" "$err" "^ledger: query: option '--agen
 
 # 7: values are bound, never spliced into SQL
 expect_eq ledger-query-7.1 "quote in --agent matches nothing" "" "$(ids --agent "x' OR '1'='1")"
-expect_eq ledger-query-7.2 "glob metacharacters stay a glob" "" "$(ids --changed "x') OR 1=1 --")"
+expect_code ledger-query-7.2 "SQL in --changed is a name no variable has" 2 "$LEDGER" query --changed "x') OR 1=1 --"
+expect_eq ledger-query-7.2m "named as a pattern" "ledger: query: --changed 'x') OR 1=1 --': unknown variable: not in the registry, and no run changed it" \
+	"$(printf '%s\n' "$err" | head -n 1)"
 expect_eq ledger-query-7.3 "ledger still intact" "15" "$(sql ledger.db 'SELECT count(*) FROM runs')"
