@@ -310,7 +310,7 @@ int cmd_campaign(int argc, char **argv, struct ledger_ctx *ctx)
 	}
 	if (argc < 2) {
 		rl_error("campaign: which verb? add, list, show or assign");
-		fputs(usage, stderr);
+		rl_detail("%s", usage);
 		return EXIT_USAGE;
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(verbs); i++) {
