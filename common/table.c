@@ -101,6 +101,25 @@ void table_set_json(table *t, int row, int col, struct json_t *v, const char *te
 	c->text = xstrdup(text ? text : "");
 }
 
+void table_set_split(table *t, int row, int col, const char *text, const char *sep)
+{
+	if (!text) {
+		table_set_text(t, row, col, NULL);
+		return;
+	}
+	json_t *list = json_array();
+	size_t n = strlen(sep);
+	for (const char *p = text; *p;) {
+		const char *end = n ? strstr(p, sep) : NULL;
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		char *item = xstrndup(p, len);
+		json_array_append_new(list, json_string_lossy(item, NULL));
+		free(item);
+		p += len + (end ? n : 0);
+	}
+	table_set_json(t, row, col, list, text);
+}
+
 void table_set_list(table *t, int row, int col, const char *const *items, int n, const char *sep)
 {
 	json_t *list = json_array();

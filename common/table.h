@@ -53,6 +53,9 @@ void table_set_json(table *t, int row, int col, struct json_t *v, const char *te
 /* A list of strings: a JSON array, or the items joined by sep as text. An
  * empty list is [] in json and empty elsewhere. */
 void table_set_list(table *t, int row, int col, const char *const *items, int n, const char *sep);
+/* text, a list joined by sep ("relu|gelu", "a,b"): the items as a JSON
+ * array ("" gives []), text as it is elsewhere; NULL -> null. */
+void table_set_split(table *t, int row, int col, const char *text, const char *sep);
 /* Render the cell as text the way the table/tsv formats show it. */
 void table_cell_text(const cell *c, sb *out);
 

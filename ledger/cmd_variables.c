@@ -104,21 +104,6 @@ static json_t *aliases_of(const char *key, sb *text)
 	return list;
 }
 
-/* A choice's values "relu2|relu|gelu": an array in json, as they are in
- * text; null for a variable that is no choice. */
-static void set_choices(table *t, int r, int col, const char *choices)
-{
-	if (!choices)
-		return;
-	json_t *list = json_array();
-	for (const char *p = choices; *p;) {
-		size_t n = strcspn(p, "|");
-		json_array_append_new(list, json_stringn(p, n));
-		p += n + (p[n] == '|');
-	}
-	table_set_json(t, r, col, list, choices);
-}
-
 static void list(const struct opts *o, enum out_format fmt)
 {
 	static const char *const names[] = { "key", "kind", "type", "choices", "devices",
@@ -136,7 +121,7 @@ static void list(const struct opts *o, enum out_format fmt)
 		table_set_text(&t, r, 0, d->key);
 		table_set_text(&t, r, 1, varreg_kind_name(d->kind));
 		table_set_text(&t, r, 2, varreg_type_name(d->type));
-		set_choices(&t, r, 3, d->choices);
+		table_set_split(&t, r, 3, d->choices, "|"); /* null for no choice */
 		table_set_text(&t, r, 4, d->devices);
 		table_set_text(&t, r, 5, d->constant);
 		table_set_json(&t, r, 6, aliases, al.buf);
@@ -173,7 +158,7 @@ static int resolve(const char *name, enum out_format fmt)
 	table_set_text(&t, r, 2, implied);
 	table_set_text(&t, r, 3, varreg_kind_name(d->kind));
 	table_set_text(&t, r, 4, varreg_type_name(d->type));
-	table_render(&t, fmt, stdout);
+	table_render_object(&t, fmt, stdout);
 	table_release(&t);
 	return EXIT_OK;
 }
