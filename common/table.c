@@ -1,6 +1,7 @@
 /* table.c — typed result tables and their five renderings; see table.h. */
 #include <jansson.h>
 #include "table.h"
+#include "utf8.h"
 #include "util.h"
 
 int out_format_parse(const char *s, enum out_format *out)
@@ -31,10 +32,17 @@ void table_init(table *t, int ncols, const char *const *names)
 	t->cells = NULL;
 }
 
+static void cell_clear(cell *c)
+{
+	free(c->text);
+	json_decref(c->json);
+	memset(c, 0, sizeof(*c));
+}
+
 void table_release(table *t)
 {
 	for (int i = 0; i < t->nrows * t->ncols; i++)
-		free(t->cells[i].text);
+		cell_clear(&t->cells[i]);
 	for (int i = 0; i < t->ncols; i++)
 		free(t->cols[i]);
 	free(t->cols);
@@ -60,7 +68,7 @@ static cell *at(table *t, int row, int col)
 void table_set_text(table *t, int row, int col, const char *s)
 {
 	cell *c = at(t, row, col);
-	free(c->text);
+	cell_clear(c);
 	c->text = s ? xstrdup(s) : NULL;
 	c->type = s ? CELL_TEXT : CELL_NULL;
 }
@@ -68,8 +76,7 @@ void table_set_text(table *t, int row, int col, const char *s)
 void table_set_num(table *t, int row, int col, double v, int prec)
 {
 	cell *c = at(t, row, col);
-	free(c->text);
-	c->text = NULL;
+	cell_clear(c);
 	c->type = isnan(v) ? CELL_NULL : CELL_NUM;
 	c->num = v;
 	c->prec = prec;
@@ -78,16 +85,57 @@ void table_set_num(table *t, int row, int col, double v, int prec)
 void table_set_int(table *t, int row, int col, long long v)
 {
 	cell *c = at(t, row, col);
-	free(c->text);
-	c->text = NULL;
+	cell_clear(c);
 	c->type = CELL_INT;
 	c->num = (double)v;
+}
+
+void table_set_json(table *t, int row, int col, struct json_t *v, const char *text)
+{
+	cell *c = at(t, row, col);
+	cell_clear(c);
+	if (!v)
+		return;
+	c->type = CELL_JSON;
+	c->json = v;
+	c->text = xstrdup(text ? text : "");
+}
+
+void table_set_split(table *t, int row, int col, const char *text, const char *sep)
+{
+	if (!text) {
+		table_set_text(t, row, col, NULL);
+		return;
+	}
+	json_t *list = json_array();
+	size_t n = strlen(sep);
+	for (const char *p = text; *p;) {
+		const char *end = n ? strstr(p, sep) : NULL;
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		char *item = xstrndup(p, len);
+		json_array_append_new(list, json_string_lossy(item, NULL));
+		free(item);
+		p += len + (end ? n : 0);
+	}
+	table_set_json(t, row, col, list, text);
+}
+
+void table_set_list(table *t, int row, int col, const char *const *items, int n, const char *sep)
+{
+	json_t *list = json_array();
+	sb text = SB_INIT;
+	for (int i = 0; i < n; i++) {
+		json_array_append_new(list, json_string_lossy(items[i], NULL));
+		sb_addf(&text, "%s%s", i ? sep : "", items[i]);
+	}
+	table_set_json(t, row, col, list, text.buf);
+	sb_release(&text);
 }
 
 void table_cell_text(const cell *c, sb *out)
 {
 	switch (c->type) {
-	case CELL_TEXT: sb_adds(out, c->text); break;
+	case CELL_TEXT: case CELL_JSON: sb_adds(out, c->text); break;
 	case CELL_INT: sb_addf(out, "%lld", (long long)c->num); break;
 	case CELL_NUM:
 		if (c->prec >= 0)
@@ -156,6 +204,7 @@ static json_t *row_json(const table *t, int r)
 		case CELL_TEXT: v = json_string(x->text); break;
 		case CELL_INT: v = json_integer((json_int_t)x->num); break;
 		case CELL_NUM: v = isfinite(x->num) ? json_real(x->num) : json_null(); break;
+		case CELL_JSON: v = json_incref(x->json); break;
 		default: v = json_null();
 		}
 		if (!v) /* invalid UTF-8 in text: keep the row, escape bytes */
@@ -163,6 +212,27 @@ static json_t *row_json(const table *t, int r)
 		json_object_set_new(o, t->cols[c], v);
 	}
 	return o;
+}
+
+void table_render_object(const table *t, enum out_format fmt, FILE *out)
+{
+	if (fmt != FMT_JSON || t->nrows < 1) {
+		table_render(t, fmt, out);
+		return;
+	}
+	json_t *o = row_json(t, 0);
+	char *s = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
+	fprintf(out, "%s\n", s ? s : "{}");
+	free(s);
+	json_decref(o);
+}
+
+json_t *table_to_json(const table *t)
+{
+	json_t *rows = json_array();
+	for (int r = 0; r < t->nrows; r++)
+		json_array_append_new(rows, row_json(t, r));
+	return rows;
 }
 
 /* JSON rows [from, to): an array printed as jansson would print it whole
@@ -344,7 +414,7 @@ void table_stream_begin(table *t, enum out_format fmt, FILE *out)
 static void drop_rows(table *t)
 {
 	for (int i = 0; i < t->nrows * t->ncols; i++)
-		free(t->cells[i].text);
+		cell_clear(&t->cells[i]);
 	t->nrows = 0;
 }
 

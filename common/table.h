@@ -15,11 +15,16 @@ enum out_format { FMT_TABLE, FMT_TSV, FMT_CSV, FMT_JSON, FMT_MD };
 /* Parse "table", "tsv", … ; returns 0 or -1. */
 int out_format_parse(const char *s, enum out_format *out);
 
-enum cell_type { CELL_NULL, CELL_TEXT, CELL_NUM, CELL_INT };
+/* CELL_JSON: a list or object (a run's changes, a campaign's search
+ * space): the JSON value in json output, its text in the other formats. */
+enum cell_type { CELL_NULL, CELL_TEXT, CELL_NUM, CELL_INT, CELL_JSON };
+
+struct json_t;
 
 typedef struct cell {
 	enum cell_type type;
-	char *text;     /* CELL_TEXT: owned copy */
+	char *text;     /* CELL_TEXT, CELL_JSON: owned copy */
+	struct json_t *json; /* CELL_JSON: owned reference */
 	double num;     /* CELL_NUM / CELL_INT */
 	int prec;       /* CELL_NUM: digits after the point in text formats; -1 = %g */
 } cell;
@@ -42,10 +47,26 @@ int table_add_row(table *t);
 void table_set_text(table *t, int row, int col, const char *s); /* NULL -> null */
 void table_set_num(table *t, int row, int col, double v, int prec); /* NaN -> null */
 void table_set_int(table *t, int row, int col, long long v);
+/* A JSON value (the cell takes the reference; NULL -> null) shown as text
+ * in table, tsv, csv and md. */
+void table_set_json(table *t, int row, int col, struct json_t *v, const char *text);
+/* A list of strings: a JSON array, or the items joined by sep as text. An
+ * empty list is [] in json and empty elsewhere. */
+void table_set_list(table *t, int row, int col, const char *const *items, int n, const char *sep);
+/* text, a list joined by sep ("relu|gelu", "a,b"): the items as a JSON
+ * array ("" gives []), text as it is elsewhere; NULL -> null. */
+void table_set_split(table *t, int row, int col, const char *text, const char *sep);
 /* Render the cell as text the way the table/tsv formats show it. */
 void table_cell_text(const cell *c, sb *out);
 
 void table_render(const table *t, enum out_format fmt, FILE *out);
+/* A command that answers one thing (init, reinfer): as json the first row
+ * as one object rather than an array of one; the other formats as
+ * table_render. */
+void table_render_object(const table *t, enum out_format fmt, FILE *out);
+/* The rows as json output has them: an array of objects (new reference),
+ * for a document that holds a table inside it. */
+struct json_t *table_to_json(const table *t);
 
 /* Streaming, for listings too long to hold: table_stream_begin, then
  * table_stream_flush whenever convenient (it writes the rows held so far

@@ -2,16 +2,205 @@
 #include <strings.h>
 #include <time.h>
 #include "sb.h"
+#include "utf8.h"
 #include "util.h"
 
 const char *rl_progname = "runledger";
 
 static int progress_shown; /* a status line is on the terminal */
 
-static void vreport(const char *prefix, const char *fmt, va_list ap)
+/* ---- messages as JSON ------------------------------------------------------ */
+
+enum msg_kind { MSG_ERROR, MSG_WARNING, MSG_NOTE, MSG_HINT };
+static const char *const msg_key[] = { "error", "warning", "note", "hint" };
+
+struct msg {
+	enum msg_kind kind;
+	sb text, hint;
+	sb candidates; /* JSON strings, comma-separated */
+	sb detail;     /* the same */
+};
+
+static int json_mode;
+static int have_open;         /* open_msg takes hints, candidates, details */
+static struct msg open_msg;
+static struct msg *held;      /* finished errors, written by rl_finish */
+static size_t n_held, cap_held;
+static int finishing;         /* rl_finish has run: nothing is left for atexit */
+
+/* s as the inside of a JSON string: quotes, backslashes and control
+ * characters escaped, invalid UTF-8 bytes (a Latin-1 file name) as U+FFFD
+ * so that the line stays valid JSON. */
+static void add_json_chars(sb *out, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = strlen(s);
+	for (size_t i = 0; i < n;) {
+		unsigned char c = p[i];
+		if (c == '"' || c == '\\') {
+			sb_addc(out, '\\');
+			sb_addc(out, (char)c);
+		} else if (c == '\n') {
+			sb_adds(out, "\\n");
+		} else if (c == '\t') {
+			sb_adds(out, "\\t");
+		} else if (c < 0x20 || c == 0x7f) {
+			sb_addf(out, "\\u%04x", c);
+		} else if (c >= 0x80) {
+			int len = utf8_sequence_len(p + i, n - i);
+			if (len == 0) {
+				sb_adds(out, "\\ufffd");
+				i++;
+				continue;
+			}
+			sb_add(out, (const char *)p + i, (size_t)len);
+			i += (size_t)len;
+			continue;
+		} else {
+			sb_addc(out, (char)c);
+		}
+		i++;
+	}
+}
+
+static void add_json_string(sb *out, const char *s)
+{
+	sb_addc(out, '"');
+	add_json_chars(out, s);
+	sb_addc(out, '"');
+}
+
+static void add_json_list(sb *list, const char *s)
+{
+	if (list->len)
+		sb_addc(list, ',');
+	add_json_string(list, s);
+}
+
+static void msg_release(struct msg *m)
+{
+	sb_release(&m->text);
+	sb_release(&m->hint);
+	sb_release(&m->candidates);
+	sb_release(&m->detail);
+}
+
+/* One line: {"error": …, "hint": …|null, "exit": N, "program": …,
+ * "candidates": […], "detail": […]}; exit only for errors (status < 0:
+ * the program ended without rl_finish, so the status is unknown: null). */
+static void msg_write(const struct msg *m, int status)
+{
+	sb line = SB_INIT;
+	sb_addf(&line, "{\"%s\": ", msg_key[m->kind]);
+	if (m->kind == MSG_HINT) {
+		add_json_string(&line, m->hint.buf);
+	} else {
+		add_json_string(&line, m->text.buf);
+		sb_adds(&line, ", \"hint\": ");
+		if (m->hint.len)
+			add_json_string(&line, m->hint.buf);
+		else
+			sb_adds(&line, "null");
+	}
+	if (m->kind == MSG_ERROR) {
+		if (status >= 0)
+			sb_addf(&line, ", \"exit\": %d", status);
+		else
+			sb_adds(&line, ", \"exit\": null");
+	}
+	sb_adds(&line, ", \"program\": ");
+	add_json_string(&line, rl_progname);
+	if (m->candidates.len)
+		sb_addf(&line, ", \"candidates\": [%s]", m->candidates.buf);
+	if (m->detail.len)
+		sb_addf(&line, ", \"detail\": [%s]", m->detail.buf);
+	sb_adds(&line, "}\n");
+	fputs(line.buf, stderr);
+	fflush(stderr);
+	sb_release(&line);
+}
+
+/* The open message is complete: an error waits for the exit status, the
+ * rest is written now. */
+static void close_open(void)
+{
+	if (!have_open)
+		return;
+	have_open = 0;
+	if (open_msg.kind != MSG_ERROR) {
+		msg_write(&open_msg, 0);
+		msg_release(&open_msg);
+		return;
+	}
+	if (n_held == cap_held) {
+		cap_held = cap_held ? cap_held * 2 : 8;
+		held = xrealloc(held, cap_held * sizeof(*held));
+	}
+	held[n_held++] = open_msg;
+}
+
+static void write_held(int status)
+{
+	close_open();
+	for (size_t i = 0; i < n_held; i++) {
+		msg_write(&held[i], status);
+		msg_release(&held[i]);
+	}
+	n_held = 0;
+}
+
+/* A program that exits past rl_finish (an exit() somewhere) still gets
+ * its errors written, with "exit": null. */
+static void write_held_at_exit(void)
+{
+	if (!finishing)
+		write_held(-1);
+}
+
+static void open_json(enum msg_kind kind, const char *fmt, va_list ap)
+{
+	close_open();
+	struct msg m = { kind, SB_INIT, SB_INIT, SB_INIT, SB_INIT };
+	if (kind == MSG_HINT)
+		sb_vaddf(&m.hint, fmt, ap);
+	else
+		sb_vaddf(&m.text, fmt, ap);
+	open_msg = m;
+	have_open = 1;
+}
+
+void rl_messages_json(int on)
+{
+	static int registered;
+	if (on && !registered) {
+		atexit(write_held_at_exit);
+		registered = 1;
+	}
+	json_mode = on;
+}
+
+int rl_messages_are_json(void)
+{
+	return json_mode;
+}
+
+int rl_finish(int status)
+{
+	write_held(status); /* nothing is held in text mode */
+	finishing = 1;
+	return status;
+}
+
+/* ---- messages ------------------------------------------------------------ */
+
+static void vreport(enum msg_kind kind, const char *prefix, const char *fmt, va_list ap)
 {
 	fflush(stdout);
 	rl_progress_end();
+	if (json_mode) {
+		open_json(kind, fmt, ap);
+		return;
+	}
 	fprintf(stderr, "%s: %s", rl_progname, prefix);
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
@@ -21,7 +210,7 @@ void rl_error(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	vreport("", fmt, ap);
+	vreport(MSG_ERROR, "", fmt, ap);
 	va_end(ap);
 }
 
@@ -29,7 +218,15 @@ void rl_warn(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	vreport("warning: ", fmt, ap);
+	vreport(MSG_WARNING, "warning: ", fmt, ap);
+	va_end(ap);
+}
+
+void rl_note(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vreport(MSG_NOTE, "", fmt, ap);
 	va_end(ap);
 }
 
@@ -37,12 +234,48 @@ void rl_hint(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	vreport("hint: ", fmt, ap);
+	if (json_mode && have_open && open_msg.kind != MSG_HINT) {
+		if (open_msg.hint.len) /* a second hint for the same message */
+			sb_adds(&open_msg.hint, "; ");
+		sb_vaddf(&open_msg.hint, fmt, ap);
+	} else {
+		vreport(MSG_HINT, "hint: ", fmt, ap);
+	}
 	va_end(ap);
+}
+
+void rl_candidate(const char *id, const char *line)
+{
+	if (!json_mode) {
+		fprintf(stderr, "%s\n", line);
+		return;
+	}
+	if (have_open)
+		add_json_list(&open_msg.candidates, id);
+}
+
+void rl_detail(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	sb text = SB_INIT;
+	sb_vaddf(&text, fmt, ap);
+	va_end(ap);
+	if (!json_mode) { /* a text that ends its own last line keeps it */
+		fputs(text.buf, stderr);
+		if (!text.len || text.buf[text.len - 1] != '\n')
+			fputc('\n', stderr);
+	} else if (have_open) {
+		sb_rtrim(&text);
+		add_json_list(&open_msg.detail, text.buf);
+	}
+	sb_release(&text);
 }
 
 void rl_progress(const char *fmt, ...)
 {
+	if (json_mode) /* stderr holds JSON lines only */
+		return;
 	va_list ap;
 	va_start(ap, fmt);
 	fprintf(stderr, "\r\033[K%s: ", rl_progname);
@@ -62,11 +295,15 @@ void rl_progress_end(void)
 
 void die(const char *fmt, ...)
 {
+	static int dying;
+	if (dying) /* out of memory while writing the message: exit as it is */
+		exit(EXIT_FAILURE_RT);
+	dying = 1;
 	va_list ap;
 	va_start(ap, fmt);
-	vreport("fatal: ", fmt, ap);
+	vreport(MSG_ERROR, "fatal: ", fmt, ap);
 	va_end(ap);
-	exit(EXIT_FAILURE_RT);
+	exit(rl_finish(EXIT_FAILURE_RT));
 }
 
 void *xmalloc(size_t n)

@@ -39,6 +39,29 @@ void rl_progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void rl_progress_end(void);
 void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 
+/* Messages for programs (docs/exit-codes.md, "Errors as JSON"): after
+ * rl_messages_json(1) — ledger sets it with --format json — every message
+ * is one JSON object on its own line of stderr instead of text. A hint,
+ * candidate or detail belongs to the message before it. Errors are held
+ * until rl_finish(status), which writes them with the exit status the
+ * process is about to return ("exit"); warnings and notes are written as
+ * soon as the next message starts (or at rl_finish). main() ends with
+ * `return rl_finish(rc);` and die() calls it too. In text mode nothing is
+ * held and rl_finish only returns status. */
+void rl_messages_json(int on);
+int rl_messages_are_json(void);
+int rl_finish(int status);
+/* A note on stderr that is neither error nor warning ("waiting for the
+ * ledger"): "PROG: text" in text mode, {"note": …} as JSON. */
+void rl_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* One of several things an ambiguous reference could mean: in text mode
+ * `line` is printed as it is; as JSON `id` joins the message's
+ * "candidates" array. */
+void rl_candidate(const char *id, const char *line);
+/* More lines of the message before (the SQL at fault, a usage text):
+ * printed as they are in text mode, strings of its "detail" array as JSON. */
+void rl_detail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);

@@ -782,7 +782,7 @@ static void audit_noise(struct audit *a, const struct audit_opts *o)
 	finding_val(f, "floor", a->floor);
 	finding_val(f, "pooled_sd", a->pooled_sd);
 	finding_val(f, "groups", a->groups);
-	finding_val(f, "runs", runs);
+	finding_val(f, "n_runs", runs);
 }
 
 /* ---- the kinds ------------------------------------------------------------ */
@@ -951,7 +951,7 @@ static void audit_out_of_scope(struct audit *a)
 			for (int j = 0; j < a->r[i].nch; j++)
 				if (!strcmp(a->r[i].ch[j].var, vars[v]))
 					finding_run(f, a->r[i].run_id);
-		finding_val(f, "runs", f->nruns);
+		finding_val(f, "n_runs", f->nruns);
 		finding_say(f, "%d run%s changed %s, which is outside the search space (%s); "
 			    "%s not answer the campaign's question: keep to the search space "
 			    "or declare a new campaign.",
@@ -1008,7 +1008,7 @@ static void audit_confounded(struct audit *a)
 		for (int j = 0; j < n; j++)
 			finding_run(f, a->r[idx[j]].run_id);
 		finding_run_vars(f, r);
-		finding_val(f, "runs", n);
+		finding_val(f, "n_runs", n);
 		finding_val(f, "valid", valid);
 		sb s = SB_INIT, what = SB_INIT;
 		add_run_list(&s, a->r, idx, n);
@@ -1246,7 +1246,7 @@ static void audit_other_hardware(struct audit *a)
 		struct finding *f = finding_new(a->out, a->c.name, AUDIT_OTHER_HARDWARE, AUDIT_WARN);
 		for (int j = 0; j < n; j++)
 			finding_run(f, a->r[idx[j]].run_id);
-		finding_val(f, "runs", n);
+		finding_val(f, "n_runs", n);
 		finding_say(f, "%d run%s ran on %s, not on the campaign's %s; %s against the budget but "
 			    "cannot be compared with the baseline: rerun on %s or assign %s to another campaign.",
 			    n, n == 1 ? "" : "s", keys[idx[0]], a->c.hardware, n == 1 ? "it counts" : "they count",
@@ -1278,7 +1278,7 @@ static void audit_other_budget(struct audit *a)
 		for (int j = 0; j < n; j++)
 			finding_run(f, a->r[idx[j]].run_id);
 		add_run_list(&runs, a->r, idx, n);
-		finding_val(f, "runs", n);
+		finding_val(f, "n_runs", n);
 		finding_val(f, "budget", a->r[idx[0]].budget);
 		finding_val(f, "campaign_budget", a->budget);
 		finding_say(f, "%s trained for %g s, not the %g s of the baseline %s; %s shown but never compared with "
@@ -1470,7 +1470,7 @@ static int audit_undeclared(sqlite3 *db, struct finding_list *out)
 		const char *name = (const char *)sqlite3_column_text(st, 0);
 		if (!f || strcmp(f->campaign, name)) {
 			f = finding_new(out, name, AUDIT_UNDECLARED, AUDIT_WARN);
-			finding_val(f, "runs", 0);
+			finding_val(f, "n_runs", 0);
 		}
 		finding_run(f, (const char *)sqlite3_column_text(st, 1));
 		f->values[0].v = f->nruns; /* the sentence is rewritten as runs come */

@@ -244,7 +244,7 @@ static int run_coverage(struct ledger_ctx *ctx, const char *campaign)
 			table_set_text(&t, row, 1, cov.rows[i].glob);
 			table_set_int(&t, row, 2, cov.rows[i].valid_alone);
 			table_set_int(&t, row, 3, cov.rows[i].attempts);
-			table_set_text(&t, row, 4, *cov.rows[i].vars_tested ? cov.rows[i].vars_tested : NULL);
+			table_set_split(&t, row, 4, cov.rows[i].vars_tested, ","); /* [] for none */
 		}
 		coverage_release(&cov);
 	}

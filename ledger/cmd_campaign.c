@@ -4,6 +4,7 @@
  * to the user. Must not judge runs: that is `ledger audit`. */
 #include <jansson.h>
 #include "campaign.h"
+#include "changed.h"
 #include "db.h"
 #include "filter.h"
 #include "ledger.h"
@@ -93,24 +94,15 @@ out:
 	return rc;
 }
 
-static char *join(char **list, int n, const char *sep)
-{
-	sb s = SB_INIT;
-	for (int i = 0; i < n; i++)
-		sb_addf(&s, "%s%s", i ? sep : "", list[i]);
-	return sb_detach(&s);
-}
-
 /* 0, or -1 when the ledger cannot be read (reported). */
 static int list_row(struct ledger_ctx *ctx, table *t, const struct campaign *c)
 {
 	int row = table_add_row(t);
-	char *space = join(c->search_space, c->nsearch, ",");
 	table_set_text(t, row, 0, c->name);
 	table_set_text(t, row, 1, c->metric);
 	table_set_text(t, row, 2, c->maximize ? "max" : "min");
 	table_set_text(t, row, 3, c->hardware);
-	table_set_text(t, row, 4, space);
+	table_set_list(t, row, 4, (const char *const *)c->search_space, c->nsearch, ",");
 	if (c->record_budget)
 		table_set_int(t, row, 5, c->record_budget);
 	/* valid: runs with a valid measurement of the campaign's metric; the
@@ -131,14 +123,14 @@ static int list_row(struct ledger_ctx *ctx, table *t, const struct campaign *c)
 		table_set_int(t, row, 7, sqlite3_column_int64(st, 1));
 	}
 	sqlite3_finalize(st);
-	free(space);
 	return rc == DB_ERROR ? -1 : 0;
 }
 
 static int campaign_list(int argc, char **argv, struct ledger_ctx *ctx)
 {
 	static const char *const cols[] = {
-		"name", "metric", "direction", "hardware", "search_space", "record_budget", "runs", "valid"
+		"name", "metric", "direction", "hardware", "search_space", "record_budget", "n_runs",
+		"n_valid"
 	};
 	table t;
 	table_init(&t, ARRAY_SIZE(cols), cols);
@@ -171,30 +163,102 @@ static int campaign_list(int argc, char **argv, struct ledger_ctx *ctx)
 
 /* The campaign's runs in time order, with the variables each changed.
  * 0, or -1 when the ledger cannot be read (reported). */
+static const char *const run_cols[] = {
+	"run_id", "status", "decision", "hardware", "val_bpb", "changed", "description"
+};
+#define N_RUN_COLS ((int)ARRAY_SIZE(run_cols))
+
 static int runs_table(struct ledger_ctx *ctx, const char *name, table *t)
 {
-	static const char *const cols[] = {
-		"run_id", "status", "decision", "hardware", "val_bpb", "changed", "description"
-	};
-	table_init(t, ARRAY_SIZE(cols), cols);
+	table_init(t, N_RUN_COLS, run_cols);
 	sqlite3_stmt *st = db_prepare(ctx->db,
-		"SELECT m.run_id, m.status, m.decision, m.hw_class, m.val_bpb,"
-		" (SELECT group_concat(var, ',') FROM (SELECT var FROM changes WHERE run = m.id ORDER BY var)),"
-		" m.description"
+		"SELECT m.run_id, m.status, m.decision, m.hw_class, m.val_bpb, NULL, m.description, m.id"
 		" FROM (" MEMBERS ") m ORDER BY m.t_finished IS NULL, m.t_finished, m.id");
+	sqlite3_stmt *ch = db_prepare(ctx->db, CHANGED_SQL);
 	db_bind_text(st, 1, name);
+	sb text = SB_INIT;
 	int rc;
 	while ((rc = db_step(st, "read the campaign's runs")) == SQLITE_ROW) {
 		int row = table_add_row(t);
-		for (int c = 0; c < 7; c++) {
+		for (int c = 0; c < N_RUN_COLS; c++) {
 			if (c == 4 && sqlite3_column_type(st, c) != SQLITE_NULL)
 				table_set_num(t, row, c, sqlite3_column_double(st, c), 6);
-			else
+			else if (c != 5)
 				table_set_text(t, row, c, (const char *)sqlite3_column_text(st, c));
 		}
+		json_t *changed;
+		if (changed_read(ch, sqlite3_column_int64(st, 7), &changed, &text)) {
+			rc = DB_ERROR;
+			break;
+		}
+		table_set_json(t, row, 5, changed, text.buf);
 	}
+	sb_release(&text);
+	sqlite3_finalize(ch);
 	sqlite3_finalize(st);
 	return rc == DB_ERROR ? -1 : 0;
+}
+
+/* json: one object, the declaration's fields and "members", its runs. */
+static void show_json(const struct campaign *c, const table *runs)
+{
+	char *spec = campaign_to_json(c);
+	json_t *o = json_loads(spec, 0, NULL);
+	json_object_set_new(o, "members", table_to_json(runs));
+	char *text = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
+	printf("%s\n", text);
+	free(text);
+	json_decref(o);
+	free(spec);
+}
+
+/* The declaration's fields as (field, value) pairs, from the canonical JSON
+ * so that show cannot disagree with what add stored: value is the text of
+ * a string, compact JSON for the rest, NULL for null. */
+static void declaration_fields(const struct campaign *c, table *f, int field_col, int value_col)
+{
+	char *spec = campaign_to_json(c);
+	json_t *o = json_loads(spec, 0, NULL);
+	const char *key;
+	json_t *v;
+	json_object_foreach(o, key, v) {
+		int row = table_add_row(f);
+		char *text = json_is_string(v) ? xstrdup(json_string_value(v))
+			: json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT | JSON_REAL_PRECISION(17));
+		table_set_text(f, row, field_col, key);
+		table_set_text(f, row, value_col, json_is_null(v) ? NULL : text);
+		free(text);
+	}
+	json_decref(o);
+	free(spec);
+}
+
+/* tsv and csv: one table for a program to read, with the same columns on
+ * every row: "section" is "campaign" for the declaration's fields (field,
+ * value) and "run" for its runs (the run columns). */
+static void show_one_table(const struct campaign *c, const table *runs, enum out_format fmt)
+{
+	const char *cols[3 + N_RUN_COLS] = { "section", "field", "value" };
+	for (int k = 0; k < N_RUN_COLS; k++)
+		cols[3 + k] = run_cols[k];
+	table t;
+	table_init(&t, 3 + N_RUN_COLS, cols);
+	declaration_fields(c, &t, 1, 2);
+	for (int r = 0; r < t.nrows; r++)
+		table_set_text(&t, r, 0, "campaign");
+	for (int r = 0; r < runs->nrows; r++) {
+		int row = table_add_row(&t);
+		table_set_text(&t, row, 0, "run");
+		for (int k = 0; k < N_RUN_COLS; k++) {
+			sb text = SB_INIT;
+			const cell *x = &runs->cells[(size_t)r * runs->ncols + k];
+			table_cell_text(x, &text);
+			table_set_text(&t, row, 3 + k, x->type == CELL_NULL ? NULL : text.buf);
+			sb_release(&text);
+		}
+	}
+	table_render(&t, fmt, stdout);
+	table_release(&t);
 }
 
 static int campaign_show(int argc, char **argv, struct ledger_ctx *ctx)
@@ -210,33 +274,14 @@ static int campaign_show(int argc, char **argv, struct ledger_ctx *ctx)
 		return EXIT_FAILURE_RT;
 	}
 	if (ctx->fmt == FMT_JSON) {
-		/* one JSON document: the declaration, then its runs */
-		char *spec = campaign_to_json(&c);
-		printf("{\"campaign\": %s,\n\"runs\": ", spec);
-		table_render(&runs, FMT_JSON, stdout);
-		printf("}\n");
-		free(spec);
-	} else {
-		/* the fields come from the canonical JSON, so show cannot
-		 * disagree with what add stored */
+		show_json(&c, &runs);
+	} else if (ctx->fmt == FMT_TSV || ctx->fmt == FMT_CSV) {
+		show_one_table(&c, &runs, ctx->fmt);
+	} else { /* for people: the declaration, a blank line, the runs */
 		static const char *const cols[] = { "field", "value" };
 		table f;
 		table_init(&f, 2, cols);
-		char *spec = campaign_to_json(&c);
-		json_error_t je;
-		json_t *o = json_loads(spec, 0, &je);
-		const char *key;
-		json_t *v;
-		json_object_foreach(o, key, v) {
-			int row = table_add_row(&f);
-			char *text = json_is_string(v) ? xstrdup(json_string_value(v))
-				: json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT | JSON_REAL_PRECISION(17));
-			table_set_text(&f, row, 0, key);
-			table_set_text(&f, row, 1, json_is_null(v) ? NULL : text);
-			free(text);
-		}
-		json_decref(o);
-		free(spec);
+		declaration_fields(&c, &f, 0, 1);
 		table_render(&f, ctx->fmt, stdout);
 		fputc('\n', stdout);
 		table_render(&runs, ctx->fmt, stdout);
@@ -310,7 +355,7 @@ int cmd_campaign(int argc, char **argv, struct ledger_ctx *ctx)
 	}
 	if (argc < 2) {
 		rl_error("campaign: which verb? add, list, show or assign");
-		fputs(usage, stderr);
+		rl_detail("%s", usage);
 		return EXIT_USAGE;
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(verbs); i++) {

@@ -378,11 +378,11 @@ static void say_waiting(const struct lock_wait *w)
 {
 	rl_progress_end();
 	if (w->limit >= 0)
-		fprintf(stderr, "%s: ingest: %s: waiting for the ledger, held by another writer "
-			"(up to %g s, --wait)\n", rl_progname, w->file, w->limit);
+		rl_note("ingest: %s: waiting for the ledger, held by another writer "
+			"(up to %g s, --wait)", w->file, w->limit);
 	else
-		fprintf(stderr, "%s: ingest: %s: waiting for the ledger, held by another writer "
-			"(as long as it takes; --wait SECONDS bounds it)\n", rl_progname, w->file);
+		rl_note("ingest: %s: waiting for the ledger, held by another writer "
+			"(as long as it takes; --wait SECONDS bounds it)", w->file);
 }
 
 /* SQLite's busy handler: called with count 0, 1, … while the lock is
@@ -424,8 +424,7 @@ static int begin_file(struct ingest_file *f, struct lock_wait *w)
 		return -1;
 	}
 	if (w->said)
-		fprintf(stderr, "%s: ingest: %s: got the ledger after %.1f s\n", rl_progname,
-			f->name, w->waited);
+		rl_note("ingest: %s: got the ledger after %.1f s", f->name, w->waited);
 	return 0;
 }
 

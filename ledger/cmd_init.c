@@ -35,7 +35,7 @@ static int health(sqlite3 *db, sb *out)
 
 int cmd_init(int argc, char **argv, struct ledger_ctx *ctx)
 {
-	static const char *const cols[] = { "ledger", "schema", "runs", "health" };
+	static const char *const cols[] = { "ledger", "schema", "n_runs", "health" };
 	if (wants_help(argc, argv)) {
 		fputs(usage, stdout);
 		return EXIT_OK;
@@ -65,7 +65,7 @@ int cmd_init(int argc, char **argv, struct ledger_ctx *ctx)
 		if (healthy)
 			table_set_int(&t, r, 2, sqlite3_column_int64(q, 1));
 		table_set_text(&t, r, 3, state.buf);
-		table_render(&t, ctx->fmt, stdout);
+		table_render_object(&t, ctx->fmt, stdout);
 		table_release(&t);
 	}
 	sqlite3_finalize(q);

@@ -1,6 +1,7 @@
 /* cmd_query.c — `ledger query`: list the runs that match the shared filters
  * (filter.h), one row each, through table.h. Reads only; the SQL is built
  * from fixed pieces and every value is a bound parameter. */
+#include "changed.h"
 #include "db.h"
 #include "filter.h"
 #include "ledger.h"
@@ -112,24 +113,6 @@ static void build_sql(const struct query_args *a, sb *sql, struct sql_args *args
 	}
 }
 
-/* "model.depth,~optim.lr": exact changes plain, inferred ones marked.
- * 0, or -1 when the ledger cannot be read (reported). */
-static int changed_list(sqlite3_stmt *ch, sqlite3_int64 id, sb *out)
-{
-	sb_reset(out);
-	sqlite3_bind_int64(ch, 1, id);
-	int rc;
-	while ((rc = db_step(ch, "read the runs' changes")) == SQLITE_ROW) {
-		if (out->len)
-			sb_addc(out, ',');
-		if (!strcmp((const char *)sqlite3_column_text(ch, 1), "inferred"))
-			sb_addc(out, '~');
-		sb_adds(out, (const char *)sqlite3_column_text(ch, 0));
-	}
-	sqlite3_reset(ch);
-	return rc == DB_ERROR ? -1 : 0;
-}
-
 static int add_row(table *t, sqlite3_stmt *st, sqlite3_stmt *ch, sb *changed, int prec)
 {
 	int r = table_add_row(t);
@@ -140,10 +123,11 @@ static int add_row(table *t, sqlite3_stmt *st, sqlite3_stmt *ch, sb *changed, in
 				table_set_num(t, r, c, sqlite3_column_double(st, c), prec);
 			else
 				table_set_text(t, r, c, (const char *)sqlite3_column_text(st, c));
-		} else if (c == 8) {
-			if (changed_list(ch, sqlite3_column_int64(st, 10), changed))
+		} else if (c == 8) { /* an array of changes in json, "a,~b" as text */
+			json_t *list;
+			if (changed_read(ch, sqlite3_column_int64(st, 10), &list, changed))
 				return -1;
-			table_set_text(t, r, c, changed->len ? changed->buf : NULL);
+			table_set_json(t, r, c, list, changed->buf);
 		} else {
 			table_set_text(t, r, c, (const char *)sqlite3_column_text(st, c));
 		}
@@ -157,7 +141,7 @@ static int run_query(sqlite3 *db, const struct query_args *a, table *t)
 	struct sql_args args = SQL_ARGS_INIT;
 	build_sql(a, &sql, &args);
 	sqlite3_stmt *st = db_prepare(db, sql.buf);
-	sqlite3_stmt *ch = db_prepare(db, "SELECT var, how FROM changes WHERE run = ? ORDER BY var");
+	sqlite3_stmt *ch = db_prepare(db, CHANGED_SQL);
 	sql_args_bind(&args, st, 1);
 	int rc;
 	while ((rc = db_step(st, "read the runs")) == SQLITE_ROW) {

@@ -7,6 +7,7 @@
  * every run is keyed again, in ingest order (parents first), as ingest
  * keys it (store.h store_repeat_key). One transaction: a failure leaves
  * the ledger as it was. */
+#include <jansson.h>
 #include "db.h"
 #include "infer.h"
 #include "ledger.h"
@@ -222,7 +223,8 @@ static int reinfer_all(struct reinfer *ri)
 
 static void report(const struct reinfer *ri, enum out_format fmt)
 {
-	static const char *const cols[] = { "infer_version", "runs", "changed", "repeat_keys", "written" };
+	static const char *const cols[] = { "infer_version", "n_runs", "n_changed", "n_repeat_keys",
+					    "written" };
 	table t;
 	table_init(&t, 5, cols);
 	int r = table_add_row(&t);
@@ -230,8 +232,8 @@ static void report(const struct reinfer *ri, enum out_format fmt)
 	table_set_int(&t, r, 1, ri->runs);
 	table_set_int(&t, r, 2, ri->changed);
 	table_set_int(&t, r, 3, ri->keys);
-	table_set_text(&t, r, 4, ri->dry_run ? "no" : "yes");
-	table_render(&t, fmt, stdout);
+	table_set_json(&t, r, 4, json_boolean(!ri->dry_run), ri->dry_run ? "no" : "yes");
+	table_render_object(&t, fmt, stdout);
 	table_release(&t);
 }
 

@@ -62,13 +62,9 @@ static void render(const struct repeats *rep, int prec, struct ledger_ctx *ctx)
 					     "max", "range", "description", "runs" };
 	table t;
 	table_init(&t, (int)ARRAY_SIZE(names), names);
-	sb ids = SB_INIT;
 	for (int k = 0; k < rep->n; k++) {
 		const struct repeat_group *g = &rep->groups[k];
 		int r = table_add_row(&t);
-		sb_reset(&ids);
-		for (int j = 0; j < g->n; j++)
-			sb_addf(&ids, "%s%s", j ? "," : "", g->run_ids[j]);
 		table_set_text(&t, r, 0, g->hw_class);
 		table_set_int(&t, r, 1, g->n);
 		table_set_int(&t, r, 2, g->n_failed);
@@ -78,10 +74,9 @@ static void render(const struct repeats *rep, int prec, struct ledger_ctx *ctx)
 		table_set_num(&t, r, 6, g->max, prec);
 		table_set_num(&t, r, 7, g->max - g->min, prec);
 		table_set_text(&t, r, 8, g->description);
-		table_set_text(&t, r, 9, ids.buf);
+		table_set_list(&t, r, 9, (const char *const *)g->run_ids, g->n, ",");
 	}
 	table_render(&t, ctx->fmt, stdout);
-	sb_release(&ids);
 	table_release(&t);
 }
 

@@ -3,6 +3,7 @@
  * class and tier, changed variables, repeat key, source file:line.
  * Reads only. Record text is escaped for the terminal (control characters
  * shown as \xNN) or by table.h for the other formats. */
+#include "changed.h"
 #include "db.h"
 #include "hw.h"
 #include "jsontext.h"
@@ -146,27 +147,15 @@ static json_t *ledger_tags(sqlite3 *db, sqlite3_int64 id)
 		json_decref(tags);
 		return NULL;
 	}
-	json_t *changes = json_array();
-	st = db_prepare(db, "SELECT var, old, new, how, span FROM changes WHERE run = ? ORDER BY var");
-	sqlite3_bind_int64(st, 1, id);
-	while ((rc = db_step(st, "read the run's changes")) == SQLITE_ROW) {
-		json_t *c = json_object();
-		static const char *const names[] = { "var", "old", "new", "how", "span" };
-		for (int k = 0; k < 5; k++) {
-			const char *s = (const char *)sqlite3_column_text(st, k);
-			if (!s && k == 4)
-				continue; /* exact changes come from no text */
-			json_t *v = s ? json_string(s) : json_null();
-			json_object_set_new(c, names[k], v ? v : json_null());
-		}
-		json_array_append_new(changes, c);
-	}
+	json_t *changed;
+	st = db_prepare(db, CHANGED_SQL);
+	rc = changed_read(st, id, &changed, NULL);
 	sqlite3_finalize(st);
-	json_object_set_new(tags, "changes", changes);
-	if (rc == DB_ERROR) {
+	if (rc) {
 		json_decref(tags);
 		return NULL;
 	}
+	json_object_set_new(tags, "changed", changed);
 	return tags;
 }
 
@@ -208,7 +197,7 @@ static void tag_fields(struct fields *f, const json_t *tags)
 	const char *k;
 	json_t *v;
 	json_object_foreach((json_t *)tags, k, v) {
-		if (strcmp(k, "changes")) {
+		if (strcmp(k, "changed")) {
 			sb name = SB_INIT;
 			sb_addf(&name, "ledger.%s", k);
 			flatten(f, name.buf, v);
@@ -216,7 +205,7 @@ static void tag_fields(struct fields *f, const json_t *tags)
 		}
 	}
 	size_t i;
-	json_array_foreach(json_object_get(tags, "changes"), i, v) {
+	json_array_foreach(json_object_get(tags, "changed"), i, v) {
 		sb name = SB_INIT, val = SB_INIT;
 		const char *old = json_string_value(json_object_get(v, "old"));
 		const char *new = json_string_value(json_object_get(v, "new"));

@@ -2,9 +2,11 @@
  * (common/varreg.c) as a listing, so people and agents see the vocabulary
  * the ledger records changes in; `--alias NAME` resolves one name. Needs
  * no ledger file. */
+#include <jansson.h>
 #include "filter.h"
 #include "ledger.h"
 #include "suggest.h"
+#include "utf8.h"
 #include "varreg.h"
 #include "util.h"
 
@@ -76,9 +78,9 @@ static int alias_cmp(const void *a, const void *b)
 		      (*(const struct var_alias *const *)b)->name);
 }
 
-/* The aliases of key, sorted, ", "-joined; "flash attention (=flash)" for
- * one that implies a value. */
-static void aliases_of(const char *key, sb *out)
+/* The aliases of key, sorted: a JSON array of names, ", "-joined as text;
+ * "flash attention (=flash)" for one that implies a value. */
+static json_t *aliases_of(const char *key, sb *text)
 {
 	const struct var_alias **v = xcalloc(varreg_alias_count() + 1, sizeof(*v));
 	size_t n = 0;
@@ -86,14 +88,21 @@ static void aliases_of(const char *key, sb *out)
 		if (!strcmp(varreg_alias_at(i)->key, key))
 			v[n++] = varreg_alias_at(i);
 	qsort(v, n, sizeof(*v), alias_cmp);
+	json_t *list = json_array();
+	sb one = SB_INIT;
 	for (size_t i = 0; i < n; i++) {
 		if (i && !strcmp(v[i]->name, v[i - 1]->name))
 			continue; /* the same name twice in the table */
-		sb_addf(out, "%s%s", out->len ? ", " : "", v[i]->name);
+		sb_reset(&one);
+		sb_adds(&one, v[i]->name);
 		if (v[i]->implied)
-			sb_addf(out, " (=%s)", v[i]->implied);
+			sb_addf(&one, " (=%s)", v[i]->implied);
+		sb_addf(text, "%s%s", text->len ? ", " : "", one.buf);
+		json_array_append_new(list, json_string_lossy(one.buf, NULL));
 	}
+	sb_release(&one);
 	free(v);
+	return list;
 }
 
 static void list(const struct opts *o, enum out_format fmt)
@@ -109,14 +118,14 @@ static void list(const struct opts *o, enum out_format fmt)
 			continue;
 		int r = table_add_row(&t);
 		sb_reset(&al);
-		aliases_of(d->key, &al);
+		json_t *aliases = aliases_of(d->key, &al); /* before al.buf is read */
 		table_set_text(&t, r, 0, d->key);
 		table_set_text(&t, r, 1, varreg_kind_name(d->kind));
 		table_set_text(&t, r, 2, varreg_type_name(d->type));
-		table_set_text(&t, r, 3, d->choices);
+		table_set_split(&t, r, 3, d->choices, "|"); /* null for no choice */
 		table_set_text(&t, r, 4, d->devices);
 		table_set_text(&t, r, 5, d->constant);
-		table_set_text(&t, r, 6, al.len ? al.buf : NULL);
+		table_set_json(&t, r, 6, aliases, al.buf);
 		table_set_text(&t, r, 7, d->help);
 	}
 	table_render(&t, fmt, stdout);
@@ -169,7 +178,7 @@ static int resolve(const char *name, enum out_format fmt)
 	table_set_text(&t, r, 2, implied);
 	table_set_text(&t, r, 3, varreg_kind_name(d->kind));
 	table_set_text(&t, r, 4, varreg_type_name(d->type));
-	table_render(&t, fmt, stdout);
+	table_render_object(&t, fmt, stdout);
 	table_release(&t);
 	return EXIT_OK;
 }

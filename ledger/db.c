@@ -244,7 +244,7 @@ static void report(sqlite3 *db, int rc, const char *purpose, const char *sql, co
 	rl_error("cannot %s: ledger '%s': %s", purpose, path,
 		 db && sqlite3_errcode(db) == rc ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
 	if (sql)
-		fprintf(stderr, "  in: %s\n", sql);
+		rl_detail("  in: %s", sql);
 	if (!user_hint(db, rc))
 		error_hint(rc, path, file, line);
 }

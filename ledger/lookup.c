@@ -47,6 +47,12 @@ static int by_run_id(sqlite3 *db, const char *ref, sqlite3_int64 *id)
 	return rows ? -2 : -1;
 }
 
+/* Columns of a candidate row: id, run_id, code_commit, status,
+ * description, then the number of matches (count(*) OVER ()). */
+#define CANDIDATE_COLUMNS "id, run_id, code_commit, status, description, count(*) OVER ()"
+
+/* "  #7  q20-07  4f2c9e1  ok  description" (record text escaped for the
+ * terminal); as JSON the run id joins the error's candidates. */
 static void print_candidate(sqlite3_stmt *st)
 {
 	sb line = SB_INIT;
@@ -56,8 +62,34 @@ static void print_candidate(sqlite3_stmt *st)
 		term_escape(&line, v ? v : "-", 0);
 		sb_adds(&line, c < 4 ? "  " : "");
 	}
-	fprintf(stderr, "%s\n", line.buf);
+	const char *run_id = (const char *)sqlite3_column_text(st, 1);
+	rl_candidate(run_id ? run_id : "", line.buf);
 	sb_release(&line);
+}
+
+/* The runs whose run_id starts with ref, after the error that says it is
+ * ambiguous: at most CANDIDATES_SHOWN, then how many more. 0, or
+ * LOOKUP_DB_ERROR. */
+static int list_run_id_candidates(sqlite3 *db, const char *ref)
+{
+	sqlite3_stmt *st = db_prepare(db,
+		"SELECT " CANDIDATE_COLUMNS " FROM runs WHERE run_id >= ?1 AND run_id < ?1 || x'ff' "
+		"ORDER BY run_id LIMIT ?2");
+	db_bind_text(st, 1, ref);
+	sqlite3_bind_int(st, 2, CANDIDATES_SHOWN);
+	int rows = 0, rc;
+	long total = 0;
+	while ((rc = db_step(st, "list the runs the prefix matches")) == SQLITE_ROW) {
+		total = sqlite3_column_int64(st, 5);
+		rows++;
+		print_candidate(st);
+	}
+	sqlite3_finalize(st);
+	if (rc == DB_ERROR)
+		return LOOKUP_DB_ERROR;
+	if (total > rows)
+		rl_detail("  … and %ld more", total - rows);
+	return 0;
 }
 
 /* Runs whose code.commit starts with ref (a git short hash), when no run id
@@ -69,7 +101,7 @@ static int by_commit(sqlite3 *db, const char *ref, sqlite3_int64 *id, int quiet)
 	if (strlen(ref) < COMMIT_MIN)
 		return -1;
 	sqlite3_stmt *st = db_prepare(db,
-		"SELECT id, run_id, code_commit, status, description, count(*) OVER () FROM runs "
+		"SELECT " CANDIDATE_COLUMNS " FROM runs "
 		"WHERE code_commit >= ?1 AND code_commit < ?1 || x'ff' ORDER BY id LIMIT ?2");
 	db_bind_text(st, 1, ref);
 	sqlite3_bind_int(st, 2, CANDIDATES_SHOWN);
@@ -90,7 +122,7 @@ static int by_commit(sqlite3 *db, const char *ref, sqlite3_int64 *id, int quiet)
 	if (rc == DB_ERROR)
 		return LOOKUP_DB_ERROR;
 	if (total > rows && !quiet)
-		fprintf(stderr, "  … and %ld more\n", total - rows);
+		rl_detail("  … and %ld more", total - rows);
 	if (total > 1 && !quiet)
 		rl_hint("name one by its run id or #N");
 	return total == 1 ? 0 : total ? -2 : -1;
@@ -108,8 +140,10 @@ int run_lookup(sqlite3 *db, const char *ref, sqlite3_int64 *id, int quiet)
 			return rc;
 		if (rc == -2) {
 			if (!quiet) {
-				rl_error("run '%s' is ambiguous: several run ids start with it", ref);
-				rl_hint("give more characters of the run id");
+				rl_error("run '%s' is ambiguous: several run ids start with it:", ref);
+				if (list_run_id_candidates(db, ref))
+					return LOOKUP_DB_ERROR;
+				rl_hint("give more characters of the run id, or name one by #N");
 			}
 			return -2;
 		}

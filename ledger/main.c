@@ -100,6 +100,7 @@ static int take_global_options(int *argc, char **argv, struct ledger_ctx *ctx)
 				return EXIT_USAGE;
 			}
 			ctx->fmt_given = 1;
+			rl_messages_json(ctx->fmt == FMT_JSON); /* errors as JSON too */
 		} else {
 			argv[out++] = argv[i];
 		}
@@ -121,7 +122,7 @@ static int open_ledger(struct ledger_ctx *ctx, int flags)
 	return db_open(ctx->db_path, &ctx->db);
 }
 
-int main(int argc, char **argv)
+static int run_ledger(int argc, char **argv)
 {
 	struct ledger_ctx ctx = { 0 };
 	rl_progname = "ledger";
@@ -132,6 +133,11 @@ int main(int argc, char **argv)
 	int rc = take_global_options(&argc, argv, &ctx);
 	if (rc)
 		return rc;
+	if (argc < 2 && rl_messages_are_json()) {
+		rl_error("no command given");
+		rl_hint("run 'ledger --help' for the list");
+		return EXIT_USAGE;
+	}
 	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
 		print_usage(argc < 2 ? stderr : stdout);
 		return argc < 2 ? EXIT_USAGE : EXIT_OK;
@@ -163,4 +169,11 @@ int main(int argc, char **argv)
 	rl_error("'%s' is not a ledger command", argv[1]);
 	rl_hint("run 'ledger --help' for the list");
 	return EXIT_USAGE;
+}
+
+/* The exit status is known here, so errors held as JSON are written here
+ * (rl_finish), each with the status the process returns. */
+int main(int argc, char **argv)
+{
+	return rl_finish(run_ledger(argc, argv));
 }

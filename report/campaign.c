@@ -224,7 +224,7 @@ static void sec_top_hits(struct camp *c)
 
 static void sec_runs(struct camp *c)
 {
-	static const char *const cols[] = { "#", "finished", "run", "status", "decision", "value",
+	static const char *const cols[] = { "#", "finished (UTC)", "run", "status", "decision", "value",
 					    "vs baseline", "changed", "description" };
 	table t;
 	table_init(&t, 9, cols);

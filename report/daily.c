@@ -12,13 +12,14 @@
 #include "util.h"
 
 static const char usage[] =
-	"usage: report daily --date YYYY-MM-DD --out DIR [--template FILE] [--limit N]\n"
+	"usage: report daily [--date YYYY-MM-DD] --out DIR [--template FILE] [--limit N]\n"
 	"           [--decimals N] [--chart-days N] [--no-charts]\n"
 	"\n"
 	"Write DIR/YYYY-MM-DD.md and .html for one UTC day (runs whose t_finished\n"
 	"falls in it), the frontier chart under DIR/charts/, and refresh DIR/index.html.\n"
 	"\n"
-	"  --date DAY       the UTC day to report\n"
+	"  --date DAY       the UTC day to report (default: the latest day with runs,\n"
+	"                   named on stderr)\n"
 	"  --out DIR        output directory (created when missing)\n"
 	"  --template FILE  markdown template (default: templates/daily.md)\n"
 	"  --chart-days N   days the chart shows, ending with DAY (default 7; 0 = all)\n"
@@ -243,7 +244,7 @@ static void frontier_table(struct day *d, const struct group_row *rows, int n,
 			   const char *group_col, int with_runs, sb *md)
 {
 	const char *cols[9] = { group_col, "runs today", "valid today", "before", "after",
-				"change", "best by", "best run", "reached" };
+				"change", "best by", "best run", "reached (UTC)" };
 	if (!with_runs) /* drop the two run-count columns */
 		memmove(cols + 1, cols + 3, 6 * sizeof(*cols));
 	table t;
@@ -322,7 +323,7 @@ static void daily_hardware(struct day *d)
 
 static void daily_timeline(struct day *d)
 {
-	static const char *const cols[] = { "time", "val_bpb", "change", "agent", "hardware",
+	static const char *const cols[] = { "time (UTC)", "val_bpb", "change", "agent", "hardware",
 					    "frontier", "description" };
 	table t;
 	table_init(&t, 7, cols);
@@ -363,7 +364,7 @@ static void daily_timeline(struct day *d)
 
 static void daily_overview(struct day *d)
 {
-	static const char *const cols[] = { "day", "runs", "agents", "keeps", "failed",
+	static const char *const cols[] = { "day (UTC)", "runs", "agents", "keeps", "failed",
 					    "best (any hardware)", "change" };
 	table t;
 	table_init(&t, 7, cols);
@@ -550,8 +551,8 @@ static int parse_args(int argc, char **argv, struct report_opts *o, const char *
 			return -1;
 		}
 	}
-	if (!*date || !o->out_dir) {
-		rl_error("daily: %s is required", !*date ? "--date YYYY-MM-DD" : "--out DIR");
+	if (!o->out_dir) {
+		rl_error("daily: --out DIR is required");
 		rl_hint("for example: report daily --date 2026-03-16 --out reports");
 		return -1;
 	}
@@ -616,6 +617,28 @@ done:
 	return rc;
 }
 
+/* Without --date: the latest UTC day on which a run finished, into day
+ * (>= 11 bytes), said on stderr so that nobody mistakes it for today.
+ * 0, EXIT_USAGE when no run has a time, EXIT_FAILURE_RT (reported). */
+static int latest_day(sqlite3 *db, char *day, size_t n)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT date(max(t_finished), 'unixepoch') FROM runs");
+	int rc = db_step(st, "find the latest day with runs");
+	const char *v = rc == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 0) : NULL;
+	if (v)
+		snprintf(day, n, "%s", v);
+	sqlite3_finalize(st);
+	if (rc == DB_ERROR)
+		return EXIT_FAILURE_RT;
+	if (!v) {
+		rl_error("daily: no run in the ledger has a time, so there is no latest day to report");
+		rl_hint("give the day with --date YYYY-MM-DD; 'ledger query' lists the runs");
+		return EXIT_USAGE;
+	}
+	rl_note("daily: no --date: reporting %s (UTC), the latest day with runs", day);
+	return 0;
+}
+
 int cmd_daily(int argc, char **argv, struct report_ctx *ctx)
 {
 	struct report_opts o = { NULL, NULL, REPORT_DEFAULT_LIMIT, 1 };
@@ -627,6 +650,13 @@ int cmd_daily(int argc, char **argv, struct report_ctx *ctx)
 	int chart_days = 7;
 	if (parse_args(argc, argv, &o, &date, &chart_days))
 		return EXIT_USAGE;
+	char latest[16];
+	if (!date) {
+		int rc = latest_day(ctx->db, latest, sizeof(latest));
+		if (rc)
+			return rc;
+		date = latest;
+	}
 	struct day d = { ctx->db, date, 0, 0, &o, chart_days, { 0 }, { 0 }, TPL_VARS_INIT, 0 };
 	if (parse_day(date, &d.t0)) {
 		rl_error("daily: --date '%s' is not a day", date);

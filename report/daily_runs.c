@@ -164,7 +164,7 @@ static struct failed_row *load_failed(struct day *d, int *n)
 
 static void failed_family(struct day *d, sb *md, const struct failed_row *rows, int n)
 {
-	static const char *const cols[] = { "time", "result vs reference", "change", "variables",
+	static const char *const cols[] = { "time (UTC)", "result vs reference", "change", "variables",
 					    "agent", "hardware", "description" };
 	table t;
 	table_init(&t, 7, cols);
@@ -218,7 +218,7 @@ void daily_failed(struct day *d)
 
 void daily_crashes(struct day *d)
 {
-	static const char *const cols[] = { "time", "status", "phase", "message", "agent",
+	static const char *const cols[] = { "time (UTC)", "status", "phase", "message", "agent",
 					    "hardware", "description" };
 	static const char sql[] =
 		"SELECT t_finished, " RUN_STATUS_SQL("") ", json_extract(record, '$.failure.phase'), "
@@ -247,7 +247,7 @@ void daily_crashes(struct day *d)
 
 void daily_confounded(struct day *d)
 {
-	static const char *const cols[] = { "time", "variables", "n", "val_bpb", "status",
+	static const char *const cols[] = { "time (UTC)", "variables", "n", "val_bpb", "status",
 					    "decision", "agent", "hardware", "description" };
 	static const char sql[] =
 		"SELECT r.id, r.t_finished, r.val_bpb, " RUN_STATUS_SQL("r.") ", r.decision, r.agent, r.hw_class, "

@@ -30,12 +30,12 @@ got=$(printf '%s\n' "$out" | cut -f2,4,7 | sed -f names.sed)
 want=$(cat <<'X'
 kind	runs	values
 budget		records=10;budget=null;out_of_scope=0;invalid=1;both=0;in_scope_valid=8;keeps=4;discards=5;crashes=1;keep_rate=0.444444
-confounded	E5	runs=1;valid=0
-confounded	E9	runs=1;valid=1
+confounded	E5	n_runs=1;valid=0
+confounded	E9	n_runs=1;valid=1
 unresolved	E5	attempts=1
 repeat_noise	E1, E3, E4	n=3;mean=1.090000;sd=0.001000;min=1.089000;max=1.091000;range=0.002000;failed=0
 repeat_noise	E6, E8	n=2;mean=1.079750;sd=0.000354;min=1.079500;max=1.080000;range=0.000500;failed=0
-noise_floor		floor=0.001683;pooled_sd=0.000842;groups=2;runs=5
+noise_floor		floor=0.001683;pooled_sd=0.000842;groups=2;n_runs=5
 X
 )
 expect_eq ledger-audit-session-1.1 "only true findings; reruns repeat their parent" "$want" "$got"

@@ -32,15 +32,15 @@ want=$(cat <<'EOF'
 kind	runs	variables	values
 no_improvement	R1, R4		baseline=1.245730;compared=6;best=1.312003
 budget			records=10;budget=10;out_of_scope=7;invalid=3;both=1;in_scope_valid=0;keeps=1;discards=6;crashes=3;keep_rate=0.142857
-out_of_scope	R2, R3, R4, R5, R6	model.depth	runs=5
-out_of_scope	R7, R8	train.device_batch_size	runs=2
-confounded	R7, R8	impl.recompute, train.device_batch_size	runs=2;valid=1
+out_of_scope	R2, R3, R4, R5, R6	model.depth	n_runs=5
+out_of_scope	R7, R8	train.device_batch_size	n_runs=2
+confounded	R7, R8	impl.recompute, train.device_batch_size	n_runs=2;valid=1
 unresolved	R9	impl.compile_mode	attempts=1
 unresolved	R10	impl.compile_mode	attempts=1
 duplicate_attempt	R2, R3, R4, R5	model.depth	attempts=4;after_measured=3;measured=1.313253
 duplicate_attempt	R7, R8	impl.recompute, train.device_batch_size	attempts=2;after_measured=1;measured=1.355166
 repeat_noise	R2, R3, R4, R5	model.depth	n=4;mean=1.313047;sd=0.000703;min=1.312003;max=1.313470;range=0.001467;failed=0
-noise_floor			floor=0.001406;pooled_sd=0.000703;groups=1;runs=4
+noise_floor			floor=0.001406;pooled_sd=0.000703;groups=1;n_runs=4
 EOF
 )
 expect_eq ledger-audit-tsv-1.1 "inferred changes give the same findings as the records" "$want" "$got"

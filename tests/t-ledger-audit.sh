@@ -26,15 +26,15 @@ want=$(cat <<'EOF'
 kind	runs	variables	values
 no_improvement	q20-01, q20-04		baseline=1.245730;compared=6;best=1.312003
 budget			records=10;budget=10;out_of_scope=7;invalid=3;both=1;in_scope_valid=0;keeps=1;discards=6;crashes=3;keep_rate=0.142857
-out_of_scope	q20-02, q20-03, q20-04, q20-05, q20-06	model.depth	runs=5
-out_of_scope	q20-07, q20-08	train.device_batch_size	runs=2
-confounded	q20-07, q20-08	impl.recompute, train.device_batch_size	runs=2;valid=1
+out_of_scope	q20-02, q20-03, q20-04, q20-05, q20-06	model.depth	n_runs=5
+out_of_scope	q20-07, q20-08	train.device_batch_size	n_runs=2
+confounded	q20-07, q20-08	impl.recompute, train.device_batch_size	n_runs=2;valid=1
 unresolved	q20-09	impl.compile_mode	attempts=1
 unresolved	q20-10	impl.compile_mode	attempts=1
 duplicate_attempt	q20-02, q20-03, q20-04, q20-05	model.depth	attempts=4;after_measured=3;measured=1.313253
 duplicate_attempt	q20-07, q20-08	impl.recompute, train.device_batch_size	attempts=2;after_measured=1;measured=1.355166
 repeat_noise	q20-02, q20-03, q20-04, q20-05	model.depth	n=4;mean=1.313047;sd=0.000703;min=1.312003;max=1.313470;range=0.001467;failed=0
-noise_floor			floor=0.001406;pooled_sd=0.000703;groups=1;runs=4
+noise_floor			floor=0.001406;pooled_sd=0.000703;groups=1;n_runs=4
 EOF
 )
 expect_eq ledger-audit-1.1 "findings: kinds, runs, variables, values" "$want" "$got"

@@ -15,7 +15,7 @@ expect_code ledger-campaign-1.1 "add" 0 "$LEDGER" campaign add "$A/campaign.json
 expect_eq ledger-campaign-1.2 "add message" "declared campaign 'qwen-compile'" "$out"
 expect_code ledger-campaign-1.3 "list" 0 "$LEDGER" campaign list --format tsv
 expect_eq ledger-campaign-1.4 "list row: 10 runs (from their campaign field), 7 valid" \
-	"$(printf 'name\tmetric\tdirection\thardware\tsearch_space\trecord_budget\truns\tvalid\nqwen-compile\tval_bpb\tmin\tRTX 3090\timpl.*\t10\t10\t7')" "$out"
+	"$(printf 'name\tmetric\tdirection\thardware\tsearch_space\trecord_budget\tn_runs\tn_valid\nqwen-compile\tval_bpb\tmin\tRTX 3090\timpl.*\t10\t10\t7')" "$out"
 
 # replace: same name, new spec; hardware given as a full GPU name
 cat >other.json <<'EOF'
@@ -50,18 +50,18 @@ expect_code ledger-campaign-3.8 "from stdin" 0 sh -c "printf '%s' '{\"name\":\"s
 
 # show
 expect_code ledger-campaign-4.1 "show" 0 "$LEDGER" campaign show qwen-compile --format tsv
-expect_match ledger-campaign-4.2 "show: search space" "$out" "^search_space	\[\"impl\.\*\"\]$"
-expect_match ledger-campaign-4.3 "show: baseline" "$out" "^baseline	q20-01$"
-expect_match ledger-campaign-4.3a "show: description kept" "$out" "^description	Qwen3.8 20: compile and kernel efficiency only$"
+expect_match ledger-campaign-4.2 "show: search space" "$out" "^campaign	search_space	\[\"impl\.\*\"\]	+$"
+expect_match ledger-campaign-4.3 "show: baseline" "$out" "^campaign	baseline	q20-01	+$"
+expect_match ledger-campaign-4.3a "show: description kept" "$out" "^campaign	description	Qwen3.8 20: compile and kernel efficiency only	+$"
 expect_eq ledger-campaign-4.4 "show: runs in time order with changed variables" \
 	"q20-01	ok	
 q20-07	ok	impl.recompute,train.device_batch_size
 q20-10	crash	impl.compile_mode" \
-	"$(printf '%s\n' "$out" | awk -F'\t' '$1=="q20-01"||$1=="q20-07"||$1=="q20-10"{print $1 "\t" $2 "\t" $6}')"
+	"$(printf '%s\n' "$out" | awk -F'\t' '$1=="run"&&($4=="q20-01"||$4=="q20-07"||$4=="q20-10"){print $4 "\t" $5 "\t" $9}')"
 expect_code ledger-campaign-4.5 "show json" 0 "$LEDGER" campaign show batch-study --format json
 printf '%s' "$out" >show.json
 expect_eq ledger-campaign-4.6 "show json: spec and runs" "first valid run|6|0" \
-	"$(sqlite3 :memory: "SELECT json_extract(readfile('show.json'), '\$.campaign.baseline') || '|' || json_extract(readfile('show.json'), '\$.campaign.record_budget') || '|' || json_array_length(readfile('show.json'), '\$.runs')")"
+	"$(sqlite3 :memory: "SELECT json_extract(readfile('show.json'), '\$.baseline') || '|' || json_extract(readfile('show.json'), '\$.record_budget') || '|' || json_array_length(readfile('show.json'), '\$.members')")"
 expect_code ledger-campaign-4.7 "show unknown" 2 "$LEDGER" campaign show nope
 expect_eq ledger-campaign-4.8 "show unknown message" "ledger: no campaign 'nope' is declared
 ledger: hint: list campaigns with 'ledger campaign list', declare one with 'ledger campaign add FILE'" "$err"

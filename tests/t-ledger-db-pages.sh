@@ -34,12 +34,12 @@ ledger: hint: pass --db FILE or set LEDGER_DB; 'ledger ingest FILE' or 'ledger i
 
 # ledger init: creates an empty ledger, and leaves an existing one alone
 expect_code ledger-init-1 "init a new ledger" 0 "$LEDGER" --db fresh.db --format tsv init
-expect_eq ledger-init-2 "path, schema, runs and health" "ledger	schema	runs	health
+expect_eq ledger-init-2 "path, schema, runs and health" "ledger	schema	n_runs	health
 fresh.db	2	0	ok" "$out"
 expect_code ledger-init-3 "then read commands work on it" 0 "$LEDGER" --db fresh.db frontier --format json
 expect_eq ledger-init-4 "an empty frontier" "[]" "$out"
 expect_code ledger-init-5 "init an existing ledger" 0 "$LEDGER" --db new.db --format json init
-expect_eq ledger-init-6 "its runs are counted, nothing changed" "1" "$(printf '%s' "$out" | sed -n 's/.*"runs": \([0-9]*\).*/\1/p')"
+expect_eq ledger-init-6 "its runs are counted, nothing changed" "1" "$(printf '%s' "$out" | jq -r '.n_runs')"
 expect_code ledger-init-7 "init with an argument is a usage error" 2 "$LEDGER" --db fresh.db init extra
 
 # schema 1 -> 2: a ledger written before changes had 'code', span and

@@ -34,7 +34,8 @@ a100-late                         carol  A100      large   ok      keep      1.0
 EOT
 )" "$out"
 
-# 2: json keeps numbers as numbers and missing values as null
+# 2: json keeps numbers as numbers and missing values as null; changed is
+# an array of {var, old, new, how, span} (text formats: "a,~b")
 expect_eq ledger-query-2.1 "query --agent dave --format json" "$(cat <<'EOT'
 [
   {
@@ -46,7 +47,7 @@ expect_eq ledger-query-2.1 "query --agent dave --format json" "$(cat <<'EOT'
     "status": "ok",
     "decision": "baseline",
     "val_bpb": 1.09,
-    "changed": null,
+    "changed": [],
     "description": "4090 baseline"
   },
   {
@@ -58,7 +59,15 @@ expect_eq ledger-query-2.1 "query --agent dave --format json" "$(cat <<'EOT'
     "status": "ok",
     "decision": "discard",
     "val_bpb": 1.093,
-    "changed": "~optim.weight_decay",
+    "changed": [
+      {
+        "var": "optim.weight_decay",
+        "old": "0",
+        "new": "0.1",
+        "how": "inferred",
+        "span": "weight decay 0 to 0.1"
+      }
+    ],
     "description": "weight decay 0 to 0.1"
   }
 ]

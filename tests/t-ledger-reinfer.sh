@@ -40,15 +40,15 @@ keys() { sql "$1" "SELECT group_concat(id || ' ' || ifnull(repeat_key, '-'), '|'
 sql old.db .dump >before.sql
 expect_code ledger-reinfer-1.1 "dry run exits 0" 0 "$LEDGER" --db old.db reinfer --dry-run
 expect_eq ledger-reinfer-1.2 "dry run: 5 runs read, 3 change sets and 1 repeat key differ" \
-	"infer_version  runs  changed  repeat_keys  written
-            5     5        3            1  no" "$out"
+	"infer_version  n_runs  n_changed  n_repeat_keys  written
+            5       5          3              1  no" "$out"
 sql old.db .dump >after.sql
 cmp -s before.sql after.sql && ok ledger-reinfer-1.3 "dry run writes nothing" ||
 	not_ok ledger-reinfer-1.3 "dry run writes nothing"
 
 expect_code ledger-reinfer-2.1 "reinfer exits 0" 0 "$LEDGER" --db old.db --format json reinfer
-expect_eq ledger-reinfer-2.2 "json report" '5 5 3 1 yes' \
-	"$(printf '%s' "$out" | jq -r '.[0] | "\(.infer_version) \(.runs) \(.changed) \(.repeat_keys) \(.written)"')"
+expect_eq ledger-reinfer-2.2 "json report: one object, counts n_*, written a boolean" '5 5 3 1 true' \
+	"$(printf '%s' "$out" | jq -r '"\(.infer_version) \(.n_runs) \(.n_changed) \(.n_repeat_keys) \(.written)"')"
 expect_eq ledger-reinfer-2.3 "inferred changes as a fresh ingest makes them" "$(inferred fresh.db)" "$(inferred old.db)"
 expect_eq ledger-reinfer-2.4 "repeat keys as a fresh ingest makes them" "$(keys fresh.db)" "$(keys old.db)"
 expect_eq ledger-reinfer-2.5 "the label run's change" "model.depth 8 9 depth 8 to 9" \
@@ -59,7 +59,7 @@ expect_eq ledger-reinfer-2.7 "every inferred row has the current version" "0" \
 	"$(sql old.db "SELECT count(*) FROM changes WHERE how = 'inferred' AND infer_version IS NOT 5")"
 
 expect_code ledger-reinfer-3.1 "again exits 0" 0 "$LEDGER" --db old.db --format tsv reinfer
-expect_eq ledger-reinfer-3.2 "again: nothing changes" "infer_version	runs	changed	repeat_keys	written
+expect_eq ledger-reinfer-3.2 "again: nothing changes" "infer_version	n_runs	n_changed	n_repeat_keys	written
 5	5	0	0	yes" "$out"
 
 expect_code ledger-reinfer-4.1 "unknown argument exits 2" 2 "$LEDGER" --db old.db reinfer --all

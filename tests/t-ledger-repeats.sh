@@ -28,7 +28,11 @@ expect_eq ledger-repeats-1.3 "repeats json: full precision" "$(cat <<'EOT'
     "max": 1.104,
     "range": 0.006,
     "description": "baseline on the 3090",
-    "runs": "r3090-a,r3090-b,r3090-c"
+    "runs": [
+      "r3090-a",
+      "r3090-b",
+      "r3090-c"
+    ]
   }
 ]
 EOT

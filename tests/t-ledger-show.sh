@@ -78,18 +78,18 @@ expect_code ledger-show-2.5 "no run given: exit 2" 2 "$LEDGER" show
 expect_match ledger-show-2.5m "message" "$err" "^ledger: show: which run\\?"
 expect_code ledger-show-2.6 "two runs given: exit 2" 2 "$LEDGER" show h100-d9 h100-d12
 
-# 3: json: the stored record, plus "ledger" with tags and changes
+# 3: json: the stored record, plus "ledger" with tags and "changed"
 "$LEDGER" show h100-lr --format json >show.json
 expect_eq ledger-show-3.1 "json values" "h100-lr|0.06|9|H100|xl|runs.jsonl|9|2" \
 	"$(sql ledger.db "SELECT json_extract(j,'\$.run_id') || '|' || json_extract(j,'\$.config.\"optim.matrix_lr\"')
 		|| '|' || json_extract(j,'\$.config.\"model.depth\"') || '|' || json_extract(j,'\$.ledger.hw_class')
 		|| '|' || json_extract(j,'\$.ledger.vram_tier') || '|' || json_extract(j,'\$.ledger.source_file')
-		|| '|' || json_extract(j,'\$.ledger.source_line') || '|' || json_array_length(j,'\$.ledger.changes')
+		|| '|' || json_extract(j,'\$.ledger.source_line') || '|' || json_array_length(j,'\$.ledger.changed')
 		FROM (SELECT readfile('show.json') AS j)")"
 expect_eq ledger-show-3.2 "json changes" "optim.embedding_lr 0.6 0.8 exact|optim.matrix_lr 0.04 0.06 exact" \
 	"$(sql ledger.db "SELECT group_concat(c, '|') FROM (SELECT json_extract(value,'\$.var') || ' ' ||
 		json_extract(value,'\$.old') || ' ' || json_extract(value,'\$.new') || ' ' || json_extract(value,'\$.how') AS c
-		FROM json_each(readfile('show.json'), '\$.ledger.changes'))")"
+		FROM json_each(readfile('show.json'), '\$.ledger.changed'))")"
 # every key of the stored record is in the output with the same value
 expect_eq ledger-show-3.3 "json holds the stored record" "0" \
 	"$(sql ledger.db "SELECT count(*) FROM runs r, json_tree(r.record) t WHERE r.run_id = 'h100-lr'
@@ -158,4 +158,4 @@ expect_eq ledger-show-7.1 "table: the change with its span" \
 	'ledger.changed.model.softcap  15 -> 30 (inferred from "softcap 30 (was 15)")' \
 	"$("$LEDGER" --db sp.db show "#$id" | grep '^ledger.changed')"
 expect_eq ledger-show-7.2 "json: span" 'softcap 30 (was 15)' \
-	"$("$LEDGER" --db sp.db --format json show "#$id" | jq -r '.ledger.changes[0].span')"
+	"$("$LEDGER" --db sp.db --format json show "#$id" | jq -r '.ledger.changed[0].span')"

@@ -88,3 +88,7 @@ expect_match report-campaign-12 "metric and direction from the declaration" "$t"
 expect_match report-campaign-12.1 "baseline read from metrics.total_seconds" "$t" \
 	"^- Baseline: rtx-base at \*\*$(jq -r 'select(.run_id == "rtx-base") | .metrics.total_seconds' "$F" | awk '{ printf "%.4f", $1 }')\*\*$"
 expect_eq report-campaign-12.2 "assigned members only" 3 "$(printf '%s\n' "$t" | grep -c '^| [0-9]* | 2026-')"
+
+# times say UTC: the runs table's time column
+expect_match report-campaign-utc "the runs table's finished column says UTC" "$md" '^\| \\# \| finished \(UTC\) \| run \|'
+expect_no_match report-campaign-utc.1 "no time column without it" "$md" '^\| \\# \| finished \|'

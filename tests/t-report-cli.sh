@@ -18,8 +18,9 @@ expect_match report-cli-1.1 "usage lists the commands" "$err" '^  daily '
 expect_code report-cli-2 "unknown command" 2 "$REPORT" weekly
 expect_eq report-cli-2.1 "unknown command message" "report: 'weekly' is not a report command
 report: hint: run 'report --help' for the list" "$err"
-expect_code report-cli-3 "daily without --date" 2 "$REPORT" --db l.db daily --out out
-expect_match report-cli-3.1 "says what is missing" "$err" "^report: daily: --date YYYY-MM-DD is required$"
+expect_code report-cli-3 "daily without --out" 2 "$REPORT" --db l.db daily --date 2026-03-16
+expect_eq report-cli-3.1 "says what is missing" "report: daily: --out DIR is required
+report: hint: for example: report daily --date 2026-03-16 --out reports" "$err"
 expect_code report-cli-4 "daily with an impossible date" 2 "$REPORT" --db l.db daily --date 2026-02-30 --out out
 expect_eq report-cli-4.1 "bad date message" "report: daily: --date '2026-02-30' is not a day
 report: hint: give a UTC day as YYYY-MM-DD, e.g. 2026-03-16" "$err"

@@ -190,3 +190,27 @@ expect_eq report-daily-16.7 "the day's count, the untimed note, nothing on stder
 "1 run by 1 agent on 1 hardware class: 0 kept, 0 discarded, 0 without a valid measurement.|1|" \
 	"$(sed -n 's/^\(1 run by .*\)$/\1/p' ut/2026-04-01.md)|$(grep -c '^2 runs have no time' ut/2026-04-01.md)|$err"
 expect_no_match report-daily-16.8 "a ledger without untimed runs has no note" "$(cat solo/2026-04-01.md)" 'have no time'
+
+# -- 17: without --date, the latest UTC day with runs, said on stderr; times
+# say UTC. The latest day comes from the fixture (jq), not from the ledger.
+latest=$(jq -r '.finished_at // empty' "$F" | sort | tail -n 1 | cut -c1-10)
+expect_code report-daily-17.1 "no --date: exit 0" 0 "$REPORT" --db l.db daily --out latest --no-charts
+expect_eq report-daily-17.2 "stderr names the day it took" \
+	"report: daily: no --date: reporting $latest (UTC), the latest day with runs" "$err"
+expect_eq report-daily-17.3 "stdout names that day's files" "latest/$latest.md
+latest/$latest.html" "$out"
+"$REPORT" --db l.db daily --date "$latest" --out dated --no-charts >/dev/null 2>&1
+cmp -s "latest/$latest.md" "dated/$latest.md" && ok report-daily-17.4 "the same digest as --date $latest" ||
+	not_ok report-daily-17.4 "the same digest as --date $latest" "$(diff "latest/$latest.md" "dated/$latest.md" | head -5)"
+"$LEDGER" --db untimed.db ingest "$FIXTURES/ingest/results.tsv" >/dev/null 2>&1
+expect_code report-daily-17.5 "no run with a time: usage error" 2 "$REPORT" --db untimed.db daily --out none --no-charts
+expect_eq report-daily-17.6 "... saying why and what to give" \
+"report: daily: no run in the ledger has a time, so there is no latest day to report
+report: hint: give the day with --date YYYY-MM-DD; 'ledger query' lists the runs" "$err"
+[ ! -e none ] && ok report-daily-17.7 "nothing written" || not_ok report-daily-17.7 "nothing written" "$(ls -R none)"
+expect_match report-daily-17.8 "the title says the day is UTC's" "$md" "^# Daily digest $DAY \(UTC\)$"
+# headers of tables with a time column (a run's time, a day, when a best was reached)
+timed=$(printf '%s\n' "$md" | grep -cE '^\| (time|day)[ (]|\| reached[ (]')
+utc=$(printf '%s\n' "$md" | grep -cE '^\| (time|day) \(UTC\) |\| reached \(UTC\) \|$')
+expect_eq report-daily-17.9 "every time column's header says UTC ($timed tables)" "$timed" "$utc"
+expect_match report-daily-17.10 "... and there are such tables" "$timed" '^([5-9]|[1-9][0-9])$'

@@ -440,7 +440,7 @@ static void test_rules(void)
 	REQUIRE("audit-all-1", audit_all(db, &o, &fl) == 0 && fl.n > 0);
 	struct finding *last = &fl.v[fl.n - 1];
 	CHECK("audit-all-2", last->kind == AUDIT_UNDECLARED && !strcmp(last->campaign, "ghost") && last->nruns == 2 &&
-			     finding_value(last, "runs") == 2);
+			     finding_value(last, "n_runs") == 2);
 	CHECK("audit-all-3", !strcmp(fl.v[0].campaign, "hw")); /* name order */
 	finding_list_release(&fl);
 }

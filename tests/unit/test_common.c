@@ -6,7 +6,8 @@
  * random byte strings; one valid and several broken records (each error names
  * its field), identity invariance under key order/whitespace; numbers that
  * underflow found beside strings, escapes, arrays and nesting, and set null
- * (never the wrong one); parse_double_range's edges; excerpts cut whole. */
+ * (never the wrong one); parse_double_range's edges; excerpts cut whole;
+ * list cells in json and text; messages as JSON lines, exact bytes. */
 #include <unistd.h>
 #include <jansson.h>
 #include "hw.h"
@@ -300,6 +301,75 @@ static void test_table_stream(void)
 	}
 }
 
+/* List cells: the JSON array in json, the joined text elsewhere; an empty
+ * list is [] in json and an empty cell in text, a NULL text a null. */
+static void test_table_lists(void)
+{
+	static const char *const cols[] = { "runs", "choices", "none", "written" };
+	static const char *const ids[] = { "q20-01", "q\"2" };
+	table t;
+	table_init(&t, 4, cols);
+	int r = table_add_row(&t);
+	table_set_list(&t, r, 0, ids, 2, ",");
+	table_set_split(&t, r, 1, "relu|gelu", "|");
+	table_set_split(&t, r, 2, "", ",");
+	table_set_json(&t, r, 3, json_false(), "no");
+	r = table_add_row(&t);
+	table_set_list(&t, r, 0, ids, 0, ",");
+	table_set_split(&t, r, 1, NULL, "|");
+	char *json = render_to_string(&t, FMT_JSON, -1);
+	char *tsv = render_to_string(&t, FMT_TSV, -1);
+	json_t *v = json_loads(json, 0, NULL);
+	char *compact = json_dumps(v, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	CHECK("common-table-list-1", compact && !strcmp(compact,
+		"[{\"runs\":[\"q20-01\",\"q\\\"2\"],\"choices\":[\"relu\",\"gelu\"],\"none\":[],\"written\":false},"
+		"{\"runs\":[],\"choices\":null,\"none\":null,\"written\":null}]"));
+	CHECK("common-table-list-2", !strcmp(tsv, "runs\tchoices\tnone\twritten\nq20-01,q\"2\trelu|gelu\t\tno\n\t\t\t\n"));
+	free(compact);
+	json_decref(v);
+	free(json);
+	free(tsv);
+	table_release(&t);
+}
+
+/* Messages as JSON: each a line of its own on stderr, hint, candidates and
+ * detail on the message before, errors held until rl_finish and written
+ * with its status, a warning as soon as the next message starts; quotes,
+ * control characters and invalid UTF-8 escaped. */
+static void test_messages_json(void)
+{
+	char path[] = "/tmp/rl-msg-XXXXXX";
+	int fd = mkstemp(path);
+	fflush(stderr);
+	int saved = dup(2);
+	dup2(fd, 2);
+	rl_messages_json(1);
+	rl_error("no run '%s'", "a\"b\t\xff");
+	rl_hint("give %s", "more");
+	rl_candidate("r-1", "  #1  r-1");
+	rl_candidate("r-2", "  #2  r-2");
+	rl_detail("  \xe2\x80\xa6 and 3 more");
+	rl_warn("late");
+	rl_note("waiting");
+	int status = rl_finish(2);
+	rl_messages_json(0);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	close(fd);
+	char *text = read_file(path, NULL);
+	CHECK("common-msg-json-1", status == 2);
+	if (!CHECK("common-msg-json-2", text && !strcmp(text,
+		"{\"warning\": \"late\", \"hint\": null, \"program\": \"runledger\"}\n"
+		"{\"note\": \"waiting\", \"hint\": null, \"program\": \"runledger\"}\n"
+		"{\"error\": \"no run 'a\\\"b\\t\\ufffd'\", \"hint\": \"give more\", \"exit\": 2, "
+		"\"program\": \"runledger\", \"candidates\": [\"r-1\",\"r-2\"], "
+		"\"detail\": [\"  \xe2\x80\xa6 and 3 more\"]}\n")))
+		printf("#   got:\n%s", text ? text : "(nothing)\n");
+	free(text);
+	unlink(path);
+}
+
 /* 5,000 keys, each seen i % 7 + 1 times in an interleaved order: every
  * count right after many grows, new keys report created, clear forgets. */
 static void test_strmap(void)
@@ -513,6 +583,8 @@ int main(void)
 	test_supersedes();
 	test_table();
 	test_table_stream();
+	test_table_lists();
+	test_messages_json();
 	test_strmap();
 	test_utf8();
 	return check_status();
