@@ -230,7 +230,7 @@ static int add_where(struct run_filter *f, const char *cmd, const char *v)
 	return rc;
 }
 
-static int apply(struct run_filter *f, const char *cmd, const char *opt, const char *v)
+int run_filter_apply(struct run_filter *f, const char *cmd, const char *opt, const char *v)
 {
 	if (!strcmp(opt, "--agent"))
 		set_string(&f->agent, v);
@@ -279,7 +279,7 @@ int run_filter_option(struct run_filter *f, const char *cmd, int argc, char **ar
 		const char *v;
 		int r = option_value(cmd, argc, argv, i, opts[k], &v);
 		if (r)
-			return r < 0 || apply(f, cmd, opts[k], v) ? -1 : 1;
+			return r < 0 || run_filter_apply(f, cmd, opts[k], v) ? -1 : 1;
 	}
 	return 0;
 }

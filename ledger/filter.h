@@ -88,7 +88,21 @@ int metric_name_check(const char *name);
 int option_value(const char *cmd, int argc, char **argv, int *i, const char *name,
 		 const char **val);
 
-/* The filter options as usage text, for each command's --help. */
+/* The filter options as usage text, for the --help of a command not yet
+ * on the option tables; run_filter_opts (filter_opts.c) is the table. */
 extern const char run_filter_usage[];
+
+/* The filter options as a group of an option table (common/opts.h), ids
+ * RUN_FILTER_OPT_FIRST.. (each option's value is checked here, OPT_OWN).
+ * A command lists &run_filter_opts in its groups and passes each such
+ * option to run_filter_apply(f, cmd, p.opt->name, p.val). */
+#include "opts.h"
+enum { RUN_FILTER_OPT_FIRST = 800, RUN_FILTER_OPT_LAST = 899 };
+extern const struct opt_group run_filter_opts;
+/* Apply filter option opt ("--agent") with value v: 0, or -1 with a message. */
+int run_filter_apply(struct run_filter *f, const char *cmd, const char *opt, const char *v);
+/* When p holds a filter option, apply it to f: 1, or -1 on a bad value;
+ * 0 for any other option. */
+int run_filter_take(struct run_filter *f, const struct opt_parser *p);
 
 #endif
