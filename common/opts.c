@@ -10,6 +10,9 @@ static const struct opt help_opts[] = {
 	{ .name = "--version", .id = 2, .help = "the program's name and version" },
 };
 
+/* --help of a program without commands */
+static const struct opt help_alone = { .name = "--help", .id = 1, .help = "this help" };
+
 const char *opts_prog_name(const struct opt_prog *prog)
 {
 	const char *as = getenv("RUNLEDGER_AS");
@@ -449,9 +452,13 @@ static void print_opt(FILE *out, const struct opt *o, int width, const char *pro
 
 static void print_groups(FILE *out, const struct opt_cmd *c, const char *prog, int width)
 {
+	const char *last = NULL;
 	for (int g = 0; g < OPTS_MAX_GROUPS && c->groups[g]; g++) {
 		const struct opt_group *grp = c->groups[g];
-		fprintf(out, "\n%s:\n", grp->title ? grp->title : "Options");
+		const char *title = grp->title ? grp->title : "Options";
+		if (!last || strcmp(title, last)) /* untitled groups share one heading */
+			fprintf(out, "\n%s:\n", title);
+		last = title;
 		for (size_t k = 0; k < grp->n; k++)
 			print_opt(out, &grp->opts[k], width, prog);
 	}
@@ -472,7 +479,7 @@ void opts_print_help(FILE *out, const struct opt_prog *prog, const struct opt_cm
 	print_groups(out, c, name, width);
 	if (!cmd) {
 		for (size_t k = 0; k < ARRAY_SIZE(help_opts); k++)
-			print_opt(out, &help_opts[k], width, name);
+			print_opt(out, k || prog->ncmds ? &help_opts[k] : &help_alone, width, name);
 	} else if (prog->top && prog->top->groups[0]) {
 		/* the global options, by name: the program's help explains them */
 		sb s = SB_INIT;

@@ -4,6 +4,7 @@
  * override the shape (trainer/configs/demo-cpu.conf, docs/trainer.md). */
 #include <jansson.h>
 #include "config.h"
+#include "suggest.h"
 #include "utf8.h"
 #include "util.h"
 
@@ -117,8 +118,15 @@ int config_set(struct config *c, const char *key, const char *value, const char 
 	long l;
 	double d;
 	if (!k) {
+		const char *keys[ARRAY_SIZE(cfg_keys)];
+		for (size_t i = 0; i < cfg_nkeys; i++)
+			keys[i] = cfg_keys[i].key;
+		const char *best = suggest_closest(key, keys, cfg_nkeys);
 		rl_error("%s: '%s' is not a trainer variable", where, key);
-		rl_hint("trainer --list-variables shows them all");
+		if (best)
+			rl_hint("did you mean '%s'? (trainer --list-variables shows them all)", best);
+		else
+			rl_hint("trainer --list-variables shows them all");
 		return -1;
 	}
 	field = (char *)c + k->offset;
@@ -160,6 +168,7 @@ bad:
 	rl_error("%s: %s '%s' is not %s", where, key, value,
 		 k->type == CFG_BOOL ? "true or false" :
 		 k->type == CFG_INT || k->type == CFG_LONG ? "an integer" : "a finite number");
+	rl_hint("trainer --list-variables shows every key, its type and default");
 	return -1;
 }
 
