@@ -367,7 +367,9 @@ static void command_line(sb *s, const char *prog, const struct opt_cmd *cmd)
 		sb_addf(s, " %s", cmd->name);
 }
 
-void opts_print_usage(FILE *out, const struct opt_prog *prog, const struct opt_cmd *cmd)
+/* The synopsis, wrapped at width columns. */
+static void print_usage_width(FILE *out, const struct opt_prog *prog, const struct opt_cmd *cmd,
+			      size_t width)
 {
 	const struct opt_cmd *c = cmd ? cmd : prog->top;
 	sb head = SB_INIT;
@@ -390,7 +392,7 @@ void opts_print_usage(FILE *out, const struct opt_prog *prog, const struct opt_c
 	for (size_t at = 0; at < words.len; at += strlen(words.buf + at) + 1) {
 		const char *w = words.buf + at;
 		size_t n = (size_t)text_width(w);
-		if (col > indent && col + 1 + n > 80) {
+		if (col > indent && col + 1 + n > width) {
 			fprintf(out, "\n%*s", (int)indent - 1, "");
 			col = indent - 1;
 		}
@@ -400,6 +402,11 @@ void opts_print_usage(FILE *out, const struct opt_prog *prog, const struct opt_c
 	fputc('\n', out);
 	sb_release(&words);
 	sb_release(&head);
+}
+
+void opts_print_usage(FILE *out, const struct opt_prog *prog, const struct opt_cmd *cmd)
+{
+	print_usage_width(out, prog, cmd, 80);
 }
 
 /* Lines of text, each prefixed by indent spaces but the first. */
@@ -520,6 +527,12 @@ static void roff_text(FILE *out, const char *s, const char *prog, int in_opt)
 		if (str_starts_with(s, "PROG")) {
 			roff_text(out, prog, "", in_opt);
 			s += 3;
+		} else if ((unsigned char)*s >= 0xC0) { /* UTF-8: groff's \[uXXXX] */
+			unsigned cp = 0, more = (unsigned char)*s >= 0xF0 ? 3 : (unsigned char)*s >= 0xE0 ? 2 : 1;
+			cp = (unsigned char)*s & (0x3F >> more);
+			for (; more && (s[1] & 0xC0) == 0x80; more--)
+				cp = cp << 6 | (*++s & 0x3F);
+			fprintf(out, "\\[u%04X]", cp);
 		} else if (*s == '\\') {
 			fputs("\\e", out);
 		} else if (*s == '-') {
@@ -563,10 +576,10 @@ static void roff_prose(FILE *out, const char *text, const char *prog)
 
 static void roff_opt(FILE *out, const struct opt *o, const char *prog)
 {
-	fputs(".TP\n.B ", out);
+	fputs(o->type == OPT_FLAG ? ".TP\n.B " : ".TP\n.BI \"", out);
 	roff_text(out, o->name, prog, 1);
 	if (o->type != OPT_FLAG) {
-		fputs(" \" ", out);
+		fputs(" \" \"", out);
 		roff_text(out, o->choices ? o->choices : o->value ? o->value : "VALUE", prog, 1);
 		fputc('"', out);
 	}
@@ -613,26 +626,27 @@ void opts_print_man(FILE *out, const struct opt_prog *prog, const char *date)
 		fputc(*c == ' ' ? '-' : *c, out);
 	fputs(" \\- ", out);
 	roff_text(out, prog->summary, man, 0);
-	fputs("\n.SH SYNOPSIS\n.nf\n", out);
+	fputs("\n.SH SYNOPSIS\n", out);
 	setenv("RUNLEDGER_AS", man, 1); /* the synopsis says what a user types */
 	char *syn = NULL;
 	size_t synlen = 0;
 	FILE *mem = open_memstream(&syn, &synlen);
-	opts_print_usage(mem, prog, NULL);
+	print_usage_width(mem, prog, NULL, SIZE_MAX); /* man wraps them itself */
 	for (size_t i = 0; i < prog->ncmds; i++)
-		opts_print_usage(mem, prog, prog->cmds[i]);
+		print_usage_width(mem, prog, prog->cmds[i], SIZE_MAX);
 	fclose(mem);
 	for (const char *l = syn; l && *l;) {
 		size_t len = strcspn(l, "\n");
 		char *line = xstrndup(l, len);
 		const char *t = str_starts_with(line, "usage: ") ? line + 7
 			: str_starts_with(line, "   or: ") ? line + 7 : line;
+		fputs(".HP 4\n", out); /* one synopsis a paragraph, filled, hanging */
 		roff_text(out, t, man, 1);
 		fputc('\n', out);
 		free(line);
 		l += len + (l[len] == '\n');
 	}
-	fputs(".fi\n.SH DESCRIPTION\n", out);
+	fputs(".SH DESCRIPTION\n", out);
 	const struct opt_cmd *top = prog->top;
 	if (top->about)
 		roff_prose(out, top->about, man);
