@@ -13,8 +13,13 @@ static const struct opt help_opts[] = {
 /* --help of a program without commands */
 static const struct opt help_alone = { .name = "--help", .id = 1, .help = "this help" };
 
+/* Set while the man page is written: its synopsis says the installed name. */
+static const char *as_override;
+
 const char *opts_prog_name(const struct opt_prog *prog)
 {
+	if (as_override)
+		return as_override;
 	const char *as = getenv("RUNLEDGER_AS");
 	return as && *as ? as : prog->name;
 }
@@ -627,7 +632,7 @@ void opts_print_man(FILE *out, const struct opt_prog *prog, const char *date)
 	fputs(" \\- ", out);
 	roff_text(out, prog->summary, man, 0);
 	fputs("\n.SH SYNOPSIS\n", out);
-	setenv("RUNLEDGER_AS", man, 1); /* the synopsis says what a user types */
+	as_override = man; /* the synopsis says what a user types */
 	char *syn = NULL;
 	size_t synlen = 0;
 	FILE *mem = open_memstream(&syn, &synlen);
@@ -635,6 +640,7 @@ void opts_print_man(FILE *out, const struct opt_prog *prog, const char *date)
 	for (size_t i = 0; i < prog->ncmds; i++)
 		print_usage_width(mem, prog, prog->cmds[i], SIZE_MAX);
 	fclose(mem);
+	as_override = NULL;
 	for (const char *l = syn; l && *l;) {
 		size_t len = strcspn(l, "\n");
 		char *line = xstrndup(l, len);

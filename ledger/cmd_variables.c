@@ -5,6 +5,7 @@
 #include "filter.h"
 #include "ledger.h"
 #include "varreg.h"
+#include "suggest.h"
 #include "util.h"
 
 enum { O_KIND = 1, O_TRAINER, O_ALIAS };
@@ -130,6 +131,19 @@ static void list(const struct opts *o, enum out_format fmt)
 }
 
 /* One name: name, key, implied, kind, type; exit 1 when it is no key's. */
+/* The key closest to a name that resolves to none ("model.dpeth"), or
+ * NULL: suggest.h's rule over every key. */
+static const char *closest_key(const char *name)
+{
+	size_t n = varreg_count();
+	const char **keys = xcalloc(n, sizeof(*keys));
+	for (size_t i = 0; i < n; i++)
+		keys[i] = varreg_at(i)->key;
+	const char *best = suggest_closest(name, keys, n);
+	free(keys);
+	return best;
+}
+
 static int resolve(const char *name, enum out_format fmt)
 {
 	static const char *const names[] = { "name", "key", "implied", "kind", "type" };
@@ -138,8 +152,11 @@ static int resolve(const char *name, enum out_format fmt)
 	if (!key) {
 		char desc[64];
 		varreg_desc_key(name, desc, sizeof(desc));
+		const char *best = closest_key(name);
 		rl_error("variables: '%s' names no variable", name);
-		if (*desc)
+		if (best)
+			rl_hint("did you mean '%s'? ('ledger variables' lists the names)", best);
+		else if (*desc)
 			rl_hint("a change to it is recorded as %s; 'ledger variables' lists the names",
 				desc);
 		else

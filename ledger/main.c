@@ -206,6 +206,7 @@ int main(int argc, char **argv)
 		rc = help_command(argc, argv, &ctx);
 	} else if (!strcmp(argv[1], "--version")) {
 		opts_print_version(&ledger_prog);
+		rc = EXIT_OK;
 	} else if (argv[1][0] == '-') {
 		struct opt_parser p; /* an option before any command: not a global one */
 		opts_begin(&p, &ledger_prog, NULL, argc, argv);
