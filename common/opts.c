@@ -318,7 +318,7 @@ static void label(sb *s, const struct opt *o, int in_synopsis)
 	if (o->type == OPT_FLAG)
 		return;
 	const char *v = o->value ? o->value : "VALUE";
-	if (o->choices && (in_synopsis || strlen(o->choices) <= 12))
+	if (o->choices && strlen(o->choices) <= (in_synopsis ? 24 : 12))
 		v = o->choices;
 	sb_addf(s, " %s", v);
 }

@@ -57,7 +57,7 @@ static const struct opt_group ingest_group = { NULL, NULL, ingest_opts, ARRAY_SI
 
 const struct opt_cmd cmd_ingest_spec = {
 	.name = "ingest",
-	.usage = "[OPTIONS] FILE...",
+	.args = "FILE...",
 	.summary = "add run records (runrec/1, results.tsv, run.log, autoresearch@home JSON)",
 	.about = "Add run records to the ledger; FILE '-' is standard input. Each file's\n"
 		 "format is detected from its content:\n"
