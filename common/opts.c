@@ -69,11 +69,6 @@ static const struct opt *find_n(const struct opt_prog *prog, const struct opt_cm
 	return f.found;
 }
 
-const struct opt *opts_find(const struct opt_prog *prog, const struct opt_cmd *cmd, const char *name)
-{
-	return find_n(prog, cmd, name, strlen(name));
-}
-
 struct names_ctx {
 	const char **v;
 	size_t n, cap;
@@ -123,7 +118,7 @@ void opts_begin(struct opt_parser *p, const struct opt_prog *prog, const struct 
 	p->i = 1;
 }
 
-/* "cmd: " for messages, or "" for the program's own options. */
+/* The command's name for messages, or NULL for the program's own options. */
 static const char *who(const struct opt_parser *p)
 {
 	return p->cmd && p->cmd->name ? p->cmd->name : NULL;
@@ -187,12 +182,11 @@ static int check_value(struct opt_parser *p)
 		break;
 	}
 	if (o->choices && !choice_ok(o->choices, p->val)) {
-		sb list = SB_INIT;
+		sb list = SB_INIT; /* "time|metric" as "one of time, metric" */
+		sb_adds(&list, "is not one of ");
 		for (const char *c = o->choices; *c; c++)
 			sb_adds(&list, *c == '|' ? ", " : (char[]){ *c, 0 });
-		int rc = value_error(p, "is not one of");
-		if (!o->bad)
-			rl_hint("use one of %s", list.buf);
+		int rc = value_error(p, list.buf);
 		sb_release(&list);
 		return rc;
 	}

@@ -121,10 +121,6 @@ int opts_next(struct opt_parser *p);
  * opening files, so that a typo is answered before "cannot open". */
 int opts_check(const struct opt_prog *prog, const struct opt_cmd *cmd, int argc, char **argv);
 
-/* The option of cmd (or the program's global options) called name. */
-const struct opt *opts_find(const struct opt_prog *prog, const struct opt_cmd *cmd,
-			    const char *name);
-
 /* Take prog->top's options out of argv wherever they stand (before "--")
  * and hand each to take(); argv is compacted, *argc updated. take returns
  * 0, or nonzero (message printed) to stop with OPTS_ERROR. Returns 0 or
