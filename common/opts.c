@@ -577,10 +577,13 @@ static void roff_opt(FILE *out, const struct opt *o, const char *prog)
 {
 	fputs(o->type == OPT_FLAG ? ".TP\n.B " : ".TP\n.BI \"", out);
 	roff_text(out, o->name, prog, 1);
-	if (o->type != OPT_FLAG) {
+	if (o->type != OPT_FLAG) { /* the value as the help's option list shows it */
+		sb l = SB_INIT;
+		opt_label(&l, o);
 		fputs(" \" \"", out);
-		roff_text(out, o->choices ? o->choices : o->value ? o->value : "VALUE", prog, 1);
+		roff_text(out, l.buf + strlen(o->name) + 1, prog, 1);
 		fputc('"', out);
+		sb_release(&l);
 	}
 	fputc('\n', out);
 	sb h = SB_INIT;

@@ -50,7 +50,9 @@ static const struct opt_group global_group = { "Options (accepted before or afte
 
 static const struct opt_cmd ledger_top = {
 	.args = "COMMAND [ARGS]",
-	.about = "Keep run records in one SQLite file and answer questions about them.\n",
+	.about = "Keep run records in one SQLite file and answer questions about them.\n"
+		 "Installed (make install), every command runs as 'runledger COMMAND'; the\n"
+		 "reports as 'runledger report …' and training as 'runledger train …'.\n",
 	.notes = "Exit status: 0 ok, 1 findings or partial failure, 2 usage error,\n"
 		 "3 runtime failure (database, I/O).\n",
 	.groups = { &global_group },
