@@ -10,7 +10,10 @@
 #                        (INFER_DIR=DIR for another corpus; tests/infer/eval.c)
 #   make demo            prepare sample data, train, ingest, report
 #   make corpus          the >= 50 MB corpus for GPU benchmarks (data/docs-en)
-#   make install PREFIX=/usr/local
+#   make install PREFIX=/usr/local [DESTDIR=…]
+#                        bin/runledger (the one command on PATH), the programs
+#                        in libexec/runledger/, templates, man pages and bash
+#                        completion generated from the option tables
 #   make clean
 #
 # Sources are found by directory: common/*.c is a static library shared by
@@ -19,6 +22,7 @@
 # exists; without it the trainer is CPU-only.
 
 PREFIX ?= /usr/local
+VERSION ?= 0.1.0
 CC ?= cc
 OPT ?= -O2
 BUILD ?= build
@@ -50,6 +54,7 @@ COMMON_SRC  := $(wildcard common/*.c)
 LEDGER_SRC  := $(wildcard ledger/*.c)
 REPORT_SRC  := $(wildcard report/*.c)
 TRAINER_SRC := $(wildcard trainer/*.c)
+FRONT_SRC   := front/main.c
 UNIT_SRC    := $(wildcard tests/unit/*.c)
 
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
@@ -67,13 +72,20 @@ endif
 -include kernels/cuda.mk
 
 PROGRAMS := $(BUILD)/ledger $(BUILD)/report $(BUILD)/trainer
+FRONT := $(BUILD)/runledger
+# generated from the option tables (common/opts.c): `make install` installs them
+MANPAGES := $(BUILD)/man/runledger.1 $(BUILD)/man/runledger-report.1 $(BUILD)/man/runledger-train.1
+COMPLETION := $(BUILD)/runledger.bash
 LIBS_A := $(BUILD)/libtrainer.a $(BUILD)/libreport.a $(BUILD)/libledger.a $(BUILD)/libcommon.a
 
-all: $(PROGRAMS) $(UNIT_BIN) $(BUILD)/infer-eval
+all: $(PROGRAMS) $(FRONT) $(UNIT_BIN) $(BUILD)/infer-eval $(MANPAGES) $(COMPLETION)
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+# the version is passed to this one object, so a new one rebuilds only it
+$(BUILD)/obj/common/version.o: ALL_CFLAGS += -DRL_VERSION='"$(VERSION)"'
 
 $(BUILD)/libcommon.a: $(COMMON_OBJ)
 $(BUILD)/libledger.a: $(LEDGER_OBJ)
@@ -97,6 +109,22 @@ $(BUILD)/report: $(BUILD)/obj/report/main.o $(BUILD)/libreport.a $(BUILD)/libled
 	$(CC) $(ALL_LDFLAGS) $^ $(GIT_LIBS) $(LDLIBS_ALL) -o $@
 $(BUILD)/trainer: $(BUILD)/obj/trainer/main.o $(BUILD)/libtrainer.a $(BUILD)/libcommon.a
 	$(LINK) $(ALL_LDFLAGS) $^ $(TRAINER_LIBS) $(LDLIBS_ALL) -o $@
+$(BUILD)/runledger: $(BUILD)/obj/front/main.o $(BUILD)/libcommon.a
+	$(CC) $(ALL_LDFLAGS) $^ $(LDLIBS_ALL) -o $@
+
+$(BUILD)/man/runledger.1: $(BUILD)/ledger
+	@mkdir -p $(dir $@)
+	$< --help-man > $@
+$(BUILD)/man/runledger-report.1: $(BUILD)/report
+	@mkdir -p $(dir $@)
+	$< --help-man > $@
+$(BUILD)/man/runledger-train.1: $(BUILD)/trainer
+	@mkdir -p $(dir $@)
+	$< --help-man > $@
+$(COMPLETION): $(PROGRAMS) $(FRONT)
+	{ $(BUILD)/ledger --help-completion && $(BUILD)/report --help-completion && \
+	  $(BUILD)/trainer --help-completion && $(BUILD)/runledger --help-completion; } > $@
+
 # Unit tests compile as C (the obj rule) and link like the trainer.
 $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(LIBS_A)
 	@mkdir -p $(dir $@)
@@ -123,10 +151,19 @@ demo: all
 corpus: $(BUILD)/trainer
 	BUILD=$(BUILD) sh scripts/corpus.sh
 
-install: $(PROGRAMS)
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/runledger/templates
-	install -m 755 $(PROGRAMS) $(DESTDIR)$(PREFIX)/bin/
+# One name on PATH (bin/runledger, like git): `ledger` is a Debian package,
+# `report` and `trainer` too generic. The programs keep their names in
+# libexec/runledger/, where runledger looks for them (front/main.c), and
+# report finds the templates from there (report/output.c).
+install: $(PROGRAMS) $(FRONT) $(MANPAGES) $(COMPLETION)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/libexec/runledger \
+		$(DESTDIR)$(PREFIX)/share/runledger/templates $(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions
+	install -m 755 $(FRONT) $(DESTDIR)$(PREFIX)/bin/
+	install -m 755 $(PROGRAMS) $(DESTDIR)$(PREFIX)/libexec/runledger/
 	cp -R templates/. $(DESTDIR)$(PREFIX)/share/runledger/templates/
+	install -m 644 $(MANPAGES) $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 644 $(COMPLETION) $(DESTDIR)$(PREFIX)/share/bash-completion/completions/runledger
 
 clean:
 	rm -rf build build-san build-*

@@ -8,30 +8,38 @@
 #include "ledger.h"
 #include "util.h"
 
-static const char usage[] =
-	"usage: ledger audit [--campaign NAME] [--coverage] [--noise-default X]\n"
-	"                    [--format table|tsv|csv|json|md]\n"
-	"\n"
-	"Hold each declared campaign's runs against its declaration and list one\n"
-	"finding per row: kind, level, runs, variables and a sentence to act on.\n"
-	"Kinds: no_improvement, budget, out_of_scope, confounded, unresolved,\n"
-	"duplicate_attempt, within_noise, impl_changed_metric, other_hardware,\n"
-	"other_budget, discarded_improvement, repeat_noise, noise_floor,\n"
-	"undeclared (docs/audit.md explains each with\n"
-	"an example).\n"
-	"\n"
-	"  --campaign NAME    audit one campaign (default: every declared campaign,\n"
-	"                     plus runs that name a campaign nobody declared)\n"
-	"  --coverage         instead, list each search-space glob with the number of\n"
-	"                     valid runs that changed it alone\n"
-	"  --noise-default X  noise floor when a campaign has no repeats (overrides\n"
-	"                     the campaign's noise_default)\n"
-	"  --kind KIND        only findings of KIND (repeatable); the exit status\n"
-	"                     counts only those\n"
-	"\n"
-	"Exit status: 0 no warnings (info rows only), 1 warnings found (or, without\n"
-	"--campaign, some campaign could not be audited), 2 usage error, unknown\n"
-	"campaign or unresolvable baseline, 3 database failure.\n";
+enum { O_CAMPAIGN = 1, O_COVERAGE, O_NOISE_DEFAULT, O_KIND };
+static const struct opt audit_opts[] = {
+	{ .name = "--campaign", .id = O_CAMPAIGN, .type = OPT_STRING, .value = "NAME",
+	  .help = "audit one campaign (default: every declared campaign,\n"
+		  "plus runs that name a campaign nobody declared)" },
+	{ .name = "--coverage", .id = O_COVERAGE,
+	  .help = "instead, list each search-space glob with the number of\n"
+		  "valid runs that changed it alone" },
+	{ .name = "--noise-default", .id = O_NOISE_DEFAULT, .type = OPT_DOUBLE, .value = "X",
+	  .lo = 0, .hi = 1e300, .flags = OPT_ABOVE_LO, .bad = "is not a positive number",
+	  .help = "noise floor when a campaign has no repeats (overrides\n"
+		  "the campaign's noise_default)" },
+	{ .name = "--kind", .id = O_KIND, .type = OPT_STRING, .value = "KIND", .flags = OPT_REPEAT,
+	  .help = "only findings of KIND (repeatable); the exit status\ncounts only those" },
+};
+static const struct opt_group audit_group = { NULL, NULL, audit_opts, ARRAY_SIZE(audit_opts) };
+
+const struct opt_cmd cmd_audit_spec = {
+	.name = "audit",
+	.summary = "audit campaigns: confounded, out-of-scope, unresolved, noise",
+	.about = "Hold each declared campaign's runs against its declaration and list one\n"
+		 "finding per row: kind, level, runs, variables and a sentence to act on.\n"
+		 "Kinds: no_improvement, budget, out_of_scope, confounded, unresolved,\n"
+		 "duplicate_attempt, within_noise, impl_changed_metric, other_hardware,\n"
+		 "other_budget, discarded_improvement, repeat_noise, noise_floor,\n"
+		 "undeclared (docs/audit.md explains each with\n"
+		 "an example).\n",
+	.notes = "Exit status: 0 no warnings (info rows only), 1 warnings found (or, without\n"
+		 "--campaign, some campaign could not be audited), 2 usage error, unknown\n"
+		 "campaign or unresolvable baseline, 3 database failure.\n",
+	.groups = { &audit_group },
+};
 
 struct audit_args {
 	const char *campaign;
@@ -55,36 +63,25 @@ static int parse_kind(const char *val, struct audit_args *a)
 
 static int parse_args(int argc, char **argv, struct audit_args *a)
 {
-	for (int i = 1; i < argc; i++) {
-		const char *arg = argv[i];
-		const char *val = NULL;
-		if (!strcmp(arg, "--coverage")) {
-			a->coverage = 1;
-			continue;
-		}
-		if (!strcmp(arg, "--campaign") || !strcmp(arg, "--noise-default") || !strcmp(arg, "--kind")) {
-			if (i + 1 >= argc) {
-				rl_error("audit: option '%s' needs a value", arg);
-				return -1;
-			}
-			val = argv[++i];
-		} else if (str_starts_with(arg, "--campaign=") || str_starts_with(arg, "--noise-default=") ||
-			   str_starts_with(arg, "--kind=")) {
-			val = strchr(arg, '=') + 1;
-		} else {
-			rl_error("audit: unknown argument '%s'", arg);
+	struct opt_parser p;
+	int r;
+	opts_begin(&p, &ledger_prog, &cmd_audit_spec, argc, argv);
+	while ((r = opts_next(&p)) != OPTS_END) {
+		if (r == OPTS_ERROR)
+			return -1;
+		if (r == OPTS_ARG) {
+			rl_error("audit: unexpected argument '%s'", p.val);
 			rl_hint("see 'ledger audit --help'");
 			return -1;
 		}
-		if (str_starts_with(arg, "--campaign")) {
-			a->campaign = val;
-		} else if (str_starts_with(arg, "--kind")) {
-			if (parse_kind(val, a))
-				return -1;
-		} else if (parse_double(val, &a->opts.noise_default) || !(a->opts.noise_default > 0)) {
-			rl_error("audit: --noise-default '%s' is not a positive number", val);
+		if (r == O_COVERAGE)
+			a->coverage = 1;
+		else if (r == O_CAMPAIGN)
+			a->campaign = p.val;
+		else if (r == O_KIND && parse_kind(p.val, a))
 			return -1;
-		}
+		else if (r == O_NOISE_DEFAULT)
+			a->opts.noise_default = p.num;
 	}
 	return 0;
 }
@@ -300,10 +297,6 @@ static int campaign_declared(struct ledger_ctx *ctx, const char *name)
 
 int cmd_audit(int argc, char **argv, struct ledger_ctx *ctx)
 {
-	if (wants_help(argc, argv)) {
-		fputs(usage, stdout);
-		return EXIT_OK;
-	}
 	struct audit_args a = { .opts = AUDIT_OPTS_INIT };
 	if (parse_args(argc, argv, &a))
 		return EXIT_USAGE;

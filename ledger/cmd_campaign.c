@@ -9,23 +9,26 @@
 #include "filter.h"
 #include "ledger.h"
 #include "lookup.h"
+#include "suggest.h"
 #include "util.h"
 
-static const char usage[] =
-	"usage: ledger campaign add FILE          declare a campaign from JSON ('-' = stdin)\n"
-	"   or: ledger campaign list              declared campaigns and their run counts\n"
-	"   or: ledger campaign show NAME         one declaration and its runs\n"
-	"   or: ledger campaign assign NAME RUN…  add runs to a campaign (run id, prefix or #N)\n"
-	"\n"
-	"Campaign JSON (docs/audit.md):\n"
-	"  {\"name\":\"compile-kernel-efficiency\", \"metric\":\"val_bpb\", \"direction\":\"min\",\n"
-	"   \"hardware\":\"RTX 3090\", \"baseline\":\"RUN\" or \"first valid run\",\n"
-	"   \"search_space\":[\"impl.*\"], \"bundles\":[[\"impl.fused_*\"]],\n"
-	"   \"record_budget\":10, \"noise_default\":0.002}\n"
-	"A run belongs to a campaign when its record names it (\"campaign\") or it\n"
-	"was assigned. Adding a campaign of an existing name replaces it.\n"
-	"Options: --format table|tsv|csv|json|md (list, show), --db FILE.\n"
-	"Exit status: 0 ok, 2 usage error or invalid declaration, 3 database failure.\n";
+const struct opt_cmd cmd_campaign_spec = {
+	.name = "campaign",
+	.usage = "add FILE          declare a campaign from JSON ('-' = stdin)\n"
+		 "list              declared campaigns and their run counts\n"
+		 "show NAME         one declaration and its runs\n"
+		 "assign NAME RUN…  add runs to a campaign (run id, prefix or #N)",
+	.summary = "declare, list, show and assign campaigns",
+	.about = "Campaign JSON (docs/audit.md):\n"
+		 "  {\"name\":\"compile-kernel-efficiency\", \"metric\":\"val_bpb\", \"direction\":\"min\",\n"
+		 "   \"hardware\":\"RTX 3090\", \"baseline\":\"RUN\" or \"first valid run\",\n"
+		 "   \"search_space\":[\"impl.*\"], \"bundles\":[[\"impl.fused_*\"]],\n"
+		 "   \"record_budget\":10, \"noise_default\":0.002}\n"
+		 "A run belongs to a campaign when its record names it (\"campaign\") or it\n"
+		 "was assigned. Adding a campaign of an existing name replaces it.\n",
+	.notes = "Exit status: 0 ok, 2 usage error or invalid declaration, 3 database failure.\n",
+	.groups = { NULL },
+};
 
 static int campaign_add(int argc, char **argv, struct ledger_ctx *ctx);
 static int campaign_list(int argc, char **argv, struct ledger_ctx *ctx);
@@ -349,13 +352,18 @@ out:
 
 int cmd_campaign(int argc, char **argv, struct ledger_ctx *ctx)
 {
-	if (wants_help(argc, argv)) {
-		fputs(usage, stdout);
-		return EXIT_OK;
+	struct opt_parser p;
+	int r, n = 1;
+	opts_begin(&p, &ledger_prog, &cmd_campaign_spec, argc, argv);
+	while ((r = opts_next(&p)) != OPTS_END) {
+		if (r != OPTS_ARG)
+			return EXIT_USAGE; /* no options of its own: unknown, said */
+		argv[n++] = (char *)p.val;
 	}
+	argc = n;
 	if (argc < 2) {
 		rl_error("campaign: which verb? add, list, show or assign");
-		rl_detail("%s", usage);
+		rl_hint("run 'ledger campaign --help'");
 		return EXIT_USAGE;
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(verbs); i++) {
@@ -372,5 +380,11 @@ int cmd_campaign(int argc, char **argv, struct ledger_ctx *ctx)
 		return v->fn(argc - 1, argv + 1, ctx);
 	}
 	rl_error("campaign: '%s' is not a verb (add, list, show, assign)", argv[1]);
+	const char *names[ARRAY_SIZE(verbs)];
+	for (size_t i = 0; i < ARRAY_SIZE(verbs); i++)
+		names[i] = verbs[i].name;
+	const char *best = suggest_closest(argv[1], names, ARRAY_SIZE(verbs));
+	if (best)
+		rl_hint("did you mean 'campaign %s'?", best);
 	return EXIT_USAGE;
 }

@@ -4,19 +4,25 @@
 #include "ledger.h"
 #include "util.h"
 
-static const char usage[] =
-	"usage: ledger check [--quick]\n"
-	"\n"
-	"Check the ledger file with SQLite's own checks: integrity_check (every\n"
-	"page, and every index against its table) and foreign_key_check (changes\n"
-	"and campaign assignments whose run is gone). Prints one row per check\n"
-	"that passed ('ok') and one per problem found, with the ledger's name.\n"
-	"\n"
-	"  --quick   quick_check instead of integrity_check: the same checks but\n"
-	"            the index contents, in linear time, for a very large ledger\n"
-	"\n"
-	"Exit status: 0 healthy, 1 damaged (restore it: docs/ledger.md#check),\n"
-	"2 usage error, 3 the checks could not run.\n";
+enum { O_QUICK = 1 };
+static const struct opt check_opts[] = {
+	{ .name = "--quick", .id = O_QUICK,
+	  .help = "quick_check instead of integrity_check: the same checks but\n"
+		  "the index contents, in linear time, for a very large ledger" },
+};
+static const struct opt_group check_group = { NULL, NULL, check_opts, ARRAY_SIZE(check_opts) };
+
+const struct opt_cmd cmd_check_spec = {
+	.name = "check",
+	.summary = "check the ledger file for damage (SQLite's integrity and foreign key checks)",
+	.about = "Check the ledger file with SQLite's own checks: integrity_check (every\n"
+		 "page, and every index against its table) and foreign_key_check (changes\n"
+		 "and campaign assignments whose run is gone). Prints one row per check\n"
+		 "that passed ('ok') and one per problem found, with the ledger's name.\n",
+	.notes = "Exit status: 0 healthy, 1 damaged (restore it: docs/ledger.md#check),\n"
+		 "2 usage error, 3 the checks could not run.\n",
+	.groups = { &check_group },
+};
 
 static void render(const struct ledger_ctx *ctx, const struct ledger_check *c)
 {
@@ -47,18 +53,18 @@ static void render(const struct ledger_ctx *ctx, const struct ledger_check *c)
 
 int cmd_check(int argc, char **argv, struct ledger_ctx *ctx)
 {
-	if (wants_help(argc, argv)) {
-		fputs(usage, stdout);
-		return EXIT_OK;
-	}
-	int quick = 0;
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--quick")) {
+	int quick = 0, r;
+	struct opt_parser p;
+	opts_begin(&p, &ledger_prog, &cmd_check_spec, argc, argv);
+	while ((r = opts_next(&p)) != OPTS_END) {
+		if (r == O_QUICK) {
 			quick = 1;
 			continue;
 		}
-		rl_error("check: unexpected argument '%s'", argv[i]);
-		rl_hint("usage: ledger check [--quick]; name the ledger with --db FILE");
+		if (r == OPTS_ARG) {
+			rl_error("check: unexpected argument '%s'", p.val);
+			rl_hint("usage: ledger check [--quick]; name the ledger with --db FILE");
+		}
 		return EXIT_USAGE;
 	}
 	struct ledger_check c;

@@ -13,20 +13,26 @@
 #include "termtext.h"
 #include "util.h"
 
-static const char usage[] =
-	"usage: ledger diff [--all] RUN_A RUN_B\n"
-	"\n"
-	"Compare two runs: config, code, hardware (with the ledger's class and\n"
-	"tier), data, budget and metrics, one row per key: section, key, a, b.\n"
-	"Only keys whose values differ are listed unless --all is given; numbers\n"
-	"compare by value (8 equals 8.0); an absent key shows as null.\n"
-	"RUN is a run id, a unique prefix of one, #N, or a prefix of the run's code\n"
-	"commit (at least 4 characters) when no run id starts with it.\n"
-	"\n"
-	"  --all    list every key; adds a 'differs' column\n"
-	"\n"
-	"Exit status: 0 no differences, 1 differences (like diff(1)), 2 usage or\n"
-	"unknown run, 3 runtime failure.\n";
+enum { O_ALL = 1 };
+static const struct opt diff_opts[] = {
+	{ .name = "--all", .id = O_ALL, .help = "list every key; adds a 'differs' column" },
+};
+static const struct opt_group diff_group = { NULL, NULL, diff_opts, ARRAY_SIZE(diff_opts) };
+
+const struct opt_cmd cmd_diff_spec = {
+	.name = "diff",
+	.args = "RUN_A RUN_B",
+	.summary = "compare two runs: config, code, hardware, metrics",
+	.about = "Compare two runs: config, code, hardware (with the ledger's class and\n"
+		 "tier), data, budget and metrics, one row per key: section, key, a, b.\n"
+		 "Only keys whose values differ are listed unless --all is given; numbers\n"
+		 "compare by value (8 equals 8.0); an absent key shows as null.\n"
+		 "RUN is a run id, a unique prefix of one, #N, or a prefix of the run's code\n"
+		 "commit (at least 4 characters) when no run id starts with it.\n",
+	.notes = "Exit status: 0 no differences, 1 differences (like diff(1)), 2 usage or\n"
+		 "unknown run, 3 runtime failure.\n",
+	.groups = { &diff_group },
+};
 
 static const char *const sections[] = { "config", "code", "hardware", "data", "budget", "metrics" };
 
@@ -232,19 +238,18 @@ static void render(struct diff_out *o, const struct side *a, const struct side *
 
 static int parse_args(int argc, char **argv, int *all, const char **ra, const char **rb)
 {
-	int npos = 0;
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--all")) {
-			*all = 1;
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			rl_error("diff: unknown option '%s'", argv[i]);
-			rl_hint("run 'ledger diff --help'");
+	int npos = 0, r;
+	struct opt_parser p;
+	opts_begin(&p, &ledger_prog, &cmd_diff_spec, argc, argv);
+	while ((r = opts_next(&p)) != OPTS_END) {
+		if (r == OPTS_ERROR)
 			return -1;
-		} else if (npos < 2) {
-			*(npos++ ? rb : ra) = argv[i];
-		} else {
+		if (r == O_ALL)
+			*all = 1;
+		else if (r == OPTS_ARG && npos < 2)
+			*(npos++ ? rb : ra) = p.val;
+		else if (r == OPTS_ARG)
 			npos++;
-		}
 	}
 	if (npos != 2) {
 		rl_error("diff: expected two runs, got %d", npos);
@@ -256,10 +261,6 @@ static int parse_args(int argc, char **argv, int *all, const char **ra, const ch
 
 int cmd_diff(int argc, char **argv, struct ledger_ctx *ctx)
 {
-	if (wants_help(argc, argv)) {
-		fputs(usage, stdout);
-		return EXIT_OK;
-	}
 	const char *ra = NULL, *rb = NULL;
 	struct diff_out o = { 0 };
 	struct side a = { 0 }, b = { 0 };

@@ -5,23 +5,29 @@
 #include "ledger.h"
 #include "util.h"
 
-static const char usage[] =
-	"usage: ledger frontier [--by class|tier] [--metric NAME] [--maximize] [--all] [FILTERS]\n"
-	"\n"
-	"The running best of a metric per hardware class, in time order, and the\n"
-	"runs that moved it, each with its gain over the previous best of its class.\n"
-	"Only valid measurements count (status ok, metric present), and runs with\n"
-	"decision 'discard' do not move it (kept, baseline and undecided runs do).\n"
-	"Runs are taken\n"
-	"by finished time, then ingest order; runs without a time come last, in\n"
-	"ingest order.\n"
-	"\n"
-	"  --by class|tier   group by hardware class (default) or VRAM tier\n"
-	"  --metric NAME     metric to follow (default val_bpb; others are read\n"
-	"                    from the record's metrics)\n"
-	"  --maximize        higher is better (default: lower is better)\n"
-	"  --all             discarded runs move the frontier too\n"
-	"\n";
+enum { O_BY = 1, O_METRIC, O_MAXIMIZE, O_ALL };
+static const struct opt frontier_opts[] = {
+	{ .name = "--by", .id = O_BY, .type = OPT_STRING, .value = "GROUP", .choices = "class|tier",
+	  .flags = OPT_OWN, .help = "group by hardware class (default) or VRAM tier" },
+	{ .name = "--metric", .id = O_METRIC, .type = OPT_STRING, .value = "NAME",
+	  .help = "metric to follow (default val_bpb; others are read\nfrom the record's metrics)" },
+	{ .name = "--maximize", .id = O_MAXIMIZE, .help = "higher is better (default: lower is better)" },
+	{ .name = "--all", .id = O_ALL, .help = "discarded runs move the frontier too" },
+};
+static const struct opt_group frontier_group = { NULL, NULL, frontier_opts, ARRAY_SIZE(frontier_opts) };
+
+const struct opt_cmd cmd_frontier_spec = {
+	.name = "frontier",
+	.summary = "running best per hardware class and the runs that moved it",
+	.about = "The running best of a metric per hardware class, in time order, and the\n"
+		 "runs that moved it, each with its gain over the previous best of its class.\n"
+		 "Only valid measurements count (status ok, metric present), and runs with\n"
+		 "decision 'discard' do not move it (kept, baseline and undecided runs do).\n"
+		 "Runs are taken\n"
+		 "by finished time, then ingest order; runs without a time come last, in\n"
+		 "ingest order.\n",
+	.groups = { &frontier_group, &run_filter_opts },
+};
 
 struct frontier_args {
 	struct run_filter filter;
@@ -44,31 +50,29 @@ static int parse_by(const char *v, enum frontier_by *by)
 
 static int parse_args(int argc, char **argv, struct frontier_args *a)
 {
-	for (int i = 1; i < argc; i++) {
-		const char *v;
-		int r;
-		if ((r = run_filter_option(&a->filter, "frontier", argc, argv, &i)) != 0) {
-			if (r < 0)
+	struct opt_parser p;
+	int r;
+	opts_begin(&p, &ledger_prog, &cmd_frontier_spec, argc, argv);
+	while ((r = opts_next(&p)) != OPTS_END) {
+		if (r == OPTS_ERROR || run_filter_take_opt(&a->filter, &p) < 0)
+			return -1;
+		if (r == OPTS_ARG) {
+			rl_error("frontier: unexpected argument '%s'", p.val);
+			rl_hint("frontier takes options only; run 'ledger frontier --help'");
+			return -1;
+		} else if (r == O_BY) {
+			if (parse_by(p.val, &a->opts.by))
 				return -1;
-		} else if ((r = option_value("frontier", argc, argv, &i, "--by", &v)) != 0) {
-			if (r < 0 || parse_by(v, &a->opts.by))
-				return -1;
-		} else if ((r = option_value("frontier", argc, argv, &i, "--metric", &v)) != 0) {
-			if (r < 0)
-				return -1;
-			if (metric_name_check(v)) {
-				rl_error("frontier: --metric '%s' is not a metric name", v);
+		} else if (r == O_METRIC) {
+			if (metric_name_check(p.val)) {
+				rl_error("frontier: --metric '%s' is not a metric name", p.val);
 				return -1;
 			}
-			a->opts.metric = v;
-		} else if (!strcmp(argv[i], "--maximize")) {
+			a->opts.metric = p.val;
+		} else if (r == O_MAXIMIZE) {
 			a->opts.maximize = 1;
-		} else if (!strcmp(argv[i], "--all")) {
+		} else if (r == O_ALL) {
 			a->opts.all = 1;
-		} else {
-			rl_error("frontier: unknown option or argument '%s'", argv[i]);
-			rl_hint("run 'ledger frontier --help'");
-			return -1;
 		}
 	}
 	return 0;
@@ -111,10 +115,6 @@ static void render(const struct frontier *f, const struct frontier_opts *o, stru
 
 int cmd_frontier(int argc, char **argv, struct ledger_ctx *ctx)
 {
-	if (wants_help(argc, argv)) {
-		printf("%s%s", usage, run_filter_usage);
-		return EXIT_OK;
-	}
 	struct frontier_args a;
 	memset(&a, 0, sizeof(a));
 	run_filter_init(&a.filter);

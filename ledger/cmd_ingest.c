@@ -18,50 +18,64 @@
 #include "utf8.h"
 #include "util.h"
 
-static const char usage[] =
-	"usage: ledger ingest [OPTIONS] FILE...\n"
-	"\n"
-	"Add run records to the ledger; FILE '-' is standard input. Each file's\n"
-	"format is detected from its content:\n"
-	"  runrec       runrec/1 JSONL (one record a line) or one JSON object\n"
-	"  results.tsv  autoresearch results.tsv (a header row naming val_bpb)\n"
-	"  run.log      autoresearch run.log: '---' summary, step lines, traceback or FAIL\n"
-	"  arh.json     autoresearch@home result JSON (one object, or JSONL of them)\n"
-	"\n"
-	"Options:\n"
-	"  --as FORMAT        read every FILE as FORMAT instead of detecting it\n"
-	"  --agent NAME       agent for records that lack one\n"
-	"  --campaign NAME    campaign for records that lack one\n"
-	"  --hardware GPU     hardware.gpu_name for records that lack one,\n"
-	"                     e.g. \"NVIDIA H100 80GB HBM3\"\n"
-	"  --started-at TIME  started_at (ISO-8601 UTC) for records that lack one;\n"
-	"                     for results.tsv the time of the first row\n"
-	"  --every SECONDS    with --started-at, results.tsv rows start this far\n"
-	"                     apart (default 300)\n"
-	"  --repo DIR         the git repository of the runs' commits: a run with a\n"
-	"                     commit whose parent run has one gets the two commits'\n"
-	"                     diff as its changes (how 'code'): the training\n"
-	"                     script's top-level constants (DEPTH -> model.depth,\n"
-	"                     others code.NAME) and one change per other changed\n"
-	"                     function (code.train.py:GPT.forward). Commits are\n"
-	"                     looked up by hash or prefix, reset-away ones too; a\n"
-	"                     commit not there falls back to the description\n"
-	"  --script PATH      the training script's path in the repository\n"
-	"                     (default train.py)\n"
-	"  --format FMT       the summary as table|tsv|csv|json|md\n"
-	"  --wait SECONDS     how long to wait for the ledger while another process\n"
-	"                     writes to it (default: as long as it takes; a line on\n"
-	"                     stderr says so after a second)\n"
-	"\n"
-	"Prints 'FILE: N new, M already present, Q quarantined (FORMAT)' per file.\n"
-	"A bad line is reported as 'ledger: ingest: FILE:LINE: reason' and kept in\n"
-	"the quarantine table ('ledger quarantine'); the rest of the file goes in.\n"
-	"Ingesting the same content twice adds nothing. One transaction per file.\n"
-	"On a terminal, a status line on stderr shows how far a long file has got.\n"
-	"\n"
-	"Exit status: 0 all stored, 1 some input quarantined, 2 bad usage or a file\n"
-	"that cannot be read or recognised (the other files are still ingested),\n"
-	"3 database failure.\n";
+enum { O_AS = 1, O_AGENT, O_CAMPAIGN, O_HARDWARE, O_STARTED_AT, O_EVERY, O_REPO, O_SCRIPT, O_WAIT };
+static const struct opt ingest_opts[] = {
+	{ .name = "--as", .id = O_AS, .type = OPT_STRING, .value = "FORMAT", .flags = OPT_OWN,
+	  .choices = "runrec|results.tsv|run.log|arh.json",
+	  .help = "read every FILE as FORMAT instead of detecting it" },
+	{ .name = "--agent", .id = O_AGENT, .type = OPT_STRING, .value = "NAME",
+	  .help = "agent for records that lack one" },
+	{ .name = "--campaign", .id = O_CAMPAIGN, .type = OPT_STRING, .value = "NAME",
+	  .help = "campaign for records that lack one" },
+	{ .name = "--hardware", .id = O_HARDWARE, .type = OPT_STRING, .value = "GPU",
+	  .help = "hardware.gpu_name for records that lack one,\ne.g. \"NVIDIA H100 80GB HBM3\"" },
+	{ .name = "--started-at", .id = O_STARTED_AT, .type = OPT_DATE, .value = "TIME",
+	  .help = "started_at (ISO-8601 UTC) for records that lack one;\n"
+		  "for results.tsv the time of the first row",
+	  .bad = "is not an ISO-8601 time", .hint = "write it like 2026-03-16T04:00:00Z" },
+	{ .name = "--every", .id = O_EVERY, .type = OPT_DOUBLE, .value = "SECONDS", .lo = 0, .hi = 1e300,
+	  .help = "with --started-at, results.tsv rows start this far\napart (default 300)",
+	  .bad = "is not a number of seconds" },
+	{ .name = "--repo", .id = O_REPO, .type = OPT_STRING, .value = "DIR", .flags = OPT_DIR,
+	  .help = "the git repository of the runs' commits: a run with a\n"
+		  "commit whose parent run has one gets the two commits'\n"
+		  "diff as its changes (how 'code'): the training\n"
+		  "script's top-level constants (DEPTH -> model.depth,\n"
+		  "others code.NAME) and one change per other changed\n"
+		  "function (code.train.py:GPT.forward). Commits are\n"
+		  "looked up by hash or prefix, reset-away ones too; a\n"
+		  "commit not there falls back to the description" },
+	{ .name = "--script", .id = O_SCRIPT, .type = OPT_STRING, .value = "PATH",
+	  .help = "the training script's path in the repository\n(default train.py)" },
+	{ .name = "--wait", .id = O_WAIT, .type = OPT_DOUBLE, .value = "SECONDS", .lo = 0, .hi = 1e300,
+	  .help = "how long to wait for the ledger while another process\n"
+		  "writes to it (default: as long as it takes; a line on\n"
+		  "stderr says so after a second)",
+	  .bad = "is not a number of seconds" },
+};
+static const struct opt_group ingest_group = { NULL, NULL, ingest_opts, ARRAY_SIZE(ingest_opts) };
+
+const struct opt_cmd cmd_ingest_spec = {
+	.name = "ingest",
+	.args = "FILE...",
+	.summary = "add run records (runrec/1, results.tsv, run.log, autoresearch@home JSON)",
+	.about = "Add run records to the ledger; FILE '-' is standard input. Each file's\n"
+		 "format is detected from its content:\n"
+		 "  runrec       runrec/1 JSONL (one record a line) or one JSON object\n"
+		 "  results.tsv  autoresearch results.tsv (a header row naming val_bpb)\n"
+		 "  run.log      autoresearch run.log: '---' summary, step lines, traceback or FAIL\n"
+		 "  arh.json     autoresearch@home result JSON (one object, or JSONL of them)\n",
+	.notes = "Prints 'FILE: N new, M already present, Q quarantined (FORMAT)' per file.\n"
+		 "A bad line is reported as 'ledger: ingest: FILE:LINE: reason' and kept in\n"
+		 "the quarantine table ('ledger quarantine'); the rest of the file goes in.\n"
+		 "Ingesting the same content twice adds nothing. One transaction per file.\n"
+		 "On a terminal, a status line on stderr shows how far a long file has got.\n"
+		 "\n"
+		 "Exit status: 0 all stored, 1 some input quarantined, 2 bad usage or a file\n"
+		 "that cannot be read or recognised (the other files are still ingested),\n"
+		 "3 database failure.\n",
+	.groups = { &ingest_group },
+};
 
 /* ---- formats --------------------------------------------------------- */
 
@@ -516,80 +530,36 @@ static void say_not_ingested(char **files, int n)
 
 /* ---- command line ---------------------------------------------------- */
 
-/* --name VALUE or --name=VALUE at argv[*i]; advances *i. 1 when matched. */
-static int opt_value(int argc, char **argv, int *i, const char *name, const char **val)
-{
-	size_t n = strlen(name);
-	if (strncmp(argv[*i], name, n))
-		return 0;
-	if (argv[*i][n] == '=') {
-		*val = argv[*i] + n + 1;
-		return 1;
-	}
-	if (argv[*i][n])
-		return 0;
-	if (*i + 1 >= argc) {
-		*val = NULL;
-		return 1;
-	}
-	*val = argv[++*i];
-	return 1;
-}
-
 /* Options may stand before or after the files (until "--"); the files are
  * moved to the front of argv, their count returned in *nfiles. */
 static int parse_args(int argc, char **argv, struct ingest_opts *o, enum ingest_format *as,
 		      int *nfiles)
 {
-	int n = 0, literal = 0;
-	for (int i = 1; i < argc; i++) {
-		const char *v = "", *a = argv[i];
-		if (literal || a[0] != '-' || !a[1]) {
-			argv[n++] = argv[i];
-			continue;
-		}
-		if (!strcmp(a, "--"))
-			literal = 1;
-		else if (opt_value(argc, argv, &i, "--agent", &v))
-			o->agent = v;
-		else if (opt_value(argc, argv, &i, "--campaign", &v))
-			o->campaign = v;
-		else if (opt_value(argc, argv, &i, "--hardware", &v))
-			o->hardware = v;
-		else if (opt_value(argc, argv, &i, "--started-at", &v)) {
-			if (v && parse_iso_utc(v, &o->started_at)) {
-				rl_error("ingest: --started-at '%s' is not an ISO-8601 time", v);
-				rl_hint("write it like 2026-03-16T04:00:00Z");
-				return -1;
-			}
-		} else if (opt_value(argc, argv, &i, "--every", &v)) {
-			if (v && (parse_double(v, &o->every) || o->every < 0)) {
-				rl_error("ingest: --every '%s' is not a number of seconds", v);
-				return -1;
-			}
-		} else if (opt_value(argc, argv, &i, "--wait", &v)) {
-			if (v && (parse_double(v, &o->wait_s) || !(o->wait_s >= 0))) {
-				rl_error("ingest: --wait '%s' is not a number of seconds", v);
-				return -1;
-			}
-		} else if (opt_value(argc, argv, &i, "--repo", &v)) {
-			o->repo = v;
-		} else if (opt_value(argc, argv, &i, "--script", &v)) {
-			o->script = v;
-		} else if (opt_value(argc, argv, &i, "--as", &v)) {
-			if (v && ingest_format_parse(v, as)) {
-				rl_error("ingest: --as '%s' is not a format", v);
+	struct opt_parser p;
+	int n = 0, r;
+	opts_begin(&p, &ledger_prog, &cmd_ingest_spec, argc, argv);
+	while ((r = opts_next(&p)) != OPTS_END) {
+		switch (r) {
+		case OPTS_ERROR:
+			return -1;
+		case OPTS_ARG:
+			argv[n++] = (char *)p.val;
+			break;
+		case O_AGENT: o->agent = p.val; break;
+		case O_CAMPAIGN: o->campaign = p.val; break;
+		case O_HARDWARE: o->hardware = p.val; break;
+		case O_STARTED_AT: o->started_at = p.num; break;
+		case O_EVERY: o->every = p.num; break;
+		case O_WAIT: o->wait_s = p.num; break;
+		case O_REPO: o->repo = p.val; break;
+		case O_SCRIPT: o->script = p.val; break;
+		case O_AS:
+			if (ingest_format_parse(p.val, as)) {
+				rl_error("ingest: --as '%s' is not a format", p.val);
 				rl_hint("use runrec, results.tsv, run.log or arh.json");
 				return -1;
 			}
-		} else {
-			rl_error("ingest: unknown option '%s'", a);
-			rl_hint("run 'ledger ingest --help'");
-			return -1;
-		}
-		if (!v) {
-			rl_error("ingest: option '%s' needs a value", a);
-			return -1;
+			break;
 		}
 	}
 	/* they go into records, which are JSON: refuse rather than mangle */
@@ -624,10 +594,6 @@ int cmd_ingest(int argc, char **argv, struct ledger_ctx *ctx)
 	struct ingest_opts o = { .started_at = NAN, .every = 300, .wait_s = -1 };
 	enum ingest_format as = IN_UNKNOWN;
 	int nfiles, rc = EXIT_OK;
-	if (wants_help(argc, argv)) {
-		fputs(usage, stdout);
-		return EXIT_OK;
-	}
 	if (parse_args(argc, argv, &o, &as, &nfiles))
 		return EXIT_USAGE;
 	struct codediff *cd = NULL;

@@ -7,16 +7,17 @@
 #include "ledger.h"
 #include "util.h"
 
-static const char usage[] =
-	"usage: ledger init\n"
-	"\n"
-	"Create the ledger named by --db (default $LEDGER_DB, else ./ledger.db) if it\n"
-	"does not exist, with the current schema; an existing ledger is opened and\n"
-	"left as it is. Prints the ledger, its schema version, how many runs it\n"
-	"holds and its health: 'ok', or 'damaged' with the first problem SQLite's\n"
-	"quick_check found ('ledger check' lists them all; exit 1, runs not counted).\n"
-	"Other commands except 'ingest' and 'campaign' need the ledger to exist.\n"
-	"\n";
+const struct opt_cmd cmd_init_spec = {
+	.name = "init",
+	.summary = "create an empty ledger, or check an existing one",
+	.about = "Create the ledger named by --db (default $LEDGER_DB, else ./ledger.db) if it\n"
+		 "does not exist, with the current schema; an existing ledger is opened and\n"
+		 "left as it is. Prints the ledger, its schema version, how many runs it\n"
+		 "holds and its health: 'ok', or 'damaged' with the first problem SQLite's\n"
+		 "quick_check found ('ledger check' lists them all; exit 1, runs not counted).\n"
+		 "Other commands except 'ingest' and 'campaign' need the ledger to exist.\n",
+	.groups = { NULL },
+};
 
 /* "ok", or "damaged: FIRST PROBLEM (N problems)"; -1 when the check could
  * not run (reported). */
@@ -36,12 +37,13 @@ static int health(sqlite3 *db, sb *out)
 int cmd_init(int argc, char **argv, struct ledger_ctx *ctx)
 {
 	static const char *const cols[] = { "ledger", "schema", "n_runs", "health" };
-	if (wants_help(argc, argv)) {
-		fputs(usage, stdout);
-		return EXIT_OK;
-	}
-	if (argc > 1) {
-		rl_error("init: unexpected argument '%s'", argv[1]);
+	struct opt_parser p;
+	opts_begin(&p, &ledger_prog, &cmd_init_spec, argc, argv);
+	int got = opts_next(&p);
+	if (got == OPTS_ERROR)
+		return EXIT_USAGE;
+	if (got == OPTS_ARG) {
+		rl_error("init: unexpected argument '%s'", p.val);
 		rl_hint("name the ledger with --db FILE");
 		return EXIT_USAGE;
 	}

@@ -5,51 +5,41 @@
 #include "ledger.h"
 #include "util.h"
 
-static const char usage[] =
-	"usage: ledger quarantine [--file FILE] [--limit N]\n"
-	"\n"
-	"List input lines that 'ledger ingest' could not store, with the file,\n"
-	"line, reason and the content as it was read.\n"
-	"\n"
-	"Options:\n"
-	"  --file FILE     only lines from FILE (as it was named when ingested)\n"
-	"  --limit N       only the last N entries\n"
-	"  --format FMT    table (default), tsv, csv, json, md\n"
-	"\n"
-	"Exit status: 0 (also when the quarantine is empty), 2 usage error.\n";
+enum { O_FILE = 1, O_LIMIT };
+static const struct opt quarantine_opts[] = {
+	{ .name = "--file", .id = O_FILE, .type = OPT_STRING, .value = "FILE", .flags = OPT_FILE,
+	  .help = "only lines from FILE (as it was named when ingested)" },
+	{ .name = "--limit", .id = O_LIMIT, .type = OPT_INT, .value = "N", .lo = 0, .hi = 1e15,
+	  .help = "only the last N entries", .bad = "is not a count" },
+};
+static const struct opt_group quarantine_group = { NULL, NULL, quarantine_opts, ARRAY_SIZE(quarantine_opts) };
 
-/* "--name VALUE" or "--name=VALUE" at argv[*i]: the value, or NULL. */
-static const char *opt_value(int argc, char **argv, int *i, const char *name)
-{
-	size_t n = strlen(name);
-	if (strncmp(argv[*i], name, n))
-		return NULL;
-	if (argv[*i][n] == '=')
-		return argv[*i] + n + 1;
-	if (argv[*i][n] || *i + 1 >= argc)
-		return NULL;
-	return argv[++*i];
-}
+const struct opt_cmd cmd_quarantine_spec = {
+	.name = "quarantine",
+	.summary = "list input lines that could not be ingested",
+	.about = "List input lines that 'ledger ingest' could not store, with the file,\n"
+		 "line, reason and the content as it was read.\n",
+	.notes = "Exit status: 0 (also when the quarantine is empty), 2 usage error.\n",
+	.groups = { &quarantine_group },
+};
 
 static int parse_args(int argc, char **argv, const char **file, long *limit)
 {
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *v;
-		if ((v = opt_value(argc, argv, &i, "--file"))) {
-			*file = v;
-		} else if ((v = opt_value(argc, argv, &i, "--limit"))) {
-			if (parse_long(v, limit) || *limit < 0) {
-				rl_error("quarantine: --limit '%s' is not a count", v);
-				return -1;
-			}
-		} else if (!strcmp(a, "--file") || !strcmp(a, "--limit")) {
-			rl_error("quarantine: option '%s' needs a value", a);
+	struct opt_parser p;
+	int r;
+	opts_begin(&p, &ledger_prog, &cmd_quarantine_spec, argc, argv);
+	while ((r = opts_next(&p)) != OPTS_END) {
+		if (r == OPTS_ERROR)
 			return -1;
-		} else {
-			rl_error("quarantine: unexpected argument '%s'", a);
+		if (r == OPTS_ARG) {
+			rl_error("quarantine: unexpected argument '%s'", p.val);
 			rl_hint("run 'ledger quarantine --help'");
 			return -1;
 		}
+		if (r == O_FILE)
+			*file = p.val;
+		else if (r == O_LIMIT)
+			*limit = (long)p.num;
 	}
 	return 0;
 }
@@ -59,10 +49,6 @@ int cmd_quarantine(int argc, char **argv, struct ledger_ctx *ctx)
 	static const char *const cols[] = { "id", "file", "line", "reason", "content" };
 	const char *file = NULL;
 	long limit = -1;
-	if (wants_help(argc, argv)) {
-		fputs(usage, stdout);
-		return EXIT_OK;
-	}
 	if (parse_args(argc, argv, &file, &limit))
 		return EXIT_USAGE;
 	/* the last N by id, shown in id order */

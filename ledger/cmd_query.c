@@ -7,23 +7,32 @@
 #include "ledger.h"
 #include "util.h"
 
-static const char usage[] =
-	"usage: ledger query [FILTERS] [--order time|metric] [--metric NAME] [--maximize]\n"
-	"                    [--limit N]\n"
-	"\n"
-	"List runs: run_id, finished_at, agent, hardware class, VRAM tier, status,\n"
-	"decision, the metric, the variables changed against the parent ('~' marks\n"
-	"ones inferred from the description) and the description.\n"
-	"\n"
-	"  --order time      oldest first, untimed runs last in ingest order (default)\n"
-	"  --order metric    best first (lowest, or highest with --maximize); runs\n"
-	"                    without the metric last\n"
-	"  --metric NAME     metric column (default val_bpb, which is empty unless the\n"
-	"                    run is a valid measurement; others are shown as recorded)\n"
-	"  --maximize        higher is better for --order metric\n"
-	"  --limit N         keep N runs: the most recent with --order time (still\n"
-	"                    printed oldest first), the best with --order metric\n"
-	"\n";
+enum { O_ORDER = 1, O_METRIC, O_MAXIMIZE, O_LIMIT };
+static const struct opt query_opts[] = {
+	{ .name = "--order", .id = O_ORDER, .type = OPT_STRING, .value = "ORDER", .choices = "time|metric",
+	  .help = "time: oldest first, untimed runs last in ingest order (default);\n"
+		  "metric: best first (lowest, or highest with --maximize), runs\n"
+		  "without the metric last",
+	  .bad = "is not an order", .hint = "use --order time or --order metric" },
+	{ .name = "--metric", .id = O_METRIC, .type = OPT_STRING, .value = "NAME",
+	  .help = "metric column (default val_bpb, which is empty unless the\n"
+		  "run is a valid measurement; others are shown as recorded)" },
+	{ .name = "--maximize", .id = O_MAXIMIZE, .help = "higher is better for --order metric" },
+	{ .name = "--limit", .id = O_LIMIT, .type = OPT_INT, .value = "N", .lo = 1, .hi = 1e15,
+	  .help = "keep N runs: the most recent with --order time (still\n"
+		  "printed oldest first), the best with --order metric",
+	  .bad = "is not a positive count" },
+};
+static const struct opt_group query_group = { NULL, NULL, query_opts, ARRAY_SIZE(query_opts) };
+
+const struct opt_cmd cmd_query_spec = {
+	.name = "query",
+	.summary = "list runs matching filters",
+	.about = "List runs: run_id, finished_at, agent, hardware class, VRAM tier, status,\n"
+		 "decision, the metric, the variables changed against the parent ('~' marks\n"
+		 "ones inferred from the description) and the description.\n",
+	.groups = { &run_filter_opts, &query_group },
+};
 
 struct query_args {
 	struct run_filter filter;
@@ -32,53 +41,31 @@ struct query_args {
 	long limit;           /* 0 = all */
 };
 
-static int parse_order(const char *v, struct query_args *a)
-{
-	if (strcmp(v, "time") && strcmp(v, "metric")) {
-		rl_error("query: --order '%s' is not an order", v);
-		rl_hint("use --order time or --order metric");
-		return -1;
-	}
-	a->by_metric = v[0] == 'm';
-	return 0;
-}
-
-static int parse_other(int argc, char **argv, int *i, struct query_args *a)
-{
-	const char *v;
-	int r;
-	if ((r = option_value("query", argc, argv, i, "--order", &v)) != 0)
-		return r < 0 ? -1 : parse_order(v, a);
-	if ((r = option_value("query", argc, argv, i, "--limit", &v)) != 0) {
-		if (r > 0 && (parse_long(v, &a->limit) || a->limit < 1)) {
-			rl_error("query: --limit '%s' is not a positive count", v);
-			return -1;
-		}
-		return r < 0 ? -1 : 0;
-	}
-	if ((r = option_value("query", argc, argv, i, "--metric", &v)) != 0) {
-		if (r > 0 && metric_name_check(v)) {
-			rl_error("query: --metric '%s' is not a metric name", v);
-			return -1;
-		}
-		a->metric = v;
-		return r < 0 ? -1 : 0;
-	}
-	if (!strcmp(argv[*i], "--maximize")) {
-		a->maximize = 1;
-		return 0;
-	}
-	rl_error("query: unknown option or argument '%s'", argv[*i]);
-	rl_hint("run 'ledger query --help'");
-	return -1;
-}
-
 static int parse_args(int argc, char **argv, struct query_args *a)
 {
-	for (int i = 1; i < argc; i++) {
-		int r = run_filter_option(&a->filter, "query", argc, argv, &i);
-		if (r < 0 || (r == 0 && parse_other(argc, argv, &i, a)))
+	struct opt_parser p;
+	int r;
+	opts_begin(&p, &ledger_prog, &cmd_query_spec, argc, argv);
+	while ((r = opts_next(&p)) != OPTS_END) {
+		if (r == OPTS_ERROR || run_filter_take_opt(&a->filter, &p) < 0)
 			return -1;
+		if (r == OPTS_ARG) {
+			rl_error("query: unexpected argument '%s'", p.val);
+			rl_hint("query takes options only; run 'ledger query --help'");
+			return -1;
+		} else if (r == O_ORDER) {
+			a->by_metric = p.val[0] == 'm';
+		} else if (r == O_LIMIT) {
+			a->limit = (long)p.num;
+		} else if (r == O_METRIC) {
+			if (metric_name_check(p.val)) {
+				rl_error("query: --metric '%s' is not a metric name", p.val);
+				return -1;
+			}
+			a->metric = p.val;
+		} else if (r == O_MAXIMIZE) {
+			a->maximize = 1;
+		}
 	}
 	return 0;
 }
@@ -162,10 +149,6 @@ static int run_query(sqlite3 *db, const struct query_args *a, table *t)
 
 int cmd_query(int argc, char **argv, struct ledger_ctx *ctx)
 {
-	if (wants_help(argc, argv)) {
-		printf("%s%s", usage, run_filter_usage);
-		return EXIT_OK;
-	}
 	struct query_args a = { .metric = NULL };
 	run_filter_init(&a.filter);
 	int rc = EXIT_USAGE;

@@ -14,18 +14,25 @@
 #include "store.h"
 #include "util.h"
 
-static const char usage[] =
-	"usage: ledger reinfer [--dry-run]\n"
-	"\n"
-	"Recompute the changes inferred from descriptions (how = 'inferred') with the\n"
-	"current rules, after an upgrade of the ledger. Changes from two configs\n"
-	"(exact) or from the code (code) are kept. Every run's repeat key is formed\n"
-	"again, since a key builds on the parent's key and the run's changes. All in\n"
-	"one transaction.\n"
-	"\n"
-	"Prints the rules' version, how many runs were read, how many of them got\n"
-	"another change set, and how many another repeat key.\n"
-	"  --dry-run   count, write nothing\n";
+enum { O_DRY_RUN = 1 };
+static const struct opt reinfer_opts[] = {
+	{ .name = "--dry-run", .id = O_DRY_RUN, .help = "count, write nothing" },
+};
+static const struct opt_group reinfer_group = { NULL, NULL, reinfer_opts, ARRAY_SIZE(reinfer_opts) };
+
+const struct opt_cmd cmd_reinfer_spec = {
+	.name = "reinfer",
+	.summary = "recompute changes inferred from descriptions with the current rules",
+	.about = "Recompute the changes inferred from descriptions (how = 'inferred') with the\n"
+		 "current rules, after an upgrade of the ledger. Changes from two configs\n"
+		 "(exact) or from the code (code) are kept. Every run's repeat key is formed\n"
+		 "again, since a key builds on the parent's key and the run's changes. All in\n"
+		 "one transaction.\n"
+		 "\n"
+		 "Prints the rules' version, how many runs were read, how many of them got\n"
+		 "another change set, and how many another repeat key.\n",
+	.groups = { &reinfer_group },
+};
 
 /* Every run, parents first (a parent is ingested before its children), and
  * whether its changes are inferred: a parent, no exact or code change, and
@@ -240,17 +247,18 @@ static void report(const struct reinfer *ri, enum out_format fmt)
 int cmd_reinfer(int argc, char **argv, struct ledger_ctx *ctx)
 {
 	struct reinfer ri = { .db = ctx->db };
-	if (wants_help(argc, argv)) {
-		fputs(usage, stdout);
-		return EXIT_OK;
-	}
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--dry-run")) {
+	struct opt_parser p;
+	int r;
+	opts_begin(&p, &ledger_prog, &cmd_reinfer_spec, argc, argv);
+	while ((r = opts_next(&p)) != OPTS_END) {
+		if (r == O_DRY_RUN) {
 			ri.dry_run = 1;
 			continue;
 		}
-		rl_error("reinfer: unexpected argument '%s'", argv[i]);
-		rl_hint("usage: ledger reinfer [--dry-run]");
+		if (r == OPTS_ARG) {
+			rl_error("reinfer: unexpected argument '%s'", p.val);
+			rl_hint("usage: ledger reinfer [--dry-run]");
+		}
 		return EXIT_USAGE;
 	}
 	ri.store = store_new(ctx->db);

@@ -6,51 +6,48 @@
 #include "repeats.h"
 #include "util.h"
 
-static const char usage[] =
-	"usage: ledger repeats [--min-n N] [--metric NAME] [FILTERS]\n"
-	"\n"
-	"Groups of runs that measured the same thing: the same configuration on the\n"
-	"same hardware class, where a run's configuration is its parent's plus its\n"
-	"change set (seeds aside), and a seed-only change or a description that only\n"
-	"says rerun/repeat/same config repeats the parent (docs/audit.md). With n,\n"
-	"mean, sample sd (n-1), min, max and range of the\n"
-	"metric over their valid runs (status ok). 'failed' counts the runs of the\n"
-	"group without a valid measurement. Groups are listed by their first run.\n"
-	"\n"
-	"  --min-n N         only groups with at least N valid runs (default 2)\n"
-	"  --metric NAME     metric (default val_bpb; others are read from the\n"
-	"                    record's metrics)\n"
-	"\n";
+enum { O_MIN_N = 1, O_METRIC };
+static const struct opt repeats_opts[] = {
+	{ .name = "--min-n", .id = O_MIN_N, .type = OPT_INT, .value = "N", .lo = 2, .hi = 1000000,
+	  .help = "only groups with at least N valid runs (default 2)", .bad = "is not a count of 2 or more" },
+	{ .name = "--metric", .id = O_METRIC, .type = OPT_STRING, .value = "NAME",
+	  .help = "metric (default val_bpb; others are read from the\nrecord's metrics)" },
+};
+static const struct opt_group repeats_group = { NULL, NULL, repeats_opts, ARRAY_SIZE(repeats_opts) };
+
+const struct opt_cmd cmd_repeats_spec = {
+	.name = "repeats",
+	.summary = "groups of repeat measurements with n, mean, sd",
+	.about = "Groups of runs that measured the same thing: the same configuration on the\n"
+		 "same hardware class, where a run's configuration is its parent's plus its\n"
+		 "change set (seeds aside), and a seed-only change or a description that only\n"
+		 "says rerun/repeat/same config repeats the parent (docs/audit.md). With n,\n"
+		 "mean, sample sd (n-1), min, max and range of the\n"
+		 "metric over their valid runs (status ok). 'failed' counts the runs of the\n"
+		 "group without a valid measurement. Groups are listed by their first run.\n",
+	.groups = { &repeats_group, &run_filter_opts },
+};
 
 static int parse_args(int argc, char **argv, struct run_filter *filter, struct repeats_opts *o)
 {
-	for (int i = 1; i < argc; i++) {
-		const char *v;
-		int r;
-		long n;
-		if ((r = run_filter_option(filter, "repeats", argc, argv, &i)) != 0) {
-			if (r < 0)
-				return -1;
-		} else if ((r = option_value("repeats", argc, argv, &i, "--min-n", &v)) != 0) {
-			if (r < 0)
-				return -1;
-			if (parse_long(v, &n) || n < 2 || n > 1000000) {
-				rl_error("repeats: --min-n '%s' is not a count of 2 or more", v);
-				return -1;
-			}
-			o->min_n = (int)n;
-		} else if ((r = option_value("repeats", argc, argv, &i, "--metric", &v)) != 0) {
-			if (r < 0)
-				return -1;
-			if (metric_name_check(v)) {
-				rl_error("repeats: --metric '%s' is not a metric name", v);
-				return -1;
-			}
-			o->metric = v;
-		} else {
-			rl_error("repeats: unknown option or argument '%s'", argv[i]);
-			rl_hint("run 'ledger repeats --help'");
+	struct opt_parser p;
+	int r;
+	opts_begin(&p, &ledger_prog, &cmd_repeats_spec, argc, argv);
+	while ((r = opts_next(&p)) != OPTS_END) {
+		if (r == OPTS_ERROR || run_filter_take_opt(filter, &p) < 0)
 			return -1;
+		if (r == OPTS_ARG) {
+			rl_error("repeats: unexpected argument '%s'", p.val);
+			rl_hint("repeats takes options only; run 'ledger repeats --help'");
+			return -1;
+		} else if (r == O_MIN_N) {
+			o->min_n = (int)p.num;
+		} else if (r == O_METRIC) {
+			if (metric_name_check(p.val)) {
+				rl_error("repeats: --metric '%s' is not a metric name", p.val);
+				return -1;
+			}
+			o->metric = p.val;
 		}
 	}
 	return 0;
@@ -82,10 +79,6 @@ static void render(const struct repeats *rep, int prec, struct ledger_ctx *ctx)
 
 int cmd_repeats(int argc, char **argv, struct ledger_ctx *ctx)
 {
-	if (wants_help(argc, argv)) {
-		printf("%s%s", usage, run_filter_usage);
-		return EXIT_OK;
-	}
 	struct run_filter filter;
 	struct repeats_opts o = { &filter, NULL, 2 };
 	struct repeats rep = { 0 };

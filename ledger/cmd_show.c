@@ -13,18 +13,21 @@
 #include "termtext.h"
 #include "util.h"
 
-static const char usage[] =
-	"usage: ledger show RUN\n"
-	"\n"
-	"Show one run: every field of its record, then the ledger's tags (hardware\n"
-	"class, VRAM tier, changed variables with old and new values, repeat key,\n"
-	"source file:line; a peak memory above the card's as peak_vram_above_card).\n"
-	"RUN is a run id, a unique prefix of one, #N, or a prefix of the run's\n"
-	"code commit (at least 4 characters) when no run id starts with it.\n"
-	"\n"
-	"Formats: table (default) prints 'field  value' lines and the failure log\n"
-	"tail as a block; tsv, csv and md print the same as two columns (field,\n"
-	"value); json prints the stored record with a \"ledger\" object of tags.\n";
+const struct opt_cmd cmd_show_spec = {
+	.name = "show",
+	.args = "RUN",
+	.summary = "show one run in full",
+	.about = "Show one run: every field of its record, then the ledger's tags (hardware\n"
+		 "class, VRAM tier, changed variables with old and new values, repeat key,\n"
+		 "source file:line; a peak memory above the card's as peak_vram_above_card).\n"
+		 "RUN is a run id, a unique prefix of one, #N, or a prefix of the run's\n"
+		 "code commit (at least 4 characters) when no run id starts with it.\n"
+		 "\n"
+		 "Formats: table (default) prints 'field  value' lines and the failure log\n"
+		 "tail as a block; tsv, csv and md print the same as two columns (field,\n"
+		 "value); json prints the stored record with a \"ledger\" object of tags.\n",
+	.groups = { NULL },
+};
 
 /* Record keys in reading order; keys not listed follow in stored order. */
 static const char *const key_order[] = {
@@ -314,20 +317,28 @@ static int show(sqlite3 *db, sqlite3_int64 id, enum out_format fmt)
 
 int cmd_show(int argc, char **argv, struct ledger_ctx *ctx)
 {
-	if (wants_help(argc, argv)) {
-		fputs(usage, stdout);
-		return EXIT_OK;
+	const char *run = NULL, *extra = NULL;
+	struct opt_parser p;
+	int r;
+	opts_begin(&p, &ledger_prog, &cmd_show_spec, argc, argv);
+	while ((r = opts_next(&p)) != OPTS_END) {
+		if (r != OPTS_ARG)
+			return EXIT_USAGE; /* no options of its own: unknown, said */
+		if (!run)
+			run = p.val;
+		else if (!extra)
+			extra = p.val; /* the first one too many */
 	}
-	if (argc != 2 || argv[1][0] == '-') {
-		if (argc < 2)
+	if (!run || extra) {
+		if (!run)
 			rl_error("show: which run?");
 		else
-			rl_error("show: unexpected argument '%s'", argv[argc > 2 ? 2 : 1]);
+			rl_error("show: unexpected argument '%s'", extra);
 		rl_hint("usage: ledger show RUN (a run id, a unique prefix, or #N)");
 		return EXIT_USAGE;
 	}
 	sqlite3_int64 id;
-	int rc = run_lookup(ctx->db, argv[1], &id, 0);
+	int rc = run_lookup(ctx->db, run, &id, 0);
 	if (rc)
 		return rc == LOOKUP_DB_ERROR ? EXIT_FAILURE_RT : EXIT_USAGE;
 	return show(ctx->db, id, ctx->fmt);

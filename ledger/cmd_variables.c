@@ -8,25 +8,32 @@
 #include "suggest.h"
 #include "utf8.h"
 #include "varreg.h"
+#include "suggest.h"
 #include "util.h"
 
-static const char usage[] =
-	"usage: ledger variables [--kind KIND] [--trainer]\n"
-	"   or: ledger variables --alias NAME\n"
-	"\n"
-	"Every variable a change can name: key, kind (math, impl, data, budget),\n"
-	"type, choices (the values known for a choice), devices (the trainer's\n"
-	"device paths that implement it: cpu|cuda, or per value\n"
-	"naive=cpu|cuda;flash=cuda; empty when our trainer lacks it), constant\n"
-	"(autoresearch's train.py / prepare.py name), aliases (names people write,\n"
-	"normalised: lowercase, '_' '-' and spaces as one space) and help.\n"
-	"A name that is no variable's is recorded as desc.NAME.\n"
-	"\n"
-	"  --kind KIND     only variables of that kind\n"
-	"  --trainer       only variables of our trainer (trainer --list-variables)\n"
-	"  --alias NAME    the key NAME stands for, with the value it implies;\n"
-	"                  exit 1 when it names no variable\n"
-	"\n";
+enum { O_KIND = 1, O_TRAINER, O_ALIAS };
+static const struct opt variables_opts[] = {
+	{ .name = "--kind", .id = O_KIND, .type = OPT_STRING, .value = "KIND", .choices = "math|impl|data|budget",
+	  .help = "only variables of that kind", .bad = "is not math, impl, data or budget" },
+	{ .name = "--trainer", .id = O_TRAINER, .help = "only variables of our trainer (trainer --list-variables)" },
+	{ .name = "--alias", .id = O_ALIAS, .type = OPT_STRING, .value = "NAME",
+	  .help = "the key NAME stands for, with the value it implies;\nexit 1 when it names no variable" },
+};
+static const struct opt_group variables_group = { NULL, NULL, variables_opts, ARRAY_SIZE(variables_opts) };
+
+const struct opt_cmd cmd_variables_spec = {
+	.name = "variables",
+	.usage = "[--kind KIND] [--trainer]\n--alias NAME",
+	.summary = "the variable vocabulary: keys, kinds, types, aliases (no ledger needed)",
+	.about = "Every variable a change can name: key, kind (math, impl, data, budget),\n"
+		 "type, choices (the values known for a choice), devices (the trainer's\n"
+		 "device paths that implement it: cpu|cuda, or per value\n"
+		 "naive=cpu|cuda;flash=cuda; empty when our trainer lacks it), constant\n"
+		 "(autoresearch's train.py / prepare.py name), aliases (names people write,\n"
+		 "normalised: lowercase, '_' '-' and spaces as one space) and help.\n"
+		 "A name that is no variable's is recorded as desc.NAME.\n",
+	.groups = { &variables_group },
+};
 
 struct opts {
 	const char *alias;
@@ -47,23 +54,23 @@ static int parse_kind(const char *s, int *out)
 
 static int parse_args(int argc, char **argv, struct opts *o)
 {
-	for (int i = 1; i < argc; i++) {
-		const char *v;
-		int r;
-		if ((r = option_value("variables", argc, argv, &i, "--alias", &v)) != 0) {
-			if (r < 0)
-				return -1;
-			o->alias = v;
-		} else if ((r = option_value("variables", argc, argv, &i, "--kind", &v)) != 0) {
-			if (r < 0 || parse_kind(v, &o->kind))
-				return -1;
-		} else if (!strcmp(argv[i], "--trainer")) {
-			o->trainer = 1;
-		} else {
-			rl_error("variables: unknown option or argument '%s'", argv[i]);
+	struct opt_parser p;
+	int r;
+	opts_begin(&p, &ledger_prog, &cmd_variables_spec, argc, argv);
+	while ((r = opts_next(&p)) != OPTS_END) {
+		if (r == OPTS_ERROR)
+			return -1;
+		if (r == OPTS_ARG) {
+			rl_error("variables: unexpected argument '%s'", p.val);
 			rl_hint("run 'ledger variables --help'");
 			return -1;
 		}
+		if (r == O_ALIAS)
+			o->alias = p.val;
+		else if (r == O_KIND && parse_kind(p.val, &o->kind))
+			return -1;
+		else if (r == O_TRAINER)
+			o->trainer = 1;
 	}
 	if (o->alias && (o->kind >= 0 || o->trainer)) {
 		rl_error("variables: --alias resolves one name; it takes no --kind or --trainer");
@@ -135,7 +142,7 @@ static void list(const struct opts *o, enum out_format fmt)
 
 /* "did you mean" over the registry's keys and aliases (suggest_closest,
  * the one rule); the alias is compared as normalised, as it is stored. */
-static void hint_closest(const char *name)
+static int hint_closest(const char *name)
 {
 	size_t nk = varreg_count(), na = varreg_alias_count();
 	const char **cands = xmalloc((nk + na) * sizeof(*cands));
@@ -147,8 +154,9 @@ static void hint_closest(const char *name)
 	varreg_normalise(name, norm, sizeof(norm));
 	const char *best = suggest_closest(strchr(name, '.') ? name : norm, cands, nk + na);
 	if (best)
-		rl_hint("did you mean '%s'?", best);
+		rl_hint("did you mean '%s'? ('ledger variables' lists the names)", best);
 	free(cands);
+	return best != NULL;
 }
 
 /* One name: name, key, implied, kind, type; exit 1 when it is no key's. */
@@ -161,8 +169,9 @@ static int resolve(const char *name, enum out_format fmt)
 		char desc[64];
 		varreg_desc_key(name, desc, sizeof(desc));
 		rl_error("variables: '%s' names no variable", name);
-		hint_closest(name);
-		if (*desc)
+		if (hint_closest(name))
+			; /* one hint: the suggestion says where the names are */
+		else if (*desc)
 			rl_hint("a change to it is recorded as %s; 'ledger variables' lists the names",
 				desc);
 		else
@@ -185,10 +194,6 @@ static int resolve(const char *name, enum out_format fmt)
 
 int cmd_variables(int argc, char **argv, struct ledger_ctx *ctx)
 {
-	if (wants_help(argc, argv)) {
-		fputs(usage, stdout);
-		return EXIT_OK;
-	}
 	struct opts o = { NULL, -1, 0 };
 	if (parse_args(argc, argv, &o))
 		return EXIT_USAGE;

@@ -135,7 +135,19 @@ int metric_name_check(const char *name);
 int option_value(const char *cmd, int argc, char **argv, int *i, const char *name,
 		 const char **val);
 
-/* The filter options as usage text, for each command's --help. */
+/* The filter options as usage text, for the --help of a command not yet
+ * on the option tables; run_filter_opts (filter_opts.c) is the table. */
 extern const char run_filter_usage[];
+
+/* The filter options as a group of an option table (common/opts.h), ids
+ * RUN_FILTER_OPT_FIRST.. (each option's value is checked by filter.c,
+ * OPT_OWN). A command lists &run_filter_opts in its groups and passes each
+ * parsed option to run_filter_take_opt. */
+#include "opts.h"
+enum { RUN_FILTER_OPT_FIRST = 800, RUN_FILTER_OPT_LAST = 899 };
+extern const struct opt_group run_filter_opts;
+/* When p holds a filter option, take it into f (run_filter_take): 1, or -1
+ * on a bad value (message printed); 0 for any other option. */
+int run_filter_take_opt(struct run_filter *f, const struct opt_parser *p);
 
 #endif

@@ -3,6 +3,7 @@
 #ifndef RL_LEDGER_H
 #define RL_LEDGER_H
 #include <sqlite3.h>
+#include "opts.h"
 #include "table.h"
 
 struct ledger_ctx {
@@ -28,6 +29,14 @@ int cmd_audit(int argc, char **argv, struct ledger_ctx *ctx);
 int cmd_variables(int argc, char **argv, struct ledger_ctx *ctx);
 int cmd_reinfer(int argc, char **argv, struct ledger_ctx *ctx);
 int cmd_check(int argc, char **argv, struct ledger_ctx *ctx);
+
+/* Their option tables (name, summary, options, help text), one per command. */
+extern const struct opt_cmd cmd_init_spec, cmd_ingest_spec, cmd_query_spec, cmd_show_spec,
+	cmd_diff_spec, cmd_frontier_spec, cmd_repeats_spec, cmd_quarantine_spec,
+	cmd_campaign_spec, cmd_audit_spec, cmd_variables_spec, cmd_reinfer_spec, cmd_check_spec;
+
+/* The program: its global options and command list, for opts_begin(). */
+extern struct opt_prog ledger_prog;
 
 /* wants_help(argc, argv) lives in common/util.h. */
 

@@ -1,16 +1,30 @@
 /* main.c — `ledger`: global options, then dispatch to a subcommand.
  *
  * Adding a command:
- *   1. write ledger/cmd_NAME.c exporting cmd_NAME(argc, argv, ctx), with its
- *      usage string at the top and its exit status as return value;
- *   2. declare it in ledger.h and add a row to commands[] below;
- *   3. the Makefile picks up every .c file in ledger/ by itself;
- *   4. document it in docs/ledger.md and add tests/t-ledger-NAME.sh
+ *   1. write ledger/cmd_NAME.c exporting cmd_NAME(argc, argv, ctx) and its
+ *      table `const struct opt_cmd cmd_NAME_spec` (common/opts.h): name,
+ *      summary, about, notes, option groups; cmd_query.c is a short example.
+ *      Give each option an id (an enum in the file, ids > 0 and below 800;
+ *      the filters use 800..899, the global options 900..);
+ *   2. parse with opts_begin(&p, &ledger_prog, &cmd_NAME_spec, argc, argv)
+ *      and a loop over opts_next(): `--opt V`, `--opt=V`, int/double/date
+ *      values, unknown options with "did you mean" are done there. Add
+ *      &run_filter_opts to .groups to take the filters and hand them to
+ *      run_filter_take_opt() (ledger/filter.h);
+ *   3. declare both in ledger.h and add { &cmd_NAME_spec, cmd_NAME, FLAGS }
+ *      to commands[] below; `--help`, `ledger help NAME`, the man page and
+ *      the bash completion come from the table, so there is no usage string;
+ *   4. the Makefile picks up every .c file in ledger/ by itself;
+ *   5. document it in docs/ledger.md (tests/t-docs-usage.sh checks the
+ *      usage block against --help) and add tests/t-ledger-NAME.sh
  *      (tests/t-help.sh already runs `--help` for every row).
+ * A command not converted yet keeps its usage string and its own --help:
+ * its row is { NULL, cmd_NAME, FLAGS, "NAME", "summary" }.
  */
 #include <unistd.h>
 #include "db.h"
 #include "ledger.h"
+#include "opts.h"
 #include "util.h"
 
 /* NEED_DB: the command works on a ledger. CREATES_DB: it may start a new
@@ -22,91 +36,95 @@ enum { NEED_DB = 1, CREATES_DB = 2, READS_DB = 4 };
  * (db_open_read): a read-only file, directory or mount can be read, and a
  * read never writes a schema into an empty file. */
 
-static const struct command {
-	const char *name;
-	cmd_fn fn;
-	int flags;
-	const char *summary;
-} commands[] = {
-	{ "init", cmd_init, NEED_DB | CREATES_DB, "create an empty ledger, or check an existing one" },
-	{ "ingest", cmd_ingest, NEED_DB | CREATES_DB, "add run records (runrec/1, results.tsv, run.log, autoresearch@home JSON)" },
-	{ "query", cmd_query, NEED_DB | READS_DB, "list runs matching filters" },
-	{ "show", cmd_show, NEED_DB | READS_DB, "show one run in full" },
-	{ "diff", cmd_diff, NEED_DB | READS_DB, "compare two runs: config, code, hardware, metrics" },
-	{ "frontier", cmd_frontier, NEED_DB | READS_DB, "running best per hardware class and the runs that moved it" },
-	{ "repeats", cmd_repeats, NEED_DB | READS_DB, "groups of repeat measurements with n, mean, sd" },
-	{ "quarantine", cmd_quarantine, NEED_DB | READS_DB, "list input lines that could not be ingested" },
-	{ "campaign", cmd_campaign, NEED_DB | CREATES_DB, "declare, list, show and assign campaigns" },
-	{ "audit", cmd_audit, NEED_DB | READS_DB, "audit campaigns: confounded, out-of-scope, unresolved, noise" },
-	{ "variables", cmd_variables, 0, "the variable vocabulary: keys, kinds, types, aliases (no ledger needed)" },
-	{ "reinfer", cmd_reinfer, NEED_DB, "recompute changes inferred from descriptions with the current rules" },
-	{ "check", cmd_check, NEED_DB, "check the ledger file for damage (SQLite's integrity and foreign key checks)" },
+/* The global options: taken out of argv by main() wherever they stand
+ * (before "--"), listed in every command's help. */
+enum { G_DB = 900, G_FORMAT };
+static const struct opt global_opts[] = {
+	{ .name = "--db", .id = G_DB, .type = OPT_STRING, .value = "FILE", .flags = OPT_FILE,
+	  .help = "ledger database (default $LEDGER_DB, else ./ledger.db)" },
+	{ .name = "--format", .id = G_FORMAT, .type = OPT_STRING, .value = "FMT", .flags = OPT_OWN,
+	  .choices = "table|tsv|csv|json|md", .help = "output format: table (default), tsv, csv, json, md" },
+};
+static const struct opt_group global_group = { "Options (accepted before or after COMMAND)", NULL,
+	global_opts, ARRAY_SIZE(global_opts) };
+
+static const struct opt_cmd ledger_top = {
+	.args = "COMMAND [ARGS]",
+	.about = "Keep run records in one SQLite file and answer questions about them.\n"
+		 "Installed (make install), every command runs as 'runledger COMMAND'; the\n"
+		 "reports as 'runledger report …' and training as 'runledger train …'.\n",
+	.notes = "Exit status: 0 ok, 1 findings or partial failure, 2 usage error,\n"
+		 "3 runtime failure (database, I/O).\n",
+	.groups = { &global_group },
 };
 
-static const char usage[] =
-	"usage: ledger [--db FILE] [--format table|tsv|csv|json|md] COMMAND [ARGS]\n"
-	"\n"
-	"Options (accepted before or after COMMAND):\n"
-	"  --db FILE       ledger database (default $LEDGER_DB, else ./ledger.db)\n"
-	"  --format FMT    output format: table (default), tsv, csv, json, md\n"
-	"  -h, --help      this help; `ledger COMMAND --help` for a command\n"
-	"\n"
-	"Exit status: 0 ok, 1 findings or partial failure, 2 usage error,\n"
-	"3 runtime failure (database, I/O).\n"
-	"\n"
-	"Commands:\n";
+/* A row names its command's table (spec: name, summary, options; the
+ * generated --help, man page and completion come from it). A command
+ * written before the tables has spec NULL and name/summary here instead:
+ * it prints its own usage for --help. */
+static const struct command {
+	const struct opt_cmd *spec;
+	cmd_fn fn;
+	int flags;
+	const char *name, *summary; /* spec NULL only */
+} commands[] = {
+#define TABLED(name, flags) { &cmd_##name##_spec, cmd_##name, flags, NULL, NULL }
+	TABLED(init, NEED_DB | CREATES_DB),
+	TABLED(ingest, NEED_DB | CREATES_DB),
+	TABLED(query, NEED_DB | READS_DB),
+	TABLED(show, NEED_DB | READS_DB),
+	TABLED(diff, NEED_DB | READS_DB),
+	TABLED(frontier, NEED_DB | READS_DB),
+	TABLED(repeats, NEED_DB | READS_DB),
+	TABLED(quarantine, NEED_DB | READS_DB),
+	TABLED(campaign, NEED_DB | CREATES_DB),
+	TABLED(audit, NEED_DB | READS_DB),
+	TABLED(variables, 0),
+	TABLED(reinfer, NEED_DB),
+	TABLED(check, NEED_DB),
+};
 
-static void print_usage(FILE *out)
+static const struct opt_cmd *specs[ARRAY_SIZE(commands)];
+static struct opt_cmd legacy[ARRAY_SIZE(commands)];
+
+struct opt_prog ledger_prog = {
+	.name = "ledger",
+	.man_name = "runledger",
+	.summary = "a ledger of training runs: ingest, query, compare, audit",
+	.top = &ledger_top,
+	.cmds = specs,
+	.ncmds = ARRAY_SIZE(commands),
+};
+
+/* The program's command list, from the rows (a legacy row gets a table
+ * with its name and summary alone). */
+static void init_commands(void)
 {
-	fputs(usage, out);
-	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
-		fprintf(out, "  %-11s %s\n", commands[i].name, commands[i].summary);
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++) {
+		if (commands[i].spec) {
+			specs[i] = commands[i].spec;
+			continue;
+		}
+		legacy[i].name = commands[i].name;
+		legacy[i].summary = commands[i].summary;
+		specs[i] = &legacy[i];
+	}
 }
 
-/* Take --db and --format out of argv wherever they stand (before "--"), so
- * every command accepts them in either position. Returns 0 or EXIT_USAGE. */
-static int take_global_options(int *argc, char **argv, struct ledger_ctx *ctx)
+static int take_global(const struct opt_parser *p, void *arg)
 {
-	int out = 1, i = 1, literal = 0;
-	for (; i < *argc; i++) {
-		const char *a = argv[i];
-		const char *val = NULL;
-		int is_db = 0, is_fmt = 0;
-		if (!literal && !strcmp(a, "--"))
-			literal = 1;
-		if (!literal) {
-			if (!strcmp(a, "--db") || !strcmp(a, "--format")) {
-				is_db = a[2] == 'd';
-				is_fmt = !is_db;
-				if (i + 1 >= *argc) {
-					rl_error("option '%s' needs a value", a);
-					return EXIT_USAGE;
-				}
-				val = argv[++i];
-			} else if (str_starts_with(a, "--db=")) {
-				is_db = 1;
-				val = a + 5;
-			} else if (str_starts_with(a, "--format=")) {
-				is_fmt = 1;
-				val = a + 9;
-			}
-		}
-		if (is_db) {
-			ctx->db_path = val;
-		} else if (is_fmt) {
-			if (out_format_parse(val, &ctx->fmt)) {
-				rl_error("unknown format '%s'", val);
-				rl_hint("use one of table, tsv, csv, json, md");
-				return EXIT_USAGE;
-			}
-			ctx->fmt_given = 1;
-			rl_messages_json(ctx->fmt == FMT_JSON); /* errors as JSON too */
-		} else {
-			argv[out++] = argv[i];
-		}
+	struct ledger_ctx *ctx = arg;
+	if (p->opt->id == G_DB) {
+		ctx->db_path = p->val;
+		return 0;
 	}
-	*argc = out;
-	argv[out] = NULL;
+	if (out_format_parse(p->val, &ctx->fmt)) {
+		rl_error("unknown format '%s'", p->val);
+		rl_hint("use one of table, tsv, csv, json, md");
+		return -1;
+	}
+	ctx->fmt_given = 1;
+	rl_messages_json(ctx->fmt == FMT_JSON); /* errors as JSON too */
 	return 0;
 }
 
@@ -122,53 +140,100 @@ static int open_ledger(struct ledger_ctx *ctx, int flags)
 	return db_open(ctx->db_path, &ctx->db);
 }
 
+/* `ledger help [COMMAND]`: the program's help, or the command's. */
+static int help_command(int argc, char **argv, struct ledger_ctx *ctx)
+{
+	if (argc < 3) {
+		opts_print_help(stdout, &ledger_prog, NULL);
+		return EXIT_OK;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++) {
+		if (strcmp(argv[2], specs[i]->name))
+			continue;
+		if (commands[i].spec) {
+			opts_print_help(stdout, &ledger_prog, commands[i].spec);
+			return EXIT_OK;
+		}
+		char *args[] = { argv[2], "--help", NULL };
+		return commands[i].fn(2, args, ctx);
+	}
+	opts_command(&ledger_prog, argv[2], 1);
+	return EXIT_USAGE;
+}
+
+static int run_command(size_t at, int argc, char **argv, struct ledger_ctx *ctx)
+{
+	const struct command *c = &commands[at];
+	if (c->spec && wants_help(argc - 1, argv + 1)) {
+		opts_print_help(stdout, &ledger_prog, c->spec);
+		return EXIT_OK;
+	}
+	int flags = c->flags;
+	/* campaign list and show only read: a read-only ledger will do */
+	if (c->fn == cmd_campaign && argc > 2 && (!strcmp(argv[2], "list") || !strcmp(argv[2], "show")))
+		flags = NEED_DB | READS_DB;
+	/* a mistyped option is said before the ledger is opened */
+	if (c->spec && opts_check(&ledger_prog, c->spec, argc - 1, argv + 1))
+		return EXIT_USAGE;
+	if ((flags & NEED_DB) && !wants_help(argc - 1, argv + 1) && open_ledger(ctx, flags))
+		return EXIT_FAILURE_RT;
+	int rc = c->fn(argc - 1, argv + 1, ctx);
+	if (ctx->db)
+		db_close(ctx->db);
+	/* the commands pass SQLite errors up; should one not, a result
+	 * read past an error must still not pass for a good one */
+	if (db_errors() && rc < EXIT_FAILURE_RT)
+		rc = EXIT_FAILURE_RT;
+	return rc;
+}
+
 static int run_ledger(int argc, char **argv)
 {
 	struct ledger_ctx ctx = { 0 };
 	rl_progname = "ledger";
+	init_commands();
+	int rc = opts_special(&ledger_prog, argc, argv);
+	if (rc >= 0)
+		return rc;
 	ctx.db_path = getenv("LEDGER_DB");
 	if (!ctx.db_path || !*ctx.db_path)
 		ctx.db_path = "ledger.db";
 	ctx.fmt = FMT_TABLE;
-	int rc = take_global_options(&argc, argv, &ctx);
-	if (rc)
-		return rc;
+	if (opts_take_global(&ledger_prog, &argc, argv, take_global, &ctx))
+		return EXIT_USAGE;
 	if (argc < 2 && rl_messages_are_json()) {
 		rl_error("no command given");
 		rl_hint("run 'ledger --help' for the list");
 		return EXIT_USAGE;
 	}
-	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
-		print_usage(argc < 2 ? stderr : stdout);
+	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		opts_print_help(argc < 2 ? stderr : stdout, &ledger_prog, NULL);
 		return argc < 2 ? EXIT_USAGE : EXIT_OK;
 	}
-	for (size_t i = 0; i < ARRAY_SIZE(commands); i++) {
-		const struct command *c = &commands[i];
-		if (strcmp(argv[1], c->name))
-			continue;
-		int flags = c->flags;
-		/* campaign list and show only read: a read-only ledger will do */
-		if (!strcmp(c->name, "campaign") && argc > 2 &&
-		    (!strcmp(argv[2], "list") || !strcmp(argv[2], "show")))
-			flags = NEED_DB | READS_DB;
-		if ((flags & NEED_DB) && !wants_help(argc - 1, argv + 1) && open_ledger(&ctx, flags))
-			return EXIT_FAILURE_RT;
-		rc = c->fn(argc - 1, argv + 1, &ctx);
-		if (ctx.db)
-			db_close(ctx.db);
-		/* the commands pass SQLite errors up; should one not, a result
-		 * read past an error must still not pass for a good one */
-		if (db_errors() && rc < EXIT_FAILURE_RT)
-			rc = EXIT_FAILURE_RT;
-		if (fflush(stdout) || ferror(stdout)) {
-			rl_error("cannot write output: %s", strerror(errno));
-			return EXIT_FAILURE_RT;
-		}
-		return rc;
+	if (!strcmp(argv[1], "help")) {
+		rc = help_command(argc, argv, &ctx);
+	} else if (!strcmp(argv[1], "--version")) {
+		opts_print_version(&ledger_prog);
+		rc = EXIT_OK;
+	} else if (argv[1][0] == '-') {
+		struct opt_parser p; /* an option before any command: not a global one */
+		opts_begin(&p, &ledger_prog, NULL, argc, argv);
+		opts_next(&p);
+		return EXIT_USAGE;
+	} else {
+		const struct opt_cmd *spec = opts_command(&ledger_prog, argv[1], 1);
+		size_t at = 0;
+		if (!spec)
+			return EXIT_USAGE;
+		while (specs[at] != spec)
+			at++;
+		rc = run_command(at, argc, argv, &ctx);
 	}
-	rl_error("'%s' is not a ledger command", argv[1]);
-	rl_hint("run 'ledger --help' for the list");
-	return EXIT_USAGE;
+	if (fflush(stdout) || ferror(stdout)) {
+		rl_error("cannot write output: %s", strerror(errno));
+		return EXIT_FAILURE_RT;
+	}
+	return rc;
 }
 
 /* The exit status is known here, so errors held as JSON are written here

@@ -18,21 +18,21 @@
 #include "tophits.h"
 #include "util.h"
 
-static const char usage[] =
-	"usage: report campaign --campaign NAME --out DIR [--template FILE] [--limit N]\n"
-	"           [--decimals N] [--no-charts]\n"
-	"\n"
-	"Write DIR/campaign-NAME.md and .html for a declared campaign (see\n"
-	"'ledger campaign add'), its progress chart under DIR/charts/, and refresh\n"
-	"DIR/index.html.\n"
-	"\n"
-	"  --campaign NAME  the campaign\n"
-	"  --out DIR        output directory (created when missing)\n"
-	"  --template FILE  markdown template (default: templates/campaign.md)\n"
-	"  --limit N        rows per long table (default 50; 0 = all)\n"
-	"  --decimals N     decimals of metric values (default 4)\n"
-	"  --no-charts      do not run gnuplot\n"
-	"  --db FILE        ledger database (default $LEDGER_DB, else ./ledger.db)\n";
+enum { O_CAMPAIGN = 1 };
+static const struct opt campaign_opts[] = {
+	{ .name = "--campaign", .id = O_CAMPAIGN, .type = OPT_STRING, .value = "NAME", .flags = OPT_REQUIRED,
+	  .help = "the campaign" },
+};
+static const struct opt_group campaign_group = { NULL, NULL, campaign_opts, ARRAY_SIZE(campaign_opts) };
+
+const struct opt_cmd cmd_campaign_spec = {
+	.name = "campaign",
+	.summary = "one campaign: baseline, best, variables, audit, what to test next",
+	.about = "Write DIR/campaign-NAME.md and .html for a declared campaign (see\n"
+		 "'ledger campaign add'), its progress chart under DIR/charts/, and refresh\n"
+		 "DIR/index.html.\n",
+	.groups = { &campaign_group, &report_out_group, &report_shared_group },
+};
 
 struct crun {
 	sqlite3_int64 id;
@@ -512,21 +512,21 @@ static int sec_chart(struct camp *c)
 
 static int parse_args(int argc, char **argv, struct report_opts *o, const char **name)
 {
-	for (int i = 1; i < argc; i++) {
-		int r = report_option(o, "campaign", argc, argv, &i);
-		if (r < 0)
+	struct opt_parser p;
+	int r;
+	opts_begin(&p, &report_prog, &cmd_campaign_spec, argc, argv);
+	while ((r = opts_next(&p)) != OPTS_END) {
+		if (r == OPTS_ERROR)
 			return -1;
-		if (r)
-			continue;
-		if (!strcmp(argv[i], "--campaign") && i + 1 < argc) {
-			*name = argv[++i];
-		} else if (str_starts_with(argv[i], "--campaign=")) {
-			*name = argv[i] + 11;
-		} else {
-			rl_error("campaign: unexpected argument '%s'", argv[i]);
+		if (r == OPTS_ARG) {
+			rl_error("campaign: unexpected argument '%s'", p.val);
 			rl_hint("see 'report campaign --help'");
 			return -1;
 		}
+		if (r == O_CAMPAIGN)
+			*name = p.val;
+		else
+			report_take(o, &p);
 	}
 	if (!*name || !o->out_dir) {
 		rl_error("campaign: %s is required", !*name ? "--campaign NAME" : "--out DIR");
@@ -586,10 +586,6 @@ int cmd_campaign(int argc, char **argv, struct report_ctx *ctx)
 {
 	struct report_opts o = { NULL, NULL, REPORT_DEFAULT_LIMIT, 1 };
 	const char *name = NULL;
-	if (wants_help(argc, argv)) {
-		fputs(usage, stdout);
-		return EXIT_OK;
-	}
 	if (parse_args(argc, argv, &o, &name))
 		return EXIT_USAGE;
 	struct camp c = { .db = ctx->db, .name = name, .o = &o, .vars = TPL_VARS_INIT };

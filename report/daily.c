@@ -11,22 +11,23 @@
 #include "runs.h"
 #include "util.h"
 
-static const char usage[] =
-	"usage: report daily [--date YYYY-MM-DD] --out DIR [--template FILE] [--limit N]\n"
-	"           [--decimals N] [--chart-days N] [--no-charts]\n"
-	"\n"
-	"Write DIR/YYYY-MM-DD.md and .html for one UTC day (runs whose t_finished\n"
-	"falls in it), the frontier chart under DIR/charts/, and refresh DIR/index.html.\n"
-	"\n"
-	"  --date DAY       the UTC day to report (default: the latest day with runs,\n"
-	"                   named on stderr)\n"
-	"  --out DIR        output directory (created when missing)\n"
-	"  --template FILE  markdown template (default: templates/daily.md)\n"
-	"  --chart-days N   days the chart shows, ending with DAY (default 7; 0 = all)\n"
-	"  --limit N        rows per long table (default 50; 0 = all)\n"
-	"  --decimals N     decimals of metric values (default 4)\n"
-	"  --no-charts      do not run gnuplot\n"
-	"  --db FILE        ledger database (default $LEDGER_DB, else ./ledger.db)\n";
+enum { O_DATE = 1, O_CHART_DAYS };
+static const struct opt daily_opts[] = {
+	{ .name = "--date", .id = O_DATE, .type = OPT_DATE, .value = "YYYY-MM-DD", .flags = OPT_OWN,
+	  .help = "the UTC day to report (default: the latest day with runs,\nnamed on stderr)" },
+	{ .name = "--chart-days", .id = O_CHART_DAYS, .type = OPT_INT, .value = "N", .lo = 0, .hi = 100000,
+	  .help = "days the chart shows, ending with DAY (default 7; 0 = all)",
+	  .bad = "is not a number of days", .hint = "give a number of days, or 0 for the whole history" },
+};
+static const struct opt_group daily_group = { NULL, NULL, daily_opts, ARRAY_SIZE(daily_opts) };
+
+const struct opt_cmd cmd_daily_spec = {
+	.name = "daily",
+	.summary = "the daily digest of one UTC day: frontier, agents, failures",
+	.about = "Write DIR/YYYY-MM-DD.md and .html for one UTC day (runs whose t_finished\n"
+		 "falls in it), the frontier chart under DIR/charts/, and refresh DIR/index.html.\n",
+	.groups = { &daily_group, &report_out_group, &report_shared_group },
+};
 
 void day_bind(const struct day *d, sqlite3_stmt *st)
 {
@@ -527,29 +528,23 @@ static int daily_chart(struct day *d)
 static int parse_args(int argc, char **argv, struct report_opts *o, const char **date,
 		      int *chart_days)
 {
-	for (int i = 1; i < argc; i++) {
-		int r = report_option(o, "daily", argc, argv, &i);
-		if (r < 0)
+	struct opt_parser p;
+	int r;
+	opts_begin(&p, &report_prog, &cmd_daily_spec, argc, argv);
+	while ((r = opts_next(&p)) != OPTS_END) {
+		if (r == OPTS_ERROR)
 			return -1;
-		if (r)
-			continue;
-		if (!strcmp(argv[i], "--date") && i + 1 < argc) {
-			*date = argv[++i];
-		} else if (str_starts_with(argv[i], "--date=")) {
-			*date = argv[i] + 7;
-		} else if (!strcmp(argv[i], "--chart-days") && i + 1 < argc) {
-			long n;
-			if (parse_long(argv[++i], &n) || n < 0 || n > 100000) {
-				rl_error("daily: --chart-days '%s' is not a number of days", argv[i]);
-				rl_hint("give a number of days, or 0 for the whole history");
-				return -1;
-			}
-			*chart_days = (int)n;
-		} else {
-			rl_error("daily: unexpected argument '%s'", argv[i]);
+		if (r == OPTS_ARG) {
+			rl_error("daily: unexpected argument '%s'", p.val);
 			rl_hint("see 'report daily --help'");
 			return -1;
 		}
+		if (r == O_DATE)
+			*date = p.val;
+		else if (r == O_CHART_DAYS)
+			*chart_days = (int)p.num;
+		else
+			report_take(o, &p);
 	}
 	if (!o->out_dir) {
 		rl_error("daily: --out DIR is required");
@@ -643,10 +638,6 @@ int cmd_daily(int argc, char **argv, struct report_ctx *ctx)
 {
 	struct report_opts o = { NULL, NULL, REPORT_DEFAULT_LIMIT, 1 };
 	const char *date = NULL;
-	if (wants_help(argc, argv)) {
-		fputs(usage, stdout);
-		return EXIT_OK;
-	}
 	int chart_days = 7;
 	if (parse_args(argc, argv, &o, &date, &chart_days))
 		return EXIT_USAGE;

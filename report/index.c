@@ -6,28 +6,29 @@
 #include "report.h"
 #include "util.h"
 
-static const char usage[] =
-	"usage: report index --out DIR\n"
-	"\n"
-	"Rebuild DIR/index.html: a link to every daily digest (DIR/YYYY-MM-DD.html,\n"
-	"newest first) and campaign report (DIR/campaign-NAME.html) in DIR.\n";
+const struct opt_cmd cmd_index_spec = {
+	.name = "index",
+	.summary = "rebuild DIR/index.html linking every report in DIR",
+	.about = "Rebuild DIR/index.html: a link to every daily digest (DIR/YYYY-MM-DD.html,\n"
+		 "newest first) and campaign report (DIR/campaign-NAME.html) in DIR.\n",
+	.groups = { &report_out_group },
+};
 
 int cmd_index(int argc, char **argv, struct report_ctx *ctx)
 {
 	struct report_opts o = { 0 };
-	if (wants_help(argc, argv)) {
-		fputs(usage, stdout);
-		return EXIT_OK;
-	}
-	for (int i = 1; i < argc; i++) {
-		int r = report_option(&o, "index", argc, argv, &i);
-		if (r < 0)
+	struct opt_parser p;
+	int r;
+	opts_begin(&p, &report_prog, &cmd_index_spec, argc, argv);
+	while ((r = opts_next(&p)) != OPTS_END) {
+		if (r == OPTS_ERROR)
 			return EXIT_USAGE;
-		if (!r || o.template || o.limit) {
-			rl_error("index: unexpected argument '%s'", argv[i]);
-			fputs(usage, stderr);
+		if (r == OPTS_ARG) {
+			rl_error("index: unexpected argument '%s'", p.val);
+			rl_hint("see 'report index --help'");
 			return EXIT_USAGE;
 		}
+		report_take(&o, &p);
 	}
 	if (!o.out_dir) {
 		rl_error("index: --out DIR is required");

@@ -3,78 +3,69 @@
  * they never write the ledger.
  *
  * Adding a command:
- *   1. write report/NAME.c exporting cmd_NAME(argc, argv, ctx), with its
- *      usage string at the top and its exit status as return value;
- *   2. declare it in report.h and add a row to commands[] below;
+ *   1. write report/NAME.c exporting cmd_NAME(argc, argv, ctx) and its
+ *      option table cmd_NAME_spec (common/opts.h; index.c is the shortest
+ *      example, with the shared groups of options.c), its exit status as
+ *      return value; parse with opts_begin(&p, &report_prog, …)/opts_next;
+ *   2. declare both in report.h and add a row to commands[] below;
  *   3. the Makefile picks up every .c file in report/ by itself;
  *   4. document it in docs/report.md and add tests/t-report-NAME.sh.
  */
 #include <unistd.h>
 #include "db.h"
+#include "opts.h"
 #include "report.h"
 #include "util.h"
 
 enum { NEED_DB = 1 };
 
-static const struct command {
-	const char *name;
-	report_fn fn;
-	int flags;
-	const char *summary;
-} commands[] = {
-	{ "daily", cmd_daily, NEED_DB, "the daily digest of one UTC day: frontier, agents, failures" },
-	{ "campaign", cmd_campaign, NEED_DB, "one campaign: baseline, best, variables, audit, what to test next" },
-	{ "index", cmd_index, 0, "rebuild DIR/index.html linking every report in DIR" },
+enum { G_DB = 900 };
+static const struct opt global_opts[] = {
+	{ .name = "--db", .id = G_DB, .type = OPT_STRING, .value = "FILE", .flags = OPT_FILE,
+	  .help = "ledger database (default $LEDGER_DB, else ./ledger.db)" },
+};
+static const struct opt_group global_group = { "Options (accepted before or after COMMAND)", NULL,
+	global_opts, ARRAY_SIZE(global_opts) };
+
+static const struct opt_cmd report_top = {
+	.args = "COMMAND [ARGS]",
+	.about = "Read a ledger (never write it) and write markdown from editable templates,\n"
+		 "HTML, and charts through gnuplot.\n",
+	.notes = "Environment: RUNLEDGER_TEMPLATES (templates directory), RUNLEDGER_GNUPLOT\n"
+		 "(gnuplot program; charts are skipped when it is missing),\n"
+		 "RUNLEDGER_GNUPLOT_TIMEOUT (seconds gnuplot may take per chart; default 60).\n"
+		 "\n"
+		 "Exit status: 0 ok, 1 partial (a chart or section could not be made),\n"
+		 "2 usage error, 3 runtime failure (database, I/O).\n",
+	.groups = { &global_group },
 };
 
-static const char usage[] =
-	"usage: report [--db FILE] COMMAND [ARGS]\n"
-	"\n"
-	"Options (accepted before or after COMMAND):\n"
-	"  --db FILE       ledger database (default $LEDGER_DB, else ./ledger.db)\n"
-	"  -h, --help      this help; `report COMMAND --help` for a command\n"
-	"\n"
-	"Environment: RUNLEDGER_TEMPLATES (templates directory), RUNLEDGER_GNUPLOT\n"
-	"(gnuplot program; charts are skipped when it is missing),\n"
-	"RUNLEDGER_GNUPLOT_TIMEOUT (seconds gnuplot may take per chart; default 60).\n"
-	"\n"
-	"Exit status: 0 ok, 1 partial (a chart or section could not be made),\n"
-	"2 usage error, 3 runtime failure (database, I/O).\n"
-	"\n"
-	"Commands:\n";
+/* A command's table (its name, summary and options: --help, the man page
+ * and the completion come from it), its entry point and what it needs. */
+static const struct command {
+	const struct opt_cmd *spec;
+	report_fn fn;
+	int flags;
+} commands[] = {
+	{ &cmd_daily_spec, cmd_daily, NEED_DB },
+	{ &cmd_campaign_spec, cmd_campaign, NEED_DB },
+	{ &cmd_index_spec, cmd_index, 0 },
+};
 
-static void print_usage(FILE *out)
-{
-	fputs(usage, out);
-	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
-		fprintf(out, "  %-9s %s\n", commands[i].name, commands[i].summary);
-}
+static const struct opt_cmd *specs[ARRAY_SIZE(commands)];
 
-/* Take --db out of argv wherever it stands. Returns 0 or EXIT_USAGE. */
-static int take_global_options(int *argc, char **argv, struct report_ctx *ctx)
+struct opt_prog report_prog = {
+	.name = "report",
+	.man_name = "runledger report",
+	.summary = "daily digests and campaign reports from a runledger ledger",
+	.top = &report_top,
+	.cmds = specs,
+	.ncmds = ARRAY_SIZE(commands),
+};
+
+static int take_global(const struct opt_parser *p, void *arg)
 {
-	int out = 1;
-	for (int i = 1; i < *argc; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "--")) {
-			while (i < *argc)
-				argv[out++] = argv[i++];
-			break;
-		}
-		if (!strcmp(a, "--db")) {
-			if (i + 1 >= *argc) {
-				rl_error("option '--db' needs a value");
-				return EXIT_USAGE;
-			}
-			ctx->db_path = argv[++i];
-		} else if (str_starts_with(a, "--db=")) {
-			ctx->db_path = a + 5;
-		} else {
-			argv[out++] = argv[i];
-		}
-	}
-	*argc = out;
-	argv[out] = NULL;
+	((struct report_ctx *)arg)->db_path = p->val;
 	return 0;
 }
 
@@ -101,42 +92,82 @@ static int open_ledger(struct report_ctx *ctx)
 	return 0;
 }
 
+static int run_command(const struct command *c, int argc, char **argv, struct report_ctx *ctx)
+{
+	int rc;
+	if (wants_help(argc - 1, argv + 1)) {
+		opts_print_help(stdout, &report_prog, c->spec);
+		return EXIT_OK;
+	}
+	if (opts_check(&report_prog, c->spec, argc - 1, argv + 1))
+		return EXIT_USAGE;
+	if ((c->flags & NEED_DB) && (rc = open_ledger(ctx)))
+		return rc;
+	rc = c->fn(argc - 1, argv + 1, ctx);
+	if (ctx->db) {
+		db_exec(ctx->db, "COMMIT"); /* read-only: ends the snapshot */
+		db_close(ctx->db);
+	}
+	/* as in ledger/main.c: no result read past an SQLite error exits 0 */
+	if (db_errors() && rc < EXIT_FAILURE_RT)
+		rc = EXIT_FAILURE_RT;
+	return rc;
+}
+
+/* `report help [COMMAND]` */
+static int help_command(int argc, char **argv)
+{
+	if (argc < 3) {
+		opts_print_help(stdout, &report_prog, NULL);
+		return EXIT_OK;
+	}
+	const struct opt_cmd *spec = opts_command(&report_prog, argv[2], 1);
+	if (!spec)
+		return EXIT_USAGE;
+	opts_print_help(stdout, &report_prog, spec);
+	return EXIT_OK;
+}
+
 int main(int argc, char **argv)
 {
 	struct report_ctx ctx = { 0 };
 	rl_progname = "report";
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+		specs[i] = commands[i].spec;
+	int rc = opts_special(&report_prog, argc, argv);
+	if (rc >= 0)
+		return rc;
 	ctx.db_path = getenv("LEDGER_DB");
 	if (!ctx.db_path || !*ctx.db_path)
 		ctx.db_path = "ledger.db";
-	int rc = take_global_options(&argc, argv, &ctx);
-	if (rc)
-		return rc;
-	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
-		print_usage(argc < 2 ? stderr : stdout);
+	if (opts_take_global(&report_prog, &argc, argv, take_global, &ctx))
+		return EXIT_USAGE;
+	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		opts_print_help(argc < 2 ? stderr : stdout, &report_prog, NULL);
 		return argc < 2 ? EXIT_USAGE : EXIT_OK;
 	}
-	for (size_t i = 0; i < ARRAY_SIZE(commands); i++) {
-		const struct command *c = &commands[i];
-		if (strcmp(argv[1], c->name))
-			continue;
-		if ((c->flags & NEED_DB) && !wants_help(argc - 1, argv + 1) &&
-		    (rc = open_ledger(&ctx)))
-			return rc;
-		rc = c->fn(argc - 1, argv + 1, &ctx);
-		if (ctx.db) {
-			db_exec(ctx.db, "COMMIT"); /* read-only: ends the snapshot */
-			db_close(ctx.db);
-		}
-		/* as in ledger/main.c: no result read past an SQLite error exits 0 */
-		if (db_errors() && rc < EXIT_FAILURE_RT)
-			rc = EXIT_FAILURE_RT;
-		if (fflush(stdout) || ferror(stdout)) {
-			rl_error("cannot write output: %s", strerror(errno));
-			return EXIT_FAILURE_RT;
-		}
-		return rc;
+	if (!strcmp(argv[1], "help")) {
+		rc = help_command(argc, argv);
+	} else if (!strcmp(argv[1], "--version")) {
+		opts_print_version(&report_prog);
+		rc = EXIT_OK;
+	} else if (argv[1][0] == '-') {
+		struct opt_parser p; /* an option before any command: not a global one */
+		opts_begin(&p, &report_prog, NULL, argc, argv);
+		opts_next(&p);
+		return EXIT_USAGE;
+	} else {
+		const struct opt_cmd *spec = opts_command(&report_prog, argv[1], 1);
+		size_t at = 0;
+		if (!spec)
+			return EXIT_USAGE;
+		while (commands[at].spec != spec)
+			at++;
+		rc = run_command(&commands[at], argc, argv, &ctx);
 	}
-	rl_error("'%s' is not a report command", argv[1]);
-	rl_hint("run 'report --help' for the list");
-	return EXIT_USAGE;
+	if (fflush(stdout) || ferror(stdout)) {
+		rl_error("cannot write output: %s", strerror(errno));
+		return EXIT_FAILURE_RT;
+	}
+	return rc;
 }

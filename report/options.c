@@ -1,66 +1,37 @@
 /* options.c — the options every report command shares (--out, --template,
- * --limit, --decimals, --no-charts); see struct report_opts in report.h. */
+ * --limit, --decimals, --no-charts) as groups of an option table
+ * (common/opts.h); see struct report_opts in report.h. */
 #include "fmt.h"
 #include "report.h"
 #include "util.h"
 
-/* "--name VALUE" or "--name=VALUE"; returns the value or NULL. */
-static const char *opt_value(const char *name, int argc, char **argv, int *i, int *bad)
-{
-	const char *a = argv[*i];
-	size_t n = strlen(name);
-	if (strncmp(a, name, n))
-		return NULL;
-	if (a[n] == '=')
-		return a + n + 1;
-	if (a[n])
-		return NULL;
-	if (*i + 1 >= argc) {
-		*bad = 1;
-		return NULL;
-	}
-	return argv[++*i];
-}
+static const struct opt out_opt[] = {
+	{ .name = "--out", .id = REPORT_OPT_OUT, .type = OPT_STRING, .value = "DIR",
+	  .flags = OPT_DIR | OPT_REQUIRED, .help = "output directory (created when missing)" },
+};
+const struct opt_group report_out_group = { NULL, NULL, out_opt, ARRAY_SIZE(out_opt) };
 
-int report_option(struct report_opts *o, const char *cmd, int argc, char **argv, int *i)
+static const struct opt shared_opts[] = {
+	{ .name = "--template", .id = REPORT_OPT_TEMPLATE, .type = OPT_STRING, .value = "FILE",
+	  .flags = OPT_FILE, .help = "markdown template (default: the command's, templates/NAME.md)" },
+	{ .name = "--limit", .id = REPORT_OPT_LIMIT, .type = OPT_INT, .value = "N", .lo = 0, .hi = 1000000000,
+	  .help = "rows per long table (default 50; 0 = all)", .bad = "is not a row count",
+	  .hint = "give a number of rows, or 0 for all" },
+	{ .name = "--decimals", .id = REPORT_OPT_DECIMALS, .type = OPT_INT, .value = "N", .lo = 0, .hi = 12,
+	  .help = "decimals of metric values (default 4)", .bad = "is not a number of decimals",
+	  .hint = "give 0 to 12, e.g. --decimals 6" },
+	{ .name = "--no-charts", .id = REPORT_OPT_NO_CHARTS, .help = "do not run gnuplot" },
+};
+const struct opt_group report_shared_group = { "Report options", NULL, shared_opts, ARRAY_SIZE(shared_opts) };
+
+int report_take(struct report_opts *o, const struct opt_parser *p)
 {
-	int bad = 0;
-	const char *v;
-	if (!strcmp(argv[*i], "--no-charts")) {
-		o->charts = 0;
-		return 1;
-	}
-	if ((v = opt_value("--out", argc, argv, i, &bad))) {
-		o->out_dir = v;
-		return 1;
-	}
-	if (!bad && (v = opt_value("--template", argc, argv, i, &bad))) {
-		o->template = v;
-		return 1;
-	}
-	if (!bad && (v = opt_value("--limit", argc, argv, i, &bad))) {
-		long n;
-		if (parse_long(v, &n) || n < 0 || n > 1000000000) {
-			rl_error("%s: --limit '%s' is not a row count", cmd, v);
-			rl_hint("give a number of rows, or 0 for all");
-			return -1;
-		}
-		o->limit = (int)n;
-		return 1;
-	}
-	if (!bad && (v = opt_value("--decimals", argc, argv, i, &bad))) {
-		long n;
-		if (parse_long(v, &n) || n < 0 || n > 12) {
-			rl_error("%s: --decimals '%s' is not a number of decimals", cmd, v);
-			rl_hint("give 0 to 12, e.g. --decimals 6");
-			return -1;
-		}
-		fmt_set_decimals((int)n);
-		return 1;
-	}
-	if (bad) {
-		rl_error("%s: option '%s' needs a value", cmd, argv[*i]);
-		return -1;
+	switch (p->opt ? p->opt->id : 0) {
+	case REPORT_OPT_OUT: o->out_dir = p->val; return 1;
+	case REPORT_OPT_TEMPLATE: o->template = p->val; return 1;
+	case REPORT_OPT_LIMIT: o->limit = (int)p->num; return 1;
+	case REPORT_OPT_DECIMALS: fmt_set_decimals((int)p->num); return 1;
+	case REPORT_OPT_NO_CHARTS: o->charts = 0; return 1;
 	}
 	return 0;
 }

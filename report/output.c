@@ -104,14 +104,17 @@ char *template_read(const char *name, const char *override, sb *origin)
 	sb dir = SB_INIT;
 	program_dir(&dir);
 	const char *env = getenv("RUNLEDGER_TEMPLATES");
-	const char *cand[3] = { env && *env ? env : NULL, NULL, NULL };
-	sb c1 = SB_INIT, c2 = SB_INIT;
+	const char *cand[4] = { env && *env ? env : NULL, NULL, NULL, NULL };
+	sb c1 = SB_INIT, c2 = SB_INIT, c3 = SB_INIT;
 	sb_addf(&c1, "%s/../templates", dir.buf);
 	sb_addf(&c2, "%s/../share/runledger/templates", dir.buf);
+	/* installed as PREFIX/libexec/runledger/report (make install) */
+	sb_addf(&c3, "%s/../../share/runledger/templates", dir.buf);
 	cand[1] = c1.buf;
 	cand[2] = c2.buf;
+	cand[3] = c3.buf;
 	char *text = NULL;
-	for (int i = 0; i < 3 && !text; i++) {
+	for (int i = 0; i < 4 && !text; i++) {
 		if (!cand[i] || (i && !dir.len)) /* no program dir: env only */
 			continue;
 		sb_reset(origin);
@@ -126,6 +129,7 @@ char *template_read(const char *name, const char *override, sb *origin)
 	sb_release(&dir);
 	sb_release(&c1);
 	sb_release(&c2);
+	sb_release(&c3);
 	return text;
 }
 

@@ -4,6 +4,7 @@
 #ifndef RL_REPORT_H
 #define RL_REPORT_H
 #include <sqlite3.h>
+#include "opts.h"
 
 struct report_ctx {
 	const char *db_path;   /* --db, $LEDGER_DB, or "ledger.db" */
@@ -27,8 +28,18 @@ struct report_opts {
 };
 #define REPORT_DEFAULT_LIMIT 50
 
-/* If argv[*i] is one of the shared options, consume it (and its value) and
- * return 1; 0 when it is not; -1 with a message on a bad value. */
-int report_option(struct report_opts *o, const char *cmd, int argc, char **argv, int *i);
+/* The shared options as option-table groups (options.c): --out, and
+ * --template, --limit, --decimals, --no-charts. Their ids are 700..; a
+ * command's own options take ids below 700. */
+enum { REPORT_OPT_OUT = 700, REPORT_OPT_TEMPLATE, REPORT_OPT_LIMIT, REPORT_OPT_DECIMALS,
+       REPORT_OPT_NO_CHARTS };
+extern const struct opt_group report_out_group, report_shared_group;
+/* When p holds one of the shared options, apply it to o and return 1; 0
+ * for any other option (values were checked by opts_next). */
+int report_take(struct report_opts *o, const struct opt_parser *p);
+
+/* Each command's table, and the program's (main.c), for opts_begin(). */
+extern const struct opt_cmd cmd_daily_spec, cmd_campaign_spec, cmd_index_spec;
+extern struct opt_prog report_prog;
 
 #endif

@@ -3,7 +3,8 @@
 # Run as root (CI is root); prints what it installs and nothing else otherwise.
 set -e
 pkgs="build-essential pkg-config sqlite3 libsqlite3-dev libjansson-dev libcsv-dev
-libcmark-gfm-dev libcmark-gfm-extensions-dev libgit2-dev git gnuplot-nox jq"
+libcmark-gfm-dev libcmark-gfm-extensions-dev libgit2-dev git gnuplot-nox jq
+groff-base man-db"
 [ -n "$RUNLEDGER_WITH_BROWSER" ] && pkgs="$pkgs chromium"
 # make fuzz (docs/fuzzing.md): clang and its libFuzzer runtime (Debian 12)
 [ -n "$RUNLEDGER_WITH_FUZZ" ] && pkgs="$pkgs clang libclang-rt-14-dev"

@@ -4,6 +4,8 @@
 for c in $("$LEDGER" --help | sed -n '/^Commands:/,$p' | awk 'NR>1{print $1}'); do
 	expect_code "help-ledger-$c" "ledger $c --help exits 0" 0 "$LEDGER" "$c" --help
 	expect_match "help-ledger-$c.out" "ledger $c --help prints usage" "$out" '^usage: ledger'
+	"$LEDGER" help "$c" >help-cmd.txt 2>&1
+	expect_eq "help-ledger-$c.same" "ledger help $c is ledger $c --help" "$out" "$(cat help-cmd.txt)"
 done
 for p in "$LEDGER" "$TRAINER" "$REPORT"; do
 	expect_code "help-$(basename "$p")" "$(basename "$p") --help exits 0" 0 "$p" --help

@@ -39,6 +39,10 @@ expect_eq ledger-quarantine-4.1 "re-ingesting reports the bad lines but stores t
 	"$(sql $DB "SELECT count(*) FROM quarantine")"
 
 expect_code ledger-quarantine-5.1 "unknown argument exits 2" 2 "$LEDGER" --db $DB quarantine --frob
-expect_eq ledger-quarantine-5.2 "unknown argument message" "ledger: quarantine: unexpected argument '--frob'
+# an option-shaped word is an unknown option (common/opts.c says so for every command)
+expect_eq ledger-quarantine-5.2 "unknown option message" "ledger: quarantine: unknown option '--frob'
+ledger: hint: run 'ledger quarantine --help'" "$err"
+expect_code ledger-quarantine-5.2a "a word is an unexpected argument" 2 "$LEDGER" --db $DB quarantine frob
+expect_eq ledger-quarantine-5.2b "... said so" "ledger: quarantine: unexpected argument 'frob'
 ledger: hint: run 'ledger quarantine --help'" "$err"
 expect_code ledger-quarantine-5.3 "bad --limit exits 2" 2 "$LEDGER" --db $DB quarantine --limit many

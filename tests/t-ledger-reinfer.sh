@@ -63,5 +63,5 @@ expect_eq ledger-reinfer-3.2 "again: nothing changes" "infer_version	n_runs	n_ch
 5	5	0	0	yes" "$out"
 
 expect_code ledger-reinfer-4.1 "unknown argument exits 2" 2 "$LEDGER" --db old.db reinfer --all
-expect_match ledger-reinfer-4.2 "... and says which" "$err" "unexpected argument '--all'"
+expect_match ledger-reinfer-4.2 "... and says which" "$err" "unknown option '--all'"
 expect_code ledger-reinfer-4.3 "a missing ledger exits 3" 3 "$LEDGER" --db none.db reinfer

@@ -61,11 +61,10 @@ expect_eq ledger-variables-3.8 "and says so, naming the desc.* key it would get"
 ledger: hint: a change to it is recorded as desc.value_embeddings; 'ledger variables' lists the names" "$err"
 expect_eq ledger-variables-3.9 "nothing on stdout" "" "$out"
 expect_code ledger-variables-3.9d "--alias with a typo of a key" 1 "$LEDGER" variables --alias model.dpeth
-expect_eq ledger-variables-3.9e "did you mean the key, then the desc. key" "ledger: variables: 'model.dpeth' names no variable
-ledger: hint: did you mean 'model.depth'?
-ledger: hint: a change to it is recorded as desc.model_dpeth; 'ledger variables' lists the names" "$err"
+expect_eq ledger-variables-3.9e "did you mean the key, one hint" "ledger: variables: 'model.dpeth' names no variable
+ledger: hint: did you mean 'model.depth'? ('ledger variables' lists the names)" "$err"
 expect_code ledger-variables-3.9f "--alias with a typo of an alias" 1 "$LEDGER" variables --alias 'Matrx LR'
-expect_eq ledger-variables-3.9g "did you mean the alias, normalised" "ledger: hint: did you mean 'matrix lr'?" "$(printf '%s\n' "$err" | sed -n 2p)"
+expect_eq ledger-variables-3.9g "did you mean the alias, normalised" "ledger: hint: did you mean 'matrix lr'? ('ledger variables' lists the names)" "$(printf '%s\n' "$err" | sed -n 2p)"
 expect_code ledger-variables-3.10 "--alias needs a value" 2 "$LEDGER" variables --alias
 # autoresearch's train.py / prepare.py constants, by hand
 bad=

@@ -175,6 +175,7 @@ bad:
 	rl_error("%s: %s '%s' is not %s", where, key, value,
 		 k->type == CFG_BOOL ? "true or false" :
 		 k->type == CFG_INT || k->type == CFG_LONG ? "an integer" : "a finite number");
+	rl_hint("trainer --list-variables shows every key, its type and default");
 	return -1;
 }
 

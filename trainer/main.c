@@ -11,35 +11,65 @@
 #include <unistd.h>
 #include "config.h"
 #include "impl.h"
+#include "opts.h"
 #include "prepare.h"
 #include "record.h"
 #include "run.h"
 #include "runrec.h"
+#include "sb.h"
 #include "utf8.h"
 #include "util.h"
 
-static const char usage[] =
-	"usage: trainer [--config FILE] [key=value …] [--record FILE] [--agent A]\n"
-	"               [--campaign C] [--parent RUN] [--description TEXT]\n"
-	"       trainer prepare-data [--out DIR] … SOURCE…   (trainer prepare-data --help)\n"
-	"       trainer --list-variables\n"
-	"\n"
-	"Train a byte-level GPT for train.time_budget_s seconds, evaluate val_bpb on the\n"
-	"held-out split, print the autoresearch-style '---' summary on stdout and append a\n"
-	"runrec/1 record to the record file, however the run ends (and a 'running' one as\n"
-	"training starts, which the final one supersedes). Progress goes to stderr.\n"
-	"\n"
-	"  --config FILE       'key = value' lines, applied before key=value arguments\n"
-	"  key=value           set a variable (trainer --list-variables shows them all)\n"
-	"  --record FILE       append the run record here (default runs.jsonl)\n"
-	"  --no-record         do not write a record\n"
-	"  --agent A, --campaign C, --parent RUN, --description TEXT   recorded as given\n"
-	"  --list-variables    print every variable: key, default, kind (math|impl), help\n"
-	"\n"
-	"Exit status: 0 ok; 2 usage error, no record written (unknown key, bad value,\n"
-	"train.device=cuda without a usable GPU, an impl.* value the device does not\n"
-	"implement, a model that does not fit); 3 the run ended as crash, oom, nan,\n"
-	"timeout or killed (the record says which).\n";
+/* The trainer's options (common/opts.h): --help, the man page and the
+ * completion come from this table; the variables are config.c's. */
+enum { O_CONFIG = 1, O_RECORD, O_NO_RECORD, O_AGENT, O_CAMPAIGN, O_PARENT, O_DESCRIPTION,
+       O_LIST_VARIABLES };
+static const struct opt trainer_opts[] = {
+	{ .name = "--config", .id = O_CONFIG, .type = OPT_STRING, .value = "FILE", .flags = OPT_FILE,
+	  .help = "'key = value' lines, applied before key=value arguments" },
+	{ .name = "--record", .id = O_RECORD, .type = OPT_STRING, .value = "FILE", .flags = OPT_FILE,
+	  .help = "append the run record here (default runs.jsonl)" },
+	{ .name = "--no-record", .id = O_NO_RECORD, .help = "do not write a record" },
+	{ .name = "--agent", .id = O_AGENT, .type = OPT_STRING, .value = "A", .help = "recorded as given" },
+	{ .name = "--campaign", .id = O_CAMPAIGN, .type = OPT_STRING, .value = "C", .help = "recorded as given" },
+	{ .name = "--parent", .id = O_PARENT, .type = OPT_STRING, .value = "RUN", .help = "recorded as given" },
+	{ .name = "--description", .id = O_DESCRIPTION, .type = OPT_STRING, .value = "TEXT",
+	  .help = "recorded as given" },
+	{ .name = "--list-variables", .id = O_LIST_VARIABLES,
+	  .help = "print every variable: key, default, kind (math|impl), help" },
+};
+static const struct opt_group trainer_group = { NULL, NULL, trainer_opts, ARRAY_SIZE(trainer_opts) };
+
+static const struct opt_cmd trainer_top = {
+	.args = "[key=value …]",
+	.about = "Train a byte-level GPT for train.time_budget_s seconds, evaluate val_bpb on the\n"
+		 "held-out split, print the autoresearch-style '---' summary on stdout and append a\n"
+		 "runrec/1 record to the record file, however the run ends (and a 'running' one as\n"
+		 "training starts, which the final one supersedes). Progress goes to stderr.\n"
+		 "key=value sets a variable (trainer --list-variables shows them all).\n"
+		 "Data: trainer prepare-data [--out DIR] … SOURCE… (trainer prepare-data --help).\n",
+	.notes = "Exit status: 0 ok; 2 usage error, no record written (unknown key, bad value,\n"
+		 "train.device=cuda without a usable GPU, an impl.* value the device does not\n"
+		 "implement, a model that does not fit); 3 the run ended as crash, oom, nan,\n"
+		 "timeout or killed (the record says which).\n",
+	.groups = { &trainer_group },
+};
+
+static struct opt_prog trainer_prog = {
+	.name = "trainer",
+	.man_name = "runledger train",
+	.summary = "train a byte-level GPT and write one run record however the run ends",
+	.top = &trainer_top,
+};
+
+/* "model.depth= model.dim= …": what the completion offers as arguments. */
+static void set_completion_words(void)
+{
+	sb w = SB_INIT;
+	for (size_t i = 0; i < cfg_nkeys; i++)
+		sb_addf(&w, "%s%s=", i ? " " : "", cfg_keys[i].key);
+	trainer_prog.arg_words = sb_detach(&w);
+}
 
 static volatile sig_atomic_t stop_signal;
 
@@ -84,49 +114,42 @@ struct cli {
  * or --list-variables, EXIT_USAGE on errors. */
 static int parse_cli(struct cli *cli, int argc, char **argv)
 {
-	static const char *const valued[] = { "--config", "--record", "--agent", "--campaign",
-					      "--parent", "--description" };
+	const char **text[] = { [O_AGENT] = &cli->meta.agent, [O_CAMPAIGN] = &cli->meta.campaign,
+				[O_PARENT] = &cli->meta.parent, [O_DESCRIPTION] = &cli->meta.description };
+	struct opt_parser p;
+	int r;
 	cli->record = "runs.jsonl";
 	cli->kv = xcalloc((size_t)argc, sizeof(char *));
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		size_t k;
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			fputs(usage, stdout);
-			return EXIT_OK;
-		}
-		if (!strcmp(a, "--list-variables")) {
+	if (wants_help(argc, argv)) {
+		opts_print_help(stdout, &trainer_prog, NULL);
+		return EXIT_OK;
+	}
+	opts_begin(&p, &trainer_prog, NULL, argc, argv);
+	while ((r = opts_next(&p)) != OPTS_END) {
+		switch (r) {
+		case OPTS_ERROR:
+			return EXIT_USAGE;
+		case OPTS_ARG:
+			if (!strchr(p.val, '=')) {
+				rl_error("'%s' is not an option or key=value", p.val);
+				rl_hint("trainer --help");
+				return EXIT_USAGE;
+			}
+			cli->kv[cli->nkv++] = (char *)p.val;
+			break;
+		case O_LIST_VARIABLES:
 			config_list_variables(stdout);
 			return EXIT_OK;
-		}
-		if (!strcmp(a, "--no-record")) {
-			cli->record = NULL;
-			continue;
-		}
-		for (k = 0; k < ARRAY_SIZE(valued) && strcmp(a, valued[k]); k++)
-			;
-		if (k < ARRAY_SIZE(valued)) {
-			if (i + 1 >= argc) {
-				rl_error("%s needs a value", a);
+		case O_NO_RECORD: cli->record = NULL; break;
+		case O_CONFIG: cli->config_file = p.val; break;
+		case O_RECORD: cli->record = p.val; break;
+		default: /* text that goes into the record, which is JSON */
+			if (!utf8_valid(p.val, strlen(p.val))) {
+				rl_error("%s: the value is not valid UTF-8 text", p.opt->name);
+				rl_hint("run records are JSON; give %s in UTF-8", p.opt->name);
 				return EXIT_USAGE;
 			}
-			const char *v = argv[++i];
-			/* k >= 2: text that goes into the record, which is JSON */
-			if (k >= 2 && !utf8_valid(v, strlen(v))) {
-				rl_error("%s: the value is not valid UTF-8 text", a);
-				rl_hint("run records are JSON; give %s in UTF-8", a);
-				return EXIT_USAGE;
-			}
-			const char **slot[] = { &cli->config_file, &cli->record, &cli->meta.agent,
-						&cli->meta.campaign, &cli->meta.parent,
-						&cli->meta.description };
-			*slot[k] = v;
-		} else if (a[0] != '-' && strchr(a, '=')) {
-			cli->kv[cli->nkv++] = argv[i];
-		} else {
-			rl_error("'%s' is not an option or key=value", a);
-			rl_hint("trainer --help");
-			return EXIT_USAGE;
+			*text[r] = p.val;
 		}
 	}
 	return CLI_CONTINUE;
@@ -276,6 +299,9 @@ int main(int argc, char **argv)
 	struct cli cli;
 	int rc, exit_code;
 	rl_progname = "trainer";
+	set_completion_words();
+	if ((rc = opts_special(&trainer_prog, argc, argv)) >= 0)
+		return rc; /* --version, --help-man, --help-completion */
 	if (argc > 1 && !strcmp(argv[1], "prepare-data"))
 		return cmd_prepare_data(argc - 1, argv + 1);
 	install_signals();
@@ -291,8 +317,7 @@ int main(int argc, char **argv)
 		free(cli.kv);
 		return rc;
 	}
-	if (resolve_config(&r, &cli)) {
-		rl_hint("trainer --list-variables shows every key, its type and default");
+	if (resolve_config(&r, &cli)) { /* config.c said what and gave its one hint */
 		free(cli.kv);
 		return EXIT_USAGE;
 	}
