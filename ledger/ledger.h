@@ -28,6 +28,13 @@ int cmd_audit(int argc, char **argv, struct ledger_ctx *ctx);
 int cmd_variables(int argc, char **argv, struct ledger_ctx *ctx);
 int cmd_reinfer(int argc, char **argv, struct ledger_ctx *ctx);
 int cmd_check(int argc, char **argv, struct ledger_ctx *ctx);
+int cmd_note(int argc, char **argv, struct ledger_ctx *ctx);
+int cmd_tag(int argc, char **argv, struct ledger_ctx *ctx);
+int cmd_decide(int argc, char **argv, struct ledger_ctx *ctx);
+int cmd_archive(int argc, char **argv, struct ledger_ctx *ctx);
+int cmd_export(int argc, char **argv, struct ledger_ctx *ctx);
+int cmd_compare(int argc, char **argv, struct ledger_ctx *ctx);
+int cmd_summary(int argc, char **argv, struct ledger_ctx *ctx);
 
 /* wants_help(argc, argv) lives in common/util.h. */
 

@@ -9,6 +9,7 @@
  *      (tests/t-help.sh already runs `--help` for every row).
  */
 #include <unistd.h>
+#include "annot.h"
 #include "db.h"
 #include "ledger.h"
 #include "util.h"
@@ -17,10 +18,13 @@
  * one (init, ingest, campaign add); every other command needs the file to exist,
  * so that `ledger query --db typo.db` says so instead of creating an empty
  * ledger and answering that it holds nothing. */
-enum { NEED_DB = 1, CREATES_DB = 2, READS_DB = 4 };
+enum { NEED_DB = 1, CREATES_DB = 2, READS_DB = 4, EFFECTIVE = 8 };
 /* READS_DB: the command only reads, so the ledger is opened read-only
  * (db_open_read): a read-only file, directory or mount can be read, and a
- * read never writes a schema into an empty file. */
+ * read never writes a schema into an empty file.
+ * EFFECTIVE: the command reads runs as annotated (annot.h annot_view):
+ * decided decisions, archived runs hidden unless --archived is given
+ * (taken out of argv here, before "--"). */
 
 static const struct command {
 	const char *name;
@@ -30,17 +34,24 @@ static const struct command {
 } commands[] = {
 	{ "init", cmd_init, NEED_DB | CREATES_DB, "create an empty ledger, or check an existing one" },
 	{ "ingest", cmd_ingest, NEED_DB | CREATES_DB, "add run records (runrec/1, results.tsv, run.log, autoresearch@home JSON)" },
-	{ "query", cmd_query, NEED_DB | READS_DB, "list runs matching filters" },
+	{ "query", cmd_query, NEED_DB | READS_DB | EFFECTIVE, "list runs matching filters" },
 	{ "show", cmd_show, NEED_DB | READS_DB, "show one run in full" },
 	{ "diff", cmd_diff, NEED_DB | READS_DB, "compare two runs: config, code, hardware, metrics" },
-	{ "frontier", cmd_frontier, NEED_DB | READS_DB, "running best per hardware class and the runs that moved it" },
-	{ "repeats", cmd_repeats, NEED_DB | READS_DB, "groups of repeat measurements with n, mean, sd" },
+	{ "frontier", cmd_frontier, NEED_DB | READS_DB | EFFECTIVE, "running best per hardware class and the runs that moved it" },
+	{ "repeats", cmd_repeats, NEED_DB | READS_DB | EFFECTIVE, "groups of repeat measurements with n, mean, sd" },
 	{ "quarantine", cmd_quarantine, NEED_DB | READS_DB, "list input lines that could not be ingested" },
 	{ "campaign", cmd_campaign, NEED_DB | CREATES_DB, "declare, list, show and assign campaigns" },
-	{ "audit", cmd_audit, NEED_DB | READS_DB, "audit campaigns: confounded, out-of-scope, unresolved, noise" },
+	{ "audit", cmd_audit, NEED_DB | READS_DB | EFFECTIVE, "audit campaigns: confounded, out-of-scope, unresolved, noise" },
 	{ "variables", cmd_variables, 0, "the variable vocabulary: keys, kinds, types, aliases (no ledger needed)" },
 	{ "reinfer", cmd_reinfer, NEED_DB, "recompute changes inferred from descriptions with the current rules" },
 	{ "check", cmd_check, NEED_DB, "check the ledger file for damage (SQLite's integrity and foreign key checks)" },
+	{ "compare", cmd_compare, NEED_DB | READS_DB, "runs side by side: the config keys that differ and the metrics" },
+	{ "summary", cmd_summary, NEED_DB | READS_DB | EFFECTIVE, "where a campaign stands: keeps, crashes, best, trend, untested" },
+	{ "note", cmd_note, NEED_DB, "add a note to a run (kept beside its record, with who and when)" },
+	{ "tag", cmd_tag, NEED_DB, "tag a run KEY=VALUE" },
+	{ "decide", cmd_decide, NEED_DB, "decide a run keep or discard after the fact" },
+	{ "archive", cmd_archive, NEED_DB, "hide runs from frontier, audit, query and reports (never deleted)" },
+	{ "export", cmd_export, NEED_DB | READS_DB, "every run as runrec/1 JSONL with its changes and annotations" },
 };
 
 static const char usage[] =
@@ -49,6 +60,7 @@ static const char usage[] =
 	"Options (accepted before or after COMMAND):\n"
 	"  --db FILE       ledger database (default $LEDGER_DB, else ./ledger.db)\n"
 	"  --format FMT    output format: table (default), tsv, csv, json, md\n"
+	"  --archived      query, frontier, repeats, audit, summary: archived runs too\n"
 	"  -h, --help      this help; `ledger COMMAND --help` for a command\n"
 	"\n"
 	"Exit status: 0 ok, 1 findings or partial failure, 2 usage error,\n"
@@ -109,6 +121,23 @@ static int take_global_options(int *argc, char **argv, struct ledger_ctx *ctx)
 	return 0;
 }
 
+/* Remove every flag from argv (before "--"); 1 when it was there. */
+static int take_flag(int *argc, char **argv, const char *flag)
+{
+	int out = 1, found = 0, literal = 0;
+	for (int i = 1; i < *argc; i++) {
+		if (!literal && !strcmp(argv[i], "--"))
+			literal = 1;
+		if (!literal && !strcmp(argv[i], flag))
+			found = 1;
+		else
+			argv[out++] = argv[i];
+	}
+	*argc = out;
+	argv[out] = NULL;
+	return found;
+}
+
 static int open_ledger(struct ledger_ctx *ctx, int flags)
 {
 	if (!(flags & CREATES_DB) && access(ctx->db_path, F_OK)) {
@@ -145,8 +174,14 @@ int main(int argc, char **argv)
 		if (!strcmp(c->name, "campaign") && argc > 2 &&
 		    (!strcmp(argv[2], "list") || !strcmp(argv[2], "show")))
 			flags = NEED_DB | READS_DB;
+		int archived = (flags & EFFECTIVE) ? take_flag(&argc, argv, "--archived") : 0;
 		if ((flags & NEED_DB) && !wants_help(argc - 1, argv + 1) && open_ledger(&ctx, flags))
 			return EXIT_FAILURE_RT;
+		if (ctx.db && (flags & EFFECTIVE) &&
+		    annot_view(ctx.db, archived ? ANNOT_WITH_ARCHIVED : ANNOT_HIDE_ARCHIVED)) {
+			db_close(ctx.db);
+			return EXIT_FAILURE_RT;
+		}
 		rc = c->fn(argc - 1, argv + 1, &ctx);
 		if (ctx.db)
 			db_close(ctx.db);
