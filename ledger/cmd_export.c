@@ -6,6 +6,7 @@
 #include "carried.h"
 #include "db.h"
 #include "ledger.h"
+#include "runrec.h"
 #include "util.h"
 
 static const char usage[] =
@@ -19,7 +20,7 @@ static const char usage[] =
 	"annotations (into a fresh ledger, or merged into another); see\n"
 	"docs/run-record.md, \"Exported records\".\n";
 
-/* The stored canonical record with ",\"ledger\":{…}" before its closing
+/* The canonical record with ",\"ledger\":{…}" before its closing
  * brace: the record's own bytes are not re-encoded. */
 static int write_line(const char *record, const json_t *carried, FILE *out)
 {
@@ -40,6 +41,25 @@ static int write_line(const char *record, const json_t *carried, FILE *out)
 	return 0;
 }
 
+/* A record that came without a run_id was stored with the one derived
+ * from its identity ("r-" + 16 hex digits of content_hash, store.c): that
+ * run_id is the ledger's, so the export leaves it out again, and ingest
+ * derives the same one from the same identity. Otherwise the stored text.
+ * Returns the text to write (malloc'd, or NULL for "record as it is"). */
+static char *as_received(const char *record, const char *run_id, const char *hash)
+{
+	if (!run_id || !hash || strlen(run_id) != 18 || strncmp(run_id, "r-", 2) ||
+	    strncmp(run_id + 2, hash, 16))
+		return NULL;
+	json_t *rec = json_loads(record, 0, NULL);
+	if (!rec)
+		return NULL;
+	json_object_del(rec, "run_id");
+	char *text = runrec_canonical(rec);
+	json_decref(rec);
+	return text;
+}
+
 int cmd_export(int argc, char **argv, struct ledger_ctx *ctx)
 {
 	if (wants_help(argc, argv)) {
@@ -56,12 +76,16 @@ int cmd_export(int argc, char **argv, struct ledger_ctx *ctx)
 		return EXIT_USAGE;
 	}
 	/* main.runs: every run, archived ones too (annot.h's view may hide them) */
-	sqlite3_stmt *st = db_prepare(ctx->db, "SELECT id, record FROM main.runs ORDER BY id");
+	sqlite3_stmt *st = db_prepare(ctx->db, "SELECT id, record, run_id, content_hash FROM main.runs ORDER BY id");
 	int rc;
 	while ((rc = db_step(st, "read the runs")) == SQLITE_ROW) {
+		const char *record = (const char *)sqlite3_column_text(st, 1);
+		char *received = as_received(record, (const char *)sqlite3_column_text(st, 2),
+					     (const char *)sqlite3_column_text(st, 3));
 		json_t *carried = carried_export(ctx->db, sqlite3_column_int64(st, 0));
-		int bad = !carried || write_line((const char *)sqlite3_column_text(st, 1), carried, stdout);
+		int bad = !carried || write_line(received ? received : record, carried, stdout);
 		json_decref(carried);
+		free(received);
 		if (bad) {
 			rc = DB_ERROR;
 			break;
