@@ -221,22 +221,49 @@ static json_t *column_json(sqlite3_stmt *st, int col)
 	return v ? v : json_null();
 }
 
-static json_t *export_changes(sqlite3 *db, long long id)
+struct carried_exporter {
+	sqlite3_stmt *changes, *annots, *row;
+};
+
+struct carried_exporter *carried_exporter_new(sqlite3 *db)
 {
-	sqlite3_stmt *st = db_prepare(db, "SELECT var, old, new, how, span, infer_version FROM changes"
-					  " WHERE run = ?1 ORDER BY var");
+	struct carried_exporter *x = xcalloc(1, sizeof(*x));
+	x->changes = db_prepare(db, "SELECT var, old, new, how, span, infer_version FROM changes"
+				    " WHERE run = ?1 ORDER BY var");
+	x->annots = db_prepare(db, "SELECT kind, key, value, who, at FROM main.annotations"
+				   " WHERE run = ?1 ORDER BY id");
+	x->row = db_prepare(db, "SELECT repeat_key, source_format, source_file, source_line,"
+				" ingested_at FROM main.runs WHERE id = ?1");
+	return x;
+}
+
+void carried_exporter_free(struct carried_exporter *x)
+{
+	if (!x)
+		return;
+	sqlite3_finalize(x->changes);
+	sqlite3_finalize(x->annots);
+	sqlite3_finalize(x->row);
+	free(x);
+}
+
+/* Step st (bound to run id) over its rows, each into an object of the
+ * named columns; from column skip_null_from on, a NULL is left out. */
+static json_t *rows_json(sqlite3_stmt *st, long long id, const char *const *names, int ncols,
+			 int skip_null_from, const char *purpose)
+{
+	sqlite3_reset(st);
 	sqlite3_bind_int64(st, 1, id);
-	static const char *const names[] = { "var", "old", "new", "how", "span", "infer_version" };
 	json_t *arr = json_array();
 	int rc;
-	while ((rc = db_step(st, "read the run's changes")) == SQLITE_ROW) {
-		json_t *c = json_object();
-		for (int k = 0; k < 6; k++)
-			if (k < 4 || sqlite3_column_type(st, k) != SQLITE_NULL)
-				json_object_set_new(c, names[k], column_json(st, k));
-		json_array_append_new(arr, c);
+	while ((rc = db_step(st, purpose)) == SQLITE_ROW) {
+		json_t *o = json_object();
+		for (int k = 0; k < ncols; k++)
+			if (k < skip_null_from || sqlite3_column_type(st, k) != SQLITE_NULL)
+				json_object_set_new(o, names[k], column_json(st, k));
+		json_array_append_new(arr, o);
 	}
-	sqlite3_finalize(st);
+	sqlite3_reset(st);
 	if (rc == DB_ERROR) {
 		json_decref(arr);
 		return NULL;
@@ -244,36 +271,35 @@ static json_t *export_changes(sqlite3 *db, long long id)
 	return arr;
 }
 
-static json_t *export_row(sqlite3 *db, long long id, json_t *l)
+json_t *carried_export(struct carried_exporter *x, long long id)
 {
-	sqlite3_stmt *st = db_prepare(db, "SELECT repeat_key, source_format, source_file, source_line,"
-					  " ingested_at FROM main.runs WHERE id = ?1");
-	sqlite3_bind_int64(st, 1, id);
-	int rc = db_step(st, "read the run");
-	if (rc == SQLITE_ROW) {
-		if (sqlite3_column_type(st, 0) != SQLITE_NULL)
-			json_object_set_new(l, "repeat_key", column_json(st, 0));
-		json_t *src = json_object();
-		static const char *const names[] = { "format", "file", "line", "ingested_at" };
-		for (int k = 0; k < 4; k++)
-			json_object_set_new(src, names[k], column_json(st, k + 1));
-		json_object_set_new(l, "source", src);
-	}
-	sqlite3_finalize(st);
-	return rc == SQLITE_ROW ? l : NULL;
-}
-
-json_t *carried_export(sqlite3 *db, long long id)
-{
+	static const char *const change_cols[] = { "var", "old", "new", "how", "span", "infer_version" };
+	/* annot_list's shape; a NULL (a tag's key elsewhere) is left out */
+	static const char *const annot_names[] = { "kind", "key", "value", "who", "at" };
+	json_t *changes = rows_json(x->changes, id, change_cols, 6, 4, "read the run's changes");
+	json_t *annots = changes ? rows_json(x->annots, id, annot_names, 5, 0, "read the run's annotations") : NULL;
 	json_t *l = json_object();
-	json_t *changes = export_changes(db, id);
-	json_t *annots = changes ? annot_list(db, id) : NULL;
-	if (!changes || !annots || !export_row(db, id, l)) {
+	int rc = DB_ERROR;
+	if (annots) {
+		sqlite3_reset(x->row);
+		sqlite3_bind_int64(x->row, 1, id);
+		rc = db_step(x->row, "read the run");
+	}
+	if (rc != SQLITE_ROW) {
+		sqlite3_reset(x->row);
 		json_decref(changes);
 		json_decref(annots);
 		json_decref(l);
 		return NULL;
 	}
+	if (sqlite3_column_type(x->row, 0) != SQLITE_NULL)
+		json_object_set_new(l, "repeat_key", column_json(x->row, 0));
+	json_t *src = json_object();
+	static const char *const src_names[] = { "format", "file", "line", "ingested_at" };
+	for (int k = 0; k < 4; k++)
+		json_object_set_new(src, src_names[k], column_json(x->row, k + 1));
+	sqlite3_reset(x->row);
+	json_object_set_new(l, "source", src);
 	json_object_set_new(l, "changes", changes);
 	json_object_set_new(l, "annotations", annots);
 	return l;

@@ -50,9 +50,13 @@ void carried_free(struct carried *c);
  * they differ (repeat_key() then treats them as not exact). */
 int carried_change_list(const struct carried *c, struct change_list *out);
 
-/* The "ledger" object of stored run id, as export writes it (keys
- * sorted); NULL when the ledger cannot be read (reported). */
+/* The "ledger" object of stored run id, as export writes it; NULL when
+ * the ledger cannot be read (reported). The exporter holds the prepared
+ * statements, made once for all the runs of an export. */
 struct sqlite3;
-json_t *carried_export(struct sqlite3 *db, long long id);
+struct carried_exporter;
+struct carried_exporter *carried_exporter_new(struct sqlite3 *db);
+void carried_exporter_free(struct carried_exporter *x);
+json_t *carried_export(struct carried_exporter *x, long long id);
 
 #endif

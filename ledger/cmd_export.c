@@ -77,12 +77,13 @@ int cmd_export(int argc, char **argv, struct ledger_ctx *ctx)
 	}
 	/* main.runs: every run, archived ones too (annot.h's view may hide them) */
 	sqlite3_stmt *st = db_prepare(ctx->db, "SELECT id, record, run_id, content_hash FROM main.runs ORDER BY id");
+	struct carried_exporter *x = carried_exporter_new(ctx->db);
 	int rc;
 	while ((rc = db_step(st, "read the runs")) == SQLITE_ROW) {
 		const char *record = (const char *)sqlite3_column_text(st, 1);
 		char *received = as_received(record, (const char *)sqlite3_column_text(st, 2),
 					     (const char *)sqlite3_column_text(st, 3));
-		json_t *carried = carried_export(ctx->db, sqlite3_column_int64(st, 0));
+		json_t *carried = carried_export(x, sqlite3_column_int64(st, 0));
 		int bad = !carried || write_line(received ? received : record, carried, stdout);
 		json_decref(carried);
 		free(received);
@@ -92,5 +93,6 @@ int cmd_export(int argc, char **argv, struct ledger_ctx *ctx)
 		}
 	}
 	sqlite3_finalize(st);
+	carried_exporter_free(x);
 	return rc == SQLITE_DONE ? EXIT_OK : EXIT_FAILURE_RT;
 }
