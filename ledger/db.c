@@ -480,9 +480,10 @@ static int refuse_readonly(const char *path, const char *sqlite_said)
 		return 0;
 	}
 	rl_error("cannot write to ledger '%s': %s", path, why.len ? why.buf : sqlite_said);
-	rl_hint("ingest, init, campaign add/assign and reinfer write the ledger: it and its directory must "
-		"be writable (WAL mode keeps '%s-wal' and '%s-shm' beside it); query, show, diff, frontier, "
-		"repeats, quarantine, audit, campaign list/show and report read a read-only ledger", path, path);
+	rl_hint("ingest, init, campaign add/assign, reinfer, note, tag, decide and archive write the ledger: it "
+		"and its directory must be writable (WAL mode keeps '%s-wal' and '%s-shm' beside it); query, show, "
+		"diff, compare, frontier, repeats, summary, quarantine, audit, export, campaign list/show and report "
+		"read a read-only ledger", path, path);
 	sb_release(&why);
 	return 1;
 }
