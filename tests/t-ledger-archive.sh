@@ -72,3 +72,19 @@ expect_code ledger-archive-6.1 "one unknown run among known ones" 2 "$LEDGER" ar
 expect_eq ledger-archive-6.2 "(none archived)" "6" "$(sql ledger.db "SELECT count(*) FROM annotations WHERE kind = 'archive'")"
 expect_code ledger-archive-6.3 "no run" 2 "$LEDGER" archive
 expect_code ledger-archive-6.4 "--undo is archive's only" 2 "$LEDGER" note --undo h100-d9 x
+
+# a read-only ledger with annotations: the read commands still see it as
+# annotated (the view is a TEMP one: nothing is written to the ledger)
+"$LEDGER" archive h100-mlr5 >/dev/null
+mkdir ro && cp ledger.db ro/l.db && rm -f ledger.db-wal ledger.db-shm
+before=$(sha256sum <ro/l.db)
+if [ "$(id -u)" = 0 ] && setpriv --reuid=65534 --regid=65534 --clear-groups true 2>/dev/null; then
+	chmod 755 . && chmod 644 ro/l.db && chmod 555 ro
+	expect_code ledger-archive-7.1 "query as nobody on a read-only directory" 0 \
+		setpriv --reuid=65534 --regid=65534 --clear-groups "$LEDGER" --db ro/l.db --format tsv query
+	expect_eq ledger-archive-7.2 "(the archived run hidden there too)" "no" "$(has "$(printf '%s\n' "$out" | sed 1d | cut -f1 | tr '\n' ' ')" h100-mlr5)"
+	expect_eq ledger-archive-7.3 "the file unchanged, nothing made beside it" "$before|l.db" "$(sha256sum <ro/l.db)|$(ls ro)"
+	chmod 755 ro
+else
+	ok ledger-archive-7.1 "skipped: needs root and setpriv to read as another user"
+fi
