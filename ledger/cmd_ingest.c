@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include "codediff.h"
 #include "db.h"
+#include "carried.h"
 #include "ingest.h"
 #include "jsonarena.h"
 #include "ledger.h"
@@ -131,13 +132,23 @@ static void reject_sb(struct ingest_file *f, long line, const char *raw, size_t 
 void ingest_prepare(const struct ingest_file *f, struct ingest_item *it)
 {
 	it->prep.canon = NULL;
-	fill_options(it->rec, f->opts);
-	if (runrec_validate(it->rec, &it->why)) {
+	it->prep.carried = NULL;
+	/* what an export carries is the ledger's, not the record's (carried.h) */
+	struct carried *carried = NULL;
+	if (carried_take(it->rec, &carried, &it->why)) {
 		json_decref(it->rec);
 		it->rec = NULL;
 		return;
 	}
+	fill_options(it->rec, f->opts);
+	if (runrec_validate(it->rec, &it->why)) {
+		json_decref(it->rec);
+		it->rec = NULL;
+		carried_free(carried);
+		return;
+	}
 	store_prepare(it->rec, &it->prep);
+	it->prep.carried = carried;
 }
 
 /* ---- progress ----------------------------------------------------------- */

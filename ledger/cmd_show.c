@@ -4,6 +4,7 @@
  * Reads only. Record text is escaped for the terminal (control characters
  * shown as \xNN) or by table.h for the other formats. */
 #include "changed.h"
+#include "annot.h"
 #include "db.h"
 #include "hw.h"
 #include "jsontext.h"
@@ -19,7 +20,9 @@ const struct opt_cmd cmd_show_spec = {
 	.summary = "show one run in full",
 	.about = "Show one run: every field of its record, then the ledger's tags (hardware\n"
 		 "class, VRAM tier, changed variables with old and new values, repeat key,\n"
-		 "source file:line; a peak memory above the card's as peak_vram_above_card).\n"
+		 "source file:line; a peak memory above the card's as peak_vram_above_card),\n"
+		 "then the annotations (notes, tags, a decision made after the fact beside\n"
+		 "the recorded one, archived), each with who and when.\n"
 		 "RUN is a run id, a unique prefix of one, #N, or a prefix of the run's\n"
 		 "code commit (at least 4 characters) when no run id starts with it.\n"
 		 "\n"
@@ -200,7 +203,9 @@ static void tag_fields(struct fields *f, const json_t *tags)
 	const char *k;
 	json_t *v;
 	json_object_foreach((json_t *)tags, k, v) {
-		if (strcmp(k, "changed")) {
+		/* annotations and what they decide: annotation_fields */
+		if (strcmp(k, "changed") && strcmp(k, "annotations") && strcmp(k, "decided") &&
+		    strcmp(k, "archived")) {
 			sb name = SB_INIT;
 			sb_addf(&name, "ledger.%s", k);
 			flatten(f, name.buf, v);
@@ -221,6 +226,97 @@ static void tag_fields(struct fields *f, const json_t *tags)
 		sb_release(&name);
 		sb_release(&val);
 	}
+}
+
+/* The annotations (annot.h): JSON gets them whole, in order, and the
+ * effective state beside them: "decided" (only when a decision was made
+ * after the fact; the record keeps its own) and "archived". 0 or -1. */
+static int annotation_tags(sqlite3 *db, sqlite3_int64 id, json_t *tags)
+{
+	json_t *list = annot_list(db, id);
+	if (!list)
+		return -1;
+	size_t i;
+	json_t *a;
+	const char *decided = NULL, *archive = NULL;
+	json_array_foreach(list, i, a) {
+		const char *kind = json_string_value(json_object_get(a, "kind"));
+		const char *value = json_string_value(json_object_get(a, "value"));
+		if (kind && !strcmp(kind, "decision"))
+			decided = value;
+		else if (kind && !strcmp(kind, "archive"))
+			archive = value;
+	}
+	if (decided)
+		json_object_set_new(tags, "decided", json_string(decided));
+	if (archive)
+		json_object_set_new(tags, "archived", json_boolean(!strcmp(archive, "archived")));
+	if (json_array_size(list))
+		json_object_set_new(tags, "annotations", list);
+	else
+		json_decref(list);
+	return 0;
+}
+
+/* "VALUE (by WHO at AT)" */
+static void annotation_value(sb *out, const json_t *a, const char *value)
+{
+	sb_addf(out, "%s (by %s at %s)", value, json_string_value(json_object_get(a, "who")),
+		json_string_value(json_object_get(a, "at")));
+}
+
+/* ledger.note.N, ledger.tag.KEY (the latest value; removed tags not
+ * shown), ledger.decision.recorded and .decided, ledger.archived. */
+static void annotation_fields(struct fields *f, const json_t *tags, const json_t *rec)
+{
+	const json_t *list = json_object_get(tags, "annotations");
+	const json_t *a, *last_decision = NULL, *last_archive = NULL;
+	size_t i;
+	int notes = 0;
+	sb name = SB_INIT, val = SB_INIT;
+	json_array_foreach(list, i, a) {
+		const char *kind = json_string_value(json_object_get(a, "kind"));
+		const char *value = json_string_value(json_object_get(a, "value"));
+		const char *key = json_string_value(json_object_get(a, "key"));
+		sb_reset(&name);
+		sb_reset(&val);
+		if (!strcmp(kind, "note")) {
+			sb_addf(&name, "ledger.note.%d", ++notes);
+			annotation_value(&val, a, value);
+			field_add(f, name.buf, val.buf);
+		} else if (!strcmp(kind, "tag")) {
+			int later = 0; /* a later tag of the key replaces this one */
+			for (size_t j = i + 1; j < json_array_size(list) && !later; j++) {
+				const json_t *b = json_array_get(list, j);
+				const char *bk = json_string_value(json_object_get(b, "key"));
+				later = bk && !strcmp(json_string_value(json_object_get(b, "kind")), "tag") &&
+					!strcmp(bk, key);
+			}
+			if (later || !*value)
+				continue;
+			sb_addf(&name, "ledger.tag.%s", key);
+			annotation_value(&val, a, value);
+			field_add(f, name.buf, val.buf);
+		} else if (!strcmp(kind, "decision")) {
+			last_decision = a;
+		} else if (!strcmp(kind, "archive")) {
+			last_archive = a;
+		}
+	}
+	if (last_decision) {
+		const char *recorded = json_string_value(json_object_get(rec, "decision"));
+		field_add(f, "ledger.decision.recorded", recorded);
+		sb_reset(&val);
+		annotation_value(&val, last_decision, json_string_value(json_object_get(last_decision, "value")));
+		field_add(f, "ledger.decision.decided", val.buf);
+	}
+	if (last_archive) {
+		sb_reset(&val);
+		annotation_value(&val, last_archive, json_string_value(json_object_get(last_archive, "value")));
+		field_add(f, "ledger.archived", val.buf);
+	}
+	sb_release(&name);
+	sb_release(&val);
 }
 
 static void print_text(const struct fields *f)
@@ -298,6 +394,11 @@ static int show(sqlite3 *db, sqlite3_int64 id, enum out_format fmt)
 	}
 	memory_flag(tags, rec);
 	bpb_flag(tags, rec);
+	if (annotation_tags(db, id, tags)) {
+		json_decref(tags);
+		json_decref(rec);
+		return EXIT_FAILURE_RT;
+	}
 	if (fmt == FMT_JSON) {
 		json_object_set(rec, "ledger", tags);
 		char *s = json_dumps(rec, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15));
@@ -307,6 +408,7 @@ static int show(sqlite3 *db, sqlite3_int64 id, enum out_format fmt)
 		struct fields f = { 0 };
 		record_fields(&f, rec);
 		tag_fields(&f, tags);
+		annotation_fields(&f, tags, rec);
 		print_fields(&f, fmt);
 		fields_release(&f);
 	}

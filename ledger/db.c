@@ -1,7 +1,7 @@
 /* db.c — open the ledger database and own its schema.
  *
- * Schema version 2 (PRAGMA user_version; a version 1 ledger is upgraded
- * on open, see db_upgrade); a new ledger has 16 KB pages, WAL:
+ * Schema version 3 (PRAGMA user_version; a version 1 or 2 ledger is
+ * upgraded on open, see db_upgrade); a new ledger has 16 KB pages, WAL:
  *
  * runs        one row per distinct run record (identity = content hash)
  *   id            INTEGER  ingest order; ties in time are broken by it
@@ -46,6 +46,16 @@
  *
  * campaigns   declared campaigns (ledger campaign add): name, spec (JSON)
  * campaign_runs  explicit assignments (ledger campaign assign): campaign, run
+ *
+ * annotations (version 3) what people said about a run after the fact
+ *   (ledger note, tag, decide, archive; ledger/annot.h); the runs row and
+ *   its record are never changed by them. Append-only: a later annotation
+ *   of the same kind (and key) supersedes an earlier one when read.
+ *   id INTEGER (order), run INTEGER -> runs.id, kind TEXT note|tag|decision|
+ *   archive, key TEXT (tag: its key; else NULL), value TEXT (note: the text;
+ *   tag: the value, '' removes it; decision: keep|discard; archive:
+ *   archived|restored), who TEXT, at TEXT (ISO-8601 UTC); index
+ *   annotations_run (run, kind)
  */
 #include <sys/stat.h>
 #include <sys/statvfs.h>
@@ -89,7 +99,11 @@ static const char *const schema =
 	"CREATE TABLE IF NOT EXISTS campaigns(name TEXT PRIMARY KEY, spec TEXT NOT NULL);"
 	"CREATE TABLE IF NOT EXISTS campaign_runs("
 	" campaign TEXT NOT NULL, run INTEGER NOT NULL REFERENCES runs(id),"
-	" PRIMARY KEY(campaign, run)) WITHOUT ROWID;";
+	" PRIMARY KEY(campaign, run)) WITHOUT ROWID;"
+	"CREATE TABLE IF NOT EXISTS annotations("
+	" id INTEGER PRIMARY KEY, run INTEGER NOT NULL REFERENCES runs(id),"
+	" kind TEXT NOT NULL CHECK(kind IN ('note','tag','decision','archive')),"
+	" key TEXT, value TEXT NOT NULL, who TEXT, at TEXT NOT NULL);";
 
 /* The secondary indexes: all but the tables' own keys and UNIQUE
  * constraints. Schema creation and a bulk ingest's rebuild (below) both
@@ -110,6 +124,7 @@ static const struct {
 	{ "runs_frontier", "ON runs(t_finished, id, hw_class, vram_tier, val_bpb)"
 			   " WHERE val_bpb IS NOT NULL" },
 	{ "changes_var", "ON changes(var)" },
+	{ "annotations_run", "ON annotations(run, kind)" },
 };
 
 /* ---- secondary indexes -------------------------------------------- */
@@ -404,11 +419,13 @@ static int db_upgrade(sqlite3 *db, const char *path)
 		return begun;
 	int v = schema_version(db);
 	int rc = v < 0 ? -1 : 0; /* unreadable: reported */
-	if (v >= 1 && v < 2) {
+	if (v >= 1 && v < LEDGER_SCHEMA_VERSION)
 		rl_warn("ledger '%s': upgrading its schema from version %d to %d", path, v,
 			LEDGER_SCHEMA_VERSION);
+	if (v >= 1 && v < 2)
 		rc = db_exec(db, upgrade_v1_v2);
-	}
+	/* 2 -> 3 adds the annotations table and its index: the schema text
+	 * and the index list below create what is missing */
 	if (!rc && v < LEDGER_SCHEMA_VERSION)
 		rc = db_exec(db, schema) || db_indexes_create(db, DB_INDEXES_ALL);
 	if (!rc && v < LEDGER_SCHEMA_VERSION) {
@@ -463,9 +480,10 @@ static int refuse_readonly(const char *path, const char *sqlite_said)
 		return 0;
 	}
 	rl_error("cannot write to ledger '%s': %s", path, why.len ? why.buf : sqlite_said);
-	rl_hint("ingest, init, campaign add/assign and reinfer write the ledger: it and its directory must "
-		"be writable (WAL mode keeps '%s-wal' and '%s-shm' beside it); query, show, diff, frontier, "
-		"repeats, quarantine, audit, campaign list/show and report read a read-only ledger", path, path);
+	rl_hint("ingest, init, campaign add/assign, reinfer, note, tag, decide and archive write the ledger: it "
+		"and its directory must be writable (WAL mode keeps '%s-wal' and '%s-shm' beside it); query, show, "
+		"diff, compare, frontier, repeats, summary, quarantine, audit, export, campaign list/show and report "
+		"read a read-only ledger", path, path);
 	sb_release(&why);
 	return 1;
 }

@@ -29,6 +29,13 @@ int cmd_audit(int argc, char **argv, struct ledger_ctx *ctx);
 int cmd_variables(int argc, char **argv, struct ledger_ctx *ctx);
 int cmd_reinfer(int argc, char **argv, struct ledger_ctx *ctx);
 int cmd_check(int argc, char **argv, struct ledger_ctx *ctx);
+int cmd_note(int argc, char **argv, struct ledger_ctx *ctx);
+int cmd_tag(int argc, char **argv, struct ledger_ctx *ctx);
+int cmd_decide(int argc, char **argv, struct ledger_ctx *ctx);
+int cmd_archive(int argc, char **argv, struct ledger_ctx *ctx);
+int cmd_export(int argc, char **argv, struct ledger_ctx *ctx);
+int cmd_compare(int argc, char **argv, struct ledger_ctx *ctx);
+int cmd_summary(int argc, char **argv, struct ledger_ctx *ctx);
 
 /* Their option tables (name, summary, options, help text), one per command. */
 extern const struct opt_cmd cmd_init_spec, cmd_ingest_spec, cmd_query_spec, cmd_show_spec,

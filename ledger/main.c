@@ -22,6 +22,7 @@
  * its row is { NULL, cmd_NAME, FLAGS, "NAME", "summary" }.
  */
 #include <unistd.h>
+#include "annot.h"
 #include "db.h"
 #include "ledger.h"
 #include "opts.h"
@@ -31,10 +32,13 @@
  * one (init, ingest, campaign add); every other command needs the file to exist,
  * so that `ledger query --db typo.db` says so instead of creating an empty
  * ledger and answering that it holds nothing. */
-enum { NEED_DB = 1, CREATES_DB = 2, READS_DB = 4 };
+enum { NEED_DB = 1, CREATES_DB = 2, READS_DB = 4, EFFECTIVE = 8 };
 /* READS_DB: the command only reads, so the ledger is opened read-only
  * (db_open_read): a read-only file, directory or mount can be read, and a
- * read never writes a schema into an empty file. */
+ * read never writes a schema into an empty file.
+ * EFFECTIVE: the command reads runs as annotated (annot.h annot_view):
+ * decided decisions, archived runs hidden unless --archived is given
+ * (taken out of argv here, before "--"). */
 
 /* The global options: taken out of argv by main() wherever they stand
  * (before "--"), listed in every command's help. */
@@ -53,7 +57,10 @@ static const struct opt_cmd ledger_top = {
 	.about = "Keep run records in one SQLite file and answer questions about them.\n"
 		 "Installed (make install), every command runs as 'runledger COMMAND'; the\n"
 		 "reports as 'runledger report …' and training as 'runledger train …'.\n",
-	.notes = "Exit status: 0 ok, 1 findings or partial failure, 2 usage error,\n"
+	.notes = "query, frontier, repeats, audit and summary leave archived runs out;\n"
+		 "--archived (after the command) takes them in.\n"
+		 "\n"
+		 "Exit status: 0 ok, 1 findings or partial failure, 2 usage error,\n"
 		 "3 runtime failure (database, I/O).\n",
 	.groups = { &global_group },
 };
@@ -71,17 +78,25 @@ static const struct command {
 #define TABLED(name, flags) { &cmd_##name##_spec, cmd_##name, flags, NULL, NULL }
 	TABLED(init, NEED_DB | CREATES_DB),
 	TABLED(ingest, NEED_DB | CREATES_DB),
-	TABLED(query, NEED_DB | READS_DB),
+	TABLED(query, NEED_DB | READS_DB | EFFECTIVE),
 	TABLED(show, NEED_DB | READS_DB),
 	TABLED(diff, NEED_DB | READS_DB),
-	TABLED(frontier, NEED_DB | READS_DB),
-	TABLED(repeats, NEED_DB | READS_DB),
+	TABLED(frontier, NEED_DB | READS_DB | EFFECTIVE),
+	TABLED(repeats, NEED_DB | READS_DB | EFFECTIVE),
 	TABLED(quarantine, NEED_DB | READS_DB),
 	TABLED(campaign, NEED_DB | CREATES_DB),
-	TABLED(audit, NEED_DB | READS_DB),
+	TABLED(audit, NEED_DB | READS_DB | EFFECTIVE),
 	TABLED(variables, 0),
 	TABLED(reinfer, NEED_DB),
 	TABLED(check, NEED_DB),
+	/* not on the option tables yet: they print their own usage */
+	{ NULL, cmd_compare, NEED_DB | READS_DB, "compare", "runs side by side: the config keys that differ and the metrics" },
+	{ NULL, cmd_summary, NEED_DB | READS_DB | EFFECTIVE, "summary", "where a campaign stands: keeps, crashes, best, trend, untested" },
+	{ NULL, cmd_note, NEED_DB, "note", "add a note to a run (kept beside its record, with who and when)" },
+	{ NULL, cmd_tag, NEED_DB, "tag", "tag a run KEY=VALUE" },
+	{ NULL, cmd_decide, NEED_DB, "decide", "decide a run keep or discard after the fact" },
+	{ NULL, cmd_archive, NEED_DB, "archive", "hide runs from frontier, audit, query and reports (never deleted)" },
+	{ NULL, cmd_export, NEED_DB | READS_DB, "export", "every run as runrec/1 JSONL with its changes and annotations" },
 };
 
 static const struct opt_cmd *specs[ARRAY_SIZE(commands)];
@@ -128,6 +143,23 @@ static int take_global(const struct opt_parser *p, void *arg)
 	return 0;
 }
 
+/* Remove every flag from argv (before "--"); 1 when it was there. */
+static int take_flag(int *argc, char **argv, const char *flag)
+{
+	int out = 1, found = 0, literal = 0;
+	for (int i = 1; i < *argc; i++) {
+		if (!literal && !strcmp(argv[i], "--"))
+			literal = 1;
+		if (!literal && !strcmp(argv[i], flag))
+			found = 1;
+		else
+			argv[out++] = argv[i];
+	}
+	*argc = out;
+	argv[out] = NULL;
+	return found;
+}
+
 static int open_ledger(struct ledger_ctx *ctx, int flags)
 {
 	if (!(flags & CREATES_DB) && access(ctx->db_path, F_OK)) {
@@ -172,11 +204,17 @@ static int run_command(size_t at, int argc, char **argv, struct ledger_ctx *ctx)
 	/* campaign list and show only read: a read-only ledger will do */
 	if (c->fn == cmd_campaign && argc > 2 && (!strcmp(argv[2], "list") || !strcmp(argv[2], "show")))
 		flags = NEED_DB | READS_DB;
+	int archived = (flags & EFFECTIVE) ? take_flag(&argc, argv, "--archived") : 0;
 	/* a mistyped option is said before the ledger is opened */
 	if (c->spec && opts_check(&ledger_prog, c->spec, argc - 1, argv + 1))
 		return EXIT_USAGE;
 	if ((flags & NEED_DB) && !wants_help(argc - 1, argv + 1) && open_ledger(ctx, flags))
 		return EXIT_FAILURE_RT;
+	if (ctx->db && (flags & EFFECTIVE) &&
+	    annot_view(ctx->db, archived ? ANNOT_WITH_ARCHIVED : ANNOT_HIDE_ARCHIVED)) {
+		db_close(ctx->db);
+		return EXIT_FAILURE_RT;
+	}
 	int rc = c->fn(argc - 1, argv + 1, ctx);
 	if (ctx->db)
 		db_close(ctx->db);

@@ -11,6 +11,8 @@
  * all it can without the database (identity, canonical text, most of the
  * repeat key, the columns read from the record) so that a worker thread
  * can do it. */
+#include "annot.h"
+#include "carried.h"
 #include "codediff.h"
 #include "db.h"
 #include "hw.h"
@@ -1009,6 +1011,7 @@ static void supersede(struct store *st, sqlite3_int64 id, const struct store_pre
 void store_prepare(json_t *rec, struct store_prep *p)
 {
 	size_t cfg_off, cfg_len;
+	p->carried = NULL; /* the caller sets it after (ingest_prepare) */
 	/* "run_id": null is no run_id: drop it first, as runrec_ensure_id does,
 	 * so the derived id is the same one runrec_ensure_id would give */
 	if (json_is_null(json_object_get(rec, "run_id")))
@@ -1036,6 +1039,8 @@ void store_prep_release(struct store_prep *p)
 {
 	free(p->canon);
 	p->canon = NULL;
+	carried_free(p->carried);
+	p->carried = NULL;
 }
 
 void store_repeat_key(struct store *st, json_t *rec, const struct change_list *cl, int how,
@@ -1047,12 +1052,67 @@ void store_repeat_key(struct store *st, json_t *rec, const struct change_list *c
 	store_prep_release(&p);
 }
 
+/* ---- what an exported record carries (carried.h) ---------------------- */
+
+/* Where the run was first ingested from, and its repeat key, as the
+ * ledger it was exported from had them (positions as in sql_ins_run). */
+static void carried_bind(sqlite3_stmt *q, const struct carried *c, char key[65])
+{
+	if (!c)
+		return;
+	if (c->repeat_key)
+		snprintf(key, 65, "%s", c->repeat_key);
+	if (!c->has_source)
+		return;
+	db_bind_text(q, 24, c->src_format);
+	db_bind_text(q, 25, c->src_file);
+	sqlite3_bind_int64(q, 26, c->src_line);
+	db_bind_text(q, 27, c->src_ingested_at);
+}
+
+static void insert_carried_changes(struct store *st, sqlite3_int64 run, const struct carried *c)
+{
+	sqlite3_stmt *q = st->ins_change;
+	for (int i = 0; i < c->nchanges; i++) {
+		const struct carried_change *x = &c->changes[i];
+		sqlite3_bind_int64(q, 1, run);
+		db_bind_text(q, 2, x->var);
+		db_bind_text(q, 3, x->old_val);
+		db_bind_text(q, 4, x->new_val);
+		db_bind_text(q, 5, x->how);
+		db_bind_text(q, 6, x->span);
+		if (x->infer_version >= 0)
+			sqlite3_bind_int64(q, 7, x->infer_version);
+		else
+			sqlite3_bind_null(q, 7);
+		store_step(st, q, "store the run's changes");
+		sqlite3_reset(q);
+	}
+}
+
+/* Annotations the ledger does not hold yet; also for a run already
+ * present, so that ingesting another ledger's export merges them. */
+static void import_annotations(struct store *st, const char *run_id, const struct carried *c)
+{
+	if (!c->nannots)
+		return;
+	sqlite3_stmt *q = st->sel_by_id;
+	db_bind_text(q, 1, run_id);
+	int rc = store_step(st, q, "look up the stored run");
+	sqlite3_int64 id = rc == SQLITE_ROW ? sqlite3_column_int64(q, 0) : 0;
+	sqlite3_reset(q);
+	if (id && annot_import(st->db, id, c->annots, c->nannots) < 0)
+		st->failed = 1;
+}
+
 enum store_outcome store_put_prepared(struct store *st, json_t *rec, const struct store_prep *p,
 				      const struct store_src *src, const char **run_id, sb *why)
 {
 	char key[65];
 	struct change_list cl = CHANGE_LIST_INIT;
-	int how = find_changes(st, rec, &cl);
+	/* an exported record's changes are stored as they were, never inferred again */
+	int how = p->carried && p->carried->has_changes ? carried_change_list(p->carried, &cl)
+							 : find_changes(st, rec, &cl);
 	enum store_outcome out = STORE_NEW;
 	sqlite3_stmt *q = st->ins_run;
 
@@ -1060,6 +1120,7 @@ enum store_outcome store_put_prepared(struct store *st, json_t *rec, const struc
 	bind_record(st, q, p, src);
 	const struct hw_memo *hw = bind_hardware(st, q, &p->cols);
 	repeat_key(st, rec, p, hw, &cl, how, key);
+	carried_bind(q, p->carried, key);
 	bind_static(q, 23, key);
 	int rc = store_step(st, q, "store the run");
 	sqlite3_reset(q);
@@ -1069,7 +1130,11 @@ enum store_outcome store_put_prepared(struct store *st, json_t *rec, const struc
 	}
 	sqlite3_int64 id = 0;
 	if (sqlite3_changes(st->db) == 1) {
-		insert_changes(st, sqlite3_last_insert_rowid(st->db), &cl, (enum change_how)how);
+		id = sqlite3_last_insert_rowid(st->db);
+		if (p->carried && p->carried->has_changes)
+			insert_carried_changes(st, id, p->carried);
+		else
+			insert_changes(st, id, &cl, (enum change_how)how);
 		rkey_memo_put(st->rkeys, *run_id, key, hw->cls, p->cols.code_commit, p->cols.diff_sha256);
 	} else if ((out = explain_conflict(st, rec, *run_id, p->hash, &id, why)) == STORE_SUPERSEDE) {
 		supersede(st, id, p, src, key, &cl, how);
@@ -1079,6 +1144,8 @@ enum store_outcome store_put_prepared(struct store *st, json_t *rec, const struc
 		state_memo_forget(st->states, *run_id);
 	if (out != STORE_CONFLICT)
 		cache_config(st, *run_id, json_object_get(rec, "config"));
+	if (out != STORE_CONFLICT && p->carried)
+		import_annotations(st, *run_id, p->carried);
 	change_list_release(&cl);
 	return out;
 }

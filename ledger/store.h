@@ -96,6 +96,11 @@ struct store_prep {
 	 * be without the store: all parts but the hardware class (store.c). */
 	int has_repeat_prefix;
 	sha256_ctx repeat_prefix;
+	/* What an exported record carries (carried.h), taken out of it
+	 * before store_prepare; NULL for any other record. Owned: freed by
+	 * store_prep_release. The store then takes its changes, repeat key,
+	 * source and annotations instead of working them out. */
+	struct carried *carried;
 };
 void store_prepare(json_t *rec, struct store_prep *p);
 void store_prep_release(struct store_prep *p);

@@ -7,6 +7,7 @@
  * Reads the ledger; never writes it. */
 #include "audit.h"
 #include "campaign.h"
+#include "campaign_compare.h"
 #include "chart.h"
 #include "db.h"
 #include "filter.h"
@@ -508,6 +509,26 @@ static int sec_chart(struct camp *c)
 	return rc;
 }
 
+/* ---- side by side ------------------------------------------------------------ */
+
+/* The most recent runs, one column each, as `ledger compare --campaign`
+ * shows them, and their training curves overlaid (campaign_compare.h). */
+#define COMPARE_COLUMNS 20
+
+static void sec_compare(struct camp *c)
+{
+	sb tbl = SB_INIT, chart = SB_INIT, n = SB_INIT;
+	if (campaign_compare(c->db, c->name, c->o->out_dir, COMPARE_COLUMNS, &tbl, &chart))
+		c->failed = 1;
+	sb_addf(&n, "%d", c->n < COMPARE_COLUMNS ? c->n : COMPARE_COLUMNS);
+	tpl_set(&c->vars, "compare_table", tbl.buf);
+	tpl_set(&c->vars, "compare_runs", n.buf);
+	tpl_set(&c->vars, "chart_curves", chart.buf);
+	sb_release(&tbl);
+	sb_release(&chart);
+	sb_release(&n);
+}
+
 /* ---- the command ---------------------------------------------------------------- */
 
 static int parse_args(int argc, char **argv, struct report_opts *o, const char **name)
@@ -620,7 +641,8 @@ int cmd_campaign(int argc, char **argv, struct report_ctx *ctx)
 		rc = EXIT_FAILURE_RT;
 	} else {
 		partial |= sec_chart(&c) != 0;
-		rc = render(&c);
+		sec_compare(&c);
+		rc = c.failed ? EXIT_FAILURE_RT : render(&c);
 	}
 	finding_list_release(&fl);
 	camp_release(&c);

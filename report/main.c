@@ -12,6 +12,7 @@
  *   4. document it in docs/report.md and add tests/t-report-NAME.sh.
  */
 #include <unistd.h>
+#include "annot.h"
 #include "db.h"
 #include "opts.h"
 #include "report.h"
@@ -80,6 +81,12 @@ static int open_ledger(struct report_ctx *ctx)
 	}
 	if (db_open_read(ctx->db_path, &ctx->db)) /* a report only reads: a read-only ledger will do */
 		return EXIT_FAILURE_RT;
+	/* decided decisions, and archived runs left out (ledger/annot.h) */
+	if (annot_view(ctx->db, ANNOT_HIDE_ARCHIVED)) {
+		db_close(ctx->db);
+		ctx->db = NULL;
+		return EXIT_FAILURE_RT;
+	}
 	/* One read transaction for the whole report: every section sees the
 	 * same snapshot even while agents keep ingesting (WAL), and SQLite
 	 * takes its locks once instead of per statement. The larger page cache

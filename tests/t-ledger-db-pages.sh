@@ -35,14 +35,14 @@ ledger: hint: pass --db FILE or set LEDGER_DB; 'ledger ingest FILE' or 'ledger i
 # ledger init: creates an empty ledger, and leaves an existing one alone
 expect_code ledger-init-1 "init a new ledger" 0 "$LEDGER" --db fresh.db --format tsv init
 expect_eq ledger-init-2 "path, schema, runs and health" "ledger	schema	n_runs	health
-fresh.db	2	0	ok" "$out"
+fresh.db	3	0	ok" "$out"
 expect_code ledger-init-3 "then read commands work on it" 0 "$LEDGER" --db fresh.db frontier --format json
 expect_eq ledger-init-4 "an empty frontier" "[]" "$out"
 expect_code ledger-init-5 "init an existing ledger" 0 "$LEDGER" --db new.db --format json init
 expect_eq ledger-init-6 "its runs are counted, nothing changed" "1" "$(printf '%s' "$out" | jq -r '.n_runs')"
 expect_code ledger-init-7 "init with an argument is a usage error" 2 "$LEDGER" --db fresh.db init extra
 
-# schema 1 -> 2: a ledger written before changes had 'code', span and
+# schema 1 -> 3: a ledger written before changes had 'code', span and
 # infer_version is upgraded on open, in one transaction, its rows kept
 "$LEDGER" --db old.db ingest "$FIXTURES/ingest/runs.jsonl" >/dev/null 2>&1
 sql old.db "CREATE TABLE c1(run INTEGER NOT NULL REFERENCES runs(id), var TEXT NOT NULL,
@@ -54,8 +54,8 @@ sql old.db "CREATE TABLE c1(run INTEGER NOT NULL REFERENCES runs(id), var TEXT N
 before=$(sql old.db "SELECT run, var, old, new, how FROM changes ORDER BY run, var")
 expect_code ledger-upgrade-1 "a version 1 ledger opens" 0 "$LEDGER" --db old.db query --format tsv
 expect_eq ledger-upgrade-2 "and says it was upgraded" \
-	"ledger: warning: ledger 'old.db': upgrading its schema from version 1 to 2" "$err"
-expect_eq ledger-upgrade-3 "to version 2" "2" "$(sql old.db 'PRAGMA user_version')"
+	"ledger: warning: ledger 'old.db': upgrading its schema from version 1 to 3" "$err"
+expect_eq ledger-upgrade-3 "to version 3" "3" "$(sql old.db 'PRAGMA user_version')"
 expect_eq ledger-upgrade-4 "every change kept" "$before" \
 	"$(sql old.db "SELECT run, var, old, new, how FROM changes ORDER BY run, var")"
 [ -n "$before" ] && ok ledger-upgrade-5 "(there were changes to keep)" ||
@@ -65,3 +65,23 @@ expect_eq ledger-upgrade-6 "the new columns and how = 'code' exist" "1" \
 		SELECT min(id), 'x.probe', 'code', 'train.py', NULL FROM runs; SELECT changes()")"
 expect_code ledger-upgrade-7 "a second open says nothing" 0 "$LEDGER" --db old.db query --format tsv
 expect_eq ledger-upgrade-8 "(no warning)" "" "$err"
+
+# schema 2 -> 3: the annotations table and its index are added on open, in
+# the same one transaction; runs and changes are kept, and annotating works
+"$LEDGER" --db v2.db ingest "$FIXTURES/ingest/runs.jsonl" >/dev/null 2>&1
+sql v2.db "DROP TABLE annotations; PRAGMA user_version=2;"
+runs_before=$(sql v2.db "SELECT run_id, content_hash FROM runs ORDER BY id")
+changes_before=$(sql v2.db "SELECT run, var, old, new, how FROM changes ORDER BY run, var")
+expect_code ledger-upgrade-v3.1 "a version 2 ledger opens" 0 "$LEDGER" --db v2.db query --format tsv
+expect_eq ledger-upgrade-v3.2 "and says it was upgraded" \
+	"ledger: warning: ledger 'v2.db': upgrading its schema from version 2 to 3" "$err"
+expect_eq ledger-upgrade-v3.3 "to version 3, with the table and its index" "3|1|1" \
+	"$(sql v2.db "SELECT (SELECT user_version FROM pragma_user_version),
+		(SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'annotations'),
+		(SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = 'annotations_run')")"
+expect_eq ledger-upgrade-v3.4 "runs kept" "$runs_before" "$(sql v2.db "SELECT run_id, content_hash FROM runs ORDER BY id")"
+expect_eq ledger-upgrade-v3.5 "changes kept" "$changes_before" \
+	"$(sql v2.db "SELECT run, var, old, new, how FROM changes ORDER BY run, var")"
+first=$(sql v2.db "SELECT run_id FROM runs ORDER BY id LIMIT 1")
+expect_code ledger-upgrade-v3.6 "a note on the upgraded ledger" 0 "$LEDGER" --db v2.db note "$first" "kept"
+expect_eq ledger-upgrade-v3.7 "(stored)" "note|kept" "$(sql v2.db "SELECT kind, value FROM annotations")"

@@ -69,7 +69,7 @@ if [ "$user" = 1 ]; then
 	expect_code readonly-file-ingest "ingest into a read-only file: exit 3" 3 as_user "$LEDGER" --db rw/l.db ingest two.jsonl
 	expect_eq readonly-file-ingest-msg "the same clear message, no fatal store.c" \
 "ledger: cannot write to ledger 'rw/l.db': the file is read-only (Permission denied)
-ledger: hint: ingest, init, campaign add/assign and reinfer write the ledger: it and its directory must be writable (WAL mode keeps 'rw/l.db-wal' and 'rw/l.db-shm' beside it); query, show, diff, frontier, repeats, quarantine, audit, campaign list/show and report read a read-only ledger" "$err"
+ledger: hint: ingest, init, campaign add/assign, reinfer, note, tag, decide and archive write the ledger: it and its directory must be writable (WAL mode keeps 'rw/l.db-wal' and 'rw/l.db-shm' beside it); query, show, diff, compare, frontier, repeats, summary, quarantine, audit, export, campaign list/show and report read a read-only ledger" "$err"
 	rm -f rw/l.db-wal rw/l.db-shm # left by the readers; with them SQLite needs no new file
 	chmod 666 rw/l.db
 	chmod 555 rw
