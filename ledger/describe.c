@@ -202,6 +202,8 @@ static const struct desc_name {
 	{ "muon momentum warmup steps", "muon_momentum_warmup_steps", 0 },
 	{ "momentum warmup", "muon_momentum_warmup_steps", 0 },
 	{ "muon momentum ramp", "muon_momentum_warmup_steps", 0 },
+	{ "momentum ramp", "muon_momentum_warmup_steps", 0 },
+	{ "muon momentum ramp steps", "muon_momentum_warmup_steps", 0 },
 	{ "muon momentum warmup", "muon_momentum_warmup_steps", 0 },
 	{ "num kv heads", "n_kv_head", 0 },
 	{ "weight tying", "weight_tying", 1 }, { "tied embeddings", "weight_tying", 1 },
@@ -555,13 +557,33 @@ static int word_in(const struct reader *r, int p, int end, const char *const *li
 	return t->k == K_WORD && in_list(t->w, list);
 }
 
-/* Where a phrase may end: the clause ends, a parenthesis or a context
- * word follows. */
+/* Verbs of a purpose: "… to 28 to add model capacity", "… so as to
+ * reduce memory" say why, not what else changed. */
+static const char *const purpose_verbs[] = {
+	"add", "allow", "increase", "reduce", "decrease", "improve", "maintain", "prevent",
+	"double", "halve", "enable", "get", "give", "make", "keep", "speed", "match", "compensate",
+	"trade", "see", "check", "let", "fit", "avoid", "stabilize", "stabilise", "boost",
+	"capture", "free", "save", "push", "exploit", "recover", "balance", "offset", "reach",
+	"gain", "squeeze", "utilize", "utilise", "leverage", "accommodate", "counter",
+	"counteract", "mitigate", "encourage", "help", "force", "ensure", "retain", "preserve",
+	"regain", "limit", "compare", "isolate", "confirm", "verify", "measure", "probe",
+	"explore", "spend", "smooth", "handle", "support", "unlock", "learn", "converge",
+	"train", "fix", "address", "extract", "lower", "raise", "cut", "shrink", "grow", NULL
+};
+
+/* "to VERB" at p: a purpose (see purpose_verbs). */
+static int purpose_at(const struct reader *r, int p, int end)
+{
+	return word_is(r, p, end, "to") && word_in(r, p + 1, end, purpose_verbs);
+}
+
+/* Where a phrase may end: the clause ends, a parenthesis, a context word
+ * or a purpose follows. */
 static int boundary(const struct reader *r, int p, int end)
 {
 	const struct tok *t = at(r, p, end);
 	return t->k == K_SEP || t->k == K_STOP || t->k == K_COLON || t->k == K_PAREN ||
-	       t->k == K_BRACKET || word_in(r, p, end, context_words);
+	       t->k == K_BRACKET || word_in(r, p, end, context_words) || purpose_at(r, p, end);
 }
 
 /* ---- values ------------------------------------------------------------ */
@@ -1206,7 +1228,7 @@ static int skip_between(const struct reader *r, int q, int end, int known)
 	static const char *const between[] = {
 		"up", "down", "back", "further", "slightly", "increased", "decreased", "reduced",
 		"raised", "lowered", "bumped", "changed", "halved", "doubled", "moved", "set",
-		"was", "is", "now", NULL
+		"was", "is", "now", "again", "goes", "went", "grows", "shrinks", NULL
 	};
 	int s = q;
 	if (at(r, q, end)->k == K_COLON && word_is(r, q + 1, end, "from"))
@@ -1224,6 +1246,29 @@ static int skip_between(const struct reader *r, int q, int end, int known)
 		return s;
 	return known && word_is(r, q, end, "of") &&
 	       (at(r, q + 1, end)->k == K_NUM || at(r, q + 1, end)->k == K_PAREN) ? q + 1 : q;
+}
+
+/* Words for the setting a run started from ("from default"). */
+static const char *const default_words[] = { "default", "baseline", "current", "original", NULL };
+
+/* "default", "the default", "its baseline value" at p: tokens taken, 0 if none. */
+static int default_at(const struct reader *r, int p, int end)
+{
+	static const char *const det[] = { "the", "its", NULL };
+	int q = p + word_in(r, p, end, det);
+	if (!word_in(r, q, end, default_words))
+		return 0;
+	return q + 1 - p + (word_is(r, q + 1, end, "value") || word_is(r, q + 1, end, "setting"));
+}
+
+/* "of the default", "the baseline", "of current" at p, after a value: the
+ * value is a multiple of another, so the run's own value is unknown. */
+static int relative_at(const struct reader *r, int p, int end)
+{
+	int of = word_is(r, p, end, "of"), k = default_at(r, p + of, end);
+	if (!k || (!of && !word_is(r, p, end, "the")) || !boundary(r, p + of + k, end))
+		return 0;
+	return of + k;
 }
 
 /* "(a to b)", "(a -> b)": 0 and v filled when parenthesis t is that. */
@@ -1332,6 +1377,15 @@ static int name_forms(struct reader *r, const struct name *nm, int p, int q, int
 	int from = word_is(r, q, end, "from"), a = q + from;
 #define VAL(i, dst, res) ((res) = value_at(r, (i), end, var, loose, (dst), sizeof(dst)), (res) >= 0)
 #define SIDE(buf, res) ((res) == 0 ? (buf) : NULL)
+	/* "from default to 28", "from the baseline value to 4": the old side unsaid */
+	int dflt = from ? default_at(r, a, end) : 0;
+	if (dflt && is_to(r, a + dflt, end) && VAL(a + dflt + 1, v.b, v.rb) &&
+	    boundary(r, a + dflt + 2, end))
+		return finish(r, nm, NULL, SIDE(v.b, v.rb), p, a + dflt + 2, end);
+	/* "to 1/4 of the default", "to 0.75x of default": relative, value unknown */
+	int rel = word_is(r, q, end, "to") && at(r, q + 1, end)->k != K_SEP ? relative_at(r, q + 2, end) : 0;
+	if (rel && (known || licensed))
+		return finish(r, nm, NULL, NULL, p, q + 2 + rel, end);
 	/* [from] a (to | ->) b [-> c …] */
 	if (VAL(a, v.a, v.ra) && is_to(r, a + 1, end) && VAL(a + 2, v.b, v.rb) &&
 	    (known || from || at(r, a + 1, end)->k == K_ARROW || at(r, a, end)->k == K_NUM) &&
@@ -1524,7 +1578,7 @@ static int toggle_name(struct reader *r, int p, int end, int on)
 	static const char *const scope[] = { "on", "in", "to", "from", NULL };
 	static const char *const place[] = { "after", "before", "at", "between", "inside", "within",
 					     "for", "of", NULL };
-	if (word_in(r, p + k, end, scope) && at(r, p + k + 1, end)->k == K_WORD)
+	if (word_in(r, p + k, end, scope) && at(r, p + k + 1, end)->k == K_WORD && !purpose_at(r, p + k, end))
 		return 0; /* "no weight decay on embeddings": X for a part only, another knob */
 	if (str_starts_with(nm.var, "desc.") && !find_desc_name_var(nm.var) &&
 	    word_in(r, p + k, end, place) && at(r, p + k + 1, end)->k == K_WORD)
@@ -1579,6 +1633,18 @@ static int p_toggle(struct reader *r, int p, int end, struct clause *cs)
 	return q - p + n;
 }
 
+/* After "by": "half", "a third", "a factor of 2", "a small factor":
+ * tokens of an amount that gives no value, 0 when it is none. */
+static int by_amount(const struct reader *r, int p, int end)
+{
+	static const char *const amount[] = { "half", "a", "an", "small", "large", "factor", "of",
+					      "third", "quarter", "bit", "little", "lot", "fraction", NULL };
+	int q = p;
+	while (q - p < 5 && (word_in(r, q, end, amount) || (q > p && at(r, q, end)->k == K_NUM)))
+		q++;
+	return q > p && boundary(r, q, end) ? q - p : 0;
+}
+
 /* halve/double/reduce X [to v] at the start of a clause: X changed, its
  * value unknown unless stated ("reduce warmup", "more heads"). */
 static int p_direction(struct reader *r, int p, int end, int flags)
@@ -1599,6 +1665,8 @@ static int p_direction(struct reader *r, int p, int end, int flags)
 	k = known_name(r, q, end, &nm);
 	if (k && word_is(r, q + k, end, "by") && at(r, q + k + 1, end)->k == K_NUM)
 		k += 2; /* "increase matrix LR by 20%": a step, the value unknown */
+	else if (k && word_is(r, q + k, end, "by"))
+		k += 1 + by_amount(r, q + k + 1, end); /* "reduce batch by half", "by a small factor" */
 	if (!k || !boundary(r, q + k, end) || word_in(r, q + k, end, context_words) || nm.implied)
 		return 0;
 	return finish(r, &nm, NULL, NULL, p, q + k, end);
@@ -1940,6 +2008,20 @@ static const char *const with_verbs[] = {
 	"tested", "play", "playing", "go", "went", "going", "run", "retry", NULL
 };
 
+/* After these the rest of the sentence, over "and" and ",", gives a
+ * reason or the setting kept ("while keeping no warmup and zero final
+ * LR"), not a change. */
+static const char *const reason_words[] = {
+	"because", "since", "so", "despite", "due", "while", "whereas", "although", "though",
+	"keeping", "maintaining", "holding", "retaining", "preserving", NULL
+};
+/* "while" and one of these: a second change made with the first. */
+static const char *const while_changes[] = {
+	"enabling", "disabling", "increasing", "decreasing", "reducing", "raising", "lowering",
+	"adding", "removing", "dropping", "using", "switching", "changing", "setting", "halving",
+	"doubling", NULL
+};
+
 /* Tokens [a, end) as clauses; returns 1 when a stop ended the reading. */
 static int read_span(struct reader *r, int a, int end, int flags)
 {
@@ -1957,7 +2039,22 @@ static int read_span(struct reader *r, int a, int end, int flags)
 			new_clause(&cs, p + 1, t, flags, r->added);
 			if (lead_verb)
 				cs.flags &= ~F_WITH;
+			/* a reason or a purpose runs over "and" / "," to the next ";" */
+			if (stopped != 2 || t->k != K_SEP || t->sep == SEP_CLAUSE)
+				stopped = 0;
+			p++;
+			continue;
+		}
+		if (word_is(r, p, end, "while") && word_in(r, p + 1, end, while_changes)) {
+			/* "increase depth by 1 while enabling checkpointing": two changes */
+			static const struct tok and = { .k = K_SEP, .sep = SEP_AND };
+			new_clause(&cs, p + 1, &and, flags, r->added);
 			stopped = 0;
+			p++;
+			continue;
+		}
+		if (!stopped && (word_in(r, p, end, reason_words) || purpose_at(r, p, end))) {
+			stopped = 2;
 			p++;
 			continue;
 		}
