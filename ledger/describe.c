@@ -1663,8 +1663,13 @@ static int p_direction(struct reader *r, int p, int end, int flags)
 	if ((n = p_named(r, q, end, 1, 1, flags)))
 		return q - p + n;
 	k = known_name(r, q, end, &nm);
-	if (k && word_is(r, q + k, end, "by") && at(r, q + k + 1, end)->k == K_NUM)
+	struct name unit;
+	int ku;
+	if (k && word_is(r, q + k, end, "by") && at(r, q + k + 1, end)->k == K_NUM) {
 		k += 2; /* "increase matrix LR by 20%": a step, the value unknown */
+		if ((ku = known_name(r, q + k, end, &unit)) && !strcmp(unit.var, nm.var))
+			k += ku; /* "increase DEPTH by 2 layers" */
+	}
 	else if (k && word_is(r, q + k, end, "by"))
 		k += 1 + by_amount(r, q + k + 1, end); /* "reduce batch by half", "by a small factor" */
 	if (!k || !boundary(r, q + k, end) || word_in(r, q + k, end, context_words) || nm.implied)
@@ -2133,12 +2138,37 @@ static int skip_labels(const struct reader *r, int stated)
 	return p;
 }
 
+/* "M2 Pro 16 GB baseline (depth 4)", "pilot baseline on branch X": the
+ * first phrase names this run a baseline, what it states is its setup. */
+static int names_a_baseline(const struct reader *r)
+{
+	static const char *const after[] = { "on", "run", "for", "with", "at", "again", NULL };
+	int n = r->tk.n;
+	for (int p = 0; p < n; p++) {
+		const struct tok *t = &r->tk.t[p];
+		if (t->k != K_WORD && t->k != K_NUM)
+			return 0; /* the first phrase ended */
+		if (t->k == K_WORD && (in_list(t->w, verbs) || in_list(t->w, toggles_off)))
+			return 0; /* "switch to the baseline LR": a change */
+		if (word_is(r, p, n, "baseline"))
+			return p + 1 >= n || at(r, p + 1, n)->k == K_PAREN || at(r, p + 1, n)->k == K_STOP ||
+			       at(r, p + 1, n)->k == K_SEP || word_in(r, p + 1, n, after);
+	}
+	return 0;
+}
+
 /* "no logic change", "no changes", "same config": nothing changed. */
 static int says_no_change(const struct reader *r)
 {
 	int n = r->tk.n;
+	if (names_a_baseline(r))
+		return 1;
 	for (int p = 0; p + 1 < n; p++) {
-		if (word_is(r, p, n, "same") && word_is(r, p + 1, n, "config"))
+		/* "at same config", "with the same config": context of a change */
+		static const char *const where[] = { "at", "on", "with", "in", "under", "using", NULL };
+		int det = p > 0 && word_is(r, p - 1, n, "the");
+		if (word_is(r, p, n, "same") && word_is(r, p + 1, n, "config") &&
+		    !(p - det > 0 && word_in(r, p - det - 1, n, where)))
 			return 1;
 		if (!word_is(r, p, n, "no"))
 			continue;
