@@ -1664,7 +1664,7 @@ static int p_direction(struct reader *r, int p, int end, int flags)
 		return q - p + n;
 	k = known_name(r, q, end, &nm);
 	struct name unit;
-	int ku;
+	int ku, by = k && word_is(r, q + k, end, "by");
 	if (k && word_is(r, q + k, end, "by") && at(r, q + k + 1, end)->k == K_NUM) {
 		k += 2; /* "increase matrix LR by 20%": a step, the value unknown */
 		if ((ku = known_name(r, q + k, end, &unit)) && !strcmp(unit.var, nm.var))
@@ -1672,7 +1672,8 @@ static int p_direction(struct reader *r, int p, int end, int flags)
 	}
 	else if (k && word_is(r, q + k, end, "by"))
 		k += 1 + by_amount(r, q + k + 1, end); /* "reduce batch by half", "by a small factor" */
-	if (!k || !boundary(r, q + k, end) || word_in(r, q + k, end, context_words) || nm.implied)
+	/* "more heads than …" compares; "by 2 while keeping …" has said its amount */
+	if (!k || !boundary(r, q + k, end) || (!by && word_in(r, q + k, end, context_words)) || nm.implied)
 		return 0;
 	return finish(r, &nm, NULL, NULL, p, q + k, end);
 }
