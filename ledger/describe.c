@@ -1645,6 +1645,43 @@ static int by_amount(const struct reader *r, int p, int end)
 	return q > p && boundary(r, q, end) ? q - p : 0;
 }
 
+/* "embedding, matrix, and scalar learning rates" at p (after a direction
+ * word): each "<word> lr" a known learning rate, changed by an unsaid
+ * amount. Returns the tokens taken, 0 when it is not such a list. */
+static int lr_list(struct reader *r, int p, int end)
+{
+	static const char *const heads[] = { "learning rates", "lrs", "lr", "learning rate", NULL };
+	int q = p, items[8], n = 0;
+	while (n < 8 && at(r, q, end)->k == K_WORD) {
+		items[n++] = q++;
+		if (at(r, q, end)->k == K_SEP && (at(r, q, end)->sep == SEP_LIST || at(r, q, end)->sep == SEP_AND))
+			q++;
+		if (at(r, q, end)->k == K_SEP && at(r, q, end)->sep == SEP_AND)
+			q++; /* ", and" */
+		int h = word_is(r, q, end, "learning") ? 2 : 1;
+		char two[40];
+		snprintf(two, sizeof(two), "%s%s", at(r, q, end)->w, h == 2 ? " rates" : "");
+		if (n >= 2 && at(r, q, end)->k == K_WORD &&
+		    (in_list(at(r, q, end)->w, heads) || (h == 2 && (word_is(r, q + 1, end, "rates") ||
+								      word_is(r, q + 1, end, "rate"))))) {
+			if (!boundary(r, q + h, end))
+				return 0;
+			struct name nm[8];
+			for (int i = 0; i < n; i++) {
+				char words[120];
+				snprintf(words, sizeof(words), "%s lr", r->tk.t[items[i]].w);
+				if (lookup_name(words, &nm[i]) || !str_starts_with(nm[i].var, "optim."))
+					return 0;
+			}
+			for (int i = 0; i < n; i++)
+				emit(r, &nm[i], NULL, NULL, items[i], q + h);
+			return q + h - p;
+		}
+		(void)two;
+	}
+	return 0;
+}
+
 /* halve/double/reduce X [to v] at the start of a clause: X changed, its
  * value unknown unless stated ("reduce warmup", "more heads"). */
 static int p_direction(struct reader *r, int p, int end, int flags)
@@ -1654,11 +1691,16 @@ static int p_direction(struct reader *r, int p, int end, int flags)
 		"raise", "lower", "bump", "boost", "cut", "shorten", "lengthen", "extend", "widen",
 		"narrow", "deepen", "halved", "doubled", "tripled", "increased", "decreased", "reduced",
 		"raised", "lowered", "bumped", "boosted", "shortened", "lengthened", "extended",
-		"widened", "narrowed", "deepened", NULL
+		"widened", "narrowed", "deepened",
+		/* "Set COMPILE_MODE to enable JIT", "tune warmdown": changed, value unsaid */
+		"set", "change", "adjust", "tune", "retune", "tweak", "modify", "vary", NULL
 	};
 	struct name nm;
 	if (!word_in(r, p, end, words))
 		return 0;
+	int n0;
+	if ((n0 = lr_list(r, p + 1, end)))
+		return 1 + n0;
 	int q = skip_fillers(r, p + 1, end), n, k;
 	if ((n = p_named(r, q, end, 1, 1, flags)))
 		return q - p + n;
