@@ -1976,6 +1976,38 @@ static int p_result(struct reader *r, int p, int end)
 	return q - p;
 }
 
+/* A word written in mixed case past its first letter ("PoPE", "NorMuon",
+ * "Peri-LN"): a technique's proper name, not an English word. */
+static int mixed_case(const struct reader *r, const struct tok *t)
+{
+	int upper = 0, lower = 0;
+	for (int i = t->a; i < t->b; i++) {
+		unsigned char c = (unsigned char)r->text[i];
+		upper |= i > t->a && isupper(c);
+		lower |= islower(c) != 0;
+	}
+	return upper && lower;
+}
+
+/* "PoPE (Polar Positional Embedding) replacing RoPE", "Peri-LN (…)": a
+ * description that opens with a technique's proper name and then only
+ * explains it tried that technique (desc.NAME true). */
+static int p_named_technique(struct reader *r, int p, int end)
+{
+	static const char *const then[] = { "replacing", "replaces", "instead", NULL };
+	const struct tok *t = at(r, p, end), *next = at(r, p + 1, end);
+	struct name nm;
+	if (t->k != K_WORD || !mixed_case(r, t) || known_name(r, p, end, &nm) ||
+	    find_value_word(t->w, NULL) || unknown_name(r, p, p + 1, &nm))
+		return 0;
+	if (!(next->k == K_PAREN || next->k == K_STOP || p + 1 >= end || word_in(r, p + 1, end, then)))
+		return 0;
+	if (strstr(t->w, "muon") || strstr(t->w, "adam"))
+		return 0; /* "NorMuon": an optimizer, the matrix optimizer's value or a
+		           * knob of its own; which is not sure */
+	return finish(r, &nm, NULL, "true", p, p + 1, end);
+}
+
 /* One production at p; returns the tokens it took, 0 for none. */
 static int production(struct reader *r, int p, int end, struct clause *cs)
 {
@@ -1992,6 +2024,8 @@ static int production(struct reader *r, int p, int end, struct clause *cs)
 		cs->toggled = cs->carry;
 		return n;
 	}
+	if (start && r->first == cs->start && (n = p_named_technique(r, p, end)))
+		return n;
 	if ((n = p_value_arrow(r, p, end)) || (n = p_toggle(r, p, end, cs)) || (start && (n = p_direction(r, p, end, cs->flags))) ||
 	    (n = p_verb(r, p, end, cs->flags)) || (n = p_named(r, p, end, 0, start, cs->flags)))
 		return n;

@@ -611,6 +611,20 @@ static void test_round5(void)
 	/* "at same config" is the context of a change, "same config" alone a repeat */
 	expect("infer-5.23", "A/B with NS_STEPS=3 at same config", "desc.ns_steps:~>3");
 	expect("infer-5.24", "same config, another seed", "");
+	/* a list of learning rates after a direction word */
+	expect("infer-5.25", "raise matrix and scalar LRs", "optim.matrix_lr:~>~|optim.scalar_lr:~>~");
+	expect("infer-5.26", "lower embedding, unembedding and matrix learning rates",
+	       "optim.embedding_lr:~>~|optim.unembedding_lr:~>~|optim.matrix_lr:~>~");
+	expect("infer-5.27", "lower matrix and scalar LRs to 0.02", ""); /* which gets 0.02 is not sure */
+	/* set / tune X with no value: changed, value unsaid */
+	expect("infer-5.28", "tune WARMDOWN_RATIO", "sched.warmdown_ratio:~>~");
+	expect("infer-5.29", "set depth to 6", "model.depth:~>6");
+	/* a technique's proper name opening the description, then its gloss */
+	expect("infer-5.30", "FooNorm (a norm on the residual stream)", "desc.foonorm:~>true");
+	expect("infer-5.31", "Bar-LN replacing RMSNorm", "desc.bar_ln:~>true");
+	expect("infer-5.32", "FooNorm before the MLP", ""); /* a place: which norm is unsaid */
+	expect("infer-5.33", "AdaMuon (adaptive Muon)", ""); /* an optimizer: which variable is unsure */
+	expect("infer-5.34", "depth 6 (FooNorm kept)", "model.depth:~>6");
 }
 
 int main(void)
