@@ -194,6 +194,7 @@ static const struct desc_name {
 } desc_names[] = {
 	{ "value embeddings", "value_embeddings", 1 }, { "value embedding", "value_embeddings", 1 },
 	{ "value embeds", "value_embeddings", 1 }, { "ve", "value_embeddings", 1 },
+	{ "value embed", "value_embeddings", 1 },
 	{ "n kv head", "n_kv_head", 0 }, { "n kv heads", "n_kv_head", 0 },
 	{ "kv heads", "n_kv_head", 0 }, { "ns steps", "ns_steps", 0 },
 	{ "ns iterations", "ns_steps", 0 }, { "newton schulz steps", "ns_steps", 0 },
@@ -1283,13 +1284,23 @@ static int paren_range(const struct reader *r, const struct tok *t, const char *
 	return ok ? 0 : -1;
 }
 
-/* "(512)": 0 and v->b filled when parenthesis t holds one value of var
- * and nothing else. */
+/* A word at p that is var's own unit ("batch 64K tokens", "seq len 512
+ * tokens"): part of the value, not a result. */
+static int own_unit(const struct reader *r, int p, int end, const char *var)
+{
+	static const char *const tokens[] = { "tokens", "tok", "toks", NULL };
+	if (!strcmp(var, "train.total_batch_size") || !strcmp(var, "model.seq_len"))
+		return word_in(r, p, end, tokens) && boundary(r, p + 1, end);
+	return 0;
+}
+
+/* "(512)", "(32K tokens)": 0 and v->b filled when parenthesis t holds one
+ * value of var (and its unit) and nothing else. */
 static int paren_value(const struct reader *r, const struct tok *t, const char *var, struct vals *v)
 {
 	struct reader in;
 	reader_open(&in, r, t);
-	int ok = in.tk.n == 1 && in.tk.t[0].k == K_NUM &&
+	int ok = (in.tk.n == 1 || (in.tk.n == 2 && own_unit(&in, 1, 2, var))) && in.tk.t[0].k == K_NUM &&
 		 (v->rb = value_at(&in, 0, 1, var, 0, v->b, sizeof(v->b))) >= 0;
 	reader_close(&in);
 	return ok ? 0 : -1;
@@ -1457,6 +1468,8 @@ static int name_forms(struct reader *r, const struct name *nm, int p, int q, int
 	if (known && at(r, q + 1, end)->k == K_PAREN && at(r, q + 2, end)->k == K_ARROW &&
 	    VAL(q, v.a, v.ra) && VAL(q + 3, v.b, v.rb) && boundary(r, q + 4, end))
 		return finish(r, nm, SIDE(v.a, v.ra), SIDE(v.b, v.rb), p, q + 4, end);
+	if (known && t->k == K_NUM && own_unit(r, q + 1, end, var) && VAL(q, v.a, v.ra))
+		return finish(r, nm, NULL, SIDE(v.a, v.ra), p, q + 2, end); /* "batch 64K tokens" */
 	if (known && t->k != K_PAREN && (!p_result_at(r, q + 1, end) || scored_at(r, q + 1, end)) &&
 	    (at(r, q + 1, end)->k != K_ARROW || p_result_at(r, q + 2, end)) && !word_in(r, q + 1, end, times) && !value_list_at(r, q, end) && VAL(q, v.a, v.ra))
 		return finish(r, nm, NULL, SIDE(v.a, v.ra), p, q + 1, end);
