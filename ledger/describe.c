@@ -1902,6 +1902,10 @@ static int p_value_arrow(struct reader *r, int p, int end)
 	const struct value_word *a = value_word_at(r, q, end, NULL, &ka), *b;
 	if (!a)
 		return p_pattern_arrow(r, p, end);
+	/* "naive attention -> flash", "ReLU² activation -> GELU": the noun
+	 * after the first value belongs to it */
+	while (!is_to(r, q + ka, end) && word_in(r, q + ka, end, value_nouns) && is_to(r, q + ka + 1, end))
+		ka++;
 	const struct tok *op = at(r, q + ka, end);
 	int with = from && !word_is(r, p, end, "from") &&
 		   ((op->k == K_SEP && op->sep == SEP_WITH) ||
@@ -1909,6 +1913,8 @@ static int p_value_arrow(struct reader *r, int p, int end)
 	if (!with && !is_to(r, q + ka, end))
 		return 0;
 	b = value_word_at(r, q + ka + 1, end, a->var, &kb);
+	while (b && !boundary(r, q + ka + 1 + kb, end) && word_in(r, q + ka + 1 + kb, end, value_nouns))
+		kb++; /* "… -> SwiGLU MLP" */
 	if (!b || !boundary(r, q + ka + 1 + kb, end))
 		return 0;
 	struct name nm = { .known = 1 };

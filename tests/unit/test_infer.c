@@ -625,6 +625,11 @@ static void test_round5(void)
 	expect("infer-5.32", "FooNorm before the MLP", ""); /* a place: which norm is unsaid */
 	expect("infer-5.33", "AdaMuon (adaptive Muon)", ""); /* an optimizer: which variable is unsure */
 	expect("infer-5.34", "depth 6 (FooNorm kept)", "model.depth:~>6");
+	/* a unit after a batch or context value; nouns after value words */
+	expect("infer-5.35", "batch 128K tokens", "train.total_batch_size:~>131072");
+	expect("infer-5.36", "halve batch (64K tokens)", "train.total_batch_size:~>65536");
+	expect("infer-5.37", "sdpa attention -> flash", "impl.attention:sdpa>flash");
+	expect("infer-5.38", "gelu mlp -> swiglu mlp", "model.activation:gelu>swiglu");
 }
 
 int main(void)
