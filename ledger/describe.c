@@ -2013,13 +2013,14 @@ static int mixed_case(const struct reader *r, const struct tok *t)
  * explains it tried that technique (desc.NAME true). */
 static int p_named_technique(struct reader *r, int p, int end)
 {
-	static const char *const then[] = { "replacing", "replaces", "instead", NULL };
 	const struct tok *t = at(r, p, end), *next = at(r, p + 1, end);
 	struct name nm;
 	if (t->k != K_WORD || !mixed_case(r, t) || known_name(r, p, end, &nm) ||
 	    find_value_word(t->w, NULL) || unknown_name(r, p, p + 1, &nm))
 		return 0;
-	if (!(next->k == K_PAREN || next->k == K_STOP || p + 1 >= end || word_in(r, p + 1, end, then)))
+	/* "LayerNorm instead of RMSNorm" swaps two settings of a knob it does
+	 * not name: no technique of its own */
+	if (!(next->k == K_PAREN || next->k == K_STOP || p + 1 >= end))
 		return 0;
 	if (strstr(t->w, "muon") || strstr(t->w, "adam"))
 		return 0; /* "NorMuon": an optimizer, the matrix optimizer's value or a

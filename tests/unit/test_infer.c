@@ -621,7 +621,8 @@ static void test_round5(void)
 	expect("infer-5.29", "set depth to 6", "model.depth:~>6");
 	/* a technique's proper name opening the description, then its gloss */
 	expect("infer-5.30", "FooNorm (a norm on the residual stream)", "desc.foonorm:~>true");
-	expect("infer-5.31", "Bar-LN replacing RMSNorm", "desc.bar_ln:~>true");
+	expect("infer-5.31", "Bar-LN - a norm after each block", "desc.bar_ln:~>true");
+	expect("infer-5.31b", "BarNorm instead of RMSNorm", ""); /* a swap of an unnamed knob */
 	expect("infer-5.32", "FooNorm before the MLP", ""); /* a place: which norm is unsaid */
 	expect("infer-5.33", "AdaMuon (adaptive Muon)", ""); /* an optimizer: which variable is unsure */
 	expect("infer-5.34", "depth 6 (FooNorm kept)", "model.depth:~>6");
