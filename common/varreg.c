@@ -303,6 +303,11 @@ static const struct var_alias aliases[] = {
 	{ "aspect", "model.aspect_ratio", NULL }, { "layer", "model.depth", NULL },
 	{ "n heads", "model.heads", NULL }, { "qk normalization", "model.qk_norm", NULL },
 	{ "adamw betas", "optim.adam_betas", NULL }, { "betas", "optim.adam_betas", NULL },
+	/* Muon's one momentum is its beta1 ("Muon beta1=0.9"); the value the
+	 * warmup ramps it to is the "final momentum"; AR the aspect ratio
+	 * ("DEPTH=6 AR=64") */
+	{ "muon beta1", "optim.muon_momentum", NULL }, { "final momentum", "optim.muon_momentum", NULL },
+	{ "final muon momentum", "optim.muon_momentum", NULL }, { "ar", "model.aspect_ratio", NULL },
 };
 
 size_t varreg_count(void) { return ARRAY_SIZE(vars); }

@@ -194,6 +194,7 @@ static const struct desc_name {
 } desc_names[] = {
 	{ "value embeddings", "value_embeddings", 1 }, { "value embedding", "value_embeddings", 1 },
 	{ "value embeds", "value_embeddings", 1 }, { "ve", "value_embeddings", 1 },
+	{ "value embed", "value_embeddings", 1 },
 	{ "n kv head", "n_kv_head", 0 }, { "n kv heads", "n_kv_head", 0 },
 	{ "kv heads", "n_kv_head", 0 }, { "ns steps", "ns_steps", 0 },
 	{ "ns iterations", "ns_steps", 0 }, { "newton schulz steps", "ns_steps", 0 },
@@ -202,6 +203,8 @@ static const struct desc_name {
 	{ "muon momentum warmup steps", "muon_momentum_warmup_steps", 0 },
 	{ "momentum warmup", "muon_momentum_warmup_steps", 0 },
 	{ "muon momentum ramp", "muon_momentum_warmup_steps", 0 },
+	{ "momentum ramp", "muon_momentum_warmup_steps", 0 },
+	{ "muon momentum ramp steps", "muon_momentum_warmup_steps", 0 },
 	{ "muon momentum warmup", "muon_momentum_warmup_steps", 0 },
 	{ "num kv heads", "n_kv_head", 0 },
 	{ "weight tying", "weight_tying", 1 }, { "tied embeddings", "weight_tying", 1 },
@@ -555,13 +558,33 @@ static int word_in(const struct reader *r, int p, int end, const char *const *li
 	return t->k == K_WORD && in_list(t->w, list);
 }
 
-/* Where a phrase may end: the clause ends, a parenthesis or a context
- * word follows. */
+/* Verbs of a purpose: "… to 28 to add model capacity", "… so as to
+ * reduce memory" say why, not what else changed. */
+static const char *const purpose_verbs[] = {
+	"add", "allow", "increase", "reduce", "decrease", "improve", "maintain", "prevent",
+	"double", "halve", "enable", "get", "give", "make", "keep", "speed", "match", "compensate",
+	"trade", "see", "check", "let", "fit", "avoid", "stabilize", "stabilise", "boost",
+	"capture", "free", "save", "push", "exploit", "recover", "balance", "offset", "reach",
+	"gain", "squeeze", "utilize", "utilise", "leverage", "accommodate", "counter",
+	"counteract", "mitigate", "encourage", "help", "force", "ensure", "retain", "preserve",
+	"regain", "limit", "compare", "isolate", "confirm", "verify", "measure", "probe",
+	"explore", "spend", "smooth", "handle", "support", "unlock", "learn", "converge",
+	"train", "fix", "address", "extract", "lower", "raise", "cut", "shrink", "grow", NULL
+};
+
+/* "to VERB" at p: a purpose (see purpose_verbs). */
+static int purpose_at(const struct reader *r, int p, int end)
+{
+	return word_is(r, p, end, "to") && word_in(r, p + 1, end, purpose_verbs);
+}
+
+/* Where a phrase may end: the clause ends, a parenthesis, a context word
+ * or a purpose follows. */
 static int boundary(const struct reader *r, int p, int end)
 {
 	const struct tok *t = at(r, p, end);
 	return t->k == K_SEP || t->k == K_STOP || t->k == K_COLON || t->k == K_PAREN ||
-	       t->k == K_BRACKET || word_in(r, p, end, context_words);
+	       t->k == K_BRACKET || word_in(r, p, end, context_words) || purpose_at(r, p, end);
 }
 
 /* ---- values ------------------------------------------------------------ */
@@ -1206,7 +1229,7 @@ static int skip_between(const struct reader *r, int q, int end, int known)
 	static const char *const between[] = {
 		"up", "down", "back", "further", "slightly", "increased", "decreased", "reduced",
 		"raised", "lowered", "bumped", "changed", "halved", "doubled", "moved", "set",
-		"was", "is", "now", NULL
+		"was", "is", "now", "again", "goes", "went", "grows", "shrinks", NULL
 	};
 	int s = q;
 	if (at(r, q, end)->k == K_COLON && word_is(r, q + 1, end, "from"))
@@ -1226,6 +1249,29 @@ static int skip_between(const struct reader *r, int q, int end, int known)
 	       (at(r, q + 1, end)->k == K_NUM || at(r, q + 1, end)->k == K_PAREN) ? q + 1 : q;
 }
 
+/* Words for the setting a run started from ("from default"). */
+static const char *const default_words[] = { "default", "baseline", "current", "original", NULL };
+
+/* "default", "the default", "its baseline value" at p: tokens taken, 0 if none. */
+static int default_at(const struct reader *r, int p, int end)
+{
+	static const char *const det[] = { "the", "its", NULL };
+	int q = p + word_in(r, p, end, det);
+	if (!word_in(r, q, end, default_words))
+		return 0;
+	return q + 1 - p + (word_is(r, q + 1, end, "value") || word_is(r, q + 1, end, "setting"));
+}
+
+/* "of the default", "the baseline", "of current" at p, after a value: the
+ * value is a multiple of another, so the run's own value is unknown. */
+static int relative_at(const struct reader *r, int p, int end)
+{
+	int of = word_is(r, p, end, "of"), k = default_at(r, p + of, end);
+	if (!k || (!of && !word_is(r, p, end, "the")) || !boundary(r, p + of + k, end))
+		return 0;
+	return of + k;
+}
+
 /* "(a to b)", "(a -> b)": 0 and v filled when parenthesis t is that. */
 static int paren_range(const struct reader *r, const struct tok *t, const char *var, int loose,
 		       struct vals *v)
@@ -1238,13 +1284,23 @@ static int paren_range(const struct reader *r, const struct tok *t, const char *
 	return ok ? 0 : -1;
 }
 
-/* "(512)": 0 and v->b filled when parenthesis t holds one value of var
- * and nothing else. */
+/* A word at p that is var's own unit ("batch 64K tokens", "seq len 512
+ * tokens"): part of the value, not a result. */
+static int own_unit(const struct reader *r, int p, int end, const char *var)
+{
+	static const char *const tokens[] = { "tokens", "tok", "toks", NULL };
+	if (!strcmp(var, "train.total_batch_size") || !strcmp(var, "model.seq_len"))
+		return word_in(r, p, end, tokens) && boundary(r, p + 1, end);
+	return 0;
+}
+
+/* "(512)", "(32K tokens)": 0 and v->b filled when parenthesis t holds one
+ * value of var (and its unit) and nothing else. */
 static int paren_value(const struct reader *r, const struct tok *t, const char *var, struct vals *v)
 {
 	struct reader in;
 	reader_open(&in, r, t);
-	int ok = in.tk.n == 1 && in.tk.t[0].k == K_NUM &&
+	int ok = (in.tk.n == 1 || (in.tk.n == 2 && own_unit(&in, 1, 2, var))) && in.tk.t[0].k == K_NUM &&
 		 (v->rb = value_at(&in, 0, 1, var, 0, v->b, sizeof(v->b))) >= 0;
 	reader_close(&in);
 	return ok ? 0 : -1;
@@ -1332,6 +1388,15 @@ static int name_forms(struct reader *r, const struct name *nm, int p, int q, int
 	int from = word_is(r, q, end, "from"), a = q + from;
 #define VAL(i, dst, res) ((res) = value_at(r, (i), end, var, loose, (dst), sizeof(dst)), (res) >= 0)
 #define SIDE(buf, res) ((res) == 0 ? (buf) : NULL)
+	/* "from default to 28", "from the baseline value to 4": the old side unsaid */
+	int dflt = from ? default_at(r, a, end) : 0;
+	if (dflt && is_to(r, a + dflt, end) && VAL(a + dflt + 1, v.b, v.rb) &&
+	    boundary(r, a + dflt + 2, end))
+		return finish(r, nm, NULL, SIDE(v.b, v.rb), p, a + dflt + 2, end);
+	/* "to 1/4 of the default", "to 0.75x of default": relative, value unknown */
+	int rel = word_is(r, q, end, "to") && at(r, q + 1, end)->k != K_SEP ? relative_at(r, q + 2, end) : 0;
+	if (rel && (known || licensed))
+		return finish(r, nm, NULL, NULL, p, q + 2 + rel, end);
 	/* [from] a (to | ->) b [-> c …] */
 	if (VAL(a, v.a, v.ra) && is_to(r, a + 1, end) && VAL(a + 2, v.b, v.rb) &&
 	    (known || from || at(r, a + 1, end)->k == K_ARROW || at(r, a, end)->k == K_NUM) &&
@@ -1403,6 +1468,8 @@ static int name_forms(struct reader *r, const struct name *nm, int p, int q, int
 	if (known && at(r, q + 1, end)->k == K_PAREN && at(r, q + 2, end)->k == K_ARROW &&
 	    VAL(q, v.a, v.ra) && VAL(q + 3, v.b, v.rb) && boundary(r, q + 4, end))
 		return finish(r, nm, SIDE(v.a, v.ra), SIDE(v.b, v.rb), p, q + 4, end);
+	if (known && t->k == K_NUM && own_unit(r, q + 1, end, var) && VAL(q, v.a, v.ra))
+		return finish(r, nm, NULL, SIDE(v.a, v.ra), p, q + 2, end); /* "batch 64K tokens" */
 	if (known && t->k != K_PAREN && (!p_result_at(r, q + 1, end) || scored_at(r, q + 1, end)) &&
 	    (at(r, q + 1, end)->k != K_ARROW || p_result_at(r, q + 2, end)) && !word_in(r, q + 1, end, times) && !value_list_at(r, q, end) && VAL(q, v.a, v.ra))
 		return finish(r, nm, NULL, SIDE(v.a, v.ra), p, q + 1, end);
@@ -1524,7 +1591,7 @@ static int toggle_name(struct reader *r, int p, int end, int on)
 	static const char *const scope[] = { "on", "in", "to", "from", NULL };
 	static const char *const place[] = { "after", "before", "at", "between", "inside", "within",
 					     "for", "of", NULL };
-	if (word_in(r, p + k, end, scope) && at(r, p + k + 1, end)->k == K_WORD)
+	if (word_in(r, p + k, end, scope) && at(r, p + k + 1, end)->k == K_WORD && !purpose_at(r, p + k, end))
 		return 0; /* "no weight decay on embeddings": X for a part only, another knob */
 	if (str_starts_with(nm.var, "desc.") && !find_desc_name_var(nm.var) &&
 	    word_in(r, p + k, end, place) && at(r, p + k + 1, end)->k == K_WORD)
@@ -1579,6 +1646,52 @@ static int p_toggle(struct reader *r, int p, int end, struct clause *cs)
 	return q - p + n;
 }
 
+/* After "by": "half", "a third", "a factor of 2", "a small factor":
+ * tokens of an amount that gives no value, 0 when it is none. */
+static int by_amount(const struct reader *r, int p, int end)
+{
+	static const char *const amount[] = { "half", "a", "an", "small", "large", "factor", "of",
+					      "third", "quarter", "bit", "little", "lot", "fraction", NULL };
+	int q = p;
+	while (q - p < 5 && (word_in(r, q, end, amount) || (q > p && at(r, q, end)->k == K_NUM)))
+		q++;
+	return q > p && boundary(r, q, end) ? q - p : 0;
+}
+
+/* "embedding, matrix, and scalar learning rates" at p (after a direction
+ * word): each "<word> lr" a known learning rate, changed by an unsaid
+ * amount. Returns the tokens taken, 0 when it is not such a list. */
+static int lr_list(struct reader *r, int p, int end)
+{
+	static const char *const heads[] = { "learning rates", "lrs", "lr", "learning rate", NULL };
+	int q = p, items[8], n = 0;
+	while (n < 8 && at(r, q, end)->k == K_WORD) {
+		items[n++] = q++;
+		if (at(r, q, end)->k == K_SEP && (at(r, q, end)->sep == SEP_LIST || at(r, q, end)->sep == SEP_AND))
+			q++;
+		if (at(r, q, end)->k == K_SEP && at(r, q, end)->sep == SEP_AND)
+			q++; /* ", and" */
+		int h = word_is(r, q, end, "learning") ? 2 : 1;
+		if (n >= 2 && at(r, q, end)->k == K_WORD &&
+		    (in_list(at(r, q, end)->w, heads) || (h == 2 && (word_is(r, q + 1, end, "rates") ||
+								      word_is(r, q + 1, end, "rate"))))) {
+			if (!boundary(r, q + h, end))
+				return 0;
+			struct name nm[8];
+			for (int i = 0; i < n; i++) {
+				char words[120];
+				snprintf(words, sizeof(words), "%s lr", r->tk.t[items[i]].w);
+				if (lookup_name(words, &nm[i]) || !str_starts_with(nm[i].var, "optim."))
+					return 0;
+			}
+			for (int i = 0; i < n; i++)
+				emit(r, &nm[i], NULL, NULL, items[i], q + h);
+			return q + h - p;
+		}
+	}
+	return 0;
+}
+
 /* halve/double/reduce X [to v] at the start of a clause: X changed, its
  * value unknown unless stated ("reduce warmup", "more heads"). */
 static int p_direction(struct reader *r, int p, int end, int flags)
@@ -1588,18 +1701,31 @@ static int p_direction(struct reader *r, int p, int end, int flags)
 		"raise", "lower", "bump", "boost", "cut", "shorten", "lengthen", "extend", "widen",
 		"narrow", "deepen", "halved", "doubled", "tripled", "increased", "decreased", "reduced",
 		"raised", "lowered", "bumped", "boosted", "shortened", "lengthened", "extended",
-		"widened", "narrowed", "deepened", NULL
+		"widened", "narrowed", "deepened",
+		/* "Set COMPILE_MODE to enable JIT", "tune warmdown": changed, value unsaid */
+		"set", "change", "adjust", "tune", "retune", "tweak", "modify", "vary", NULL
 	};
 	struct name nm;
 	if (!word_in(r, p, end, words))
 		return 0;
+	int n0;
+	if ((n0 = lr_list(r, p + 1, end)))
+		return 1 + n0;
 	int q = skip_fillers(r, p + 1, end), n, k;
 	if ((n = p_named(r, q, end, 1, 1, flags)))
 		return q - p + n;
 	k = known_name(r, q, end, &nm);
-	if (k && word_is(r, q + k, end, "by") && at(r, q + k + 1, end)->k == K_NUM)
+	struct name unit;
+	int ku, by = k && word_is(r, q + k, end, "by");
+	if (k && word_is(r, q + k, end, "by") && at(r, q + k + 1, end)->k == K_NUM) {
 		k += 2; /* "increase matrix LR by 20%": a step, the value unknown */
-	if (!k || !boundary(r, q + k, end) || word_in(r, q + k, end, context_words) || nm.implied)
+		if ((ku = known_name(r, q + k, end, &unit)) && !strcmp(unit.var, nm.var))
+			k += ku; /* "increase DEPTH by 2 layers" */
+	}
+	else if (k && word_is(r, q + k, end, "by"))
+		k += 1 + by_amount(r, q + k + 1, end); /* "reduce batch by half", "by a small factor" */
+	/* "more heads than …" compares; "by 2 while keeping …" has said its amount */
+	if (!k || !boundary(r, q + k, end) || (!by && word_in(r, q + k, end, context_words)) || nm.implied)
 		return 0;
 	return finish(r, &nm, NULL, NULL, p, q + k, end);
 }
@@ -1773,6 +1899,10 @@ static int p_value_arrow(struct reader *r, int p, int end)
 	const struct value_word *a = value_word_at(r, q, end, NULL, &ka), *b;
 	if (!a)
 		return p_pattern_arrow(r, p, end);
+	/* "naive attention -> flash", "ReLU² activation -> GELU": the noun
+	 * after the first value belongs to it */
+	while (!is_to(r, q + ka, end) && word_in(r, q + ka, end, value_nouns) && is_to(r, q + ka + 1, end))
+		ka++;
 	const struct tok *op = at(r, q + ka, end);
 	int with = from && !word_is(r, p, end, "from") &&
 		   ((op->k == K_SEP && op->sep == SEP_WITH) ||
@@ -1780,6 +1910,8 @@ static int p_value_arrow(struct reader *r, int p, int end)
 	if (!with && !is_to(r, q + ka, end))
 		return 0;
 	b = value_word_at(r, q + ka + 1, end, a->var, &kb);
+	while (b && !boundary(r, q + ka + 1 + kb, end) && word_in(r, q + ka + 1 + kb, end, value_nouns))
+		kb++; /* "… -> SwiGLU MLP" */
 	if (!b || !boundary(r, q + ka + 1 + kb, end))
 		return 0;
 	struct name nm = { .known = 1 };
@@ -1860,6 +1992,39 @@ static int p_result(struct reader *r, int p, int end)
 	return q - p;
 }
 
+/* A word written in mixed case past its first letter ("PoPE", "NorMuon",
+ * "Peri-LN"): a technique's proper name, not an English word. */
+static int mixed_case(const struct reader *r, const struct tok *t)
+{
+	int upper = 0, lower = 0;
+	for (int i = t->a; i < t->b; i++) {
+		unsigned char c = (unsigned char)r->text[i];
+		upper |= i > t->a && isupper(c);
+		lower |= islower(c) != 0;
+	}
+	return upper && lower;
+}
+
+/* "PoPE (Polar Positional Embedding) replacing RoPE", "Peri-LN (…)": a
+ * description that opens with a technique's proper name and then only
+ * explains it tried that technique (desc.NAME true). */
+static int p_named_technique(struct reader *r, int p, int end)
+{
+	const struct tok *t = at(r, p, end), *next = at(r, p + 1, end);
+	struct name nm;
+	if (t->k != K_WORD || !mixed_case(r, t) || known_name(r, p, end, &nm) ||
+	    find_value_word(t->w, NULL) || unknown_name(r, p, p + 1, &nm))
+		return 0;
+	/* "LayerNorm instead of RMSNorm" swaps two settings of a knob it does
+	 * not name: no technique of its own */
+	if (!(next->k == K_PAREN || next->k == K_STOP || p + 1 >= end))
+		return 0;
+	if (strstr(t->w, "muon") || strstr(t->w, "adam"))
+		return 0; /* "NorMuon": an optimizer, the matrix optimizer's value or a
+		           * knob of its own; which is not sure */
+	return finish(r, &nm, NULL, "true", p, p + 1, end);
+}
+
 /* One production at p; returns the tokens it took, 0 for none. */
 static int production(struct reader *r, int p, int end, struct clause *cs)
 {
@@ -1876,6 +2041,8 @@ static int production(struct reader *r, int p, int end, struct clause *cs)
 		cs->toggled = cs->carry;
 		return n;
 	}
+	if (start && r->first == cs->start && (n = p_named_technique(r, p, end)))
+		return n;
 	if ((n = p_value_arrow(r, p, end)) || (n = p_toggle(r, p, end, cs)) || (start && (n = p_direction(r, p, end, cs->flags))) ||
 	    (n = p_verb(r, p, end, cs->flags)) || (n = p_named(r, p, end, 0, start, cs->flags)))
 		return n;
@@ -1940,6 +2107,20 @@ static const char *const with_verbs[] = {
 	"tested", "play", "playing", "go", "went", "going", "run", "retry", NULL
 };
 
+/* After these the rest of the sentence, over "and" and ",", gives a
+ * reason or the setting kept ("while keeping no warmup and zero final
+ * LR"), not a change. */
+static const char *const reason_words[] = {
+	"because", "since", "so", "despite", "due", "while", "whereas", "although", "though",
+	"keeping", "maintaining", "holding", "retaining", "preserving", NULL
+};
+/* "while" and one of these: a second change made with the first. */
+static const char *const while_changes[] = {
+	"enabling", "disabling", "increasing", "decreasing", "reducing", "raising", "lowering",
+	"adding", "removing", "dropping", "using", "switching", "changing", "setting", "halving",
+	"doubling", NULL
+};
+
 /* Tokens [a, end) as clauses; returns 1 when a stop ended the reading. */
 static int read_span(struct reader *r, int a, int end, int flags)
 {
@@ -1957,7 +2138,22 @@ static int read_span(struct reader *r, int a, int end, int flags)
 			new_clause(&cs, p + 1, t, flags, r->added);
 			if (lead_verb)
 				cs.flags &= ~F_WITH;
+			/* a reason or a purpose runs over "and" / "," to the next ";" */
+			if (stopped != 2 || t->k != K_SEP || t->sep == SEP_CLAUSE)
+				stopped = 0;
+			p++;
+			continue;
+		}
+		if (word_is(r, p, end, "while") && word_in(r, p + 1, end, while_changes)) {
+			/* "increase depth by 1 while enabling checkpointing": two changes */
+			static const struct tok and = { .k = K_SEP, .sep = SEP_AND };
+			new_clause(&cs, p + 1, &and, flags, r->added);
 			stopped = 0;
+			p++;
+			continue;
+		}
+		if (!stopped && (word_in(r, p, end, reason_words) || purpose_at(r, p, end))) {
+			stopped = 2;
 			p++;
 			continue;
 		}
@@ -2036,12 +2232,37 @@ static int skip_labels(const struct reader *r, int stated)
 	return p;
 }
 
+/* "M2 Pro 16 GB baseline (depth 4)", "pilot baseline on branch X": the
+ * first phrase names this run a baseline, what it states is its setup. */
+static int names_a_baseline(const struct reader *r)
+{
+	static const char *const after[] = { "on", "run", "for", "with", "at", "again", NULL };
+	int n = r->tk.n;
+	for (int p = 0; p < n; p++) {
+		const struct tok *t = &r->tk.t[p];
+		if (t->k != K_WORD && t->k != K_NUM)
+			return 0; /* the first phrase ended */
+		if (t->k == K_WORD && (in_list(t->w, verbs) || in_list(t->w, toggles_off)))
+			return 0; /* "switch to the baseline LR": a change */
+		if (word_is(r, p, n, "baseline"))
+			return p + 1 >= n || at(r, p + 1, n)->k == K_PAREN || at(r, p + 1, n)->k == K_STOP ||
+			       at(r, p + 1, n)->k == K_SEP || word_in(r, p + 1, n, after);
+	}
+	return 0;
+}
+
 /* "no logic change", "no changes", "same config": nothing changed. */
 static int says_no_change(const struct reader *r)
 {
 	int n = r->tk.n;
+	if (names_a_baseline(r))
+		return 1;
 	for (int p = 0; p + 1 < n; p++) {
-		if (word_is(r, p, n, "same") && word_is(r, p + 1, n, "config"))
+		/* "at same config", "with the same config": context of a change */
+		static const char *const where[] = { "at", "on", "with", "in", "under", "using", NULL };
+		int det = p > 0 && word_is(r, p - 1, n, "the");
+		if (word_is(r, p, n, "same") && word_is(r, p + 1, n, "config") &&
+		    !(p - det > 0 && word_in(r, p - det - 1, n, where)))
 			return 1;
 		if (!word_is(r, p, n, "no"))
 			continue;

@@ -130,6 +130,14 @@ int ingest_ar_status(const char *word, const char **status, const char **decisio
  * rows whose own status is crash or missing: never to a measured row. */
 const char *ingest_failure_word(const char *description);
 
+/* For a row the file calls a crash whose description names how it failed
+ * (stored with that status, oom/timeout/invalid): give rec, when it has no
+ * run_id, the id the row had as the file writes it (status crash). A
+ * ledger written before failure words were read holds the row under that
+ * id; ingesting the file again finds it there (store.c brings its status
+ * up to date) instead of adding a second run. */
+void ingest_keep_crash_identity(json_t *rec);
+
 /* rec[key] as an object, created empty when absent ("metrics", "code", …). */
 json_t *ingest_sub_object(json_t *rec, const char *key);
 /* A metric value as JSON: a real, or null when it is not finite ("inf",

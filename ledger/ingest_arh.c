@@ -90,6 +90,7 @@ static json_t *convert(struct ingest_file *f, const json_t *in, sb *why)
 		sb_addf(why, "status '%s' is not keep, discard or crash", word);
 		return NULL;
 	}
+	int crash_named = named && word && !strcmp(status, "crash");
 	if (named && (!word || !strcmp(status, "crash"))) { /* "(OOM)": see ingest_tsv.c */
 		status = named;
 		decision = NULL;
@@ -113,6 +114,8 @@ static json_t *convert(struct ingest_file *f, const json_t *in, sb *why)
 		json_decref(rec);
 		return NULL;
 	}
+	if (crash_named)
+		ingest_keep_crash_identity(rec);
 	return rec;
 }
 

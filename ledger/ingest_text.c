@@ -82,6 +82,17 @@ int ingest_ar_status(const char *word, const char **status, const char **decisio
 	return -1;
 }
 
+void ingest_keep_crash_identity(json_t *rec)
+{
+	if (json_object_get(rec, "run_id"))
+		return;
+	json_t *as_written = json_deep_copy(rec);
+	json_object_set_new(as_written, "status", json_string("crash"));
+	runrec_ensure_id(as_written);
+	json_object_set(rec, "run_id", json_object_get(as_written, "run_id"));
+	json_decref(as_written);
+}
+
 /* Words a description uses for how a run failed, and the runrec/1 status
  * each names. HUNG is a run that stopped making progress until the harness
  * ended it at its time limit, which is what `timeout` records; SKIPPED is a

@@ -305,9 +305,10 @@ static int put_cell(struct tsv *t, json_t *rec, int i, const char *status, sb *w
  * whose description names how it failed ("(OOM)", "HUNG at step 40") gets
  * the status that names (ingest_failure_word); keep and discard rows are
  * measurements and stay as they are. */
-static const char *row_status(struct tsv *t, const char **decision, sb *why)
+static const char *row_status(struct tsv *t, const char **decision, int *named_failure, sb *why)
 {
 	const char *status = NULL, *desc = NULL;
+	*named_failure = 0;
 	for (int i = 0; i < t->ncells; i++) {
 		if (t->role[i] == COL_DESC)
 			desc = t->cell[i];
@@ -321,6 +322,7 @@ static const char *row_status(struct tsv *t, const char **decision, sb *why)
 	if (!status || !strcmp(status, "crash")) {
 		const char *named = ingest_failure_word(desc);
 		if (named) {
+			*named_failure = status != NULL; /* a crash the words name; none had no status */
 			status = named;
 			*decision = NULL;
 		}
@@ -388,7 +390,8 @@ static json_t *row_record(struct tsv *t, sb *why)
 		sb_addf(why, "%d fields, the header has %d", t->ncells, t->ncols);
 		return NULL;
 	}
-	if (!(status = row_status(t, &decision, why)))
+	int named_failure;
+	if (!(status = row_status(t, &decision, &named_failure, why)))
 		return NULL;
 	sb failure = SB_INIT;
 	status = measured_status(t, status, decision, &failure);
@@ -420,6 +423,8 @@ static json_t *row_record(struct tsv *t, sb *why)
 		format_iso_utc(o->started_at + (double)t->rows * o->every, iso, sizeof(iso));
 		json_object_set_new(rec, "started_at", json_string(iso));
 	}
+	if (named_failure)
+		ingest_keep_crash_identity(rec);
 	return rec;
 }
 

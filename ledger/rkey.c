@@ -1,5 +1,6 @@
 /* rkey.c — repeat keys and rerun phrases; see rkey.h for the rules. */
 #include "rkey.h"
+#include "infer.h"
 #include "runrec.h"
 #include "sha256.h"
 #include "util.h"
@@ -114,19 +115,61 @@ static int trigger_pair(const char *a, const char *b)
 	return 0;
 }
 
+/* "verification run …", "rerun of best …", "confirmation run - …": the
+ * description names the run a measurement again first; what follows says
+ * how it went (hardware, steps, "baseline confirmed"), and counts when no
+ * other run is named and the grammar reads no change in it. */
+static int named_a_rerun(const char *description, const struct words *ws, int first)
+{
+	static const char *const lead[] = {
+		"verification", "verify", "reverify", "reverification", "confirmation", "rerun",
+		"reran", "repeat", "replication", "reproduction", "control",
+	};
+	static const char *const noun[] = { "run", "runs", "of" };
+	if (ws->n < first + 2 || !in_list(ws->w[first], lead, ARRAY_SIZE(lead)) ||
+	    !in_list(ws->w[first + 1], noun, ARRAY_SIZE(noun)) ||
+	    (first + 2 < ws->n && is_number(ws->w[first + 2])))
+		return 0; /* "verification run 3": the third, of something */
+	for (int i = first; i < ws->n; i++)
+		if (is_label(ws->w[i]) || (!strcmp(ws->w[i], "exp") && i + 1 < ws->n && is_number(ws->w[i + 1])))
+			return 0; /* "rerun of exp7": another run's configuration */
+	/* what follows the name, read by the grammar (which reads nothing
+	 * after a leading "verification" at all) */
+	const char *rest = description;
+	for (int w = 0; w < first + 2; w++) {
+		while (*rest && !isalnum((unsigned char)*rest))
+			rest++;
+		while (isalnum((unsigned char)*rest) || ((*rest == '-' || *rest == '_' || *rest == '.') &&
+							 isalnum((unsigned char)rest[1])))
+			rest++;
+	}
+	while (*rest == ' ')
+		rest++;
+	if (!strncasecmp(rest, "with ", 5) || !strncasecmp(rest, "using ", 6))
+		rest = strchr(rest, ' '); /* "… run with depth 9": a change, not context */
+	struct change_list cl = CHANGE_LIST_INIT;
+	int changes = infer_changes(rest, &cl);
+	change_list_release(&cl);
+	return changes == 0;
+}
+
 int rkey_rerun_text(const char *description)
 {
 	if (!description)
 		return 0;
 	struct words ws;
 	split_words(description, &ws);
-	if (ws.too_long || ws.hash_ref || ws.n == 0)
+	if (ws.hash_ref || ws.n == 0)
 		return 0;
 	int first = 0, trigger = 0;
 	if (is_label(ws.w[0]))
 		first = 1;
 	else if (!strcmp(ws.w[0], "exp") && ws.n > 1 && is_number(ws.w[1]))
 		first = 2;
+	if (named_a_rerun(description, &ws, first))
+		return 1;
+	if (ws.too_long)
+		return 0;
 	for (int i = first; i < ws.n; i++) {
 		const char *w = ws.w[i];
 		if (is_label(w) || (!strcmp(w, "exp") && i + 1 < ws.n && is_number(ws.w[i + 1])))

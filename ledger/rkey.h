@@ -32,7 +32,10 @@
  * "different seed", "noise check", …), with at least one word that says
  * "again" in some way, optionally after a run label ("exp12", "[keep]",
  * "v3:"). Conservative: a word it does not know, or a reference to another
- * run ("repeat exp5"), makes it 0. */
+ * run ("repeat exp5"), makes it 0. Also 1 for a run named a measurement
+ * again first ("verification run …", "rerun of …", "confirmation run …")
+ * when the rest names no other run and the grammar reads no change in it
+ * ("verification run power adapter 866 steps — baseline confirmed"). */
 int rkey_rerun_text(const char *description);
 
 /* 1 when var is a seed ("seed", "*.seed"): a seed is not a change of

@@ -303,7 +303,7 @@ static const char sql_upd_run[] =
 	" data_name, data_sha256, val_bpb, repeat_key, source_format, source_file,"
 	" source_line, ingested_at, record) = (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,"
 	"?13,?14,?15,?16,?17,?18,?19,?20,?21,?22,?23,?24,?25,?26,?27,?28)"
-	" WHERE id = ?29 AND status = 'running'";
+	" WHERE id = ?29 AND status IN ('running', 'crash')"; /* judge_clash decides which */
 
 struct store *store_new(sqlite3 *db)
 {
@@ -942,13 +942,37 @@ static void cache_config(struct store *st, const char *run_id, json_t *config)
  * allowed is a run's final record over its running record (runrec.h,
  * runrec_supersedes); the running record arriving after its final one is
  * already present (a runs.jsonl ingested again); all else is a clash. */
+/* The stored record is a crash, rec the same row read now with the
+ * status its description names (oom, timeout, invalid; ingest_tsv.c
+ * keep_crash_identity): everything else equal, rec replaces it. */
+static int names_the_failure(const json_t *rec, const json_t *stored)
+{
+	static const char *const named[] = { "oom", "timeout", "invalid", NULL };
+	const char *was = runrec_str(stored, "status"), *now = runrec_str(rec, "status");
+	int known = 0;
+	for (const char *const *s = named; *s && now; s++)
+		known |= !strcmp(now, *s);
+	if (!was || strcmp(was, "crash") || !known || json_object_size(rec) != json_object_size(stored))
+		return 0;
+	const char *k;
+	json_t *v;
+	json_object_foreach((json_t *)stored, k, v) {
+		json_t *nv = json_object_get(rec, k);
+		if (strcmp(k, "status") && (!nv || !json_equal(v, nv)))
+			return 0;
+	}
+	return 1;
+}
+
 static enum store_outcome judge_clash(const json_t *rec, const char *run_id, sqlite3_int64 id,
-				      const char *stored_text, sb *why)
+				      const char *stored_text, int *restatus, sb *why)
 {
 	json_t *stored = stored_text ? json_loads(stored_text, 0, NULL) : NULL;
 	const char *was = runrec_str(stored, "status"), *now = runrec_str(rec, "status");
 	enum store_outcome out = STORE_CONFLICT;
 	if (stored && runrec_supersedes(rec, stored))
+		out = STORE_SUPERSEDE;
+	else if (stored && (*restatus = names_the_failure(rec, stored)))
 		out = STORE_SUPERSEDE;
 	else if (stored && runrec_supersedes(stored, rec))
 		out = STORE_PRESENT;
@@ -971,7 +995,7 @@ static enum store_outcome judge_clash(const json_t *rec, const char *run_id, sql
 /* The insert was ignored: same content (present), a final record for a
  * running one (*id set), or a run_id clash. */
 static enum store_outcome explain_conflict(struct store *st, const json_t *rec, const char *run_id,
-					   const char *hash, sqlite3_int64 *id, sb *why)
+					   const char *hash, sqlite3_int64 *id, int *restatus, sb *why)
 {
 	sqlite3_stmt *q = st->sel_by_id;
 	enum store_outcome out = STORE_PRESENT;
@@ -979,15 +1003,16 @@ static enum store_outcome explain_conflict(struct store *st, const json_t *rec, 
 	int rc = store_step(st, q, "look up the stored run");
 	if (rc == SQLITE_ROW && strcmp((const char *)sqlite3_column_text(q, 1), hash)) {
 		*id = sqlite3_column_int64(q, 0);
-		out = judge_clash(rec, run_id, *id, (const char *)sqlite3_column_text(q, 2), why);
+		out = judge_clash(rec, run_id, *id, (const char *)sqlite3_column_text(q, 2), restatus, why);
 	}
 	sqlite3_reset(q);
 	return out;
 }
 
-/* Replace running run #id by its final record: the row in place, its
- * changes anew (the parent and config are the running record's, so they
- * come out the same, but the row's are the final record's). */
+/* Replace running run #id by its final record (or a stored crash by the
+ * same row with the status its words name): the row in place, its
+ * changes anew (the parent and config are the stored record's, so they
+ * come out the same, but the row's are the new record's). */
 static void supersede(struct store *st, sqlite3_int64 id, const struct store_prep *p,
 		      const struct store_src *src, const char *key, const struct change_list *cl,
 		      int how)
@@ -1129,6 +1154,7 @@ enum store_outcome store_put_prepared(struct store *st, json_t *rec, const struc
 		return out;
 	}
 	sqlite3_int64 id = 0;
+	int restatus = 0;
 	if (sqlite3_changes(st->db) == 1) {
 		id = sqlite3_last_insert_rowid(st->db);
 		if (p->carried && p->carried->has_changes)
@@ -1136,7 +1162,7 @@ enum store_outcome store_put_prepared(struct store *st, json_t *rec, const struc
 		else
 			insert_changes(st, id, &cl, (enum change_how)how);
 		rkey_memo_put(st->rkeys, *run_id, key, hw->cls, p->cols.code_commit, p->cols.diff_sha256);
-	} else if ((out = explain_conflict(st, rec, *run_id, p->hash, &id, why)) == STORE_SUPERSEDE) {
+	} else if ((out = explain_conflict(st, rec, *run_id, p->hash, &id, &restatus, why)) == STORE_SUPERSEDE) {
 		supersede(st, id, p, src, key, &cl, how);
 		rkey_memo_put(st->rkeys, *run_id, key, hw->cls, p->cols.code_commit, p->cols.diff_sha256);
 	}
@@ -1147,7 +1173,9 @@ enum store_outcome store_put_prepared(struct store *st, json_t *rec, const struc
 	if (out != STORE_CONFLICT && p->carried)
 		import_annotations(st, *run_id, p->carried);
 	change_list_release(&cl);
-	return out;
+	/* a stored crash given the status its words name is the run already
+	 * present, read better, not a running run that ended */
+	return restatus && out == STORE_SUPERSEDE ? STORE_PRESENT : out;
 }
 
 enum store_outcome store_put(struct store *st, json_t *rec, const struct store_src *src,

@@ -23,7 +23,8 @@ struct store_src {
 
 enum store_outcome {
 	STORE_NEW,      /* inserted */
-	STORE_PRESENT,  /* same content already stored: nothing added */
+	STORE_PRESENT,  /* same content already stored: nothing added (or a stored
+	                 * crash brought up to the status its words name) */
 	STORE_CONFLICT, /* same run_id, different content: caller quarantines */
 	STORE_SUPERSEDE /* the run's final record replaced its running record */
 };

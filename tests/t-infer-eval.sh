@@ -4,7 +4,8 @@
 # the real grammar on two plain descriptions, per-split totals and
 # percentages, heldout lines never printed without --show-heldout, files
 # with a STATUS column replayed along ingest's parent chain, and a
-# malformed line refused (exit 2) without quoting it.
+# malformed line refused (exit 2) without quoting it; --heldout-total
+# prints the heldout total without a row per heldout file.
 . "$ROOT/tests/lib.sh"
 EVAL="$BUILD/infer-eval"
 TAB=$(printf '\t')
@@ -48,6 +49,10 @@ expect_match infer-eval-1.7 "... with what was expected and inferred" "$out" \
 	'^    inferred: model\.depth \? -> 9; model\.dim \? -> 512$'
 expect_no_match infer-eval-1.8 "correct cases are not listed" "$out" 'a\.tsv:(4|5|7|8|9)$'
 expect_no_match infer-eval-1.9 "heldout lines are not printed" "$out" 'SECRET|b\.tsv'
+expect_code infer-eval-1.9b "--heldout-total runs" 0 "$EVAL" --given --heldout-total given
+expect_eq infer-eval-1.9c "... with the heldout total" "2 1 0 1 0" "$(row heldout all)"
+expect_eq infer-eval-1.9d "... and no row per heldout file" "" "$(row heldout b)"
+expect_eq infer-eval-1.9e "... but one per train file" "14 6 2 5 1" "$(row train a)"
 expect_code infer-eval-1.10 "--show-heldout runs" 0 "$EVAL" --given --show-heldout given
 expect_match infer-eval-1.11 "--show-heldout lists heldout failures" "$out" 'SECRET-HELDOUT-LINE'
 

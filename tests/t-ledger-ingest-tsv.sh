@@ -244,3 +244,35 @@ expect_eq ledger-ingest-tsv-13.2 "crash and status-less rows take the status the
 expect_eq ledger-ingest-tsv-13.3 "no status and no failure word is still refused" "ledger: ingest: fail.tsv:11: status is empty" "$err"
 expect_code ledger-ingest-tsv-12.6 "the same file again: exit 0" 0 "$LEDGER" --db hw.db ingest hw.tsv --started-at 2026-03-16T04:00:00Z
 expect_eq ledger-ingest-tsv-12.7 "nothing new, no hardware warning again" "" "$err"
+
+# --- a ledger an older build wrote (before failure words, "(OOM)" stayed
+# status crash) takes the same file again without new runs: a row's
+# identity is what the file says (crash), its status what the words name,
+# and the stored crash is brought up to that status in place. The older
+# ledger holds what that build stored (its run ids checked against a build
+# of bc5180e^): the measured rows as this build stores them, and the
+# failed rows' records with status crash, loaded as runs.jsonl without a
+# run_id so that it is derived from their content, as it was.
+printf 'commit\tval_bpb\tmemory_gb\tstatus\tdescription\n' >old.tsv
+printf 'a1\t1.2\t40.0\tkeep\tbaseline\n' >>old.tsv
+printf 'a2\t0.000000\t0.0\tcrash\tdepth 16 (OOM)\n' >>old.tsv
+printf 'a3\t1.1\t40.0\tkeep\tdevice batch 16\n' >>old.tsv
+printf 'a4\t0.000000\t0.0\tcrash\tdepth 12 HUNG at step 40\n' >>old.tsv
+printf 'a5\t1.05\t40.0\tdiscard\tdepth 10\n' >>old.tsv
+"$LEDGER" --db now.db ingest old.tsv >/dev/null 2>&1
+grep -v crash old.tsv >measured.tsv
+"$LEDGER" --db older.db ingest measured.tsv >/dev/null 2>&1
+sql now.db "SELECT record FROM runs WHERE status IN ('oom', 'timeout') ORDER BY id" |
+	jq -c 'del(.run_id) | .status = "crash"' >failed.jsonl
+"$LEDGER" --db older.db ingest failed.jsonl >/dev/null 2>&1
+expect_eq ledger-ingest-tsv-14.1 "the older ledger: 5 runs, the failed ones stored as crash" \
+	"ok|ok|ok|crash|crash" "$(sql older.db "SELECT group_concat(status, '|') FROM (SELECT status FROM runs ORDER BY id)")"
+expect_code ledger-ingest-tsv-14.2 "the same file into it: exit 0" 0 "$LEDGER" --db older.db ingest old.tsv
+expect_match ledger-ingest-tsv-14.3 "... no new run" "$out" '^old\.tsv: 0 new, '
+expect_eq ledger-ingest-tsv-14.4 "... still 5 runs, the failed ones now with the status their words name" \
+	"ok|ok|ok|oom|timeout" "$(sql older.db "SELECT group_concat(status, '|') FROM (SELECT status FROM runs ORDER BY id)")"
+expect_eq ledger-ingest-tsv-14.5 "... the runs and ids a fresh ingest stores" \
+	"$(sql now.db "SELECT group_concat(run_id || ' ' || status, '|') FROM (SELECT * FROM runs ORDER BY run_id)")" \
+	"$(sql older.db "SELECT group_concat(run_id || ' ' || status, '|') FROM (SELECT * FROM runs ORDER BY run_id)")"
+expect_code ledger-ingest-tsv-14.6 "and a third time: exit 0" 0 "$LEDGER" --db older.db ingest old.tsv
+expect_match ledger-ingest-tsv-14.7 "... 0 new, 5 already present" "$out" '^old\.tsv: 0 new, 5 already present'

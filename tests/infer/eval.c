@@ -8,7 +8,7 @@
  * value the parent already had is measured as ingest records it (no
  * change; see "replaying" below).
  *
- *   build/infer-eval [--show-heldout] [--given] [DIR]
+ *   build/infer-eval [--show-heldout | --heldout-total] [--given] [DIR]
  *
  * Per case, expected and inferred changes are compared as sets, by variable
  * (desc.* names after the vocabulary's normalisation) and by each side's
@@ -26,6 +26,8 @@
  * given (whoever writes rules must not see them). --given scores a third
  * column (the "inferred" changes, same syntax as EXPECTED) instead of
  * running the grammar: tests/t-infer-eval.sh checks the scorer that way.
+ * --heldout-total prints the heldout split's total row only, not a row per
+ * heldout file, for whoever tunes rules and may see the aggregate alone.
  * Exit 0 after a report, 2 for a malformed file. */
 #include <dirent.h>
 #include "infer.h"
@@ -42,7 +44,7 @@ struct tally {
 };
 
 struct opts {
-	int show_heldout, given;
+	int show_heldout, heldout_total, given;
 	const char *dir;
 };
 
@@ -426,15 +428,17 @@ static void print_row(const char *split, const struct tally *t)
 	       t->n[V_PARTLY], t->n[V_WRONG], t->n[V_MISSED]);
 }
 
-static void print_split(const struct tally *files, int n, int heldout)
+static void print_split(const struct tally *files, int n, int heldout, int total_only)
 {
 	const char *split = heldout ? "heldout" : "train";
 	struct tally all = { .name = "all" };
 	for (int i = 0; i < n; i++) {
 		if (files[i].heldout != heldout)
 			continue;
-		print_row(split, &files[i]);
-		printf("\n");
+		if (!total_only) {
+			print_row(split, &files[i]);
+			printf("\n");
+		}
 		for (int v = 0; v < V_N; v++)
 			all.n[v] += files[i].n[v];
 	}
@@ -481,13 +485,15 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--show-heldout"))
 			o->show_heldout = 1;
+		else if (!strcmp(argv[i], "--heldout-total"))
+			o->heldout_total = 1;
 		else if (!strcmp(argv[i], "--given"))
 			o->given = 1;
 		else if (argv[i][0] != '-')
 			o->dir = argv[i];
 		else {
 			rl_error("unknown option '%s'", argv[i]);
-			rl_hint("usage: infer-eval [--show-heldout] [--given] [DIR]");
+			rl_hint("usage: infer-eval [--show-heldout | --heldout-total] [--given] [DIR]");
 			return -1;
 		}
 	}
@@ -514,8 +520,8 @@ int main(int argc, char **argv)
 	if (!rc) {
 		printf("\n%-8s %-26s %5s %7s %6s %5s %6s\n", "split", "source", "cases", "correct",
 		       "partly", "wrong", "missed");
-		print_split(files, n, 0);
-		print_split(files, n, 1);
+		print_split(files, n, 0, 0);
+		print_split(files, n, 1, o.heldout_total && !o.show_heldout);
 	}
 	for (int i = 0; i < n; i++)
 		free(names[i]);

@@ -9,7 +9,10 @@
  * state from infer_state_advance and a baseline's infer_stated). Each case
  * checks the exact variable, old and new text. Round 4 (infer-4.*): one
  * change in many phrasings, lists joined every way, and the forms that must
- * refuse (a score after an arrow, a sweep, a place, a plan or a failure). */
+ * refuse (a score after an arrow, a sweep, a place, a plan or a failure).
+ * Round 5 (infer-5.*): purposes and reasons after a change, "from default",
+ * relative values, "by half", "again", a baseline named after its setup,
+ * "while VERB-ing" as a second change, context that is no repeat. */
 #include <jansson.h>
 #include "infer.h"
 #include "utf8.h"
@@ -233,7 +236,7 @@ static void test_desc_names(void)
 	expect("infer-8.6c", "Doubled depth", "model.depth:~>~");
 	expect("infer-8.6d", "Removed the logit soft-capping", "model.softcap:~>false");
 	expect("infer-8.6e", "8 layers -> 10 layers", "model.depth:8>10");
-	expect("infer-8.6f", "depth goes 8->10", ""); /* not desc.depth_goes */
+	expect("infer-8.6f", "depth goes 8->10", "model.depth:8>10"); /* not desc.depth_goes */
 	expect("infer-8.6g", "4 heads -> 8 layers", "model.depth:~>8"); /* 8 is the layers' */
 	expect("infer-8.6h", "ASPECT_RATIO 64->54 DEPTH 12->14", "model.aspect_ratio:64>54|model.depth:12>14");
 	expect("infer-8.6i", "depth 10 base, warmdown 0.4", "sched.warmdown_ratio:~>0.4");
@@ -568,6 +571,68 @@ static void test_round4(void)
 	expect("infer-4.55", "depth 10 vs 12", "model.depth:~>10");
 }
 
+/* Round 5: made-up descriptions, one per family (not corpus lines). */
+static void test_round5(void)
+{
+	/* a purpose says why: what follows "to VERB" is no change */
+	expect("infer-5.1", "Raise SCALAR_LR from 0.5 to 0.7 to add more signal", "optim.scalar_lr:0.5>0.7");
+	expect("infer-5.2", "Enable gradient checkpointing to allow a bigger batch", "impl.recompute:~>true");
+	expect("infer-5.3", "Lower WARMUP_RATIO to 0.02 to reduce wasted steps and enable more updates",
+	       "sched.warmup_ratio:~>0.02");
+	/* a reason or the setting kept runs over "and" to the next ";" */
+	expect("infer-5.4", "set depth to 6 while keeping no warmup and zero weight decay", "model.depth:~>6");
+	expect("infer-5.5", "set depth to 6 because no softcap and no qk norm helped; add qk norm",
+	       "model.depth:~>6|model.qk_norm:~>true");
+	/* "while VERB-ing": a second change */
+	expect("infer-5.6", "Increase depth by 2 while enabling activation checkpointing",
+	       "model.depth:~>~|impl.recompute:~>true");
+	/* "from default": the old side unsaid; relative values: the new side unknown */
+	expect("infer-5.7", "Increase MLP_RATIO from default to 5", "model.mlp_ratio:~>5");
+	expect("infer-5.8", "raise heads from the baseline value to 8", "model.heads:~>8");
+	expect("infer-5.9", "Cut TOTAL_BATCH_SIZE to 1/2 of the default", "train.total_batch_size:~>~");
+	expect("infer-5.10", "Decrease DEVICE_BATCH_SIZE to 0.5x of current", "train.device_batch_size:~>~");
+	/* an amount after "by" that gives no value */
+	expect("infer-5.11", "Reduce WARMDOWN_RATIO by half", "sched.warmdown_ratio:~>~");
+	expect("infer-5.12", "increase heads by a factor of 2", "model.heads:~>~");
+	expect("infer-5.13", "increase heads by 2 heads", "model.heads:~>~");
+	/* words between the name and its value */
+	expect("infer-5.14", "halve device batch again to 4", "train.device_batch_size:~>4");
+	expect("infer-5.15", "depth 4 -> 5; model dim goes from 256 to 320", "model.depth:4>5|model.dim:256>320");
+	/* aliases: AR, Muon beta1, final momentum, momentum ramp */
+	expect("infer-5.16", "AR=48", "model.aspect_ratio:~>48");
+	expect("infer-5.17", "Muon beta1=0.92", "optim.muon_momentum:~>0.92");
+	expect("infer-5.18", "final momentum 0.97", "optim.muon_momentum:~>0.97");
+	expect("infer-5.19", "momentum ramp 250", "desc.muon_momentum_warmup_steps:~>250");
+	/* a baseline named after its setup changes nothing; a change to the
+	 * baseline's value is still a change */
+	expect("infer-5.20", "M1 Max 32 GB baseline (depth 6, batch 2^15)", "");
+	expect("infer-5.21", "fresh baseline on the new branch", "");
+	expect("infer-5.22", "switch to the baseline LR schedule, depth 6", "model.depth:~>6");
+	/* "at same config" is the context of a change, "same config" alone a repeat */
+	expect("infer-5.23", "A/B with NS_STEPS=3 at same config", "desc.ns_steps:~>3");
+	expect("infer-5.24", "same config, another seed", "");
+	/* a list of learning rates after a direction word */
+	expect("infer-5.25", "raise matrix and scalar LRs", "optim.matrix_lr:~>~|optim.scalar_lr:~>~");
+	expect("infer-5.26", "lower embedding, unembedding and matrix learning rates",
+	       "optim.embedding_lr:~>~|optim.unembedding_lr:~>~|optim.matrix_lr:~>~");
+	expect("infer-5.27", "lower matrix and scalar LRs to 0.02", ""); /* which gets 0.02 is not sure */
+	/* set / tune X with no value: changed, value unsaid */
+	expect("infer-5.28", "tune WARMDOWN_RATIO", "sched.warmdown_ratio:~>~");
+	expect("infer-5.29", "set depth to 6", "model.depth:~>6");
+	/* a technique's proper name opening the description, then its gloss */
+	expect("infer-5.30", "FooNorm (a norm on the residual stream)", "desc.foonorm:~>true");
+	expect("infer-5.31", "Bar-LN - a norm after each block", "desc.bar_ln:~>true");
+	expect("infer-5.31b", "BarNorm instead of RMSNorm", ""); /* a swap of an unnamed knob */
+	expect("infer-5.32", "FooNorm before the MLP", ""); /* a place: which norm is unsaid */
+	expect("infer-5.33", "AdaMuon (adaptive Muon)", ""); /* an optimizer: which variable is unsure */
+	expect("infer-5.34", "depth 6 (FooNorm kept)", "model.depth:~>6");
+	/* a unit after a batch or context value; nouns after value words */
+	expect("infer-5.35", "batch 128K tokens", "train.total_batch_size:~>131072");
+	expect("infer-5.36", "halve batch (64K tokens)", "train.total_batch_size:~>65536");
+	expect("infer-5.37", "sdpa attention -> flash", "impl.attention:sdpa>flash");
+	expect("infer-5.38", "gelu mlp -> swiglu mlp", "model.activation:gelu>swiglu");
+}
+
 int main(void)
 {
 	test_long_words();
@@ -578,6 +643,7 @@ int main(void)
 	test_desc_names();
 	test_round3();
 	test_round4();
+	test_round5();
 	test_spans();
 	test_prose();
 	test_alias();

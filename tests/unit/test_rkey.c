@@ -20,12 +20,16 @@ static void test_phrases(void)
 		"exp 12: repeat", "[discard] baseline again", "v3: same config, different seed",
 		"same config", "no change", "rerun with seed=1337", "noise check", "baseline (repeat)",
 		"repeat of parent", "rerun best config again", "identical rerun",
+		/* a run named a verification or a rerun, then only how it went */
+		"verification run on battery 812 steps \xe2\x80\x94 baseline confirmed",
+		"rerun of best on a cold machine, 1.2% slower", "confirmation run - result reproduced",
 	};
 	static const char *const no[] = {
 		"baseline", "", "depth 8 to 9 (repeat)", "rerun with depth 9", "repeat exp5",
 		"rerun #4", "same config but lr 0.05", "grad checkpointing + device batch 32 -> 64 (repeat, stopped)",
 		"seed", "rerun 2", "add noise", "MATRIX_LR 0.04→0.05 again", "try the new thing",
 		"repeat run12", "baseline with new seed and warmdown 0.6",
+		"verification run with depth 9", "rerun of exp7 on battery", "verification run 3",
 	};
 	char id[32];
 	for (size_t i = 0; i < ARRAY_SIZE(yes); i++) {
