@@ -10,8 +10,8 @@
  * traffic than the tensor cores can be fed (the mma.sync kernels ran at
  * 24–33% of the tensor-core ceiling). A wgmma instruction is issued by a
  * warpgroup for 64 rows and reads B straight from shared memory, once for
- * all 64; A comes from registers where it is reused (Q, dO, P, dS) or
- * from shared memory (K, V of the dK/dV kernel: no registers left).
+ * all 64; A comes from registers where it is reused (Q, P, dS) or from
+ * shared memory (dO, and K, V of the dK/dV kernel: no registers left).
  *
  * A block is WGS warpgroups (4 warps, 128 threads each), each owning 64
  * rows and sharing the tiles it loops over, so a K/V (forward, dQ) or
@@ -398,12 +398,13 @@ flash_wg_dkdv_kernel(bf16 *dk, bf16 *dv, const bf16 *q, const bf16 *k, const bf1
 	}
 }
 
-/* dQ of query tile qt (one a warpgroup): rows are query rows i. Q and dO
- * are this warpgroup's own for the whole loop, so both products that
- * read them (S = Q K^T, dP = dO V^T) take them from registers. (A version
- * that issued dQ += dS K of the previous tile under this tile's
- * exponentials, as the forward does, needed a third K buffer, fell to one
- * block an SM and ran no faster: docs/performance.md.) */
+/* dQ of query tile qt (one a warpgroup): rows are query rows i. Q is
+ * this warpgroup's own for the whole loop and comes from registers; dO
+ * is read from shared memory (from registers as well it ran no faster,
+ * with 31 more registers a thread). (A version that issued dQ += dS K of
+ * the previous tile under this tile's exponentials, as the forward does,
+ * needed a third K buffer, fell to one block an SM and ran no faster:
+ * docs/performance.md.) */
 template <int D, int WGS>
 __global__ void __launch_bounds__(WG * WGS, WGS == 1 ? 2 : 1)
 flash_wg_dq_kernel(bf16 *dq, float *dsum, const bf16 *q, const bf16 *k, const bf16 *v, const bf16 *att,
@@ -450,7 +451,7 @@ flash_wg_dq_kernel(bf16 *dq, float *dsum, const bf16 *q, const bf16 *k, const bf
 #pragma unroll
 	for (int i = 0; i < D / 2; i++)
 		dQ[i] = 0.f;
-	uint32_t qa[D / 16][4], oa[D / 16][4];
+	uint32_t qa[D / 16][4];
 	for (int kt = 0; kt <= last; kt++) {
 		uint32_t sK = sKV + (kt & 1) * 2 * TB, sV = sK + TB, next = sKV + (~kt & 1) * 2 * TB;
 		if (kt < last)
@@ -461,16 +462,14 @@ flash_wg_dq_kernel(bf16 *dq, float *dsum, const bf16 *q, const bf16 *k, const bf
 		publish_tiles();
 		if (kt == 0) {
 #pragma unroll
-			for (int kk = 0; kk < D / 16; kk++) {
+			for (int kk = 0; kk < D / 16; kk++)
 				load_a_sw(qa[kk], sQ, r0, kk, lane);
-				load_a_sw(oa[kk], sO, r0, kk, lane);
-			}
 		}
 		if (kt <= qt) { /* uniform in a warpgroup */
 			float p[32], dp[32];
 			wg_fence();
 			scores_rs<D>(p, qa, sK);  /* S */
-			scores_rs<D>(dp, oa, sV); /* dP = dO V^T */
+			scores_ss<D>(dp, sO, sV); /* dP = dO V^T */
 			wg_wait<1>();
 			wg_hold<32>(p);
 #pragma unroll
