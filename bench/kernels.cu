@@ -278,12 +278,16 @@ static void check_attention(cublasHandle_t h)
 /* impl.attention=flash: against the CPU reference and against the naive
  * GPU path, on fresh random inputs, at head size D and a T that is several
  * tiles long (so masked diagonal and full off-diagonal tiles both run). */
+static const char *flash_family_name = "flash";
+
 static void check_flash(cublasHandle_t h, int H, int D)
 {
 	int B = 2, T = 256, C = H * D, N = B * T;
 	size_t NC = (size_t)N * C, BHTT = (size_t)B * H * T * T, BHT = (size_t)B * H * T;
 	char shape[32];
 	snprintf(shape, sizeof shape, "2x256x%dx%d", H, D);
+	std::string fwd_cpu = std::string(flash_family_name) + " fwd: out vs cpu";
+	std::string fwd_naive = std::string(flash_family_name) + " fwd: out vs naive gpu";
 	std::vector<float> q = randn(NC), k = randn(NC), v = randn(NC); /* (B,H,T,D) */
 	bf16 *dq = dup(to_bf16(q)), *dk = dup(to_bf16(k)), *dv = dup(to_bf16(v));
 	bf16 *att = dpoison<bf16>(NC), *natt = dpoison<bf16>(NC), *P = dpoison<bf16>(BHTT), *o = dpoison<bf16>(NC);
@@ -294,8 +298,8 @@ static void check_flash(cublasHandle_t h, int H, int D)
 	std::vector<float> vc = bhtd_to_bthd(v, B, T, H, D), out(NC), A(BHTT);
 	attention_forward(out.data(), A.data(), qc.data(), kc.data(), vc.data(), B, T, H, D);
 	std::vector<float> fo = down_bf16(att, NC);
-	add("flash fwd: out vs cpu", shape, rel_err(fo, out), 1e-2, 0, 0, 0);
-	add("flash fwd: out vs naive gpu", shape, rel_err(fo, down_bf16(natt, NC)), 1e-2, 0, 0, 0);
+	add(fwd_cpu.c_str(), shape, rel_err(fo, out), 1e-2, 0, 0, 0);
+	add(fwd_naive.c_str(), shape, rel_err(fo, down_bf16(natt, NC)), 1e-2, 0, 0, 0);
 	std::vector<float> datt = randn(NC), gq(NC, 0.f), gk(NC, 0.f), gv(NC, 0.f), scratch(BHTT);
 	attention_backward(gq.data(), gk.data(), gv.data(), scratch.data(), datt.data(), qc.data(),
 			   kc.data(), vc.data(), A.data(), B, T, H, D);
@@ -309,9 +313,9 @@ static void check_flash(cublasHandle_t h, int H, int D)
 	for (int i = 0; i < 3; i++) {
 		char op[64];
 		std::vector<float> f = down_bf16(fl[i], NC);
-		snprintf(op, sizeof op, "flash bwd: %s vs cpu", names[i]);
+		snprintf(op, sizeof op, "%s bwd: %s vs cpu", flash_family_name, names[i]);
 		add(op, shape, rel_err(f, bthd_to_bhtd(*ref[i], B, T, H, D)), 2e-2, 0, 0, 0);
-		snprintf(op, sizeof op, "flash bwd: %s vs naive gpu", names[i]);
+		snprintf(op, sizeof op, "%s bwd: %s vs naive gpu", flash_family_name, names[i]);
 		add(op, shape, rel_err(f, down_bf16(nv3[i], NC)), 2e-2, 0, 0, 0);
 	}
 	bf16 *bufs[] = { dq, dk, dv, att, natt, P, o, ddatt, oq, ok, ov, nq, nk, nv };
@@ -330,12 +334,13 @@ static void time_flash(void)
 	/* causal: half the square; forward 2 GEMMs, backward 5 (S, dP, dV, dK, dQ) */
 	double half = (double)TB * TH * TT * TT / 2, flop_f = 4.0 * half * TD / 1e9;
 	double ms = time_ms([&] { OK(flash_attention_forward(att, lse, q, k, v, TB, TT, TH, TD, 0)); }, 10);
-	add("flash fwd (causal FLOPs)", "64x2048x4x128", 0, 1, ms, 0, flop_f);
+	add((std::string(flash_family_name) + " fwd (causal FLOPs)").c_str(), "64x2048x4x128", 0, 1, ms, 0, flop_f);
 	ms = time_ms([&] {
 		OK(flash_attention_forward(att, lse, q, k, v, TB, TT, TH, TD, 0));
 		OK(flash_attention_backward(gq, gk, gv, dsum, att, g, lse, q, k, v, TB, TT, TH, TD, 0));
 	}, 10);
-	add("flash fwd+bwd (causal FLOPs, S recomputed twice)", "64x2048x4x128", 0, 1, ms, 0, flop_f * (1 + 3.5));
+	add((std::string(flash_family_name) + " fwd+bwd (causal FLOPs, S recomputed twice)").c_str(), "64x2048x4x128", 0,
+	    1, ms, 0, flop_f * (1 + 3.5));
 	bf16 *bufs[] = { q, k, v, att, g, gq, gk, gv };
 	for (bf16 *b : bufs)
 		CU(cudaFree(b));
@@ -529,12 +534,45 @@ static void check_matmul(mm_ctx *m)
 	CU(cudaFree(X)); CU(cudaFree(Wt)); CU(cudaFree(Y)); CU(cudaFree(DW));
 }
 
-int main(void)
+/* every flash kernel family: mma.sync, wgmma with one or two warpgroups
+ * a block, and the default on an H100/H200 (forward two, backward one);
+ * checks only or also timed */
+static void flash_families(cublasHandle_t h, int timed)
+{
+	const struct { int family; const char *name; } fam[] = { { FLASH_MMA_SYNC, "flash mma.sync" },
+								  { FLASH_WGMMA_NARROW, "flash wgmma 1wg" },
+								  { FLASH_WGMMA_WIDE, "flash wgmma 2wg" },
+								  { FLASH_WGMMA, "flash wgmma fwd 2wg bwd 1wg" } };
+	for (auto f : fam) {
+		flash_select_kernels(f.family);
+		flash_family_name = f.name;
+		check_flash(h, TH, TD);
+		check_flash(h, 2, 64);
+		if (timed)
+			time_flash();
+	}
+	flash_select_kernels(-1);
+}
+
+/* bench_kernels: every check and timing; bench_kernels flash [time]: the
+ * flash checks alone (small shapes: fast enough for compute-sanitizer),
+ * with the flash timings at the default shape. */
+int main(int argc, char **argv)
 {
 	mm_ctx m;
 	cublasHandle_t h;
 	OK(mm_init(&m));
 	DIE_IF(cublasCreate(&h) != CUBLAS_STATUS_SUCCESS, "cublasCreate failed");
+	if ((argc == 2 || argc == 3) && !strcmp(argv[1], "flash")) {
+		int timed = argc == 3 && !strcmp(argv[2], "time");
+		if (timed)
+			ceil_ = measure_ceilings(&m);
+		flash_families(h, timed);
+		print_table();
+		cublasDestroy(h);
+		mm_release(&m);
+		return failures ? 1 : 0;
+	}
 	ceil_ = measure_ceilings(&m);
 	check_matmul(&m);
 	check_embedding();
@@ -549,9 +587,7 @@ int main(void)
 	time_rotary(0);
 	check_attention(h);
 	time_attention(h);
-	check_flash(h, TH, TD);
-	check_flash(h, 2, 64);
-	time_flash();
+	flash_families(h, 1);
 	check_relu2();
 	check_xent();
 	check_adamw();

@@ -48,4 +48,10 @@ ALL_CFLAGS += -DRL_HAVE_CUDA -I$(CUDA_HOME)/include
 $(BUILD)/obj/%.o: %.cu
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCC_FLAGS) -DRL_HAVE_CUDA -c $< -o $@
+
+# The wgmma flash kernels exist for sm_90a only (arch-specific Hopper
+# instructions: no portable PTX to embed); flash.cu calls them on a
+# compute capability 9.0 device alone.
+$(BUILD)/obj/kernels/flash_wgmma.o: NVCC_ARCH := -gencode arch=compute_90a,code=sm_90a
+$(BUILD)/obj/kernels/flash_wgmma.o: NVCC_FLAGS := -O3 -std=c++17 $(NVCC_ARCH) -Ikernels -Itrainer -Icommon -MMD -MP
 endif

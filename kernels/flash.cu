@@ -22,12 +22,13 @@
  * Fragments come from shared memory by ldmatrix (.trans for the operands
  * stored k-major, V, dO and K as B of the second product). Shared tiles
  * are row-major with rows padded by 8 elements, so the eight 16-byte rows
- * of each 8x8 matrix fall in distinct banks. */
-#include "kernel_util.cuh"
+ * of each 8x8 matrix fall in distinct banks.
+ * On a compute capability 9.0 device (H100, H200) the launchers below hand
+ * the work to flash_wgmma.cu instead: the same tiles and mathematics on
+ * Hopper's warpgroup instructions, about 1.4x faster (docs/performance.md). */
+#include "flash_util.cuh"
 
-#define FT FLASH_TILE    /* 64 rows a tile */
-#define FWARPS 4         /* 16 rows each */
-#define LOG2E 1.4426950408889634f
+#define FWARPS 4 /* 16 rows each */
 
 /* ---- device helpers ---------------------------------------------------- */
 
@@ -39,28 +40,14 @@ __device__ __forceinline__ void mma16816(float c[4], const uint32_t a[4], uint32
 		     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
 }
 
-__device__ __forceinline__ uint32_t pack_bf16(float lo, float hi)
-{
-	__nv_bfloat162 v = __floats2bfloat162_rn(lo, hi);
-	return *reinterpret_cast<uint32_t *>(&v);
-}
-
-/* Four 8x8 bf16 matrices from shared memory in mma fragment layout: lane
- * l gives the address of row l%8 of matrix l/8 and receives, of matrix i,
- * the two elements (row l/4, cols 2(l%4), +1) in register i — or, with
- * .trans, those of the transposed matrix. */
 __device__ __forceinline__ void ldsm_x4(uint32_t r[4], const bf16 *p)
 {
-	uint32_t a = (uint32_t)__cvta_generic_to_shared(p);
-	asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
-		     : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(a));
+	ldsm_x4_at(r, (uint32_t)__cvta_generic_to_shared(p));
 }
 
 __device__ __forceinline__ void ldsm_x4_t(uint32_t r[4], const bf16 *p)
 {
-	uint32_t a = (uint32_t)__cvta_generic_to_shared(p);
-	asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
-		     : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(a));
+	ldsm_x4_t_at(r, (uint32_t)__cvta_generic_to_shared(p));
 }
 
 /* A fragment of rows r0.., cols k0.. of a row-major shared matrix:
@@ -68,15 +55,6 @@ __device__ __forceinline__ void ldsm_x4_t(uint32_t r[4], const bf16 *p)
 __device__ __forceinline__ void load_a(uint32_t a[4], const bf16 *s, int ld, int r0, int k0, int lane)
 {
 	ldsm_x4(a, s + (r0 + lane % 8 + (lane / 8 % 2) * 8) * ld + k0 + (lane / 16) * 8);
-}
-
-/* A fragment of k slice kk from two accumulator tiles (cols 16kk..16kk+15). */
-__device__ __forceinline__ void acc_to_a(uint32_t a[4], const float lo[4], const float hi[4])
-{
-	a[0] = pack_bf16(lo[0], lo[1]);
-	a[1] = pack_bf16(lo[2], lo[3]);
-	a[2] = pack_bf16(hi[0], hi[1]);
-	a[3] = pack_bf16(hi[2], hi[3]);
 }
 
 /* 64 rows of D bf16 from global (row stride gstride) into shared (row
@@ -93,19 +71,8 @@ __device__ __forceinline__ void load_tile(bf16 *s, const bf16 *g, long gstride)
 #pragma unroll 1 /* unrolled, the hoisted addresses cost up to 70 registers */
 	for (int it = 0; it < PER_THREAD; it++) {
 		int i = threadIdx.x + it * FWARPS * WARP, r = i / VEC, c = (i % VEC) * 8;
-		uint32_t dst = (uint32_t)__cvta_generic_to_shared(s + r * LD + c);
-		asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(dst), "l"(g + r * gstride + c));
+		cp_async16((uint32_t)__cvta_generic_to_shared(s + r * LD + c), g + r * gstride + c);
 	}
-}
-
-__device__ __forceinline__ void load_commit(void)
-{
-	asm volatile("cp.async.commit_group;\n" ::: "memory");
-}
-
-template <int N> __device__ __forceinline__ void load_wait(void)
-{
-	asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
 }
 
 /* S (16 x 64) += A rows (from shared, row-major, k = D) times B^T, where
@@ -151,18 +118,6 @@ __device__ __forceinline__ void acc_times_tile(float o[D / 8][4], const float p[
 			mma16816(o[dt + 1], a, b[2], b[3]);
 		}
 	}
-}
-
-__device__ __forceinline__ float quad_max(float v)
-{
-	v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, 1));
-	return fmaxf(v, __shfl_xor_sync(0xffffffffu, v, 2));
-}
-
-__device__ __forceinline__ float quad_sum(float v)
-{
-	v += __shfl_xor_sync(0xffffffffu, v, 1);
-	return v + __shfl_xor_sync(0xffffffffu, v, 2);
 }
 
 /* ---- forward ----------------------------------------------------------- */
@@ -477,11 +432,47 @@ static int backward_d(bf16 *dq, bf16 *dk, bf16 *dv, const float *dsum, const bf1
 	return 0;
 }
 
+/* Which kernel family runs: flash_select_kernels' choice, else the wgmma
+ * kernels (flash_wgmma.cu, built for sm_90a) on a compute capability 9.0
+ * device and the mma.sync kernels above anywhere else. */
+static int selected_family = -1;
+
+void flash_select_kernels(int family)
+{
+	selected_family = family;
+}
+
+static int family_for(void)
+{
+	static int hopper = -1;
+	if (hopper < 0) {
+		int dev = 0, major = 0, minor = 0;
+		/* a failure here fails the launch that follows, which reports it */
+		hopper = cudaGetDevice(&dev) == cudaSuccess &&
+			 cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) == cudaSuccess &&
+			 cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev) == cudaSuccess &&
+			 major == 9 && minor == 0;
+	}
+	int f = selected_family >= 0 ? selected_family : hopper ? FLASH_WGMMA : FLASH_MMA_SYNC;
+	static int noted = -1;
+	if (f != noted) {
+		static const char *names[] = { "mma.sync", "wgmma (sm_90a), one warpgroup a block",
+					       "wgmma (sm_90a), two warpgroups a block",
+					       "wgmma (sm_90a), forward two warpgroups a block, backward one" };
+		trace_note("flash: %s kernels", names[f]);
+		noted = f;
+	}
+	return f;
+}
+
 int flash_attention_forward(bf16 *att, float *lse2, const bf16 *q, const bf16 *k, const bf16 *v,
 			    int B, int T, int H, int D, cudaStream_t s)
 {
 	if (!flash_shape_ok(T, D))
 		return -1;
+	int f = family_for();
+	if (f != FLASH_MMA_SYNC)
+		return flash_wgmma_forward(att, lse2, q, k, v, B, T, H, D, f != FLASH_WGMMA_NARROW, s);
 	return D == 64 ? forward_d<64>(att, lse2, q, k, v, B, T, H, s)
 		       : forward_d<128>(att, lse2, q, k, v, B, T, H, s);
 }
@@ -492,6 +483,10 @@ int flash_attention_backward(bf16 *dq, bf16 *dk, bf16 *dv, float *dsum, const bf
 {
 	if (!flash_shape_ok(T, D))
 		return -1;
+	int f = family_for();
+	if (f != FLASH_MMA_SYNC)
+		return flash_wgmma_backward(dq, dk, dv, dsum, att, datt, lse2, q, k, v, B, T, H, D,
+					    f == FLASH_WGMMA_WIDE, s);
 	long rows = (long)B * H * T;
 	trace_kernel("flash_dsum");
 	flash_dsum_kernel<<<ceil_div(rows, 8), 256, 0, s>>>(dsum, att, datt, B, T, H, D);

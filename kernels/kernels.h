@@ -136,6 +136,22 @@ int flash_attention_forward(bf16 *att, float *lse2, const bf16 *q, const bf16 *k
 int flash_attention_backward(bf16 *dq, bf16 *dk, bf16 *dv, float *dsum, const bf16 *att,
 			     const bf16 *datt, const float *lse2, const bf16 *q, const bf16 *k,
 			     const bf16 *v, int B, int T, int H, int D, cudaStream_t s);
+/* Kernel families that compute the same function: mma.sync (flash.cu,
+ * any build) and Hopper's wgmma (flash_wgmma.cu, sm_90a) with one
+ * warpgroup a block (narrow), two where T is a multiple of 128 (wide), or
+ * the faster of the two for each direction as measured on the H200
+ * (FLASH_WGMMA: forward wide, backward narrow), the default on a compute
+ * capability 9.0 device. flash_select_kernels(F) forces one (the harness
+ * checks and times each), -1 goes back to the default. flash_wgmma_* are
+ * flash.cu's calls into the second file (shape already checked; the
+ * backward computes dsum itself). */
+enum { FLASH_MMA_SYNC = 0, FLASH_WGMMA_NARROW = 1, FLASH_WGMMA_WIDE = 2, FLASH_WGMMA = 3 };
+void flash_select_kernels(int family);
+int flash_wgmma_forward(bf16 *att, float *lse2, const bf16 *q, const bf16 *k, const bf16 *v, int B, int T,
+			int H, int D, int wide, cudaStream_t s);
+int flash_wgmma_backward(bf16 *dq, bf16 *dk, bf16 *dv, float *dsum, const bf16 *att, const bf16 *datt,
+			 const float *lse2, const bf16 *q, const bf16 *k, const bf16 *v, int B, int T, int H,
+			 int D, int wide, cudaStream_t s);
 
 /* ---- relu2.cu: a = relu(u)^2 -------------------------------------------
  * backward: du = da * 2 relu(u) (OVERWRITES du; du may alias da). */

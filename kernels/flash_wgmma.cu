@@ -1,0 +1,582 @@
+/* flash_wgmma.cu — the flash attention kernels of flash.cu on Hopper's
+ * warpgroup instructions (wgmma, sm_90a; this file is compiled for
+ * compute_90a only, kernels/cuda.mk). Same mathematics, tiles and outputs
+ * as flash.cu's mma.sync kernels (64 query rows x 64 key rows, scores in
+ * registers, softmax in the log2 domain, dK/dV and dQ in two kernels with
+ * no atomics); flash.cu picks these on a compute capability 9.0 device.
+ *
+ * Why: with mma.sync each warp owns 16 rows, so every B fragment it loads
+ * from shared memory by ldmatrix serves 16 rows only — more shared-memory
+ * traffic than the tensor cores can be fed (the mma.sync kernels ran at
+ * 24–33% of the tensor-core ceiling). A wgmma instruction is issued by a
+ * warpgroup for 64 rows and reads B straight from shared memory, once for
+ * all 64; A comes from registers where it is reused (Q, P, dS) or from
+ * shared memory (dO, and K, V of the dK/dV kernel: no registers left).
+ *
+ * A block is WGS warpgroups (4 warps, 128 threads each), each owning 64
+ * rows and sharing the tiles it loops over, so a K/V (forward, dQ) or
+ * Q/dO (dK, dV) tile crosses from L2 into shared memory once for 64 * WGS
+ * rows. Measured (docs/performance.md): the forward is fastest with two
+ * (one block an SM either way, by registers), the backward with one (two
+ * independent blocks an SM beat two warpgroups kept in step). Warp w of a
+ * group holds rows 16w.. of every accumulator (wgmma.cuh gives the
+ * layout, the mma.m16n8 C layout per 8-column slice, so the softmax code
+ * is flash.cu's). Tiles of 64 rows x D are copied by cp.async into the
+ * 128-byte swizzle layout (sw_off) and double-buffered: the next tile's
+ * copies are in flight while this tile's products run. One layout serves
+ * both uses of a tile: rows x D read K-major (S = Q K^T, the contraction
+ * over D) and MN-major (P V, the contraction over the rows). */
+#include "flash_util.cuh"
+#include "wgmma.cuh"
+
+#define WG 128 /* threads of a warpgroup */
+
+/* Byte offset of 16-byte chunk c (columns 8c..8c+7) of row r of a tile of
+ * 64 rows: D/64 column blocks of 64 rows x 128 bytes (8 KB each), chunk
+ * c%8 of row r stored at position (c%8) ^ (r%8) of its 128-byte row —
+ * the 128B swizzle wgmma expects (tiles 1024-byte aligned). */
+__device__ __forceinline__ uint32_t sw_off(int r, int c)
+{
+	return (uint32_t)((c >> 3) * (FT * 128) + r * 128 + (((c & 7) ^ (r & 7)) << 4));
+}
+
+/* 64 rows of D bf16 from global (row stride gstride elements) into a
+ * swizzled shared tile, 16 bytes a thread at a time by cp.async, by the
+ * 128 threads of one warpgroup. */
+template <int D>
+__device__ __forceinline__ void load_tile_sw(uint32_t s, const bf16 *g, long gstride)
+{
+	/* thread i copies chunk i % VEC of rows i / VEC + ROWS * it: the same
+	 * chunk, the same swizzle (ROWS is a multiple of 8), ROWS rows further */
+	constexpr int VEC = D / 8, ROWS = WG / VEC, PER_THREAD = FT / ROWS;
+	int r = threadIdx.x % WG / VEC, c = threadIdx.x % VEC; /* by the thread's own warpgroup */
+	s += sw_off(r, c);
+	g += r * gstride + c * 8;
+#pragma unroll 1 /* unrolled, the hoisted addresses cost registers the accumulators need */
+	for (int it = 0; it < PER_THREAD; it++)
+		cp_async16(s + it * ROWS * 128, g + it * ROWS * gstride);
+}
+
+/* 64 fp32 from global into shared by cp.async (threads 0..15). */
+__device__ __forceinline__ void load_row_f32(uint32_t s, const float *g, int first_thread)
+{
+	int i = threadIdx.x - first_thread;
+	if (i >= 0 && i < FT / 4)
+		cp_async16(s + i * 16, g + i * 4);
+}
+
+/* Shared writes by cp.async (the generic proxy) before wgmma reads them
+ * (the async proxy): each writing thread fences, then the block syncs. */
+__device__ __forceinline__ void publish_tiles(void)
+{
+	asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+	__syncthreads();
+}
+
+/* Descriptor of k slice kk (16 columns) of a tile read K-major (rows =
+ * the M or N dimension, columns = the contraction): inside a 128-byte
+ * row, +32 bytes a slice; a new column block every 4 slices. */
+__device__ __forceinline__ uint64_t desc_k(uint32_t tile, int kk)
+{
+	return sw128_desc(tile + (kk >> 2) * (FT * 128) + (kk & 3) * 32, 16);
+}
+
+/* Descriptor of k slice kk (rows 16kk..16kk+15) of a tile read MN-major
+ * (rows = the contraction, columns = N): two 8-row groups 1024 bytes
+ * apart, column blocks of 64 (the leading byte offset) 8 KB apart. With
+ * one column block (D = 64) the leading offset is unused; it is given
+ * the 8-row stride as well. */
+template <int D> __device__ __forceinline__ uint64_t desc_mn(uint32_t tile, int kk)
+{
+	return sw128_desc(tile + kk * 2048, D == 64 ? 1024 : FT * 128);
+}
+
+/* A fragment (rows r0..r0+15 of the tile, k slice kk) of a swizzled tile. */
+__device__ __forceinline__ void load_a_sw(uint32_t a[4], uint32_t tile, int r0, int kk, int lane)
+{
+	ldsm_x4_at(a, tile + sw_off(r0 + lane % 8 + (lane / 8 % 2) * 8, kk * 2 + lane / 16));
+}
+
+/* d (64 x D) += A (registers, k slice of 16) B, B MN-major in shared. */
+template <int D> __device__ __forceinline__ void wg_rs_d(float *d, const uint32_t a[4], uint64_t db)
+{
+	if constexpr (D == 64)
+		wg_rs_n64<1>(d, a, db, 1);
+	else
+		wg_rs_n128<1>(d, a, db, 1);
+}
+
+/* S (64 x 64 keys) = A B^T over D, A from registers (D/16 fragments), B a
+ * K-major tile: S[i][j] = sum_d A[i][d] B[j][d]. Issued and committed. */
+template <int D> __device__ __forceinline__ void scores_rs(float *s, const uint32_t a[][4], uint32_t tb)
+{
+#pragma unroll
+	for (int kk = 0; kk < D / 16; kk++)
+		wg_rs_n64<0>(s, a[kk], desc_k(tb, kk), kk > 0);
+	wg_commit();
+}
+
+/* The same with A a K-major tile in shared memory too. */
+template <int D> __device__ __forceinline__ void scores_ss(float *s, uint32_t ta, uint32_t tb)
+{
+#pragma unroll
+	for (int kk = 0; kk < D / 16; kk++)
+		wg_ss_n64(s, desc_k(ta, kk), desc_k(tb, kk), kk > 0);
+	wg_commit();
+}
+
+/* O (64 x D) += P (64 x 64, accumulator layout, as bf16 A fragments pa)
+ * times a (64, D) tile read MN-major. Issued and committed. */
+template <int D> __device__ __forceinline__ void acc_times_tile_wg(float *o, const uint32_t pa[4][4], uint32_t tb)
+{
+#pragma unroll
+	for (int kk = 0; kk < 4; kk++)
+		wg_rs_d<D>(o, pa[kk], desc_mn<D>(tb, kk));
+	wg_commit();
+}
+
+/* The four A fragments (keys 16kk..) of a 64 x 64 accumulator. */
+__device__ __forceinline__ void acc_to_frags(uint32_t pa[4][4], const float *p)
+{
+#pragma unroll
+	for (int kk = 0; kk < 4; kk++)
+		acc_to_a(pa[kk], p + 8 * kk, p + 8 * kk + 4);
+}
+
+__device__ __forceinline__ uint32_t smem_base_1024(unsigned char *smem)
+{
+	return ((uint32_t)__cvta_generic_to_shared(smem) + 1023u) & ~1023u;
+}
+
+/* ---- forward ----------------------------------------------------------- */
+
+/* The K and V tiles of key tile kt into a buffer (K, then V): one
+ * warpgroup copies each where there are two. */
+template <int D, int WGS>
+__device__ __forceinline__ void load_pair(uint32_t buf, const bf16 *a, const bf16 *b, long gstride, int wg)
+{
+	if (WGS == 1 || wg == 0)
+		load_tile_sw<D>(buf, a, gstride);
+	if (WGS == 1 || wg == 1)
+		load_tile_sw<D>(buf + FT * D * 2, b, gstride);
+}
+
+/* One step of the online softmax on a 64 x 64 score tile s (accumulator
+ * layout): scale to the log2 domain, mask the diagonal tile, new row
+ * maxima m, the factor alpha the old sums (and O) are scaled by, s
+ * replaced by P = exp2(s - m), l the rescaled sums plus this thread's
+ * part of the new ones (summed over the quad at the end). */
+__device__ __forceinline__ void softmax_step(float *s, float m[2], float l[2], float alpha[2], int diag, int r0,
+					     int g, int t, float sl2)
+{
+	float mx[2] = { -INFINITY, -INFINITY };
+#pragma unroll
+	for (int i = 0; i < 32; i++) {
+		int e = i & 3, row = r0 + g + (e >= 2 ? 8 : 0), col = (i >> 2) * 8 + 2 * t + (e & 1);
+		float x = s[i] * sl2;
+		if (diag && col > row)
+			x = -INFINITY;
+		s[i] = x;
+		mx[e >> 1] = fmaxf(mx[e >> 1], x);
+	}
+#pragma unroll
+	for (int i = 0; i < 2; i++) {
+		float mnew = fmaxf(m[i], quad_max(mx[i])); /* finite: column 0 is always visible */
+		alpha[i] = exp2f(m[i] - mnew);
+		m[i] = mnew;
+		l[i] *= alpha[i];
+	}
+#pragma unroll
+	for (int i = 0; i < 32; i++) {
+		float p = exp2f(s[i] - m[(i >> 1) & 1]);
+		s[i] = p;
+		l[(i >> 1) & 1] += p;
+	}
+}
+
+/* Software-pipelined over key tiles j (as FlashAttention-3 does inside a
+ * warpgroup): iteration j issues S_j = Q K_j^T and O += P_{j-1} V_{j-1}
+ * together, runs the softmax of S_j while the P V product is still on
+ * the tensor cores, then rescales O. K and V tiles have separate double
+ * buffers, V one tile behind K: iteration j reads K_j and V_{j-1} and
+ * copies K_{j+1} and V_j. */
+template <int D, int WGS>
+__global__ void __launch_bounds__(WG * WGS, WGS == 1 ? 2 : 1)
+flash_wg_forward_kernel(bf16 *att, float *lse2, const bf16 *q, const bf16 *k, const bf16 *v, int T, int H,
+			float sl2)
+{
+	constexpr int TB = FT * D * 2;
+	extern __shared__ unsigned char smem[];
+	int wg = threadIdx.x / WG;
+	/* each warpgroup's Q, then K buffers 0 and 1, then V buffers 0 and 1 (by
+	 * arithmetic: an array indexed at run time would live in local memory) */
+	uint32_t s0 = smem_base_1024(smem), sQ = s0 + wg * TB, sKb = s0 + WGS * TB, sVb = sKb + 2 * TB;
+	int qb = gridDim.x - 1 - blockIdx.x; /* the longest rows first */
+	int qt = qb * WGS + wg, last = qb * WGS + WGS - 1;
+	int bh = blockIdx.y, b = bh / H, h = bh % H, C = H * D;
+	int warp = threadIdx.x % WG / WARP, lane = threadIdx.x % WARP, g = lane / 4, t = lane % 4;
+	int r0 = warp * 16;
+	long base = (long)bh * T * D;
+	const bf16 *kg = k + base, *vg = v + base;
+	/* one warpgroup copies K, the other V, where there are two */
+	int loads_k = WGS == 1 || wg == 0, loads_v = WGS == 1 || wg == 1;
+	load_tile_sw<D>(sQ, q + base + (long)qt * FT * D, D);
+	if (loads_k)
+		load_tile_sw<D>(sKb, kg, D);
+	if (loads_v)
+		load_tile_sw<D>(sVb, vg, D);
+	load_commit();
+	if (last >= 1 && loads_k)
+		load_tile_sw<D>(sKb + TB, kg + (long)FT * D, D);
+	load_commit();
+	load_wait<1>();
+	publish_tiles();
+	uint32_t qa[D / 16][4];
+#pragma unroll
+	for (int kk = 0; kk < D / 16; kk++)
+		load_a_sw(qa[kk], sQ, r0, kk, lane);
+	float o[D / 2], m[2] = { -INFINITY, -INFINITY }, l[2] = { 0.f, 0.f }, alpha[2];
+#pragma unroll
+	for (int i = 0; i < D / 2; i++)
+		o[i] = 0.f;
+	float s[32];
+	uint32_t pa[4][4]; /* P of the previous tile, as A fragments */
+	wg_fence();
+	scores_rs<D>(s, qa, sKb); /* S_0 */
+	wg_wait<0>();
+	wg_hold<32>(s);
+	softmax_step(s, m, l, alpha, qt == 0, r0, g, t, sl2);
+	acc_to_frags(pa, s);
+	__syncthreads(); /* both warpgroups are done with K_0 before K_2 replaces it */
+	for (int j = 1; j <= last; j++) {
+		uint32_t sK = sKb + (j & 1) * TB, sVprev = sVb + (~j & 1) * TB;
+		if (loads_v) /* V_j and K_{j+1}: used by the next iteration */
+			load_tile_sw<D>(sVb + (j & 1) * TB, vg + (long)j * FT * D, D);
+		if (j + 1 <= last && loads_k)
+			load_tile_sw<D>(sKb + (~j & 1) * TB, kg + (long)(j + 1) * FT * D, D);
+		load_commit();
+		load_wait<1>(); /* K_j and V_{j-1} */
+		publish_tiles();
+		if (j <= qt) { /* uniform in a warpgroup: the lower one has no tile j = last */
+			wg_fence();
+			scores_rs<D>(s, qa, sK);             /* S_j */
+			acc_times_tile_wg<D>(o, pa, sVprev); /* O += P_{j-1} V_{j-1} */
+			wg_wait<1>();                        /* S_j; the P V product may still run */
+			wg_hold<32>(s);
+			softmax_step(s, m, l, alpha, j == qt, r0, g, t, sl2);
+			wg_wait<0>();
+			wg_hold<D / 2>(o);
+#pragma unroll
+			for (int i = 0; i < D / 2; i++)
+				o[i] *= alpha[(i >> 1) & 1];
+			acc_to_frags(pa, s);
+		} else if (j - 1 == qt) { /* the lower warpgroup's last product */
+			wg_fence();
+			acc_times_tile_wg<D>(o, pa, sVprev);
+			wg_wait<0>();
+			wg_hold<D / 2>(o);
+		}
+		__syncthreads(); /* buffers j & 1 of V and ~j & 1 of K are refilled next */
+	}
+	load_wait<0>();
+	publish_tiles();
+	if (qt == last) { /* O += P_last V_last */
+		wg_fence();
+		acc_times_tile_wg<D>(o, pa, sVb + (last & 1) * TB);
+		wg_wait<0>();
+		wg_hold<D / 2>(o);
+	}
+#pragma unroll
+	for (int i = 0; i < 2; i++) {
+		float lt = quad_sum(l[i]), inv = 1.f / lt;
+		int row = qt * FT + r0 + g + 8 * i;
+		bf16 *out = att + ((long)b * T + row) * C + h * D + 2 * t;
+#pragma unroll
+		for (int dt = 0; dt < D / 8; dt++)
+			*reinterpret_cast<__nv_bfloat162 *>(out + dt * 8) =
+				__floats2bfloat162_rn(o[dt * 4 + 2 * i] * inv, o[dt * 4 + 2 * i + 1] * inv);
+		if (t == 0)
+			lse2[(long)bh * T + row] = m[i] + log2f(lt);
+	}
+}
+
+/* ---- backward ---------------------------------------------------------- */
+
+/* dK, dV of key tile kt (one a warpgroup): rows are key rows j; works with
+ * the transposed scores S^T[j][i] = k_j . q_i so that P^T and dS^T sit in
+ * registers as A operands of dV += P^T dO and dK += dS^T Q. */
+template <int D, int WGS>
+__global__ void __launch_bounds__(WG * WGS, WGS == 1 ? 2 : 1)
+flash_wg_dkdv_kernel(bf16 *dk, bf16 *dv, const bf16 *q, const bf16 *k, const bf16 *v, const bf16 *datt,
+		     const float *lse2, const float *dsum, int T, int H, float sl2, float scale)
+{
+	constexpr int TB = FT * D * 2;
+	extern __shared__ unsigned char smem[];
+	int wg = threadIdx.x / WG;
+	/* each warpgroup's K and V, then Q and dO of buffer 0, of buffer 1, then
+	 * [2][2][64] fp32: lse2 and dsum of each buffer */
+	uint32_t s0 = smem_base_1024(smem), sK = s0 + wg * 2 * TB, sV = sK + TB, sQO = s0 + WGS * 2 * TB,
+		 sLD = sQO + 4 * TB;
+	const float *fLD = reinterpret_cast<const float *>(smem + (sLD - (uint32_t)__cvta_generic_to_shared(smem)));
+	int nT = T / FT, first = blockIdx.x * WGS, kt = first + wg; /* the longest loops (kt small) first */
+	int bh = blockIdx.y, b = bh / H, h = bh % H, C = H * D;
+	int warp = threadIdx.x % WG / WARP, lane = threadIdx.x % WARP, g = lane / 4, t = lane % 4;
+	int r0 = warp * 16;
+	long base = (long)bh * T * D;
+	const bf16 *dO = datt + (long)b * T * C + h * D;
+	load_tile_sw<D>(sK, k + base + (long)kt * FT * D, D);
+	load_tile_sw<D>(sV, v + base + (long)kt * FT * D, D);
+	/* query tile qt's Q and dO (and its rows of lse2, dsum) into buffer nb */
+	auto load_q_tile = [&](int qt, int nb) {
+		uint32_t buf = sQO + nb * 2 * TB;
+		if (WGS == 1 || wg == 0)
+			load_tile_sw<D>(buf, q + base + (long)qt * FT * D, D);
+		if (WGS == 1 || wg == 1)
+			load_tile_sw<D>(buf + TB, dO + (long)qt * FT * C, C);
+		load_row_f32(sLD + nb * 2 * FT * 4, lse2 + (long)bh * T + qt * FT, 0);
+		load_row_f32(sLD + (nb * 2 + 1) * FT * 4, dsum + (long)bh * T + qt * FT, 16);
+	};
+	load_q_tile(first, 0);
+	load_commit();
+	float dK[D / 2], dV[D / 2];
+#pragma unroll
+	for (int i = 0; i < D / 2; i++)
+		dK[i] = dV[i] = 0.f;
+	for (int qt = first; qt < nT; qt++) {
+		int cur = (qt - first) & 1;
+		uint32_t sQ = sQO + cur * 2 * TB, sO = sQ + TB;
+		if (qt + 1 < nT) /* the next tile's copies run under this tile's products */
+			load_q_tile(qt + 1, cur ^ 1);
+		load_commit(); /* possibly empty: one group an iteration */
+		load_wait<1>();
+		publish_tiles();
+		if (qt >= kt) { /* uniform in a warpgroup: the upper one skips the first tile */
+			const float *sL = fLD + cur * 2 * FT, *sD = sL + FT;
+			float p[32], dp[32];
+			wg_fence();
+			scores_ss<D>(p, sK, sQ);  /* S^T = K Q^T: rows j, cols i */
+			scores_ss<D>(dp, sV, sO); /* dP^T = V dO^T */
+			wg_wait<1>();
+			wg_hold<32>(p);
+#pragma unroll
+			for (int n = 0; n < 32; n++) {
+				int e = n & 3, j = r0 + g + (e >= 2 ? 8 : 0), i = (n >> 2) * 8 + 2 * t + (e & 1);
+				float x = exp2f(p[n] * sl2 - sL[i]);
+				p[n] = qt == kt && i < j ? 0.f : x;
+			}
+			uint32_t pa[4][4];
+			acc_to_frags(pa, p);
+			wg_fence();
+			acc_times_tile_wg<D>(dV, pa, sO); /* dV += P^T dO */
+			wg_wait<1>();                      /* dP^T (the older group) */
+			wg_hold<32>(dp);
+#pragma unroll
+			for (int n = 0; n < 32; n++) {
+				int i = (n >> 2) * 8 + 2 * t + (n & 1);
+				dp[n] = p[n] * (dp[n] - sD[i]); /* dS^T */
+			}
+			uint32_t da[4][4];
+			acc_to_frags(da, dp);
+			wg_fence();
+			acc_times_tile_wg<D>(dK, da, sQ); /* dK += dS^T Q */
+			wg_wait<0>();
+			wg_hold<D / 2>(dV);
+			wg_hold<D / 2>(dK);
+		}
+		__syncthreads(); /* every warp is done with buffer cur before it is refilled */
+	}
+#pragma unroll
+	for (int i = 0; i < 2; i++) {
+		long row = base + ((long)kt * FT + r0 + g + 8 * i) * D + 2 * t;
+#pragma unroll
+		for (int dt = 0; dt < D / 8; dt++) {
+			*reinterpret_cast<__nv_bfloat162 *>(dk + row + dt * 8) =
+				__floats2bfloat162_rn(dK[dt * 4 + 2 * i] * scale, dK[dt * 4 + 2 * i + 1] * scale);
+			*reinterpret_cast<__nv_bfloat162 *>(dv + row + dt * 8) =
+				__floats2bfloat162_rn(dV[dt * 4 + 2 * i], dV[dt * 4 + 2 * i + 1]);
+		}
+	}
+}
+
+/* dQ of query tile qt (one a warpgroup): rows are query rows i. Q is
+ * this warpgroup's own for the whole loop and comes from registers; dO
+ * is read from shared memory (from registers as well it ran no faster,
+ * with 31 more registers a thread). (A version that issued dQ += dS K of
+ * the previous tile under this tile's exponentials, as the forward does,
+ * needed a third K buffer, fell to one block an SM and ran no faster:
+ * docs/performance.md.) */
+template <int D, int WGS>
+__global__ void __launch_bounds__(WG * WGS, WGS == 1 ? 2 : 1)
+flash_wg_dq_kernel(bf16 *dq, float *dsum, const bf16 *q, const bf16 *k, const bf16 *v, const bf16 *att,
+		   const bf16 *datt, const float *lse2, int T, int H, float sl2, float scale)
+{
+	constexpr int TB = FT * D * 2;
+	extern __shared__ unsigned char smem[];
+	int wg = threadIdx.x / WG;
+	/* each warpgroup's Q and dO, then K and V of buffer 0, of buffer 1 */
+	uint32_t s0 = smem_base_1024(smem), sQ = s0 + wg * 2 * TB, sO = sQ + TB, sKV = s0 + WGS * 2 * TB;
+	int qb = gridDim.x - 1 - blockIdx.x;
+	int qt = qb * WGS + wg, last = qb * WGS + WGS - 1;
+	int bh = blockIdx.y, b = bh / H, h = bh % H, C = H * D;
+	int warp = threadIdx.x % WG / WARP, lane = threadIdx.x % WARP, g = lane / 4, t = lane % 4;
+	int r0 = warp * 16;
+	long base = (long)bh * T * D;
+	load_tile_sw<D>(sQ, q + base + (long)qt * FT * D, D);
+	load_tile_sw<D>(sO, datt + ((long)b * T + (long)qt * FT) * C + h * D, C);
+	load_pair<D, WGS>(sKV, k + base, v + base, D, wg);
+	load_commit();
+	/* this thread's two rows: lse2, and dsum = rowsum(dO * O) computed here
+	 * (the four threads of a quad take D/4 columns each) and stored for
+	 * the dK/dV kernel, which runs next */
+	float L[2], Ds[2];
+#pragma unroll
+	for (int i = 0; i < 2; i++) {
+		long row = (long)bh * T + qt * FT + r0 + g + 8 * i;
+		long off = ((long)b * T + qt * FT + r0 + g + 8 * i) * C + h * D + t * (D / 4);
+		float acc = 0.f;
+#pragma unroll
+		for (int c = 0; c < D / 4; c += 8) {
+			bf16x8 x = { *reinterpret_cast<const uint4 *>(att + off + c) };
+			bf16x8 y = { *reinterpret_cast<const uint4 *>(datt + off + c) };
+#pragma unroll
+			for (int e = 0; e < 8; e++)
+				acc += x.get(e) * y.get(e);
+		}
+		Ds[i] = quad_sum(acc);
+		L[i] = lse2[row];
+		if (t == 0)
+			dsum[row] = Ds[i];
+	}
+	float dQ[D / 2];
+#pragma unroll
+	for (int i = 0; i < D / 2; i++)
+		dQ[i] = 0.f;
+	uint32_t qa[D / 16][4];
+	for (int kt = 0; kt <= last; kt++) {
+		uint32_t sK = sKV + (kt & 1) * 2 * TB, sV = sK + TB, next = sKV + (~kt & 1) * 2 * TB;
+		if (kt < last)
+			load_pair<D, WGS>(next, k + base + (long)(kt + 1) * FT * D, v + base + (long)(kt + 1) * FT * D,
+					  D, wg);
+		load_commit();
+		load_wait<1>();
+		publish_tiles();
+		if (kt == 0) {
+#pragma unroll
+			for (int kk = 0; kk < D / 16; kk++)
+				load_a_sw(qa[kk], sQ, r0, kk, lane);
+		}
+		if (kt <= qt) { /* uniform in a warpgroup */
+			float p[32], dp[32];
+			wg_fence();
+			scores_rs<D>(p, qa, sK);  /* S */
+			scores_ss<D>(dp, sO, sV); /* dP = dO V^T */
+			wg_wait<1>();
+			wg_hold<32>(p);
+#pragma unroll
+			for (int n = 0; n < 32; n++) {
+				int e = n & 3, i = r0 + g + (e >= 2 ? 8 : 0), j = (n >> 2) * 8 + 2 * t + (e & 1);
+				p[n] = kt == qt && j > i ? 0.f : exp2f(p[n] * sl2 - L[e >> 1]);
+			}
+			wg_wait<0>();
+			wg_hold<32>(dp);
+#pragma unroll
+			for (int n = 0; n < 32; n++)
+				dp[n] = p[n] * (dp[n] - Ds[(n >> 1) & 1]); /* dS */
+			uint32_t da[4][4];
+			acc_to_frags(da, dp);
+			wg_fence();
+			acc_times_tile_wg<D>(dQ, da, sK); /* dQ += dS K */
+			wg_wait<0>();
+			wg_hold<D / 2>(dQ);
+		}
+		__syncthreads();
+	}
+#pragma unroll
+	for (int i = 0; i < 2; i++) {
+		long row = base + ((long)qt * FT + r0 + g + 8 * i) * D + 2 * t;
+#pragma unroll
+		for (int dt = 0; dt < D / 8; dt++)
+			*reinterpret_cast<__nv_bfloat162 *>(dq + row + dt * 8) =
+				__floats2bfloat162_rn(dQ[dt * 4 + 2 * i] * scale, dQ[dt * 4 + 2 * i + 1] * scale);
+	}
+}
+
+/* ---- launchers (called by flash.cu) ------------------------------------ */
+
+template <typename K> static int smem_opt_in(K kernel, size_t bytes)
+{
+	CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes));
+	return 0;
+}
+
+static size_t tiles_bytes(int tiles, int D, size_t extra)
+{
+	return (size_t)tiles * FT * D * sizeof(bf16) + extra + 1024; /* + 1024: the base is aligned up */
+}
+
+template <int D, int WGS>
+static int wg_forward_d(bf16 *att, float *lse2, const bf16 *q, const bf16 *k, const bf16 *v, int B, int T,
+			int H, cudaStream_t s)
+{
+	static int ready;
+	size_t bytes = tiles_bytes(WGS + 4, D, 0);
+	if (!ready && smem_opt_in(flash_wg_forward_kernel<D, WGS>, bytes))
+		return -1;
+	ready = 1;
+	float sl2 = LOG2E / sqrtf((float)D);
+	flash_wg_forward_kernel<D, WGS><<<dim3(T / (FT * WGS), B * H), WG * WGS, bytes, s>>>(att, lse2, q, k, v, T,
+											  H, sl2);
+	KERNEL_CHECK();
+	return 0;
+}
+
+template <int D, int WGS>
+static int wg_backward_d(bf16 *dq, bf16 *dk, bf16 *dv, float *dsum, const bf16 *att, const bf16 *datt,
+			 const float *lse2, const bf16 *q, const bf16 *k, const bf16 *v, int B, int T, int H,
+			 cudaStream_t s)
+{
+	static int ready;
+	size_t kv_bytes = tiles_bytes(2 * WGS + 4, D, 4 * FT * sizeof(float)), q_bytes = tiles_bytes(2 * WGS + 4, D, 0);
+	if (!ready && (smem_opt_in(flash_wg_dkdv_kernel<D, WGS>, kv_bytes) ||
+		       smem_opt_in(flash_wg_dq_kernel<D, WGS>, q_bytes)))
+		return -1;
+	ready = 1;
+	float scale = 1.f / sqrtf((float)D), sl2 = LOG2E * scale;
+	dim3 grid(T / (FT * WGS), B * H);
+	/* dQ first: it computes dsum, which the dK/dV kernel reads */
+	trace_kernel("flash_backward_dq");
+	flash_wg_dq_kernel<D, WGS><<<grid, WG * WGS, q_bytes, s>>>(dq, dsum, q, k, v, att, datt, lse2, T, H, sl2,
+								   scale);
+	KERNEL_CHECK();
+	trace_kernel("flash_backward_dkdv");
+	flash_wg_dkdv_kernel<D, WGS><<<grid, WG * WGS, kv_bytes, s>>>(dk, dv, q, k, v, datt, lse2, dsum, T, H, sl2,
+								      scale);
+	KERNEL_CHECK();
+	return 0;
+}
+
+/* Two warpgroups a block where T is a multiple of 128 and the caller
+ * asks for it (wide), else one. */
+int flash_wgmma_forward(bf16 *att, float *lse2, const bf16 *q, const bf16 *k, const bf16 *v, int B, int T,
+			int H, int D, int wide, cudaStream_t s)
+{
+	trace_kernel("flash_forward");
+	wide = wide && T % (2 * FT) == 0;
+	if (D == 64)
+		return wide ? wg_forward_d<64, 2>(att, lse2, q, k, v, B, T, H, s)
+			    : wg_forward_d<64, 1>(att, lse2, q, k, v, B, T, H, s);
+	return wide ? wg_forward_d<128, 2>(att, lse2, q, k, v, B, T, H, s)
+		    : wg_forward_d<128, 1>(att, lse2, q, k, v, B, T, H, s);
+}
+
+int flash_wgmma_backward(bf16 *dq, bf16 *dk, bf16 *dv, float *dsum, const bf16 *att, const bf16 *datt,
+			 const float *lse2, const bf16 *q, const bf16 *k, const bf16 *v, int B, int T, int H,
+			 int D, int wide, cudaStream_t s)
+{
+	wide = wide && T % (2 * FT) == 0;
+	if (D == 64)
+		return wide ? wg_backward_d<64, 2>(dq, dk, dv, dsum, att, datt, lse2, q, k, v, B, T, H, s)
+			    : wg_backward_d<64, 1>(dq, dk, dv, dsum, att, datt, lse2, q, k, v, B, T, H, s);
+	return wide ? wg_backward_d<128, 2>(dq, dk, dv, dsum, att, datt, lse2, q, k, v, B, T, H, s)
+		    : wg_backward_d<128, 1>(dq, dk, dv, dsum, att, datt, lse2, q, k, v, B, T, H, s);
+}
