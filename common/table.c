@@ -31,10 +31,17 @@ void table_init(table *t, int ncols, const char *const *names)
 	t->cells = NULL;
 }
 
+static void cell_clear(cell *c)
+{
+	free(c->text);
+	free(c->href);
+	c->text = c->href = NULL;
+}
+
 void table_release(table *t)
 {
 	for (int i = 0; i < t->nrows * t->ncols; i++)
-		free(t->cells[i].text);
+		cell_clear(&t->cells[i]);
 	for (int i = 0; i < t->ncols; i++)
 		free(t->cols[i]);
 	free(t->cols);
@@ -60,16 +67,22 @@ static cell *at(table *t, int row, int col)
 void table_set_text(table *t, int row, int col, const char *s)
 {
 	cell *c = at(t, row, col);
-	free(c->text);
+	cell_clear(c);
 	c->text = s ? xstrdup(s) : NULL;
 	c->type = s ? CELL_TEXT : CELL_NULL;
+}
+
+void table_set_link(table *t, int row, int col, const char *s, const char *href)
+{
+	table_set_text(t, row, col, s);
+	if (s && href)
+		at(t, row, col)->href = xstrdup(href);
 }
 
 void table_set_num(table *t, int row, int col, double v, int prec)
 {
 	cell *c = at(t, row, col);
-	free(c->text);
-	c->text = NULL;
+	cell_clear(c);
 	c->type = isnan(v) ? CELL_NULL : CELL_NUM;
 	c->num = v;
 	c->prec = prec;
@@ -78,8 +91,7 @@ void table_set_num(table *t, int row, int col, double v, int prec)
 void table_set_int(table *t, int row, int col, long long v)
 {
 	cell *c = at(t, row, col);
-	free(c->text);
-	c->text = NULL;
+	cell_clear(c);
 	c->type = CELL_INT;
 	c->num = (double)v;
 }
@@ -258,8 +270,10 @@ static void render_aligned(const table *t, FILE *out)
 	free(w);
 }
 
-/* One line of tsv, csv or md from the column texts, written to out. */
-static void render_line(enum out_format fmt, const char *const *texts, int n, FILE *out)
+/* One line of tsv, csv or md from the column texts, written to out; md
+ * makes the texts with an href (NULL: none) links. */
+static void render_line(enum out_format fmt, const char *const *texts, const char *const *hrefs, int n,
+			FILE *out)
 {
 	sb line = SB_INIT;
 	if (fmt == FMT_MD)
@@ -273,6 +287,10 @@ static void render_line(enum out_format fmt, const char *const *texts, int n, FI
 			if (c)
 				sb_addc(&line, ',');
 			render_csv_field(&line, texts[c]);
+		} else if (hrefs && hrefs[c]) {
+			sb_adds(&line, " [");
+			md_escape(&line, texts[c]);
+			sb_addf(&line, "](%s) |", hrefs[c]);
 		} else {
 			sb_addc(&line, ' ');
 			md_escape(&line, texts[c]);
@@ -287,7 +305,7 @@ static void render_line(enum out_format fmt, const char *const *texts, int n, FI
  * row holds a number there, so it needs that row (or none at all). */
 static void render_header(const table *t, enum out_format fmt, FILE *out)
 {
-	render_line(fmt, (const char *const *)t->cols, t->ncols, out);
+	render_line(fmt, (const char *const *)t->cols, NULL, t->ncols, out);
 	if (fmt == FMT_MD) {
 		fputc('|', out);
 		for (int c = 0; c < t->ncols; c++)
@@ -301,20 +319,24 @@ static void render_text_rows(const table *t, enum out_format fmt, int from, int 
 {
 	sb *cells = xcalloc((size_t)t->ncols, sizeof(sb));
 	const char **texts = xcalloc((size_t)t->ncols, sizeof(char *));
+	const char **hrefs = xcalloc((size_t)t->ncols, sizeof(char *));
 	for (int c = 0; c < t->ncols; c++)
 		sb_init(&cells[c]);
 	for (int r = from; r < to; r++) {
 		for (int c = 0; c < t->ncols; c++) {
+			const cell *x = &t->cells[(size_t)r * t->ncols + c];
 			sb_reset(&cells[c]);
-			table_cell_text(&t->cells[(size_t)r * t->ncols + c], &cells[c]);
+			table_cell_text(x, &cells[c]);
 			texts[c] = cells[c].buf;
+			hrefs[c] = x->href;
 		}
-		render_line(fmt, texts, t->ncols, out);
+		render_line(fmt, texts, hrefs, t->ncols, out);
 	}
 	for (int c = 0; c < t->ncols; c++)
 		sb_release(&cells[c]);
 	free(cells);
 	free(texts);
+	free(hrefs);
 }
 
 void table_render(const table *t, enum out_format fmt, FILE *out)
@@ -344,7 +366,7 @@ void table_stream_begin(table *t, enum out_format fmt, FILE *out)
 static void drop_rows(table *t)
 {
 	for (int i = 0; i < t->nrows * t->ncols; i++)
-		free(t->cells[i].text);
+		cell_clear(&t->cells[i]);
 	t->nrows = 0;
 }
 

@@ -13,6 +13,7 @@
 #include "fmt.h"
 #include "output.h"
 #include "report.h"
+#include "runpage.h"
 #include "runs.h"
 #include "template.h"
 #include "tophits.h"
@@ -118,6 +119,16 @@ static void set_text(struct camp *c, const char *name, const char *text)
 	sb_release(&s);
 }
 
+/* A run id as a link to its page ("" when there is none). */
+static void set_run(struct camp *c, const char *name, const char *run_id)
+{
+	sb s = SB_INIT;
+	if (run_id)
+		runpage_link(&s, run_id);
+	tpl_set(&c->vars, name, s.buf);
+	sb_release(&s);
+}
+
 /* ---- declaration and headline numbers ------------------------------------- */
 
 static void sec_declaration(struct camp *c)
@@ -144,9 +155,9 @@ static void sec_declaration(struct camp *c)
 static void sec_headline(struct camp *c, int audited)
 {
 	const struct audit_summary *m = &c->sum;
-	set_text(c, "baseline_run", audited ? m->baseline_run : NULL);
+	set_run(c, "baseline_run", audited ? m->baseline_run : NULL);
 	set_val(c, "baseline_value", audited ? m->baseline_value : NAN);
-	set_text(c, "best_run", audited ? m->best_run : NULL);
+	set_run(c, "best_run", audited ? m->best_run : NULL);
 	set_val(c, "best_value", audited ? m->best_value : NAN);
 	set_val(c, "noise_floor", audited ? m->noise_floor : NAN);
 	tpl_set(&c->vars, "noise_source", audited && m->noise_source ? m->noise_source : "");
@@ -187,7 +198,7 @@ static void sec_keep_rate(struct camp *c, int audited)
 	sb_reset(&s);
 	for (long i = 0; audited && i < m->other_budget; i++) {
 		sb_adds(&s, i ? ", " : "");
-		fmt_text(&s, m->other_budget_runs[i], 0);
+		runpage_link(&s, m->other_budget_runs[i]);
 		for (int j = 0; j < c->n; j++)
 			if (!strcmp(c->r[j].run_id, m->other_budget_runs[i]))
 				c->r[j].other_budget = 1;
@@ -236,7 +247,7 @@ static void sec_runs(struct camp *c)
 		sb_reset(&s);
 		fmt_datetime(&s, r->t);
 		table_set_text(&t, row, 1, s.buf);
-		table_set_text(&t, row, 2, r->run_id);
+		runpage_cell(&t, row, 2, r->run_id, NULL);
 		table_set_text(&t, row, 3, r->status);
 		table_set_text(&t, row, 4, r->decision);
 		table_set_num(&t, row, 5, r->value, fmt_decimals());
@@ -552,7 +563,8 @@ static int render(struct camp *c)
 	sb_addf(&title, "runledger campaign %s", c->name);
 	sb_adds(&base, "campaign-");
 	out_slug(&base, c->name);
-	if (!report_publish(c->o->out_dir, base.buf, title.buf, md.buf)) {
+	if (!report_publish(c->o->out_dir, base.buf, title.buf, md.buf) &&
+	    !runpage_write_all(c->db, c->o->out_dir)) {
 		rc = EXIT_OK;
 		printf("%s/%s.md\n%s/%s.html\n", c->o->out_dir, base.buf, c->o->out_dir, base.buf);
 	}

@@ -8,6 +8,7 @@
 #include "db.h"
 #include "fmt.h"
 #include "output.h"
+#include "runpage.h"
 #include "runs.h"
 #include "util.h"
 
@@ -263,7 +264,7 @@ static void frontier_table(struct day *d, const struct group_row *rows, int n,
 		table_set_num(&t, r, c++, g->after, fmt_decimals());
 		table_set_num(&t, r, c++, g->after - g->before, fmt_decimals());
 		table_set_text(&t, r, c++, g->best->agent);
-		table_set_text(&t, r, c++, g->best->run_id);
+		runpage_cell(&t, r, c++, g->best->run_id, NULL);
 		sb_reset(&s);
 		fmt_datetime(&s, g->best->t_finished);
 		table_set_text(&t, r, c++, s.buf);
@@ -338,7 +339,7 @@ static void daily_timeline(struct day *d)
 		int r = table_add_row(&t);
 		sb_reset(&s);
 		fmt_hm(&s, p->t_finished);
-		table_set_text(&t, r, 0, s.buf);
+		runpage_cell(&t, r, 0, p->run_id, s.buf);
 		table_set_num(&t, r, 1, p->value, fmt_decimals());
 		table_set_num(&t, r, 2, p->delta, fmt_decimals());
 		table_set_text(&t, r, 3, p->agent);
@@ -586,6 +587,7 @@ static int build(struct day *d, int *partial)
 	daily_top_hits(d);
 	daily_failed(d);
 	daily_crashes(d);
+	daily_all_runs(d);
 	daily_confounded(d);
 	daily_overview(d);
 	if (d->failed || out_mkdirs(d->o->out_dir))
@@ -605,7 +607,8 @@ static int build(struct day *d, int *partial)
 		goto done;
 	}
 	sb_addf(&title, "runledger daily digest %s", d->date);
-	if (!report_publish(d->o->out_dir, d->date, title.buf, md.buf))
+	if (!report_publish(d->o->out_dir, d->date, title.buf, md.buf) &&
+	    !runpage_write_all(d->db, d->o->out_dir))
 		rc = EXIT_OK;
 done:
 	free(tpl);

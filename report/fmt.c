@@ -1,6 +1,7 @@
 /* fmt.c — number, time and text formatting for reports; see fmt.h. */
 #include <time.h>
 #include "fmt.h"
+#include "runpage.h"
 #include "util.h"
 
 static int decimals = 4;
@@ -89,6 +90,9 @@ void md_table(sb *out, const table *t)
 	sb_add(out, buf, len);
 	free(buf);
 	sb_rtrim(out);
+	for (int i = 0; i < t->nrows * t->ncols; i++) /* the runs linked from rows shown get pages */
+		if (t->cells[i].href)
+			runpage_shown(t->cells[i].href);
 }
 
 void md_table_limited(sb *out, table *t, int limit)

@@ -22,6 +22,30 @@ static void html_escape(sb *out, const char *s)
 	}
 }
 
+/* A relative link to a markdown file ("runs/x.md", "../2026-03-16.md#top")
+ * points at the page made from it: the .md reports link each other so
+ * they read on their own (as on GitHub), their HTML links the HTML. */
+static void link_html_pages(cmark_node *doc)
+{
+	cmark_iter *it = cmark_iter_new(doc);
+	cmark_event_type ev;
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		cmark_node *n = cmark_iter_get_node(it);
+		if (ev != CMARK_EVENT_ENTER || cmark_node_get_type(n) != CMARK_NODE_LINK)
+			continue;
+		const char *url = cmark_node_get_url(n);
+		size_t path = url ? strcspn(url, "#?") : 0;
+		if (!url || strchr(url, ':') || url[0] == '/' || path < 3 || memcmp(url + path - 3, ".md", 3))
+			continue;
+		sb to = SB_INIT;
+		sb_add(&to, url, path - 3);
+		sb_addf(&to, ".html%s", url + path);
+		cmark_node_set_url(n, to.buf);
+		sb_release(&to);
+	}
+	cmark_iter_free(it);
+}
+
 /* cmark-gfm with the table extension only; CMARK_OPT_UNSAFE is left off on
  * purpose so raw HTML and javascript: links are dropped. */
 static char *md_to_html(const char *md)
@@ -35,6 +59,7 @@ static char *md_to_html(const char *md)
 	cmark_parser_attach_syntax_extension(parser, tables);
 	cmark_parser_feed(parser, md, strlen(md));
 	cmark_node *doc = cmark_parser_finish(parser);
+	link_html_pages(doc);
 	char *html = cmark_render_html(doc, opts, cmark_parser_get_syntax_extensions(parser));
 	cmark_node_free(doc);
 	cmark_parser_free(parser);

@@ -13,7 +13,9 @@ DAY=2026-03-16
 T0=$(date -u -d "$DAY" +%s); T1=$((T0 + 86400))
 "$LEDGER" --db l.db ingest "$F" >/dev/null 2>&1
 expect_code report-daily-1 "daily digest renders (gnuplot off)" 0 "$REPORT" --db l.db daily --date $DAY --out out --no-charts
-md=$(cat out/$DAY.md)
+# The tables below are read as text: a link to a run's page ([02:00](runs/x.md))
+# is read as its label here, and the links are checked in 20.x.
+md=$(sed 's/\[\([^]]*\)\](runs\/[^)]*\.md)/\1/g' out/$DAY.md)
 expect_eq report-daily-1.1 "stdout names the files" "out/$DAY.md
 out/$DAY.html" "$out"
 section() { printf '%s\n' "$md" | awk -v h="## $1" '$0 == h {f = 1; next} /^## /{f = 0} f'; }
