@@ -1,7 +1,10 @@
 # t-report-html.sh — the HTML pages in a real browser (headless Chromium):
 # the digest's tables and chart image are in the DOM, a description's
 # <script> is text and never runs, and every image the page references
-# loads with its real size. Skipped (one "# SKIP" line) without chromium.
+# loads with its real size; a person's way through the pages, clicked in
+# the browser: index → the day → a run's page (its curve image loaded) →
+# its parent, and the curve SVG drawn. Skipped (one "# SKIP" line)
+# without chromium.
 . "$ROOT/tests/lib.sh"
 need jq jq
 CHROMIUM=$(command -v chromium || command -v chromium-browser)
@@ -39,6 +42,50 @@ expect_match report-html-4.2 "the description shows as text" "$dom" '&lt;script&
 expect_no_match report-html-4.3 "no <img> from run text" "$dom" '<img src="x"'
 index=$(browse "file://$PWD/out/index.html")
 expect_match report-html-6 "index links the digest" "$index" '<a href="2026-03-16.html">2026-03-16</a>'
+
+# Click through in the browser: a driver page beside the reports loads each
+# page in an iframe and clicks a real link (element.click(): the browser
+# follows it), index → day → run → parent, then opens the curve SVG as a
+# document and measures its drawn loss line. File pages may read each other
+# only with --allow-file-access-from-files.
+cat >out/click.html <<'HTML'
+<!DOCTYPE html><html><body><pre id="r"></pre><iframe id="f" width="400" height="800"></iframe><script>
+var f = document.getElementById('f'), step = 0;
+function say(s) { document.getElementById('r').textContent += s + "\n"; }
+function link(d, test) { return Array.prototype.find.call(d.querySelectorAll('a'), test); }
+var plan = [
+  function (d) { say('1 ' + d.title); link(d, function (a) { return a.textContent == '2026-03-16'; }).click(); },
+  function (d) { say('2 ' + d.title);
+    var a = link(d, function (a) { return a.textContent == 'b200-fa4'; });
+    say('2 link ' + a.getAttribute('href')); a.click(); },
+  function (d) { say('3 ' + d.title);
+    var img = d.querySelector('img[src$="-curve.svg"]');
+    say('3 curve ' + img.getAttribute('src') + ' ' + (img.complete ? img.naturalWidth + 'x' + img.naturalHeight : 'not loaded'));
+    var p = Array.prototype.find.call(d.querySelectorAll('p'), function (x) { return x.textContent.indexOf('Parent:') == 0; });
+    p.querySelector('a').click(); },
+  function (d) { say('4 ' + d.title);
+    say('4 back ' + (link(d, function (a) { return a.textContent == 'All reports'; }) ? 'yes' : 'no'));
+    f.src = 'runs/b200-fa4-curve.svg'; },
+  function (d) { var loss = d.querySelector('path.loss');
+    say('5 ' + d.querySelector('title').textContent + ' loss ' + (loss.getTotalLength() > 500 ? 'drawn' : 'short') +
+        ' evals ' + d.querySelectorAll('g.eval').length); say('done'); }
+];
+f.onload = function () { try { plan[step++](f.contentDocument); } catch (e) { say('error at ' + step + ': ' + e); } };
+f.src = 'index.html';
+</script></body></html>
+HTML
+clicks=$(browse "file://$PWD/out/click.html" --allow-file-access-from-files --virtual-time-budget=10000 |
+	sed -n '/<pre id="r">/,/<\/pre>/p' | sed 's/<[^>]*>//g')
+expect_eq report-html-7 "clicked: index → day → run page (curve loaded) → parent, and the curve drawn" \
+"1 runledger reports
+2 runledger daily digest 2026-03-16
+2 link runs/b200-fa4.html
+3 runledger run b200-fa4
+3 curve b200-fa4-curve.svg 720x360
+4 runledger run b200-qk
+4 back yes
+5 Training curve of b200-fa4 loss drawn evals 1
+done" "$clicks"
 
 if [ -z "$have_gnuplot" ]; then
 	ok report-html-5 "# SKIP gnuplot not installed: no chart images to load"
