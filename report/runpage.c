@@ -112,11 +112,31 @@ void runpage_cell(table *t, int row, int col, const char *run_id, const char *te
 	sb_release(&h);
 }
 
-void runpage_shown(const char *href)
+long runpage_max(void)
+{
+	const char *env = getenv("RUNLEDGER_RUN_PAGES");
+	long n;
+	if (env && *env && !parse_long(env, &n) && n >= 0)
+		return n;
+	if (env && *env) {
+		static int warned;
+		if (!warned++)
+			rl_warn("RUNLEDGER_RUN_PAGES '%s' is not a number of pages; writing at most %d",
+				env, RUNPAGE_MAX);
+	}
+	return RUNPAGE_MAX;
+}
+
+int runpage_keep(const char *href)
 {
 	struct strmap_slot *slot = strmap_find(&cell_links, href);
-	if (slot)
-		remember(cell_runs[slot->v.n]);
+	if (!slot)
+		return 1;
+	const char *run_id = cell_runs[slot->v.n];
+	if (!strmap_find(&seen, run_id) && nqueue >= runpage_max())
+		return 0;
+	remember(run_id);
+	return 1;
 }
 
 static void link_from(sb *md, const char *run_id, const char *prefix)
@@ -130,13 +150,21 @@ static void link_from(sb *md, const char *run_id, const char *prefix)
 
 void runpage_link(sb *md, const char *run_id)
 {
-	link_from(md, run_id, "runs/");
+	if (!strmap_find(&seen, run_id) && nqueue >= runpage_max())
+		md_escape(md, run_id); /* no room for its page: no link */
+	else
+		link_from(md, run_id, "runs/");
 }
 
 /* ---- one page ------------------------------------------------------------- */
 
+/* The statements every page runs, prepared once for all pages. */
+struct queries {
+	sqlite3_stmt *run, *campaigns, *changes, *parent, *children, *repeats;
+};
+
 struct page {
-	sqlite3 *db;
+	const struct queries *q;
 	int *failed;
 	sqlite3_int64 id;
 	char *run_id, *parent, *repeat_key;
@@ -198,10 +226,8 @@ static void nav(struct page *p, double t_finished, char **camps, int ncamps)
  * campaign assign`), sorted. */
 static char **campaigns(struct page *p, int *n)
 {
-	sqlite3_stmt *st = db_prepare(p->db,
-		"SELECT name FROM campaigns WHERE name = json_extract((SELECT record FROM runs WHERE id = ?1), '$.campaign')"
-		" UNION SELECT campaign FROM campaign_runs WHERE run = ?1 AND campaign IN (SELECT name FROM campaigns)"
-		" ORDER BY 1");
+	sqlite3_stmt *st = p->q->campaigns;
+	sqlite3_reset(st);
 	sqlite3_bind_int64(st, 1, p->id);
 	char **out = NULL;
 	*n = 0;
@@ -209,7 +235,6 @@ static char **campaigns(struct page *p, int *n)
 		out = xrealloc(out, (size_t)(*n + 1) * sizeof(*out));
 		out[(*n)++] = db_column_dup(st, 0);
 	}
-	sqlite3_finalize(st);
 	return out;
 }
 
@@ -356,7 +381,8 @@ static void section_config(struct page *p)
 	table t;
 	table_init(&t, 5, cols);
 	struct strmap changed = STRMAP_INIT;
-	sqlite3_stmt *st = db_prepare(p->db, "SELECT var, old, new, how, span FROM changes WHERE run = ?1 ORDER BY var");
+	sqlite3_stmt *st = p->q->changes;
+	sqlite3_reset(st);
 	sqlite3_bind_int64(st, 1, p->id);
 	sb s = SB_INIT;
 	while (runs_step(p->failed, st, "read a run's changes") == SQLITE_ROW) {
@@ -378,7 +404,6 @@ static void section_config(struct page *p)
 			sb_addf(&s, "“%s”", col(st, 4));
 		table_set_text(&t, r, 4, s.len ? s.buf : NULL);
 	}
-	sqlite3_finalize(st);
 	int nchanged = t.nrows, n = 0;
 	const char **keys = json_is_object(cfg) ? sorted_keys(cfg, &n) : NULL;
 	for (int i = 0; i < n; i++) {
@@ -465,7 +490,8 @@ static void section_lineage(struct page *p)
 {
 	sb_adds(&p->md, "## Parent and children\n\n");
 	if (p->parent) {
-		sqlite3_stmt *st = db_prepare(p->db, "SELECT val_bpb, description FROM runs WHERE run_id = ?1");
+		sqlite3_stmt *st = p->q->parent;
+		sqlite3_reset(st);
 		db_bind_text(st, 1, p->parent);
 		sb_adds(&p->md, "Parent: ");
 		if (runs_step(p->failed, st, "read a run's parent") == SQLITE_ROW) {
@@ -482,19 +508,14 @@ static void section_lineage(struct page *p)
 			sb_adds(&p->md, " (not in the ledger)");
 		}
 		sb_adds(&p->md, ".\n\n");
-		sqlite3_finalize(st);
 	} else {
 		sb_adds(&p->md, "No parent.\n\n");
 	}
 	static const char *const cols[] = { "child", "status", "decision", "val_bpb", "description" };
 	table t;
 	table_init(&t, 5, cols);
-	sb s = SB_INIT;
-	db_run_status(&s, "runs");
-	sb sql = SB_INIT;
-	sb_addf(&sql, "SELECT run_id, %s, decision, val_bpb, description FROM runs WHERE parent = ?1 "
-		      "ORDER BY t_finished, id", s.buf);
-	sqlite3_stmt *st = db_prepare(p->db, sql.buf);
+	sqlite3_stmt *st = p->q->children;
+	sqlite3_reset(st);
 	db_bind_text(st, 1, p->run_id);
 	while (runs_step(p->failed, st, "read a run's children") == SQLITE_ROW) {
 		int r = table_add_row(&t);
@@ -507,7 +528,6 @@ static void section_lineage(struct page *p)
 		table_set_num(&t, r, 3, db_column_num(st, 3), fmt_decimals());
 		table_set_text(&t, r, 4, col(st, 4));
 	}
-	sqlite3_finalize(st);
 	if (t.nrows) {
 		sb_addf(&p->md, "%d child%s (runs whose parent is this run):\n\n", t.nrows, t.nrows == 1 ? "" : "ren");
 		md_table(&p->md, &t);
@@ -515,8 +535,6 @@ static void section_lineage(struct page *p)
 	} else {
 		sb_adds(&p->md, "No children.\n\n");
 	}
-	sb_release(&s);
-	sb_release(&sql);
 	table_release(&t);
 }
 
@@ -528,11 +546,8 @@ static void section_repeats(struct page *p)
 	static const char *const cols[] = { "run", "status", "val_bpb", "finished" };
 	table t;
 	table_init(&t, 4, cols);
-	sb s = SB_INIT, sql = SB_INIT;
-	db_run_status(&s, "runs");
-	sb_addf(&sql, "SELECT run_id, %s, val_bpb, finished_at FROM runs WHERE repeat_key = ?1 "
-		      "ORDER BY t_finished, id", s.buf);
-	sqlite3_stmt *st = db_prepare(p->db, sql.buf);
+	sqlite3_stmt *st = p->q->repeats;
+	sqlite3_reset(st);
 	db_bind_text(st, 1, p->repeat_key);
 	double *v = NULL;
 	int nv = 0;
@@ -555,7 +570,6 @@ static void section_repeats(struct page *p)
 			v[nv++] = x;
 		}
 	}
-	sqlite3_finalize(st);
 	if (t.nrows >= 2) {
 		double mean, sd;
 		repeats_stats(v, nv, &mean, &sd);
@@ -571,26 +585,70 @@ static void section_repeats(struct page *p)
 		sb_adds(&p->md, "\n\n");
 	}
 	free(v);
-	sb_release(&s);
-	sb_release(&sql);
 	table_release(&t);
 }
 
-static const char page_sql[] =
+static const char run_sql[] =
 	"SELECT id, run_id, parent, agent, description, %s, decision, started_at, finished_at, t_finished, "
 	"gpu_name, hw_class, vram_tier, gpu_count, code_commit, code_dirty, val_bpb, repeat_key, "
 	"source_format, source_file, source_line, record, "
 	"(SELECT json_extract(p.record, '$.config') FROM runs p WHERE p.run_id = runs.parent) "
 	"FROM runs WHERE run_id = ?1";
 
+/* Children are found through a temporary index of runs by parent (the
+ * ledger has none, and a scan of the runs per page made 2000 pages of a
+ * 25,000-run ledger take 40 s); temp tables are the connection's own, so
+ * the ledger is still only read. */
+static const char children_index_sql[] =
+	"DROP TABLE IF EXISTS temp.runpage_children;"
+	"CREATE TEMP TABLE runpage_children AS SELECT parent, t_finished, id FROM runs WHERE parent IS NOT NULL;"
+	"CREATE INDEX temp.runpage_children_by_parent ON runpage_children(parent, t_finished, id);";
+
+static int queries_prepare(sqlite3 *db, struct queries *q)
+{
+	sb status = SB_INIT, sql = SB_INIT;
+	memset(q, 0, sizeof(*q));
+	if (db_exec(db, children_index_sql))
+		return -1;
+	db_run_status(&status, "runs");
+	sb_addf(&sql, run_sql, status.buf);
+	q->run = db_prepare(db, sql.buf);
+	q->campaigns = db_prepare(db,
+		"SELECT name FROM campaigns WHERE name = (SELECT campaign FROM runs WHERE id = ?1)"
+		" UNION SELECT campaign FROM campaign_runs WHERE run = ?1 AND campaign IN (SELECT name FROM campaigns)"
+		" ORDER BY 1");
+	q->changes = db_prepare(db, "SELECT var, old, new, how, span FROM changes WHERE run = ?1 ORDER BY var");
+	q->parent = db_prepare(db, "SELECT val_bpb, description FROM runs WHERE run_id = ?1");
+	sb_reset(&sql);
+	sb_addf(&sql, "SELECT runs.run_id, %s, runs.decision, runs.val_bpb, runs.description "
+		      "FROM temp.runpage_children c JOIN runs ON runs.id = c.id WHERE c.parent = ?1 "
+		      "ORDER BY c.t_finished, c.id", status.buf);
+	q->children = db_prepare(db, sql.buf);
+	sb_reset(&sql);
+	sb_addf(&sql, "SELECT run_id, %s, val_bpb, finished_at FROM runs WHERE repeat_key = ?1 "
+		      "ORDER BY t_finished, id", status.buf);
+	q->repeats = db_prepare(db, sql.buf);
+	sb_release(&status);
+	sb_release(&sql);
+	return q->run && q->campaigns && q->changes && q->parent && q->children && q->repeats ? 0 : -1;
+}
+
+static void queries_release(struct queries *q)
+{
+	sqlite3_finalize(q->run);
+	sqlite3_finalize(q->campaigns);
+	sqlite3_finalize(q->changes);
+	sqlite3_finalize(q->parent);
+	sqlite3_finalize(q->children);
+	sqlite3_finalize(q->repeats);
+}
+
 /* Build the page of run_id into p->md and p->svg; 0 when the ledger has
  * no such run. */
 static int build(struct page *p, const char *run_id, const char *file)
 {
-	sb s = SB_INIT, sql = SB_INIT;
-	db_run_status(&s, "runs");
-	sb_addf(&sql, page_sql, s.buf);
-	sqlite3_stmt *st = db_prepare(p->db, sql.buf);
+	sqlite3_stmt *st = p->q->run;
+	sqlite3_reset(st);
 	db_bind_text(st, 1, run_id);
 	int found = runs_step(p->failed, st, "read a run for its page") == SQLITE_ROW;
 	if (found) {
@@ -621,9 +679,6 @@ static int build(struct page *p, const char *run_id, const char *file)
 			free(camps[i]);
 		free(camps);
 	}
-	sqlite3_finalize(st);
-	sb_release(&s);
-	sb_release(&sql);
 	return found;
 }
 
@@ -638,9 +693,10 @@ static void page_release(struct page *p)
 	sb_release(&p->svg);
 }
 
-static int write_page(sqlite3 *db, const char *dir, const char *css, const char *run_id, int *failed)
+static int write_page(const struct queries *q, const char *dir, const char *css, const char *run_id,
+		      int *failed)
 {
-	struct page p = { db, failed, 0, NULL, NULL, NULL, NULL, NULL, SB_INIT, SB_INIT };
+	struct page p = { q, failed, 0, NULL, NULL, NULL, NULL, NULL, SB_INIT, SB_INIT };
 	sb file = SB_INIT, name = SB_INIT, html = SB_INIT, title = SB_INIT;
 	runpage_file(&file, run_id);
 	int rc = 0;
@@ -671,13 +727,16 @@ int runpage_write_all(sqlite3 *db, const char *dir)
 	sb runs = SB_INIT, origin = SB_INIT;
 	sb_addf(&runs, "%s/runs", dir);
 	int named = nqueue, failed = 0, rc = 0;
+	struct queries q = { 0 };
 	char *css = nqueue ? template_read("style.css", NULL, &origin) : NULL;
-	if (nqueue && (!css || out_mkdirs(runs.buf)))
+	if (nqueue && (!css || out_mkdirs(runs.buf) || queries_prepare(db, &q)))
 		rc = -1;
 	/* pages link to more runs as they are written: the queue grows */
-	for (int i = 0; !rc && i < nqueue && (i < named || i < RUNPAGE_MAX); i++)
-		if (write_page(db, runs.buf, css, queue[i], &failed) || failed)
+	long max = runpage_max();
+	for (int i = 0; !rc && i < nqueue && (i < named || i < max); i++)
+		if (write_page(&q, runs.buf, css, queue[i], &failed) || failed)
 			rc = -1;
+	queries_release(&q);
 	free(css);
 	sb_release(&runs);
 	sb_release(&origin);

@@ -122,3 +122,16 @@ expect_match runpage-6.5 "the odd id is escaped in its page title" "$(cat odd/ru
 expect_eq runpage-7.1 "a second digest into another directory: the same pages" "" "$(diff -r odd/runs again/runs 2>&1 | grep -v '^Only in again' | head -5)"
 expect_eq runpage-7.2 "a page the campaign report wrote is the digest's page" "" \
 	"$(for f in camp/runs/*; do cmp -s "$f" "again/runs/${f#camp/runs/}" || echo "$f"; done)"
+
+# -- a bound on the pages: a report links only the runs whose pages it writes
+RUNLEDGER_RUN_PAGES=3 "$REPORT" --db l.db daily --date $DAY --out three --no-charts >/dev/null 2>&1
+linked=$(grep -o '](runs/[^)]*\.md)' three/$DAY.md | sort -u | sed 's/^](runs\///; s/)$//')
+# the first table the digest builds is the per-hardware frontiers: their best runs
+expect_eq runpage-8.1 "RUNLEDGER_RUN_PAGES=3: three pages, the runs of the first table built" "3 b200-final.md h100-wd65.md a10g-bs.md" \
+	"$(ls three/runs | grep -c '\.md$') $(grep -o '](runs/[^)]*\.md)' three/$DAY.md | sed 's/^](runs\///; s/)$//' | awk '!s[$0]++' | tr '\n' ' ' | sed 's/ $//')"
+expect_eq runpage-8.2 "and each link has its page" "" \
+	"$(for f in $linked; do [ -s "three/runs/$f" ] || echo "$f"; done)"
+expect_match runpage-8.3 "a run past the bound shows as text" "$(cat three/$DAY.md)" '^\| 17:00 \| b200-mlp5 \| ok \| discard \|'
+RUNLEDGER_RUN_PAGES=0 "$REPORT" --db l.db daily --date $DAY --out none --no-charts >/dev/null 2>&1
+expect_eq runpage-8.4 "RUNLEDGER_RUN_PAGES=0: no pages, no links" "0 0" \
+	"$(ls none/runs 2>/dev/null | wc -l) $(grep -c '](runs/' none/$DAY.md)"
