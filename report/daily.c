@@ -3,6 +3,7 @@
  * The run-list sections are in daily_runs.c. Frontier numbers come from
  * ledger/frontier.h so `ledger frontier` and the digest cannot disagree.
  * Reads the ledger; never writes it. */
+#include <jansson.h>
 #include "chart.h"
 #include "daily.h"
 #include "db.h"
@@ -522,6 +523,68 @@ static int daily_chart(struct day *d)
 	return rc;
 }
 
+/* ---- navigation and the index's numbers -------------------------------------- */
+
+/* The nearest day before (dir < 0) or after the reported one with a run in
+ * the ledger, "" when there is none: the ledger decides, not the files in
+ * the directory, so the digest is the same wherever it is written (the
+ * neighbour's digest may not be written yet). */
+static void neighbour_day(struct day *d, int dir, sb *out)
+{
+	sqlite3_stmt *st = db_prepare(d->db, dir < 0
+		? "SELECT date(max(t_finished), 'unixepoch') FROM runs WHERE t_finished < ?1"
+		: "SELECT date(min(t_finished), 'unixepoch') FROM runs WHERE t_finished >= ?2");
+	day_bind(d, st);
+	if (runs_step(&d->failed, st, "find the neighbouring days") == SQLITE_ROW && runs_col_text(st, 0))
+		sb_adds(out, runs_col_text(st, 0));
+	sqlite3_finalize(st);
+}
+
+/* "[← 2026-03-15](2026-03-15.md) · [all reports](index.html) · [2026-03-17 →](2026-03-17.md)" */
+static void daily_nav(struct day *d)
+{
+	sb prev = SB_INIT, next = SB_INIT, md = SB_INIT;
+	neighbour_day(d, -1, &prev);
+	neighbour_day(d, 1, &next);
+	if (prev.len)
+		sb_addf(&md, "[← %s](%s.md) · ", prev.buf, prev.buf);
+	sb_adds(&md, "[all reports](index.html)");
+	if (next.len)
+		sb_addf(&md, " · [%s →](%s.md)", next.buf, next.buf);
+	tpl_set(&d->vars, "nav", md.buf);
+	sb_release(&prev);
+	sb_release(&next);
+	sb_release(&md);
+}
+
+/* DIR/YYYY-MM-DD.numbers.json: the day's numbers for the index (html.c),
+ * which is rebuilt from the files in DIR and has no ledger to ask. */
+static int write_numbers(struct day *d)
+{
+	json_t *o = json_object();
+	static const char *const ints[] = { "runs", "keeps", "discards", "failed" };
+	static const char *const reals[] = { "global_before", "global_after", "global_change" };
+	for (size_t i = 0; i < ARRAY_SIZE(ints); i++) {
+		long n;
+		const char *v = tpl_get(&d->vars, ints[i]);
+		json_object_set_new(o, ints[i], v && !parse_long(v, &n) ? json_integer(n) : json_null());
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(reals); i++) {
+		double x;
+		const char *v = tpl_get(&d->vars, reals[i]);
+		json_object_set_new(o, reals[i], v && *v && !parse_double(v, &x) ? json_real(x) : json_null());
+	}
+	json_object_set_new(o, "date", json_string(d->date));
+	char *text = json_dumps(o, JSON_SORT_KEYS | JSON_INDENT(1) | JSON_REAL_PRECISION(12));
+	sb name = SB_INIT;
+	sb_addf(&name, "%s.numbers.json", d->date);
+	int rc = out_write(d->o->out_dir, name.buf, text, strlen(text));
+	sb_release(&name);
+	free(text);
+	json_decref(o);
+	return rc;
+}
+
 /* ---- the command ------------------------------------------------------------- */
 
 static int parse_args(int argc, char **argv, struct report_opts *o, const char **date,
@@ -579,6 +642,7 @@ static int build(struct day *d, int *partial)
 	if (compute_frontiers(d) || daily_repeats(d))
 		return EXIT_FAILURE_RT;
 	tpl_set(&d->vars, "date", d->date);
+	daily_nav(d);
 	summary_counts(d);
 	summary_global(d);
 	daily_hardware(d);
@@ -607,7 +671,7 @@ static int build(struct day *d, int *partial)
 		goto done;
 	}
 	sb_addf(&title, "runledger daily digest %s", d->date);
-	if (!report_publish(d->o->out_dir, d->date, title.buf, md.buf) &&
+	if (!write_numbers(d) && !report_publish(d->o->out_dir, d->date, title.buf, md.buf) &&
 	    !runpage_write_all(d->db, d->o->out_dir))
 		rc = EXIT_OK;
 done:

@@ -117,7 +117,26 @@ for d in 2026-03-14 2026-03-15 2026-03-16; do
 	n=$(jq -r "select(.finished_at | startswith(\"$d\")) | .run_id" "$F" | wc -l)
 	expect_match "report-daily-11.$d" "overview row $d has $n runs" "$(section 'Overview since the first day')" "^\| $d \| $n \| "
 done
-expect_no_match report-daily-11.1 "the next day (starts at 00:00:00) is not in the digest" "$md" '2026-03-17|next day'
+expect_no_match report-daily-11.1 "the next day (starts at 00:00:00) is not in the digest" \
+	"$(printf '%s\n' "$md" | grep -v '^\[← ')" '2026-03-17|next day'
+# -- the way between days: the neighbours the ledger has, and the index with each day's numbers
+expect_eq report-daily-21.1 "the digest links the day before, the index and the day after" \
+	'[← 2026-03-15](2026-03-15.md) · [all reports](index.html) · [2026-03-17 →](2026-03-17.md)' "$(sed -n 3p out/$DAY.md)"
+"$REPORT" --db l.db daily --date 2026-03-14 --out out --no-charts >/dev/null 2>&1
+expect_eq report-daily-21.2 "the first day has no day before" '[all reports](index.html) · [2026-03-15 →](2026-03-15.md)' \
+	"$(sed -n 3p out/2026-03-14.md)"
+expect_match report-daily-21.3 "the HTML links the neighbours' HTML" "$(cat out/$DAY.html)" '<a href="2026-03-15.html">← 2026-03-15</a>'
+idx=$(sed -n '/<tbody>/,/<\/tbody>/p' out/index.html | tr -d '\n' | sed 's/<\/tr>/\n/g; s/<[^>]*>/ /g; s/  */ /g')
+want=$(for d in 2026-03-16 2026-03-14; do
+	sql l.db "SELECT '$d', count(*), sum(decision IN ('keep', 'baseline') AND val_bpb IS NOT NULL),
+		sum(decision = 'discard' AND val_bpb IS NOT NULL), sum(status <> 'ok' OR val_bpb IS NULL)
+		FROM runs WHERE date(t_finished, 'unixepoch') = '$d'" | tr '|' ' '
+done)
+# (the best of 2026-03-14 is the H200's 0.9650; a first day has no move)
+expect_eq report-daily-21.4 "the index: each day's runs, keeps, discards, failed (from SQL), best and move" \
+	"$(printf '%s\n' "$want" | sed -n 1p) 0.9264 -0.0334
+$(printf '%s\n' "$want" | sed -n 2p) 0.9650" \
+	"$(printf '%s\n' "$idx" | sed 's/^ //; s/ $//' | grep .)"
 total=$(awk -v f="$first" -v a="$after" 'BEGIN { printf "%.4f \\(%.1f%%\\)", f - a, 100 * (f - a) / f }')
 expect_match report-daily-11.2 "overview sentence" "$md" "^Since 2026-03-14 the best val_bpb on any hardware went from $first to $after: $total better\.$"
 
