@@ -471,6 +471,30 @@ static int sec_next(struct camp *c)
 
 /* ---- progress chart ---------------------------------------------------------- */
 
+/* The campaign's name for the chart's title when it is plain enough for
+ * the script (chart.h's title characters), else "" (no name). */
+static const char *safe_title(const char *name)
+{
+	for (const char *p = name; *p; p++)
+		if (!isalnum((unsigned char)*p) && !strchr(" _.:()-", *p))
+			return "";
+	return name;
+}
+
+/* "rtx-fused: val_bpb 1.2460 (discard) — fused AdamW" for the SVG's hover;
+ * the caller frees it. */
+static char *progress_tooltip(const struct camp *c, const struct crun *r)
+{
+	sb s = SB_INIT;
+	sb_addf(&s, "%s: %s ", r->run_id, c->spec.metric);
+	fmt_val(&s, r->value);
+	if (r->decision)
+		sb_addf(&s, " (%s)", r->decision);
+	if (r->desc)
+		sb_addf(&s, " — %s", r->desc);
+	return sb_detach(&s);
+}
+
 /* Experiment number on x; kept runs (keep or baseline) labelled; the line
  * is the running best of the kept runs, as in autoresearch's progress.png. */
 static int sec_chart(struct camp *c)
@@ -489,6 +513,7 @@ static int sec_chart(struct camp *c)
 		pt->value = r->value;
 		pt->kept = r->decision && (!strcmp(r->decision, "keep") || !strcmp(r->decision, "baseline"));
 		pt->label = r->desc ? r->desc : r->run_id;
+		pt->tooltip = progress_tooltip(c, r);
 		int better = c->spec.maximize ? r->value > best : r->value < best;
 		if (pt->kept && !isnan(r->value) && (isnan(best) || better)) {
 			best = r->value;
@@ -502,9 +527,11 @@ static int sec_chart(struct camp *c)
 	const char *groups[1] = { c->name };
 	sb ylabel = SB_INIT;
 	sb_addf(&ylabel, "%s (%s is better)", c->spec.metric, c->spec.maximize ? "higher" : "lower");
+	sb title = SB_INIT;
+	sb_addf(&title, "Campaign progress: %s", safe_title(c->name));
 	struct chart_spec spec = { CHART_PROGRESS, c->o->out_dir, stem.buf,
 				   "Campaign progress: every run by experiment number, kept runs labelled",
-				   ylabel.buf, groups, 1, pts, np, steps, ns };
+				   ylabel.buf, groups, 1, pts, np, steps, ns, title.buf, NAN, NAN };
 	int rc = 0;
 	if (c->o->charts)
 		rc = chart_draw(&spec, &md);
@@ -512,6 +539,9 @@ static int sec_chart(struct camp *c)
 		sb_adds(&md, "_Chart skipped: --no-charts._");
 	tpl_set(&c->vars, "chart_progress", md.buf);
 	sb_release(&ylabel);
+	sb_release(&title);
+	for (int i = 0; i < np; i++)
+		free((char *)pts[i].tooltip);
 	free(pts);
 	free(steps);
 	sb_release(&stem);

@@ -441,12 +441,31 @@ static void chart_groups(struct day *d, double ws, char ***groups, int *ng)
 		qsort(*groups, (size_t)*ng, sizeof(**groups), cmp_names);
 }
 
+/* "b200-fa4: val_bpb 0.9300 — FA4 CUTLASS custom op" (the status
+ * instead of a value when there is none), plain text for the SVG's
+ * hover; the caller frees it. */
+static char *chart_tooltip(const char *run_id, double value, const char *status, const char *desc)
+{
+	sb s = SB_INIT;
+	sb_addf(&s, "%s: ", run_id ? run_id : "?");
+	if (isnan(value))
+		sb_adds(&s, status ? status : "no value");
+	else {
+		sb_adds(&s, "val_bpb ");
+		fmt_val(&s, value);
+	}
+	if (desc)
+		sb_addf(&s, " — %s", desc);
+	return sb_detach(&s);
+}
+
 /* Every run of the window as a point. */
 static struct chart_run *chart_runs(struct day *d, double ws, char ***groups, int *ng, int *nr)
 {
 	struct chart_run *runs = NULL;
 	int cap = 0;
-	sqlite3_stmt *st = db_prepare(d->db, "SELECT t_finished, val_bpb, coalesce(hw_class, 'unknown') "
+	sqlite3_stmt *st = db_prepare(d->db, "SELECT t_finished, val_bpb, coalesce(hw_class, 'unknown'), run_id, "
+					     "description, " RUN_STATUS_SQL("") " "
 					     "FROM runs WHERE t_finished >= ?3 AND t_finished < ?2 ORDER BY t_finished, id");
 	day_bind(d, st);
 	sqlite3_bind_double(st, 3, ws);
@@ -461,6 +480,8 @@ static struct chart_run *chart_runs(struct day *d, double ws, char ***groups, in
 		r->x = sqlite3_column_double(st, 0);
 		r->value = db_column_num(st, 1);
 		r->group = group_index(groups, ng, runs_col_text(st, 2));
+		r->tooltip = chart_tooltip(runs_col_text(st, 3), r->value, runs_col_text(st, 5),
+					   runs_col_text(st, 4));
 	}
 	sqlite3_finalize(st);
 	return runs;
@@ -508,10 +529,16 @@ static int daily_chart(struct day *d)
 	struct chart_step *steps = chart_steps(d, ws, &groups, &ng, &ns);
 	sb stem = SB_INIT, md = SB_INIT;
 	sb_addf(&stem, "%s-frontier", d->date);
+	sb title = SB_INIT;
+	sb_addf(&title, "Frontier timeline to %s (the day shaded): val_bpb by hardware class", d->date);
 	struct chart_spec c = { CHART_TIMELINE, d->o->out_dir, stem.buf,
-				"Frontier timeline: every run by hardware class, best so far as steps",
-				"val_bpb (lower is better)", (const char *const *)groups, ng, runs, nr, steps, ns };
+				"Frontier timeline: every run by hardware class, best so far as steps, the reported day shaded",
+				"val_bpb (lower is better)", (const char *const *)groups, ng, runs, nr, steps, ns,
+				title.buf, d->t0, d->t1 };
 	int rc = chart_draw(&c, &md);
+	sb_release(&title);
+	for (int i = 0; i < nr; i++)
+		free((char *)runs[i].tooltip);
 	tpl_set(&d->vars, "chart_frontier", md.buf);
 	for (int i = 0; i < ng; i++)
 		free(groups[i]);

@@ -104,5 +104,28 @@ srcs="$srcs $(printf '%s' "$dom" | grep -o 'href="charts/[^"]*\.png"' | sed 's/h
 	echo '</script></body></html>'
 } >out/probe.html
 probe=$(browse "file://$PWD/out/probe.html" --virtual-time-budget=5000)
-expect_eq report-html-5 "svg and png load at 960x480" "loaded charts/2026-03-16-frontier.png 960x480
-loaded charts/2026-03-16-frontier.svg 960x480" "$(printf '%s' "$probe" | grep -oE '(loaded|failed) charts/[^ <"]+( [0-9]+x[0-9]+)?' | sort)"
+expect_eq report-html-5 "svg and png load at 900x540" "loaded charts/2026-03-16-frontier.png 900x540
+loaded charts/2026-03-16-frontier.svg 900x540" "$(printf '%s' "$probe" | grep -oE '(loaded|failed) charts/[^ <"]+( [0-9]+x[0-9]+)?' | sort)"
+
+# The chart (issue 13): a title, the reported day shaded, a colour per
+# hardware class that does not depend on which classes a window holds, the
+# key below the plot, and each run's point a <title> (id, value,
+# description) that a browser shows on hover, with no script.
+svg=$(cat out/charts/2026-03-16-frontier.svg)
+gp=$(cat out/charts/2026-03-16-frontier.gp)
+expect_match report-html-8.1 "a title naming the day" "$gp" "^set title 'Frontier timeline to 2026-03-16 \(the day shaded\): val_bpb by hardware class'$"
+expect_match report-html-8.2 "the day shaded from its midnight to the next" "$gp" \
+	"^set object 1 rect from first '$(date -u -d 2026-03-16 +%s)', graph 0 to first '$(date -u -d 2026-03-17 +%s)', graph 1 behind"
+expect_match report-html-8.3 "the key below the plot" "$gp" '^set key below center horizontal'
+window=$(sql l.db "SELECT count(*) FROM runs WHERE t_finished < $(date -u -d 2026-03-17 +%s)")
+expect_eq report-html-8.4 "one tooltip per run of the window: valid, off the scale, failed" "$window" \
+	"$(printf '%s\n' "$svg" | grep -o '<g><title>' | wc -l)"
+expect_match report-html-8.5 "a tooltip: id, value, description" "$svg" '<g><title>b200-fa4: val_bpb 0\.9300 — FA4 CUTLASS custom op \+ depth 12</title>'
+expect_match report-html-8.6 "a description's markup stays text in it" "$svg" '<title>b200-xss: val_bpb 0\.9370 — &lt;script>'
+expect_match report-html-8.6b "a failed run's tooltip has its status" "$svg" '<g><title>b200-nan: nan — matrix LR 0\.4</title>'
+expect_no_match report-html-8.7 "no script handlers left" "$svg" 'onmousemove|showHypertext'
+"$REPORT" --db l.db daily --date 2026-03-14 --out out >/dev/null 2>&1
+b200() { sed -n "s/.*runs-\([0-9]\)\.dat.* lc rgb '\(#[0-9a-f]*\)'.*/\1 \2/p" "$1" | while read -r g c; do
+	[ "$(head -n 1 "out/charts/$(basename "$1" .gp)-runs-$g.dat")" = '"B200"' ] && echo "$c"; done; }
+expect_eq report-html-8.8 "B200 has one colour on days with other classes (2026-03-14: 3 classes, 03-16: 5)" \
+	"#1f77b4 #1f77b4" "$(b200 out/charts/2026-03-14-frontier.gp) $(b200 out/charts/2026-03-16-frontier.gp)"
