@@ -40,7 +40,19 @@ struct crun {
 	char *run_id, *status, *decision, *desc, *changes, *hw_class;
 	int other_budget;          /* trained for another budget than the baseline (audit) */
 	double t, value, parent_value;
+	double perf[3];            /* tokens_per_second, mfu_percent, peak_vram_mb (NAN: not recorded) */
 	int nch;
+};
+
+/* Throughput, MFU and peak memory: what an impl.* campaign is about, shown
+ * in the runs table when a member records them. */
+static const struct {
+	const char *metric, *column;
+	int decimals;
+} perf_cols[3] = {
+	{ "tokens_per_second", "tok/s", 0 },
+	{ "mfu_percent", "MFU %", 1 },
+	{ "peak_vram_mb", "peak VRAM MB", 0 },
 };
 
 struct camp {
@@ -66,7 +78,11 @@ static void load_members(struct camp *c)
 	sb_adds(&sql, " END, (SELECT CASE WHEN p.status = 'ok' THEN ");
 	run_metric_sql(c->spec.metric, "p", &sql, &args);
 	int k = args.n + 1; /* the name's parameter number, after the metric's */
-	sb_addf(&sql, " END FROM runs p WHERE p.run_id = r.parent), r.hw_class FROM runs r WHERE r.id IN ("
+	sb_adds(&sql, " END FROM runs p WHERE p.run_id = r.parent), r.hw_class");
+	for (int i = 0; i < 3; i++) /* our own metric names: no quoting needed */
+		sb_addf(&sql, ", CASE WHEN json_type(r.record, '$.metrics.%s') IN ('integer', 'real') "
+			      "THEN json_extract(r.record, '$.metrics.%s') END", perf_cols[i].metric, perf_cols[i].metric);
+	sb_addf(&sql, " FROM runs r WHERE r.id IN ("
 		      "SELECT id FROM runs WHERE campaign = ?%d "
 		      "UNION SELECT run FROM campaign_runs WHERE campaign = ?%d) "
 		      "ORDER BY r.t_finished IS NULL, r.t_finished, r.id", k, k);
@@ -90,6 +106,8 @@ static void load_members(struct camp *c)
 		r->value = db_column_num(st, 6);
 		r->parent_value = db_column_num(st, 7);
 		r->hw_class = db_column_dup(st, 8);
+		for (int i = 0; i < 3; i++)
+			r->perf[i] = db_column_num(st, 9 + i);
 		r->other_budget = 0;
 		sb_reset(&text);
 		runs_changes(&c->failed, ch, r->id, &text, NULL, &r->nch);
@@ -235,10 +253,20 @@ static void sec_top_hits(struct camp *c)
 
 static void sec_runs(struct camp *c)
 {
-	static const char *const cols[] = { "#", "finished", "run", "status", "decision", "value",
-					    "vs baseline", "changed", "description" };
+	const char *cols[12] = { "#", "finished", "run", "status", "decision", "value", "vs baseline" };
+	int ncols = 7, perf_at[3];
+	for (int k = 0; k < 3; k++) { /* a column for a measure some member recorded */
+		perf_at[k] = -1;
+		for (int i = 0; i < c->n && perf_at[k] < 0; i++)
+			if (!isnan(c->r[i].perf[k])) {
+				perf_at[k] = ncols;
+				cols[ncols++] = perf_cols[k].column;
+			}
+	}
+	cols[ncols++] = "changed";
+	cols[ncols++] = "description";
 	table t;
-	table_init(&t, 9, cols);
+	table_init(&t, ncols, cols);
 	sb s = SB_INIT;
 	for (int i = 0; i < c->n; i++) {
 		const struct crun *r = &c->r[i];
@@ -252,8 +280,11 @@ static void sec_runs(struct camp *c)
 		table_set_text(&t, row, 4, r->decision);
 		table_set_num(&t, row, 5, r->value, fmt_decimals());
 		table_set_num(&t, row, 6, r->value - c->sum.baseline_value, fmt_decimals());
-		table_set_text(&t, row, 7, *r->changes ? r->changes : NULL);
-		table_set_text(&t, row, 8, r->desc);
+		for (int k = 0; k < 3; k++)
+			if (perf_at[k] >= 0)
+				table_set_num(&t, row, perf_at[k], r->perf[k], perf_cols[k].decimals);
+		table_set_text(&t, row, ncols - 2, *r->changes ? r->changes : NULL);
+		table_set_text(&t, row, ncols - 1, r->desc);
 	}
 	sb md = SB_INIT;
 	if (t.nrows)

@@ -91,3 +91,20 @@ expect_match report-campaign-12 "metric and direction from the declaration" "$t"
 expect_match report-campaign-12.1 "baseline read from metrics.total_seconds" "$t" \
 	"^- Baseline: rtx-base at \*\*$(jq -r 'select(.run_id == "rtx-base") | .metrics.total_seconds' "$F" | awk '{ printf "%.4f", $1 }')\*\*$"
 expect_eq report-campaign-12.2 "assigned members only" 3 "$(printf '%s\n' "$t" | grep -c '^| [0-9]* | 2026-')"
+
+# Throughput, MFU and peak memory where recorded: a column each in the runs
+# table when a member has it (the fixture's have none: no such columns).
+expect_no_match report-campaign-13 "no throughput column when no member records it" "$md" '^\| \\# .*tok/s'
+jq -c 'select(.campaign == "compile-kernel-efficiency")
+	| .run_id = ("p-" + .run_id) | .campaign = "perf" | .parent = (if .parent then "p-" + .parent else null end)
+	| if .status == "ok" then .metrics += {tokens_per_second: 123456.7, peak_vram_mb: 18008} else . end' "$F" >perf.jsonl
+"$LEDGER" --db p.db ingest perf.jsonl >/dev/null 2>&1
+printf '{"name":"perf","metric":"val_bpb","direction":"min","hardware":"RTX 3090","baseline":"p-rtx-base","search_space":["impl.*"]}\n' >perf.json
+"$LEDGER" --db p.db campaign add perf.json >/dev/null 2>&1
+"$REPORT" --db p.db campaign --campaign perf --out perf --no-charts >/dev/null 2>&1
+pm=$(unlink perf/campaign-perf.md)
+expect_match report-campaign-13.1 "tok/s and peak VRAM columns, no MFU (none recorded)" "$pm" \
+	'^\| \\# \| finished \| run \| status \| decision \| value \| vs baseline \| tok/s \| peak VRAM MB \| changed \| description \|$'
+expect_match report-campaign-13.2 "a run's values, an empty cell for a run without them" "$pm" \
+	'^\| 1 \| 2026-03-15 12:00 \| p-rtx-base \| ok \| baseline \| 1\.2457 \| 0\.0000 \| 123457 \| 18008 \|'
+expect_match report-campaign-13.3 "the crashed run has none" "$pm" '\| p-rtx-ro \| crash \|  \|  \|  \|  \|  \|'
