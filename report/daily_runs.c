@@ -220,16 +220,46 @@ void daily_failed(struct day *d)
 
 /* ---- every run of the day ----------------------------------------------------- */
 
+/* Throughput, MFU and peak memory, as the campaign report shows them:
+ * columns of the day's run table when a run of the day records them. */
+static const struct {
+	const char *metric, *column;
+	int decimals;
+} perf_cols[3] = {
+	{ "tokens_per_second", "tok/s", 0 },
+	{ "mfu_percent", "MFU %", 1 },
+	{ "peak_vram_mb", "peak VRAM MB", 0 },
+};
+
+#define PERF_SQL(m) "CASE WHEN json_type(record, '$.metrics." m "') IN ('integer', 'real') " \
+		    "THEN json_extract(record, '$.metrics." m "') END"
+
 void daily_all_runs(struct day *d)
 {
-	static const char *const cols[] = { "time", "run", "status", "decision", "val_bpb", "agent",
-					    "hardware", "description" };
 	static const char sql[] =
-		"SELECT t_finished, run_id, " RUN_STATUS_SQL("") ", decision, val_bpb, agent, hw_class, description "
+		"SELECT t_finished, run_id, " RUN_STATUS_SQL("") ", decision, val_bpb, agent, hw_class, description, "
+		PERF_SQL("tokens_per_second") ", " PERF_SQL("mfu_percent") ", " PERF_SQL("peak_vram_mb") " "
 		"FROM runs WHERE " DAY("") " ORDER BY t_finished, id";
+	static const char any_sql[] =
+		"SELECT count(" PERF_SQL("tokens_per_second") "), count(" PERF_SQL("mfu_percent") "), "
+		"count(" PERF_SQL("peak_vram_mb") ") FROM runs WHERE " DAY("");
+	const char *cols[11] = { "time", "run", "status", "decision", "val_bpb" };
+	int ncols = 5, perf_at[3] = { -1, -1, -1 };
+	sqlite3_stmt *st = db_prepare(d->db, any_sql);
+	day_bind(d, st);
+	if (runs_step(&d->failed, st, "read the day's measures") == SQLITE_ROW)
+		for (int k = 0; k < 3; k++)
+			if (sqlite3_column_int(st, k)) {
+				perf_at[k] = ncols;
+				cols[ncols++] = perf_cols[k].column;
+			}
+	sqlite3_finalize(st);
+	cols[ncols++] = "agent";
+	cols[ncols++] = "hardware";
+	cols[ncols++] = "description";
 	table t;
-	table_init(&t, 8, cols);
-	sqlite3_stmt *st = db_prepare(d->db, sql);
+	table_init(&t, ncols, cols);
+	st = db_prepare(d->db, sql);
 	day_bind(d, st);
 	while (runs_step(&d->failed, st, "read the day's runs") == SQLITE_ROW) {
 		int r = table_add_row(&t);
@@ -241,8 +271,11 @@ void daily_all_runs(struct day *d)
 		table_set_text(&t, r, 2, runs_col_text(st, 2));
 		table_set_text(&t, r, 3, runs_col_text(st, 3));
 		table_set_num(&t, r, 4, db_column_num(st, 4), fmt_decimals());
-		for (int c = 5; c <= 7; c++)
-			table_set_text(&t, r, c, runs_col_text(st, c));
+		for (int k = 0; k < 3; k++)
+			if (perf_at[k] >= 0)
+				table_set_num(&t, r, perf_at[k], db_column_num(st, 8 + k), perf_cols[k].decimals);
+		for (int c = 0; c < 3; c++)
+			table_set_text(&t, r, ncols - 3 + c, runs_col_text(st, 5 + c));
 	}
 	sqlite3_finalize(st);
 	set_table(d, "runs_table", &t);

@@ -211,3 +211,14 @@ expect_eq report-daily-16.7 "the day's count, the untimed note, nothing on stder
 "1 run by 1 agent on 1 hardware class: 0 kept, 0 discarded, 0 without a valid measurement.|1|" \
 	"$(sed -n 's/^\(1 run by .*\)$/\1/p' ut/2026-04-01.md)|$(grep -c '^2 runs have no time' ut/2026-04-01.md)|$err"
 expect_no_match report-daily-16.8 "a ledger without untimed runs has no note" "$(cat solo/2026-04-01.md)" 'have no time'
+
+# -- throughput, MFU and peak memory where recorded: columns of the day's run table
+expect_no_match report-daily-22.1 "none recorded: no such columns" "$(section 'All runs of the day')" 'tok/s|MFU|VRAM'
+jq -c 'if .run_id == "b200-fa4" then .metrics += {tokens_per_second: 1685250, mfu_percent: 39.75} else . end' "$F" >perf.jsonl
+"$LEDGER" --db perf.db ingest perf.jsonl >/dev/null 2>&1
+"$REPORT" --db perf.db daily --date $DAY --out perf --no-charts >/dev/null 2>&1
+pm=$(sed 's/\[\([^]]*\)\](runs\/[^)]*\.md)/\1/g' perf/$DAY.md | awk '/^## All runs of the day/ {f = 1; next} /^## / {f = 0} f')
+expect_match report-daily-22.2 "tok/s and MFU columns when a run of the day has them" "$pm" \
+	'^\| time \| run \| status \| decision \| val\\_bpb \| tok/s \| MFU % \| agent \| hardware \| description \|$'
+expect_match report-daily-22.3 "its values; other runs' cells empty" "$pm" '^\| 02:00 \| b200-fa4 \| ok \| keep \| 0\.9300 \| 1685250 \| 39\.8 \| forge \|'
+expect_match report-daily-22.4 "a run without them" "$pm" '^\| 03:00 \| b200-wsd \| ok \| keep \| 0\.9270 \|  \|  \| forge \|'
