@@ -3,7 +3,8 @@
 #include "curvesvg.h"
 #include "util.h"
 
-enum { W = 720, H = 360, ML = 64, MR = 64, MT = 52, MB = 48 };
+/* 640x400 with 16 px text: still 8 px on a 320 px phone column */
+enum { W = 640, H = 400, ML = 70, MR = 56, MT = 60, MB = 56 };
 
 struct axis {
 	double lo, hi;
@@ -84,7 +85,7 @@ static void ticks(sb *out, const struct axis *a, const struct axis *x, const str
 			double X = px(x, t);
 			sb_addf(out, "<line class=\"grid\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>"
 				"<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%.6g</text>\n",
-				X, MT, X, H - MB, X, H - MB + 16, t);
+				X, MT, X, H - MB, X, H - MB + 20, t);
 		} else if (side == 'l') {
 			double Y = py(y, t);
 			sb_addf(out, "<line class=\"grid\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"/>"
@@ -145,7 +146,7 @@ static void evals(sb *out, const json_t *curve, const struct axis *x)
 		sb_addf(out, "<g class=\"eval\"><title>step %.10g: val_bpb %.6f</title>"
 			"<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/><circle cx=\"%.1f\" cy=\"%d\" r=\"4\"/>"
 			"<text x=\"%.1f\" y=\"%d\" text-anchor=\"end\">val_bpb %.4f</text></g>\n",
-			s, v, X, MT, X, H - MB, X, MT + 4, X - 6, MT + 14, v);
+			s, v, X, MT, X, H - MB, X, MT + 4, X - 6, MT + 18, v);
 	}
 }
 
@@ -161,28 +162,28 @@ int curve_svg(sb *out, const json_t *curve, const char *title)
 	lr.hi = lr.hi >= lr.lo ? fmax(1, lr.hi) : 1;
 	nice(&lr);
 	sb_addf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\" "
-		"font-family=\"sans-serif\" font-size=\"12\">\n<title>", W, H, W, H);
+		"font-family=\"sans-serif\" font-size=\"16\">\n<title>", W, H, W, H);
 	xml_text(out, title);
 	sb_adds(out, "</title>\n<style>.grid{stroke:#e4e4e4}.loss{fill:none;stroke:#1f77b4;stroke-width:1.6}"
 		     ".lrline{fill:none;stroke:#888;stroke-width:1.2;stroke-dasharray:5 3}.lr{fill:#666}"
 		     ".eval line{stroke:#d95f02;stroke-dasharray:2 2}.eval circle{fill:#d95f02}"
 		     ".eval text{fill:#d95f02}.frame{fill:none;stroke:#999}.lost path{stroke:#c00;stroke-width:2}</style>\n"
 		     "<rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>\n");
-	sb_addf(out, "<text x=\"%d\" y=\"20\" font-size=\"15\" font-weight=\"bold\">", ML);
+	sb_addf(out, "<text x=\"%d\" y=\"22\" font-size=\"18\" font-weight=\"bold\">", 8);
 	xml_text(out, title);
 	sb_adds(out, "</text>\n");
 	/* the legend above the plot, so it never covers a line */
-	sb_addf(out, "<g font-size=\"12\"><line class=\"loss\" x1=\"%d\" y1=\"38\" x2=\"%d\" y2=\"38\"/>"
-		"<text x=\"%d\" y=\"42\">train loss (nats, left)</text>"
-		"<line class=\"lrline\" x1=\"%d\" y1=\"38\" x2=\"%d\" y2=\"38\"/>"
-		"<text x=\"%d\" y=\"42\">LR multiplier (right)</text></g>\n",
-		ML, ML + 24, ML + 30, ML + 190, ML + 214, ML + 220);
+	sb_addf(out, "<g><line class=\"loss\" x1=\"%d\" y1=\"40\" x2=\"%d\" y2=\"40\"/>"
+		"<text x=\"%d\" y=\"45\">train loss (nats, left)</text>"
+		"<line class=\"lrline\" x1=\"%d\" y1=\"40\" x2=\"%d\" y2=\"40\"/>"
+		"<text x=\"%d\" y=\"45\">LR multiplier (right)</text></g>\n",
+		8, 32, 38, 250, 274, 280);
 	ticks(out, &x, &x, &y, 'x');
 	ticks(out, &y, &x, &y, 'l');
 	ticks(out, &lr, &x, &y, 'r');
 	sb_addf(out, "<rect class=\"frame\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/>\n",
 		ML, MT, W - ML - MR, H - MT - MB);
-	sb_addf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">step</text>\n", (ML + W - MR) / 2, H - 10);
+	sb_addf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">step</text>\n", (ML + W - MR) / 2, H - 8);
 	path(out, curve, "lr_mult", &x, &lr, "lrline", "LR multiplier");
 	int n = path(out, curve, "train_loss", &x, &y, "loss", "train loss (nats)");
 	evals(out, curve, &x);

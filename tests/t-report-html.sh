@@ -81,7 +81,7 @@ expect_eq report-html-7 "clicked: index → day → run page (curve loaded) → 
 2 runledger daily digest 2026-03-16
 2 link runs/b200-fa4.html
 3 runledger run b200-fa4
-3 curve b200-fa4-curve.svg 720x360
+3 curve b200-fa4-curve.svg 640x400
 4 runledger run b200-qk
 4 back yes
 5 Training curve of b200-fa4 loss drawn evals 1
