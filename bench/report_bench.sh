@@ -63,7 +63,7 @@ rm -rf "$dir/out"
 daily --no-charts --limit 0 >/dev/null 2>&1 || fail "report daily exited $?"
 md="$dir/out/$DAY.md"
 grep -q "^$day_runs runs by " "$md" || fail "digest does not say $day_runs runs: $(grep ' runs by ' "$md")"
-got=$(awk '/^## Frontier timeline/ { f = 1; next } /^## / { f = 0 } f && /^\| [0-9][0-9]:/' "$md" | wc -l)
+got=$(awk '/^## Frontier timeline/ { f = 1; next } /^## / { f = 0 } f && /^\| \[?[0-9][0-9]:/' "$md" | wc -l)
 [ "$got" -eq "$moved" ] || fail "timeline has $got rows, SQL finds $moved frontier moves"
 
 # -- then time
@@ -71,6 +71,7 @@ model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head
 machine="$(nproc)x ${model:-unknown cpu}"
 t_ref=$(best_of reference)
 t_daily=$(best_of daily --no-charts)
+t_nopages=$(export RUNLEDGER_RUN_PAGES=0; best_of daily --no-charts)
 t_all=$(best_of daily --no-charts --limit 0)
 gp=$(command -v gnuplot >/dev/null 2>&1 && best_of daily || echo)
 echo "# report benchmark: $machine, $(free -g 2>/dev/null | awk '/^Mem:/ { print $2 " GiB" }'), sqlite3 $(sqlite3 --version | cut -d' ' -f1)"
@@ -81,6 +82,7 @@ printf '%s\t%s\t%s\t%s\n' machine operation seconds ratio_vs_reference
 row() { printf '%s\t%s\t%s\t' "$machine" "$1" "$2"; awk -v t="$2" -v r="$t_ref" 'BEGIN { printf "%.1f\n", t / r }'; }
 row "sqlite3 SELECT day (reference)" "$t_ref"
 row "report daily --no-charts" "$t_daily"
+row "report daily --no-charts, no run pages" "$t_nopages"
 row "report daily --no-charts --limit 0" "$t_all"
 [ -n "$gp" ] && row "report daily (gnuplot svg+png)" "$gp"
 awk -v t="$t_daily" -v b=$BUDGET 'BEGIN { exit !(t < b) }' || fail "report daily took $t_daily s, budget $BUDGET s"

@@ -1,6 +1,7 @@
 /* runrec.c — runrec/1 parsing, validation, identity and append; see runrec.h. */
 #include <fcntl.h>
 #include <unistd.h>
+#include "curve.h"
 #include "jsonparse.h"
 #include "realfmt.h"
 #include "runrec.h"
@@ -437,6 +438,7 @@ int runrec_validate(const json_t *rec, sb *err)
 	n += check_members(rec, "config", M_SCALAR, err);
 	n += check_metrics(rec, err);
 	n += check_failure(rec, err);
+	n += curve_validate(json_object_get(rec, "curve"), err);
 	return n ? -1 : 0;
 }
 

@@ -35,6 +35,7 @@ void table_init(table *t, int ncols, const char *const *names)
 static void cell_clear(cell *c)
 {
 	free(c->text);
+	free(c->href);
 	json_decref(c->json);
 	memset(c, 0, sizeof(*c));
 }
@@ -71,6 +72,13 @@ void table_set_text(table *t, int row, int col, const char *s)
 	cell_clear(c);
 	c->text = s ? xstrdup(s) : NULL;
 	c->type = s ? CELL_TEXT : CELL_NULL;
+}
+
+void table_set_link(table *t, int row, int col, const char *s, const char *href)
+{
+	table_set_text(t, row, col, s);
+	if (s && href)
+		at(t, row, col)->href = xstrdup(href);
 }
 
 void table_set_num(table *t, int row, int col, double v, int prec)
@@ -328,8 +336,10 @@ static void render_aligned(const table *t, FILE *out)
 	free(w);
 }
 
-/* One line of tsv, csv or md from the column texts, written to out. */
-static void render_line(enum out_format fmt, const char *const *texts, int n, FILE *out)
+/* One line of tsv, csv or md from the column texts, written to out; md
+ * makes the texts with an href (NULL: none) links. */
+static void render_line(enum out_format fmt, const char *const *texts, const char *const *hrefs, int n,
+			FILE *out)
 {
 	sb line = SB_INIT;
 	if (fmt == FMT_MD)
@@ -343,6 +353,10 @@ static void render_line(enum out_format fmt, const char *const *texts, int n, FI
 			if (c)
 				sb_addc(&line, ',');
 			render_csv_field(&line, texts[c]);
+		} else if (hrefs && hrefs[c]) {
+			sb_adds(&line, " [");
+			md_escape(&line, texts[c]);
+			sb_addf(&line, "](%s) |", hrefs[c]);
 		} else {
 			sb_addc(&line, ' ');
 			md_escape(&line, texts[c]);
@@ -357,7 +371,7 @@ static void render_line(enum out_format fmt, const char *const *texts, int n, FI
  * row holds a number there, so it needs that row (or none at all). */
 static void render_header(const table *t, enum out_format fmt, FILE *out)
 {
-	render_line(fmt, (const char *const *)t->cols, t->ncols, out);
+	render_line(fmt, (const char *const *)t->cols, NULL, t->ncols, out);
 	if (fmt == FMT_MD) {
 		fputc('|', out);
 		for (int c = 0; c < t->ncols; c++)
@@ -371,20 +385,24 @@ static void render_text_rows(const table *t, enum out_format fmt, int from, int 
 {
 	sb *cells = xcalloc((size_t)t->ncols, sizeof(sb));
 	const char **texts = xcalloc((size_t)t->ncols, sizeof(char *));
+	const char **hrefs = xcalloc((size_t)t->ncols, sizeof(char *));
 	for (int c = 0; c < t->ncols; c++)
 		sb_init(&cells[c]);
 	for (int r = from; r < to; r++) {
 		for (int c = 0; c < t->ncols; c++) {
+			const cell *x = &t->cells[(size_t)r * t->ncols + c];
 			sb_reset(&cells[c]);
-			table_cell_text(&t->cells[(size_t)r * t->ncols + c], &cells[c]);
+			table_cell_text(x, &cells[c]);
 			texts[c] = cells[c].buf;
+			hrefs[c] = x->href;
 		}
-		render_line(fmt, texts, t->ncols, out);
+		render_line(fmt, texts, hrefs, t->ncols, out);
 	}
 	for (int c = 0; c < t->ncols; c++)
 		sb_release(&cells[c]);
 	free(cells);
 	free(texts);
+	free(hrefs);
 }
 
 void table_render(const table *t, enum out_format fmt, FILE *out)

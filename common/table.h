@@ -27,6 +27,7 @@ typedef struct cell {
 	struct json_t *json; /* CELL_JSON: owned reference */
 	double num;     /* CELL_NUM / CELL_INT */
 	int prec;       /* CELL_NUM: digits after the point in text formats; -1 = %g */
+	char *href;     /* CELL_TEXT: md renders [text](href); other formats the text; owned */
 } cell;
 
 typedef struct table {
@@ -45,6 +46,9 @@ void table_release(table *t);
 /* Start a new row (all cells null); returns its index. */
 int table_add_row(table *t);
 void table_set_text(table *t, int row, int col, const char *s); /* NULL -> null */
+/* Text that md renders as a link to href (a URL the caller made safe:
+ * no spaces, parentheses or control characters); other formats show s. */
+void table_set_link(table *t, int row, int col, const char *s, const char *href);
 void table_set_num(table *t, int row, int col, double v, int prec); /* NaN -> null */
 void table_set_int(table *t, int row, int col, long long v);
 /* A JSON value (the cell takes the reference; NULL -> null) shown as text

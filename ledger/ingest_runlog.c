@@ -11,9 +11,12 @@
  *   no summary, step lines only (killed mid-run) -> status killed
  * Step lines come as one '\r'-separated stream ("step 00953 (100.0%) | loss:
  * …"); the last step number becomes metrics.num_steps when the summary has
- * none. The log tail keeps what a terminal would show: the last
+ * none, and the step lines become the record's "curve" (common/curve.h:
+ * step as printed, loss, lrm, tok/sec; tokens unknown), down-sampled to at
+ * most 512 points. The log tail keeps what a terminal would show: the last
  * '\r'-segment of each line. This file converts only; ingest_put() stores. */
 #include <limits.h>
+#include "curve.h"
 #include "ingest.h"
 #include "runrec.h"
 #include "utf8.h"
@@ -32,6 +35,7 @@ struct runlog {
 	json_t *metrics, *config;
 	long bad_line;         /* a summary value that is not a number */
 	sb bad;
+	struct curve curve;    /* the step lines, down-sampled */
 };
 
 /* ---- one '\r'- or '\n'-separated segment ------------------------------ */
@@ -42,6 +46,33 @@ static void trim(const char **s, size_t *n)
 		(*s)++, (*n)--;
 	while (*n && isspace((unsigned char)(*s)[*n - 1]))
 		(*n)--;
+}
+
+/* The value of "| key: value" in a step line as a number (thousands
+ * separators and a unit such as "ms" or "%" dropped), NAN when absent. */
+static double step_field(const char *s, size_t n, const char *key)
+{
+	size_t kn = strlen(key);
+	for (const char *p = s; p + kn + 2 <= s + n; p++) {
+		if (*p != '|')
+			continue;
+		const char *k = p + 1;
+		while (k < s + n && *k == ' ')
+			k++;
+		if ((size_t)(s + n - k) <= kn || memcmp(k, key, kn) || k[kn] != ':')
+			continue;
+		char num[64];
+		size_t j = 0;
+		for (const char *v = k + kn + 1; v < s + n && *v != '|' && j + 1 < sizeof(num); v++)
+			if (isdigit((unsigned char)*v) || strchr(".-+eE", *v))
+				num[j++] = *v;
+			else if (*v != ',' && *v != ' ')
+				break; /* a unit: the number ends */
+		num[j] = '\0';
+		double d;
+		return j && !parse_double(num, &d) && isfinite(d) ? d : NAN;
+	}
+	return NAN;
 }
 
 /* "step 00953 (100.0%) | …" -> 953. A step number past LONG_MAX is no
@@ -68,6 +99,9 @@ static void take_step(struct runlog *r, long no, const char *s, size_t n)
 		v = v * 10 + d;
 	}
 	r->last_step = v;
+	curve_add(&r->curve, &(struct curve_point){
+		.step = (double)v, .tokens = NAN, .train_loss = step_field(s, n, "loss"),
+		.lr_mult = step_field(s, n, "lrm"), .tok_per_s = step_field(s, n, "tok/sec") });
 }
 
 /* "val_bpb:          0.997900" inside the summary block */
@@ -266,6 +300,13 @@ static json_t *build(struct ingest_file *in, struct runlog *r, long *line)
 		json_object_set(rec, "metrics", r->metrics);
 	if (json_object_size(r->config))
 		json_object_set(rec, "config", r->config);
+	if (r->curve.offered) {
+		/* the summary's val_bpb is the evaluation after the last step line */
+		double bpb = runrec_num(r->metrics, "val_bpb");
+		if (isfinite(bpb))
+			curve_add_eval(&r->curve, (double)r->last_step, bpb);
+		json_object_set_new(rec, "curve", curve_to_json(&r->curve));
+	}
 	if (strcmp(status, "ok"))
 		json_object_set_new(rec, "failure", failure(in, r, in->text, in->len));
 	return rec;

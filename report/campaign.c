@@ -14,6 +14,7 @@
 #include "fmt.h"
 #include "output.h"
 #include "report.h"
+#include "runpage.h"
 #include "runs.h"
 #include "template.h"
 #include "tophits.h"
@@ -40,7 +41,19 @@ struct crun {
 	char *run_id, *status, *decision, *desc, *changes, *hw_class;
 	int other_budget;          /* trained for another budget than the baseline (audit) */
 	double t, value, parent_value;
+	double perf[3];            /* tokens_per_second, mfu_percent, peak_vram_mb (NAN: not recorded) */
 	int nch;
+};
+
+/* Throughput, MFU and peak memory: what an impl.* campaign is about, shown
+ * in the runs table when a member records them. */
+static const struct {
+	const char *metric, *column;
+	int decimals;
+} perf_cols[3] = {
+	{ "tokens_per_second", "tok/s", 0 },
+	{ "mfu_percent", "MFU %", 1 },
+	{ "peak_vram_mb", "peak VRAM MB", 0 },
 };
 
 struct camp {
@@ -66,7 +79,11 @@ static void load_members(struct camp *c)
 	sb_adds(&sql, " END, (SELECT CASE WHEN p.status = 'ok' THEN ");
 	run_metric_sql(c->spec.metric, "p", &sql, &args);
 	int k = args.n + 1; /* the name's parameter number, after the metric's */
-	sb_addf(&sql, " END FROM runs p WHERE p.run_id = r.parent), r.hw_class FROM runs r WHERE r.id IN ("
+	sb_adds(&sql, " END FROM runs p WHERE p.run_id = r.parent), r.hw_class");
+	for (int i = 0; i < 3; i++) /* our own metric names: no quoting needed */
+		sb_addf(&sql, ", CASE WHEN json_type(r.record, '$.metrics.%s') IN ('integer', 'real') "
+			      "THEN json_extract(r.record, '$.metrics.%s') END", perf_cols[i].metric, perf_cols[i].metric);
+	sb_addf(&sql, " FROM runs r WHERE r.id IN ("
 		      "SELECT id FROM runs WHERE campaign = ?%d "
 		      "UNION SELECT run FROM campaign_runs WHERE campaign = ?%d) "
 		      "ORDER BY r.t_finished IS NULL, r.t_finished, r.id", k, k);
@@ -90,6 +107,8 @@ static void load_members(struct camp *c)
 		r->value = db_column_num(st, 6);
 		r->parent_value = db_column_num(st, 7);
 		r->hw_class = db_column_dup(st, 8);
+		for (int i = 0; i < 3; i++)
+			r->perf[i] = db_column_num(st, 9 + i);
 		r->other_budget = 0;
 		sb_reset(&text);
 		runs_changes(&c->failed, ch, r->id, &text, NULL, &r->nch);
@@ -115,6 +134,16 @@ static void set_text(struct camp *c, const char *name, const char *text)
 {
 	sb s = SB_INIT;
 	fmt_text(&s, text, 0);
+	tpl_set(&c->vars, name, s.buf);
+	sb_release(&s);
+}
+
+/* A run id as a link to its page ("" when there is none). */
+static void set_run(struct camp *c, const char *name, const char *run_id)
+{
+	sb s = SB_INIT;
+	if (run_id)
+		runpage_link(&s, run_id);
 	tpl_set(&c->vars, name, s.buf);
 	sb_release(&s);
 }
@@ -145,9 +174,9 @@ static void sec_declaration(struct camp *c)
 static void sec_headline(struct camp *c, int audited)
 {
 	const struct audit_summary *m = &c->sum;
-	set_text(c, "baseline_run", audited ? m->baseline_run : NULL);
+	set_run(c, "baseline_run", audited ? m->baseline_run : NULL);
 	set_val(c, "baseline_value", audited ? m->baseline_value : NAN);
-	set_text(c, "best_run", audited ? m->best_run : NULL);
+	set_run(c, "best_run", audited ? m->best_run : NULL);
 	set_val(c, "best_value", audited ? m->best_value : NAN);
 	set_val(c, "noise_floor", audited ? m->noise_floor : NAN);
 	tpl_set(&c->vars, "noise_source", audited && m->noise_source ? m->noise_source : "");
@@ -188,7 +217,7 @@ static void sec_keep_rate(struct camp *c, int audited)
 	sb_reset(&s);
 	for (long i = 0; audited && i < m->other_budget; i++) {
 		sb_adds(&s, i ? ", " : "");
-		fmt_text(&s, m->other_budget_runs[i], 0);
+		runpage_link(&s, m->other_budget_runs[i]);
 		for (int j = 0; j < c->n; j++)
 			if (!strcmp(c->r[j].run_id, m->other_budget_runs[i]))
 				c->r[j].other_budget = 1;
@@ -225,10 +254,20 @@ static void sec_top_hits(struct camp *c)
 
 static void sec_runs(struct camp *c)
 {
-	static const char *const cols[] = { "#", "finished (UTC)", "run", "status", "decision", "value",
-					    "vs baseline", "changed", "description" };
+	const char *cols[12] = { "#", "finished (UTC)", "run", "status", "decision", "value", "vs baseline" };
+	int ncols = 7, perf_at[3];
+	for (int k = 0; k < 3; k++) { /* a column for a measure some member recorded */
+		perf_at[k] = -1;
+		for (int i = 0; i < c->n && perf_at[k] < 0; i++)
+			if (!isnan(c->r[i].perf[k])) {
+				perf_at[k] = ncols;
+				cols[ncols++] = perf_cols[k].column;
+			}
+	}
+	cols[ncols++] = "changed";
+	cols[ncols++] = "description";
 	table t;
-	table_init(&t, 9, cols);
+	table_init(&t, ncols, cols);
 	sb s = SB_INIT;
 	for (int i = 0; i < c->n; i++) {
 		const struct crun *r = &c->r[i];
@@ -237,13 +276,16 @@ static void sec_runs(struct camp *c)
 		sb_reset(&s);
 		fmt_datetime(&s, r->t);
 		table_set_text(&t, row, 1, s.buf);
-		table_set_text(&t, row, 2, r->run_id);
+		runpage_cell(&t, row, 2, r->run_id, NULL);
 		table_set_text(&t, row, 3, r->status);
 		table_set_text(&t, row, 4, r->decision);
 		table_set_num(&t, row, 5, r->value, fmt_decimals());
 		table_set_num(&t, row, 6, r->value - c->sum.baseline_value, fmt_decimals());
-		table_set_text(&t, row, 7, *r->changes ? r->changes : NULL);
-		table_set_text(&t, row, 8, r->desc);
+		for (int k = 0; k < 3; k++)
+			if (perf_at[k] >= 0)
+				table_set_num(&t, row, perf_at[k], r->perf[k], perf_cols[k].decimals);
+		table_set_text(&t, row, ncols - 2, *r->changes ? r->changes : NULL);
+		table_set_text(&t, row, ncols - 1, r->desc);
 	}
 	sb md = SB_INIT;
 	if (t.nrows)
@@ -461,6 +503,30 @@ static int sec_next(struct camp *c)
 
 /* ---- progress chart ---------------------------------------------------------- */
 
+/* The campaign's name for the chart's title when it is plain enough for
+ * the script (chart.h's title characters), else "" (no name). */
+static const char *safe_title(const char *name)
+{
+	for (const char *p = name; *p; p++)
+		if (!isalnum((unsigned char)*p) && !strchr(" _.:()-", *p))
+			return "";
+	return name;
+}
+
+/* "rtx-fused: val_bpb 1.2460 (discard) — fused AdamW" for the SVG's hover;
+ * the caller frees it. */
+static char *progress_tooltip(const struct camp *c, const struct crun *r)
+{
+	sb s = SB_INIT;
+	sb_addf(&s, "%s: %s ", r->run_id, c->spec.metric);
+	fmt_val(&s, r->value);
+	if (r->decision)
+		sb_addf(&s, " (%s)", r->decision);
+	if (r->desc)
+		sb_addf(&s, " — %s", r->desc);
+	return sb_detach(&s);
+}
+
 /* Experiment number on x; kept runs (keep or baseline) labelled; the line
  * is the running best of the kept runs, as in autoresearch's progress.png. */
 static int sec_chart(struct camp *c)
@@ -479,6 +545,7 @@ static int sec_chart(struct camp *c)
 		pt->value = r->value;
 		pt->kept = r->decision && (!strcmp(r->decision, "keep") || !strcmp(r->decision, "baseline"));
 		pt->label = r->desc ? r->desc : r->run_id;
+		pt->tooltip = progress_tooltip(c, r);
 		int better = c->spec.maximize ? r->value > best : r->value < best;
 		if (pt->kept && !isnan(r->value) && (isnan(best) || better)) {
 			best = r->value;
@@ -492,9 +559,11 @@ static int sec_chart(struct camp *c)
 	const char *groups[1] = { c->name };
 	sb ylabel = SB_INIT;
 	sb_addf(&ylabel, "%s (%s is better)", c->spec.metric, c->spec.maximize ? "higher" : "lower");
+	sb title = SB_INIT;
+	sb_addf(&title, "Campaign progress: %s", safe_title(c->name));
 	struct chart_spec spec = { CHART_PROGRESS, c->o->out_dir, stem.buf,
 				   "Campaign progress: every run by experiment number, kept runs labelled",
-				   ylabel.buf, groups, 1, pts, np, steps, ns };
+				   ylabel.buf, groups, 1, pts, np, steps, ns, title.buf, NAN, NAN };
 	int rc = 0;
 	if (c->o->charts)
 		rc = chart_draw(&spec, &md);
@@ -502,6 +571,9 @@ static int sec_chart(struct camp *c)
 		sb_adds(&md, "_Chart skipped: --no-charts._");
 	tpl_set(&c->vars, "chart_progress", md.buf);
 	sb_release(&ylabel);
+	sb_release(&title);
+	for (int i = 0; i < np; i++)
+		free((char *)pts[i].tooltip);
 	free(pts);
 	free(steps);
 	sb_release(&stem);
@@ -573,7 +645,8 @@ static int render(struct camp *c)
 	sb_addf(&title, "runledger campaign %s", c->name);
 	sb_adds(&base, "campaign-");
 	out_slug(&base, c->name);
-	if (!report_publish(c->o->out_dir, base.buf, title.buf, md.buf)) {
+	if (!report_publish(c->o->out_dir, base.buf, title.buf, md.buf) &&
+	    !runpage_write_all(c->db, c->o->out_dir)) {
 		rc = EXIT_OK;
 		printf("%s/%s.md\n%s/%s.html\n", c->o->out_dir, base.buf, c->o->out_dir, base.buf);
 	}

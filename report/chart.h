@@ -20,6 +20,7 @@ struct chart_run {
 	int group;         /* index into groups */
 	int kept;          /* CHART_PROGRESS: kept/baseline runs are labelled */
 	const char *label; /* CHART_PROGRESS: the label of a kept run */
+	const char *tooltip; /* plain text shown on hover in the SVG (run id, value, description); NULL: none */
 };
 
 struct chart_step {    /* one move of a group's best-so-far line */
@@ -39,7 +40,14 @@ struct chart_spec {
 	int nruns;
 	const struct chart_step *steps;
 	int nsteps;
+	const char *title;        /* above the plot: [A-Za-z0-9 _.:()-] only, else none */
+	double mark_from, mark_to;/* CHART_TIMELINE: the reported day, shaded (NAN: none) */
 };
+
+/* The colour of a hardware class: fixed for the classes of the hardware
+ * table, a hash of the name into a palette for the rest, so a class has
+ * the same colour in every chart of every day. "#rrggbb". */
+const char *chart_group_colour(const char *name);
 
 /* The informative range [lo, hi] of the finite values of v[0..n): all of
  * them, except, with CHART_OUTLIER_MIN_N values or more, those beyond

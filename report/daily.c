@@ -3,11 +3,13 @@
  * The run-list sections are in daily_runs.c. Frontier numbers come from
  * ledger/frontier.h so `ledger frontier` and the digest cannot disagree.
  * Reads the ledger; never writes it. */
+#include <jansson.h>
 #include "chart.h"
 #include "daily.h"
 #include "db.h"
 #include "fmt.h"
 #include "output.h"
+#include "runpage.h"
 #include "runs.h"
 #include "util.h"
 
@@ -265,7 +267,7 @@ static void frontier_table(struct day *d, const struct group_row *rows, int n,
 		table_set_num(&t, r, c++, g->after, fmt_decimals());
 		table_set_num(&t, r, c++, g->after - g->before, fmt_decimals());
 		table_set_text(&t, r, c++, g->best->agent);
-		table_set_text(&t, r, c++, g->best->run_id);
+		runpage_cell(&t, r, c++, g->best->run_id, NULL);
 		sb_reset(&s);
 		fmt_datetime(&s, g->best->t_finished);
 		table_set_text(&t, r, c++, s.buf);
@@ -340,7 +342,7 @@ static void daily_timeline(struct day *d)
 		int r = table_add_row(&t);
 		sb_reset(&s);
 		fmt_hm(&s, p->t_finished);
-		table_set_text(&t, r, 0, s.buf);
+		runpage_cell(&t, r, 0, p->run_id, s.buf);
 		table_set_num(&t, r, 1, p->value, fmt_decimals());
 		table_set_num(&t, r, 2, p->delta, fmt_decimals());
 		table_set_text(&t, r, 3, p->agent);
@@ -441,12 +443,31 @@ static void chart_groups(struct day *d, double ws, char ***groups, int *ng)
 		qsort(*groups, (size_t)*ng, sizeof(**groups), cmp_names);
 }
 
+/* "b200-fa4: val_bpb 0.9300 — FA4 CUTLASS custom op" (the status
+ * instead of a value when there is none), plain text for the SVG's
+ * hover; the caller frees it. */
+static char *chart_tooltip(const char *run_id, double value, const char *status, const char *desc)
+{
+	sb s = SB_INIT;
+	sb_addf(&s, "%s: ", run_id ? run_id : "?");
+	if (isnan(value))
+		sb_adds(&s, status ? status : "no value");
+	else {
+		sb_adds(&s, "val_bpb ");
+		fmt_val(&s, value);
+	}
+	if (desc)
+		sb_addf(&s, " — %s", desc);
+	return sb_detach(&s);
+}
+
 /* Every run of the window as a point. */
 static struct chart_run *chart_runs(struct day *d, double ws, char ***groups, int *ng, int *nr)
 {
 	struct chart_run *runs = NULL;
 	int cap = 0;
-	sqlite3_stmt *st = db_prepare(d->db, "SELECT t_finished, val_bpb, coalesce(hw_class, 'unknown') "
+	sqlite3_stmt *st = db_prepare(d->db, "SELECT t_finished, val_bpb, coalesce(hw_class, 'unknown'), run_id, "
+					     "description, " RUN_STATUS_SQL("") " "
 					     "FROM runs WHERE t_finished >= ?3 AND t_finished < ?2 ORDER BY t_finished, id");
 	day_bind(d, st);
 	sqlite3_bind_double(st, 3, ws);
@@ -461,6 +482,8 @@ static struct chart_run *chart_runs(struct day *d, double ws, char ***groups, in
 		r->x = sqlite3_column_double(st, 0);
 		r->value = db_column_num(st, 1);
 		r->group = group_index(groups, ng, runs_col_text(st, 2));
+		r->tooltip = chart_tooltip(runs_col_text(st, 3), r->value, runs_col_text(st, 5),
+					   runs_col_text(st, 4));
 	}
 	sqlite3_finalize(st);
 	return runs;
@@ -508,10 +531,16 @@ static int daily_chart(struct day *d)
 	struct chart_step *steps = chart_steps(d, ws, &groups, &ng, &ns);
 	sb stem = SB_INIT, md = SB_INIT;
 	sb_addf(&stem, "%s-frontier", d->date);
+	sb title = SB_INIT;
+	sb_addf(&title, "Frontier timeline to %s (the day shaded): val_bpb by hardware class", d->date);
 	struct chart_spec c = { CHART_TIMELINE, d->o->out_dir, stem.buf,
-				"Frontier timeline: every run by hardware class, best so far as steps",
-				"val_bpb (lower is better)", (const char *const *)groups, ng, runs, nr, steps, ns };
+				"Frontier timeline: every run by hardware class, best so far as steps, the reported day shaded",
+				"val_bpb (lower is better)", (const char *const *)groups, ng, runs, nr, steps, ns,
+				title.buf, d->t0, d->t1 };
 	int rc = chart_draw(&c, &md);
+	sb_release(&title);
+	for (int i = 0; i < nr; i++)
+		free((char *)runs[i].tooltip);
 	tpl_set(&d->vars, "chart_frontier", md.buf);
 	for (int i = 0; i < ng; i++)
 		free(groups[i]);
@@ -520,6 +549,68 @@ static int daily_chart(struct day *d)
 	free(steps);
 	sb_release(&stem);
 	sb_release(&md);
+	return rc;
+}
+
+/* ---- navigation and the index's numbers -------------------------------------- */
+
+/* The nearest day before (dir < 0) or after the reported one with a run in
+ * the ledger, "" when there is none: the ledger decides, not the files in
+ * the directory, so the digest is the same wherever it is written (the
+ * neighbour's digest may not be written yet). */
+static void neighbour_day(struct day *d, int dir, sb *out)
+{
+	sqlite3_stmt *st = db_prepare(d->db, dir < 0
+		? "SELECT date(max(t_finished), 'unixepoch') FROM runs WHERE t_finished < ?1"
+		: "SELECT date(min(t_finished), 'unixepoch') FROM runs WHERE t_finished >= ?2");
+	day_bind(d, st);
+	if (runs_step(&d->failed, st, "find the neighbouring days") == SQLITE_ROW && runs_col_text(st, 0))
+		sb_adds(out, runs_col_text(st, 0));
+	sqlite3_finalize(st);
+}
+
+/* "[← 2026-03-15](2026-03-15.md) · [all reports](index.html) · [2026-03-17 →](2026-03-17.md)" */
+static void daily_nav(struct day *d)
+{
+	sb prev = SB_INIT, next = SB_INIT, md = SB_INIT;
+	neighbour_day(d, -1, &prev);
+	neighbour_day(d, 1, &next);
+	if (prev.len)
+		sb_addf(&md, "[← %s](%s.md) · ", prev.buf, prev.buf);
+	sb_adds(&md, "[all reports](index.html)");
+	if (next.len)
+		sb_addf(&md, " · [%s →](%s.md)", next.buf, next.buf);
+	tpl_set(&d->vars, "nav", md.buf);
+	sb_release(&prev);
+	sb_release(&next);
+	sb_release(&md);
+}
+
+/* DIR/YYYY-MM-DD.numbers.json: the day's numbers for the index (html.c),
+ * which is rebuilt from the files in DIR and has no ledger to ask. */
+static int write_numbers(struct day *d)
+{
+	json_t *o = json_object();
+	static const char *const ints[] = { "runs", "keeps", "discards", "failed" };
+	static const char *const reals[] = { "global_before", "global_after", "global_change" };
+	for (size_t i = 0; i < ARRAY_SIZE(ints); i++) {
+		long n;
+		const char *v = tpl_get(&d->vars, ints[i]);
+		json_object_set_new(o, ints[i], v && !parse_long(v, &n) ? json_integer(n) : json_null());
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(reals); i++) {
+		double x;
+		const char *v = tpl_get(&d->vars, reals[i]);
+		json_object_set_new(o, reals[i], v && *v && !parse_double(v, &x) ? json_real(x) : json_null());
+	}
+	json_object_set_new(o, "date", json_string(d->date));
+	char *text = json_dumps(o, JSON_SORT_KEYS | JSON_INDENT(1) | JSON_REAL_PRECISION(12));
+	sb name = SB_INIT;
+	sb_addf(&name, "%s.numbers.json", d->date);
+	int rc = out_write(d->o->out_dir, name.buf, text, strlen(text));
+	sb_release(&name);
+	free(text);
+	json_decref(o);
 	return rc;
 }
 
@@ -574,6 +665,7 @@ static int build(struct day *d, int *partial)
 	if (compute_frontiers(d) || daily_repeats(d))
 		return EXIT_FAILURE_RT;
 	tpl_set(&d->vars, "date", d->date);
+	daily_nav(d);
 	summary_counts(d);
 	summary_global(d);
 	daily_hardware(d);
@@ -582,6 +674,7 @@ static int build(struct day *d, int *partial)
 	daily_top_hits(d);
 	daily_failed(d);
 	daily_crashes(d);
+	daily_all_runs(d);
 	daily_confounded(d);
 	daily_overview(d);
 	if (d->failed || out_mkdirs(d->o->out_dir))
@@ -601,7 +694,8 @@ static int build(struct day *d, int *partial)
 		goto done;
 	}
 	sb_addf(&title, "runledger daily digest %s", d->date);
-	if (!report_publish(d->o->out_dir, d->date, title.buf, md.buf))
+	if (!write_numbers(d) && !report_publish(d->o->out_dir, d->date, title.buf, md.buf) &&
+	    !runpage_write_all(d->db, d->o->out_dir))
 		rc = EXIT_OK;
 done:
 	free(tpl);

@@ -32,6 +32,7 @@ void daily_agents(struct day *d);
 void daily_top_hits(struct day *d);
 void daily_failed(struct day *d);
 void daily_crashes(struct day *d);
+void daily_all_runs(struct day *d);
 void daily_confounded(struct day *d);
 int daily_repeats(struct day *d);   /* 0 or -1 (message printed) */
 

@@ -8,6 +8,7 @@
 #include "db.h"
 #include "fmt.h"
 #include "repeats.h"
+#include "runpage.h"
 #include "runs.h"
 #include "util.h"
 
@@ -23,11 +24,12 @@ static void set_table(struct day *d, const char *name, table *t)
 	sb_release(&md);
 }
 
-static void set_time(table *t, int r, int c, double when)
+/* The time a run finished, linked to the run's page. */
+static void set_time(table *t, int r, int c, double when, const char *run_id)
 {
 	sb s = SB_INIT;
 	fmt_hm(&s, when);
-	table_set_text(t, r, c, s.buf);
+	runpage_cell(t, r, c, run_id, s.buf);
 	sb_release(&s);
 }
 
@@ -102,7 +104,7 @@ struct failed_row {
 	char *family;     /* " + "-joined families, "(no recorded change)" when none */
 	char *change;
 	double t, value, ref;
-	char *agent, *hw, *desc;
+	char *agent, *hw, *desc, *run_id;
 	int order;        /* time order, to keep the sort stable */
 };
 
@@ -123,7 +125,7 @@ static char *dup_or_null(const char *s)
 static struct failed_row *load_failed(struct day *d, int *n)
 {
 	static const char sql[] =
-		"SELECT r.id, r.t_finished, r.val_bpb, p.val_bpb, r.agent, r.hw_class, r.description "
+		"SELECT r.id, r.t_finished, r.val_bpb, p.val_bpb, r.agent, r.hw_class, r.description, r.run_id "
 		"FROM runs r LEFT JOIN runs p ON p.run_id = r.parent "
 		"WHERE " DAY("r.") " AND r.decision = 'discard' AND r.val_bpb IS NOT NULL "
 		"ORDER BY r.t_finished, r.id";
@@ -151,6 +153,7 @@ static struct failed_row *load_failed(struct day *d, int *n)
 		f->agent = dup_or_null(runs_col_text(st, 4));
 		f->hw = dup_or_null(runs_col_text(st, 5));
 		f->desc = dup_or_null(runs_col_text(st, 6));
+		f->run_id = dup_or_null(runs_col_text(st, 7));
 		f->order = (*n)++;
 	}
 	sqlite3_finalize(st);
@@ -172,7 +175,7 @@ static void failed_family(struct day *d, sb *md, const struct failed_row *rows, 
 	for (int i = 0; i < n; i++) {
 		const struct failed_row *f = &rows[i];
 		int r = table_add_row(&t);
-		set_time(&t, r, 0, f->t);
+		set_time(&t, r, 0, f->t, f->run_id);
 		sb_reset(&s);
 		fmt_val(&s, f->value);
 		sb_adds(&s, " vs ");
@@ -209,9 +212,74 @@ void daily_failed(struct day *d)
 		free(rows[i].agent);
 		free(rows[i].hw);
 		free(rows[i].desc);
+		free(rows[i].run_id);
 	}
 	free(rows);
 	sb_release(&md);
+}
+
+/* ---- every run of the day ----------------------------------------------------- */
+
+/* Throughput, MFU and peak memory, as the campaign report shows them:
+ * columns of the day's run table when a run of the day records them. */
+static const struct {
+	const char *metric, *column;
+	int decimals;
+} perf_cols[3] = {
+	{ "tokens_per_second", "tok/s", 0 },
+	{ "mfu_percent", "MFU %", 1 },
+	{ "peak_vram_mb", "peak VRAM MB", 0 },
+};
+
+#define PERF_SQL(m) "CASE WHEN json_type(record, '$.metrics." m "') IN ('integer', 'real') " \
+		    "THEN json_extract(record, '$.metrics." m "') END"
+
+void daily_all_runs(struct day *d)
+{
+	static const char sql[] =
+		"SELECT t_finished, run_id, " RUN_STATUS_SQL("") ", decision, val_bpb, agent, hw_class, description, "
+		PERF_SQL("tokens_per_second") ", " PERF_SQL("mfu_percent") ", " PERF_SQL("peak_vram_mb") " "
+		"FROM runs WHERE " DAY("") " ORDER BY t_finished, id";
+	static const char any_sql[] =
+		"SELECT count(" PERF_SQL("tokens_per_second") "), count(" PERF_SQL("mfu_percent") "), "
+		"count(" PERF_SQL("peak_vram_mb") ") FROM runs WHERE " DAY("");
+	const char *cols[11] = { "time (UTC)", "run", "status", "decision", "val_bpb" };
+	int ncols = 5, perf_at[3] = { -1, -1, -1 };
+	sqlite3_stmt *st = db_prepare(d->db, any_sql);
+	day_bind(d, st);
+	if (runs_step(&d->failed, st, "read the day's measures") == SQLITE_ROW)
+		for (int k = 0; k < 3; k++)
+			if (sqlite3_column_int(st, k)) {
+				perf_at[k] = ncols;
+				cols[ncols++] = perf_cols[k].column;
+			}
+	sqlite3_finalize(st);
+	cols[ncols++] = "agent";
+	cols[ncols++] = "hardware";
+	cols[ncols++] = "description";
+	table t;
+	table_init(&t, ncols, cols);
+	st = db_prepare(d->db, sql);
+	day_bind(d, st);
+	while (runs_step(&d->failed, st, "read the day's runs") == SQLITE_ROW) {
+		int r = table_add_row(&t);
+		sb s = SB_INIT;
+		fmt_hm(&s, sqlite3_column_double(st, 0));
+		table_set_text(&t, r, 0, s.buf);
+		sb_release(&s);
+		runpage_cell(&t, r, 1, runs_col_text(st, 1), NULL);
+		table_set_text(&t, r, 2, runs_col_text(st, 2));
+		table_set_text(&t, r, 3, runs_col_text(st, 3));
+		table_set_num(&t, r, 4, db_column_num(st, 4), fmt_decimals());
+		for (int k = 0; k < 3; k++)
+			if (perf_at[k] >= 0)
+				table_set_num(&t, r, perf_at[k], db_column_num(st, 8 + k), perf_cols[k].decimals);
+		for (int c = 0; c < 3; c++)
+			table_set_text(&t, r, ncols - 3 + c, runs_col_text(st, 5 + c));
+	}
+	sqlite3_finalize(st);
+	set_table(d, "runs_table", &t);
+	table_release(&t);
 }
 
 /* ---- crashes and invalid runs ------------------------------------------------- */
@@ -222,7 +290,7 @@ void daily_crashes(struct day *d)
 					    "hardware", "description" };
 	static const char sql[] =
 		"SELECT t_finished, " RUN_STATUS_SQL("") ", json_extract(record, '$.failure.phase'), "
-		" json_extract(record, '$.failure.message'), agent, hw_class, description "
+		" json_extract(record, '$.failure.message'), agent, hw_class, description, run_id "
 		"FROM runs WHERE " DAY("") " AND (status <> 'ok' OR val_bpb IS NULL) "
 		"ORDER BY t_finished, id";
 	table t;
@@ -231,7 +299,7 @@ void daily_crashes(struct day *d)
 	day_bind(d, st);
 	while (runs_step(&d->failed, st, "read the day's failed runs") == SQLITE_ROW) {
 		int r = table_add_row(&t);
-		set_time(&t, r, 0, sqlite3_column_double(st, 0));
+		set_time(&t, r, 0, sqlite3_column_double(st, 0), runs_col_text(st, 7));
 		const char *status = runs_col_text(st, 1);
 		/* status ok without a value: the measurement itself was unusable */
 		table_set_text(&t, r, 1, strcmp(status, "ok") ? status : "ok (no valid value)");
@@ -251,7 +319,7 @@ void daily_confounded(struct day *d)
 					    "decision", "agent", "hardware", "description" };
 	static const char sql[] =
 		"SELECT r.id, r.t_finished, r.val_bpb, " RUN_STATUS_SQL("r.") ", r.decision, r.agent, r.hw_class, "
-		" r.description FROM runs r "
+		" r.description, r.run_id FROM runs r "
 		"WHERE " DAY("r.") " AND (SELECT count(*) FROM changes c WHERE c.run = r.id) >= 2 "
 		"ORDER BY r.t_finished, r.id";
 	table t;
@@ -263,7 +331,7 @@ void daily_confounded(struct day *d)
 		int r = table_add_row(&t), n;
 		sb_reset(&text);
 		runs_changes(&d->failed, ch, sqlite3_column_int64(st, 0), &text, NULL, &n);
-		set_time(&t, r, 0, sqlite3_column_double(st, 1));
+		set_time(&t, r, 0, sqlite3_column_double(st, 1), runs_col_text(st, 8));
 		table_set_text(&t, r, 1, text.buf);
 		table_set_int(&t, r, 2, n);
 		table_set_num(&t, r, 3, db_column_num(st, 2), fmt_decimals());

@@ -1,6 +1,7 @@
 /* fmt.c — number, time and text formatting for reports; see fmt.h. */
 #include <time.h>
 #include "fmt.h"
+#include "runpage.h"
 #include "util.h"
 
 static int decimals = 4;
@@ -76,8 +77,15 @@ void fmt_text(sb *out, const char *s, int max)
 	sb_release(&cut);
 }
 
-void md_table(sb *out, const table *t)
+void md_table(sb *out, table *t)
 {
+	/* a run linked from a row shown gets its page, while there is room
+	 * (runpage.h); past that the run id shows without a link */
+	for (int i = 0; i < t->nrows * t->ncols; i++)
+		if (t->cells[i].href && !runpage_keep(t->cells[i].href)) {
+			free(t->cells[i].href);
+			t->cells[i].href = NULL;
+		}
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);

@@ -24,8 +24,10 @@ void fmt_datetime(sb *out, double t);       /* 2026-03-16 04:48 */
 void fmt_text(sb *out, const char *s, int max);
 
 /* Append t as a GitHub-flavoured markdown table, without a final newline
- * (the template's line supplies it). */
-void md_table(sb *out, const table *t);
+ * (the template's line supplies it). Cells linked to a run's page
+ * (runpage_cell) stay links while the report writes that page (runpage.h);
+ * others lose the link. */
+void md_table(sb *out, table *t);
 /* Same, keeping at most limit rows (0 = all) and saying how many were left
  * out in one line below the table. */
 void md_table_limited(sb *out, table *t, int limit);

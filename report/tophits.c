@@ -1,5 +1,6 @@
 /* tophits.c — kept runs ranked by gain over the previous keep; see tophits.h. */
 #include "fmt.h"
+#include "runpage.h"
 #include "tophits.h"
 #include "util.h"
 
@@ -67,7 +68,7 @@ void top_hits_md(struct top_hits *h, int limit, const char *metric, sb *out)
 		const struct top_hit *x = &h->v[i];
 		int r = table_add_row(&t);
 		table_set_int(&t, r, 0, i + 1);
-		table_set_text(&t, r, 1, x->run_id);
+		runpage_cell(&t, r, 1, x->run_id, NULL);
 		table_set_text(&t, r, 2, x->hardware);
 		sb_reset(&s);
 		fmt_val(&s, x->value);
@@ -76,7 +77,7 @@ void top_hits_md(struct top_hits *h, int limit, const char *metric, sb *out)
 		sb_addf(&s, "%s (", x->prev_run);
 		fmt_val(&s, x->prev_value);
 		sb_addc(&s, ')');
-		table_set_text(&t, r, 4, s.buf);
+		runpage_cell(&t, r, 4, x->prev_run, s.buf);
 		sb_reset(&s);
 		fmt_delta(&s, x->gain);
 		table_set_text(&t, r, 5, s.buf);

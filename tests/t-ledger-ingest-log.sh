@@ -85,3 +85,24 @@ sed 's/^total_tokens_M:/tokens\xe9M:/' run.log >key.log
 "$LEDGER" --db key.db ingest key.log >/dev/null 2>&1
 expect_eq ledger-ingest-log-6.3 "a summary key that is not UTF-8 is repaired, not dropped" "499.6" \
 	"$(sql key.db "SELECT json_extract(record, '\$.metrics.\"tokens' || char(65533) || 'M\"') FROM runs")"
+
+# The '\r' step stream becomes the curve (docs/run-record.md): 954 step
+# lines (0..953) down-sample to every 2nd and the last, 478 points; loss,
+# lrm and tok/sec as printed (thousands separators dropped), tokens
+# unknown; the summary's val_bpb is the eval point after the last step.
+expect_eq ledger-ingest-log-7.1 "run.log: 478 points, steps 0, 2, .., 952, 953" "478|0|2|952|953" \
+	"$(sql $DB "SELECT json_array_length(record, '\$.curve.step'), json_extract(record, '\$.curve.step[0]'),
+		json_extract(record, '\$.curve.step[1]'), json_extract(record, '\$.curve.step[476]'),
+		json_extract(record, '\$.curve.step[477]') FROM runs WHERE id = 1")"
+expect_eq ledger-ingest-log-7.2 "loss, lrm, tok/sec of step 0 as printed; tokens null" "12.189519|1.0|1685250.0|478" \
+	"$(sql $DB "SELECT json_extract(record, '\$.curve.train_loss[0]'), json_extract(record, '\$.curve.lr_mult[0]'),
+		json_extract(record, '\$.curve.tok_per_s[0]'),
+		(SELECT count(*) FROM json_each(record, '\$.curve.tokens') WHERE type = 'null') FROM runs WHERE id = 1")"
+expect_eq ledger-ingest-log-7.3 "the eval point: val_bpb at the last step" '{"step":[953],"val_bpb":[0.9979]}' \
+	"$(sql $DB "SELECT json_object('step', json(json_extract(record, '\$.curve.eval.step')), 'val_bpb',
+		json_array(round(json_extract(record, '\$.curve.eval.val_bpb[0]'), 6))) FROM runs WHERE id = 1")"
+expect_eq ledger-ingest-log-7.4 "a failed log keeps its steps; loss nan is null; no step lines, no curve" \
+	"crash.log|13||fail.log|42|null|killed.log|402||startup-crash.log|||" \
+	"$(sql $DB "SELECT source_file, json_array_length(record, '\$.curve.step'),
+		CASE WHEN source_file = 'fail.log' THEN json_type(record, '\$.curve.train_loss[41]') END
+		FROM runs WHERE id > 1 ORDER BY id" | tr '\n' '|')"

@@ -17,7 +17,10 @@ printf '{"name":"%s","metric":"val_bpb","direction":"min","hardware":"RTX 3090",
 "$LEDGER" --db l.db campaign add camp.json >/dev/null 2>&1
 gp=$(command -v "${RUNLEDGER_GNUPLOT:-gnuplot}")
 expect_code report-campaign-1 "campaign report renders (exit 1 when the chart is skipped)" $([ -n "$gp" ] && echo 0 || echo 1) "$REPORT" --db l.db campaign --campaign $C --out out
-md=$(cat out/campaign-$C.md)
+# Run ids link to their pages ([rtx-base](runs/rtx-base.md)); read here as
+# their labels (t-report-runpage.sh checks the links).
+unlink() { sed 's/\[\([^]]*\)\](runs\/[^)]*\.md)/\1/g' "$1"; }
+md=$(unlink out/campaign-$C.md)
 all=$(cat "$F" evil.jsonl)
 n=$(printf '%s\n' "$all" | jq -r "select(.campaign == \"$C\") | .run_id" | wc -l)
 expect_match report-campaign-2 "records against the budget" "$md" "^- Records: $n of a budget of 10 "
@@ -83,7 +86,7 @@ printf '{"name":"tsec","metric":"total_seconds","direction":"max","search_space"
 "$LEDGER" --db l.db campaign add tsec.json >/dev/null 2>&1
 "$LEDGER" --db l.db campaign assign tsec rtx-base rtx-fused rtx-ro >/dev/null 2>&1
 "$REPORT" --db l.db campaign --campaign tsec --out out >/dev/null 2>&1
-t=$(cat out/campaign-tsec.md)
+t=$(unlink out/campaign-tsec.md)
 expect_match report-campaign-12 "metric and direction from the declaration" "$t" '^- Metric: total\\_seconds \(higher is better\)$'
 expect_match report-campaign-12.1 "baseline read from metrics.total_seconds" "$t" \
 	"^- Baseline: rtx-base at \*\*$(jq -r 'select(.run_id == "rtx-base") | .metrics.total_seconds' "$F" | awk '{ printf "%.4f", $1 }')\*\*$"
@@ -92,3 +95,19 @@ expect_eq report-campaign-12.2 "assigned members only" 3 "$(printf '%s\n' "$t" |
 # times say UTC: the runs table's time column
 expect_match report-campaign-utc "the runs table's finished column says UTC" "$md" '^\| \\# \| finished \(UTC\) \| run \|'
 expect_no_match report-campaign-utc.1 "no time column without it" "$md" '^\| \\# \| finished \|'
+# Throughput, MFU and peak memory where recorded: a column each in the runs
+# table when a member has it (the fixture's have none: no such columns).
+expect_no_match report-campaign-13 "no throughput column when no member records it" "$md" '^\| \\# .*tok/s'
+jq -c 'select(.campaign == "compile-kernel-efficiency")
+	| .run_id = ("p-" + .run_id) | .campaign = "perf" | .parent = (if .parent then "p-" + .parent else null end)
+	| if .status == "ok" then .metrics += {tokens_per_second: 123456.7, peak_vram_mb: 18008} else . end' "$F" >perf.jsonl
+"$LEDGER" --db p.db ingest perf.jsonl >/dev/null 2>&1
+printf '{"name":"perf","metric":"val_bpb","direction":"min","hardware":"RTX 3090","baseline":"p-rtx-base","search_space":["impl.*"]}\n' >perf.json
+"$LEDGER" --db p.db campaign add perf.json >/dev/null 2>&1
+"$REPORT" --db p.db campaign --campaign perf --out perf --no-charts >/dev/null 2>&1
+pm=$(unlink perf/campaign-perf.md)
+expect_match report-campaign-13.1 "tok/s and peak VRAM columns, no MFU (none recorded)" "$pm" \
+	'^\| \\# \| finished \(UTC\) \| run \| status \| decision \| value \| vs baseline \| tok/s \| peak VRAM MB \| changed \| description \|$'
+expect_match report-campaign-13.2 "a run's values, an empty cell for a run without them" "$pm" \
+	'^\| 1 \| 2026-03-15 12:00 \| p-rtx-base \| ok \| baseline \| 1\.2457 \| 0\.0000 \| 123457 \| 18008 \|'
+expect_match report-campaign-13.3 "the crashed run has none" "$pm" '\| p-rtx-ro \| crash \|  \|  \|  \|  \|  \|'

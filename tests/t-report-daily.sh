@@ -13,7 +13,9 @@ DAY=2026-03-16
 T0=$(date -u -d "$DAY" +%s); T1=$((T0 + 86400))
 "$LEDGER" --db l.db ingest "$F" >/dev/null 2>&1
 expect_code report-daily-1 "daily digest renders (gnuplot off)" 0 "$REPORT" --db l.db daily --date $DAY --out out --no-charts
-md=$(cat out/$DAY.md)
+# The tables below are read as text: a link to a run's page ([02:00](runs/x.md))
+# is read as its label here, and the links are checked in 20.x.
+md=$(sed 's/\[\([^]]*\)\](runs\/[^)]*\.md)/\1/g' out/$DAY.md)
 expect_eq report-daily-1.1 "stdout names the files" "out/$DAY.md
 out/$DAY.html" "$out"
 section() { printf '%s\n' "$md" | awk -v h="## $1" '$0 == h {f = 1; next} /^## /{f = 0} f'; }
@@ -115,7 +117,26 @@ for d in 2026-03-14 2026-03-15 2026-03-16; do
 	n=$(jq -r "select(.finished_at | startswith(\"$d\")) | .run_id" "$F" | wc -l)
 	expect_match "report-daily-11.$d" "overview row $d has $n runs" "$(section 'Overview since the first day')" "^\| $d \| $n \| "
 done
-expect_no_match report-daily-11.1 "the next day (starts at 00:00:00) is not in the digest" "$md" '2026-03-17|next day'
+expect_no_match report-daily-11.1 "the next day (starts at 00:00:00) is not in the digest" \
+	"$(printf '%s\n' "$md" | grep -v '^\[← ')" '2026-03-17|next day'
+# -- the way between days: the neighbours the ledger has, and the index with each day's numbers
+expect_eq report-daily-21.1 "the digest links the day before, the index and the day after" \
+	'[← 2026-03-15](2026-03-15.md) · [all reports](index.html) · [2026-03-17 →](2026-03-17.md)' "$(sed -n 3p out/$DAY.md)"
+"$REPORT" --db l.db daily --date 2026-03-14 --out out --no-charts >/dev/null 2>&1
+expect_eq report-daily-21.2 "the first day has no day before" '[all reports](index.html) · [2026-03-15 →](2026-03-15.md)' \
+	"$(sed -n 3p out/2026-03-14.md)"
+expect_match report-daily-21.3 "the HTML links the neighbours' HTML" "$(cat out/$DAY.html)" '<a href="2026-03-15.html">← 2026-03-15</a>'
+idx=$(sed -n '/<tbody>/,/<\/tbody>/p' out/index.html | tr -d '\n' | sed 's/<\/tr>/\n/g; s/<[^>]*>/ /g; s/  */ /g')
+want=$(for d in 2026-03-16 2026-03-14; do
+	sql l.db "SELECT '$d', count(*), sum(decision IN ('keep', 'baseline') AND val_bpb IS NOT NULL),
+		sum(decision = 'discard' AND val_bpb IS NOT NULL), sum(status <> 'ok' OR val_bpb IS NULL)
+		FROM runs WHERE date(t_finished, 'unixepoch') = '$d'" | tr '|' ' '
+done)
+# (the best of 2026-03-14 is the H200's 0.9650; a first day has no move)
+expect_eq report-daily-21.4 "the index: each day's runs, keeps, discards, failed (from SQL), best and move" \
+	"$(printf '%s\n' "$want" | sed -n 1p) 0.9264 -0.0334
+$(printf '%s\n' "$want" | sed -n 2p) 0.9650" \
+	"$(printf '%s\n' "$idx" | sed 's/^ //; s/ $//' | grep .)"
 total=$(awk -v f="$first" -v a="$after" 'BEGIN { printf "%.4f \\(%.1f%%\\)", f - a, 100 * (f - a) / f }')
 expect_match report-daily-11.2 "overview sentence" "$md" "^Since 2026-03-14 the best val_bpb on any hardware went from $first to $after: $total better\.$"
 
@@ -214,3 +235,13 @@ timed=$(printf '%s\n' "$md" | grep -cE '^\| (time|day)[ (]|\| reached[ (]')
 utc=$(printf '%s\n' "$md" | grep -cE '^\| (time|day) \(UTC\) |\| reached \(UTC\) \|$')
 expect_eq report-daily-17.9 "every time column's header says UTC ($timed tables)" "$timed" "$utc"
 expect_match report-daily-17.10 "... and there are such tables" "$timed" '^([5-9]|[1-9][0-9])$'
+# -- throughput, MFU and peak memory where recorded: columns of the day's run table
+expect_no_match report-daily-22.1 "none recorded: no such columns" "$(section 'All runs of the day')" 'tok/s|MFU|VRAM'
+jq -c 'if .run_id == "b200-fa4" then .metrics += {tokens_per_second: 1685250, mfu_percent: 39.75} else . end' "$F" >perf.jsonl
+"$LEDGER" --db perf.db ingest perf.jsonl >/dev/null 2>&1
+"$REPORT" --db perf.db daily --date $DAY --out perf --no-charts >/dev/null 2>&1
+pm=$(sed 's/\[\([^]]*\)\](runs\/[^)]*\.md)/\1/g' perf/$DAY.md | awk '/^## All runs of the day/ {f = 1; next} /^## / {f = 0} f')
+expect_match report-daily-22.2 "tok/s and MFU columns when a run of the day has them" "$pm" \
+	'^\| time \(UTC\) \| run \| status \| decision \| val\\_bpb \| tok/s \| MFU % \| agent \| hardware \| description \|$'
+expect_match report-daily-22.3 "its values; other runs' cells empty" "$pm" '^\| 02:00 \| b200-fa4 \| ok \| keep \| 0\.9300 \| 1685250 \| 39\.8 \| forge \|'
+expect_match report-daily-22.4 "a run without them" "$pm" '^\| 03:00 \| b200-wsd \| ok \| keep \| 0\.9270 \|  \|  \| forge \|'

@@ -80,6 +80,26 @@ expect_match trainer-4.18 "record budget and status ok without failure" "$rec" '
 expect_code trainer-4.13 "the record ingests" 0 "$LEDGER" ingest --db l.db runs.jsonl
 expect_eq trainer-4.14 "ingested with status ok and val_bpb" "ok sample 1" \
 	"$(sql l.db "SELECT status, data_name, val_bpb > 0 FROM runs" | tr '|' ' ')"
+# The curve (docs/run-record.md): every step of a short run, tokens from
+# total_batch_size 128, the loss as printed rounded to 1/4096, the final
+# evaluation as its one eval point; the running record has none yet.
+expect_eq trainer-4.19 "curve: 40 points, steps 1..40, tokens 128 a step, five columns" "40|1|40|5120|5|40" \
+	"$(sql l.db "SELECT json_array_length(record, '\$.curve.step'), json_extract(record, '\$.curve.step[0]'),
+		json_extract(record, '\$.curve.step[39]'), json_extract(record, '\$.curve.tokens[39]'),
+		(SELECT count(*) FROM json_each(record, '\$.curve') WHERE key != 'eval'),
+		(SELECT count(*) FROM json_each(record, '\$.curve.train_loss') WHERE type = 'real') FROM runs")"
+expect_eq trainer-4.20 "curve: the last loss is train_loss to 1/4096, the eval point is val_bpb at step 40" "1|40|1|1" \
+	"$(sql l.db "SELECT abs(json_extract(record, '\$.curve.train_loss[39]') - json_extract(record, '\$.metrics.train_loss')) <= 1.0 / 8192,
+		json_extract(record, '\$.curve.eval.step[0]'),
+		json_extract(record, '\$.curve.eval.val_bpb[0]') = json_extract(record, '\$.metrics.val_bpb'),
+		json_extract(record, '\$.curve.lr_mult[0]') > 0 FROM runs")"
+expect_match trainer-4.21 "the running record's curve is null" "$(head -n 1 runs.jsonl)" '"status":"running".*"curve":null'
+expect_code trainer-4.22 "a 1500-step run exits 0" 0 "$TRAINER" $TINY train.steps=1500 train.seed=7 --record long.jsonl
+expect_code trainer-4.23 "and ingests" 0 "$LEDGER" ingest --db long.db long.jsonl
+expect_eq trainer-4.24 "1500 steps down-sample to 376 points: every 4th step and the last" "376|1|5|1497|1500" \
+	"$(sql long.db "SELECT json_array_length(record, '\$.curve.step'), json_extract(record, '\$.curve.step[0]'),
+		json_extract(record, '\$.curve.step[1]'), json_extract(record, '\$.curve.step[374]'),
+		json_extract(record, '\$.curve.step[375]') FROM runs")"
 
 # loss falls: step 1 starts near ln 256 = 5.545; 40 steps on the sample
 first=$(grep -m1 '^step *1 |' progress.txt | sed 's/.*loss \([0-9.]*\).*/\1/')

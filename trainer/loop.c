@@ -53,6 +53,11 @@ int run_train(struct run *r, const struct run_device *dev)
 		r->m.training_seconds = mono_now() - t_start;
 		r->m.tokens_per_second = r->m.total_tokens_M * 1e6 / r->m.training_seconds;
 		r->m.train_loss = loss;
+		/* before the NaN check: a diverged run's curve ends at its null loss */
+		curve_add(&r->curve, &(struct curve_point){
+			.step = (double)r->m.num_steps, .tokens = (double)r->m.num_steps * tokens_per_step,
+			.train_loss = curve_round(loss), .lr_mult = curve_round(mult),
+			.tok_per_s = round(r->m.tokens_per_second) });
 		if (!isfinite(loss)) /* fail fast */
 			return run_fail(r, "nan", "forward", "loss is %g at step %ld", loss, r->m.num_steps);
 		run_progress(r, r->m.num_steps, loss, mult, r->m.tokens_per_second);
@@ -99,5 +104,6 @@ int run_evaluate(struct run *r, const struct run_device *dev)
 	if (!isfinite(sum))
 		return run_fail(r, "nan", "eval", "validation loss is %g", sum);
 	r->m.val_bpb = sum / nb / M_LN2;
+	curve_add_eval(&r->curve, (double)r->m.num_steps, r->m.val_bpb);
 	return 0;
 }

@@ -196,6 +196,7 @@ json_t *record_build(const struct run *r, const struct run_meta *meta)
 	json_object_set_new(rec, "budget", json_pack("{s:f}", "seconds", r->cfg.time_budget_s));
 	json_object_set_new(rec, "config", resolved_config(r));
 	json_object_set_new(rec, "metrics", metrics(r));
+	json_object_set_new(rec, "curve", curve_to_json(&r->curve));
 	if (r->status[0] && strcmp(r->status, "ok"))
 		json_object_set_new(rec, "failure", json_pack("{s:s,s:s}", "phase", r->phase,
 							       "message", r->message));
@@ -207,7 +208,7 @@ json_t *record_build(const struct run *r, const struct run_meta *meta)
 json_t *record_build_start(const struct run *r, const struct run_meta *meta)
 {
 	json_t *rec = record_build(r, meta);
-	static const char *const unknown[] = { "finished_at", "metrics", "failure" };
+	static const char *const unknown[] = { "finished_at", "metrics", "failure", "curve" };
 	json_object_set_new(rec, "status", json_string("running"));
 	for (size_t i = 0; i < ARRAY_SIZE(unknown); i++)
 		json_object_set_new(rec, unknown[i], json_null());

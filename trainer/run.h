@@ -7,6 +7,7 @@
 #define RL_TRAINER_RUN_H
 #include <signal.h>
 #include "config.h"
+#include "curve.h"
 #include "data.h"
 #include "gpu.h"
 
@@ -32,6 +33,7 @@ struct run {
 	double t0;                    /* monotonic start of the process */
 	volatile sig_atomic_t *stop;  /* set to the signal number by SIGINT/SIGTERM */
 	struct run_metrics m;
+	struct curve curve;           /* every step offered by run_train; ~20 KB whatever the length */
 	char status[16];              /* runrec status: ok, crash, oom, nan, timeout, killed */
 	char phase[16];               /* failure phase (runrec_phases) */
 	char message[512];            /* failure message */
