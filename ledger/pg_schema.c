@@ -16,7 +16,7 @@
 #include "util.h"
 #include "opts.h"
 
-/* pg_advisory_xact_lock key of the schema's creation: "runl" */
+/* pg_advisory_lock key of the schema's creation: "runl" */
 #define SCHEMA_LOCK "1920298604"
 
 /* 1 when the relation name exists in the search path, 0 when not, -1 on error */
@@ -95,21 +95,15 @@ static int create_schema(struct pg *pg)
 		      "INSERT INTO ledger_meta(key, value) VALUES ($1, $2), ($3, $4), ($5, $6)", 6, meta);
 }
 
-int pg_schema_ensure(struct pg *pg, int *created)
+/* Under the lock: look again (another agent may have made it while this
+ * one waited), then make it in one transaction. The transaction begins
+ * after the lock is held, so it reads the catalog as the other left it. */
+static int ensure_locked(struct pg *pg, int *created)
 {
 	int v;
-	*created = 0;
-	if (pg_schema_version(pg, &v))
-		return -1;
-	if (v == LEDGER_SCHEMA_VERSION) /* nothing to write */
-		return 0;
-	if (v)
-		return refuse_version(pg, v);
 	if (pg_run(pg, "begin the schema's transaction", "BEGIN", 0, NULL))
 		return -1;
-	/* another agent may be making it now: wait for it, then look again */
-	int rc = pg_run(pg, "lock the schema's creation", "SELECT pg_advisory_xact_lock(" SCHEMA_LOCK ")", 0, NULL) ||
-		 pg_schema_version(pg, &v);
+	int rc = pg_schema_version(pg, &v);
 	if (!rc && v && v != LEDGER_SCHEMA_VERSION)
 		rc = refuse_version(pg, v);
 	if (!rc && !v) {
@@ -121,14 +115,35 @@ int pg_schema_ensure(struct pg *pg, int *created)
 				"?options=-csearch_path%%3DNAME in the URL");
 		}
 		rc = runs != 0 || create_schema(pg);
-		*created = !rc;
 	}
 	if (rc || pg_run(pg, "commit the schema", "COMMIT", 0, NULL)) {
 		PQclear(PQexec(pg->conn, "ROLLBACK")); /* no parameters, no result to read */
-		*created = 0;
 		return -1;
 	}
+	*created = !v;
 	return 0;
+}
+
+int pg_schema_ensure(struct pg *pg, int *created)
+{
+	int v;
+	*created = 0;
+	if (pg_schema_version(pg, &v))
+		return -1;
+	if (v == LEDGER_SCHEMA_VERSION) /* nothing to write */
+		return 0;
+	if (v)
+		return refuse_version(pg, v);
+	/* A session lock, not a transaction's: a transaction that began
+	 * before the wait would keep reading the catalog from before it
+	 * (two inits at once: the second saw 'runs' but not 'ledger_meta').
+	 * It ends with the connection should this process die. */
+	if (pg_run(pg, "lock the schema's creation", "SELECT pg_advisory_lock(" SCHEMA_LOCK ")", 0, NULL))
+		return -1;
+	int rc = ensure_locked(pg, created);
+	if (pg_run(pg, "unlock the schema's creation", "SELECT pg_advisory_unlock(" SCHEMA_LOCK ")", 0, NULL))
+		rc = -1;
+	return rc;
 }
 
 /* ---- checks ---------------------------------------------------------- */
