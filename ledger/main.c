@@ -96,6 +96,7 @@ static const struct command {
 	TABLED(variables, 0),
 	TABLED(reinfer, NEED_DB),
 	TABLED(check, NEED_DB | ON_PG),
+	TABLED(push, NEED_DB | READS_DB), /* --db: the local SQLite ledger it sends */
 	/* not on the option tables yet: they print their own usage */
 	{ NULL, cmd_compare, NEED_DB | READS_DB, "compare", "runs side by side: the config keys that differ and the metrics" },
 	{ NULL, cmd_summary, NEED_DB | READS_DB | EFFECTIVE, "summary", "where a campaign stands: keeps, crashes, best, trend, untested" },

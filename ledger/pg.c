@@ -200,15 +200,21 @@ PGresult *pg_exec_at(struct pg *pg, const char *purpose, const char *sql, int n,
 {
 	PGresult *res = PQexecParams(pg->conn, sql, n, NULL, params, NULL, NULL, 0);
 	ExecStatusType st = res ? PQresultStatus(res) : PGRES_FATAL_ERROR;
+	pg->sqlstate[0] = 0;
 	if (st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK)
 		return res;
+	const char *state = res ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
+	snprintf(pg->sqlstate, sizeof(pg->sqlstate), "%s", state ? state : "");
+	if (pg->retry_conflicts && pg_conflict(pg)) {
+		PQclear(res);
+		return NULL;
+	}
 	/* a server message quotes values it could not take, which are ours
 	 * (bound parameters), never the connection's; scrubbed all the same */
 	struct secrets s;
 	secrets_of(pg->name, &s); /* the name holds none; only PGPASSWORD */
 	char *why = scrub(res ? PQresultErrorMessage(res) : PQerrorMessage(pg->conn), &s);
 	secrets_release(&s);
-	const char *state = res ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
 	rl_error("cannot %s on the PostgreSQL ledger '%s': %s%s%s%s (%s:%d)", purpose, pg->name, why,
 		 state ? " [SQLSTATE " : "", state ? state : "", state ? "]" : "", file, line);
 	if (state && !strcmp(state, "42501"))
@@ -218,6 +224,11 @@ PGresult *pg_exec_at(struct pg *pg, const char *purpose, const char *sql, int n,
 	PQclear(res);
 	reported++;
 	return NULL;
+}
+
+int pg_conflict(const struct pg *pg)
+{
+	return !strcmp(pg->sqlstate, "40P01") || !strcmp(pg->sqlstate, "40001");
 }
 
 int pg_run_at(struct pg *pg, const char *purpose, const char *sql, int n,

@@ -11,6 +11,10 @@
 struct pg {
 	PGconn *conn;
 	char *name; /* the URL as given, without its password: for messages */
+	/* 1: a deadlock or serialization failure (SQLSTATE 40P01, 40001) is
+	 * not reported, for a caller that rolls back and tries again */
+	int retry_conflicts;
+	char sqlstate[6]; /* of the last failed statement, "" after success */
 };
 
 /* Connect to the server at url (postgresql://… or postgres://…, libpq's
@@ -40,6 +44,8 @@ int pg_run_at(struct pg *pg, const char *purpose, const char *sql, int n,
 	      const char *const *params, const char *file, int line);
 #define pg_run(pg, purpose, sql, n, params) \
 	pg_run_at((pg), (purpose), (sql), (n), (params), __FILE__, __LINE__)
+/* 1 when the last failure was one retry_conflicts leaves to the caller. */
+int pg_conflict(const struct pg *pg);
 /* How many server errors pg_exec has reported (main's safety net, as
  * db_errors for SQLite). */
 int pg_errors(void);

@@ -137,6 +137,74 @@ expect_code pg-dead "no server at the port: exit 3" 3 "$LEDGER" --db "postgresql
 expect_match pg-dead-msg "naming the server, with the hint" "$err" "127.0.0.1:$dead/ledger'.*refused|hint: check the URL"
 expect_no_match pg-dead-hidden "and not the password" "$err" "Dead-s3cret"
 
+# ---- push: a local SQLite ledger to the server ----------------------------
+export RUNLEDGER_NOW=2026-04-01T10:00:00Z LEDGER_WHO=alice
+{ "$LEDGER" --db a.db ingest "$FIXTURES/query/runs.jsonl" &&
+  "$LEDGER" --db a.db ingest --hardware 'RTX 3090' --started-at 2026-03-18T00:00:00Z "$FIXTURES/audit/seed-results.tsv" &&
+  "$LEDGER" --db a.db note h100-d12 'OOM: "batch 64" | try 32' &&
+  LEDGER_WHO=bob "$LEDGER" --db a.db decide h100-d9 discard &&
+  # a val_bpb of 17 significant digits: 15 would not bring it back
+  jq -c '.run_id = "h100-digits" | .metrics.val_bpb = 0.98765432109876543' "$FIXTURES/ingest/single.json" >digits.json &&
+  "$LEDGER" --db a.db ingest digits.json; } >/dev/null 2>&1 || not_ok pg-push-0 "fixtures ingest"
+pg_sql "CREATE DATABASE pushed" postgres >/dev/null
+purl=$(printf '%s' "$PG_URL" | sed 's|/ledger?|/pushed?|')
+n=$(sql a.db "SELECT count(*) FROM runs")
+tsv() { sqlite3 -batch -noheader -separator '	' "$@"; }
+# what must arrive: runs by run_id, their changes and annotations by run_id
+lite_runs() { tsv a.db "SELECT run_id, content_hash, parent, status, t_finished IS NULL, record FROM runs ORDER BY run_id"; }
+pg_runs() { pg_sql "SELECT run_id, content_hash, parent, status, (t_finished IS NULL)::int, record FROM runs ORDER BY run_id" pushed; }
+lite_changes() { tsv a.db "SELECT r.run_id, var, old, new, how, span, infer_version FROM changes c JOIN runs r ON r.id = c.run ORDER BY 1, 2"; }
+pg_changes() { pg_sql "SELECT r.run_id, var, old, new, how, span, infer_version FROM changes c JOIN runs r ON r.id = c.run ORDER BY 1, 2" pushed; }
+lite_annots() { tsv a.db "SELECT r.run_id, kind, key, value, who, at FROM annotations a JOIN runs r ON r.id = a.run ORDER BY 1, a.id"; }
+pg_annots() { pg_sql "SELECT r.run_id, kind, key, value, who, at FROM annotations a JOIN runs r ON r.id = a.run ORDER BY 1, a.id" pushed; }
+expect_code pg-push-1 "push into an empty database makes the schema and sends every run" 0 "$LEDGER" --db a.db --format tsv push "$purl"
+expect_eq pg-push-1-counts "all new, the two annotations too" "$(printf 'server\truns\tnew\tpresent\tdiffers\tannotations_new\n%s\t%s\t%s\t0\t0\t2' "$purl" "$n" "$n")" "$out"
+expect_eq pg-push-1-runs "the server holds every run, record byte for byte" "$(lite_runs)" "$(pg_runs)"
+expect_eq pg-push-1-changes "and every change, with how, span and version" "$(lite_changes)" "$(pg_changes)"
+expect_eq pg-push-1-annots "and every annotation, with who and when" "$(lite_annots)" "$(pg_annots)"
+# every REAL to the last bit (SQLite's text of one keeps 15 digits; quote() all it needs)
+vals=$(sql a.db "SELECT group_concat('(' || quote(run_id) || ',' || quote(val_bpb) || ',' || quote(t_finished) || ')', ',') FROM runs")
+expect_eq pg-push-0.1 "(a val_bpb that 15 digits would not keep)" 1 \
+	"$(sql a.db "SELECT val_bpb <> CAST(printf('%.15g', val_bpb) AS REAL) FROM runs WHERE run_id = 'h100-digits'")"
+expect_eq pg-push-1-reals "val_bpb and t_finished exact" "$n" \
+	"$(pg_sql "SELECT count(*) FROM (VALUES $vals) v(id, b, t) JOIN runs r ON r.run_id = v.id WHERE r.val_bpb IS NOT DISTINCT FROM v.b::float8 AND r.t_finished IS NOT DISTINCT FROM v.t::float8" pushed)"
+expect_code pg-push-2 "push again" 0 "$LEDGER" --db a.db --format tsv push "$purl"
+expect_eq pg-push-2-counts "sends nothing: every run present" "$(printf '%s\t%s\t0\t%s\t0\t0' "$purl" "$n" "$n")" "$(printf '%s' "$out" | tail -n 1)"
+expect_eq pg-push-2-same "the server unchanged" "$n 2" "$(pg_sql "SELECT count(*) FROM runs" pushed) $(pg_sql "SELECT count(*) FROM annotations" pushed)"
+"$LEDGER" --db a.db tag h100-d12 reviewed=yes >/dev/null
+expect_code pg-push-3 "an annotation made after the push" 0 "$LEDGER" --db a.db --format tsv push "$purl"
+expect_match pg-push-3-counts "is sent by the next" "$out" "	0	$n	0	1$"
+expect_eq pg-push-3-annots "the annotations agree again" "$(lite_annots)" "$(pg_annots)"
+# an interrupted push left runs out: the next sends just those
+pg_sql "DELETE FROM changes WHERE run IN (SELECT id FROM runs ORDER BY id DESC LIMIT 5);
+	DELETE FROM annotations WHERE run IN (SELECT id FROM runs ORDER BY id DESC LIMIT 5);
+	DELETE FROM runs WHERE id IN (SELECT id FROM runs ORDER BY id DESC LIMIT 5)" pushed >/dev/null
+expect_code pg-push-resume "push after losing runs on the way" 0 "$LEDGER" --db a.db --format tsv push "$purl"
+expect_match pg-push-resume-counts "sends the 5 missing" "$out" "	$n	5	$((n - 5))	0	"
+expect_eq pg-push-resume-runs "and the two ledgers agree" "$(lite_runs)$(lite_changes)" "$(pg_runs)$(pg_changes)"
+# a run the server has with another record: kept, said, exit 1
+pg_sql "UPDATE runs SET content_hash = 'other' WHERE run_id = 'h100-d9'" pushed >/dev/null
+expect_code pg-push-differs "a run the server holds differently" 1 "$LEDGER" --db a.db --format tsv push "$purl"
+expect_match pg-push-differs-msg "is named in a warning" "$err" "1 run the server has with another record \(first: 'h100-d9'\)"
+expect_eq pg-push-differs-kept "and the server's copy is kept" other "$(pg_sql "SELECT content_hash FROM runs WHERE run_id = 'h100-d9'" pushed)"
+# two pushes of the same ledger at once into a fresh database
+pg_sql "CREATE DATABASE twice" postgres >/dev/null
+turl=$(printf '%s' "$PG_URL" | sed 's|/ledger?|/twice?|')
+"$LEDGER" --db a.db init >/dev/null
+"$LEDGER" --db "$turl" init >/dev/null
+"$LEDGER" --db a.db --format tsv push "$turl" >p1.out 2>p1.err & p1=$!
+"$LEDGER" --db a.db --format tsv push "$turl" >p2.out 2>p2.err & p2=$!
+wait $p1; r1=$?; wait $p2; r2=$?
+expect_eq pg-push-concurrent "two pushes at once both succeed" "0 0" "$r1 $r2"
+expect_eq pg-push-concurrent-new "between them each run is new once" "$n" \
+	"$(( $(tail -n 1 p1.out | cut -f3) + $(tail -n 1 p2.out | cut -f3) ))"
+expect_eq pg-push-concurrent-once "and the server holds each run and annotation once" \
+	"$n $(sql a.db "SELECT count(*) FROM annotations")" \
+	"$(pg_sql "SELECT count(*) FROM runs" twice) $(pg_sql "SELECT count(*) FROM annotations" twice)"
+expect_code pg-push-usage "push without a URL" 2 "$LEDGER" --db a.db push
+expect_code pg-push-usage-path "push to a file name" 2 "$LEDGER" --db a.db push b.db
+unset RUNLEDGER_NOW LEDGER_WHO
+
 # ---- roles (the GRANTs of docs/postgres.md, as written there) -------------
 awk '/<!-- end roles.sql -->/ { on = 0 } on && !/^```/ { print } /<!-- begin roles.sql -->/ { on = 1 }' \
 	"$ROOT/docs/postgres.md" >roles.sql
