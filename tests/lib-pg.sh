@@ -13,7 +13,8 @@
 #                give a user and password: PG_TCP_URL is postgresql://127.0.0.1:PORT/ledger)
 #   PG_PORT, PG_SOCKDIR, PG_DIR, and pg_sql SQL (psql as the superuser, one value per line)
 # A test that needs the server calls pg_start; without postgresql-15 it
-# fails through `need` saying how to install it.
+# fails through `need` saying how to install it. pg_start sets the EXIT
+# trap: a test that wants one of its own calls pg_stop in it.
 
 PG_BIN=${PG_BIN:-/usr/lib/postgresql/15/bin}
 PATH="$PG_BIN:$PATH"
@@ -41,6 +42,10 @@ pg_free_port() {
 }
 
 pg_start() {
+	# the caller's libpq settings must not steer the tests (a PGSSLMODE or
+	# PGPASSWORD of the shell would change what they check)
+	unset PGHOST PGHOSTADDR PGPORT PGUSER PGPASSWORD PGPASSFILE PGSERVICE PGSERVICEFILE \
+		PGDATABASE PGOPTIONS PGSSLMODE PGREQUIRESSL PGCONNECT_TIMEOUT PGAPPNAME
 	need initdb postgresql-15
 	need psql postgresql-client-15
 	need setpriv util-linux
