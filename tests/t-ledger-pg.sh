@@ -238,3 +238,9 @@ expect_match pg-role-read-create-msg "saying the role lacks the right, pointing 
 	"SQLSTATE 42501.*|hint: .*docs/postgres.md#roles"
 expect_eq pg-role-read-create-none "and leaves nothing behind (one transaction)" 0 \
 	"$(pg_sql "SELECT count(*) FROM pg_tables WHERE schemaname = 'public'" empty)"
+# push with the roles: the ingest role can, the read role cannot
+agent_url="postgresql:///ledger?host=$PG_SOCKDIR&port=$PG_PORT&user=agent7"
+expect_code pg-role-ingest-push "the ingest role pushes a local ledger" 0 "$LEDGER" --db a.db --format tsv push "$agent_url"
+expect_match pg-role-ingest-push-counts "every run new" "$out" "	$n	$n	0	0	"
+expect_code pg-role-read-push "the read role cannot push" 3 "$LEDGER" --db a.db push "$digest_url"
+expect_match pg-role-read-push-msg "and is told so" "$err" "permission denied for table runs.*SQLSTATE 42501"
