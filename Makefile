@@ -42,11 +42,16 @@ CMARK_LIBS := -lcmark-gfm-extensions -lcmark-gfm
 # trainer does not.
 GIT_CFLAGS := $(shell pkg-config --cflags libgit2 2>/dev/null)
 GIT_LIBS := $(or $(shell pkg-config --libs libgit2 2>/dev/null),-lgit2)
+# libpq (Debian libpq-dev) for PostgreSQL ledgers (docs/postgres.md): linked
+# where libgit2 is, the trainer does not need it.
+PQ_CFLAGS := $(or $(shell pkg-config --cflags libpq 2>/dev/null),-I/usr/include/postgresql)
+PQ_LIBS := $(or $(shell pkg-config --libs libpq 2>/dev/null),-lpq)
+GIT_LIBS += $(PQ_LIBS)
 OMP := -fopenmp
 
 WARN := -Wall -Wextra -Wshadow -Wno-unused-parameter -Wno-sign-compare
 CFLAGS ?= -g $(OPT)
-ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(SANFLAGS) $(OMP) -Icommon -Iledger -Itrainer -Ireport -Ikernels $(PKG_CFLAGS) $(GIT_CFLAGS) -MMD -MP
+ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(SANFLAGS) $(OMP) -Icommon -Iledger -Itrainer -Ireport -Ikernels $(PKG_CFLAGS) $(GIT_CFLAGS) $(PQ_CFLAGS) -MMD -MP
 LDLIBS_ALL = $(PKG_LIBS) $(CMARK_LIBS) -lcsv -lm -lpthread
 ALL_LDFLAGS = $(LDFLAGS) $(SANFLAGS) $(OMP)
 

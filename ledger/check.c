@@ -4,7 +4,7 @@
 #include "sb.h"
 #include "util.h"
 
-static void add_problem(struct ledger_check *c, const char *check, const char *text)
+void ledger_check_add(struct ledger_check *c, const char *check, const char *text)
 {
 	c->v = xrealloc(c->v, (size_t)(c->n + 1) * sizeof(*c->v));
 	c->v[c->n].check = check;
@@ -42,7 +42,7 @@ static void integrity_rows(struct ledger_check *c, const char *check, const char
 		size_t n = strcspn(p, "\n");
 		char *line = xstrndup(p, n);
 		if (*line && !str_starts_with(line, "*** "))
-			add_problem(c, check, line);
+			ledger_check_add(c, check, line);
 		free(line);
 		p += n + (p[n] == '\n');
 	}
@@ -64,7 +64,7 @@ static int run_check(sqlite3 *db, const char *check, struct ledger_check *out)
 		if (is_fk) {
 			sb_reset(&text);
 			foreign_key_text(st, &text);
-			add_problem(out, check, text.buf);
+			ledger_check_add(out, check, text.buf);
 		} else {
 			integrity_rows(out, check, (const char *)sqlite3_column_text(st, 0));
 		}
@@ -72,7 +72,7 @@ static int run_check(sqlite3 *db, const char *check, struct ledger_check *out)
 	if (step != SQLITE_DONE && is_damage(step)) {
 		sb_reset(&text);
 		sb_addf(&text, "the check stopped: %s", sqlite3_errmsg(db));
-		add_problem(out, check, text.buf);
+		ledger_check_add(out, check, text.buf);
 	} else if (step != SQLITE_DONE) {
 		sb_reset(&sql);
 		sb_addf(&sql, "run %s", check);

@@ -24,5 +24,8 @@ struct ledger_check {
  * not run for another reason (reported: busy, out of memory…). */
 int ledger_check(sqlite3 *db, int quick, struct ledger_check *out);
 void ledger_check_release(struct ledger_check *c);
+/* Add a problem found by check (a static string) to c; text is copied.
+ * For checks made elsewhere (pg_schema.c on PostgreSQL). */
+void ledger_check_add(struct ledger_check *c, const char *check, const char *text);
 
 #endif

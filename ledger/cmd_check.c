@@ -2,6 +2,7 @@
  * checks (check.h) say; this file prints what they found. Reads only. */
 #include "check.h"
 #include "ledger.h"
+#include "pg_schema.h"
 #include "util.h"
 
 enum { O_QUICK = 1 };
@@ -18,7 +19,10 @@ const struct opt_cmd cmd_check_spec = {
 	.about = "Check the ledger file with SQLite's own checks: integrity_check (every\n"
 		 "page, and every index against its table) and foreign_key_check (changes\n"
 		 "and campaign assignments whose run is gone). Prints one row per check\n"
-		 "that passed ('ok') and one per problem found, with the ledger's name.\n",
+		 "that passed ('ok') and one per problem found, with the ledger's name.\n"
+		 "On PostgreSQL (--db postgresql://…) the server keeps its own pages sound;\n"
+		 "the checks there are 'schema' (its version, every table and index there,\n"
+		 "none invalid) and 'foreign_key_check' (docs/postgres.md#check).\n",
 	.notes = "Exit status: 0 healthy, 1 damaged (restore it: docs/ledger.md#check),\n"
 		 "2 usage error, 3 the checks could not run.\n",
 	.groups = { &check_group },
@@ -26,6 +30,7 @@ const struct opt_cmd cmd_check_spec = {
 
 static void render(const struct ledger_ctx *ctx, const struct ledger_check *c)
 {
+	const char *name = ctx->pg ? ctx->pg->name : ctx->db_path; /* a URL without its password */
 	static const char *const cols[] = { "ledger", "check", "result" };
 	table t;
 	table_init(&t, 3, cols);
@@ -35,14 +40,14 @@ static void render(const struct ledger_ctx *ctx, const struct ledger_check *c)
 			if (strcmp(c->v[i].check, c->checks[k]))
 				continue;
 			int r = table_add_row(&t);
-			table_set_text(&t, r, 0, ctx->db_path);
+			table_set_text(&t, r, 0, name);
 			table_set_text(&t, r, 1, c->checks[k]);
 			table_set_text(&t, r, 2, c->v[i].text);
 			found++;
 		}
 		if (!found) {
 			int r = table_add_row(&t);
-			table_set_text(&t, r, 0, ctx->db_path);
+			table_set_text(&t, r, 0, name);
 			table_set_text(&t, r, 1, c->checks[k]);
 			table_set_text(&t, r, 2, "ok");
 		}
@@ -68,13 +73,18 @@ int cmd_check(int argc, char **argv, struct ledger_ctx *ctx)
 		return EXIT_USAGE;
 	}
 	struct ledger_check c;
-	if (ledger_check(ctx->db, quick, &c)) {
+	if (ctx->pg ? pg_check(ctx->pg, &c) : ledger_check(ctx->db, quick, &c)) {
 		ledger_check_release(&c);
 		return EXIT_FAILURE_RT;
 	}
 	render(ctx, &c);
 	int rc = c.n ? EXIT_FINDINGS : EXIT_OK;
-	if (c.n) {
+	if (c.n && ctx->pg) {
+		rl_error("check: PostgreSQL ledger '%s' is damaged: %d problem%s", ctx->pg->name, c.n,
+			 c.n == 1 ? "" : "s");
+		rl_hint("no ledger there: 'ledger init' makes one; a missing or invalid index: create it again "
+			"as docs/postgres.md#check says");
+	} else if (c.n) {
 		rl_error("check: ledger '%s' is damaged: %d problem%s", ctx->db_path, c.n, c.n == 1 ? "" : "s");
 		rl_hint("ingest the source files again into a new ledger (ingest is idempotent), or recover "
 			"what is readable with 'sqlite3 %s .recover | sqlite3 NEW.db'", ctx->db_path);

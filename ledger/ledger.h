@@ -9,6 +9,8 @@
 struct ledger_ctx {
 	const char *db_path;   /* --db, $LEDGER_DB, or "ledger.db" */
 	sqlite3 *db;           /* open when the command has NEED_DB */
+	struct pg *pg;         /* instead of db when db_path is a postgresql:// URL
+	                        * (init and check so far; pg.h, docs/postgres.md) */
 	enum out_format fmt;   /* --format; FMT_TABLE by default */
 	int fmt_given;         /* 1 when --format was on the command line */
 };
@@ -36,11 +38,13 @@ int cmd_archive(int argc, char **argv, struct ledger_ctx *ctx);
 int cmd_export(int argc, char **argv, struct ledger_ctx *ctx);
 int cmd_compare(int argc, char **argv, struct ledger_ctx *ctx);
 int cmd_summary(int argc, char **argv, struct ledger_ctx *ctx);
+int cmd_push(int argc, char **argv, struct ledger_ctx *ctx);
 
 /* Their option tables (name, summary, options, help text), one per command. */
 extern const struct opt_cmd cmd_init_spec, cmd_ingest_spec, cmd_query_spec, cmd_show_spec,
 	cmd_diff_spec, cmd_frontier_spec, cmd_repeats_spec, cmd_quarantine_spec,
-	cmd_campaign_spec, cmd_audit_spec, cmd_variables_spec, cmd_reinfer_spec, cmd_check_spec;
+	cmd_campaign_spec, cmd_audit_spec, cmd_variables_spec, cmd_reinfer_spec, cmd_check_spec,
+	cmd_push_spec;
 
 /* The program: its global options and command list, for opts_begin(). */
 extern struct opt_prog ledger_prog;

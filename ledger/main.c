@@ -24,7 +24,10 @@
 #include <unistd.h>
 #include "annot.h"
 #include "db.h"
+#include "dialect.h"
 #include "ledger.h"
+#include "pg.h"
+#include "pg_schema.h"
 #include "opts.h"
 #include "util.h"
 
@@ -32,13 +35,17 @@
  * one (init, ingest, campaign add); every other command needs the file to exist,
  * so that `ledger query --db typo.db` says so instead of creating an empty
  * ledger and answering that it holds nothing. */
-enum { NEED_DB = 1, CREATES_DB = 2, READS_DB = 4, EFFECTIVE = 8 };
+enum { NEED_DB = 1, CREATES_DB = 2, READS_DB = 4, EFFECTIVE = 8, ON_PG = 16 };
 /* READS_DB: the command only reads, so the ledger is opened read-only
  * (db_open_read): a read-only file, directory or mount can be read, and a
  * read never writes a schema into an empty file.
  * EFFECTIVE: the command reads runs as annotated (annot.h annot_view):
  * decided decisions, archived runs hidden unless --archived is given
- * (taken out of argv here, before "--"). */
+ * (taken out of argv here, before "--").
+ * ON_PG: the command works on a PostgreSQL ledger too (--db postgresql://…;
+ * docs/postgres.md): it finds ctx->pg open instead of ctx->db. Any other
+ * command given a URL says it is not supported there yet (exit 2), and
+ * never takes the URL for a file name. */
 
 /* The global options: taken out of argv by main() wherever they stand
  * (before "--"), listed in every command's help. */
@@ -76,7 +83,7 @@ static const struct command {
 	const char *name, *summary; /* spec NULL only */
 } commands[] = {
 #define TABLED(name, flags) { &cmd_##name##_spec, cmd_##name, flags, NULL, NULL }
-	TABLED(init, NEED_DB | CREATES_DB),
+	TABLED(init, NEED_DB | CREATES_DB | ON_PG),
 	TABLED(ingest, NEED_DB | CREATES_DB),
 	TABLED(query, NEED_DB | READS_DB | EFFECTIVE),
 	TABLED(show, NEED_DB | READS_DB),
@@ -88,7 +95,8 @@ static const struct command {
 	TABLED(audit, NEED_DB | READS_DB | EFFECTIVE),
 	TABLED(variables, 0),
 	TABLED(reinfer, NEED_DB),
-	TABLED(check, NEED_DB),
+	TABLED(check, NEED_DB | ON_PG),
+	TABLED(push, NEED_DB | READS_DB), /* --db: the local SQLite ledger it sends */
 	/* not on the option tables yet: they print their own usage */
 	{ NULL, cmd_compare, NEED_DB | READS_DB, "compare", "runs side by side: the config keys that differ and the metrics" },
 	{ NULL, cmd_summary, NEED_DB | READS_DB | EFFECTIVE, "summary", "where a campaign stands: keeps, crashes, best, trend, untested" },
@@ -160,6 +168,30 @@ static int take_flag(int *argc, char **argv, const char *flag)
 	return found;
 }
 
+/* A PostgreSQL ledger for a command that has ON_PG: connect, and for one
+ * that may create a ledger (init) make the schema when there is none. */
+static int open_pg(struct ledger_ctx *ctx, const char *cmd, int flags)
+{
+	if (!(flags & ON_PG)) {
+		sb name = SB_INIT;
+		pg_redact_url(ctx->db_path, &name);
+		rl_error("%s: not supported on a PostgreSQL ledger yet ('%s')", cmd, name.buf);
+		rl_hint("init and check work on PostgreSQL so far (docs/postgres.md); keep an SQLite ledger "
+			"for the rest: --db FILE");
+		sb_release(&name);
+		return EXIT_USAGE;
+	}
+	if (pg_connect(ctx->db_path, &ctx->pg))
+		return EXIT_FAILURE_RT;
+	int created;
+	if ((flags & CREATES_DB) && pg_schema_ensure(ctx->pg, &created)) {
+		pg_close(ctx->pg);
+		ctx->pg = NULL;
+		return EXIT_FAILURE_RT;
+	}
+	return 0;
+}
+
 static int open_ledger(struct ledger_ctx *ctx, int flags)
 {
 	if (!(flags & CREATES_DB) && access(ctx->db_path, F_OK)) {
@@ -208,8 +240,13 @@ static int run_command(size_t at, int argc, char **argv, struct ledger_ctx *ctx)
 	/* a mistyped option is said before the ledger is opened */
 	if (c->spec && opts_check(&ledger_prog, c->spec, argc - 1, argv + 1))
 		return EXIT_USAGE;
-	if ((flags & NEED_DB) && !wants_help(argc - 1, argv + 1) && open_ledger(ctx, flags))
+	if ((flags & NEED_DB) && !wants_help(argc - 1, argv + 1) && db_is_pg_url(ctx->db_path)) {
+		int prc = open_pg(ctx, argv[1], flags);
+		if (prc)
+			return prc;
+	} else if ((flags & NEED_DB) && !wants_help(argc - 1, argv + 1) && open_ledger(ctx, flags)) {
 		return EXIT_FAILURE_RT;
+	}
 	if (ctx->db && (flags & EFFECTIVE) &&
 	    annot_view(ctx->db, archived ? ANNOT_WITH_ARCHIVED : ANNOT_HIDE_ARCHIVED)) {
 		db_close(ctx->db);
@@ -218,9 +255,10 @@ static int run_command(size_t at, int argc, char **argv, struct ledger_ctx *ctx)
 	int rc = c->fn(argc - 1, argv + 1, ctx);
 	if (ctx->db)
 		db_close(ctx->db);
+	pg_close(ctx->pg);
 	/* the commands pass SQLite errors up; should one not, a result
 	 * read past an error must still not pass for a good one */
-	if (db_errors() && rc < EXIT_FAILURE_RT)
+	if ((db_errors() || pg_errors()) && rc < EXIT_FAILURE_RT)
 		rc = EXIT_FAILURE_RT;
 	return rc;
 }

@@ -14,7 +14,9 @@
 #include <unistd.h>
 #include "annot.h"
 #include "db.h"
+#include "dialect.h"
 #include "opts.h"
+#include "pg.h"
 #include "report.h"
 #include "util.h"
 
@@ -74,6 +76,14 @@ static int take_global(const struct opt_parser *p, void *arg)
  * an empty report of a typo. */
 static int open_ledger(struct report_ctx *ctx)
 {
+	if (db_is_pg_url(ctx->db_path)) { /* never a file name (docs/postgres.md) */
+		sb name = SB_INIT;
+		pg_redact_url(ctx->db_path, &name);
+		rl_error("reports are not supported on a PostgreSQL ledger yet ('%s')", name.buf);
+		rl_hint("report from an SQLite ledger: --db FILE");
+		sb_release(&name);
+		return EXIT_USAGE;
+	}
 	if (access(ctx->db_path, F_OK)) {
 		rl_error("cannot open ledger '%s': %s", ctx->db_path, strerror(errno));
 		rl_hint("pass --db FILE or set LEDGER_DB; create a ledger with 'ledger ingest'");

@@ -4,7 +4,10 @@
 set -e
 pkgs="build-essential pkg-config sqlite3 libsqlite3-dev libjansson-dev libcsv-dev
 libcmark-gfm-dev libcmark-gfm-extensions-dev libgit2-dev git gnuplot-nox jq
-groff-base man-db"
+groff-base man-db libpq-dev postgresql-15"
+# libpq-dev: PostgreSQL ledgers (docs/postgres.md); postgresql-15: the
+# server binaries for the throwaway server each PostgreSQL test starts itself
+# (tests/lib-pg.sh); the tests need no running service
 [ -n "$RUNLEDGER_WITH_BROWSER" ] && pkgs="$pkgs chromium"
 # make fuzz (docs/fuzzing.md): clang and its libFuzzer runtime (Debian 12)
 [ -n "$RUNLEDGER_WITH_FUZZ" ] && pkgs="$pkgs clang libclang-rt-14-dev"

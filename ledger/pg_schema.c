@@ -1,0 +1,258 @@
+/* pg_schema.c — the ledger schema on PostgreSQL (pg_schema.h): dialect.c's
+ * statements expanded for PostgreSQL, and the table that records the
+ * version:
+ *
+ * ledger_meta  key TEXT PRIMARY KEY, value TEXT: 'schema_version' (db.h
+ *              LEDGER_SCHEMA_VERSION, as SQLite's PRAGMA user_version),
+ *              'created_by' (runledger VERSION), 'created_at' (ISO-8601 UTC)
+ *
+ * A table rather than a COMMENT: any role that may read the ledger can
+ * read it with a plain SELECT, and it has room for what comes later. */
+#include <stdlib.h>
+#include <string.h>
+#include "db.h"
+#include "dialect.h"
+#include "pg_schema.h"
+#include "util.h"
+#include "opts.h"
+
+/* pg_advisory_lock key of the schema's creation: "runl" */
+#define SCHEMA_LOCK "1920298604"
+
+/* 1 when the relation name exists in the search path, 0 when not, -1 on error */
+static int relation_exists(struct pg *pg, const char *name)
+{
+	const char *p[] = { name };
+	PGresult *r = pg_exec(pg, "look for the ledger's tables", "SELECT to_regclass($1) IS NOT NULL", 1, p);
+	if (!r)
+		return -1;
+	int yes = !strcmp(PQgetvalue(r, 0, 0), "t");
+	PQclear(r);
+	return yes;
+}
+
+int pg_schema_version(struct pg *pg, int *version)
+{
+	*version = 0;
+	int has = relation_exists(pg, "ledger_meta");
+	if (has <= 0)
+		return has;
+	const char *p[] = { "schema_version" };
+	PGresult *r = pg_exec(pg, "read the schema version", "SELECT value FROM ledger_meta WHERE key = $1", 1, p);
+	if (!r)
+		return -1;
+	long v = PQntuples(r) == 1 ? strtol(PQgetvalue(r, 0, 0), NULL, 10) : 0;
+	PQclear(r);
+	if (v <= 0) {
+		rl_error("PostgreSQL ledger '%s': its table ledger_meta holds no schema_version", pg->name);
+		rl_hint("the ledger was damaged by hand; restore it from a backup, or 'ledger export' "
+			"an SQLite copy and start a new database");
+		return -1;
+	}
+	*version = (int)v;
+	return 0;
+}
+
+/* A version this runledger cannot use: -1 with what to do. */
+static int refuse_version(struct pg *pg, int v)
+{
+	if (v > LEDGER_SCHEMA_VERSION) {
+		rl_error("PostgreSQL ledger '%s' has schema version %d; this ledger understands up to %d",
+			 pg->name, v, LEDGER_SCHEMA_VERSION);
+		rl_hint("upgrade runledger");
+	} else {
+		rl_error("PostgreSQL ledger '%s' has schema version %d; upgrading a PostgreSQL ledger to %d "
+			 "is not written yet", pg->name, v, LEDGER_SCHEMA_VERSION);
+		rl_hint("'ledger export' the runs, then ingest them into a new database");
+	}
+	return -1;
+}
+
+/* Every table and index, then the version, inside the caller's transaction. */
+static int create_schema(struct pg *pg)
+{
+	for (size_t i = 0; i < dialect_schema_count(); i++) {
+		sb sql = SB_INIT;
+		char name[64];
+		dialect_schema_name(i, name, sizeof(name));
+		sb purpose = SB_INIT;
+		sb_addf(&purpose, "create '%s'", name);
+		int rc = dialect_expand(DIALECT_PG, dialect_schema(i), &sql) ||
+			 pg_run(pg, purpose.buf, sql.buf, 0, NULL);
+		sb_release(&sql);
+		sb_release(&purpose);
+		if (rc)
+			return -1;
+	}
+	char version[16], now[32], by[64];
+	snprintf(version, sizeof(version), "%d", LEDGER_SCHEMA_VERSION);
+	snprintf(by, sizeof(by), "runledger %s", rl_version);
+	utc_now_iso(now, sizeof(now));
+	const char *meta[] = { "schema_version", version, "created_by", by, "created_at", now };
+	return pg_run(pg, "create 'ledger_meta'",
+		      "CREATE TABLE ledger_meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)", 0, NULL) ||
+	       pg_run(pg, "record the schema version",
+		      "INSERT INTO ledger_meta(key, value) VALUES ($1, $2), ($3, $4), ($5, $6)", 6, meta);
+}
+
+/* Under the lock: look again (another agent may have made it while this
+ * one waited), then make it in one transaction. The transaction begins
+ * after the lock is held, so it reads the catalog as the other left it. */
+static int ensure_locked(struct pg *pg, int *created)
+{
+	int v;
+	if (pg_run(pg, "begin the schema's transaction", "BEGIN", 0, NULL))
+		return -1;
+	int rc = pg_schema_version(pg, &v);
+	if (!rc && v && v != LEDGER_SCHEMA_VERSION)
+		rc = refuse_version(pg, v);
+	if (!rc && !v) {
+		int runs = relation_exists(pg, "runs");
+		if (runs > 0) {
+			rl_error("PostgreSQL ledger '%s' has a table 'runs' but no ledger_meta: it is not a "
+				 "runledger ledger, and nothing was created in it", pg->name);
+			rl_hint("name another database, or another schema with "
+				"?options=-csearch_path%%3DNAME in the URL");
+		}
+		rc = runs != 0 || create_schema(pg);
+	}
+	if (rc || pg_run(pg, "commit the schema", "COMMIT", 0, NULL)) {
+		PQclear(PQexec(pg->conn, "ROLLBACK")); /* no parameters, no result to read */
+		return -1;
+	}
+	*created = !v;
+	return 0;
+}
+
+int pg_schema_ensure(struct pg *pg, int *created)
+{
+	int v;
+	*created = 0;
+	if (pg_schema_version(pg, &v))
+		return -1;
+	if (v == LEDGER_SCHEMA_VERSION) /* nothing to write */
+		return 0;
+	if (v)
+		return refuse_version(pg, v);
+	/* A session lock, not a transaction's: a transaction that began
+	 * before the wait would keep reading the catalog from before it
+	 * (two inits at once: the second saw 'runs' but not 'ledger_meta').
+	 * It ends with the connection should this process die. */
+	if (pg_run(pg, "lock the schema's creation", "SELECT pg_advisory_lock(" SCHEMA_LOCK ")", 0, NULL))
+		return -1;
+	int rc = ensure_locked(pg, created);
+	if (pg_run(pg, "unlock the schema's creation", "SELECT pg_advisory_unlock(" SCHEMA_LOCK ")", 0, NULL))
+		rc = -1;
+	return rc;
+}
+
+/* ---- checks ---------------------------------------------------------- */
+
+/* The schema's object names as a PostgreSQL array literal: {runs,changes,…} */
+static void schema_names(sb *out)
+{
+	sb_addc(out, '{');
+	for (size_t i = 0; i < dialect_schema_count(); i++) {
+		char name[64];
+		dialect_schema_name(i, name, sizeof(name));
+		sb_addf(out, "%s%s", i ? "," : "", name);
+	}
+	sb_addc(out, '}');
+}
+
+/* 1 when name is one of the schema's indexes, 0 when a table */
+static int is_index(const char *name)
+{
+	for (size_t i = 0; i < dialect_schema_count(); i++) {
+		char n[64];
+		dialect_schema_name(i, n, sizeof(n));
+		if (!strcmp(n, name))
+			return !strncmp(dialect_schema(i), "CREATE INDEX", 12);
+	}
+	return 0;
+}
+
+/* "schema": version, missing tables and indexes, invalid indexes; *usable
+ * is 1 when every table is there (the other check reads them). */
+static int check_schema(struct pg *pg, struct ledger_check *out, int *usable)
+{
+	int v;
+	*usable = 0;
+	if (pg_schema_version(pg, &v))
+		return -1;
+	if (!v) {
+		ledger_check_add(out, "schema", "no ledger here (no table ledger_meta): 'ledger init' creates one");
+		return 0;
+	}
+	sb text = SB_INIT, names = SB_INIT;
+	if (v != LEDGER_SCHEMA_VERSION) {
+		sb_addf(&text, "schema version %d; this runledger uses %d", v, LEDGER_SCHEMA_VERSION);
+		ledger_check_add(out, "schema", text.buf);
+	}
+	schema_names(&names);
+	const char *p[] = { names.buf };
+	PGresult *r = pg_exec(pg, "look for the ledger's tables and indexes",
+			      "SELECT n, 'missing' FROM unnest($1::text[]) AS n WHERE to_regclass(n) IS NULL"
+			      " UNION ALL"
+			      " SELECT c.relname, 'invalid' FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid"
+			      " WHERE c.relname = ANY($1::text[]) AND NOT i.indisvalid"
+			      " AND c.relnamespace = to_regnamespace(current_schema())",
+			      1, p);
+	int missing_table = 0;
+	for (int i = 0; r && i < PQntuples(r); i++) {
+		const char *name = PQgetvalue(r, i, 0);
+		int index = is_index(name);
+		sb_reset(&text);
+		if (!strcmp(PQgetvalue(r, i, 1), "missing"))
+			sb_addf(&text, "%s '%s' is missing", index ? "index" : "table", name);
+		else
+			sb_addf(&text, "index '%s' is invalid (a CREATE INDEX that failed): REINDEX INDEX %s", name, name);
+		missing_table |= !index;
+		ledger_check_add(out, "schema", text.buf);
+	}
+	*usable = r && !missing_table;
+	PQclear(r);
+	sb_release(&text);
+	sb_release(&names);
+	return r ? 0 : -1;
+}
+
+/* "foreign_key_check": rows that name a run the runs table lacks */
+static int check_references(struct pg *pg, struct ledger_check *out)
+{
+	PGresult *r = pg_exec(pg, "look for rows whose run is gone",
+			      "SELECT t, n FROM ("
+			      " SELECT 'changes' AS t, count(*) AS n FROM changes x"
+			      "  WHERE NOT EXISTS (SELECT 1 FROM runs r WHERE r.id = x.run)"
+			      " UNION ALL SELECT 'campaign_runs', count(*) FROM campaign_runs x"
+			      "  WHERE NOT EXISTS (SELECT 1 FROM runs r WHERE r.id = x.run)"
+			      " UNION ALL SELECT 'annotations', count(*) FROM annotations x"
+			      "  WHERE NOT EXISTS (SELECT 1 FROM runs r WHERE r.id = x.run)"
+			      ") AS orphans WHERE n > 0",
+			      0, NULL);
+	for (int i = 0; r && i < PQntuples(r); i++) {
+		sb text = SB_INIT;
+		sb_addf(&text, "%s: %s rows name a run that is not in runs", PQgetvalue(r, i, 0),
+			PQgetvalue(r, i, 1));
+		ledger_check_add(out, "foreign_key_check", text.buf);
+		sb_release(&text);
+	}
+	PQclear(r);
+	return r ? 0 : -1;
+}
+
+int pg_check(struct pg *pg, struct ledger_check *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->checks[0] = "schema";
+	out->checks[1] = "foreign_key_check";
+	int usable;
+	if (check_schema(pg, out, &usable))
+		return -1;
+	if (!usable) {
+		if (!out->n)
+			ledger_check_add(out, "foreign_key_check", "not run: tables are missing");
+		return 0;
+	}
+	return check_references(pg, out);
+}

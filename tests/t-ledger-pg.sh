@@ -1,0 +1,246 @@
+#!/bin/sh
+# t-ledger-pg.sh — a ledger on a real PostgreSQL 15 (tests/lib-pg.sh starts it;
+# docs/postgres.md): init makes the v3 schema in PostgreSQL's types with its
+# version, once, also when two start together; check finds what it can;
+# every other command refuses a URL (exit 2) and never makes a file of it;
+# passwords never reach a message; libpq's environment applies; the roles of
+# docs/postgres.md do what it says.
+. "$ROOT/tests/lib.sh"
+. "$ROOT/tests/lib-pg.sh"
+pg_start
+
+# ---- init ---------------------------------------------------------------
+expect_code pg-init-new "init makes the schema on an empty database" 0 "$LEDGER" --db "$PG_URL" --format tsv init
+expect_eq pg-init-row "init prints the ledger, version 3, 0 runs, ok" \
+	"$(printf 'ledger\tschema\tn_runs\thealth\n%s\t3\t0\tok' "$PG_URL")" "$out"
+expect_eq pg-init-version "ledger_meta records schema version 3" 3 \
+	"$(pg_sql "SELECT value FROM ledger_meta WHERE key = 'schema_version'")"
+
+# the same tables and columns (names, order) as an SQLite ledger's, in
+# PostgreSQL's types
+"$LEDGER" --db lite.db init >/dev/null
+lite_cols=$(for t in runs changes quarantine campaigns campaign_runs annotations; do
+	sql lite.db "SELECT '$t', name, type FROM pragma_table_info('$t') ORDER BY cid" | tr '|' '\t'; done)
+pg_cols=$(for t in runs changes quarantine campaigns campaign_runs annotations; do
+	pg_sql "SELECT table_name, column_name, upper(data_type) FROM information_schema.columns
+		WHERE table_schema = 'public' AND table_name = '$t' ORDER BY ordinal_position"; done)
+expect_eq pg-schema-columns "every table has SQLite's columns in order, INTEGER as BIGINT, REAL as DOUBLE PRECISION" \
+	"$lite_cols" "$(printf '%s\n' "$pg_cols" | sed 's/BIGINT$/INTEGER/; s/DOUBLE PRECISION$/REAL/')"
+expect_eq pg-schema-indexes "the SQLite ledger's eight indexes, the frontier's partial" \
+	"$(sql lite.db "SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name")" \
+	"$(pg_sql "SELECT indexname FROM pg_indexes WHERE schemaname = 'public' AND indexname NOT LIKE '%_pkey'
+		AND indexname NOT LIKE '%_key' ORDER BY indexname")"
+expect_match pg-schema-partial "runs_frontier covers only valid measurements" \
+	"$(pg_sql "SELECT indexdef FROM pg_indexes WHERE indexname = 'runs_frontier'")" 'WHERE \(val_bpb IS NOT NULL\)$'
+expect_match pg-schema-identity "runs.id is an identity column" \
+	"$(pg_sql "SELECT is_identity FROM information_schema.columns WHERE table_name = 'runs' AND column_name = 'id'")" '^YES$'
+expect_code pg-schema-check "the CHECK constraints came along (how)" 1 \
+	pg_sql "INSERT INTO runs(run_id, content_hash, status, record) VALUES ('r1', 'h', 'ok', '{}');
+		INSERT INTO changes(run, var, how) SELECT id, 'x', 'guessed' FROM runs"
+pg_sql "DELETE FROM runs" >/dev/null
+
+created=$(pg_sql "SELECT value FROM ledger_meta WHERE key = 'created_at'")
+sleep 1
+expect_code pg-init-again "init on an existing ledger reports it" 0 "$LEDGER" --db "$PG_URL" --format json init
+expect_match pg-init-again-json "as JSON: schema 3, health ok" "$(printf '%s' "$out" | tr -d '\n ')" \
+	'"schema":3,"n_runs":0,"health":"ok"'
+expect_eq pg-init-again-nowrite "and writes nothing (created_at unchanged)" "$created" \
+	"$(pg_sql "SELECT value FROM ledger_meta WHERE key = 'created_at'")"
+
+# two agents making the same new ledger at once: one schema, both succeed
+pg_sql "CREATE DATABASE two" postgres >/dev/null
+url2=$(printf '%s' "$PG_URL" | sed 's|/ledger?|/two?|')
+"$LEDGER" --db "$url2" init >i1.out 2>i1.err & p1=$!
+"$LEDGER" --db "$url2" init >i2.out 2>i2.err & p2=$!
+wait $p1; r1=$?; wait $p2; r2=$?
+[ "$r1 $r2" = "0 0" ] || cat i1.err i2.err | sed 's/^/# /'
+expect_eq pg-init-concurrent "two inits at once both succeed" "0 0" "$r1 $r2"
+expect_eq pg-init-concurrent-once "and make one schema" "1 6" \
+	"$(pg_sql "SELECT count(*) FROM ledger_meta WHERE key = 'schema_version'" two) $(pg_sql "SELECT count(*) FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'ledger_meta'" two)"
+
+# a newer ledger, a database that is not a ledger
+pg_sql "UPDATE ledger_meta SET value = '4' WHERE key = 'schema_version'" two >/dev/null
+expect_code pg-init-newer "a ledger of a newer schema is refused" 3 "$LEDGER" --db "$url2" init
+expect_match pg-init-newer-msg "saying so" "$err" "has schema version 4; this ledger understands up to 3"
+pg_sql "CREATE DATABASE other" postgres >/dev/null
+pg_sql "CREATE TABLE runs(x int)" other
+url3=$(printf '%s' "$PG_URL" | sed 's|/ledger?|/other?|')
+expect_code pg-init-foreign "a database with another 'runs' table is refused" 3 "$LEDGER" --db "$url3" init
+expect_eq pg-init-foreign-untouched "and nothing is created in it" 1 \
+	"$(pg_sql "SELECT count(*) FROM pg_tables WHERE schemaname = 'public'" other)"
+
+# ---- check ----------------------------------------------------------------
+expect_code pg-check-ok "check on a sound ledger" 0 "$LEDGER" --db "$PG_URL" --format tsv check
+expect_eq pg-check-rows "schema and foreign_key_check ok" \
+	"$(printf 'ledger\tcheck\tresult\n%s\tschema\tok\n%s\tforeign_key_check\tok' "$PG_URL" "$PG_URL")" "$out"
+pg_sql "DROP INDEX runs_hw" >/dev/null
+expect_code pg-check-index "a missing index is a finding" 1 "$LEDGER" --db "$PG_URL" --format tsv check
+expect_match pg-check-index-msg "named" "$out" "schema	index 'runs_hw' is missing"
+pg_sql "CREATE INDEX runs_hw ON runs(hw_class)" >/dev/null
+pg_sql "SET session_replication_role = replica; INSERT INTO annotations(run, kind, value, at) VALUES (999, 'note', 'x', 'now')" >/dev/null
+expect_code pg-check-orphan "an annotation of a run that is not there is a finding" 1 "$LEDGER" --db "$PG_URL" --format tsv check
+expect_match pg-check-orphan-msg "named" "$out" "foreign_key_check	annotations: 1 rows name a run"
+expect_code pg-init-damaged "init says damaged (exit 1)" 1 "$LEDGER" --db "$PG_URL" init
+pg_sql "DELETE FROM annotations" >/dev/null
+pg_sql "CREATE DATABASE empty" postgres >/dev/null
+url4=$(printf '%s' "$PG_URL" | sed 's|/ledger?|/empty?|')
+expect_code pg-check-empty "check on a database without a ledger" 1 "$LEDGER" --db "$url4" --format tsv check
+expect_match pg-check-empty-msg "says init makes one" "$out" "no ledger here .*'ledger init' creates one"
+
+# ---- every other command refuses a URL ------------------------------------
+for c in "ingest runs.tsv" query "show r1" "diff a b" frontier repeats quarantine \
+	"campaign list" "campaign add x" audit reinfer "compare a b" summary "note r1 hi" "tag r1 k=v" \
+	"decide r1 keep" "archive r1" export; do
+	set -- $c
+	expect_code "pg-refuse-$1${2:+-$2}" "$c on PostgreSQL: not supported yet (exit 2)" 2 "$LEDGER" --db "$PG_URL" "$@"
+	expect_match "pg-refuse-$1${2:+-$2}-msg" "saying so" "$err" "^ledger: $1: not supported on a PostgreSQL ledger yet"
+done
+expect_code pg-refuse-env "LEDGER_DB=postgres://… is a server too" 2 env LEDGER_DB="postgres://u:hunter22@127.0.0.1:$PG_PORT/ledger" "$LEDGER" query
+expect_no_match pg-refuse-env-pw "without the password" "$err" hunter22
+expect_code pg-refuse-report "report on PostgreSQL: not supported yet (exit 2)" 2 "$REPORT" --db "$PG_URL" daily
+expect_eq pg-refuse-nofile "no file was made of a URL" "lite.db" "$(ls | grep -v '\.txt$\|\.out$\|\.err$')"
+
+# ---- connections and passwords --------------------------------------------
+pg_sql "CREATE ROLE bob LOGIN PASSWORD 'Corr3ct-horse'; GRANT SELECT ON ALL TABLES IN SCHEMA public TO bob" >/dev/null
+tcp="127.0.0.1:$PG_PORT/ledger"
+# every message of a failed connection, password in the URL, in a
+# password= parameter, percent-encoded, in PGPASSWORD: never printed
+expect_code pg-pw-url "a wrong password in the URL: exit 3" 3 "$LEDGER" --db "postgresql://bob:Wr0ng-staple@$tcp" init
+expect_match pg-pw-url-msg "the message names the server and the failure" "$err" \
+	"cannot connect to the PostgreSQL ledger 'postgresql://bob@$tcp': .*password authentication failed"
+expect_no_match pg-pw-url-hidden "and not the password" "$out$err" "Wr0ng-staple"
+expect_code pg-pw-param "a wrong password= parameter: exit 3" 3 "$LEDGER" --db "postgresql://bob@$tcp?password=Wr0ng-param" --format json init
+expect_no_match pg-pw-param-hidden "never printed, JSON errors too" "$out$err" "Wr0ng-param"
+expect_code pg-pw-enc "a percent-encoded password: exit 3" 3 "$LEDGER" --db "postgresql://bob:p%40ss-w%3Ard@$tcp" init
+expect_no_match pg-pw-enc-hidden "neither as typed nor decoded" "$out$err" 'p%40ss|p@ss-w:rd'
+expect_code pg-pw-env "a wrong PGPASSWORD: exit 3" 3 env PGPASSWORD=Env-s3cret "$LEDGER" --db "postgresql://bob@$tcp" init
+expect_no_match pg-pw-env-hidden "never printed" "$out$err" "Env-s3cret"
+expect_code pg-pw-bad-url "a URL libpq cannot read: exit 3" 3 "$LEDGER" --db "postgresql://bob:Bad-s3cret@$tcp?nosuchoption=1" init
+expect_no_match pg-pw-bad-url-hidden "its message hides the password too" "$out$err" "Bad-s3cret"
+expect_code pg-pw-good "the right password in the URL connects" 0 "$LEDGER" --db "postgresql://bob:Corr3ct-horse@$tcp" --format json check
+expect_no_match pg-pw-good-hidden "and the output shows the URL without it" "$out$err" "Corr3ct-horse"
+expect_match pg-pw-good-name "as postgresql://bob@host" "$out" "\"postgresql://bob@$tcp\""
+
+# libpq's environment: PGPASSFILE, PGHOST/PGPORT/PGUSER, sslmode
+printf '127.0.0.1:%s:ledger:bob:Corr3ct-horse\n' "$PG_PORT" >pgpass && chmod 600 pgpass
+expect_code pg-env-passfile "PGPASSFILE supplies the password" 0 env PGPASSFILE="$PWD/pgpass" "$LEDGER" --db "postgresql://bob@$tcp" check
+expect_code pg-env-host "PGHOST, PGPORT and PGUSER fill a bare URL" 0 \
+	env PGHOST="$PG_SOCKDIR" PGPORT="$PG_PORT" PGUSER=postgres "$LEDGER" --db "postgresql:///ledger" check
+expect_code pg-env-sslmode "sslmode=require against a server without SSL fails" 3 \
+	env PGPASSFILE="$PWD/pgpass" "$LEDGER" --db "postgresql://bob@$tcp?sslmode=require" check
+expect_match pg-env-sslmode-msg "with libpq's reason" "$err" "does not support SSL"
+PGSSLMODE=require; export PGSSLMODE
+expect_code pg-env-pgsslmode "PGSSLMODE=require applies as well" 3 env PGPASSFILE="$PWD/pgpass" "$LEDGER" --db "postgresql://bob@$tcp" check
+unset PGSSLMODE
+dead=$(pg_free_port)
+expect_code pg-dead "no server at the port: exit 3" 3 "$LEDGER" --db "postgresql://bob:Dead-s3cret@127.0.0.1:$dead/ledger" check
+expect_match pg-dead-msg "naming the server, with the hint" "$err" "127.0.0.1:$dead/ledger'.*refused|hint: check the URL"
+expect_no_match pg-dead-hidden "and not the password" "$err" "Dead-s3cret"
+
+# ---- push: a local SQLite ledger to the server ----------------------------
+export RUNLEDGER_NOW=2026-04-01T10:00:00Z LEDGER_WHO=alice
+{ "$LEDGER" --db a.db ingest "$FIXTURES/query/runs.jsonl" &&
+  "$LEDGER" --db a.db ingest --hardware 'RTX 3090' --started-at 2026-03-18T00:00:00Z "$FIXTURES/audit/seed-results.tsv" &&
+  "$LEDGER" --db a.db note h100-d12 'OOM: "batch 64" | try 32' &&
+  LEDGER_WHO=bob "$LEDGER" --db a.db decide h100-d9 discard &&
+  # a val_bpb of 17 significant digits: 15 would not bring it back
+  jq -c '.run_id = "h100-digits" | .metrics.val_bpb = 0.98765432109876543' "$FIXTURES/ingest/single.json" >digits.json &&
+  "$LEDGER" --db a.db ingest digits.json; } >/dev/null 2>&1 || not_ok pg-push-0 "fixtures ingest"
+pg_sql "CREATE DATABASE pushed" postgres >/dev/null
+purl=$(printf '%s' "$PG_URL" | sed 's|/ledger?|/pushed?|')
+n=$(sql a.db "SELECT count(*) FROM runs")
+tsv() { sqlite3 -batch -noheader -separator '	' "$@"; }
+# what must arrive: runs by run_id, their changes and annotations by run_id
+lite_runs() { tsv a.db "SELECT run_id, content_hash, parent, status, t_finished IS NULL, record FROM runs ORDER BY run_id"; }
+pg_runs() { pg_sql "SELECT run_id, content_hash, parent, status, (t_finished IS NULL)::int, record FROM runs ORDER BY run_id" pushed; }
+lite_changes() { tsv a.db "SELECT r.run_id, var, old, new, how, span, infer_version FROM changes c JOIN runs r ON r.id = c.run ORDER BY 1, 2"; }
+pg_changes() { pg_sql "SELECT r.run_id, var, old, new, how, span, infer_version FROM changes c JOIN runs r ON r.id = c.run ORDER BY 1, 2" pushed; }
+lite_annots() { tsv a.db "SELECT r.run_id, kind, key, value, who, at FROM annotations a JOIN runs r ON r.id = a.run ORDER BY 1, a.id"; }
+pg_annots() { pg_sql "SELECT r.run_id, kind, key, value, who, at FROM annotations a JOIN runs r ON r.id = a.run ORDER BY 1, a.id" pushed; }
+expect_code pg-push-1 "push into an empty database makes the schema and sends every run" 0 "$LEDGER" --db a.db --format tsv push "$purl"
+expect_eq pg-push-1-counts "all new, the two annotations too" "$(printf 'server\truns\tnew\tpresent\tdiffers\tannotations_new\n%s\t%s\t%s\t0\t0\t2' "$purl" "$n" "$n")" "$out"
+expect_eq pg-push-1-runs "the server holds every run, record byte for byte" "$(lite_runs)" "$(pg_runs)"
+expect_eq pg-push-1-changes "and every change, with how, span and version" "$(lite_changes)" "$(pg_changes)"
+expect_eq pg-push-1-annots "and every annotation, with who and when" "$(lite_annots)" "$(pg_annots)"
+# every REAL to the last bit (SQLite's text of one keeps 15 digits; quote() all it needs)
+vals=$(sql a.db "SELECT group_concat('(' || quote(run_id) || ',' || quote(val_bpb) || ',' || quote(t_finished) || ')', ',') FROM runs")
+expect_eq pg-push-0.1 "(a val_bpb that 15 digits would not keep)" 1 \
+	"$(sql a.db "SELECT val_bpb <> CAST(printf('%.15g', val_bpb) AS REAL) FROM runs WHERE run_id = 'h100-digits'")"
+expect_eq pg-push-1-reals "val_bpb and t_finished exact" "$n" \
+	"$(pg_sql "SELECT count(*) FROM (VALUES $vals) v(id, b, t) JOIN runs r ON r.run_id = v.id WHERE r.val_bpb IS NOT DISTINCT FROM v.b::float8 AND r.t_finished IS NOT DISTINCT FROM v.t::float8" pushed)"
+expect_code pg-push-2 "push again" 0 "$LEDGER" --db a.db --format tsv push "$purl"
+expect_eq pg-push-2-counts "sends nothing: every run present" "$(printf '%s\t%s\t0\t%s\t0\t0' "$purl" "$n" "$n")" "$(printf '%s' "$out" | tail -n 1)"
+expect_eq pg-push-2-same "the server unchanged" "$n 2" "$(pg_sql "SELECT count(*) FROM runs" pushed) $(pg_sql "SELECT count(*) FROM annotations" pushed)"
+"$LEDGER" --db a.db tag h100-d12 reviewed=yes >/dev/null
+expect_code pg-push-3 "an annotation made after the push" 0 "$LEDGER" --db a.db --format tsv push "$purl"
+expect_match pg-push-3-counts "is sent by the next" "$out" "	0	$n	0	1$"
+expect_eq pg-push-3-annots "the annotations agree again" "$(lite_annots)" "$(pg_annots)"
+# an interrupted push left runs out: the next sends just those
+pg_sql "DELETE FROM changes WHERE run IN (SELECT id FROM runs ORDER BY id DESC LIMIT 5);
+	DELETE FROM annotations WHERE run IN (SELECT id FROM runs ORDER BY id DESC LIMIT 5);
+	DELETE FROM runs WHERE id IN (SELECT id FROM runs ORDER BY id DESC LIMIT 5)" pushed >/dev/null
+expect_code pg-push-resume "push after losing runs on the way" 0 "$LEDGER" --db a.db --format tsv push "$purl"
+expect_match pg-push-resume-counts "sends the 5 missing" "$out" "	$n	5	$((n - 5))	0	"
+expect_eq pg-push-resume-runs "and the two ledgers agree" "$(lite_runs)$(lite_changes)" "$(pg_runs)$(pg_changes)"
+# a run the server has with another record: kept, said, exit 1
+pg_sql "UPDATE runs SET content_hash = 'other' WHERE run_id = 'h100-d9'" pushed >/dev/null
+expect_code pg-push-differs "a run the server holds differently" 1 "$LEDGER" --db a.db --format tsv push "$purl"
+expect_match pg-push-differs-msg "is named in a warning" "$err" "1 run the server has with another record \(first: 'h100-d9'\)"
+expect_eq pg-push-differs-kept "and the server's copy is kept" other "$(pg_sql "SELECT content_hash FROM runs WHERE run_id = 'h100-d9'" pushed)"
+# two pushes of the same ledger at once into a fresh database
+pg_sql "CREATE DATABASE twice" postgres >/dev/null
+turl=$(printf '%s' "$PG_URL" | sed 's|/ledger?|/twice?|')
+"$LEDGER" --db a.db init >/dev/null
+"$LEDGER" --db "$turl" init >/dev/null
+"$LEDGER" --db a.db --format tsv push "$turl" >p1.out 2>p1.err & p1=$!
+"$LEDGER" --db a.db --format tsv push "$turl" >p2.out 2>p2.err & p2=$!
+wait $p1; r1=$?; wait $p2; r2=$?
+expect_eq pg-push-concurrent "two pushes at once both succeed" "0 0" "$r1 $r2"
+expect_eq pg-push-concurrent-new "between them each run is new once" "$n" \
+	"$(( $(tail -n 1 p1.out | cut -f3) + $(tail -n 1 p2.out | cut -f3) ))"
+expect_eq pg-push-concurrent-once "and the server holds each run and annotation once" \
+	"$n $(sql a.db "SELECT count(*) FROM annotations")" \
+	"$(pg_sql "SELECT count(*) FROM runs" twice) $(pg_sql "SELECT count(*) FROM annotations" twice)"
+expect_code pg-push-usage "push without a URL" 2 "$LEDGER" --db a.db push
+expect_code pg-push-usage-path "push to a file name" 2 "$LEDGER" --db a.db push b.db
+unset RUNLEDGER_NOW LEDGER_WHO
+
+# ---- roles (the GRANTs of docs/postgres.md, as written there) -------------
+awk '/<!-- end roles.sql -->/ { on = 0 } on && !/^```/ { print } /<!-- begin roles.sql -->/ { on = 1 }' \
+	"$ROOT/docs/postgres.md" >roles.sql
+expect_code pg-roles-doc "the roles block of docs/postgres.md runs" 0 \
+	psql -X -q -v ON_ERROR_STOP=1 -h "$PG_SOCKDIR" -p "$PG_PORT" -U postgres -d ledger -f roles.sql
+pg_sql "CREATE ROLE agent7 LOGIN IN ROLE ledger_ingest; CREATE ROLE digest LOGIN IN ROLE ledger_read" >/dev/null
+as() { # ROLE SQL: psql as ROLE (trust on the socket)
+	psql -X -q -A -t -v ON_ERROR_STOP=1 -h "$PG_SOCKDIR" -p "$PG_PORT" -U "$1" -d ledger -c "$2"
+}
+ins="INSERT INTO runs(run_id, content_hash, status, record) VALUES"
+expect_code pg-role-ingest-insert "the ingest role adds a run" 0 as agent7 "$ins ('r-a', 'h', 'ok', '{}')"
+expect_code pg-role-ingest-annot "and an annotation" 0 as agent7 \
+	"INSERT INTO annotations(run, kind, value, at) SELECT id, 'note', 'n', 'now' FROM runs WHERE run_id = 'r-a'"
+expect_code pg-role-ingest-delete "the ingest role cannot delete runs" 1 as agent7 "DELETE FROM runs"
+expect_match pg-role-ingest-delete-msg "permission denied" "$err" "permission denied for table runs"
+expect_code pg-role-ingest-delannot "nor annotations" 1 as agent7 "DELETE FROM annotations"
+expect_code pg-role-ingest-campaign "nor change campaigns" 1 as agent7 "INSERT INTO campaigns VALUES ('c', '{}')"
+expect_code pg-role-read-select "the read role reads runs" 0 as digest "SELECT count(*) FROM runs"
+expect_eq pg-role-read-select-n "and sees the run" 1 "$out"
+expect_code pg-role-read-insert "the read role cannot add a run" 1 as digest "$ins ('r-b', 'h', 'ok', '{}')"
+expect_match pg-role-read-insert-msg "permission denied" "$err" "permission denied for table runs"
+expect_code pg-role-read-update "nor change one" 1 as digest "UPDATE runs SET status = 'crash'"
+digest_url="postgresql:///ledger?host=$PG_SOCKDIR&port=$PG_PORT&user=digest"
+expect_code pg-role-read-init "init by the read role reports an existing ledger (reads only)" 0 "$LEDGER" --db "$digest_url" --format tsv init
+expect_match pg-role-read-init-row "one run, ok" "$out" "	3	1	ok$"
+expect_code pg-role-read-check "and check runs with read rights alone" 0 "$LEDGER" --db "$digest_url" check
+pg_sql "GRANT CONNECT ON DATABASE empty TO digest" >/dev/null
+expect_code pg-role-read-create "init by the read role on an empty database fails" 3 \
+	"$LEDGER" --db "postgresql:///empty?host=$PG_SOCKDIR&port=$PG_PORT&user=digest" init
+expect_match pg-role-read-create-msg "saying the role lacks the right, pointing at the roles" "$err" \
+	"SQLSTATE 42501.*|hint: .*docs/postgres.md#roles"
+expect_eq pg-role-read-create-none "and leaves nothing behind (one transaction)" 0 \
+	"$(pg_sql "SELECT count(*) FROM pg_tables WHERE schemaname = 'public'" empty)"
+# push with the roles: the ingest role can, the read role cannot
+agent_url="postgresql:///ledger?host=$PG_SOCKDIR&port=$PG_PORT&user=agent7"
+expect_code pg-role-ingest-push "the ingest role pushes a local ledger" 0 "$LEDGER" --db a.db --format tsv push "$agent_url"
+expect_match pg-role-ingest-push-counts "every run new" "$out" "	$n	$n	0	0	"
+expect_code pg-role-read-push "the read role cannot push" 3 "$LEDGER" --db a.db push "$digest_url"
+expect_match pg-role-read-push-msg "and is told so" "$err" "permission denied for table runs.*SQLSTATE 42501"
