@@ -4,14 +4,12 @@
  * per file, and print one summary line per file.
  * Must not parse formats itself or write SQL: readers and store.c do. */
 #include <fcntl.h>
-#include <malloc.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "codediff.h"
 #include "db.h"
 #include "ingest.h"
-#include "jsonarena.h"
 #include "ledger.h"
 #include "runrec.h"
 #include "store.h"
@@ -193,7 +191,7 @@ out:
 
 void ingest_item_release(struct ingest_item *it)
 {
-	json_arena_drop(&it->arena, it->rec); /* a plain json_decref without an arena */
+	json_decref(it->rec);
 	it->rec = NULL;
 	store_prep_release(&it->prep);
 	sb_release(&it->why);
@@ -645,16 +643,6 @@ int cmd_ingest(int argc, char **argv, struct ledger_ctx *ctx)
 	}
 	struct summary s = { .structured = ctx->fmt_given };
 	table_init(&s.t, 5, cols);
-	/* Each record is ~100 small jansson allocations freed together, and
-	 * its ~1 KB canonical text is one of glibc's "large" requests, which
-	 * makes malloc consolidate all fast-bin chunks first: 14% of ingest
-	 * CPU in a profile. Without fast bins, 100k records took ~10% less
-	 * CPU and ~8% less time (docs/ingest.md). Only this process's heap. */
-	mallopt(M_MXFAST, 0);
-	/* jansson's allocations go through common/jsonarena.c while ingest
-	 * runs: the worker thread's records and the store's cached parent
-	 * configs live in arenas dropped whole; all else is malloc as before. */
-	int arenas = json_arena_install() == 0;
 	struct store *st = store_new(ctx->db);
 	store_set_codediff(st, cd);
 	/* Without --wait an ingest waits as long as it takes, unless an agent
@@ -672,8 +660,6 @@ int cmd_ingest(int argc, char **argv, struct ledger_ctx *ctx)
 	store_free(st);
 	sqlite3_busy_timeout(ctx->db, db_busy_timeout_ms()); /* w is going away; closing may still wait */
 	codediff_free(cd);
-	if (arenas)
-		json_arena_uninstall();
 	if (s.structured)
 		table_render(&s.t, ctx->fmt, stdout);
 	table_release(&s.t);

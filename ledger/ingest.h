@@ -7,7 +7,6 @@
 #ifndef RL_INGEST_H
 #define RL_INGEST_H
 #include <jansson.h>
-#include "jsonarena.h"
 #include "sb.h"
 #include "store.h"
 
@@ -67,7 +66,6 @@ struct ingest_item {
 	sb why;                    /* the reason when rejected */
 	sb underflow;              /* numbers nulled (runrec_null_underflows): warned in order */
 	struct store_prep prep;
-	struct json_arena arena;   /* rec's memory on the worker (jsonarena.h) */
 };
 void ingest_prepare(const struct ingest_file *f, struct ingest_item *it);
 const char *ingest_finish(struct ingest_file *f, struct ingest_item *it);

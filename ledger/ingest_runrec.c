@@ -143,13 +143,7 @@ static void *worker(void *arg)
 			for (; released < done; released++)
 				ingest_item_release(&p->items[released]);
 		}
-		/* each record's values in an arena of its own, dropped whole by
-		 * ingest_item_release: malloc and free of ~100 small values a
-		 * record were a quarter of the worker's time (cmd_ingest.c
-		 * installs the arenas) */
-		json_arena_begin(&p->items[i].arena);
 		prepare_line(p->f, &p->items[i]);
-		json_arena_end();
 	}
 	p->released = released; /* read by the main thread after join */
 	pthread_mutex_lock(&p->mu);

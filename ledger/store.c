@@ -15,7 +15,6 @@
 #include "db.h"
 #include "hw.h"
 #include "infer.h"
-#include "jsonarena.h"
 #include "rkey.h"
 #include "runrec.h"
 #include "sha256.h"
@@ -27,10 +26,7 @@
 
 /* run_id -> config (NULL: the run is known and has no config). Two
  * generations bound the memory: when the young one fills up, the old one is
- * dropped and the young one ages. Parents are nearly always recent runs.
- * Each generation's configs are copies in an arena of its own
- * (common/jsonarena.h), dropped with the generation: no value-by-value
- * copy into malloc and free (~12% of the storing thread's time). */
+ * dropped and the young one ages. Parents are nearly always recent runs. */
 #define CACHE_GEN_MAX 16384
 #define CACHE_SLOTS (2 * CACHE_GEN_MAX) /* power of two, load <= 1/2 */
 
@@ -42,7 +38,6 @@ struct cache_entry {
 struct cache_gen {
 	struct cache_entry *slot; /* CACHE_SLOTS entries */
 	size_t n;
-	struct json_arena arena;  /* the configs of this generation */
 };
 
 static struct cache_entry *gen_find(struct cache_gen *g, const char *run_id)
@@ -55,15 +50,10 @@ static struct cache_entry *gen_find(struct cache_gen *g, const char *run_id)
 
 static void gen_clear(struct cache_gen *g)
 {
-	/* configs outside the arena (jansson without arenas, or pieces too
-	 * large for a chunk) need their own decref */
-	int walk = !g->arena.chunks || g->arena.n_big;
 	for (size_t i = 0; i < CACHE_SLOTS; i++) {
 		free(g->slot[i].run_id);
-		if (walk)
-			json_decref(g->slot[i].config);
+		json_decref(g->slot[i].config);
 	}
-	json_arena_drop(&g->arena, NULL);
 	memset(g->slot, 0, CACHE_SLOTS * sizeof(*g->slot));
 	g->n = 0;
 }
@@ -90,16 +80,12 @@ static struct cache_entry *cache_slot(struct cache *c, const char *run_id)
 	return e;
 }
 
-/* Keep a copy of config (NULL: none) for run_id; returns the copy. The
- * copy is made after the generations aged, in the arena of the generation
- * that holds the entry. */
+/* Keep a copy of config (NULL: none) for run_id; returns the copy. */
 static json_t *cache_put(struct cache *c, const char *run_id, const json_t *config)
 {
 	struct cache_entry *e = cache_slot(c, run_id);
-	json_decref(e->config); /* a replaced copy: its chunk memory stays till the drop */
-	json_arena_begin(&c->gen[0].arena);
+	json_decref(e->config);
 	e->config = config ? json_deep_copy(config) : NULL;
-	json_arena_end();
 	return e->config;
 }
 
@@ -927,10 +913,9 @@ static void bind_record(struct store *st, sqlite3_stmt *q, const struct store_pr
 }
 
 /* Remember a stored run's config for its children. A copy, not a
- * reference: on the two-thread path the record lives in the worker's
- * arena, dropped once stored. (Before the arenas, keeping the worker's
- * values and freeing them here when the cache aged took the worker's
- * malloc lock: ~9% of the samples at 3*10^5 records.) */
+ * reference: on the two-thread path the record was built by the worker,
+ * and freeing the worker's values here when the cache aged took the
+ * worker's malloc lock (~9% of the samples at 3*10^5 records). */
 static void cache_config(struct store *st, const char *run_id, json_t *config)
 {
 	cache_put(&st->cache, run_id, config);
