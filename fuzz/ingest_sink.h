@@ -2,8 +2,8 @@
  * in-memory SQLite ledger and a way to run a reader over a fuzz input.
  *
  * Why an in-memory ledger and not a stub sink: the readers call up into
- * the real driver (ingest_put / _prepare / _finish / _reject, today in
- * ledger/cmd_ingest.c), so what a reader builds is validated and stored
+ * the real ingest core (ingest_put / _prepare / _finish / _reject,
+ * ledger/ingest_core.c), so what a reader builds is validated and stored
  * exactly as `ledger ingest` does it, and a stub would drift from it.
  * ":memory:" has no file, so there is no file-system race and no state
  * left between runs: every input is read inside its own transaction,

@@ -379,7 +379,7 @@ static const char *const upgrade_v1_v2 =
  * that open a new ledger together all see version 0; the first makes the
  * schema and goes on to ingest its file, holding the lock for as long as
  * that takes, so the others look at the version again while they wait
- * instead of waiting for that file (cmd_ingest.c waits for its own). */
+ * instead of waiting for that file (ingest_core.c waits for its own). */
 static int begin_upgrade(sqlite3 *db)
 {
 	for (int waited_ms = 0;; waited_ms += 100) {

@@ -1,9 +1,11 @@
-/* ingest.h — what `ledger ingest` and its format readers share.
+/* ingest.h — the ingest core and its format readers.
  *
  * Each reader (ledger/ingest_FORMAT.c) turns one input file into runrec/1
  * records and hands every record to ingest_put() and every bad line to
- * ingest_reject(); the driver (cmd_ingest.c) validates, fills options,
- * stores and counts. Readers never touch SQLite and never print summaries. */
+ * ingest_reject(); the core (ingest_core.c) fills options, validates,
+ * stores and counts, one transaction per file (ingest_session_file). The
+ * command (cmd_ingest.c) parses its arguments, opens the files and prints
+ * the summary. Readers never touch SQLite and never print summaries. */
 #ifndef RL_INGEST_H
 #define RL_INGEST_H
 #include <jansson.h>
@@ -40,6 +42,23 @@ struct ingest_file {
 	long vram_over;         /* rows whose peak memory is above their GPU's (ingest_check.c) */
 	long diverged;          /* new runs with a val_bpb above the uniform bound (ingest_check.c) */
 };
+
+/* ---- the core (ingest_core.c) -------------------------------------------
+ * A session stores files into one ledger, one at a time: a store on db, the
+ * codediff of --repo (or NULL; the caller owns it), and the wait for the
+ * ledger's write lock that o->wait_s (or $LEDGER_BUSY_TIMEOUT) allows. */
+struct ingest_session;
+struct ingest_session *ingest_session_new(sqlite3 *db, const struct ingest_opts *o,
+					  struct codediff *cd);
+/* Read f (path, name, text, len, format and progress set; opts and store
+ * are set here) with its format's reader and store it in one transaction.
+ * f's counters say what happened. Returns EXIT_OK (records may still have
+ * been quarantined), EXIT_USAGE (the file could not be read as its format)
+ * or EXIT_FAILURE_RT (the ledger failed, or another writer held it past the
+ * wait); on either failure nothing of the file is stored. */
+int ingest_session_file(struct ingest_session *s, struct ingest_file *f);
+/* Frees s; db gets its ordinary busy timeout back. */
+void ingest_session_free(struct ingest_session *s);
 
 /* Warn once per file: 1 the first time name is seen (and records it). */
 int ingest_warn_once(struct ingest_file *f, const char *name);

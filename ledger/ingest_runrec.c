@@ -1,7 +1,7 @@
 /* ingest_runrec.c — reader for runrec/1: JSONL, one record a line (blank
  * lines skipped), or one JSON object spread over several lines (a record
  * written pretty-printed). The same framing serves autoresearch@home JSON
- * (ingest_json_texts). Validation and storage happen in cmd_ingest.c and
+ * (ingest_json_texts). Validation and storage happen in ingest_core.c and
  * store.c; this file finds the records and their line numbers, and for large
  * JSONL files prepares them on a second thread (below). */
 #include <pthread.h>
