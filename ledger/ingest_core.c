@@ -224,8 +224,7 @@ static void warn_lookalikes(struct ingest_file *f, sqlite3_int64 since)
 		"ingest, the same file adds nothing");
 }
 
-/* COMMIT can take seconds on a big file (a bulk load rebuilds indexes,
- * the WAL grows by gigabytes): say so where progress is shown. */
+/* COMMIT can take seconds on a big file (the WAL grows by gigabytes): say so where progress is shown. */
 static int commit_file(struct ingest_file *f)
 {
 	if (f->progress && f->ticks >= 1024)

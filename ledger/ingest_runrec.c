@@ -220,9 +220,7 @@ int ingest_runrec(struct ingest_file *f)
 	if (single_object_line(f->text, f->len, &start))
 		return ingest_json_texts(f, put_text);
 	size_t n = split_lines(f, &items);
-	/* the line count is the records' count as far as a bulk load cares */
-	store_bulk_begin(f->store, n);
-	if (n < PIPE_MIN_LINES) {
+	if (n < PIPE_MIN_LINES || runrec_plain("worker")) {
 		for (size_t i = 0; i < n; i++)
 			put_text(f, items[i].line, items[i].raw, items[i].rawlen);
 	} else {

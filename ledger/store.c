@@ -5,9 +5,7 @@
  * dedupe is run_id's UNIQUE index answering INSERT … ON CONFLICT DO
  * NOTHING (equal content means equal run_id; a SELECT on the rare
  * conflict path tells "present" from a clash, db.c), parent configs
- * come from an in-memory cache before the database, a file with as many
- * records as the ledger holds runs is a bulk load (secondary indexes
- * rebuilt at commit, below), and store_prepare does
+ * come from an in-memory cache before the database, and store_prepare does
  * all it can without the database (identity, canonical text, most of the
  * repeat key, the columns read from the record) so that a worker thread
  * can do it. */
@@ -244,7 +242,6 @@ struct store {
 	struct hw_memo hw[HW_MEMO_N];
 	unsigned hw_next; /* the entry to replace next */
 	char ingested_at[32];
-	unsigned bulk_dropped; /* indexes to rebuild at commit (db.h) */
 	struct codediff *code;  /* ledger ingest --repo, or NULL (store_set_codediff) */
 	sqlite3_stmt *sel_commit;
 	/* A statement failed in this transaction (reported): later steps are
@@ -362,45 +359,17 @@ int store_begin(struct store *st)
 	return db_exec(st->db, "BEGIN IMMEDIATE");
 }
 
-/* The indexes go back before COMMIT, in the same transaction: a crash
- * or a failed rebuild leaves the ledger as it was, indexes and all. */
 int store_commit(struct store *st)
 {
-	unsigned rebuild = st->bulk_dropped;
-	st->bulk_dropped = 0;
 	if (st->failed) /* reported; the caller rolls back */
-		return -1;
-	if (rebuild && db_indexes_create(st->db, rebuild))
 		return -1;
 	return db_exec(st->db, "COMMIT");
 }
 
 void store_rollback(struct store *st)
 {
-	st->bulk_dropped = 0; /* the rollback brings the dropped indexes back */
 	if (!sqlite3_get_autocommit(st->db))
 		db_exec(st->db, "ROLLBACK");
-}
-
-/* ---- bulk load ------------------------------------------------------- */
-
-/* Under this many records a file takes the normal path whatever the
- * ledger holds: dropping and creating seven indexes has a fixed cost
- * (schema changes re-prepare every statement, the rebuild runs after the
- * worker thread is done) that a few inserts into small B-trees do not
- * repay. At 2,500 records into a new ledger bulk took 22% less CPU and 2%
- * more wall time, at 10^4 7% less wall time, at 10^5 15% less. */
-#define BULK_MIN_RECORDS 2048
-
-/* Rebuilding an index sorts every row of the ledger, old and new; keeping
- * it inserts each new row at a random place in it. With at least as many
- * new records as stored runs the sort touches at most twice the new rows,
- * and wins. The stored runs are counted as the largest id (no run is ever
- * deleted, and max(id) is one B-tree descent where count(*) reads the
- * table). */
-int store_bulk_worth(sqlite3_int64 rows, size_t incoming)
-{
-	return incoming >= BULK_MIN_RECORDS && (sqlite3_int64)incoming >= rows;
 }
 
 sqlite3_int64 store_last_id(struct store *st)
@@ -431,18 +400,6 @@ long store_lookalikes(struct store *st, const char *file, sqlite3_int64 since_id
 	long n = rc == SQLITE_ROW ? (long)sqlite3_column_int64(q, 0) : 0;
 	sqlite3_finalize(q);
 	return n;
-}
-
-void store_bulk_begin(struct store *st, size_t incoming)
-{
-	sqlite3_int64 rows = store_last_id(st);
-	if (st->bulk_dropped || !store_bulk_worth(rows, incoming))
-		return;
-	/* a failed drop leaves the normal path for what is still indexed;
-	 * what was dropped is rebuilt at commit all the same */
-	unsigned dropped = 0;
-	db_indexes_drop(st->db, &dropped);
-	st->bulk_dropped = dropped;
 }
 
 /* Bind text that outlives the statement's step (the record, buffers of
