@@ -196,6 +196,8 @@ int ingest_warn_once(struct ingest_file *f, const char *name)
 	return 1;
 }
 
+/* ---- one file ----------------------------------------------------------- */
+
 static int run_reader(struct ingest_file *f)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(readers); i++)
