@@ -1,7 +1,6 @@
 /* runrec.c — runrec/1 parsing, validation, identity and append; see runrec.h. */
 #include <fcntl.h>
 #include <unistd.h>
-#include "jsonparse.h"
 #include "runrec.h"
 #include "sha256.h"
 #include "termtext.h"
@@ -53,46 +52,10 @@ static void parse_error_words(const char *text, size_t len, const json_error_t *
 	sb_adds(err, "')");
 }
 
-static const char *plain_paths; /* NULL until read; "" when unset */
-
-void runrec_plain_set(const char *paths)
-{
-	__atomic_store_n(&plain_paths, paths, __ATOMIC_RELAXED);
-}
-
-int runrec_plain(const char *path)
-{
-	/* every thread reading it first computes the same value */
-	const char *p = __atomic_load_n(&plain_paths, __ATOMIC_RELAXED);
-	if (!p) {
-		p = getenv("RL_INGEST_PLAIN");
-		p = p ? p : "";
-		__atomic_store_n(&plain_paths, p, __ATOMIC_RELAXED);
-	}
-	if (!*p)
-		return 0;
-	if (!strcmp(p, "all"))
-		return 1;
-	size_t n = strlen(path);
-	for (const char *s = p; *s; s += strcspn(s, ",") + (s[strcspn(s, ",")] == ',')) {
-		if (strcspn(s, ",") == n && !strncmp(s, path, n))
-			return 1;
-	}
-	return 0;
-}
-
 json_t *runrec_parse(const char *text, size_t len, sb *err)
 {
-	/* The fast path builds what jansson would for plain records; anything
-	 * it declines (errors included) goes to jansson, which words the error.
-	 * It earns its place: a 2*10^5-record import took 1.54-1.60x the CPU
-	 * without it, same run (docs/bench.md); fuzz/fuzz_jsonparse.c holds it
-	 * against jansson. */
-	json_t *v = runrec_plain("parser") ? NULL : json_parse_object_fast(text, len);
-	if (v)
-		return v;
 	json_error_t je;
-	v = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
+	json_t *v = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
 	if (!v) {
 		parse_error_words(text, len, &je, err);
 		return NULL;

@@ -17,21 +17,8 @@ extern const char *const runrec_phases[];    /* startup forward backward optimiz
 
 int runrec_in_list(const char *const *list, const char *s);
 
-/* Ingest's speed paths, each beside a plain path with the same result:
- * "parser" (runrec_parse's fast path) and "worker" (the second thread of
- * ledger/ingest_runrec.c).
- * 1 when $RL_INGEST_PLAIN names it in a comma list or is "all": the plain
- * path is taken, so bench/ingest_bench.sh can measure what each buys in
- * the same run. Read once; any thread. */
-int runrec_plain(const char *path);
-/* Set what runrec_plain reads instead of the environment (a comma list,
- * "all" or ""): for a harness that compares both paths in one process.
- * Not while another thread ingests. */
-void runrec_plain_set(const char *paths);
-
 /* Parse one JSON text (one JSONL line or a whole-file object). Returns a new
- * reference or NULL with the reason appended to err (column included).
- * Plain objects take common/jsonparse.c's fast path, all else jansson. */
+ * reference or NULL with the reason appended to err (column included). */
 json_t *runrec_parse(const char *text, size_t len, sb *err);
 
 /* Numbers in the JSON text too small for a double ("1e-400", nonzero but

@@ -60,6 +60,15 @@ int ingest_session_file(struct ingest_session *s, struct ingest_file *f);
 /* Frees s; db gets its ordinary busy timeout back. */
 void ingest_session_free(struct ingest_session *s);
 
+/* Ingest's one speed path, the worker thread of ingest_runrec.c, has a
+ * plain path beside it that stores the same rows (one thread). It is taken
+ * when $RL_INGEST_PLAIN is set to anything but "" or "0", or after
+ * ingest_plain_set(1): bench/ingest_bench.sh measures what the worker buys,
+ * fuzz/fuzz_paths.c compares the two. Read once; set only while no file
+ * is being read. */
+int ingest_plain(void);
+void ingest_plain_set(int plain);
+
 /* Warn once per file: 1 the first time name is seen (and records it). */
 int ingest_warn_once(struct ingest_file *f, const char *name);
 

@@ -12,6 +12,24 @@
 #include "store.h"
 #include "util.h"
 
+/* ---- the plain path ------------------------------------------------------ */
+
+static int plain = -1; /* -1 until read */
+
+void ingest_plain_set(int on)
+{
+	plain = on;
+}
+
+int ingest_plain(void)
+{
+	if (plain < 0) {
+		const char *v = getenv("RL_INGEST_PLAIN");
+		plain = v && *v && strcmp(v, "0");
+	}
+	return plain;
+}
+
 /* ---- formats --------------------------------------------------------- */
 
 static const struct {
