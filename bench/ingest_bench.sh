@@ -15,8 +15,9 @@
 # Each VARIANT is NAME or NAME:VAR=VALUE,VAR=VALUE: `ledger ingest` run with
 # those variables set; LEDGER=PATH among them runs another build (an older
 # commit's, for before and after). The default variants: the build as it is
-# ("default") and with every speed path off ("plain": RL_INGEST_PLAIN=all,
-# common/runrec.h); "plain" must be among them for the ratios. The rounds alternate the variants (A B C A B C …) so
+# ("default") and on its plain path ("plain": RL_INGEST_PLAIN=1, one thread
+# instead of the worker, ledger/ingest.h); "plain" must be among them for
+# the ratios. The rounds alternate the variants (A B C A B C …) so
 # that the load of a shared machine falls on all of them alike; each figure
 # is the best of ROUNDS (wall seconds, and the CPU seconds of that run).
 # ratio = the plain variant's seconds ÷ this one's, from the same run: the
@@ -30,7 +31,7 @@ BASE=${BASE:-100000}
 CC=${CC:-cc}
 N_IMPORT=${1:-1000000}
 N_DAY=${2:-10000}
-VARIANTS=${VARIANTS:-"default plain:RL_INGEST_PLAIN=all"}
+VARIANTS=${VARIANTS:-"default plain:RL_INGEST_PLAIN=1"}
 for n in "$N_IMPORT" "$N_DAY" "$BASE" "$ROUNDS"; do
 	case "$n" in ''|*[!0-9]*) echo "ingest_bench: '$n' is not a count" >&2; exit 2 ;; esac
 done
