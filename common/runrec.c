@@ -2,8 +2,6 @@
 #include <fcntl.h>
 #include <unistd.h>
 #include "curve.h"
-#include "jsonparse.h"
-#include "realfmt.h"
 #include "runrec.h"
 #include "sha256.h"
 #include "termtext.h"
@@ -57,13 +55,8 @@ static void parse_error_words(const char *text, size_t len, const json_error_t *
 
 json_t *runrec_parse(const char *text, size_t len, sb *err)
 {
-	/* the fast path builds what jansson would for plain records; anything
-	 * it declines (errors included) goes to jansson, which words the error */
-	json_t *v = json_parse_object_fast(text, len);
-	if (v)
-		return v;
 	json_error_t je;
-	v = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
+	json_t *v = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
 	if (!v) {
 		parse_error_words(text, len, &je, err);
 		return NULL;
@@ -500,13 +493,12 @@ static void canon_integer(sb *out, json_int_t v)
 	sb_add(out, p, (size_t)(buf + sizeof(buf) - p));
 }
 
-/* "%.17g" (common/realfmt.c: printf's bytes in a fifth of its time), then
- * jansson's touches: ".0" when it would read back as an integer, no '+'
+/* "%.17g", then jansson's touches: ".0" when it would read back as an integer, no '+'
  * and no leading zeros in the exponent (1e+20 -> 1e20, 1e-05 -> 1e-5). */
 static void canon_real(sb *out, double v)
 {
 	char buf[40];
-	int n = realfmt_g17(v, buf, sizeof(buf));
+	int n = snprintf(buf, sizeof(buf), "%.17g", v);
 	char *e = memchr(buf, 'e', (size_t)n);
 	if (!e) {
 		sb_add(out, buf, (size_t)n);

@@ -1,5 +1,4 @@
 /* sha256.c — SHA-256 from FIPS 180-4 section 6.2; see sha256.h. */
-#include <stdlib.h>
 #include <string.h>
 #include "sha256.h"
 
@@ -42,82 +41,6 @@ static void compress(uint32_t h[8], const uint8_t p[64])
 	h[4] += e; h[5] += f; h[6] += g; h[7] += hh;
 }
 
-/* ---- SHA extensions (x86-64) -------------------------------------------
- * The same compression on the CPU's SHA-256 instructions, ~6x faster than
- * the loop above; every record's identity and repeat key goes through here.
- * The state is kept as the instructions want it, {A,B,E,F} and {C,D,G,H};
- * each SHA256RNDS2 does two rounds, so four message words take two calls.
- * Chosen at run time; the plain version stays the reference (the tests
- * check the digests on whichever path the machine takes). */
-#if defined(__x86_64__) && defined(__GNUC__)
-#include <cpuid.h>
-#include <immintrin.h>
-#define HAVE_SHA_NI 1
-
-/* CPUID directly: clang 14 does not know __builtin_cpu_supports("sha"). */
-static int cpu_has_sha_ni(void)
-{
-	unsigned a, b, c, d;
-	if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & bit_SSE4_1) || !(c & bit_SSSE3))
-		return 0;
-	return __get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & bit_SHA);
-}
-
-__attribute__((target("sha,sse4.1,ssse3")))
-static void compress_ni(uint32_t h[8], const uint8_t p[64])
-{
-	/* words are big-endian: reverse the bytes of each 32-bit lane */
-	const __m128i bswap = _mm_set_epi64x(0x0c0d0e0f08090a0bLL, 0x0405060700010203LL);
-	__m128i dcba = _mm_loadu_si128((const __m128i *)&h[0]);
-	__m128i hgfe = _mm_loadu_si128((const __m128i *)&h[4]);
-	__m128i cdab = _mm_shuffle_epi32(dcba, 0xB1);
-	__m128i efgh = _mm_shuffle_epi32(hgfe, 0x1B);
-	__m128i abef = _mm_alignr_epi8(cdab, efgh, 8);
-	__m128i cdgh = _mm_blend_epi16(efgh, cdab, 0xF0);
-	__m128i abef0 = abef, cdgh0 = cdgh, w[16];
-
-	for (int g = 0; g < 4; g++)
-		w[g] = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(p + 16 * g)), bswap);
-	/* W[t..t+3] from W[t-16..t-1]: msg1 adds sigma0, the alignr gives
-	 * W[t-7..t-4], msg2 adds sigma1 */
-	for (int g = 4; g < 16; g++)
-		w[g] = _mm_sha256msg2_epu32(_mm_add_epi32(_mm_sha256msg1_epu32(w[g - 4], w[g - 3]),
-							  _mm_alignr_epi8(w[g - 1], w[g - 2], 4)),
-					    w[g - 1]);
-	for (int g = 0; g < 16; g++) {
-		__m128i wk = _mm_add_epi32(w[g], _mm_loadu_si128((const __m128i *)&K[4 * g]));
-		cdgh = _mm_sha256rnds2_epu32(cdgh, abef, wk);                        /* rounds 4g, 4g+1 */
-		abef = _mm_sha256rnds2_epu32(abef, cdgh, _mm_shuffle_epi32(wk, 0x0E)); /* 4g+2, 4g+3 */
-	}
-	abef = _mm_add_epi32(abef, abef0);
-	cdgh = _mm_add_epi32(cdgh, cdgh0);
-
-	__m128i feba = _mm_shuffle_epi32(abef, 0x1B);
-	__m128i dchg = _mm_shuffle_epi32(cdgh, 0xB1);
-	_mm_storeu_si128((__m128i *)&h[0], _mm_blend_epi16(feba, dchg, 0xF0));
-	_mm_storeu_si128((__m128i *)&h[4], _mm_alignr_epi8(dchg, feba, 8));
-}
-#endif
-
-/* RL_SHA256_PLAIN=1 in the environment forces the plain loop (to compare). */
-static void compress_any(uint32_t h[8], const uint8_t p[64])
-{
-#ifdef HAVE_SHA_NI
-	static int use_ni = -1; /* every thread computes the same value */
-	int ni = __atomic_load_n(&use_ni, __ATOMIC_RELAXED);
-	if (ni < 0) {
-		const char *plain = getenv("RL_SHA256_PLAIN");
-		ni = cpu_has_sha_ni() && !(plain && *plain == '1');
-		__atomic_store_n(&use_ni, ni, __ATOMIC_RELAXED);
-	}
-	if (ni) {
-		compress_ni(h, p);
-		return;
-	}
-#endif
-	compress(h, p);
-}
-
 void sha256_init(sha256_ctx *c)
 {
 	static const uint32_t iv[8] = { 0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
@@ -139,11 +62,11 @@ void sha256_update(sha256_ctx *c, const void *data, size_t n)
 		n -= take;
 		if (c->used < 64)
 			return;
-		compress_any(c->h, c->block);
+		compress(c->h, c->block);
 		c->used = 0;
 	}
 	for (; n >= 64; p += 64, n -= 64)
-		compress_any(c->h, p);
+		compress(c->h, p);
 	memcpy(c->block, p, n);
 	c->used = n;
 }

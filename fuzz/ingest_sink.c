@@ -2,6 +2,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "db.h"
 #include "ingest_sink.h"
 #include "store.h"
@@ -16,8 +17,40 @@ static sqlite3 *ledger_db(void)
 	return db;
 }
 
+/* Every row of table in the order of its key, one line a row, column by
+ * column, but for ingested_at (the clock, which differs between two
+ * ingests). */
+static void dump_table(sqlite3 *db, const char *table, const char *key, sb *out)
+{
+	char sql[128];
+	snprintf(sql, sizeof(sql), "SELECT * FROM %s ORDER BY %s", table, key);
+	sqlite3_stmt *q = db_prepare(db, sql);
+	if (!q)
+		abort();
+	int rc;
+	while ((rc = db_step(q, "dump a table")) == SQLITE_ROW) {
+		for (int c = 0; c < sqlite3_column_count(q); c++) {
+			if (!strcmp(sqlite3_column_name(q, c), "ingested_at"))
+				continue;
+			const unsigned char *t = sqlite3_column_text(q, c);
+			sb_addf(out, "%s%s", c ? "|" : "", t ? (const char *)t : "NULL");
+		}
+		sb_addc(out, '\n');
+	}
+	if (rc != SQLITE_DONE)
+		abort();
+	sqlite3_finalize(q);
+	sb_addf(out, "-- %s\n", table);
+}
+
 int fuzz_ingest(enum ingest_format fmt, int (*reader)(struct ingest_file *f),
 		const uint8_t *data, size_t size, long *outcomes)
+{
+	return fuzz_ingest_dump(fmt, reader, data, size, outcomes, NULL);
+}
+
+int fuzz_ingest_dump(enum ingest_format fmt, int (*reader)(struct ingest_file *f),
+		     const uint8_t *data, size_t size, long *outcomes, sb *dump)
 {
 	/* what a user typically passes (docs/ingest.md); a time so results.tsv
 	 * rows get started_at from --every */
@@ -45,6 +78,11 @@ int fuzz_ingest(enum ingest_format fmt, int (*reader)(struct ingest_file *f),
 	}
 	int rc = reader(&f);
 	*outcomes = f.n_new + f.n_present + f.n_quarantined;
+	if (dump) {
+		dump_table(ledger_db(), "runs", "id", dump);
+		dump_table(ledger_db(), "changes", "run, var", dump); /* WITHOUT ROWID */
+		dump_table(ledger_db(), "quarantine", "id", dump);
+	}
 	store_rollback(st);
 	if (f.n_new) {
 		store_free(st);

@@ -2,8 +2,8 @@
  * in-memory SQLite ledger and a way to run a reader over a fuzz input.
  *
  * Why an in-memory ledger and not a stub sink: the readers call up into
- * the real driver (ingest_put / _prepare / _finish / _reject, today in
- * ledger/cmd_ingest.c), so what a reader builds is validated and stored
+ * the real ingest core (ingest_put / _prepare / _finish / _reject,
+ * ledger/ingest_core.c), so what a reader builds is validated and stored
  * exactly as `ledger ingest` does it, and a stub would drift from it.
  * ":memory:" has no file, so there is no file-system race and no state
  * left between runs: every input is read inside its own transaction,
@@ -23,5 +23,10 @@
  * silently". */
 int fuzz_ingest(enum ingest_format fmt, int (*reader)(struct ingest_file *f),
 		const uint8_t *data, size_t size, long *outcomes);
+/* The same, and when dump is not NULL every row the input left in the runs,
+ * changes and quarantine tables (ingested_at aside) appended to it, read
+ * before the rollback: to compare two ways of ingesting the same input. */
+int fuzz_ingest_dump(enum ingest_format fmt, int (*reader)(struct ingest_file *f),
+		     const uint8_t *data, size_t size, long *outcomes, sb *dump);
 
 #endif

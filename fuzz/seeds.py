@@ -48,9 +48,7 @@ def runrec_and_json():
     recs = sorted(glob.glob(FX + "/*/runs.jsonl")) + [FX + "/audit/seed.jsonl"]
     for name, line in jsonl_lines(recs):
         put("runrec", name, line)
-        put("jsonparse", name, line)
     put("runrec", "fixture-single.json", read(FX + "/ingest/single.json"))
-    put("jsonparse", "fixture-single.json", read(FX + "/ingest/single.json"))
     edges = {
         "edge-minimal": '{"schema":"runrec/1","status":"ok"}',
         "edge-nulls": '{"schema":"runrec/1","status":"crash","metrics":{"val_bpb":null},"failure":{"phase":"data","message":"x"}}',
@@ -74,10 +72,21 @@ def runrec_and_json():
         "edge-config": '{"schema":"runrec/1","status":"ok","config":{"model.depth":8,"optim.lr":0.04,"x":"y"},"parent":"r-1"}',
     }
     for k, v in edges.items():
-        put("jsonparse", k, v)
         put("runrec", k, v)
-    put("jsonparse", "edge-raw-nul", b'{"a":"x\x00"}')
-    put("jsonparse", "edge-bad-utf8", b'{"a":"\xc0\xaf\xed\xa0\x80\xf4\x90\x80\x80"}')
+    put("runrec", "edge-raw-nul", b'{"a":"x\x00"}')
+    put("runrec", "edge-bad-utf8", b'{"a":"\xc0\xaf\xed\xa0\x80\xf4\x90\x80\x80"}')
+
+def paths():
+    """Whole JSONL files (cut at a line end), so that the speed paths'
+    harness sees parent chains, repeats and bad lines in one input."""
+    for p in sorted(glob.glob(FX + "/*/runs.jsonl")):
+        data = read(p)[:MAX_SEED]
+        put("paths", "fixture-%s-%s" % (os.path.basename(os.path.dirname(p)), os.path.basename(p)),
+            data[:data.rfind(b"\n") + 1] if len(data) == MAX_SEED else data)
+    put("paths", "edge-bad-lines", '{"schema":"runrec/1","status":"ok","run_id":"a"}\n'
+        '{"schema":"runrec/1",\n\n[1]\n{"a":1,"a":2}\n'
+        '{"schema":"runrec/1","status":"ok","run_id":"a"}\n'
+        '{"schema":"runrec/1","status":"ok","run_id":"a","agent":"x"}\n')
 
 def tsv():
     for p in sorted(glob.glob(FX + "/ingest/results*.tsv")) + [FX + "/audit/seed-results.tsv"]:
@@ -169,4 +178,4 @@ def infer():
     for k, v in edges.items():
         put("infer", k, v)
 
-runrec_and_json(); tsv(); runlog(); arh(); template(); infer()
+runrec_and_json(); paths(); tsv(); runlog(); arh(); template(); infer()

@@ -13,8 +13,8 @@
  * inferring them, keeps the repeat key and where the run was first
  * ingested from, and adds the annotations the ledger lacks. Every member
  * is optional; "changes" present (even empty) means "do not infer".
- * Strings are copied with malloc: the record may live in a worker's
- * jansson arena (jsonarena.h), dropped before the carried data is freed. */
+ * Strings are copied with malloc, so the carried data outlives the record
+ * it was taken from. */
 #ifndef RL_CARRIED_H
 #define RL_CARRIED_H
 #include <jansson.h>

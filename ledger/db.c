@@ -31,7 +31,7 @@
  *   indexes (the list "indexes" below): runs_time (t_finished, id), runs_hw,
  *   runs_agent, runs_campaign, runs_repeat, and runs_frontier (t_finished,
  *   id, hw_class, vram_tier, val_bpb) WHERE val_bpb IS NOT NULL, covering
- *   the frontier's scan; a bulk ingest rebuilds them (store.c)
+ *   the frontier's scan
  *
  * changes     variables a run changed against its parent
  *   run INTEGER -> runs.id, var TEXT, old TEXT, new TEXT (JSON scalars as text,
@@ -106,9 +106,8 @@ static const char *const schema =
 	" key TEXT, value TEXT NOT NULL, who TEXT, at TEXT NOT NULL);";
 
 /* The secondary indexes: all but the tables' own keys and UNIQUE
- * constraints. Schema creation and a bulk ingest's rebuild (below) both
- * read this one list, so the two cannot drift. "def" is what follows the
- * index name; SQLite keeps "CREATE INDEX <name> <def>" in sqlite_master. */
+ * constraints. "def" is what follows the index name; SQLite keeps
+ * "CREATE INDEX <name> <def>" in sqlite_master. */
 static const struct {
 	const char *name, *def;
 } indexes[] = {
@@ -129,11 +128,9 @@ static const struct {
 
 /* ---- secondary indexes -------------------------------------------- */
 
-int db_indexes_create(sqlite3 *db, unsigned which)
+static int indexes_create(sqlite3 *db)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(indexes); i++) {
-		if (!(which & 1u << i))
-			continue;
 		char sql[256];
 		snprintf(sql, sizeof(sql), "CREATE INDEX IF NOT EXISTS %s %s", indexes[i].name,
 			 indexes[i].def);
@@ -143,36 +140,6 @@ int db_indexes_create(sqlite3 *db, unsigned which)
 	return 0;
 }
 
-/* 1 when the ledger holds index i exactly as defined above: an index of
- * that name from another definition is left alone, never rebuilt as ours. */
-static int index_is_ours(sqlite3 *db, size_t i)
-{
-	char want[256];
-	snprintf(want, sizeof(want), "CREATE INDEX %s %s", indexes[i].name, indexes[i].def);
-	sqlite3_stmt *q = db_prepare(db, "SELECT sql FROM sqlite_master WHERE type = 'index'"
-					 " AND name = ?1");
-	sqlite3_bind_text(q, 1, indexes[i].name, -1, SQLITE_STATIC);
-	int ours = db_step(q, "read the ledger's indexes") == SQLITE_ROW &&
-		   sqlite3_column_type(q, 0) == SQLITE_TEXT &&
-		   !strcmp((const char *)sqlite3_column_text(q, 0), want);
-	sqlite3_finalize(q);
-	return ours;
-}
-
-int db_indexes_drop(sqlite3 *db, unsigned *dropped)
-{
-	*dropped = 0;
-	for (size_t i = 0; i < ARRAY_SIZE(indexes); i++) {
-		if (!index_is_ours(db, i))
-			continue;
-		char sql[128];
-		snprintf(sql, sizeof(sql), "DROP INDEX %s", indexes[i].name);
-		if (db_exec(db, sql))
-			return -1;
-		*dropped |= 1u << i;
-	}
-	return 0;
-}
 
 static int refuse_readonly(const char *path, const char *sqlite_said);
 
@@ -394,7 +361,7 @@ static const char *const upgrade_v1_v2 =
  * that open a new ledger together all see version 0; the first makes the
  * schema and goes on to ingest its file, holding the lock for as long as
  * that takes, so the others look at the version again while they wait
- * instead of waiting for that file (cmd_ingest.c waits for its own). */
+ * instead of waiting for that file (ingest_core.c waits for its own). */
 static int begin_upgrade(sqlite3 *db)
 {
 	for (int waited_ms = 0;; waited_ms += 100) {
@@ -427,7 +394,7 @@ static int db_upgrade(sqlite3 *db, const char *path)
 	/* 2 -> 3 adds the annotations table and its index: the schema text
 	 * and the index list below create what is missing */
 	if (!rc && v < LEDGER_SCHEMA_VERSION)
-		rc = db_exec(db, schema) || db_indexes_create(db, DB_INDEXES_ALL);
+		rc = db_exec(db, schema) || indexes_create(db);
 	if (!rc && v < LEDGER_SCHEMA_VERSION) {
 		char sql[64];
 		snprintf(sql, sizeof(sql), "PRAGMA user_version=%d", LEDGER_SCHEMA_VERSION);

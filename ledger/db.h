@@ -26,19 +26,6 @@ void db_close(sqlite3 *db);
  * message printed. */
 int db_open_read(const char *path, sqlite3 **out);
 
-/* The secondary indexes (db.c lists them, one bit each): everything but
- * the tables' own keys and UNIQUE constraints, so nothing that rejects a
- * row. A bulk load drops them inside its write transaction and creates
- * them again before COMMIT: one sort per index instead of a random B-tree
- * insert per row per index; readers keep the old snapshot with its indexes.
- * db_indexes_drop drops only those exactly as db.c defines them and says
- * which in *dropped (also when it fails part way); db_indexes_create
- * creates those in which that are missing. Both return 0 or -1 with a
- * message printed. */
-#define DB_INDEXES_ALL 0xffffffffu
-int db_indexes_drop(sqlite3 *db, unsigned *dropped);
-int db_indexes_create(sqlite3 *db, unsigned which);
-
 /* ---- SQLite errors ------------------------------------------------------
  * One way to handle them, for every statement: prepare it with db_prepare,
  * step it with db_step. Both report a failure once -- what the statement

@@ -1,13 +1,14 @@
-/* ingest.h — what `ledger ingest` and its format readers share.
+/* ingest.h — the ingest core and its format readers.
  *
  * Each reader (ledger/ingest_FORMAT.c) turns one input file into runrec/1
  * records and hands every record to ingest_put() and every bad line to
- * ingest_reject(); the driver (cmd_ingest.c) validates, fills options,
- * stores and counts. Readers never touch SQLite and never print summaries. */
+ * ingest_reject(); the core (ingest_core.c) fills options, validates,
+ * stores and counts, one transaction per file (ingest_session_file). The
+ * command (cmd_ingest.c) parses its arguments, opens the files and prints
+ * the summary. Readers never touch SQLite and never print summaries. */
 #ifndef RL_INGEST_H
 #define RL_INGEST_H
 #include <jansson.h>
-#include "jsonarena.h"
 #include "sb.h"
 #include "store.h"
 
@@ -42,6 +43,32 @@ struct ingest_file {
 	long diverged;          /* new runs with a val_bpb above the uniform bound (ingest_check.c) */
 };
 
+/* ---- the core (ingest_core.c) -------------------------------------------
+ * A session stores files into one ledger, one at a time: a store on db, the
+ * codediff of --repo (or NULL; the caller owns it), and the wait for the
+ * ledger's write lock that o->wait_s (or $LEDGER_BUSY_TIMEOUT) allows. */
+struct ingest_session;
+struct ingest_session *ingest_session_new(sqlite3 *db, const struct ingest_opts *o,
+					  struct codediff *cd);
+/* Read f (path, name, text, len, format and progress set; opts and store
+ * are set here) with its format's reader and store it in one transaction.
+ * f's counters say what happened. Returns EXIT_OK (records may still have
+ * been quarantined), EXIT_USAGE (the file could not be read as its format)
+ * or EXIT_FAILURE_RT (the ledger failed, or another writer held it past the
+ * wait); on either failure nothing of the file is stored. */
+int ingest_session_file(struct ingest_session *s, struct ingest_file *f);
+/* Frees s; db gets its ordinary busy timeout back. */
+void ingest_session_free(struct ingest_session *s);
+
+/* Ingest's one speed path, the worker thread of ingest_runrec.c, has a
+ * plain path beside it that stores the same rows (one thread). It is taken
+ * when $RL_INGEST_PLAIN is set to anything but "" or "0", or after
+ * ingest_plain_set(1): bench/ingest_bench.sh measures what the worker buys,
+ * fuzz/fuzz_paths.c compares the two. Read once; set only while no file
+ * is being read. */
+int ingest_plain(void);
+void ingest_plain_set(int plain);
+
 /* Warn once per file: 1 the first time name is seen (and records it). */
 int ingest_warn_once(struct ingest_file *f, const char *name);
 
@@ -67,7 +94,6 @@ struct ingest_item {
 	sb why;                    /* the reason when rejected */
 	sb underflow;              /* numbers nulled (runrec_null_underflows): warned in order */
 	struct store_prep prep;
-	struct json_arena arena;   /* rec's memory on the worker (jsonarena.h) */
 };
 void ingest_prepare(const struct ingest_file *f, struct ingest_item *it);
 const char *ingest_finish(struct ingest_file *f, struct ingest_item *it);

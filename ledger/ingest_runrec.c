@@ -1,7 +1,7 @@
 /* ingest_runrec.c — reader for runrec/1: JSONL, one record a line (blank
  * lines skipped), or one JSON object spread over several lines (a record
  * written pretty-printed). The same framing serves autoresearch@home JSON
- * (ingest_json_texts). Validation and storage happen in cmd_ingest.c and
+ * (ingest_json_texts). Validation and storage happen in ingest_core.c and
  * store.c; this file finds the records and their line numbers, and for large
  * JSONL files prepares them on a second thread (below). */
 #include <pthread.h>
@@ -107,7 +107,10 @@ static void put_text(struct ingest_file *f, long no, const char *text, size_t n)
  * the time of a record, storing it the other half; so a worker thread
  * prepares lines ahead while this thread stores them in file order. The
  * worker touches only its items (jansson values are not shared), and stays
- * at most WINDOW lines ahead so memory stays bounded. */
+ * at most WINDOW lines ahead so memory stays bounded. It earns its place
+ * (issue 11 item 8): a 2*10^5-record import took 1.4-3.0x the wall time on
+ * one thread (RL_INGEST_PLAIN=1), same run, on the shared 2-core machine;
+ * it gains only while the second core is free (docs/ingest.md). */
 #ifndef PIPE_MIN_LINES /* -DPIPE_MIN_LINES=… in a test build to compare paths */
 #define PIPE_MIN_LINES 2048
 #endif
@@ -143,13 +146,7 @@ static void *worker(void *arg)
 			for (; released < done; released++)
 				ingest_item_release(&p->items[released]);
 		}
-		/* each record's values in an arena of its own, dropped whole by
-		 * ingest_item_release: malloc and free of ~100 small values a
-		 * record were a quarter of the worker's time (cmd_ingest.c
-		 * installs the arenas) */
-		json_arena_begin(&p->items[i].arena);
 		prepare_line(p->f, &p->items[i]);
-		json_arena_end();
 	}
 	p->released = released; /* read by the main thread after join */
 	pthread_mutex_lock(&p->mu);
@@ -226,9 +223,7 @@ int ingest_runrec(struct ingest_file *f)
 	if (single_object_line(f->text, f->len, &start))
 		return ingest_json_texts(f, put_text);
 	size_t n = split_lines(f, &items);
-	/* the line count is the records' count as far as a bulk load cares */
-	store_bulk_begin(f->store, n);
-	if (n < PIPE_MIN_LINES) {
+	if (n < PIPE_MIN_LINES || ingest_plain()) {
 		for (size_t i = 0; i < n; i++)
 			put_text(f, items[i].line, items[i].raw, items[i].rawlen);
 	} else {

@@ -5,9 +5,7 @@
  * dedupe is run_id's UNIQUE index answering INSERT … ON CONFLICT DO
  * NOTHING (equal content means equal run_id; a SELECT on the rare
  * conflict path tells "present" from a clash, db.c), parent configs
- * come from an in-memory cache before the database, a file with as many
- * records as the ledger holds runs is a bulk load (secondary indexes
- * rebuilt at commit, below), and store_prepare does
+ * come from an in-memory cache before the database, and store_prepare does
  * all it can without the database (identity, canonical text, most of the
  * repeat key, the columns read from the record) so that a worker thread
  * can do it. */
@@ -17,7 +15,6 @@
 #include "db.h"
 #include "hw.h"
 #include "infer.h"
-#include "jsonarena.h"
 #include "rkey.h"
 #include "runrec.h"
 #include "sha256.h"
@@ -29,10 +26,7 @@
 
 /* run_id -> config (NULL: the run is known and has no config). Two
  * generations bound the memory: when the young one fills up, the old one is
- * dropped and the young one ages. Parents are nearly always recent runs.
- * Each generation's configs are copies in an arena of its own
- * (common/jsonarena.h), dropped with the generation: no value-by-value
- * copy into malloc and free (~12% of the storing thread's time). */
+ * dropped and the young one ages. Parents are nearly always recent runs. */
 #define CACHE_GEN_MAX 16384
 #define CACHE_SLOTS (2 * CACHE_GEN_MAX) /* power of two, load <= 1/2 */
 
@@ -44,7 +38,6 @@ struct cache_entry {
 struct cache_gen {
 	struct cache_entry *slot; /* CACHE_SLOTS entries */
 	size_t n;
-	struct json_arena arena;  /* the configs of this generation */
 };
 
 static struct cache_entry *gen_find(struct cache_gen *g, const char *run_id)
@@ -57,15 +50,10 @@ static struct cache_entry *gen_find(struct cache_gen *g, const char *run_id)
 
 static void gen_clear(struct cache_gen *g)
 {
-	/* configs outside the arena (jansson without arenas, or pieces too
-	 * large for a chunk) need their own decref */
-	int walk = !g->arena.chunks || g->arena.n_big;
 	for (size_t i = 0; i < CACHE_SLOTS; i++) {
 		free(g->slot[i].run_id);
-		if (walk)
-			json_decref(g->slot[i].config);
+		json_decref(g->slot[i].config);
 	}
-	json_arena_drop(&g->arena, NULL);
 	memset(g->slot, 0, CACHE_SLOTS * sizeof(*g->slot));
 	g->n = 0;
 }
@@ -92,16 +80,12 @@ static struct cache_entry *cache_slot(struct cache *c, const char *run_id)
 	return e;
 }
 
-/* Keep a copy of config (NULL: none) for run_id; returns the copy. The
- * copy is made after the generations aged, in the arena of the generation
- * that holds the entry. */
+/* Keep a copy of config (NULL: none) for run_id; returns the copy. */
 static json_t *cache_put(struct cache *c, const char *run_id, const json_t *config)
 {
 	struct cache_entry *e = cache_slot(c, run_id);
-	json_decref(e->config); /* a replaced copy: its chunk memory stays till the drop */
-	json_arena_begin(&c->gen[0].arena);
+	json_decref(e->config);
 	e->config = config ? json_deep_copy(config) : NULL;
-	json_arena_end();
 	return e->config;
 }
 
@@ -260,7 +244,6 @@ struct store {
 	struct hw_memo hw[HW_MEMO_N];
 	unsigned hw_next; /* the entry to replace next */
 	char ingested_at[32];
-	unsigned bulk_dropped; /* indexes to rebuild at commit (db.h) */
 	struct codediff *code;  /* ledger ingest --repo, or NULL (store_set_codediff) */
 	sqlite3_stmt *sel_commit;
 	/* A statement failed in this transaction (reported): later steps are
@@ -378,45 +361,17 @@ int store_begin(struct store *st)
 	return db_exec(st->db, "BEGIN IMMEDIATE");
 }
 
-/* The indexes go back before COMMIT, in the same transaction: a crash
- * or a failed rebuild leaves the ledger as it was, indexes and all. */
 int store_commit(struct store *st)
 {
-	unsigned rebuild = st->bulk_dropped;
-	st->bulk_dropped = 0;
 	if (st->failed) /* reported; the caller rolls back */
-		return -1;
-	if (rebuild && db_indexes_create(st->db, rebuild))
 		return -1;
 	return db_exec(st->db, "COMMIT");
 }
 
 void store_rollback(struct store *st)
 {
-	st->bulk_dropped = 0; /* the rollback brings the dropped indexes back */
 	if (!sqlite3_get_autocommit(st->db))
 		db_exec(st->db, "ROLLBACK");
-}
-
-/* ---- bulk load ------------------------------------------------------- */
-
-/* Under this many records a file takes the normal path whatever the
- * ledger holds: dropping and creating seven indexes has a fixed cost
- * (schema changes re-prepare every statement, the rebuild runs after the
- * worker thread is done) that a few inserts into small B-trees do not
- * repay. At 2,500 records into a new ledger bulk took 22% less CPU and 2%
- * more wall time, at 10^4 7% less wall time, at 10^5 15% less. */
-#define BULK_MIN_RECORDS 2048
-
-/* Rebuilding an index sorts every row of the ledger, old and new; keeping
- * it inserts each new row at a random place in it. With at least as many
- * new records as stored runs the sort touches at most twice the new rows,
- * and wins. The stored runs are counted as the largest id (no run is ever
- * deleted, and max(id) is one B-tree descent where count(*) reads the
- * table). */
-int store_bulk_worth(sqlite3_int64 rows, size_t incoming)
-{
-	return incoming >= BULK_MIN_RECORDS && (sqlite3_int64)incoming >= rows;
 }
 
 sqlite3_int64 store_last_id(struct store *st)
@@ -447,18 +402,6 @@ long store_lookalikes(struct store *st, const char *file, sqlite3_int64 since_id
 	long n = rc == SQLITE_ROW ? (long)sqlite3_column_int64(q, 0) : 0;
 	sqlite3_finalize(q);
 	return n;
-}
-
-void store_bulk_begin(struct store *st, size_t incoming)
-{
-	sqlite3_int64 rows = store_last_id(st);
-	if (st->bulk_dropped || !store_bulk_worth(rows, incoming))
-		return;
-	/* a failed drop leaves the normal path for what is still indexed;
-	 * what was dropped is rebuilt at commit all the same */
-	unsigned dropped = 0;
-	db_indexes_drop(st->db, &dropped);
-	st->bulk_dropped = dropped;
 }
 
 /* Bind text that outlives the statement's step (the record, buffers of
@@ -929,10 +872,9 @@ static void bind_record(struct store *st, sqlite3_stmt *q, const struct store_pr
 }
 
 /* Remember a stored run's config for its children. A copy, not a
- * reference: on the two-thread path the record lives in the worker's
- * arena, dropped once stored. (Before the arenas, keeping the worker's
- * values and freeing them here when the cache aged took the worker's
- * malloc lock: ~9% of the samples at 3*10^5 records.) */
+ * reference: on the two-thread path the record was built by the worker,
+ * and freeing the worker's values here when the cache aged took the
+ * worker's malloc lock (~9% of the samples at 3*10^5 records). */
 static void cache_config(struct store *st, const char *run_id, json_t *config)
 {
 	cache_put(&st->cache, run_id, config);

@@ -43,15 +43,6 @@ int store_commit(struct store *st);
 void store_rollback(struct store *st);
 int store_failed(const struct store *st);
 
-/* Bulk load: called once in a transaction, before storing about incoming
- * records. When store_bulk_worth says so, the secondary indexes (db.h) are
- * dropped now and rebuilt by store_commit, inside the same transaction, so
- * a crash, a rollback and other connections' readers all see the old
- * ledger with its indexes. Stored rows are the same either way. */
-void store_bulk_begin(struct store *st, size_t incoming);
-/* The rule, pure: incoming records against the runs already stored. */
-int store_bulk_worth(sqlite3_int64 rows, size_t incoming);
-
 /* Store a validated record. rec may be modified: a missing run_id is
  * derived from the content hash ("r-<16 hex>"). *run_id is set to the
  * record's run_id (valid while rec lives). On STORE_CONFLICT the reason is
