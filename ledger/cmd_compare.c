@@ -36,7 +36,8 @@ const struct opt_cmd cmd_compare_spec = {
 		 "--archived (a named run always counts). A run appears once.\n",
 	.notes = "Formats: table, tsv, csv, md: columns section, key and one per run id;\n"
 		 "json: {\"runs\": [ids], \"rows\": [{\"section\", \"key\", \"differs\",\n"
-		 "\"values\": [one per run, JSON-typed, null when absent]}]}.\n"
+		 "\"values\": [one per run, JSON-typed, null when absent]}]}; a changed\n"
+		 "row's values are change objects {var, old, new, how, span}.\n"
 		 "Exit status: 0, 2 usage error or unknown run, 3 the ledger cannot be read.\n",
 	.groups = { &compare_group, &archived_opts, &run_filter_opts },
 };
