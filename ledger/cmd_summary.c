@@ -25,8 +25,8 @@ static const struct opt_group summary_group = { NULL, NULL, summary_opts, ARRAY_
 const struct opt_cmd cmd_summary_spec = {
 	.name = "summary",
 	.summary = "where a campaign stands: keeps, crashes, best, trend, untested",
-	.about = "Where the runs stand: runs, valid, keeps, keep_rate (keeps / runs),\n"
-		 "crashes (runs that failed: any status but ok and running), crash_streak\n"
+	.about = "Where the runs stand: n_runs, n_valid, n_keeps, keep_rate (keeps / runs),\n"
+		 "n_crashes (runs that failed: any status but ok and running), crash_streak\n"
 		 "(failed runs in a row at the end), best per hardware class,\n"
 		 "runs_since_frontier_moved, trend (improving, plateau, stuck; the rule is\n"
 		 "in docs/ledger.md) and, with --campaign of a declared campaign, the\n"
@@ -232,11 +232,11 @@ static json_t *summary_json(const struct summary *s, const char *metric, const c
 	json_t *o = json_object();
 	json_object_set_new(o, "campaign", campaign ? json_string(campaign) : json_null());
 	json_object_set_new(o, "metric", json_string(metric));
-	json_object_set_new(o, "runs", json_integer(s->runs));
-	json_object_set_new(o, "valid", json_integer(s->valid));
-	json_object_set_new(o, "keeps", json_integer(s->keeps));
+	json_object_set_new(o, "n_runs", json_integer(s->runs));
+	json_object_set_new(o, "n_valid", json_integer(s->valid));
+	json_object_set_new(o, "n_keeps", json_integer(s->keeps));
 	json_object_set_new(o, "keep_rate", s->runs ? json_real((double)s->keeps / (double)s->runs) : json_null());
-	json_object_set_new(o, "crashes", json_integer(s->crashes));
+	json_object_set_new(o, "n_crashes", json_integer(s->crashes));
 	json_object_set_new(o, "crash_streak", json_integer(s->crash_streak));
 	json_object_set_new(o, "best", best_list(&s->f, metric));
 	json_object_set_new(o, "runs_since_frontier_moved", s->moved_ever ? json_integer(s->since_move) : json_null());

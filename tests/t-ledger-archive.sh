@@ -35,7 +35,7 @@ expect_eq ledger-archive-2.7 "repeats: the 3090 group has one run fewer" "2" \
 	"$("$LEDGER" --format tsv repeats | awk -F'\t' '$1 == "RTX 3090" {print $2}')"
 expect_eq ledger-archive-2.8 "repeats --archived: as before" "$r_before" "$("$LEDGER" --format tsv repeats --archived | cut -f2,10)"
 expect_eq ledger-archive-2.9 "summary counts 13 runs, --archived 15" "13 15" \
-	"$("$LEDGER" --format json summary | jq .runs) $("$LEDGER" --format json summary --archived | jq .runs)"
+	"$("$LEDGER" --format json summary | jq .n_runs) $("$LEDGER" --format json summary --archived | jq .n_runs)"
 expect_eq ledger-archive-2.10 "compare by filter leaves them out" "no" \
 	"$(has "$("$LEDGER" --format json compare --hardware H100 | jq -r '.runs[]' | tr '\n' ' ')" h100-mlr5)"
 expect_eq ledger-archive-2.11 "compare by name shows one" "h100-mlr5" \
