@@ -149,7 +149,10 @@ struct item {
 	const char *value;
 };
 
-static int store_items(struct ledger_ctx *ctx, const char *cmd, struct item *items, int n, const char *who)
+/* one: the command stores one annotation (note, decide), printed as one
+ * object in json; tag and archive print an array, however many. */
+static int store_items(struct ledger_ctx *ctx, const char *cmd, struct item *items, int n, const char *who,
+		       int one)
 {
 	char at[32];
 	annot_now(at, sizeof(at));
@@ -173,6 +176,8 @@ static int store_items(struct ledger_ctx *ctx, const char *cmd, struct item *ite
 	if (rc != EXIT_OK) {
 		sqlite3_exec(ctx->db, "ROLLBACK", NULL, NULL, NULL);
 		rl_error("%s: nothing was stored", cmd);
+	} else if (one) {
+		table_render_object(&t, ctx->fmt, stdout);
 	} else {
 		table_render(&t, ctx->fmt, stdout);
 	}
@@ -201,7 +206,8 @@ static int run_annotation(int argc, char **argv, struct ledger_ctx *ctx, const s
 	if (parse_args(argc, argv, &a) == 0) {
 		rc = build(&a, items, &n);
 		if (rc == EXIT_OK)
-			rc = store_items(ctx, cmd, items, n, annot_who(a.who));
+			rc = store_items(ctx, cmd, items, n, annot_who(a.who),
+					 spec == &cmd_note_spec || spec == &cmd_decide_spec);
 	}
 	for (int k = 0; k < n; k++)
 		free(items[k].key);
