@@ -229,6 +229,18 @@ static int parse_ago(const char *s, double now, double *t)
 	return -1;
 }
 
+/* 1 when s starts with a day of the calendar: parse_iso_utc takes any day
+ * up to 31 (2026-02-30 as March 2nd), a typed date must name a real one. */
+static int calendar_day(const char *s)
+{
+	static const int days[] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+	int y, m, d;
+	if (sscanf(s, "%4d-%2d-%2d", &y, &m, &d) != 3 || m < 1 || m > 12)
+		return 0;
+	int leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+	return d >= 1 && d <= days[m - 1] + (m == 2 && leap);
+}
+
 int parse_user_date(const char *s, double now, double *from, double *to)
 {
 	double t;
@@ -241,7 +253,7 @@ int parse_user_date(const char *s, double now, double *from, double *to)
 		return 0;
 	if (!strcmp(s, "now"))
 		t = now;
-	else if (parse_ago(s, now, &t) && parse_iso_utc(s, &t))
+	else if (parse_ago(s, now, &t) && (!calendar_day(s) || parse_iso_utc(s, &t)))
 		return -1;
 	else if (s[0] != '-' && strlen(s) == 10) { /* a bare day: the whole day */
 		*from = t;
@@ -250,6 +262,18 @@ int parse_user_date(const char *s, double now, double *from, double *to)
 	}
 	*from = t;
 	*to = nextafter(t, INFINITY); /* an instant: --until includes it */
+	return 0;
+}
+
+int parse_user_moment(const char *s, double now, double *t, int *is_day)
+{
+	double from, to;
+	if (parse_user_date(s, now, &from, &to))
+		return -1;
+	if (to - from > 86400)
+		return 1; /* a month or a year */
+	*t = from;
+	*is_day = to - from == 86400;
 	return 0;
 }
 

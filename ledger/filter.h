@@ -102,6 +102,12 @@ int run_metric_check(const char *metric, sqlite3 *db, const char *cmd);
  * (RUNLEDGER_NOW for tests). 0, or -1 when s is none of these. */
 int parse_user_date(const char *s, double now, double *from, double *to);
 
+/* The same for a value that names one moment or one day (report daily
+ * --date, ingest --started-at): *t the start of what s names (an
+ * instant, or a day's midnight; *is_day 1 for a day). 0; 1 when s names
+ * a longer span (2026-03, 2026), which is no day; -1 when it is no date. */
+int parse_user_moment(const char *s, double now, double *t, int *is_day);
+
 /* Append " AND (…)" for every set filter, over the runs table aliased as
  * alias (e.g. "r"), pushing the values onto args in order. */
 void run_filter_sql(const struct run_filter *f, const char *alias, sb *sql, struct sql_args *args);
