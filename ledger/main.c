@@ -24,6 +24,7 @@
 #include <unistd.h>
 #include "annot.h"
 #include "db.h"
+#include "filter.h"
 #include "ledger.h"
 #include "opts.h"
 #include "util.h"
@@ -104,6 +105,15 @@ static const struct command {
 
 static const struct opt_cmd *specs[ARRAY_SIZE(commands)];
 
+/* OPT_DATE values (ingest --started-at) as people type them: a time, or a
+ * day's midnight, today, now, -2h (filter.h parse_user_moment; now is
+ * db_now(), RUNLEDGER_NOW for tests); a month or a year names no moment. */
+static int parse_moment(const char *s, double *t)
+{
+	int is_day;
+	return parse_user_moment(s, db_now(), t, &is_day);
+}
+
 struct opt_prog ledger_prog = {
 	.name = "ledger",
 	.man_name = "runledger",
@@ -111,6 +121,7 @@ struct opt_prog ledger_prog = {
 	.top = &ledger_top,
 	.cmds = specs,
 	.ncmds = ARRAY_SIZE(commands),
+	.parse_date = parse_moment,
 };
 
 static void init_commands(void)
