@@ -175,8 +175,12 @@ static int check_value(struct opt_parser *p)
 			return value_error(p, "is not a number in range");
 		break;
 	case OPT_DATE:
-		if (parse_iso_utc(p->val, &p->num))
+		if (p->prog && p->prog->parse_date) {
+			if (p->prog->parse_date(p->val, &p->num))
+				return value_error(p, "is not a date");
+		} else if (parse_iso_utc(p->val, &p->num)) {
 			return value_error(p, "is not an ISO-8601 time");
+		}
 		break;
 	default:
 		break;

@@ -29,7 +29,7 @@ enum opt_type {
 	OPT_STRING,  /* any text */
 	OPT_INT,     /* whole number in [lo, hi] (both 0: any long) -> p.num */
 	OPT_DOUBLE,  /* finite number in [lo, hi] (both 0: any) -> p.num */
-	OPT_DATE,    /* ISO-8601 UTC time -> p.num (epoch seconds) */
+	OPT_DATE,    /* a time -> p.num (epoch seconds): prog->parse_date, else ISO-8601 UTC */
 	OPT_LIST     /* S[,S…] text, split by its owner */
 };
 
@@ -89,6 +89,9 @@ struct opt_prog {
 	const struct opt_cmd *const *cmds;
 	size_t ncmds;
 	const char *arg_words;    /* completed as arguments ("model.depth= …"), or NULL */
+	/* How OPT_DATE values are read: 0 with *t set, or nonzero for no
+	 * date; NULL: ISO-8601 UTC times only (parse_iso_utc). */
+	int (*parse_date)(const char *s, double *t);
 };
 
 /* What the user types to run prog: $RUNLEDGER_AS (set by the front

@@ -8,80 +8,86 @@
 #include "lookup.h"
 #include "util.h"
 
-static const char note_usage[] =
-	"usage: ledger note [--who NAME] RUN TEXT\n"
-	"\n"
-	"Add a note to a run: free text kept beside its unchanged record, with who\n"
-	"and when; shown by 'ledger show', included in 'ledger export'.\n"
-	"\n"
-	"  --who NAME   who writes it (default $LEDGER_WHO, else $USER)\n";
+enum { O_WHO = 1, O_UNDO };
+static const struct opt who_opt[] = {
+	{ .name = "--who", .id = O_WHO, .type = OPT_STRING, .value = "NAME",
+	  .help = "who makes it (default $LEDGER_WHO, else $USER)" },
+};
+static const struct opt_group who_group = { NULL, NULL, who_opt, ARRAY_SIZE(who_opt) };
+static const struct opt undo_opt[] = {
+	{ .name = "--undo", .id = O_UNDO, .help = "restore archived runs" },
+};
+static const struct opt_group undo_group = { NULL, NULL, undo_opt, ARRAY_SIZE(undo_opt) };
 
-static const char tag_usage[] =
-	"usage: ledger tag [--who NAME] RUN KEY=VALUE...\n"
-	"\n"
-	"Tag a run. A later tag of the same key replaces the value; KEY= (empty\n"
-	"value) removes the tag. KEY is letters, digits, '_', '.' and '-'.\n"
-	"\n"
-	"  --who NAME   who tags it (default $LEDGER_WHO, else $USER)\n";
+const struct opt_cmd cmd_note_spec = {
+	.name = "note",
+	.args = "RUN TEXT",
+	.summary = "add a note to a run (kept beside its record, with who and when)",
+	.about = "Add a note to a run: free text kept beside its unchanged record, with who\n"
+		 "and when; shown by 'ledger show', included in 'ledger export'. A text\n"
+		 "that starts with '-' goes after \"--\".\n",
+	.groups = { &who_group },
+};
 
-static const char decide_usage[] =
-	"usage: ledger decide [--who NAME] RUN keep|discard\n"
-	"\n"
-	"Decide a run again: the decision the ledger uses from now on (frontier,\n"
-	"audit, query, report), while the record keeps the decision it was\n"
-	"recorded with; 'ledger show' says both. The latest decision wins.\n"
-	"\n"
-	"  --who NAME   who decides (default $LEDGER_WHO, else $USER)\n";
+const struct opt_cmd cmd_tag_spec = {
+	.name = "tag",
+	.args = "RUN KEY=VALUE...",
+	.summary = "tag a run KEY=VALUE",
+	.about = "Tag a run. A later tag of the same key replaces the value; KEY= (empty\n"
+		 "value) removes the tag. KEY is letters, digits, '_', '.' and '-'.\n",
+	.groups = { &who_group },
+};
 
-static const char archive_usage[] =
-	"usage: ledger archive [--who NAME] [--undo] RUN...\n"
-	"\n"
-	"Archive runs: hidden from frontier, audit, repeats, query, summary and\n"
-	"report unless they are given --archived; never deleted ('ledger show'\n"
-	"and 'ledger export' still show them).\n"
-	"\n"
-	"  --undo       restore archived runs\n"
-	"  --who NAME   who archives them (default $LEDGER_WHO, else $USER)\n";
+const struct opt_cmd cmd_decide_spec = {
+	.name = "decide",
+	.args = "RUN keep|discard",
+	.summary = "decide a run keep or discard after the fact",
+	.about = "Decide a run again: the decision the ledger uses from now on (frontier,\n"
+		 "audit, query, report), while the record keeps the decision it was\n"
+		 "recorded with; 'ledger show' says both. The latest decision wins.\n",
+	.groups = { &who_group },
+};
+
+const struct opt_cmd cmd_archive_spec = {
+	.name = "archive",
+	.args = "RUN...",
+	.summary = "hide runs from frontier, audit, query and reports (never deleted)",
+	.about = "Archive runs: hidden from frontier, audit, repeats, query, summary and\n"
+		 "report unless they are given --archived; never deleted ('ledger show'\n"
+		 "and 'ledger export' still show them).\n",
+	.groups = { &who_group, &undo_group },
+};
 
 struct annot_args {
-	const char *cmd, *usage;
+	const struct opt_cmd *spec;
+	const char *cmd;
 	const char *who;
 	int undo;          /* archive only */
-	char **pos;        /* positional arguments */
+	const char **pos;  /* positional arguments */
 	int npos;
 };
 
-/* --who NAME (and --undo for archive) anywhere, "--" ends the options;
- * the rest is positional. 0, or -1 (reported). */
+/* The options of a->spec; the rest is positional ("--" ends the
+ * options). 0, or -1 (reported). */
 static int parse_args(int argc, char **argv, struct annot_args *a)
 {
-	int literal = 0;
+	struct opt_parser p;
+	int r;
 	a->pos = xcalloc((size_t)argc, sizeof(char *));
-	for (int i = 1; i < argc; i++) {
-		const char *arg = argv[i];
-		if (!literal && !strcmp(arg, "--")) {
-			literal = 1;
-		} else if (!literal && (!strcmp(arg, "--who") || str_starts_with(arg, "--who="))) {
-			if (arg[5] == '=') {
-				a->who = arg + 6;
-			} else if (i + 1 < argc) {
-				a->who = argv[++i];
-			} else {
-				rl_error("%s: option '--who' needs a value", a->cmd);
-				return -1;
-			}
-			if (!*a->who) {
+	opts_begin(&p, &ledger_prog, a->spec, argc, argv);
+	while ((r = opts_next(&p)) != OPTS_END) {
+		if (r == OPTS_ERROR)
+			return -1;
+		if (r == OPTS_ARG) {
+			a->pos[a->npos++] = p.val;
+		} else if (r == O_UNDO) {
+			a->undo = 1;
+		} else if (r == O_WHO) {
+			if (!*p.val) {
 				rl_error("%s: --who needs a name", a->cmd);
 				return -1;
 			}
-		} else if (!literal && !strcmp(arg, "--undo") && !strcmp(a->cmd, "archive")) {
-			a->undo = 1;
-		} else if (!literal && arg[0] == '-' && arg[1]) {
-			rl_error("%s: unknown option '%s'", a->cmd, arg);
-			rl_hint("run 'ledger %s --help'", a->cmd);
-			return -1;
-		} else {
-			a->pos[a->npos++] = argv[i];
+			a->who = p.val;
 		}
 	}
 	return 0;
@@ -143,7 +149,10 @@ struct item {
 	const char *value;
 };
 
-static int store_items(struct ledger_ctx *ctx, const char *cmd, struct item *items, int n, const char *who)
+/* one: the command stores one annotation (note, decide), printed as one
+ * object in json; tag and archive print an array, however many. */
+static int store_items(struct ledger_ctx *ctx, const char *cmd, struct item *items, int n, const char *who,
+		       int one)
 {
 	char at[32];
 	annot_now(at, sizeof(at));
@@ -167,6 +176,8 @@ static int store_items(struct ledger_ctx *ctx, const char *cmd, struct item *ite
 	if (rc != EXIT_OK) {
 		sqlite3_exec(ctx->db, "ROLLBACK", NULL, NULL, NULL);
 		rl_error("%s: nothing was stored", cmd);
+	} else if (one) {
+		table_render_object(&t, ctx->fmt, stdout);
 	} else {
 		table_render(&t, ctx->fmt, stdout);
 	}
@@ -177,27 +188,26 @@ static int store_items(struct ledger_ctx *ctx, const char *cmd, struct item *ite
 static int usage_error(const struct annot_args *a, const char *what)
 {
 	rl_error("%s: %s", a->cmd, what);
-	rl_hint("%.*s", (int)strcspn(a->usage, "\n"), a->usage);
+	rl_hint("write it as '%s %s %s' (--help says more)", opts_prog_name(&ledger_prog), a->cmd,
+		a->spec->args);
 	return EXIT_USAGE;
 }
 
 /* Parse, build the items with build(), store them. */
 typedef int (*build_fn)(struct annot_args *a, struct item *items, int *n);
 
-static int run_annotation(int argc, char **argv, struct ledger_ctx *ctx, const char *cmd,
-			  const char *usage, build_fn build)
+static int run_annotation(int argc, char **argv, struct ledger_ctx *ctx, const struct opt_cmd *spec,
+			  build_fn build)
 {
-	if (wants_help(argc, argv)) {
-		fputs(usage, stdout);
-		return EXIT_OK;
-	}
-	struct annot_args a = { .cmd = cmd, .usage = usage };
+	const char *cmd = spec->name;
+	struct annot_args a = { .spec = spec, .cmd = cmd };
 	int rc = EXIT_USAGE, n = 0;
 	struct item *items = xcalloc((size_t)argc + 1, sizeof(*items));
 	if (parse_args(argc, argv, &a) == 0) {
 		rc = build(&a, items, &n);
 		if (rc == EXIT_OK)
-			rc = store_items(ctx, cmd, items, n, annot_who(a.who));
+			rc = store_items(ctx, cmd, items, n, annot_who(a.who),
+					 spec == &cmd_note_spec || spec == &cmd_decide_spec);
 	}
 	for (int k = 0; k < n; k++)
 		free(items[k].key);
@@ -254,20 +264,20 @@ static int build_archive(struct annot_args *a, struct item *items, int *n)
 
 int cmd_note(int argc, char **argv, struct ledger_ctx *ctx)
 {
-	return run_annotation(argc, argv, ctx, "note", note_usage, build_note);
+	return run_annotation(argc, argv, ctx, &cmd_note_spec, build_note);
 }
 
 int cmd_tag(int argc, char **argv, struct ledger_ctx *ctx)
 {
-	return run_annotation(argc, argv, ctx, "tag", tag_usage, build_tag);
+	return run_annotation(argc, argv, ctx, &cmd_tag_spec, build_tag);
 }
 
 int cmd_decide(int argc, char **argv, struct ledger_ctx *ctx)
 {
-	return run_annotation(argc, argv, ctx, "decide", decide_usage, build_decide);
+	return run_annotation(argc, argv, ctx, &cmd_decide_spec, build_decide);
 }
 
 int cmd_archive(int argc, char **argv, struct ledger_ctx *ctx)
 {
-	return run_annotation(argc, argv, ctx, "archive", archive_usage, build_archive);
+	return run_annotation(argc, argv, ctx, &cmd_archive_spec, build_archive);
 }

@@ -38,7 +38,7 @@ const struct opt_cmd cmd_audit_spec = {
 	.notes = "Exit status: 0 no warnings (info rows only), 1 warnings found (or, without\n"
 		 "--campaign, some campaign could not be audited), 2 usage error, unknown\n"
 		 "campaign or unresolvable baseline, 3 database failure.\n",
-	.groups = { &audit_group },
+	.groups = { &audit_group, &archived_opts },
 };
 
 struct audit_args {

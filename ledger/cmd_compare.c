@@ -12,27 +12,35 @@
 #include "lookup.h"
 #include "util.h"
 
-static const char usage[] =
-	"usage: ledger compare [--all] [--limit N] [--archived] [FILTERS] [RUN...]\n"
-	"\n"
-	"Compare runs side by side: one column per run, one row per key, in\n"
-	"sections: run (description, status, decision, hardware, finished_at,\n"
-	"parent), config (the keys whose values differ between the runs), changed\n"
-	"(each run's changes against its parent, OLD -> NEW; '~' marks an inferred\n"
-	"one), metrics (every metric any of them has).\n"
-	"\n"
-	"RUN is a run id, a unique prefix, #N or a commit prefix; filters select\n"
-	"runs too (in time order, after the named ones). A run appears once.\n"
-	"\n"
-	"  --all         every config key, not only those that differ\n"
-	"  --limit N     with filters, the N most recent matching runs (default 20)\n"
-	"  --archived    filters select archived runs too (named runs always count)\n"
-	"\n"
-	"Formats: table, tsv, csv, md: columns section, key and one per run id;\n"
-	"json: {\"runs\": [ids], \"rows\": [{\"section\", \"key\", \"differs\",\n"
-	"\"values\": [one per run, JSON-typed, null when absent]}]}.\n"
-	"Exit status: 0, 2 usage error or unknown run, 3 the ledger cannot be read.\n"
-	"\n";
+enum { O_ALL = 1, O_LIMIT };
+static const struct opt compare_opts[] = {
+	{ .name = "--all", .id = O_ALL, .help = "every config key, not only those that differ" },
+	{ .name = "--limit", .id = O_LIMIT, .type = OPT_INT, .value = "N", .lo = 1, .hi = 1e15,
+	  .help = "with filters, the N most recent matching runs (default 20)",
+	  .bad = "is not a positive count" },
+};
+static const struct opt_group compare_group = { NULL, NULL, compare_opts, ARRAY_SIZE(compare_opts) };
+
+const struct opt_cmd cmd_compare_spec = {
+	.name = "compare",
+	.args = "[RUN...]",
+	.summary = "runs side by side: the config keys that differ and the metrics",
+	.about = "Compare runs side by side: one column per run, one row per key, in\n"
+		 "sections: run (description, status, decision, hardware, finished_at,\n"
+		 "parent), config (the keys whose values differ between the runs), changed\n"
+		 "(each run's changes against its parent, OLD -> NEW; '~' marks an inferred\n"
+		 "one), metrics (every metric any of them has).\n"
+		 "\n"
+		 "RUN is a run id, a unique prefix, #N or a commit prefix; filters select\n"
+		 "runs too (in time order, after the named ones), archived ones only with\n"
+		 "--archived (a named run always counts). A run appears once.\n",
+	.notes = "Formats: table, tsv, csv, md: columns section, key and one per run id;\n"
+		 "json: {\"runs\": [ids], \"rows\": [{\"section\", \"key\", \"differs\",\n"
+		 "\"values\": [one per run, JSON-typed, null when absent]}]}; a changed\n"
+		 "row's values are change objects {var, old, new, how, span}.\n"
+		 "Exit status: 0, 2 usage error or unknown run, 3 the ledger cannot be read.\n",
+	.groups = { &compare_group, &archived_opts, &run_filter_opts },
+};
 
 #define COMPARE_LIMIT_DEFAULT 20
 
@@ -42,37 +50,30 @@ struct compare_args {
 	int filtered;     /* a filter option was given */
 	int all, archived;
 	long limit;
-	char **refs;
+	const char **refs;
 	int nrefs;
 };
 
 static int parse_args(int argc, char **argv, struct compare_args *a)
 {
+	struct opt_parser p;
+	int r;
 	a->refs = xcalloc((size_t)argc, sizeof(char *));
-	for (int i = 1; i < argc; i++) {
-		const char *v;
-		int r = run_filter_option(&a->filter, "compare", argc, argv, &i);
-		if (r < 0)
+	opts_begin(&p, &ledger_prog, &cmd_compare_spec, argc, argv);
+	while ((r = opts_next(&p)) != OPTS_END) {
+		int f = r == OPTS_ERROR ? -1 : run_filter_take_opt(&a->filter, &p);
+		if (f < 0)
 			return -1;
-		if (r > 0) {
+		if (f > 0)
 			a->filtered = 1;
-		} else if (!strcmp(argv[i], "--all")) {
+		else if (r == OPTS_ARG)
+			a->refs[a->nrefs++] = p.val;
+		else if (r == O_ALL)
 			a->all = 1;
-		} else if (!strcmp(argv[i], "--archived")) {
+		else if (r == O_ARCHIVED)
 			a->archived = 1;
-		} else if ((r = option_value("compare", argc, argv, &i, "--limit", &v)) != 0) {
-			if (r < 0 || parse_long(v, &a->limit) || a->limit < 1) {
-				if (r > 0)
-					rl_error("compare: --limit '%s' is not a positive count", v);
-				return -1;
-			}
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			rl_error("compare: unknown option '%s'", argv[i]);
-			rl_hint("run 'ledger compare --help'");
-			return -1;
-		} else {
-			a->refs[a->nrefs++] = argv[i];
-		}
+		else if (r == O_LIMIT)
+			a->limit = (long)p.num;
 	}
 	if (!a->nrefs && !a->filtered) {
 		rl_error("compare: which runs?");
@@ -162,10 +163,6 @@ static int compare(struct ledger_ctx *ctx, const struct compare_args *a)
 
 int cmd_compare(int argc, char **argv, struct ledger_ctx *ctx)
 {
-	if (wants_help(argc, argv)) {
-		printf("%s%s", usage, run_filter_usage);
-		return EXIT_OK;
-	}
 	struct compare_args a = { .limit = 0 };
 	run_filter_init(&a.filter);
 	int rc = parse_args(argc, argv, &a) ? EXIT_USAGE : compare(ctx, &a);

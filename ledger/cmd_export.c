@@ -9,16 +9,19 @@
 #include "runrec.h"
 #include "util.h"
 
-static const char usage[] =
-	"usage: ledger export\n"
-	"\n"
-	"Write every run, archived ones too, in ingest order, as runrec/1 JSONL on\n"
-	"stdout: the record as stored, plus a top-level \"ledger\" object with its\n"
-	"changes (with how each was found), annotations (notes, tags, decisions,\n"
-	"archiving, with who and when), repeat key and where it was first ingested\n"
-	"from. 'ledger ingest' of the export gives the same runs, changes and\n"
-	"annotations (into a fresh ledger, or merged into another); see\n"
-	"docs/run-record.md, \"Exported records\".\n";
+const struct opt_cmd cmd_export_spec = {
+	.name = "export",
+	.summary = "every run as runrec/1 JSONL with its changes and annotations",
+	.about = "Write every run, archived ones too, in ingest order, as runrec/1 JSONL on\n"
+		 "stdout: the record as stored, plus a top-level \"ledger\" object with its\n"
+		 "changes (with how each was found), annotations (notes, tags, decisions,\n"
+		 "archiving, with who and when), repeat key and where it was first ingested\n"
+		 "from. 'ledger ingest' of the export gives the same runs, changes and\n"
+		 "annotations (into a fresh ledger, or merged into another); see\n"
+		 "docs/run-record.md, \"Exported records\". Always JSONL: --format other\n"
+		 "than json is a usage error.\n",
+	.groups = { NULL },
+};
 
 /* The canonical record with ",\"ledger\":{…}" before its closing
  * brace: the record's own bytes are not re-encoded. */
@@ -62,10 +65,6 @@ static char *as_received(const char *record, const char *run_id, const char *has
 
 int cmd_export(int argc, char **argv, struct ledger_ctx *ctx)
 {
-	if (wants_help(argc, argv)) {
-		fputs(usage, stdout);
-		return EXIT_OK;
-	}
 	if (argc > 1) {
 		rl_error("export: unexpected argument '%s'", argv[1]);
 		rl_hint("usage: ledger export > ledger.jsonl (every run; no filters)");

@@ -26,7 +26,7 @@ const struct opt_cmd cmd_frontier_spec = {
 		 "Runs are taken\n"
 		 "by finished time, then ingest order; runs without a time come last, in\n"
 		 "ingest order.\n",
-	.groups = { &frontier_group, &run_filter_opts },
+	.groups = { &frontier_group, &archived_opts, &run_filter_opts },
 };
 
 struct frontier_args {

@@ -25,9 +25,11 @@ static const struct opt ingest_opts[] = {
 	{ .name = "--hardware", .id = O_HARDWARE, .type = OPT_STRING, .value = "GPU",
 	  .help = "hardware.gpu_name for records that lack one,\ne.g. \"NVIDIA H100 80GB HBM3\"" },
 	{ .name = "--started-at", .id = O_STARTED_AT, .type = OPT_DATE, .value = "TIME",
-	  .help = "started_at (ISO-8601 UTC) for records that lack one;\n"
-		  "for results.tsv the time of the first row",
-	  .bad = "is not an ISO-8601 time", .hint = "write it like 2026-03-16T04:00:00Z" },
+	  .help = "started_at for records that lack one; for results.tsv\n"
+		  "the time of the first row: 2026-03-16T04:00:00Z, a day\n"
+		  "(its midnight), today, yesterday, now, -2h, -1d (UTC)",
+	  .bad = "is not a time", .hint = "write 2026-03-16T04:00:00Z, 2026-03-16 (its midnight), today, "
+		  "yesterday, now or -2h / -1d (before now); times are UTC" },
 	{ .name = "--every", .id = O_EVERY, .type = OPT_DOUBLE, .value = "SECONDS", .lo = 0, .hi = 1e300,
 	  .help = "with --started-at, results.tsv rows start this far\napart (default 300)",
 	  .bad = "is not a number of seconds" },

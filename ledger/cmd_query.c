@@ -31,7 +31,7 @@ const struct opt_cmd cmd_query_spec = {
 	.about = "List runs: run_id, finished_at, agent, hardware class, VRAM tier, status,\n"
 		 "decision, the metric, the variables changed against the parent ('~' marks\n"
 		 "ones inferred from the description) and the description.\n",
-	.groups = { &run_filter_opts, &query_group },
+	.groups = { &run_filter_opts, &query_group, &archived_opts },
 };
 
 struct query_args {

@@ -25,7 +25,7 @@ const struct opt_cmd cmd_repeats_spec = {
 		 "mean, sample sd (n-1), min, max and range of the\n"
 		 "metric over their valid runs (status ok). 'failed' counts the runs of the\n"
 		 "group without a valid measurement. Groups are listed by their first run.\n",
-	.groups = { &repeats_group, &run_filter_opts },
+	.groups = { &repeats_group, &archived_opts, &run_filter_opts },
 };
 
 static int parse_args(int argc, char **argv, struct run_filter *filter, struct repeats_opts *o)

@@ -14,22 +14,27 @@
 #include "util.h"
 #include "varreg.h"
 
-static const char usage[] =
-	"usage: ledger summary [FILTERS] [--metric NAME] [--maximize]\n"
-	"\n"
-	"Where the runs stand: runs, valid, keeps, keep_rate (keeps / runs),\n"
-	"crashes (runs that failed: any status but ok and running), crash_streak\n"
-	"(failed runs in a row at the end), best per hardware class,\n"
-	"runs_since_frontier_moved, trend (improving, plateau, stuck; the rule is\n"
-	"in docs/ledger.md) and, with --campaign of a declared campaign, the\n"
-	"variables of its search space no valid run has changed alone (untested).\n"
-	"\n"
-	"  --metric NAME   the metric (default: the campaign's, else val_bpb)\n"
-	"  --maximize      higher is better (default: the campaign's direction)\n"
-	"\n"
-	"Formats: table prints 'field  value' lines; json one object; tsv, csv, md\n"
-	"two columns, field and value.\n"
-	"\n";
+enum { O_METRIC = 1, O_MAXIMIZE };
+static const struct opt summary_opts[] = {
+	{ .name = "--metric", .id = O_METRIC, .type = OPT_STRING, .value = "NAME",
+	  .help = "the metric (default: the campaign's, else val_bpb)" },
+	{ .name = "--maximize", .id = O_MAXIMIZE, .help = "higher is better (default: the campaign's direction)" },
+};
+static const struct opt_group summary_group = { NULL, NULL, summary_opts, ARRAY_SIZE(summary_opts) };
+
+const struct opt_cmd cmd_summary_spec = {
+	.name = "summary",
+	.summary = "where a campaign stands: keeps, crashes, best, trend, untested",
+	.about = "Where the runs stand: n_runs, n_valid, n_keeps, keep_rate (keeps / runs),\n"
+		 "n_crashes (runs that failed: any status but ok and running), crash_streak\n"
+		 "(failed runs in a row at the end), best per hardware class,\n"
+		 "runs_since_frontier_moved, trend (improving, plateau, stuck; the rule is\n"
+		 "in docs/ledger.md) and, with --campaign of a declared campaign, the\n"
+		 "variables of its search space no valid run has changed alone (untested).\n",
+	.notes = "Formats: table prints 'field  value' lines; json one object; tsv, csv, md\n"
+		 "two columns, field and value.\n",
+	.groups = { &run_filter_opts, &summary_group, &archived_opts },
+};
 
 /* The trend rule (docs/ledger.md), counted in runs of any outcome since
  * the last run that improved a frontier (beat its class's best; a class's
@@ -57,27 +62,24 @@ struct summary {
 
 static int parse_args(int argc, char **argv, struct summary_args *a)
 {
-	for (int i = 1; i < argc; i++) {
-		const char *v;
-		int r = run_filter_option(&a->filter, "summary", argc, argv, &i);
-		if (r < 0)
+	struct opt_parser p;
+	int r;
+	opts_begin(&p, &ledger_prog, &cmd_summary_spec, argc, argv);
+	while ((r = opts_next(&p)) != OPTS_END) {
+		if (r == OPTS_ERROR || run_filter_take_opt(&a->filter, &p) < 0)
 			return -1;
-		if (r > 0)
-			continue;
-		if ((r = option_value("summary", argc, argv, &i, "--metric", &v)) != 0) {
-			if (r < 0)
-				return -1;
-			if (metric_name_check(v)) {
-				rl_error("summary: --metric '%s' is not a metric name", v);
+		if (r == OPTS_ARG) {
+			rl_error("summary: unexpected argument '%s'", p.val);
+			rl_hint("summary takes options only; run 'ledger summary --help'");
+			return -1;
+		} else if (r == O_METRIC) {
+			if (metric_name_check(p.val)) {
+				rl_error("summary: --metric '%s' is not a metric name", p.val);
 				return -1;
 			}
-			a->metric = v;
-		} else if (!strcmp(argv[i], "--maximize")) {
+			a->metric = p.val;
+		} else if (r == O_MAXIMIZE) {
 			a->maximize = a->maximize_given = 1;
-		} else {
-			rl_error("summary: unknown option or argument '%s'", argv[i]);
-			rl_hint("run 'ledger summary --help'");
-			return -1;
 		}
 	}
 	return 0;
@@ -230,11 +232,11 @@ static json_t *summary_json(const struct summary *s, const char *metric, const c
 	json_t *o = json_object();
 	json_object_set_new(o, "campaign", campaign ? json_string(campaign) : json_null());
 	json_object_set_new(o, "metric", json_string(metric));
-	json_object_set_new(o, "runs", json_integer(s->runs));
-	json_object_set_new(o, "valid", json_integer(s->valid));
-	json_object_set_new(o, "keeps", json_integer(s->keeps));
+	json_object_set_new(o, "n_runs", json_integer(s->runs));
+	json_object_set_new(o, "n_valid", json_integer(s->valid));
+	json_object_set_new(o, "n_keeps", json_integer(s->keeps));
 	json_object_set_new(o, "keep_rate", s->runs ? json_real((double)s->keeps / (double)s->runs) : json_null());
-	json_object_set_new(o, "crashes", json_integer(s->crashes));
+	json_object_set_new(o, "n_crashes", json_integer(s->crashes));
 	json_object_set_new(o, "crash_streak", json_integer(s->crash_streak));
 	json_object_set_new(o, "best", best_list(&s->f, metric));
 	json_object_set_new(o, "runs_since_frontier_moved", s->moved_ever ? json_integer(s->since_move) : json_null());
@@ -346,10 +348,6 @@ static int load_campaign(sqlite3 *db, struct summary_args *a, struct campaign *c
 
 int cmd_summary(int argc, char **argv, struct ledger_ctx *ctx)
 {
-	if (wants_help(argc, argv)) {
-		printf("%s%s", usage, run_filter_usage);
-		return EXIT_OK;
-	}
 	struct summary_args a = { .metric = NULL };
 	struct summary s = { 0 };
 	struct campaign c = { 0 };

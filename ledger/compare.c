@@ -1,5 +1,6 @@
 /* compare.c — N runs side by side; see compare.h. */
 #include "annot.h"
+#include "changed.h"
 #include "compare.h"
 #include "db.h"
 #include "jsontext.h"
@@ -39,30 +40,32 @@ void compare_release(struct compare_set *rs)
 	free(rs->v);
 }
 
-/* "old -> new" per changed variable, '~' before an inferred one. */
+/* The run's changes as an object, var -> its change object (changed.h:
+ * {var, old, new, how, span}), so that a variable is one row across runs;
+ * text formats print them as "old -> new" ('~' before an inferred one). */
 static json_t *load_changes(sqlite3 *db, sqlite3_int64 id)
 {
-	sqlite3_stmt *st = db_prepare(db, "SELECT var, old, new, how FROM changes WHERE run = ?1 ORDER BY var");
-	sqlite3_bind_int64(st, 1, id);
-	json_t *obj = json_object();
-	int rc;
-	sb s = SB_INIT;
-	while ((rc = db_step(st, "read the runs' changes")) == SQLITE_ROW) {
-		const char *old = (const char *)sqlite3_column_text(st, 1);
-		const char *new = (const char *)sqlite3_column_text(st, 2);
-		sb_reset(&s);
-		sb_addf(&s, "%s%s -> %s", !strcmp((const char *)sqlite3_column_text(st, 3), "inferred") ? "~" : "",
-			old ? old : "?", new ? new : "?");
-		json_t *v = json_string(s.buf);
-		json_object_set_new(obj, (const char *)sqlite3_column_text(st, 0), v ? v : json_null());
+	sqlite3_stmt *st = db_prepare(db, CHANGED_SQL);
+	json_t *list, *obj = NULL;
+	if (st && changed_read(st, id, &list, NULL) == 0) {
+		size_t i;
+		json_t *c;
+		obj = json_object();
+		json_array_foreach(list, i, c)
+			json_object_set(obj, json_string_value(json_object_get(c, "var")), c);
+		json_decref(list);
 	}
-	sb_release(&s);
 	sqlite3_finalize(st);
-	if (rc == DB_ERROR) {
-		json_decref(obj);
-		return NULL;
-	}
 	return obj;
+}
+
+/* A change object as text: "old -> new", '~' first when inferred. */
+static void change_text(const json_t *c, sb *s)
+{
+	const char *old = json_string_value(json_object_get(c, "old"));
+	const char *new = json_string_value(json_object_get(c, "new"));
+	const char *how = json_string_value(json_object_get(c, "how"));
+	sb_addf(s, "%s%s -> %s", how && !strcmp(how, "inferred") ? "~" : "", old ? old : "?", new ? new : "?");
 }
 
 /* Record, class, effective decision and changes of each run, from the
@@ -130,7 +133,10 @@ static void emit(struct out *o, const char *section, const char *key, json_t **v
 		if (!vals[c] || json_is_null(vals[c]))
 			continue;
 		sb_reset(&s);
-		json_text(vals[c], &s);
+		if (!strcmp(section, "changed"))
+			change_text(vals[c], &s);
+		else
+			json_text(vals[c], &s);
 		table_set_text(o->t, r, c + 2, s.buf);
 	}
 	sb_release(&s);

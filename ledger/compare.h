@@ -13,7 +13,7 @@ struct compare_run {
 	sqlite3_int64 id;
 	json_t *rec;
 	char *run_id, *hw_class, *decision; /* decision: decided, else recorded */
-	json_t *changes;                    /* object var -> "old -> new" ('~' inferred) */
+	json_t *changes;                    /* object var -> change object (changed.h) */
 };
 
 struct compare_set {

@@ -7,27 +7,6 @@
 #include "where.h"
 #include "util.h"
 
-const char run_filter_usage[] =
-	"Filters (all that are given must hold; NAME[,NAME…] and a repeated option\n"
-	"select any of the names):\n"
-	"  --agent NAME[,…]     runs by this agent\n"
-	"  --campaign NAME[,…]  runs of this campaign\n"
-	"  --hardware HW[,…]    hardware class (H100, RTX 3090; any case), else a\n"
-	"                       substring of the GPU name\n"
-	"  --tier TIER[,…]      VRAM tier: small, medium, large, xl\n"
-	"  --status S[,S…]      ok, crash, oom, nan, timeout, killed, invalid, running,\n"
-	"                       lost (running past its budget + grace: no final record)\n"
-	"  --since DATE         finished at or after the start of DATE\n"
-	"  --until DATE         finished before the end of DATE\n"
-	"                       DATE: 2026-03-16[THH:MM[:SS]Z], 2026-03 (a month),\n"
-	"                       today, yesterday, now, -3d, -12h, -2w, -30m (UTC)\n"
-	"  --changed VAR        changed VAR against its parent (glob: 'impl.*');\n"
-	"                       repeatable, all must match\n"
-	"  --where 'KEY OP V'   KEY: a config variable (model.depth), a metric\n"
-	"                       (val_bpb, metrics.NAME) or a run field (agent);\n"
-	"                       OP: < <= > >= = != ~ !~ (~: glob match);\n"
-	"                       repeatable, all must hold\n";
-
 /* ---- bound parameters ---------------------------------------------------- */
 
 static struct sql_arg *push(struct sql_args *a, int type)
@@ -250,6 +229,18 @@ static int parse_ago(const char *s, double now, double *t)
 	return -1;
 }
 
+/* 1 when s starts with a day of the calendar: parse_iso_utc takes any day
+ * up to 31 (2026-02-30 as March 2nd), a typed date must name a real one. */
+static int calendar_day(const char *s)
+{
+	static const int days[] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+	int y, m, d;
+	if (sscanf(s, "%4d-%2d-%2d", &y, &m, &d) != 3 || m < 1 || m > 12)
+		return 0;
+	int leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+	return d >= 1 && d <= days[m - 1] + (m == 2 && leap);
+}
+
 int parse_user_date(const char *s, double now, double *from, double *to)
 {
 	double t;
@@ -262,7 +253,7 @@ int parse_user_date(const char *s, double now, double *from, double *to)
 		return 0;
 	if (!strcmp(s, "now"))
 		t = now;
-	else if (parse_ago(s, now, &t) && parse_iso_utc(s, &t))
+	else if (parse_ago(s, now, &t) && (!calendar_day(s) || parse_iso_utc(s, &t)))
 		return -1;
 	else if (s[0] != '-' && strlen(s) == 10) { /* a bare day: the whole day */
 		*from = t;
@@ -271,6 +262,18 @@ int parse_user_date(const char *s, double now, double *from, double *to)
 	}
 	*from = t;
 	*to = nextafter(t, INFINITY); /* an instant: --until includes it */
+	return 0;
+}
+
+int parse_user_moment(const char *s, double now, double *t, int *is_day)
+{
+	double from, to;
+	if (parse_user_date(s, now, &from, &to))
+		return -1;
+	if (to - from > 86400)
+		return 1; /* a month or a year */
+	*t = from;
+	*is_day = to - from == 86400;
 	return 0;
 }
 
@@ -293,9 +296,6 @@ static int set_time(struct run_filter *f, const char *cmd, const char *opt, cons
 }
 
 /* ---- options ------------------------------------------------------------- */
-
-const char *const run_filter_options[] = { "--agent", "--campaign", "--hardware", "--tier",
-	"--status", "--since", "--until", "--changed", "--where", NULL };
 
 int run_filter_take(struct run_filter *f, const char *cmd, const char *opt, const char *v)
 {
@@ -324,37 +324,6 @@ int run_filter_take(struct run_filter *f, const char *cmd, const char *opt, cons
 	}
 	rl_error("%s: '%s' is not a filter option", cmd, opt); /* a caller's bug */
 	return -1;
-}
-
-int option_value(const char *cmd, int argc, char **argv, int *i, const char *name,
-		 const char **val)
-{
-	const char *a = argv[*i];
-	size_t n = strlen(name);
-	if (strncmp(a, name, n) || (a[n] && a[n] != '='))
-		return 0;
-	if (a[n] == '=') {
-		*val = a + n + 1;
-		return 1;
-	}
-	if (*i + 1 >= argc) {
-		rl_error("%s: option '%s' needs a value", cmd, name);
-		return -1;
-	}
-	*i += 1;
-	*val = argv[*i];
-	return 1;
-}
-
-int run_filter_option(struct run_filter *f, const char *cmd, int argc, char **argv, int *i)
-{
-	for (int k = 0; run_filter_options[k]; k++) {
-		const char *v;
-		int r = option_value(cmd, argc, argv, i, run_filter_options[k], &v);
-		if (r)
-			return r < 0 || run_filter_take(f, cmd, run_filter_options[k], v) ? -1 : 1;
-	}
-	return 0;
 }
 
 /* ---- SQL ----------------------------------------------------------------- */

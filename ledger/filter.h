@@ -6,7 +6,7 @@
  *
  * Typical use:
  *   struct run_filter f; run_filter_init(&f);
- *   for (i = 1; i < argc; i++) { rc = run_filter_option(&f, argc, argv, &i); … }
+ *   in the opts_next() loop: run_filter_take_opt(&f, &p) (filter_opts.c)
  *   if ((rc = run_filter_check(&f, db, "query")) != EXIT_OK) → exit rc
  *   sb sql = SB_INIT; struct sql_args args = SQL_ARGS_INIT;
  *   sb_adds(&sql, "SELECT … FROM runs r WHERE 1");
@@ -79,20 +79,10 @@ struct run_filter {
 void run_filter_init(struct run_filter *f);
 void run_filter_release(struct run_filter *f);
 
-/* The filter options' names ("--agent", …, NULL-terminated), each taking
- * one value, for option tables and "did you mean". */
-extern const char *const run_filter_options[];
-
-/* Take one filter option's value: name is one of run_filter_options
+/* Take one filter option's value: name is one of run_filter_opts'
  * ("--where"), value its text. Lists and repeats combine (docs/ledger.md).
  * 0, or -1 with the error printed ("ledger: CMD: --where 'x<<1': …"). */
 int run_filter_take(struct run_filter *f, const char *cmd, const char *name, const char *value);
-
-/* If argv[*i] is a filter option (--agent X, --agent=X, …), consume it and
- * its value (advancing *i past the value) and return 1; return 0 when it is
- * not a filter option; return -1 with an error printed on a bad value. cmd
- * names the command for messages. */
-int run_filter_option(struct run_filter *f, const char *cmd, int argc, char **argv, int *i);
 
 /* After parsing, with the ledger open: every --where key and --changed
  * variable must be known (the registry, a run field, a common metric) or
@@ -112,6 +102,12 @@ int run_metric_check(const char *metric, sqlite3 *db, const char *cmd);
  * (RUNLEDGER_NOW for tests). 0, or -1 when s is none of these. */
 int parse_user_date(const char *s, double now, double *from, double *to);
 
+/* The same for a value that names one moment or one day (report daily
+ * --date, ingest --started-at): *t the start of what s names (an
+ * instant, or a day's midnight; *is_day 1 for a day). 0; 1 when s names
+ * a longer span (2026-03, 2026), which is no day; -1 when it is no date. */
+int parse_user_moment(const char *s, double now, double *t, int *is_day);
+
 /* Append " AND (…)" for every set filter, over the runs table aliased as
  * alias (e.g. "r"), pushing the values onto args in order. */
 void run_filter_sql(const struct run_filter *f, const char *alias, sb *sql, struct sql_args *args);
@@ -128,16 +124,6 @@ int metric_precision(const char *metric);
 
 /* A metric name is letters, digits, '_', '.' and '-'; 0 when valid. */
 int metric_name_check(const char *name);
-
-/* Option with a value, as "--name VALUE" or "--name=VALUE": when argv[*i]
- * is one, set *val, advance *i past it and return 1; return 0 when it is
- * another option; -1 (message printed) when the value is missing. */
-int option_value(const char *cmd, int argc, char **argv, int *i, const char *name,
-		 const char **val);
-
-/* The filter options as usage text, for the --help of a command not yet
- * on the option tables; run_filter_opts (filter_opts.c) is the table. */
-extern const char run_filter_usage[];
 
 /* The filter options as a group of an option table (common/opts.h), ids
  * RUN_FILTER_OPT_FIRST.. (each option's value is checked by filter.c,

@@ -44,7 +44,14 @@ int cmd_push(int argc, char **argv, struct ledger_ctx *ctx);
 extern const struct opt_cmd cmd_init_spec, cmd_ingest_spec, cmd_query_spec, cmd_show_spec,
 	cmd_diff_spec, cmd_frontier_spec, cmd_repeats_spec, cmd_quarantine_spec,
 	cmd_campaign_spec, cmd_audit_spec, cmd_variables_spec, cmd_reinfer_spec, cmd_check_spec,
-	cmd_push_spec;
+	cmd_compare_spec, cmd_summary_spec, cmd_note_spec, cmd_tag_spec, cmd_decide_spec,
+	cmd_archive_spec, cmd_export_spec, cmd_push_spec;
+
+/* --archived, one group for every command that reads runs as annotated
+ * (main.c): its id, which a command's option loop passes over (main.c
+ * reads it before the command runs; compare reads it itself). */
+enum { O_ARCHIVED = 799 };
+extern const struct opt_group archived_opts;
 
 /* The program: its global options and command list, for opts_begin(). */
 extern struct opt_prog ledger_prog;

@@ -4,13 +4,15 @@
  *   1. write ledger/cmd_NAME.c exporting cmd_NAME(argc, argv, ctx) and its
  *      table `const struct opt_cmd cmd_NAME_spec` (common/opts.h): name,
  *      summary, about, notes, option groups; cmd_query.c is a short example.
- *      Give each option an id (an enum in the file, ids > 0 and below 800;
- *      the filters use 800..899, the global options 900..);
+ *      Give each option an id (an enum in the file, ids > 0 and below 799;
+ *      --archived is 799, the filters use 800..899, the global options 900..);
  *   2. parse with opts_begin(&p, &ledger_prog, &cmd_NAME_spec, argc, argv)
  *      and a loop over opts_next(): `--opt V`, `--opt=V`, int/double/date
  *      values, unknown options with "did you mean" are done there. Add
  *      &run_filter_opts to .groups to take the filters and hand them to
- *      run_filter_take_opt() (ledger/filter.h);
+ *      run_filter_take_opt() (ledger/filter.h); a command that reads runs
+ *      as annotated (EFFECTIVE below) adds &archived_opts, which main
+ *      takes before the command runs (the command skips O_ARCHIVED);
  *   3. declare both in ledger.h and add { &cmd_NAME_spec, cmd_NAME, FLAGS }
  *      to commands[] below; `--help`, `ledger help NAME`, the man page and
  *      the bash completion come from the table, so there is no usage string;
@@ -18,13 +20,12 @@
  *   5. document it in docs/ledger.md (tests/t-docs-usage.sh checks the
  *      usage block against --help) and add tests/t-ledger-NAME.sh
  *      (tests/t-help.sh already runs `--help` for every row).
- * A command not converted yet keeps its usage string and its own --help:
- * its row is { NULL, cmd_NAME, FLAGS, "NAME", "summary" }.
  */
 #include <unistd.h>
 #include "annot.h"
 #include "db.h"
 #include "dialect.h"
+#include "filter.h"
 #include "ledger.h"
 #include "pg.h"
 #include "pg_schema.h"
@@ -41,7 +42,7 @@ enum { NEED_DB = 1, CREATES_DB = 2, READS_DB = 4, EFFECTIVE = 8, ON_PG = 16 };
  * read never writes a schema into an empty file.
  * EFFECTIVE: the command reads runs as annotated (annot.h annot_view):
  * decided decisions, archived runs hidden unless --archived is given
- * (taken out of argv here, before "--").
+ * (archived_opts in its table; read here, before the command runs).
  * ON_PG: the command works on a PostgreSQL ledger too (--db postgresql://…;
  * docs/postgres.md): it finds ctx->pg open instead of ctx->db. Any other
  * command given a URL says it is not supported there yet (exit 2), and
@@ -59,30 +60,34 @@ static const struct opt global_opts[] = {
 static const struct opt_group global_group = { "Options (accepted before or after COMMAND)", NULL,
 	global_opts, ARRAY_SIZE(global_opts) };
 
+/* --archived, for the EFFECTIVE commands and compare (its filters). */
+static const struct opt archived_opt[] = {
+	{ .name = "--archived", .id = O_ARCHIVED,
+	  .help = "count archived runs too (ledger archive hides them)" },
+};
+const struct opt_group archived_opts = { NULL, NULL, archived_opt, ARRAY_SIZE(archived_opt) };
+
 static const struct opt_cmd ledger_top = {
 	.args = "COMMAND [ARGS]",
 	.about = "Keep run records in one SQLite file and answer questions about them.\n"
 		 "Installed (make install), every command runs as 'runledger COMMAND'; the\n"
 		 "reports as 'runledger report …' and training as 'runledger train …'.\n",
-	.notes = "query, frontier, repeats, audit and summary leave archived runs out;\n"
-		 "--archived (after the command) takes them in.\n"
+	.notes = "query, frontier, repeats, audit, summary and compare leave archived runs\n"
+		 "out; --archived (after the command) takes them in.\n"
 		 "\n"
 		 "Exit status: 0 ok, 1 findings or partial failure, 2 usage error,\n"
 		 "3 runtime failure (database, I/O).\n",
 	.groups = { &global_group },
 };
 
-/* A row names its command's table (spec: name, summary, options; the
- * generated --help, man page and completion come from it). A command
- * written before the tables has spec NULL and name/summary here instead:
- * it prints its own usage for --help. */
+/* A row names its command's table (name, summary, options; the generated
+ * --help, man page and completion come from it). */
 static const struct command {
 	const struct opt_cmd *spec;
 	cmd_fn fn;
 	int flags;
-	const char *name, *summary; /* spec NULL only */
 } commands[] = {
-#define TABLED(name, flags) { &cmd_##name##_spec, cmd_##name, flags, NULL, NULL }
+#define TABLED(name, flags) { &cmd_##name##_spec, cmd_##name, flags }
 	TABLED(init, NEED_DB | CREATES_DB | ON_PG),
 	TABLED(ingest, NEED_DB | CREATES_DB),
 	TABLED(query, NEED_DB | READS_DB | EFFECTIVE),
@@ -97,18 +102,25 @@ static const struct command {
 	TABLED(reinfer, NEED_DB),
 	TABLED(check, NEED_DB | ON_PG),
 	TABLED(push, NEED_DB | READS_DB), /* --db: the local SQLite ledger it sends */
-	/* not on the option tables yet: they print their own usage */
-	{ NULL, cmd_compare, NEED_DB | READS_DB, "compare", "runs side by side: the config keys that differ and the metrics" },
-	{ NULL, cmd_summary, NEED_DB | READS_DB | EFFECTIVE, "summary", "where a campaign stands: keeps, crashes, best, trend, untested" },
-	{ NULL, cmd_note, NEED_DB, "note", "add a note to a run (kept beside its record, with who and when)" },
-	{ NULL, cmd_tag, NEED_DB, "tag", "tag a run KEY=VALUE" },
-	{ NULL, cmd_decide, NEED_DB, "decide", "decide a run keep or discard after the fact" },
-	{ NULL, cmd_archive, NEED_DB, "archive", "hide runs from frontier, audit, query and reports (never deleted)" },
-	{ NULL, cmd_export, NEED_DB | READS_DB, "export", "every run as runrec/1 JSONL with its changes and annotations" },
+	TABLED(compare, NEED_DB | READS_DB), /* --archived: its filters only (annot_view there) */
+	TABLED(summary, NEED_DB | READS_DB | EFFECTIVE),
+	TABLED(note, NEED_DB),
+	TABLED(tag, NEED_DB),
+	TABLED(decide, NEED_DB),
+	TABLED(archive, NEED_DB),
+	TABLED(export, NEED_DB | READS_DB),
 };
 
 static const struct opt_cmd *specs[ARRAY_SIZE(commands)];
-static struct opt_cmd legacy[ARRAY_SIZE(commands)];
+
+/* OPT_DATE values (ingest --started-at) as people type them: a time, or a
+ * day's midnight, today, now, -2h (filter.h parse_user_moment; now is
+ * db_now(), RUNLEDGER_NOW for tests); a month or a year names no moment. */
+static int parse_moment(const char *s, double *t)
+{
+	int is_day;
+	return parse_user_moment(s, db_now(), t, &is_day);
+}
 
 struct opt_prog ledger_prog = {
 	.name = "ledger",
@@ -117,21 +129,13 @@ struct opt_prog ledger_prog = {
 	.top = &ledger_top,
 	.cmds = specs,
 	.ncmds = ARRAY_SIZE(commands),
+	.parse_date = parse_moment,
 };
 
-/* The program's command list, from the rows (a legacy row gets a table
- * with its name and summary alone). */
 static void init_commands(void)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(commands); i++) {
-		if (commands[i].spec) {
-			specs[i] = commands[i].spec;
-			continue;
-		}
-		legacy[i].name = commands[i].name;
-		legacy[i].summary = commands[i].summary;
-		specs[i] = &legacy[i];
-	}
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+		specs[i] = commands[i].spec;
 }
 
 static int take_global(const struct opt_parser *p, void *arg)
@@ -151,20 +155,14 @@ static int take_global(const struct opt_parser *p, void *arg)
 	return 0;
 }
 
-/* Remove every flag from argv (before "--"); 1 when it was there. */
-static int take_flag(int *argc, char **argv, const char *flag)
+/* 1 when argv (checked by opts_check already) gives --archived. */
+static int wants_archived(const struct opt_cmd *spec, int argc, char **argv)
 {
-	int out = 1, found = 0, literal = 0;
-	for (int i = 1; i < *argc; i++) {
-		if (!literal && !strcmp(argv[i], "--"))
-			literal = 1;
-		if (!literal && !strcmp(argv[i], flag))
-			found = 1;
-		else
-			argv[out++] = argv[i];
-	}
-	*argc = out;
-	argv[out] = NULL;
+	struct opt_parser p;
+	int r, found = 0;
+	opts_begin(&p, &ledger_prog, spec, argc, argv);
+	while ((r = opts_next(&p)) != OPTS_END && r != OPTS_ERROR)
+		found |= r == O_ARCHIVED;
 	return found;
 }
 
@@ -205,30 +203,23 @@ static int open_ledger(struct ledger_ctx *ctx, int flags)
 }
 
 /* `ledger help [COMMAND]`: the program's help, or the command's. */
-static int help_command(int argc, char **argv, struct ledger_ctx *ctx)
+static int help_command(int argc, char **argv)
 {
 	if (argc < 3) {
 		opts_print_help(stdout, &ledger_prog, NULL);
 		return EXIT_OK;
 	}
-	for (size_t i = 0; i < ARRAY_SIZE(commands); i++) {
-		if (strcmp(argv[2], specs[i]->name))
-			continue;
-		if (commands[i].spec) {
-			opts_print_help(stdout, &ledger_prog, commands[i].spec);
-			return EXIT_OK;
-		}
-		char *args[] = { argv[2], "--help", NULL };
-		return commands[i].fn(2, args, ctx);
-	}
-	opts_command(&ledger_prog, argv[2], 1);
-	return EXIT_USAGE;
+	const struct opt_cmd *spec = opts_command(&ledger_prog, argv[2], 1);
+	if (!spec)
+		return EXIT_USAGE;
+	opts_print_help(stdout, &ledger_prog, spec);
+	return EXIT_OK;
 }
 
 static int run_command(size_t at, int argc, char **argv, struct ledger_ctx *ctx)
 {
 	const struct command *c = &commands[at];
-	if (c->spec && wants_help(argc - 1, argv + 1)) {
+	if (wants_help(argc - 1, argv + 1)) {
 		opts_print_help(stdout, &ledger_prog, c->spec);
 		return EXIT_OK;
 	}
@@ -236,15 +227,15 @@ static int run_command(size_t at, int argc, char **argv, struct ledger_ctx *ctx)
 	/* campaign list and show only read: a read-only ledger will do */
 	if (c->fn == cmd_campaign && argc > 2 && (!strcmp(argv[2], "list") || !strcmp(argv[2], "show")))
 		flags = NEED_DB | READS_DB;
-	int archived = (flags & EFFECTIVE) ? take_flag(&argc, argv, "--archived") : 0;
 	/* a mistyped option is said before the ledger is opened */
-	if (c->spec && opts_check(&ledger_prog, c->spec, argc - 1, argv + 1))
+	if (opts_check(&ledger_prog, c->spec, argc - 1, argv + 1))
 		return EXIT_USAGE;
-	if ((flags & NEED_DB) && !wants_help(argc - 1, argv + 1) && db_is_pg_url(ctx->db_path)) {
+	int archived = (flags & EFFECTIVE) && wants_archived(c->spec, argc - 1, argv + 1);
+	if ((flags & NEED_DB) && db_is_pg_url(ctx->db_path)) {
 		int prc = open_pg(ctx, argv[1], flags);
 		if (prc)
 			return prc;
-	} else if ((flags & NEED_DB) && !wants_help(argc - 1, argv + 1) && open_ledger(ctx, flags)) {
+	} else if ((flags & NEED_DB) && open_ledger(ctx, flags)) {
 		return EXIT_FAILURE_RT;
 	}
 	if (ctx->db && (flags & EFFECTIVE) &&
@@ -287,7 +278,7 @@ static int run_ledger(int argc, char **argv)
 		return argc < 2 ? EXIT_USAGE : EXIT_OK;
 	}
 	if (!strcmp(argv[1], "help")) {
-		rc = help_command(argc, argv, &ctx);
+		rc = help_command(argc, argv);
 	} else if (!strcmp(argv[1], "--version")) {
 		opts_print_version(&ledger_prog);
 		rc = EXIT_OK;

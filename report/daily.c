@@ -15,8 +15,9 @@
 
 enum { O_DATE = 1, O_CHART_DAYS };
 static const struct opt daily_opts[] = {
-	{ .name = "--date", .id = O_DATE, .type = OPT_DATE, .value = "YYYY-MM-DD", .flags = OPT_OWN,
-	  .help = "the UTC day to report (default: the latest day with runs,\nnamed on stderr)" },
+	{ .name = "--date", .id = O_DATE, .type = OPT_DATE, .value = "DAY", .flags = OPT_OWN,
+	  .help = "the UTC day to report: 2026-03-16, today, yesterday, -1d\n"
+		  "(default: the latest day with runs, named on stderr)" },
 	{ .name = "--chart-days", .id = O_CHART_DAYS, .type = OPT_INT, .value = "N", .lo = 0, .hi = 100000,
 	  .help = "days the chart shows, ending with DAY (default 7; 0 = all)",
 	  .bad = "is not a number of days", .hint = "give a number of days, or 0 for the whole history" },
@@ -728,6 +729,25 @@ static int latest_day(sqlite3 *db, char *day, size_t n)
 	return 0;
 }
 
+/* --date as people type it (filter.h parse_user_moment): a day, today,
+ * yesterday, -1d, or an instant (the UTC day it falls in), into day as
+ * YYYY-MM-DD. 0, or EXIT_USAGE (reported). */
+static int given_day(const char *given, char *day, size_t n)
+{
+	double t;
+	int is_day, r = parse_user_moment(given, db_now(), &t, &is_day);
+	if (r) {
+		rl_error(r > 0 ? "daily: --date '%s' names more than one day" : "daily: --date '%s' is not a day",
+			 given);
+		rl_hint("give one UTC day: 2026-03-16, today, yesterday or -1d (days before today)");
+		return EXIT_USAGE;
+	}
+	char iso[32];
+	format_iso_utc(floor(t / 86400) * 86400, iso, sizeof(iso));
+	snprintf(day, n, "%.10s", iso);
+	return 0;
+}
+
 int cmd_daily(int argc, char **argv, struct report_ctx *ctx)
 {
 	struct report_opts o = { NULL, NULL, REPORT_DEFAULT_LIMIT, 1 };
@@ -735,22 +755,19 @@ int cmd_daily(int argc, char **argv, struct report_ctx *ctx)
 	int chart_days = 7;
 	if (parse_args(argc, argv, &o, &date, &chart_days))
 		return EXIT_USAGE;
-	char latest[16];
-	if (!date) {
-		int rc = latest_day(ctx->db, latest, sizeof(latest));
-		if (rc)
-			return rc;
-		date = latest;
-	}
+	char day[32];
+	int rc = date ? given_day(date, day, sizeof(day)) : latest_day(ctx->db, day, sizeof(day));
+	if (rc)
+		return rc;
+	date = day;
 	struct day d = { ctx->db, date, 0, 0, &o, chart_days, { 0 }, { 0 }, TPL_VARS_INIT, 0 };
-	if (parse_day(date, &d.t0)) {
-		rl_error("daily: --date '%s' is not a day", date);
-		rl_hint("give a UTC day as YYYY-MM-DD, e.g. 2026-03-16");
-		return EXIT_USAGE;
+	if (parse_day(date, &d.t0)) { /* cannot fail: given_day and latest_day write days */
+		rl_error("daily: '%s' is not a day", date);
+		return EXIT_FAILURE_RT;
 	}
 	d.t1 = d.t0 + 86400;
 	int partial = 0;
-	int rc = build(&d, &partial);
+	rc = build(&d, &partial);
 	if (rc == EXIT_OK)
 		printf("%s/%s.md\n%s/%s.html\n", o.out_dir, date, o.out_dir, date);
 	frontier_release(&d.by_class);

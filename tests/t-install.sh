@@ -2,7 +2,9 @@
 # (bin/runledger) and the programs in libexec/runledger/, which run from
 # the installed place (report finds the installed templates, not the
 # tree's); the man pages render; the bash completion, loaded in bash,
-# completes commands, options and values from the option tables.
+# completes commands, options and values from the option tables — the
+# commands that came on the tables last (compare, summary, note, tag,
+# decide, archive, export) and --archived included.
 . "$ROOT/tests/lib.sh"
 need make make
 dest=$PWD/dest
@@ -61,6 +63,20 @@ expect_eq install-3.2 "runledger(1) documents every ledger command" "" "$missing
 expect_match install-3.3 "... with their options" "$page" '^ *--order time\|metric'
 expect_eq install-3.4 "groff finds nothing to warn about" "" \
 	"$(groff -man -Tutf8 -ww -z "$P"/share/man/man1/*.1 2>&1)"
+# the commands that came on the tables last, each with its own options
+# in its own section (section: from its heading to the next command's)
+section() { printf '%s\n' "$page" | awk -v c="runledger $1" '
+	$0 ~ "^ *runledger [a-z]+$" { on = $0 ~ "^ *" c "$" } on'; }
+got=""
+for want in "compare --all" "compare --limit N" "compare --archived" "compare --campaign NAME" "summary --metric NAME" \
+	"summary --maximize" "summary --archived" "note --who NAME" "tag --who NAME" "decide --who NAME" \
+	"archive --who NAME" "archive --undo" "query --archived" "frontier --archived" "repeats --archived" "audit --archived"; do
+	section "${want%% *}" | grep -q "^ *${want#* }\b" || got="$got | $want"
+done
+expect_eq install-3.7 "runledger(1): compare, summary, note, tag, decide, archive and --archived with their options" "" "$got"
+expect_match install-3.8 "... export has its section" "$(section export)" 'JSONL'
+expect_eq install-3.9 "... and --undo only under archive, --archived not under show" "|" \
+	"$(section note | grep -c -- '--undo' | sed 's/^0$//')|$(section show | grep -c -- '--archived' | sed 's/^0$//')"
 page=$(render "$P/share/man/man1/runledger-report.1")
 expect_match install-3.5 "runledger-report(1) documents --chart-days" "$page" '^ *--chart-days N'
 page=$(render "$P/share/man/man1/runledger-train.1")
@@ -87,3 +103,12 @@ expect_eq install-4.10 "runledger help fr<TAB>" "frontier" "$(complete_line runl
 expect_eq install-4.11 "runledger frontier --by <TAB>" "class tier" "$(complete_line runledger frontier --by '')"
 expect_eq install-4.12 "runledger query --agent <TAB>: a value, no option names" "" \
 	"$(complete_line runledger query --agent '')"
+expect_eq install-4.13 "runledger co<TAB>: compare" "compare" "$(complete_line runledger co)"
+expect_eq install-4.14 "runledger su<TAB>, ex<TAB>, de<TAB>" "summary|export|decide" \
+	"$(complete_line runledger su)|$(complete_line runledger ex)|$(complete_line runledger de)"
+expect_eq install-4.15 "runledger archive --<TAB>: the global options, --help, its own" "--db --format --help --who --undo" \
+	"$(complete_line runledger archive --)"
+expect_eq install-4.16 "runledger summary --arc<TAB>, compare --al<TAB>" "--archived|--all" \
+	"$(complete_line runledger summary --arc)|$(complete_line runledger compare --al)"
+expect_eq install-4.17 "runledger show --arc<TAB>: show takes no --archived" "" "$(complete_line runledger show --arc)"
+expect_eq install-4.18 "runledger note --who <TAB>: a value, no option names" "" "$(complete_line runledger note --who '')"

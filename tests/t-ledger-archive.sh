@@ -35,7 +35,7 @@ expect_eq ledger-archive-2.7 "repeats: the 3090 group has one run fewer" "2" \
 	"$("$LEDGER" --format tsv repeats | awk -F'\t' '$1 == "RTX 3090" {print $2}')"
 expect_eq ledger-archive-2.8 "repeats --archived: as before" "$r_before" "$("$LEDGER" --format tsv repeats --archived | cut -f2,10)"
 expect_eq ledger-archive-2.9 "summary counts 13 runs, --archived 15" "13 15" \
-	"$("$LEDGER" --format json summary | jq .runs) $("$LEDGER" --format json summary --archived | jq .runs)"
+	"$("$LEDGER" --format json summary | jq .n_runs) $("$LEDGER" --format json summary --archived | jq .n_runs)"
 expect_eq ledger-archive-2.10 "compare by filter leaves them out" "no" \
 	"$(has "$("$LEDGER" --format json compare --hardware H100 | jq -r '.runs[]' | tr '\n' ' ')" h100-mlr5)"
 expect_eq ledger-archive-2.11 "compare by name shows one" "h100-mlr5" \
@@ -88,3 +88,29 @@ if [ "$(id -u)" = 0 ] && setpriv --reuid=65534 --regid=65534 --clear-groups true
 else
 	ok ledger-archive-7.1 "skipped: needs root and setpriv to read as another user"
 fi
+
+# -- 8: --archived is an option of the commands that read runs as
+# annotated (and compare), from their table: in their --help, man page
+# and completion; refused by every other command
+for c in query frontier repeats audit summary compare; do
+	"$LEDGER" "$c" --help >help.txt
+	expect_eq "ledger-archive-8.$c" "$c --help lists --archived, in the synopsis and the options" "1 1" \
+		"$(grep -c -- '\[--archived\]' help.txt) $(grep -c '^  --archived  ' help.txt)"
+done
+"$LEDGER" --help-man >ledger.1
+expect_eq ledger-archive-8.2 "the man page lists --archived as an option of those six commands, no other" \
+	"query frontier repeats audit compare summary" \
+	"$(awk '/^\.SS /{c=$3; gsub(/"/, "", c)} $0 == ".B \\-\\-archived" {printf "%s%s", n++ ? " " : "", c}' ledger.1)"
+"$LEDGER" --help-completion >ledger.bash
+expect_eq ledger-archive-8.3 "the completion offers --archived to the same six, and no other" \
+	"query frontier repeats audit compare summary" \
+	"$(awk '/^\t[a-z]+\)$/{c=$1; sub(/\)/, "", c)} /opts=.* --archived[ "]/ {printf "%s%s", n++ ? " " : "", c}' ledger.bash)"
+expect_code ledger-archive-8.4 "show refuses --archived" 2 "$LEDGER" show --archived h100-lr
+expect_eq ledger-archive-8.5 "... saying so" "ledger: show: unknown option '--archived'
+ledger: hint: run 'ledger show --help'" "$err"
+expect_code ledger-archive-8.6 "export refuses --archived (it exports every run)" 2 "$LEDGER" export --archived
+expect_code ledger-archive-8.7 "archive refuses --archived" 2 "$LEDGER" archive --archived h100-lr
+expect_code ledger-archive-8.8 "--archived takes no value" 2 "$LEDGER" query --archived=yes
+expect_eq ledger-archive-8.9 "... saying so" "ledger: query: option '--archived' takes no value" "$err"
+expect_code ledger-archive-8.10 "after '--' it is no option (compare: a run reference)" 2 "$LEDGER" compare -- --archived
+expect_eq ledger-archive-8.11 "... looked up as a run" "ledger: no run '--archived' in the ledger" "$(printf '%s\n' "$err" | head -n 1)"

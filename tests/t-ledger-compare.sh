@@ -73,10 +73,13 @@ expect_eq ledger-compare-4.3 "named runs first, a run once" "h100-mlr5 h100-base
 	"$("$LEDGER" --format json compare h100-mlr5 --campaign depth-sweep | jq -r '.runs | join(" ")')"
 expect_code ledger-compare-4.4 "--limit 2: the two most recent" 0 "$LEDGER" --format json compare --campaign depth-sweep --limit 2
 expect_eq ledger-compare-4.5 "(in time order)" "h100-lr h100-mlr5" "$(printf '%s' "$out" | jq -r '.runs | join(" ")')"
-expect_match ledger-compare-4.6 "(and says the limit cut)" "$err" "more than 2 runs match; comparing the 2 most recent"
+expect_eq ledger-compare-4.6 "(and says the limit cut: one warning object on stderr)" \
+	"compare: more than 2 runs match; comparing the 2 most recent (--limit N)|1" \
+	"$(jq -r .warning stderr.txt)|$(grep -c . stderr.txt)"
 expect_code ledger-compare-4.7 "filters that match nothing" 0 "$LEDGER" --format json compare --agent nobody
-expect_eq ledger-compare-4.8 "(no columns, a warning)" '[] no run matches the filters' \
-	"$(printf '%s' "$out" | jq -c .runs) $(printf '%s' "$err" | sed 's/.*compare: //')"
+expect_eq ledger-compare-4.8 "(no columns; the warning a JSON object under --format json)" \
+	'[]|compare: no run matches the filters|null' \
+	"$(printf '%s' "$out" | jq -c .runs)|$(jq -r .warning stderr.txt)|$(jq -r .hint stderr.txt)"
 expect_eq ledger-compare-4.9 "--where on a metric" "h100-mlr5" \
 	"$("$LEDGER" --format json compare --where 'val_bpb<1.0' | jq -r '.runs | join(" ")')"
 

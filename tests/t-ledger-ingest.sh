@@ -85,7 +85,7 @@ expect_code ledger-ingest-4.7 "unrecognised content exits 2" 2 "$LEDGER" --db m.
 expect_eq ledger-ingest-4.8 "unrecognised content message" "ledger: ingest: prose.txt: cannot tell the format from the content
 ledger: hint: pass --as runrec|results.tsv|run.log|arh.json" "$err"
 expect_code ledger-ingest-4.9 "bad --as exits 2" 2 "$LEDGER" --db m.db ingest --as yaml good.jsonl
-expect_code ledger-ingest-4.10 "bad --started-at exits 2" 2 "$LEDGER" --db m.db ingest --started-at yesterday good.jsonl
+expect_code ledger-ingest-4.10 "bad --started-at exits 2 (yesterday is a time now: tests/t-typed-dates.sh)" 2 "$LEDGER" --db m.db ingest --started-at soon good.jsonl
 
 # --- options fill what records lack ------------------------------------
 printf '{"schema":"runrec/1","status":"crash","description":"no hardware"}\n' >bare.jsonl

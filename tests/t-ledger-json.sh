@@ -8,7 +8,8 @@
 # each hint once. Then the field types, checked with jq over every command's
 # json: runs an array of run ids wherever it appears, changed an array of
 # {var, old, new, how, span}, search_space an array, one object for init,
-# reinfer and variables --alias; campaign show --format csv one table.
+# reinfer and variables --alias; campaign show --format csv one table;
+# compare, summary, note/tag/decide/archive and export under the same rules.
 . "$ROOT/tests/lib.sh"
 need jq jq
 need sqlite3 sqlite3
@@ -94,7 +95,8 @@ ledger: hint: give a run id, a prefix of one, #N, or a commit prefix of 4 or mor
 "$LEDGER" reinfer --dry-run --format json >reinfer.json
 for c in "query" "query --order metric --limit 3" "show h100-lr" "show r3090-b" "diff h100-base h100-lr" \
 	"frontier --all" "repeats" "audit" "audit --coverage" "campaign list" "campaign show qwen-compile" \
-	"init" "quarantine" "variables" "variables --alias depth" "check"; do
+	"init" "quarantine" "variables" "variables --alias depth" "check" \
+	"compare r4090-a r4090-wd h100-lr" "compare --campaign qwen-compile" "summary" "summary --campaign qwen-compile"; do
 	name=$(printf '%s' "$c" | tr ' ' '_')
 	"$LEDGER" $c --format json >"$name.json" 2>/dev/null
 	printf '%s\n' "$name.json" >>outputs.txt
@@ -158,3 +160,45 @@ expect_eq ledger-json-7.4 "a run row as the json has it" "q20-07|ok|impl.recompu
 expect_code ledger-json-7.5 "campaign show tsv: one table too" 0 "$LEDGER" campaign show qwen-compile --format tsv
 expect_eq ledger-json-7.6 "tsv: one column count on every line" "10" \
 	"$(printf '%s\n' "$out" | awk -F'\t' '{print NF}' | sort -u | tr '\n' ' ' | sed 's/ $//')"
+
+
+# -- 8: the commands added with annotations: compare, summary, note, tag,
+# decide, archive, export (their output above joins the checks of 6.1)
+c=compare_r4090-a_r4090-wd_h100-lr.json
+expect_eq ledger-json-8.1 "compare: one object, runs the ids in order, rows of section/key/differs/values" \
+	'object|["r4090-a","r4090-wd","h100-lr"]|true' \
+	"$(jq -r type $c)|$(jq -c .runs $c)|$(jq '[.rows[] | (keys == ["differs","key","section","values"]) and (.differs | type == "boolean")
+		and (.section | type == "string") and (.values | length == 3)] | all' $c)"
+expect_eq ledger-json-8.2 "compare: a changed row's values are change objects or null" \
+	'true|[null,{"var":"optim.weight_decay","old":"0","new":"0.1","how":"inferred","span":"weight decay 0 to 0.1"},null]' \
+	"$(jq '[.rows[] | select(.section == "changed") | .values[] | type == "null" or (type == "object" and keys == ["how","new","old","span","var"])] | all' $c)|$(jq -c '.rows[] | select(.section == "changed" and .key == "optim.weight_decay") | .values' $c)"
+expect_eq ledger-json-8.3 "compare: the text formats still show a change as 'old -> new' ('~' inferred)" "changed	optim.weight_decay		~0 -> 0.1	" \
+	"$("$LEDGER" --format tsv compare r4090-a r4090-wd h100-lr | grep '^changed	optim.weight_decay')"
+for f in summary.json summary_--campaign_qwen-compile.json; do
+	expect_eq "ledger-json-8.4.$f" "summary: one object, counts n_* numbers, no count named runs" "object|true|true|false" \
+		"$(jq -r type $f)|$(jq '[.n_runs, .n_valid, .n_keeps, .n_crashes, .crash_streak] | all(type == "number")' $f)|$(jq '(.keep_rate | type == "number" or type == "null")
+			and (.best | type == "array" and all(.[]; (.hardware | type == "string") and (.run_id | type == "string")))
+			and (.trend | type == "string") and (.untested | type == "array" or type == "null")' $f)|$(jq 'has("runs") or has("valid") or has("keeps") or has("crashes")' $f)"
+done
+expect_eq ledger-json-8.5 "summary: untested an array of globs for a declared campaign, null without one" "true|null" \
+	"$(jq '.untested | type == "array" and all(.[]; type == "string")' summary_--campaign_qwen-compile.json)|$(jq -c .untested summary.json)"
+cp ledger.db annot.db
+export RUNLEDGER_NOW=2026-04-01T10:00:00Z LEDGER_WHO=alice
+row_ok='keys == ["at","key","kind","run_id","value","who"] and (.run_id | type == "string") and (.at | test("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$"))'
+"$LEDGER" --db annot.db --format json note h100-lr "looked at the curve" >note.json
+"$LEDGER" --db annot.db --format json decide h100-lr keep >decide.json
+expect_eq ledger-json-8.6 "note, decide: one object each (one annotation stored)" "true|true|null|note|decision|keep" \
+	"$(jq "type == \"object\" and ($row_ok)" note.json)|$(jq "type == \"object\" and ($row_ok)" decide.json)|$(jq -c .key note.json)|$(jq -r .kind note.json)|$(jq -r .kind decide.json)|$(jq -r .value decide.json)"
+"$LEDGER" --db annot.db --format json tag h100-lr reviewed=yes >tag1.json
+"$LEDGER" --db annot.db --format json tag h100-lr a=1 b=2 >tag2.json
+"$LEDGER" --db annot.db --format json archive r3090-c >archive.json
+expect_eq ledger-json-8.7 "tag, archive: an array of objects, one per annotation, however many" "1|2|1|true" \
+	"$(jq length tag1.json)|$(jq length tag2.json)|$(jq length archive.json)|$(jq -s "map(type == \"array\" and all(.[]; $row_ok)) | all" tag1.json tag2.json archive.json)"
+"$LEDGER" --db annot.db export >export.jsonl
+expect_eq ledger-json-8.8 "export: every line one object with ledger.changes and ledger.annotations arrays" \
+	"$(sql annot.db "SELECT count(*) FROM runs")|true" \
+	"$(jq -c . export.jsonl | wc -l | tr -d ' ')|$(jq -s 'all(.[]; type == "object" and (.ledger.changes | type == "array"
+		and all(.[]; (.var | type == "string") and (.how | type == "string")))
+		and (.ledger.annotations // [] | type == "array"))' export.jsonl)"
+expect_eq ledger-json-8.9 "export: the annotations just made, with ISO times" "note,decision,tag,tag,tag|true" \
+	"$(jq -r 'select(.run_id == "h100-lr") | [.ledger.annotations[].kind] | join(",")' export.jsonl)|$(jq -s '[.[] | .ledger.annotations // [] | .[] | .at | test("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]{8}Z$")] | all' export.jsonl)"

@@ -11,8 +11,8 @@ expect_code ledger-summary-1.1 "json" 0 "$LEDGER" --format json summary
 printf '%s\n' "$out" >s.json
 # the fixture: 15 runs, r3090-nan (status nan) and h100-d12 (crash) failed,
 # 5 keeps; the last run in time order is a100-late (untimed: last)
-expect_eq ledger-summary-1.2 "counts" '{"runs":15,"valid":13,"keeps":5,"crashes":2,"crash_streak":0,"last_run":"a100-late"}' \
-	"$(jq -c '{runs, valid, keeps, crashes, crash_streak, last_run}' s.json)"
+expect_eq ledger-summary-1.2 "counts (n_*, numbers)" '{"n_runs":15,"n_valid":13,"n_keeps":5,"n_crashes":2,"crash_streak":0,"last_run":"a100-late"}' \
+	"$(jq -c '{n_runs, n_valid, n_keeps, n_crashes, crash_streak, last_run}' s.json)"
 expect_eq ledger-summary-1.3 "keep rate = keeps / runs" "0.33333" "$(jq -r '.keep_rate | tostring | .[0:7]' s.json)"
 expect_eq ledger-summary-1.4 "best per class, by class name, as the frontier's last point" \
 	"$("$LEDGER" --format json frontier | jq -c '[group_by(.hardware)[] | last | {hardware, run_id, val_bpb}]')" \
@@ -23,17 +23,17 @@ expect_eq ledger-summary-1.6 "no campaign: untested is null" "null" "$(jq -c .un
 
 # filters as query: the H100 runs
 "$LEDGER" --format json summary --hardware H100 >h.json
-expect_eq ledger-summary-2.1 "--hardware H100" '{"runs":5,"keeps":2,"crashes":1,"best":"h100-mlr5"}' \
-	"$(jq -c '{runs, keeps, crashes, best: .best[0].run_id}' h.json)"
-expect_eq ledger-summary-2.2 "--status ok --agent bob" "4" "$("$LEDGER" --format json summary --status ok --agent bob | jq .runs)"
+expect_eq ledger-summary-2.1 "--hardware H100" '{"n_runs":5,"n_keeps":2,"n_crashes":1,"best":"h100-mlr5"}' \
+	"$(jq -c '{n_runs, n_keeps, n_crashes, best: .best[0].run_id}' h.json)"
+expect_eq ledger-summary-2.2 "--status ok --agent bob" "4" "$("$LEDGER" --format json summary --status ok --agent bob | jq .n_runs)"
 expect_code ledger-summary-2.3 "a bad filter" 2 "$LEDGER" summary --status fine
 
 # text formats: field / value
 expect_code ledger-summary-3.1 "table" 0 "$LEDGER" summary --hardware H100
-expect_eq ledger-summary-3.2 "field  value lines" "runs                       5
+expect_eq ledger-summary-3.2 "field  value lines" "n_runs                     5
 keep_rate                  0.400
 best.H100                  0.999000 h100-mlr5
-trend                      improving" "$(printf '%s\n' "$out" | grep -E '^(runs|keep_rate|trend) |^best\.')"
+trend                      improving" "$(printf '%s\n' "$out" | grep -E '^(n_runs|keep_rate|trend) |^best\.')"
 expect_code ledger-summary-3.3 "tsv" 0 "$LEDGER" --format tsv summary --hardware H100
 expect_eq ledger-summary-3.4 "tsv: the same rows" "$(printf '%s\n' "$(cd . && "$LEDGER" summary --hardware H100)" | sed 's/  */\t/' | sed '1i field\tvalue' | sed 's/\tnull$/\t/')" "$out"
 expect_code ledger-summary-3.5 "csv" 0 "$LEDGER" --format csv summary --hardware H100
@@ -70,8 +70,8 @@ expect_eq ledger-summary-4.8 "an empty ledger: none" "none null null 0" \
 "$LEDGER" --db c.db --format json summary --campaign qwen-compile >c.json
 expect_eq ledger-summary-5.1 "every impl.* variable of the registry is untested (none valid and alone)" \
 	"$("$LEDGER" variables --kind impl --format json | jq -c '[.[].key]')" "$(jq -c .untested c.json)"
-expect_eq ledger-summary-5.2 "the campaign's runs, crash streak" '{"campaign":"qwen-compile","runs":10,"crash_streak":3}' \
-	"$(jq -c '{campaign, runs, crash_streak}' c.json)"
+expect_eq ledger-summary-5.2 "the campaign's runs, crash streak" '{"campaign":"qwen-compile","n_runs":10,"crash_streak":3}' \
+	"$(jq -c '{campaign, n_runs, crash_streak}' c.json)"
 # a campaign whose search space a valid solo run has tested
 printf '%s\n' '{"name":"depth-sweep","search_space":["model.depth","optim.matrix_lr","my.knob"],"hardware":"H100"}' >d.json
 "$LEDGER" campaign add d.json >/dev/null 2>&1

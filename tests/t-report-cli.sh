@@ -23,7 +23,7 @@ expect_eq report-cli-3.1 "says what is missing" "report: daily: --out DIR is req
 report: hint: for example: report daily --date 2026-03-16 --out reports" "$err"
 expect_code report-cli-4 "daily with an impossible date" 2 "$REPORT" --db l.db daily --date 2026-02-30 --out out
 expect_eq report-cli-4.1 "bad date message" "report: daily: --date '2026-02-30' is not a day
-report: hint: give a UTC day as YYYY-MM-DD, e.g. 2026-03-16" "$err"
+report: hint: give one UTC day: 2026-03-16, today, yesterday or -1d (days before today)" "$err"
 expect_code report-cli-5 "a ledger that does not exist is a runtime failure" 3 "$REPORT" --db missing.db daily --date 2026-03-16 --out out
 expect_match report-cli-5.1 "names the ledger" "$err" "^report: cannot open ledger 'missing.db': No such file or directory$"
 [ ! -e missing.db ] && ok report-cli-5.2 "no empty ledger was created" || not_ok report-cli-5.2 "no empty ledger was created"

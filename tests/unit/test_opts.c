@@ -183,10 +183,39 @@ static void test_text(void)
 	free(man);
 }
 
+/* A program that reads OPT_DATE values itself (opt_prog.parse_date):
+ * its reader decides, and a value it refuses is the option's error. */
+static int parse_noon(const char *s, double *t)
+{
+	if (strcmp(s, "noon"))
+		return -1;
+	*t = 43200;
+	return 0;
+}
+
+static void test_own_dates(void)
+{
+	struct opt_prog own = prog;
+	own.parse_date = parse_noon;
+	char *argv[] = { "try", "--when", "noon", "--when", "2026-03-16T04:00:00Z", NULL };
+	struct opt_parser q;
+	capture();
+	opts_begin(&q, &own, &cmd, 5, argv);
+	int r1 = opts_next(&q);
+	double t1 = q.num;
+	int r2 = opts_next(&q);
+	char *msg = release();
+	CHECK("opts-4.1", r1 == O_WHEN && t1 == 43200);
+	CHECK("opts-4.2", r2 == OPTS_ERROR &&
+	      !strcmp(msg, "runledger: try: --when '2026-03-16T04:00:00Z' is not a date\n"));
+	free(msg);
+}
+
 int main(void)
 {
 	test_forms();
 	test_errors();
+	test_own_dates();
 	test_text();
 	return check_status();
 }
