@@ -23,6 +23,7 @@ if ! command -v debootstrap >/dev/null 2>&1; then
 	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap >/dev/null
 fi
 root=$(mktemp -d /tmp/runledger-bare.XXXXXX)
+chmod 755 "$root" # it becomes /: mktemp's 0700 would lock every other user out of it
 cleanup() {
 	umount "$root/dev/pts" 2>/dev/null || true
 	umount "$root/proc" 2>/dev/null || true

@@ -3,6 +3,8 @@
 # and its directory removed when the test using it is interrupted (TERM, as
 # a stopped `make test`), not only when it ends.
 . "$ROOT/tests/lib.sh"
+# Debian keeps initdb out of PATH, where lib-pg.sh looks for it too
+PATH="${PG_BIN:-/usr/lib/postgresql/15/bin}:$PATH"
 need initdb postgresql-15
 # a test that starts a server and is then killed while it waits
 sh -c '. "$ROOT/tests/lib.sh"; . "$ROOT/tests/lib-pg.sh"; pg_start >/dev/null
