@@ -730,11 +730,13 @@ static int latest_day(sqlite3 *db, char *day, size_t n)
 
 int cmd_daily(int argc, char **argv, struct report_ctx *ctx)
 {
-	struct report_opts o = { NULL, NULL, REPORT_DEFAULT_LIMIT, 1 };
+	struct report_opts o = { NULL, NULL, REPORT_DEFAULT_LIMIT, 1, 0 };
 	const char *date = NULL;
 	int chart_days = 7;
 	if (parse_args(argc, argv, &o, &date, &chart_days))
 		return EXIT_USAGE;
+	if (report_apply_archived(&o, ctx->db))
+		return EXIT_FAILURE_RT;
 	char latest[16];
 	if (!date) {
 		int rc = latest_day(ctx->db, latest, sizeof(latest));
