@@ -502,14 +502,18 @@ static void section_lineage(struct page *p)
 		db_bind_text(st, 1, p->parent);
 		sb_adds(&p->md, "Parent: ");
 		if (runs_step(p->failed, st, "read a run's parent") == SQLITE_ROW) {
-			link_from(&p->md, p->parent, "");
+			int shown = sqlite3_column_int(st, 2);
+			if (shown)
+				link_from(&p->md, p->parent, "");
+			else /* archived: no page of it in this report */
+				md_escape(&p->md, p->parent);
 			sb_adds(&p->md, " (val_bpb ");
 			fmt_val(&p->md, db_column_num(st, 0));
 			if (col(st, 1)) {
 				sb_adds(&p->md, ": ");
 				fmt_text(&p->md, col(st, 1), 80);
 			}
-			sb_adds(&p->md, ")");
+			sb_adds(&p->md, shown ? ")" : "; archived: `report --archived` writes its page)");
 		} else {
 			md_escape(&p->md, p->parent);
 			sb_adds(&p->md, " (not in the ledger)");
@@ -638,7 +642,10 @@ static int queries_prepare(sqlite3 *db, struct queries *q)
 		" UNION SELECT campaign FROM campaign_runs WHERE run = ?1 AND campaign IN (SELECT name FROM campaigns)"
 		" ORDER BY 1");
 	q->changes = db_prepare(db, "SELECT var, old, new, how, span FROM changes WHERE run = ?1 ORDER BY var");
-	q->parent = db_prepare(db, "SELECT val_bpb, description FROM runs WHERE run_id = ?1");
+	/* main.runs: a parent the report's view hides (archived) is still named
+	 * as a run of the ledger; col 2 says whether the view shows it */
+	q->parent = db_prepare(db, "SELECT p.val_bpb, p.description, p.id IN (SELECT id FROM runs) "
+				   "FROM main.runs p WHERE p.run_id = ?1");
 	sb_reset(&sql);
 	sb_addf(&sql, "SELECT runs.run_id, %s, runs.decision, runs.val_bpb, runs.description "
 		      "FROM temp.runpage_children c JOIN runs ON runs.id = c.id WHERE c.parent = ?1 "

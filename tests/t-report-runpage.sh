@@ -158,3 +158,15 @@ expect_match runpage-9.3 "the group's statistics are of all 25" "$k" \
 	'^Runs of the same configuration on the same hardware class: 25 valid, mean 0\.9700 ± 0\.0000; 25 runs, 21 shown \(the first by finish time and this one\)\.$'
 expect_eq runpage-9.4 "the rows: the first 20 linked, then the run itself" "$(seq -f 'kid-%02g' 1 20 | tr '\n' ' ')kid-25 " \
 	"$(printf '%s\n' "$k" | awk '/^## Repeat group/ {f = 1; next} /^## / {f = 0} f' | sed -n 's/^| \[\{0,1\}\(kid-[0-9]*\).*/\1/p' | tr '\n' ' ')"
+
+# -- an archived parent: named, not linked (this report writes no page of
+# it), and said archived rather than "not in the ledger"; --archived links it
+cp l.db arch.db
+"$LEDGER" --db arch.db archive b200-qk >/dev/null 2>&1
+"$REPORT" --db arch.db daily --date $DAY --out arch --no-charts >/dev/null 2>&1
+expect_match runpage-10.1 "the archived parent named, unlinked, said archived" "$(cat arch/runs/b200-fa4.md)" \
+	'^Parent: b200-qk \(val_bpb 0\.9590: QK scale 1\.15; archived: `report --archived` writes its page\)\.$'
+expect_eq runpage-10.2 "and no page of it" "no" "$([ -e arch/runs/b200-qk.md ] && echo yes || echo no)"
+"$REPORT" --db arch.db daily --archived --date $DAY --out witharch --no-charts >/dev/null 2>&1
+expect_match runpage-10.3 "--archived: linked, as before" "$(cat witharch/runs/b200-fa4.md)" \
+	'^Parent: \[b200-qk\]\(b200-qk\.md\) \(val_bpb 0\.9590: QK scale 1\.15\)\.$'
