@@ -21,6 +21,7 @@ const struct opt_cmd cmd_show_spec = {
 	.about = "Show one run: every field of its record, then the ledger's tags (hardware\n"
 		 "class, VRAM tier, changed variables with old and new values, repeat key,\n"
 		 "source file:line; a peak memory above the card's as peak_vram_above_card),\n"
+		 "a training curve as one line (points, steps, last loss; json: every point),\n"
 		 "then the annotations (notes, tags, a decision made after the fact beside\n"
 		 "the recorded one, archived), each with who and when.\n"
 		 "RUN is a run id, a unique prefix of one, #N, or a prefix of the run's\n"
@@ -101,6 +102,49 @@ static void flatten(struct fields *f, const char *prefix, const json_t *v)
 	sb_release(&text);
 }
 
+/* A curve (docs/run-record.md, "curve") is up to 512 points an array:
+ * in the text formats one line, "N points, steps A-B, last train_loss X,
+ * E evals, last val_bpb Y"; --format json prints it whole. */
+static void curve_field(struct fields *f, const json_t *curve)
+{
+	if (!json_is_object(curve)) {
+		flatten(f, "curve", curve);
+		return;
+	}
+	json_t *step = json_object_get(curve, "step"), *loss = json_object_get(curve, "train_loss");
+	json_t *eval = json_object_get(curve, "eval");
+	size_t n = json_array_size(step);
+	sb s = SB_INIT;
+	sb_addf(&s, "%zu point%s", n, n == 1 ? "" : "s");
+	if (n) {
+		sb_adds(&s, ", steps ");
+		json_text(json_array_get(step, 0), &s);
+		sb_adds(&s, "-");
+		json_text(json_array_get(step, n - 1), &s);
+	}
+	/* the last known loss: a diverged run ends in nulls */
+	for (size_t i = json_array_size(loss); i-- > 0;)
+		if (json_is_number(json_array_get(loss, i))) {
+			sb_adds(&s, ", last train_loss ");
+			json_text(json_array_get(loss, i), &s);
+			if (i + 1 < n) {
+				sb_adds(&s, " (step ");
+				json_text(json_array_get(step, i), &s);
+				sb_adds(&s, ")");
+			}
+			break;
+		}
+	json_t *ev = json_object_get(eval, "val_bpb");
+	size_t ne = json_array_size(ev);
+	if (ne) {
+		sb_addf(&s, ", %zu eval%s, last val_bpb ", ne, ne == 1 ? "" : "s");
+		json_text(json_array_get(ev, ne - 1), &s);
+	}
+	sb_adds(&s, " (--format json: every point)");
+	field_add(f, "curve", s.buf);
+	sb_release(&s);
+}
+
 static void record_fields(struct fields *f, const json_t *rec)
 {
 	for (int k = 0; key_order[k]; k++) {
@@ -114,7 +158,9 @@ static void record_fields(struct fields *f, const json_t *rec)
 		int known = 0;
 		for (int k = 0; key_order[k] && !known; k++)
 			known = !strcmp(key, key_order[k]);
-		if (!known)
+		if (!known && !strcmp(key, "curve"))
+			curve_field(f, v);
+		else if (!known)
 			flatten(f, key, v);
 	}
 }

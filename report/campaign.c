@@ -678,10 +678,12 @@ static void camp_release(struct camp *c)
 
 int cmd_campaign(int argc, char **argv, struct report_ctx *ctx)
 {
-	struct report_opts o = { NULL, NULL, REPORT_DEFAULT_LIMIT, 1 };
+	struct report_opts o = { NULL, NULL, REPORT_DEFAULT_LIMIT, 1, 0 };
 	const char *name = NULL;
 	if (parse_args(argc, argv, &o, &name))
 		return EXIT_USAGE;
+	if (report_apply_archived(&o, ctx->db))
+		return EXIT_FAILURE_RT;
 	struct camp c = { .db = ctx->db, .name = name, .o = &o, .vars = TPL_VARS_INIT };
 	int rc = campaign_load(c.db, name, &c.spec, 0);
 	if (rc)

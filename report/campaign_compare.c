@@ -9,6 +9,7 @@
 #include "compare.h"
 #include "db.h"
 #include "output.h"
+#include "runpage.h"
 #include "util.h"
 
 enum { W = 720, H = 400, ML = 64, MR = 24, MT = 40, MB = 44, LEGEND_ROW = 16 };
@@ -209,8 +210,17 @@ int campaign_compare(sqlite3 *db, const char *campaign, const char *dir, int lim
 		compare_release(&s);
 		return -1;
 	}
-	if (s.n)
+	if (s.n) {
 		table_md(&s, table_out);
+		/* the columns' run ids are header text, which a table cannot
+		 * link: their pages follow the table */
+		sb_adds(table_out, "\nRun pages: "); /* the table ends in a newline */
+		for (int c = 0; c < s.n; c++) {
+			sb_adds(table_out, c ? " · " : "");
+			runpage_link(table_out, s.v[c].run_id);
+		}
+		sb_adds(table_out, ".");
+	}
 	sb title = SB_INIT, svg = SB_INIT, stem = SB_INIT, chartdir = SB_INIT;
 	sb_addf(&title, "Training loss, the %d most recent runs of %s", s.n, campaign);
 	int rc = 0, drawn = s.n ? curves_svg(&s, title.buf, &svg) : 0;

@@ -750,11 +750,13 @@ static int given_day(const char *given, char *day, size_t n)
 
 int cmd_daily(int argc, char **argv, struct report_ctx *ctx)
 {
-	struct report_opts o = { NULL, NULL, REPORT_DEFAULT_LIMIT, 1 };
+	struct report_opts o = { NULL, NULL, REPORT_DEFAULT_LIMIT, 1, 0 };
 	const char *date = NULL;
 	int chart_days = 7;
 	if (parse_args(argc, argv, &o, &date, &chart_days))
 		return EXIT_USAGE;
+	if (report_apply_archived(&o, ctx->db))
+		return EXIT_FAILURE_RT;
 	char day[32];
 	int rc = date ? given_day(date, day, sizeof(day)) : latest_day(ctx->db, day, sizeof(day));
 	if (rc)

@@ -1,6 +1,7 @@
 /* options.c — the options every report command shares (--out, --template,
- * --limit, --decimals, --no-charts) as groups of an option table
+ * --limit, --decimals, --no-charts, --archived) as groups of an option table
  * (common/opts.h); see struct report_opts in report.h. */
+#include "annot.h"
 #include "fmt.h"
 #include "report.h"
 #include "util.h"
@@ -21,6 +22,8 @@ static const struct opt shared_opts[] = {
 	  .help = "decimals of metric values (default 4)", .bad = "is not a number of decimals",
 	  .hint = "give 0 to 12, e.g. --decimals 6" },
 	{ .name = "--no-charts", .id = REPORT_OPT_NO_CHARTS, .help = "do not run gnuplot" },
+	{ .name = "--archived", .id = REPORT_OPT_ARCHIVED,
+	  .help = "take archived runs in (left out by default, as 'ledger archive' asks)" },
 };
 const struct opt_group report_shared_group = { "Report options", NULL, shared_opts, ARRAY_SIZE(shared_opts) };
 
@@ -32,6 +35,14 @@ int report_take(struct report_opts *o, const struct opt_parser *p)
 	case REPORT_OPT_LIMIT: o->limit = (int)p->num; return 1;
 	case REPORT_OPT_DECIMALS: fmt_set_decimals((int)p->num); return 1;
 	case REPORT_OPT_NO_CHARTS: o->charts = 0; return 1;
+	case REPORT_OPT_ARCHIVED: o->archived = 1; return 1;
 	}
 	return 0;
+}
+
+/* The runs view main.c set up hides archived runs; --archived makes it
+ * show every run again (ledger/annot.h). */
+int report_apply_archived(const struct report_opts *o, sqlite3 *db)
+{
+	return o->archived ? annot_view(db, ANNOT_WITH_ARCHIVED) : 0;
 }

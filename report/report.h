@@ -25,6 +25,7 @@ struct report_opts {
 	const char *template;    /* --template FILE; NULL = the default */
 	int limit;               /* --limit N rows per long table; 0 = all */
 	int charts;              /* 0 with --no-charts */
+	int archived;            /* --archived: archived runs taken in */
 };
 #define REPORT_DEFAULT_LIMIT 50
 
@@ -32,11 +33,13 @@ struct report_opts {
  * --template, --limit, --decimals, --no-charts. Their ids are 700..; a
  * command's own options take ids below 700. */
 enum { REPORT_OPT_OUT = 700, REPORT_OPT_TEMPLATE, REPORT_OPT_LIMIT, REPORT_OPT_DECIMALS,
-       REPORT_OPT_NO_CHARTS };
+       REPORT_OPT_NO_CHARTS, REPORT_OPT_ARCHIVED };
 extern const struct opt_group report_out_group, report_shared_group;
 /* When p holds one of the shared options, apply it to o and return 1; 0
  * for any other option (values were checked by opts_next). */
 int report_take(struct report_opts *o, const struct opt_parser *p);
+/* With --archived, the runs view shows archived runs too; 0 or -1. */
+int report_apply_archived(const struct report_opts *o, sqlite3 *db);
 
 /* Each command's table, and the program's (main.c), for opts_begin(). */
 extern const struct opt_cmd cmd_daily_spec, cmd_campaign_spec, cmd_index_spec;

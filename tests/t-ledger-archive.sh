@@ -48,6 +48,11 @@ expect_eq ledger-archive-2.14 "export still writes it" "1" "$("$LEDGER" export |
 "$REPORT" --db ledger.db daily --date 2026-03-17 --out after --no-charts >/dev/null 2>&1
 expect_eq ledger-archive-3.1 "the digest before named h100-mlr5, after it does not" "yes no" \
 	"$(grep -q h100-mlr5 before/2026-03-17.md && echo yes || echo no) $(grep -q h100-mlr5 after/2026-03-17.md && echo yes || echo no)"
+"$REPORT" --db ledger.db daily --archived --date 2026-03-17 --out witharch --no-charts >/dev/null 2>&1
+expect_eq ledger-archive-3.2 "daily --archived: the digest as before the archive" "" \
+	"$(diff before/2026-03-17.md witharch/2026-03-17.md)"
+expect_eq ledger-archive-3.3 "and its run page as before" "" \
+	"$(diff before/runs/h100-mlr5.md witharch/runs/h100-mlr5.md 2>&1)"
 
 # audit: an archived run is not held against its campaign
 printf '%s\n' '{"name":"depth-sweep","search_space":["model.depth"],"hardware":"H100"}' >c.json

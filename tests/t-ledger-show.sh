@@ -159,3 +159,25 @@ expect_eq ledger-show-7.1 "table: the change with its span" \
 	"$("$LEDGER" --db sp.db show "#$id" | grep '^ledger.changed')"
 expect_eq ledger-show-7.2 "json: span" 'softcap 30 (was 15)' \
 	"$("$LEDGER" --db sp.db --format json show "#$id" | jq -r '.ledger.changed[0].span')"
+
+# 8: a curve is one line in the text formats (points, step range, last
+# known train loss, evals), the arrays in full in json
+need jq jq
+"$LEDGER" --db cv.db ingest "$FIXTURES/report/runs.jsonl" >/dev/null 2>&1
+expect_eq ledger-show-8.1 "table: the curve of a finished run in one line" \
+	'curve                           61 points, steps 1-953, last train_loss 3.1016, 1 eval, last val_bpb 0.93 (--format json: every point)' \
+	"$("$LEDGER" --db cv.db show b200-fa4 | grep '^curve')"
+expect_eq ledger-show-8.2 "no curve array element as a field of its own" "" \
+	"$("$LEDGER" --db cv.db show b200-fa4 | grep '^curve\.')"
+expect_eq ledger-show-8.3 "tsv: a diverged run, its last finite loss and that step" \
+	"$(printf 'curve\t15 points, steps 1-212, last train_loss 4.5931 (step 209) (--format json: every point)')" \
+	"$("$LEDGER" --db cv.db --format tsv show b200-nan | grep '^curve')"
+expect_eq ledger-show-8.4 "csv: quoted, one row (CRLF ends it)" \
+	'curve,"15 points, steps 1-212, last train_loss 4.5931 (step 209) (--format json: every point)"' \
+	"$("$LEDGER" --db cv.db --format csv show b200-nan | grep '^curve' | tr -d '\r')"
+expect_eq ledger-show-8.5 "md: one row" \
+	'| curve | 61 points, steps 1-953, last train\_loss 3.1016, 1 eval, last val\_bpb 0.93 (--format json: every point) |' \
+	"$("$LEDGER" --db cv.db --format md show b200-fa4 | grep '^| curve ')"
+expect_eq ledger-show-8.6 "json: the stored curve whole" \
+	"$(jq -cS 'select(.run_id == "b200-fa4") | .curve' "$FIXTURES/report/runs.jsonl")" \
+	"$("$LEDGER" --db cv.db --format json show b200-fa4 | jq -cS '.curve')"

@@ -55,6 +55,10 @@ expect_match report-compare-2.9 "the HTML shows the table and the chart" "$(cat 
 "$REPORT" --db l.db campaign --campaign $C --out arch --no-charts >/dev/null 2>&1
 expect_match report-compare-3.1 "archived d4 is not a column" "$(cat arch/campaign-$C.md)" '^\| section \| key \| base \| d&lt;2&gt;&amp; \| d3 \|$'
 expect_eq report-compare-3.2 "nor a curve" "3" "$(grep -c '<polyline' arch/charts/campaign-$C-curves.svg)"
+"$REPORT" --db l.db campaign --archived --campaign $C --out witharch --no-charts >/dev/null 2>&1
+expect_match report-compare-3.3 "campaign --archived: d4 is a column again" "$(cat witharch/campaign-$C.md)" \
+	'^\| section \| key \| base \| d&lt;2&gt;&amp; \| d3 \| d4 \|$'
+expect_eq report-compare-3.4 "and the chart as before the archive" "" "$(cmp first.svg witharch/charts/campaign-$C-curves.svg 2>&1)"
 
 # no curves at all: said, no chart file
 "$LEDGER" --db l.db archive base 'd<2>&' >/dev/null

@@ -3,7 +3,9 @@
 # <script> is text and never runs, and every image the page references
 # loads with its real size; a person's way through the pages, clicked in
 # the browser: index → the day → a run's page (its curve image loaded) →
-# its parent, and the curve SVG drawn. Skipped (one "# SKIP" line)
+# its parent, and the curve SVG drawn; the campaign report's compare view
+# (the side-by-side table, the overlaid curves SVG loaded, a run link below
+# the table followed to its page). Skipped (one "# SKIP" line)
 # without chromium.
 . "$ROOT/tests/lib.sh"
 need jq jq
@@ -86,6 +88,50 @@ expect_eq report-html-7 "clicked: index → day → run page (curve loaded) → 
 4 back yes
 5 Training curve of b200-fa4 loss drawn evals 1
 done" "$clicks"
+
+# The campaign report's compare view in the browser: the side-by-side table
+# (a column per run), the overlaid curves SVG loaded at its size with a
+# line per run that has a curve, and a run's link below the table followed
+# to its page.
+printf '%s\n' '{"name":"b200-curves","metric":"val_bpb","direction":"min","hardware":"B200","search_space":["model.*","impl.*"]}' >bc.json
+"$LEDGER" --db l.db campaign add bc.json >/dev/null 2>&1
+"$LEDGER" --db l.db campaign assign b200-curves b200-qk b200-fa4 b200-nan b200-base >/dev/null 2>&1
+"$REPORT" --db l.db campaign --campaign b200-curves --out out --no-charts >/dev/null 2>&1
+cat >out/camp.html <<'HTML'
+<!DOCTYPE html><html><body><pre id="r"></pre><iframe id="f" width="800" height="800"></iframe><script>
+var f = document.getElementById('f'), step = 0;
+function say(s) { document.getElementById('r').textContent += s + "\n"; }
+function heading(d, text) { return Array.prototype.find.call(d.querySelectorAll('h2'), function (x) { return x.textContent == text; }); }
+var plan = [
+  function (d) { say('1 ' + d.title);
+    var t = heading(d, 'Side by side'), img = null;
+    while (t && t.tagName != 'TABLE') t = t.nextElementSibling;
+    say('1 table ' + Array.prototype.map.call(t.querySelectorAll('thead th'), function (x) { return x.textContent; }).join(','));
+    img = d.querySelector('img[src$="-curves.svg"]');
+    say('1 curves ' + img.getAttribute('src') + ' ' + (img.complete ? img.naturalWidth + 'x' + img.naturalHeight : 'not loaded'));
+    var p = Array.prototype.find.call(d.querySelectorAll('p'), function (x) { return x.textContent.indexOf('Run pages:') == 0; });
+    var a = Array.prototype.find.call(p.querySelectorAll('a'), function (x) { return x.textContent == 'b200-fa4'; });
+    say('1 link ' + a.getAttribute('href')); a.click(); },
+  function (d) { say('2 ' + d.title + ' curve ' + (d.querySelector('img[src$="-curve.svg"]') ? 'yes' : 'no'));
+    f.src = 'charts/campaign-b200-curves-curves.svg'; },
+  function (d) { say('3 ' + d.querySelector('text').textContent + ', lines ' + d.querySelectorAll('polyline').length); say('done'); }
+];
+f.onload = function () { try { plan[step++](f.contentDocument); } catch (e) { say('error at ' + step + ': ' + e); } };
+f.src = 'campaign-b200-curves.html';
+</script></body></html>
+HTML
+camp=$(browse "file://$PWD/out/camp.html" --allow-file-access-from-files --virtual-time-budget=10000 |
+	sed -n '/<pre id="r">/,/<\/pre>/p' | sed 's/<[^>]*>//g')
+lines=$(grep -c '<polyline' out/charts/campaign-b200-curves-curves.svg)
+expect_eq report-html-9 "campaign compare view: the table, the curves loaded, a run's link followed" \
+"1 runledger campaign b200-curves
+1 table section,key,b200-base,b200-qk,b200-fa4,b200-nan
+1 curves charts/campaign-b200-curves-curves.svg 720x456
+1 link runs/b200-fa4.html
+2 runledger run b200-fa4 curve yes
+3 Training loss, the 4 most recent runs of b200-curves, lines $lines
+done" "$camp"
+expect_eq report-html-9.1 "(a line for each of the three runs with a curve; b200-base has none)" 3 "$lines"
 
 if [ -z "$have_gnuplot" ]; then
 	ok report-html-5 "# SKIP gnuplot not installed: no chart images to load"

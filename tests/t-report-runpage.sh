@@ -135,3 +135,38 @@ expect_match runpage-8.3 "a run past the bound shows as text" "$(cat three/$DAY.
 RUNLEDGER_RUN_PAGES=0 "$REPORT" --db l.db daily --date $DAY --out none --no-charts >/dev/null 2>&1
 expect_eq runpage-8.4 "RUNLEDGER_RUN_PAGES=0: no pages, no links" "0 0" \
 	"$(ls none/runs 2>/dev/null | wc -l) $(grep -c '](runs/' none/$DAY.md)"
+
+# -- a popular parent: its children and the children's repeat group are
+# counted in full and shown up to 20 rows (the run itself always among them)
+jq -c 'select(.run_id == "h100-mlr") | del(.curve) | .parent = null | .run_id = "pop"
+	| .started_at = "2026-03-16T10:00:00Z" | .finished_at = "2026-03-16T10:05:00Z"' "$F" >pop.jsonl
+i=1
+while [ $i -le 25 ]; do
+	jq -c --arg id "$(printf 'kid-%02d' $i)" --arg t "$(printf '2026-03-16T11:%02d:00Z' $i)" \
+		'select(.run_id == "h100-mlr") | del(.curve) | .parent = "pop" | .run_id = $id | .finished_at = $t
+		| .config["optim.matrix_lr"] = 0.031 | .metrics.val_bpb = 0.97' "$F" >>pop.jsonl
+	i=$((i + 1))
+done
+"$LEDGER" --db pop.db ingest pop.jsonl >/dev/null 2>&1
+"$REPORT" --db pop.db daily --date $DAY --out pop --no-charts >/dev/null 2>&1
+pp=$(cat pop/runs/pop.md)
+expect_match runpage-9.1 "25 children counted, 20 shown" "$pp" '^25 children \(runs whose parent is this run\), the first 20 shown:$'
+expect_eq runpage-9.2 "the first 20 by finish time" "$(seq -f 'kid-%02g' 1 20 | tr '\n' ' ')" \
+	"$(printf '%s\n' "$pp" | sed -n 's/^| \[\(kid-[0-9]*\)\]([^)]*) | .*/\1/p' | tr '\n' ' ')"
+k=$(cat pop/runs/kid-25.md)
+expect_match runpage-9.3 "the group's statistics are of all 25" "$k" \
+	'^Runs of the same configuration on the same hardware class: 25 valid, mean 0\.9700 ± 0\.0000; 25 runs, 21 shown \(the first by finish time and this one\)\.$'
+expect_eq runpage-9.4 "the rows: the first 20 linked, then the run itself" "$(seq -f 'kid-%02g' 1 20 | tr '\n' ' ')kid-25 " \
+	"$(printf '%s\n' "$k" | awk '/^## Repeat group/ {f = 1; next} /^## / {f = 0} f' | sed -n 's/^| \[\{0,1\}\(kid-[0-9]*\).*/\1/p' | tr '\n' ' ')"
+
+# -- an archived parent: named, not linked (this report writes no page of
+# it), and said archived rather than "not in the ledger"; --archived links it
+cp l.db arch.db
+"$LEDGER" --db arch.db archive b200-qk >/dev/null 2>&1
+"$REPORT" --db arch.db daily --date $DAY --out arch --no-charts >/dev/null 2>&1
+expect_match runpage-10.1 "the archived parent named, unlinked, said archived" "$(cat arch/runs/b200-fa4.md)" \
+	'^Parent: b200-qk \(val_bpb 0\.9590: QK scale 1\.15; archived: `report --archived` writes its page\)\.$'
+expect_eq runpage-10.2 "and no page of it" "no" "$([ -e arch/runs/b200-qk.md ] && echo yes || echo no)"
+"$REPORT" --db arch.db daily --archived --date $DAY --out witharch --no-charts >/dev/null 2>&1
+expect_match runpage-10.3 "--archived: linked, as before" "$(cat witharch/runs/b200-fa4.md)" \
+	'^Parent: \[b200-qk\]\(b200-qk\.md\) \(val_bpb 0\.9590: QK scale 1\.15\)\.$'
