@@ -9,6 +9,7 @@
 # true, metric my_score 3) and x-titan (2026-02-20, A100, recompute false).
 . "$ROOT/tests/lib.sh"
 need sqlite3 sqlite3
+need jq jq
 cp "$FIXTURES/query/runs.jsonl" "$FIXTURES/filters/extra.jsonl" . || exit 1
 "$LEDGER" ingest runs.jsonl extra.jsonl >/dev/null 2>&1 || { not_ok ledger-filters-0 "fixtures ingest"; exit 1; }
 export RUNLEDGER_NOW=2026-03-17T12:00:00Z
@@ -136,3 +137,13 @@ ledger: hint: write 2026-03-16, 2026-03-16T04:00:00Z, 2026-03 (a month), today, 
 expect_code ledger-filters-6.11 "an unknown unit" 2 "$LEDGER" query --until -3y
 expect_code ledger-filters-6.12 "month 13" 2 "$LEDGER" query --since 2026-13
 expect_code ledger-filters-6.13 "frontier takes them" 0 "$LEDGER" frontier --since yesterday
+
+# 9: the filters select the same runs in every output format (the format
+# only renders the rows): ids read back from table, csv, json and md
+f9() { "$LEDGER" query --where 'model.depth >= 10' --agent forge,titan,bob,alice --since 2026-02 "$@"; }
+want=$(ids --where 'model.depth >= 10' --agent forge,titan,bob,alice --since 2026-02 | tr ' ' '\n' | sort | paste -sd' ')
+expect_match ledger-filters-9.0 "the filter selects some runs" "$want" '^[^ ]+( [^ ]+)*$'
+expect_eq ledger-filters-9.1 "table" "$want" "$(f9 --format table | tail -n +2 | awk '{print $1}' | sort | paste -sd' ')"
+expect_eq ledger-filters-9.2 "csv" "$want" "$(f9 --format csv | tail -n +2 | cut -d, -f1 | sort | paste -sd' ')"
+expect_eq ledger-filters-9.3 "json" "$want" "$(f9 --format json | jq -r '.[].run_id' | sort | paste -sd' ')"
+expect_eq ledger-filters-9.4 "md" "$want" "$(f9 --format md | tail -n +3 | cut -d'|' -f2 | tr -d ' ' | sort | paste -sd' ')"
