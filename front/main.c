@@ -44,7 +44,8 @@ static void own_dir(sb *out)
 	sb_adds(out, buf);
 }
 
-/* Run program name with args; returns only on failure. */
+/* Run program name with args (a heap array, from without(), freed here
+ * when the exec fails); returns only on failure. */
 static int run(const char *name, const char *as, char **args)
 {
 	sb dir = SB_INIT, path = SB_INIT, tried = SB_INIT;
@@ -66,10 +67,15 @@ static int run(const char *name, const char *as, char **args)
 		args[0] = path.buf;
 		execv(path.buf, args);
 		rl_error("cannot run '%s': %s", path.buf, strerror(errno));
-		return EXIT_FAILURE_RT;
+		goto out;
 	}
 	rl_error("cannot find the program '%s' (tried %s)", name, tried.len ? tried.buf : "nothing");
 	rl_hint("reinstall with 'make install', or set RUNLEDGER_LIBEXEC to the directory holding it");
+out: /* freed: a leak checker's report would change the exit status */
+	sb_release(&dir);
+	sb_release(&path);
+	sb_release(&tried);
+	free(args);
 	return EXIT_FAILURE_RT;
 }
 

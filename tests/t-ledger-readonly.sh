@@ -30,6 +30,10 @@ run() { # run_id finished
 run ro-1 2026-03-16T04:00:00Z 1.0 >one.jsonl
 run ro-2 2026-03-16T05:00:00Z 0.9 >two.jsonl
 chmod 644 one.jsonl two.jsonl
+# the other user may not reach the checkout (a clone under /root is 0700):
+# report reads its templates from a copy here
+cp -R "$ROOT/templates" tpl && chmod -R a+rX tpl
+export RUNLEDGER_TEMPLATES="$PWD/tpl"
 
 # Every read command on the ledger DB, as the user ($1: a tag for the ids).
 read_all() {

@@ -13,7 +13,7 @@ sh -c '. "$ROOT/tests/lib.sh"; . "$ROOT/tests/lib-pg.sh"; pg_start >/dev/null
 child=$!
 for _ in $(seq 1 300); do [ -s started ] && break; sleep 0.1; done
 read -r dir pid <started
-expect_match lib-pg-running "the server runs while the test does" "$(ps -o comm= -p "$pid" 2>/dev/null)" '^postgres$'
+expect_match lib-pg-running "the server runs while the test does" "$(cat "/proc/$pid/comm" 2>/dev/null)" '^postgres$'
 kill -TERM "$child"
 wait "$child"
 rc=$?
