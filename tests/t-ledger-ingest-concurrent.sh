@@ -45,18 +45,33 @@ gen shared 1000 >shared.jsonl
 for k in 1 2 3 4 5 6 7 8; do
 	{ gen "agent$k" 5000; cat shared.jsonl; } >"f$k.jsonl"
 done
+# until the lock is held: a writer that may not wait fails
+wait_held() {
+	i=0
+	while sqlite3 big.db 'PRAGMA busy_timeout = 0; BEGIN IMMEDIATE; ROLLBACK;' >/dev/null 2>&1 &&
+		[ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+}
 hold_lock() { # SECONDS: hold big.db's write lock that long, in the background
 	{ echo 'BEGIN IMMEDIATE;'; sleep "$1"; echo 'COMMIT;'; } | sqlite3 big.db & holder=$!
-	i=0 # until the lock is held: a writer that may not wait fails
-	while sqlite3 big.db 'PRAGMA busy_timeout = 0; BEGIN IMMEDIATE; ROLLBACK;' >/dev/null 2>&1 &&
-		[ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	wait_held
 }
-hold_lock 32
+# Held until the file 'release' appears: the test releases it once every
+# ingest has said it waits and 32 s have passed since they started, so a
+# slow machine (a sanitizer build, a loaded CI) cannot end the wait early.
+rm -f release
+{ echo 'BEGIN IMMEDIATE;'; while [ ! -e release ]; do sleep 0.2; done; echo 'COMMIT;'; } | sqlite3 big.db &
+holder=$!
+wait_held
 t0=$(date +%s)
 pids=
 for k in 1 2 3 4 5 6 7 8; do
 	"$LEDGER" --db big.db ingest "f$k.jsonl" >"f$k.out" 2>"f$k.err" & pids="$pids $!"
 done
+waiting() { cat f?.err 2>/dev/null | grep -c ': waiting for the ledger'; }
+while { [ "$(waiting)" -lt 8 ] || [ $(($(date +%s) - t0)) -lt 32 ]; } && [ $(($(date +%s) - t0)) -lt 300 ]; do
+	sleep 0.2
+done
+touch release
 codes=
 for p in $pids; do wait "$p"; codes="$codes $?"; done
 wait "$holder"
