@@ -48,23 +48,34 @@ gen shared 1000 >shared.jsonl
 for k in 1 2 3 4 5 6 7 8; do
 	{ gen "agent$k" 5000; cat shared.jsonl; } >"f$k.jsonl"
 done
-# until the lock is held: a writer that may not wait fails
-wait_held() {
+# Until the lock is held: a probe that may not wait fails. The holder
+# waits for the lock itself (.timeout): a probe holds it for an instant,
+# and a holder whose BEGIN met one failed at once (the sqlite3 shell waits
+# for nothing by default) and held nothing; CI once saw the whole section
+# run unlocked that way. A lock never held fails the test here.
+wait_held() { # ID
 	i=0
-	while sqlite3 big.db 'PRAGMA busy_timeout = 0; BEGIN IMMEDIATE; ROLLBACK;' >/dev/null 2>&1 &&
-		[ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+	while sqlite3 big.db 'PRAGMA busy_timeout = 0; BEGIN IMMEDIATE; ROLLBACK;' >/dev/null 2>&1; do
+		i=$((i + 1))
+		if [ $i -ge 300 ]; then
+			expect_eq "$1" "the lock holder got the lock within 30 s" held "not held"
+			return 1
+		fi
+		sleep 0.1
+	done
 }
-hold_lock() { # SECONDS: hold big.db's write lock that long, in the background
-	{ echo 'BEGIN IMMEDIATE;'; sleep "$1"; echo 'COMMIT;'; } | sqlite3 big.db & holder=$!
-	wait_held
+hold_lock() { # SECONDS ID: hold big.db's write lock that long, in the background
+	{ echo '.timeout 60000'; echo 'BEGIN IMMEDIATE;'; sleep "$1"; echo 'COMMIT;'; } |
+		sqlite3 big.db & holder=$!
+	wait_held "$2"
 }
 # Held until the file 'release' appears: the test releases it once every
 # ingest has said it waits and 32 s have passed since they started, so a
 # slow machine (a sanitizer build, a loaded CI) cannot end the wait early.
 rm -f release
-{ echo 'BEGIN IMMEDIATE;'; while [ ! -e release ]; do sleep 0.2; done; echo 'COMMIT;'; } | sqlite3 big.db &
-holder=$!
-wait_held
+{ echo '.timeout 60000'; echo 'BEGIN IMMEDIATE;'; while [ ! -e release ]; do sleep 0.2; done; echo 'COMMIT;'; } |
+	sqlite3 big.db & holder=$!
+wait_held ledger-ingest-concurrent-2.0
 t0=$(date +%s)
 pids=
 for k in 1 2 3 4 5 6 7 8; do
@@ -102,7 +113,7 @@ echo "# 8 x 6000 records behind a 32 s lock: $((t1 - t0)) s"
 
 # --wait bounds the wait: the file is not ingested, and the message says
 # which and what to do; the ledger is unchanged.
-hold_lock 4
+hold_lock 4 ledger-ingest-concurrent-3.0
 expect_code ledger-ingest-concurrent-3.1 "--wait 1 behind a 4 s lock: exit 3" 3 \
 	"$LEDGER" --db big.db ingest --wait 1 alpha.jsonl
 wait "$holder"
