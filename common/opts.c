@@ -296,7 +296,7 @@ const struct opt_cmd *opts_command(const struct opt_prog *prog, const char *word
 	if (!found && complain) {
 		const char *best = suggest_closest(word, names, prog->ncmds);
 		const char *name = opts_prog_name(prog);
-		rl_error("'%s' is not a %s command", word, prog->name);
+		rl_error("'%s' is not a %s command", word, name);
 		if (best)
 			rl_hint("did you mean '%s'? ('%s --help' lists the commands)", best, name);
 		else

@@ -193,6 +193,17 @@ int rl_finish(int status)
 
 /* ---- messages ------------------------------------------------------------ */
 
+/* The name messages start with: what the user typed. Run through the
+ * front command, a program sees $RUNLEDGER_AS ("runledger", "runledger
+ * report", front/main.c), and "ledger: …" would name a program the user
+ * never ran (and, installed, one not on PATH). JSON errors keep the
+ * program's own name in "program": a stable field for agents. */
+static const char *msg_name(void)
+{
+	const char *as = getenv("RUNLEDGER_AS");
+	return as && *as ? as : rl_progname;
+}
+
 static void vreport(enum msg_kind kind, const char *prefix, const char *fmt, va_list ap)
 {
 	fflush(stdout);
@@ -201,7 +212,7 @@ static void vreport(enum msg_kind kind, const char *prefix, const char *fmt, va_
 		open_json(kind, fmt, ap);
 		return;
 	}
-	fprintf(stderr, "%s: %s", rl_progname, prefix);
+	fprintf(stderr, "%s: %s", msg_name(), prefix);
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
 }
@@ -278,7 +289,7 @@ void rl_progress(const char *fmt, ...)
 		return;
 	va_list ap;
 	va_start(ap, fmt);
-	fprintf(stderr, "\r\033[K%s: ", rl_progname);
+	fprintf(stderr, "\r\033[K%s: ", msg_name());
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fflush(stderr);

@@ -7,6 +7,7 @@
 # decide, archive, export) and --archived included.
 . "$ROOT/tests/lib.sh"
 need make make
+need jq jq
 dest=$PWD/dest
 P=$dest/usr/local
 make -C "$ROOT" -s BUILD="$BUILD" install PREFIX=/usr/local DESTDIR="$dest" >make.log 2>&1
@@ -42,8 +43,18 @@ expect_match install-2.6u "... the trainer's usage" "$(printf '%s\n' "$out" | he
 expect_code install-2.7 "runledger report --version" 0 "$RL" report --version
 expect_eq install-2.7v "... the report program answers" "report (runledger)" "$(echo "$out" | cut -d' ' -f1-2)"
 expect_code install-2.8 "a mistyped command" 2 "$RL" qeury
-expect_eq install-2.8m "... did you mean, with the installed name" "ledger: 'qeury' is not a ledger command
-ledger: hint: did you mean 'query'? ('runledger --help' lists the commands)" "$err"
+expect_eq install-2.8m "... did you mean, with the installed name" "runledger: 'qeury' is not a runledger command
+runledger: hint: did you mean 'query'? ('runledger --help' lists the commands)" "$err"
+# every message names what the user typed, not the program behind it
+expect_code install-2.8r "a mistyped report command" 2 "$RL" report dialy
+expect_eq install-2.8s "... its messages start with 'runledger report:'" "runledger report: 'dialy' is not a runledger report command
+runledger report: hint: did you mean 'daily'? ('runledger report --help' lists the commands)" "$err"
+expect_code install-2.8t "an unknown trainer option" 2 "$RL" train --bogus=1
+expect_eq install-2.8u "... its messages start with 'runledger train:'" "runledger train: unknown option '--bogus'
+runledger train: hint: run 'runledger train --help'" "$err"
+expect_code install-2.8v "a ledger error under --format json" 2 "$RL" --format json qeury
+expect_eq install-2.8w "... JSON keeps the program's own name in \"program\"" "ledger" \
+	"$(printf '%s' "$err" | jq -r .program)"
 # a program that is not where runledger looks for it: said, exit 3
 mkdir -p lone/bin && cp "$RL" lone/bin/
 expect_code install-2.9 "programs missing: exit 3" 3 lone/bin/runledger query
