@@ -170,6 +170,62 @@ static std::vector<float> bhtd_to_bthd(const std::vector<float> &a, int B, int T
 	return o;
 }
 
+/* part p (0 q, 1 k, 2 v) of an (N,3C) tensor as (N,C), and the number of
+ * finite elements in it (a part a kernel must leave alone stays poisoned) */
+static std::vector<float> qkv_part(const std::vector<float> &a, long N, int C, int p)
+{
+	std::vector<float> o((size_t)N * C);
+	for (long n = 0; n < N; n++)
+		memcpy(&o[n * C], &a[(n * 3 + p) * C], C * sizeof(float));
+	return o;
+}
+
+static double finite_count(const std::vector<float> &a)
+{
+	double n = 0;
+	for (float x : a)
+		n += isfinite(x);
+	return n;
+}
+
+/* the packed pair (flash attention's layout): q, k rotated in place in
+ * qkv, v left as it was; the backward writes dqkv's q and k parts only.
+ * Same arithmetic as the heads-major kernels on the same bf16 values, so
+ * the same bits: compared with them exactly (tol 0), and with the CPU. */
+static void check_rotary_packed(const char *shape, const std::vector<float> &qkv,
+				const std::vector<float> *nrm, const bf16 *q, const bf16 *k, const float *rq,
+				const float *rk, const bf16 *dout, bf16 *const *dg, const float *dcs, int B, int T,
+				int H, int D)
+{
+	int C = H * D, N = B * T;
+	size_t NC = (size_t)N * C, NH = (size_t)N * H;
+	char op[80];
+	bf16 *pk = dup(to_bf16(qkv)), *pdout = dpoison<bf16>(3 * NC);
+	float *prq = dpoison<float>(NH), *prk = dpoison<float>(NH);
+	OK(rotary_forward_packed(pk, prq, prk, dcs, B, T, H, D, 1, 1e-6f, 0));
+	std::vector<float> got = down_bf16(pk, 3 * NC);
+	const bf16 *hm[2] = { q, k };
+	for (int p = 0; p < 2; p++) {
+		snprintf(op, sizeof op, "rotary packed fwd: %s vs cpu", p ? "k" : "q");
+		add(op, shape, rel_err(qkv_part(got, N, C, p), nrm[p]), 1e-2, 0, 0, 0);
+		snprintf(op, sizeof op, "rotary packed fwd: %s vs heads-major (exact)", p ? "k" : "q");
+		add(op, shape, rel_err(bthd_to_bhtd(qkv_part(got, N, C, p), B, T, H, D), down_bf16(hm[p], NC)), 0, 0, 0, 0);
+	}
+	add("rotary packed fwd: v part unchanged (exact)", shape,
+	    rel_err(qkv_part(got, N, C, 2), qkv_part(qkv, N, C, 2)), 0, 0, 0, 0);
+	add("rotary packed fwd: rstd q, k vs heads-major (exact)", shape,
+	    rel_err(down(prq, NH), down(rq, NH)) + rel_err(down(prk, NH), down(rk, NH)), 0, 0, 0, 0);
+	OK(rotary_backward_packed(pdout, dg[0], dg[1], pk, prq, prk, dcs, B, T, H, D, 1, 0));
+	std::vector<float> pd = down_bf16(pdout, 3 * NC), hd = down_bf16(dout, 3 * NC);
+	add("rotary packed bwd: dq, dk vs heads-major (exact)", shape,
+	    rel_err(qkv_part(pd, N, C, 0), qkv_part(hd, N, C, 0)) +
+		    rel_err(qkv_part(pd, N, C, 1), qkv_part(hd, N, C, 1)),
+	    0, 0, 0, 0);
+	add("rotary packed bwd: v part not written (finite elements)", shape,
+	    finite_count(qkv_part(pd, N, C, 2)), 0, 0, 0, 0);
+	CU(cudaFree(pk)); CU(cudaFree(pdout)); CU(cudaFree(prq)); CU(cudaFree(prk));
+}
+
 /* simple: the warp-per-row kernels instead of the 16-byte ones */
 static void check_rotary(int H, int D, int simple)
 {
@@ -221,6 +277,7 @@ static void check_rotary(int H, int D, int simple)
 			memcpy(&ref[n * 3 * C + p * C], &d[n * C], C * sizeof(float));
 	}
 	add("rotary+qknorm bwd", shape, rel_err(down_bf16(dout, 3 * NC), ref), 1e-2, 0, 0, 0);
+	check_rotary_packed(shape, qkv, nrm, q, k, rq, rk, dout, dg, dcs, B, T, H, D);
 	CU(cudaFree(dcs)); CU(cudaFree(rq)); CU(cudaFree(rk)); CU(cudaFree(dqkv)); CU(cudaFree(q));
 	CU(cudaFree(k)); CU(cudaFree(v)); CU(cudaFree(dout));
 	for (int p = 0; p < 3; p++)
@@ -241,6 +298,13 @@ static void time_rotary(int simple)
 	add(simple ? "rotary+qknorm fwd (simple)" : "rotary+qknorm fwd", "64x2048x4x128", 0, 1, ms, NC * 12.0 / 1e9, 0);
 	ms = time_ms([&] { OK(rotary_backward(qkv, g, g + NC, g + 2 * NC, q, k, rq, rk, dcs, TB, TT, TH, TD, 1, 0)); });
 	add(simple ? "rotary+qknorm bwd (simple)" : "rotary+qknorm bwd", "64x2048x4x128", 0, 1, ms, NC * 16.0 / 1e9, 0);
+	/* packed (flash's layout): q, k in place, no v copy; bwd writes dqkv's q, k parts */
+	ms = time_ms([&] { OK(rotary_forward_packed(qkv, rq, rk, dcs, TB, TT, TH, TD, 1, 1e-6f, 0)); });
+	add(simple ? "rotary+qknorm packed fwd (simple)" : "rotary+qknorm packed fwd", "64x2048x4x128", 0, 1, ms,
+	    NC * 8.0 / 1e9, 0);
+	ms = time_ms([&] { OK(rotary_backward_packed(o, g, g + NC, qkv, rq, rk, dcs, TB, TT, TH, TD, 1, 0)); });
+	add(simple ? "rotary+qknorm packed bwd (simple)" : "rotary+qknorm packed bwd", "64x2048x4x128", 0, 1, ms,
+	    NC * 12.0 / 1e9, 0);
 	CU(cudaFree(dcs)); CU(cudaFree(rq)); CU(cudaFree(rk)); CU(cudaFree(qkv)); CU(cudaFree(o)); CU(cudaFree(g));
 	rotary_simple = 0;
 }
@@ -280,6 +344,49 @@ static void check_attention(cublasHandle_t h)
  * tiles long (so masked diagonal and full off-diagonal tiles both run). */
 static const char *flash_family_name = "flash";
 
+/* The layout the trainer uses: q, k, v read from one (N,3C) tensor
+ * (ld = 3C), dv written into the v part of another. The same arithmetic
+ * on other addresses as the heads-major run (ld = 0) checked against the
+ * CPU just before, so the same bits: compared exactly (tol 0); dqkv's q
+ * and k parts must stay unwritten (poisoned). */
+static void check_flash_packed(const char *shape, const std::vector<float> &q, const std::vector<float> &k,
+			       const std::vector<float> &v, const std::vector<float> &att_hm,
+			       const std::vector<float> &lse_hm, bf16 *const *grads_hm, const bf16 *ddatt, int B,
+			       int T, int H, int D)
+{
+	int C = H * D, N = B * T;
+	size_t NC = (size_t)N * C, BHT = (size_t)B * H * T;
+	const std::vector<float> *parts[3] = { &q, &k, &v };
+	std::vector<float> packed(3 * NC);
+	for (int p = 0; p < 3; p++) {
+		std::vector<float> tm = bhtd_to_bthd(*parts[p], B, T, H, D);
+		for (long n = 0; n < N; n++)
+			memcpy(&packed[(n * 3 + p) * C], &tm[n * C], C * sizeof(float));
+	}
+	bf16 *qkv = dup(to_bf16(packed)), *att = dpoison<bf16>(NC), *dqkv = dpoison<bf16>(3 * NC);
+	bf16 *gq = dpoison<bf16>(NC), *gk = dpoison<bf16>(NC);
+	float *lse = dpoison<float>(BHT), *dsum = dpoison<float>(BHT);
+	OK(flash_attention_forward(att, lse, qkv, qkv + C, qkv + 2 * C, 3 * C, B, T, H, D, 0));
+	OK(flash_attention_backward(gq, gk, dqkv + 2 * C, dsum, att, ddatt, lse, qkv, qkv + C, qkv + 2 * C, 3 * C,
+				    B, T, H, D, 0));
+	std::vector<float> dp = down_bf16(dqkv, 3 * NC);
+	double fwd = rel_err(down_bf16(att, NC), att_hm) + rel_err(down(lse, BHT), lse_hm);
+	double bwd = rel_err(down_bf16(gq, NC), down_bf16(grads_hm[0], NC)) +
+		     rel_err(down_bf16(gk, NC), down_bf16(grads_hm[1], NC)) +
+		     rel_err(bthd_to_bhtd(qkv_part(dp, N, C, 2), B, T, H, D), down_bf16(grads_hm[2], NC));
+	char op[96];
+	snprintf(op, sizeof op, "%s packed qkv fwd: out, lse vs heads-major (exact)", flash_family_name);
+	add(op, shape, fwd, 0, 0, 0, 0);
+	snprintf(op, sizeof op, "%s packed qkv bwd: dq, dk, dv vs heads-major (exact)", flash_family_name);
+	add(op, shape, bwd, 0, 0, 0, 0);
+	snprintf(op, sizeof op, "%s packed qkv bwd: dqkv q, k parts not written", flash_family_name);
+	add(op, shape, finite_count(qkv_part(dp, N, C, 0)) + finite_count(qkv_part(dp, N, C, 1)), 0, 0, 0, 0);
+	bf16 *bufs[] = { qkv, att, dqkv, gq, gk };
+	for (bf16 *b : bufs)
+		CU(cudaFree(b));
+	CU(cudaFree(lse)); CU(cudaFree(dsum));
+}
+
 static void check_flash(cublasHandle_t h, int H, int D)
 {
 	int B = 2, T = 256, C = H * D, N = B * T;
@@ -292,7 +399,7 @@ static void check_flash(cublasHandle_t h, int H, int D)
 	bf16 *dq = dup(to_bf16(q)), *dk = dup(to_bf16(k)), *dv = dup(to_bf16(v));
 	bf16 *att = dpoison<bf16>(NC), *natt = dpoison<bf16>(NC), *P = dpoison<bf16>(BHTT), *o = dpoison<bf16>(NC);
 	float *S = dpoison<float>(BHTT), *lse = dpoison<float>(BHT), *dsum = dpoison<float>(BHT);
-	OK(flash_attention_forward(att, lse, dq, dk, dv, B, T, H, D, 0));
+	OK(flash_attention_forward(att, lse, dq, dk, dv, 0, B, T, H, D, 0));
 	OK(attention_forward(h, natt, P, S, o, dq, dk, dv, B, T, H, D, 0));
 	std::vector<float> qc = bhtd_to_bthd(q, B, T, H, D), kc = bhtd_to_bthd(k, B, T, H, D);
 	std::vector<float> vc = bhtd_to_bthd(v, B, T, H, D), out(NC), A(BHTT);
@@ -305,7 +412,7 @@ static void check_flash(cublasHandle_t h, int H, int D)
 			   kc.data(), vc.data(), A.data(), B, T, H, D);
 	bf16 *ddatt = dup(to_bf16(datt)), *oq = dpoison<bf16>(NC), *ok = dpoison<bf16>(NC), *ov = dpoison<bf16>(NC);
 	bf16 *nq = dpoison<bf16>(NC), *nk = dpoison<bf16>(NC), *nv = dpoison<bf16>(NC);
-	OK(flash_attention_backward(oq, ok, ov, dsum, att, ddatt, lse, dq, dk, dv, B, T, H, D, 0));
+	OK(flash_attention_backward(oq, ok, ov, dsum, att, ddatt, lse, dq, dk, dv, 0, B, T, H, D, 0));
 	OK(attention_backward(h, nq, nk, nv, P, S, o, ddatt, dq, dk, dv, B, T, H, D, 0));
 	const char *names[3] = { "dq", "dk", "dv" };
 	bf16 *fl[3] = { oq, ok, ov }, *nv3[3] = { nq, nk, nv };
@@ -318,6 +425,7 @@ static void check_flash(cublasHandle_t h, int H, int D)
 		snprintf(op, sizeof op, "%s bwd: %s vs naive gpu", flash_family_name, names[i]);
 		add(op, shape, rel_err(f, down_bf16(nv3[i], NC)), 2e-2, 0, 0, 0);
 	}
+	check_flash_packed(shape, q, k, v, fo, down(lse, BHT), fl, ddatt, B, T, H, D);
 	bf16 *bufs[] = { dq, dk, dv, att, natt, P, o, ddatt, oq, ok, ov, nq, nk, nv };
 	for (bf16 *b : bufs)
 		CU(cudaFree(b));
@@ -333,11 +441,11 @@ static void time_flash(void)
 	float *lse = dpoison<float>(BHT), *dsum = dpoison<float>(BHT);
 	/* causal: half the square; forward 2 GEMMs, backward 5 (S, dP, dV, dK, dQ) */
 	double half = (double)TB * TH * TT * TT / 2, flop_f = 4.0 * half * TD / 1e9;
-	double ms = time_ms([&] { OK(flash_attention_forward(att, lse, q, k, v, TB, TT, TH, TD, 0)); }, 10);
+	double ms = time_ms([&] { OK(flash_attention_forward(att, lse, q, k, v, 0, TB, TT, TH, TD, 0)); }, 10);
 	add((std::string(flash_family_name) + " fwd (causal FLOPs)").c_str(), "64x2048x4x128", 0, 1, ms, 0, flop_f);
 	ms = time_ms([&] {
-		OK(flash_attention_forward(att, lse, q, k, v, TB, TT, TH, TD, 0));
-		OK(flash_attention_backward(gq, gk, gv, dsum, att, g, lse, q, k, v, TB, TT, TH, TD, 0));
+		OK(flash_attention_forward(att, lse, q, k, v, 0, TB, TT, TH, TD, 0));
+		OK(flash_attention_backward(gq, gk, gv, dsum, att, g, lse, q, k, v, 0, TB, TT, TH, TD, 0));
 	}, 10);
 	add((std::string(flash_family_name) + " fwd+bwd (causal FLOPs, S recomputed twice)").c_str(), "64x2048x4x128", 0,
 	    1, ms, 0, flop_f * (1 + 3.5));
@@ -555,8 +663,8 @@ static void flash_families(cublasHandle_t h, int timed)
 }
 
 /* bench_kernels: every check and timing; bench_kernels flash [time]: the
- * flash checks alone (small shapes: fast enough for compute-sanitizer),
- * with the flash timings at the default shape. */
+ * flash and rotary checks alone (small shapes: fast enough for
+ * compute-sanitizer), with the flash timings at the default shape. */
 int main(int argc, char **argv)
 {
 	mm_ctx m;
@@ -567,6 +675,9 @@ int main(int argc, char **argv)
 		int timed = argc == 3 && !strcmp(argv[2], "time");
 		if (timed)
 			ceil_ = measure_ceilings(&m);
+		check_rotary(TH, TD, 0);
+		check_rotary(TH, TD, 1);
+		check_rotary(2, 24, 0);
 		flash_families(h, timed);
 		print_table();
 		cublasDestroy(h);

@@ -65,7 +65,7 @@ __device__ __forceinline__ void load_a(uint32_t a[4], const bf16 *s, int ld, int
  * tile — so the second operand of a tile pair can still be arriving while
  * the first product runs. */
 template <int D>
-__device__ __forceinline__ void load_tile(bf16 *s, const bf16 *g, long gstride)
+__device__ __forceinline__ void load_tile(bf16 *s, const bf16 *g, int gstride)
 {
 	constexpr int LD = D + 8, VEC = D / 8, PER_THREAD = FT * VEC / (FWARPS * WARP);
 #pragma unroll 1 /* unrolled, the hoisted addresses cost up to 70 registers */
@@ -124,8 +124,8 @@ __device__ __forceinline__ void acc_times_tile(float o[D / 8][4], const float p[
 
 template <int D>
 __global__ void __launch_bounds__(FWARPS * WARP, 4) /* 4 blocks an SM: <= 128 registers */
-flash_forward_kernel(bf16 *att, float *lse2, const bf16 *q, const bf16 *k, const bf16 *v, int T, int H,
-		     float sl2)
+flash_forward_kernel(bf16 *att, float *lse2, const bf16 *q, const bf16 *k, const bf16 *v, qkv_layout lay,
+		     int T, int H, float sl2)
 {
 	constexpr int LD = D + 8;
 	extern __shared__ __align__(16) unsigned char smem[];
@@ -134,17 +134,20 @@ flash_forward_kernel(bf16 *att, float *lse2, const bf16 *q, const bf16 *k, const
 	int bh = blockIdx.y, b = bh / H, h = bh % H, C = H * D;
 	int warp = threadIdx.x / WARP, lane = threadIdx.x % WARP, g = lane / 4, t = lane % 4;
 	int r0 = warp * 16;
-	long base = (long)bh * T * D;
-	load_tile<D>(sQ, q + base + (long)qt * FT * D, D);
+	long ib = b * lay.bs + h * lay.hs;
+	const int is = lay.row;
+	k += ib; /* one pointer each: this kernel is held to 128 registers */
+	v += ib;
+	load_tile<D>(sQ, q + ib + (long)qt * FT * is, is);
 	float o[D / 8][4], m[2] = { -INFINITY, -INFINITY }, l[2] = { 0.f, 0.f };
 #pragma unroll
 	for (int dt = 0; dt < D / 8; dt++)
 		o[dt][0] = o[dt][1] = o[dt][2] = o[dt][3] = 0.f;
 	for (int kt = 0; kt <= qt; kt++) {
 		__syncthreads(); /* the last tile's readers are done */
-		load_tile<D>(sK, k + base + (long)kt * FT * D, D); /* with Q on the first tile */
+		load_tile<D>(sK, k + (long)kt * FT * is, is); /* with Q on the first tile */
 		load_commit();
-		load_tile<D>(sV, v + base + (long)kt * FT * D, D);
+		load_tile<D>(sV, v + (long)kt * FT * is, is);
 		load_commit();
 		load_wait<1>(); /* K here; V may still be on its way */
 		__syncthreads();
@@ -233,7 +236,7 @@ __global__ void flash_dsum_kernel(float *dsum, const bf16 *att, const bf16 *datt
  * in registers as A operands of dV += P^T dO and dK += dS^T Q. */
 template <int D>
 __global__ void __launch_bounds__(FWARPS * WARP)
-flash_backward_dkdv_kernel(bf16 *dk, bf16 *dv, const bf16 *q, const bf16 *k, const bf16 *v,
+flash_backward_dkdv_kernel(bf16 *dk, bf16 *dv, const bf16 *q, const bf16 *k, const bf16 *v, qkv_layout lay,
 			   const bf16 *datt, const float *lse2, const float *dsum, int T, int H, float sl2,
 			   float scale)
 {
@@ -246,9 +249,10 @@ flash_backward_dkdv_kernel(bf16 *dk, bf16 *dv, const bf16 *q, const bf16 *k, con
 	int bh = blockIdx.y, b = bh / H, h = bh % H, C = H * D;
 	int warp = threadIdx.x / WARP, lane = threadIdx.x % WARP, g = lane / 4, t = lane % 4;
 	int r0 = warp * 16;
-	long base = (long)bh * T * D;
-	load_tile<D>(sK, k + base + (long)kt * FT * D, D);
-	load_tile<D>(sV, v + base + (long)kt * FT * D, D);
+	long base = (long)bh * T * D, ib = b * lay.bs + h * lay.hs;
+	const int is = lay.row;
+	load_tile<D>(sK, k + ib + (long)kt * FT * is, is);
+	load_tile<D>(sV, v + ib + (long)kt * FT * is, is);
 	float dK[D / 8][4], dV[D / 8][4];
 #pragma unroll
 	for (int dt = 0; dt < D / 8; dt++)
@@ -257,7 +261,7 @@ flash_backward_dkdv_kernel(bf16 *dk, bf16 *dv, const bf16 *q, const bf16 *k, con
 			dK[dt][e] = dV[dt][e] = 0.f;
 	for (int qt = kt; qt < nT; qt++) {
 		__syncthreads();
-		load_tile<D>(sQ, q + base + (long)qt * FT * D, D); /* with K, V on the first tile */
+		load_tile<D>(sQ, q + ib + (long)qt * FT * is, is); /* with K, V on the first tile */
 		load_commit();
 		load_tile<D>(sO, datt + ((long)b * T + (long)qt * FT) * C + h * D, C);
 		load_commit();
@@ -297,12 +301,12 @@ flash_backward_dkdv_kernel(bf16 *dk, bf16 *dv, const bf16 *q, const bf16 *k, con
 	}
 #pragma unroll
 	for (int i = 0; i < 2; i++) {
-		long row = base + ((long)kt * FT + r0 + g + 8 * i) * D + 2 * t;
+		long r = (long)kt * FT + r0 + g + 8 * i, row = base + r * D + 2 * t, vrow = ib + r * is + 2 * t;
 #pragma unroll
 		for (int dt = 0; dt < D / 8; dt++) {
 			*reinterpret_cast<__nv_bfloat162 *>(dk + row + dt * 8) =
 				__floats2bfloat162_rn(dK[dt][2 * i] * scale, dK[dt][2 * i + 1] * scale);
-			*reinterpret_cast<__nv_bfloat162 *>(dv + row + dt * 8) =
+			*reinterpret_cast<__nv_bfloat162 *>(dv + vrow + dt * 8) =
 				__floats2bfloat162_rn(dV[dt][2 * i], dV[dt][2 * i + 1]);
 		}
 	}
@@ -311,8 +315,8 @@ flash_backward_dkdv_kernel(bf16 *dk, bf16 *dv, const bf16 *q, const bf16 *k, con
 /* dQ of one query tile qt: warp rows are query rows i. */
 template <int D>
 __global__ void __launch_bounds__(FWARPS * WARP)
-flash_backward_dq_kernel(bf16 *dq, const bf16 *q, const bf16 *k, const bf16 *v, const bf16 *datt,
-			 const float *lse2, const float *dsum, int T, int H, float sl2, float scale)
+flash_backward_dq_kernel(bf16 *dq, const bf16 *q, const bf16 *k, const bf16 *v, qkv_layout lay,
+			 const bf16 *datt, const float *lse2, const float *dsum, int T, int H, float sl2, float scale)
 {
 	constexpr int LD = D + 8;
 	extern __shared__ __align__(16) unsigned char smem[];
@@ -322,8 +326,9 @@ flash_backward_dq_kernel(bf16 *dq, const bf16 *q, const bf16 *k, const bf16 *v, 
 	int bh = blockIdx.y, b = bh / H, h = bh % H, C = H * D;
 	int warp = threadIdx.x / WARP, lane = threadIdx.x % WARP, g = lane / 4, t = lane % 4;
 	int r0 = warp * 16;
-	long base = (long)bh * T * D;
-	load_tile<D>(sQ, q + base + (long)qt * FT * D, D);
+	long base = (long)bh * T * D, ib = b * lay.bs + h * lay.hs;
+	const int is = lay.row;
+	load_tile<D>(sQ, q + ib + (long)qt * FT * is, is);
 	load_tile<D>(sO, datt + ((long)b * T + (long)qt * FT) * C + h * D, C);
 	float L[2], Ds[2];
 	for (int i = 0; i < 2; i++) {
@@ -337,8 +342,8 @@ flash_backward_dq_kernel(bf16 *dq, const bf16 *q, const bf16 *k, const bf16 *v, 
 		dQ[dt][0] = dQ[dt][1] = dQ[dt][2] = dQ[dt][3] = 0.f;
 	for (int kt = 0; kt <= qt; kt++) {
 		__syncthreads();
-		load_tile<D>(sK, k + base + (long)kt * FT * D, D); /* with Q, dO on the first tile */
-		load_tile<D>(sV, v + base + (long)kt * FT * D, D);
+		load_tile<D>(sK, k + ib + (long)kt * FT * is, is); /* with Q, dO on the first tile */
+		load_tile<D>(sV, v + ib + (long)kt * FT * is, is);
 		load_commit();
 		/* both at once: splitting them here (as the other kernels do) took
 		 * this kernel from 164 to 254 registers */
@@ -374,11 +379,17 @@ flash_backward_dq_kernel(bf16 *dq, const bf16 *q, const bf16 *k, const bf16 *v, 
 
 /* ---- launchers --------------------------------------------------------- */
 
-static int flash_shape_ok(int T, int D)
+static int flash_shape_ok(int T, int D, int H, int ld)
 {
 	if (!flash_head_size_ok(D) || T % FT) {
 		fprintf(stderr, "trainer: flash attention: head size %d (64 or 128) or seq_len %d "
 			"(a multiple of %d) not supported\n", D, T, FT);
+		return 0;
+	}
+	/* token-major rows are copied 16 bytes at a time and hold every head */
+	if (ld < 0 || ld % 8 || (ld > 0 && ld < H * D)) {
+		fprintf(stderr, "trainer: flash attention: row stride %d of q, k, v must be 0 or a multiple "
+			"of 8 of at least heads x head size (%d)\n", ld, H * D);
 		return 0;
 	}
 	return 1;
@@ -392,8 +403,8 @@ template <typename K> static int smem_opt_in(K kernel, size_t bytes)
 }
 
 template <int D>
-static int forward_d(bf16 *att, float *lse2, const bf16 *q, const bf16 *k, const bf16 *v, int B, int T,
-		     int H, cudaStream_t s)
+static int forward_d(bf16 *att, float *lse2, const bf16 *q, const bf16 *k, const bf16 *v, int ld, int B,
+		     int T, int H, cudaStream_t s)
 {
 	static int ready;
 	size_t bytes = 3 * FT * (D + 8) * sizeof(bf16);
@@ -401,16 +412,18 @@ static int forward_d(bf16 *att, float *lse2, const bf16 *q, const bf16 *k, const
 		return -1;
 	ready = 1;
 	float sl2 = LOG2E / sqrtf((float)D);
+	qkv_layout lay = qkv_layout_of(ld, H, T, D);
 	trace_kernel("flash_forward");
-	flash_forward_kernel<D><<<dim3(T / FT, B * H), FWARPS * WARP, bytes, s>>>(att, lse2, q, k, v, T, H, sl2);
+	flash_forward_kernel<D><<<dim3(T / FT, B * H), FWARPS * WARP, bytes, s>>>(att, lse2, q, k, v, lay, T, H,
+										  sl2);
 	KERNEL_CHECK();
 	return 0;
 }
 
 template <int D>
 static int backward_d(bf16 *dq, bf16 *dk, bf16 *dv, const float *dsum, const bf16 *datt,
-		      const float *lse2, const bf16 *q, const bf16 *k, const bf16 *v, int B, int T, int H,
-		      cudaStream_t s)
+		      const float *lse2, const bf16 *q, const bf16 *k, const bf16 *v, int ld, int B, int T,
+		      int H, cudaStream_t s)
 {
 	static int ready;
 	size_t kv_bytes = 4 * FT * (D + 8) * sizeof(bf16) + 2 * FT * sizeof(float);
@@ -421,13 +434,14 @@ static int backward_d(bf16 *dq, bf16 *dk, bf16 *dv, const float *dsum, const bf1
 	ready = 1;
 	float scale = 1.f / sqrtf((float)D), sl2 = LOG2E * scale;
 	dim3 grid(T / FT, B * H);
+	qkv_layout lay = qkv_layout_of(ld, H, T, D);
 	trace_kernel("flash_backward_dkdv");
-	flash_backward_dkdv_kernel<D><<<grid, FWARPS * WARP, kv_bytes, s>>>(dk, dv, q, k, v, datt, lse2, dsum,
-									    T, H, sl2, scale);
+	flash_backward_dkdv_kernel<D><<<grid, FWARPS * WARP, kv_bytes, s>>>(dk, dv, q, k, v, lay, datt, lse2,
+									    dsum, T, H, sl2, scale);
 	KERNEL_CHECK();
 	trace_kernel("flash_backward_dq");
-	flash_backward_dq_kernel<D><<<grid, FWARPS * WARP, q_bytes, s>>>(dq, q, k, v, datt, lse2, dsum, T, H,
-									 sl2, scale);
+	flash_backward_dq_kernel<D><<<grid, FWARPS * WARP, q_bytes, s>>>(dq, q, k, v, lay, datt, lse2, dsum, T,
+									 H, sl2, scale);
 	KERNEL_CHECK();
 	return 0;
 }
@@ -466,31 +480,31 @@ static int family_for(void)
 }
 
 int flash_attention_forward(bf16 *att, float *lse2, const bf16 *q, const bf16 *k, const bf16 *v,
-			    int B, int T, int H, int D, cudaStream_t s)
+			    int ld, int B, int T, int H, int D, cudaStream_t s)
 {
-	if (!flash_shape_ok(T, D))
+	if (!flash_shape_ok(T, D, H, ld))
 		return -1;
 	int f = family_for();
 	if (f != FLASH_MMA_SYNC)
-		return flash_wgmma_forward(att, lse2, q, k, v, B, T, H, D, f != FLASH_WGMMA_NARROW, s);
-	return D == 64 ? forward_d<64>(att, lse2, q, k, v, B, T, H, s)
-		       : forward_d<128>(att, lse2, q, k, v, B, T, H, s);
+		return flash_wgmma_forward(att, lse2, q, k, v, ld, B, T, H, D, f != FLASH_WGMMA_NARROW, s);
+	return D == 64 ? forward_d<64>(att, lse2, q, k, v, ld, B, T, H, s)
+		       : forward_d<128>(att, lse2, q, k, v, ld, B, T, H, s);
 }
 
 int flash_attention_backward(bf16 *dq, bf16 *dk, bf16 *dv, float *dsum, const bf16 *att,
 			     const bf16 *datt, const float *lse2, const bf16 *q, const bf16 *k,
-			     const bf16 *v, int B, int T, int H, int D, cudaStream_t s)
+			     const bf16 *v, int ld, int B, int T, int H, int D, cudaStream_t s)
 {
-	if (!flash_shape_ok(T, D))
+	if (!flash_shape_ok(T, D, H, ld))
 		return -1;
 	int f = family_for();
 	if (f != FLASH_MMA_SYNC)
-		return flash_wgmma_backward(dq, dk, dv, dsum, att, datt, lse2, q, k, v, B, T, H, D,
+		return flash_wgmma_backward(dq, dk, dv, dsum, att, datt, lse2, q, k, v, ld, B, T, H, D,
 					    f == FLASH_WGMMA_WIDE, s);
 	long rows = (long)B * H * T;
 	trace_kernel("flash_dsum");
 	flash_dsum_kernel<<<ceil_div(rows, 8), 256, 0, s>>>(dsum, att, datt, B, T, H, D);
 	KERNEL_CHECK();
-	return D == 64 ? backward_d<64>(dq, dk, dv, dsum, datt, lse2, q, k, v, B, T, H, s)
-		       : backward_d<128>(dq, dk, dv, dsum, datt, lse2, q, k, v, B, T, H, s);
+	return D == 64 ? backward_d<64>(dq, dk, dv, dsum, datt, lse2, q, k, v, ld, B, T, H, s)
+		       : backward_d<128>(dq, dk, dv, dsum, datt, lse2, q, k, v, ld, B, T, H, s);
 }

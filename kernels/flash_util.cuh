@@ -62,6 +62,24 @@ template <int N> __device__ __forceinline__ void load_wait(void)
 	asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
 }
 
+/* Where q, k, v (and dv) of head (b, h) live, in the layout ld names
+ * (kernels.h, flash_attention_forward): element (b, h, t, d) at
+ * b * bs + h * hs + t * row + d. A kernel parameter, so the strides stay
+ * in the constant bank instead of registers the accumulators need. */
+struct qkv_layout {
+	long bs, hs;
+	int row;
+};
+
+static inline qkv_layout qkv_layout_of(int ld, int H, int T, int D)
+{
+	qkv_layout l;
+	l.bs = ld ? (long)T * ld : (long)H * T * D;
+	l.hs = ld ? D : (long)T * D;
+	l.row = ld ? ld : D;
+	return l;
+}
+
 __device__ __forceinline__ float quad_max(float v)
 {
 	v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, 1));

@@ -202,8 +202,8 @@ __device__ __forceinline__ void softmax_step(float *s, float m[2], float l[2], f
  * copies K_{j+1} and V_j. */
 template <int D, int WGS>
 __global__ void __launch_bounds__(WG * WGS, WGS == 1 ? 2 : 1)
-flash_wg_forward_kernel(bf16 *att, float *lse2, const bf16 *q, const bf16 *k, const bf16 *v, int T, int H,
-			float sl2)
+flash_wg_forward_kernel(bf16 *att, float *lse2, const bf16 *q, const bf16 *k, const bf16 *v, qkv_layout lay,
+			int T, int H, float sl2)
 {
 	constexpr int TB = FT * D * 2;
 	extern __shared__ unsigned char smem[];
@@ -216,18 +216,19 @@ flash_wg_forward_kernel(bf16 *att, float *lse2, const bf16 *q, const bf16 *k, co
 	int bh = blockIdx.y, b = bh / H, h = bh % H, C = H * D;
 	int warp = threadIdx.x % WG / WARP, lane = threadIdx.x % WARP, g = lane / 4, t = lane % 4;
 	int r0 = warp * 16;
-	long base = (long)bh * T * D;
-	const bf16 *kg = k + base, *vg = v + base;
+	long ib = b * lay.bs + h * lay.hs;
+	const int is = lay.row;
+	const bf16 *kg = k + ib, *vg = v + ib;
 	/* one warpgroup copies K, the other V, where there are two */
 	int loads_k = WGS == 1 || wg == 0, loads_v = WGS == 1 || wg == 1;
-	load_tile_sw<D>(sQ, q + base + (long)qt * FT * D, D);
+	load_tile_sw<D>(sQ, q + ib + (long)qt * FT * is, is);
 	if (loads_k)
-		load_tile_sw<D>(sKb, kg, D);
+		load_tile_sw<D>(sKb, kg, is);
 	if (loads_v)
-		load_tile_sw<D>(sVb, vg, D);
+		load_tile_sw<D>(sVb, vg, is);
 	load_commit();
 	if (last >= 1 && loads_k)
-		load_tile_sw<D>(sKb + TB, kg + (long)FT * D, D);
+		load_tile_sw<D>(sKb + TB, kg + (long)FT * is, is);
 	load_commit();
 	load_wait<1>();
 	publish_tiles();
@@ -251,9 +252,9 @@ flash_wg_forward_kernel(bf16 *att, float *lse2, const bf16 *q, const bf16 *k, co
 	for (int j = 1; j <= last; j++) {
 		uint32_t sK = sKb + (j & 1) * TB, sVprev = sVb + (~j & 1) * TB;
 		if (loads_v) /* V_j and K_{j+1}: used by the next iteration */
-			load_tile_sw<D>(sVb + (j & 1) * TB, vg + (long)j * FT * D, D);
+			load_tile_sw<D>(sVb + (j & 1) * TB, vg + (long)j * FT * is, is);
 		if (j + 1 <= last && loads_k)
-			load_tile_sw<D>(sKb + (~j & 1) * TB, kg + (long)(j + 1) * FT * D, D);
+			load_tile_sw<D>(sKb + (~j & 1) * TB, kg + (long)(j + 1) * FT * is, is);
 		load_commit();
 		load_wait<1>(); /* K_j and V_{j-1} */
 		publish_tiles();
@@ -307,8 +308,8 @@ flash_wg_forward_kernel(bf16 *att, float *lse2, const bf16 *q, const bf16 *k, co
  * registers as A operands of dV += P^T dO and dK += dS^T Q. */
 template <int D, int WGS>
 __global__ void __launch_bounds__(WG * WGS, WGS == 1 ? 2 : 1)
-flash_wg_dkdv_kernel(bf16 *dk, bf16 *dv, const bf16 *q, const bf16 *k, const bf16 *v, const bf16 *datt,
-		     const float *lse2, const float *dsum, int T, int H, float sl2, float scale)
+flash_wg_dkdv_kernel(bf16 *dk, bf16 *dv, const bf16 *q, const bf16 *k, const bf16 *v, qkv_layout lay,
+		     const bf16 *datt, const float *lse2, const float *dsum, int T, int H, float sl2, float scale)
 {
 	constexpr int TB = FT * D * 2;
 	extern __shared__ unsigned char smem[];
@@ -322,15 +323,16 @@ flash_wg_dkdv_kernel(bf16 *dk, bf16 *dv, const bf16 *q, const bf16 *k, const bf1
 	int bh = blockIdx.y, b = bh / H, h = bh % H, C = H * D;
 	int warp = threadIdx.x % WG / WARP, lane = threadIdx.x % WARP, g = lane / 4, t = lane % 4;
 	int r0 = warp * 16;
-	long base = (long)bh * T * D;
+	long base = (long)bh * T * D, ib = b * lay.bs + h * lay.hs;
+	const int is = lay.row;
 	const bf16 *dO = datt + (long)b * T * C + h * D;
-	load_tile_sw<D>(sK, k + base + (long)kt * FT * D, D);
-	load_tile_sw<D>(sV, v + base + (long)kt * FT * D, D);
+	load_tile_sw<D>(sK, k + ib + (long)kt * FT * is, is);
+	load_tile_sw<D>(sV, v + ib + (long)kt * FT * is, is);
 	/* query tile qt's Q and dO (and its rows of lse2, dsum) into buffer nb */
 	auto load_q_tile = [&](int qt, int nb) {
 		uint32_t buf = sQO + nb * 2 * TB;
 		if (WGS == 1 || wg == 0)
-			load_tile_sw<D>(buf, q + base + (long)qt * FT * D, D);
+			load_tile_sw<D>(buf, q + ib + (long)qt * FT * is, is);
 		if (WGS == 1 || wg == 1)
 			load_tile_sw<D>(buf + TB, dO + (long)qt * FT * C, C);
 		load_row_f32(sLD + nb * 2 * FT * 4, lse2 + (long)bh * T + qt * FT, 0);
@@ -387,12 +389,12 @@ flash_wg_dkdv_kernel(bf16 *dk, bf16 *dv, const bf16 *q, const bf16 *k, const bf1
 	}
 #pragma unroll
 	for (int i = 0; i < 2; i++) {
-		long row = base + ((long)kt * FT + r0 + g + 8 * i) * D + 2 * t;
+		long r = (long)kt * FT + r0 + g + 8 * i, row = base + r * D + 2 * t, vrow = ib + r * is + 2 * t;
 #pragma unroll
 		for (int dt = 0; dt < D / 8; dt++) {
 			*reinterpret_cast<__nv_bfloat162 *>(dk + row + dt * 8) =
 				__floats2bfloat162_rn(dK[dt * 4 + 2 * i] * scale, dK[dt * 4 + 2 * i + 1] * scale);
-			*reinterpret_cast<__nv_bfloat162 *>(dv + row + dt * 8) =
+			*reinterpret_cast<__nv_bfloat162 *>(dv + vrow + dt * 8) =
 				__floats2bfloat162_rn(dV[dt * 4 + 2 * i], dV[dt * 4 + 2 * i + 1]);
 		}
 	}
@@ -407,8 +409,8 @@ flash_wg_dkdv_kernel(bf16 *dk, bf16 *dv, const bf16 *q, const bf16 *k, const bf1
  * docs/performance.md.) */
 template <int D, int WGS>
 __global__ void __launch_bounds__(WG * WGS, WGS == 1 ? 2 : 1)
-flash_wg_dq_kernel(bf16 *dq, float *dsum, const bf16 *q, const bf16 *k, const bf16 *v, const bf16 *att,
-		   const bf16 *datt, const float *lse2, int T, int H, float sl2, float scale)
+flash_wg_dq_kernel(bf16 *dq, float *dsum, const bf16 *q, const bf16 *k, const bf16 *v, qkv_layout lay,
+		   const bf16 *att, const bf16 *datt, const float *lse2, int T, int H, float sl2, float scale)
 {
 	constexpr int TB = FT * D * 2;
 	extern __shared__ unsigned char smem[];
@@ -420,10 +422,11 @@ flash_wg_dq_kernel(bf16 *dq, float *dsum, const bf16 *q, const bf16 *k, const bf
 	int bh = blockIdx.y, b = bh / H, h = bh % H, C = H * D;
 	int warp = threadIdx.x % WG / WARP, lane = threadIdx.x % WARP, g = lane / 4, t = lane % 4;
 	int r0 = warp * 16;
-	long base = (long)bh * T * D;
-	load_tile_sw<D>(sQ, q + base + (long)qt * FT * D, D);
+	long base = (long)bh * T * D, ib = b * lay.bs + h * lay.hs;
+	const int is = lay.row;
+	load_tile_sw<D>(sQ, q + ib + (long)qt * FT * is, is);
 	load_tile_sw<D>(sO, datt + ((long)b * T + (long)qt * FT) * C + h * D, C);
-	load_pair<D, WGS>(sKV, k + base, v + base, D, wg);
+	load_pair<D, WGS>(sKV, k + ib, v + ib, is, wg);
 	load_commit();
 	/* this thread's two rows: lse2, and dsum = rowsum(dO * O) computed here
 	 * (the four threads of a quad take D/4 columns each) and stored for
@@ -455,8 +458,8 @@ flash_wg_dq_kernel(bf16 *dq, float *dsum, const bf16 *q, const bf16 *k, const bf
 	for (int kt = 0; kt <= last; kt++) {
 		uint32_t sK = sKV + (kt & 1) * 2 * TB, sV = sK + TB, next = sKV + (~kt & 1) * 2 * TB;
 		if (kt < last)
-			load_pair<D, WGS>(next, k + base + (long)(kt + 1) * FT * D, v + base + (long)(kt + 1) * FT * D,
-					  D, wg);
+			load_pair<D, WGS>(next, k + ib + (long)(kt + 1) * FT * is, v + ib + (long)(kt + 1) * FT * is,
+					  is, wg);
 		load_commit();
 		load_wait<1>();
 		publish_tiles();
@@ -515,8 +518,8 @@ static size_t tiles_bytes(int tiles, int D, size_t extra)
 }
 
 template <int D, int WGS>
-static int wg_forward_d(bf16 *att, float *lse2, const bf16 *q, const bf16 *k, const bf16 *v, int B, int T,
-			int H, cudaStream_t s)
+static int wg_forward_d(bf16 *att, float *lse2, const bf16 *q, const bf16 *k, const bf16 *v, int ld, int B,
+			int T, int H, cudaStream_t s)
 {
 	static int ready;
 	size_t bytes = tiles_bytes(WGS + 4, D, 0);
@@ -524,16 +527,16 @@ static int wg_forward_d(bf16 *att, float *lse2, const bf16 *q, const bf16 *k, co
 		return -1;
 	ready = 1;
 	float sl2 = LOG2E / sqrtf((float)D);
-	flash_wg_forward_kernel<D, WGS><<<dim3(T / (FT * WGS), B * H), WG * WGS, bytes, s>>>(att, lse2, q, k, v, T,
-											  H, sl2);
+	flash_wg_forward_kernel<D, WGS><<<dim3(T / (FT * WGS), B * H), WG * WGS, bytes, s>>>(
+		att, lse2, q, k, v, qkv_layout_of(ld, H, T, D), T, H, sl2);
 	KERNEL_CHECK();
 	return 0;
 }
 
 template <int D, int WGS>
 static int wg_backward_d(bf16 *dq, bf16 *dk, bf16 *dv, float *dsum, const bf16 *att, const bf16 *datt,
-			 const float *lse2, const bf16 *q, const bf16 *k, const bf16 *v, int B, int T, int H,
-			 cudaStream_t s)
+			 const float *lse2, const bf16 *q, const bf16 *k, const bf16 *v, int ld, int B, int T,
+			 int H, cudaStream_t s)
 {
 	static int ready;
 	size_t kv_bytes = tiles_bytes(2 * WGS + 4, D, 4 * FT * sizeof(float)), q_bytes = tiles_bytes(2 * WGS + 4, D, 0);
@@ -543,40 +546,41 @@ static int wg_backward_d(bf16 *dq, bf16 *dk, bf16 *dv, float *dsum, const bf16 *
 	ready = 1;
 	float scale = 1.f / sqrtf((float)D), sl2 = LOG2E * scale;
 	dim3 grid(T / (FT * WGS), B * H);
+	qkv_layout lay = qkv_layout_of(ld, H, T, D);
 	/* dQ first: it computes dsum, which the dK/dV kernel reads */
 	trace_kernel("flash_backward_dq");
-	flash_wg_dq_kernel<D, WGS><<<grid, WG * WGS, q_bytes, s>>>(dq, dsum, q, k, v, att, datt, lse2, T, H, sl2,
-								   scale);
+	flash_wg_dq_kernel<D, WGS><<<grid, WG * WGS, q_bytes, s>>>(dq, dsum, q, k, v, lay, att, datt, lse2, T, H,
+								   sl2, scale);
 	KERNEL_CHECK();
 	trace_kernel("flash_backward_dkdv");
-	flash_wg_dkdv_kernel<D, WGS><<<grid, WG * WGS, kv_bytes, s>>>(dk, dv, q, k, v, datt, lse2, dsum, T, H, sl2,
-								      scale);
+	flash_wg_dkdv_kernel<D, WGS><<<grid, WG * WGS, kv_bytes, s>>>(dk, dv, q, k, v, lay, datt, lse2, dsum, T,
+								      H, sl2, scale);
 	KERNEL_CHECK();
 	return 0;
 }
 
 /* Two warpgroups a block where T is a multiple of 128 and the caller
  * asks for it (wide), else one. */
-int flash_wgmma_forward(bf16 *att, float *lse2, const bf16 *q, const bf16 *k, const bf16 *v, int B, int T,
-			int H, int D, int wide, cudaStream_t s)
+int flash_wgmma_forward(bf16 *att, float *lse2, const bf16 *q, const bf16 *k, const bf16 *v, int ld, int B,
+			int T, int H, int D, int wide, cudaStream_t s)
 {
 	trace_kernel("flash_forward");
 	wide = wide && T % (2 * FT) == 0;
 	if (D == 64)
-		return wide ? wg_forward_d<64, 2>(att, lse2, q, k, v, B, T, H, s)
-			    : wg_forward_d<64, 1>(att, lse2, q, k, v, B, T, H, s);
-	return wide ? wg_forward_d<128, 2>(att, lse2, q, k, v, B, T, H, s)
-		    : wg_forward_d<128, 1>(att, lse2, q, k, v, B, T, H, s);
+		return wide ? wg_forward_d<64, 2>(att, lse2, q, k, v, ld, B, T, H, s)
+			    : wg_forward_d<64, 1>(att, lse2, q, k, v, ld, B, T, H, s);
+	return wide ? wg_forward_d<128, 2>(att, lse2, q, k, v, ld, B, T, H, s)
+		    : wg_forward_d<128, 1>(att, lse2, q, k, v, ld, B, T, H, s);
 }
 
 int flash_wgmma_backward(bf16 *dq, bf16 *dk, bf16 *dv, float *dsum, const bf16 *att, const bf16 *datt,
-			 const float *lse2, const bf16 *q, const bf16 *k, const bf16 *v, int B, int T, int H,
-			 int D, int wide, cudaStream_t s)
+			 const float *lse2, const bf16 *q, const bf16 *k, const bf16 *v, int ld, int B, int T,
+			 int H, int D, int wide, cudaStream_t s)
 {
 	wide = wide && T % (2 * FT) == 0;
 	if (D == 64)
-		return wide ? wg_backward_d<64, 2>(dq, dk, dv, dsum, att, datt, lse2, q, k, v, B, T, H, s)
-			    : wg_backward_d<64, 1>(dq, dk, dv, dsum, att, datt, lse2, q, k, v, B, T, H, s);
-	return wide ? wg_backward_d<128, 2>(dq, dk, dv, dsum, att, datt, lse2, q, k, v, B, T, H, s)
-		    : wg_backward_d<128, 1>(dq, dk, dv, dsum, att, datt, lse2, q, k, v, B, T, H, s);
+		return wide ? wg_backward_d<64, 2>(dq, dk, dv, dsum, att, datt, lse2, q, k, v, ld, B, T, H, s)
+			    : wg_backward_d<64, 1>(dq, dk, dv, dsum, att, datt, lse2, q, k, v, ld, B, T, H, s);
+	return wide ? wg_backward_d<128, 2>(dq, dk, dv, dsum, att, datt, lse2, q, k, v, ld, B, T, H, s)
+		    : wg_backward_d<128, 1>(dq, dk, dv, dsum, att, datt, lse2, q, k, v, ld, B, T, H, s);
 }

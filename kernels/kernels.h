@@ -89,7 +89,18 @@ int rmsnorm_backward(float *dx, bf16 *dx_bf16, const bf16 *dout, const bf16 *out
  * pairs (i, i+D/2), angle t * 10000^(-2i/D):  y1 = x1 cos - x2 sin,
  * y2 = x1 sin + x2 cos (cos_sin: (T, D/2) cos then (T, D/2) sin, fp32,
  * from rotary_table()).
- * backward: dq,dk,dv (B,H,T,D) -> dqkv(N,3C) bf16 (OVERWRITES). */
+ * backward: dq,dk,dv (B,H,T,D) -> dqkv(N,3C) bf16 (OVERWRITES).
+ * The _packed pair is the same mathematics for flash attention, which
+ * reads q, k, v where the QKV projection wrote them (flash_attention_*
+ * with ld = 3C): forward normalises and rotates the q and k parts of qkv
+ * IN PLACE and leaves v alone; backward writes the q and k parts of dqkv
+ * from dq, dk (B,H,T,D), reading the rotated q, k from the packed qkv,
+ * and leaves dqkv's v part to the flash backward, which writes it. */
+int rotary_forward_packed(bf16 *qkv, float *rstd_q, float *rstd_k, const float *cos_sin, int B, int T,
+			  int H, int D, int qk_norm, float eps, cudaStream_t s);
+int rotary_backward_packed(bf16 *dqkv, const bf16 *dq, const bf16 *dk, const bf16 *qkv,
+			   const float *rstd_q, const float *rstd_k, const float *cos_sin, int B, int T,
+			   int H, int D, int qk_norm, cudaStream_t s);
 int rotary_forward(bf16 *q, bf16 *k, bf16 *v, float *rstd_q, float *rstd_k, const bf16 *qkv,
 		   const float *cos_sin, int B, int T, int H, int D, int qk_norm, float eps,
 		   cudaStream_t s);
@@ -121,8 +132,12 @@ int causal_softmax_backward(bf16 *dS_inout_P, const float *dP, long rows, int T,
 /* ---- flash.cu: fused causal attention (tensor cores, online softmax) -----
  * The same mathematics as attention_forward/backward, without any (T,T)
  * buffer: each block keeps a 64-row tile of scores in registers.
- * q, k, v, dq, dk, dv (B,H,T,D) bf16; att, datt (N,C) bf16 with heads
- * merged (as the naive path's att). forward OVERWRITES att and lse
+ * q, k, v and dv share one layout, given by ld: ld = 0, (B,H,T,D) bf16
+ * (as the naive path's); ld > 0, token-major rows of ld elements with head
+ * h at columns h*D.. (q = qkv, k = qkv + C, v = qkv + 2C, ld = 3C reads the
+ * QKV projection's (N,3C) output as it is, and dv = dqkv + 2C writes v's
+ * part of its gradient, so no copy of v or dv is made). dq, dk (B,H,T,D)
+ * always; att, datt (N,C) bf16 with heads merged (as the naive path's att). forward OVERWRITES att and lse
  * lse2 (B,H,T) fp32, log2 of each row's softmax denominator in the log2
  * domain (scores * scale * log2 e), which backward needs. backward OVERWRITES dq, dk, dv; dsum (B,H,T) fp32
  * scratch (rowsum(dO * O)). Head size 64 or 128; T a multiple of 64. */
@@ -132,10 +147,10 @@ static inline int flash_head_size_ok(int D)
 	return D == 64 || D == 128;
 }
 int flash_attention_forward(bf16 *att, float *lse2, const bf16 *q, const bf16 *k, const bf16 *v,
-			    int B, int T, int H, int D, cudaStream_t s);
+			    int ld, int B, int T, int H, int D, cudaStream_t s);
 int flash_attention_backward(bf16 *dq, bf16 *dk, bf16 *dv, float *dsum, const bf16 *att,
 			     const bf16 *datt, const float *lse2, const bf16 *q, const bf16 *k,
-			     const bf16 *v, int B, int T, int H, int D, cudaStream_t s);
+			     const bf16 *v, int ld, int B, int T, int H, int D, cudaStream_t s);
 /* Kernel families that compute the same function: mma.sync (flash.cu,
  * any build) and Hopper's wgmma (flash_wgmma.cu, sm_90a) with one
  * warpgroup a block (narrow), two where T is a multiple of 128 (wide), or
@@ -147,11 +162,11 @@ int flash_attention_backward(bf16 *dq, bf16 *dk, bf16 *dv, float *dsum, const bf
  * backward computes dsum itself). */
 enum { FLASH_MMA_SYNC = 0, FLASH_WGMMA_NARROW = 1, FLASH_WGMMA_WIDE = 2, FLASH_WGMMA = 3 };
 void flash_select_kernels(int family);
-int flash_wgmma_forward(bf16 *att, float *lse2, const bf16 *q, const bf16 *k, const bf16 *v, int B, int T,
-			int H, int D, int wide, cudaStream_t s);
+int flash_wgmma_forward(bf16 *att, float *lse2, const bf16 *q, const bf16 *k, const bf16 *v, int ld, int B,
+			int T, int H, int D, int wide, cudaStream_t s);
 int flash_wgmma_backward(bf16 *dq, bf16 *dk, bf16 *dv, float *dsum, const bf16 *att, const bf16 *datt,
-			 const float *lse2, const bf16 *q, const bf16 *k, const bf16 *v, int B, int T, int H,
-			 int D, int wide, cudaStream_t s);
+			 const float *lse2, const bf16 *q, const bf16 *k, const bf16 *v, int ld, int B, int T,
+			 int H, int D, int wide, cudaStream_t s);
 
 /* ---- relu2.cu: a = relu(u)^2 -------------------------------------------
  * backward: du = da * 2 relu(u) (OVERWRITES du; du may alias da). */

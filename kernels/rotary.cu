@@ -8,7 +8,11 @@
  * Two versions: the simple one (one warp per head row, 2-byte accesses,
  * any even D) and the one used when D/16 divides 32 (D = 16..512): D/16
  * threads per head row, each rotating 8 pairs with 16-byte accesses and
- * summing across its group by shuffles. The harness checks both. */
+ * summing across its group by shuffles. The harness checks both.
+ * packed (flash attention): q and k are normalised and rotated in place in
+ * the (N,3C) qkv tensor and v is not copied (grid.y = 2: parts 0 and 1);
+ * the backward reads the rotated q, k from there and leaves dqkv's v part
+ * to the flash backward. */
 #include <math.h>
 #include "kernel_util.cuh"
 
@@ -17,7 +21,7 @@
 /* grid.y: 0 = q, 1 = k, 2 = v; one warp per (n, h). */
 __global__ void rotary_forward_kernel(bf16 *q, bf16 *k, bf16 *v, float *rstd_q, float *rstd_k,
 				      const bf16 *qkv, const float *cos_sin, int B, int T, int H,
-				      int D, int qk_norm, float eps)
+				      int D, int qk_norm, float eps, int packed)
 {
 	long row = blockIdx.x * (long)(blockDim.x / WARP) + threadIdx.x / WARP;
 	int lane = threadIdx.x % WARP, part = blockIdx.y, half = D / 2, C = H * D;
@@ -27,7 +31,8 @@ __global__ void rotary_forward_kernel(bf16 *q, bf16 *k, bf16 *v, float *rstd_q, 
 	int h = row % H, t = n % T;
 	long b = n / T, orow = (b * H + h) * T + t;
 	const bf16 *src = qkv + n * 3 * C + part * C + h * D;
-	bf16 *dst = (part == 0 ? q : part == 1 ? k : v) + orow * D;
+	/* in place: each lane writes only the elements it read itself */
+	bf16 *dst = packed ? const_cast<bf16 *>(src) : (part == 0 ? q : part == 1 ? k : v) + orow * D;
 	if (part == 2) {
 		for (int i = lane; i < D; i += WARP)
 			dst[i] = src[i];
@@ -53,7 +58,7 @@ __global__ void rotary_forward_kernel(bf16 *q, bf16 *k, bf16 *v, float *rstd_q, 
 }
 
 __global__ void rotary_backward_kernel(bf16 *dqkv, const bf16 *dq, const bf16 *dk, const bf16 *dv,
-				       const bf16 *q, const bf16 *k, const float *rstd_q,
+				       const bf16 *q, const bf16 *k, const bf16 *qkv, const float *rstd_q,
 				       const float *rstd_k, const float *cos_sin, int B, int T, int H,
 				       int D, int qk_norm)
 {
@@ -71,7 +76,8 @@ __global__ void rotary_backward_kernel(bf16 *dqkv, const bf16 *dq, const bf16 *d
 			dst[i] = g[i];
 		return;
 	}
-	const bf16 *y = (part == 0 ? q : k) + orow * D;
+	/* the rotated output of the forward: packed in qkv, or (B,H,T,D) */
+	const bf16 *y = qkv ? qkv + n * 3 * C + part * C + h * D : (part == 0 ? q : k) + orow * D;
 	const float *cs = cos_sin + (long)t * half, *sn = cos_sin + (long)T * half + (long)t * half;
 	/* g' = R^T g and yhat = R^T y, pair by pair; at most D/64 pairs a lane */
 	float dot = 0.f;
@@ -143,12 +149,14 @@ __device__ __forceinline__ void load_cs(float *c, float *s, const float *cos_sin
 
 __global__ void rotary_forward_vec_kernel(bf16 *q, bf16 *k, bf16 *v, float *rstd_q, float *rstd_k,
 					  const bf16 *qkv, const float *cos_sin, int B, int T, int H,
-					  int D, int qk_norm, float eps, int G)
+					  int D, int qk_norm, float eps, int G, int packed)
 {
 	rot_row r = rot_locate(G, B, T, H, D);
 	int part = blockIdx.y, half = D / 2, i0 = (threadIdx.x % G) * 8;
 	const bf16 *src = qkv + r.src + (long)part * H * D;
-	bf16 *dst = (part == 0 ? q : part == 1 ? k : v) + r.orow * D;
+	/* in place: a thread writes only the 16 + 16 bytes it read itself (the
+	 * lanes of an invalid row read row 0 for the shuffles and write nothing) */
+	bf16 *dst = packed ? const_cast<bf16 *>(src) : (part == 0 ? q : part == 1 ? k : v) + r.orow * D;
 	bf16x8 x1 = load8(src + i0), x2 = load8(src + half + i0);
 	if (part == 2) { /* uniform over the block */
 		if (r.valid) {
@@ -181,7 +189,7 @@ __global__ void rotary_forward_vec_kernel(bf16 *q, bf16 *k, bf16 *v, float *rstd
 }
 
 __global__ void rotary_backward_vec_kernel(bf16 *dqkv, const bf16 *dq, const bf16 *dk, const bf16 *dv,
-					   const bf16 *q, const bf16 *k, const float *rstd_q,
+					   const bf16 *q, const bf16 *k, const bf16 *qkv, const float *rstd_q,
 					   const float *rstd_k, const float *cos_sin, int B, int T, int H,
 					   int D, int qk_norm, int G)
 {
@@ -204,7 +212,7 @@ __global__ void rotary_backward_vec_kernel(bf16 *dqkv, const bf16 *dq, const bf1
 		a2[i] = -g1.get(i) * s[i] + g2.get(i) * c[i];
 	}
 	if (qk_norm) { /* yhat = R^T y, the normalised input */
-		const bf16 *y = (part == 0 ? q : k) + r.orow * D;
+		const bf16 *y = qkv ? qkv + r.src + (long)part * H * D : (part == 0 ? q : k) + r.orow * D;
 		bf16x8 y1 = load8(y + i0), y2 = load8(y + half + i0);
 		for (int i = 0; i < 8; i++) {
 			h1[i] = y1.get(i) * c[i] + y2.get(i) * s[i];
@@ -250,44 +258,78 @@ static int vec_group(int D)
 
 int rotary_simple = 0; /* the harness sets it to check the simple kernels */
 
+/* parts = 3: q, k and the copy of v (head-major outputs); 2: q and k in
+ * place in qkv (packed) */
+static int rotary_forward_launch(bf16 *q, bf16 *k, bf16 *v, float *rstd_q, float *rstd_k, const bf16 *qkv,
+				 const float *cos_sin, int B, int T, int H, int D, int qk_norm, float eps,
+				 int packed, cudaStream_t s)
+{
+	int G = rotary_simple ? 0 : vec_group(D), parts = packed ? 2 : 3;
+	if (G) {
+		dim3 vgrid(ceil_div((long)B * T * H * G, 256), parts);
+		trace_kernel(packed ? "rotary_forward_packed_vec" : "rotary_forward_vec");
+		rotary_forward_vec_kernel<<<vgrid, 256, 0, s>>>(q, k, v, rstd_q, rstd_k, qkv, cos_sin, B, T,
+								 H, D, qk_norm, eps, G, packed);
+		KERNEL_CHECK();
+		return 0;
+	}
+	dim3 grid(ceil_div((long)B * T * H, 8), parts);
+	trace_kernel(packed ? "rotary_forward_packed" : "rotary_forward");
+	rotary_forward_kernel<<<grid, 256, 0, s>>>(q, k, v, rstd_q, rstd_k, qkv, cos_sin, B, T, H, D,
+						   qk_norm, eps, packed);
+	KERNEL_CHECK();
+	return 0;
+}
+
+/* qkv (packed: the rotated q, k are read from it) or NULL (from q, k) */
+static int rotary_backward_launch(bf16 *dqkv, const bf16 *dq, const bf16 *dk, const bf16 *dv,
+				  const bf16 *q, const bf16 *k, const bf16 *qkv, const float *rstd_q,
+				  const float *rstd_k, const float *cos_sin, int B, int T, int H, int D,
+				  int qk_norm, cudaStream_t s)
+{
+	int G = rotary_simple ? 0 : vec_group(D), parts = qkv ? 2 : 3;
+	if (G) {
+		dim3 vgrid(ceil_div((long)B * T * H * G, 256), parts);
+		trace_kernel(qkv ? "rotary_backward_packed_vec" : "rotary_backward_vec");
+		rotary_backward_vec_kernel<<<vgrid, 256, 0, s>>>(dqkv, dq, dk, dv, q, k, qkv, rstd_q, rstd_k,
+								  cos_sin, B, T, H, D, qk_norm, G);
+		KERNEL_CHECK();
+		return 0;
+	}
+	dim3 grid(ceil_div((long)B * T * H, 8), parts);
+	trace_kernel(qkv ? "rotary_backward_packed" : "rotary_backward");
+	rotary_backward_kernel<<<grid, 256, 0, s>>>(dqkv, dq, dk, dv, q, k, qkv, rstd_q, rstd_k, cos_sin, B,
+						    T, H, D, qk_norm);
+	KERNEL_CHECK();
+	return 0;
+}
+
 int rotary_forward(bf16 *q, bf16 *k, bf16 *v, float *rstd_q, float *rstd_k, const bf16 *qkv,
 		   const float *cos_sin, int B, int T, int H, int D, int qk_norm, float eps,
 		   cudaStream_t s)
 {
-	int G = rotary_simple ? 0 : vec_group(D);
-	if (G) {
-		dim3 vgrid(ceil_div((long)B * T * H * G, 256), 3);
-		trace_kernel("rotary_forward_vec");
-		rotary_forward_vec_kernel<<<vgrid, 256, 0, s>>>(q, k, v, rstd_q, rstd_k, qkv, cos_sin, B, T,
-								 H, D, qk_norm, eps, G);
-		KERNEL_CHECK();
-		return 0;
-	}
-	dim3 grid(ceil_div((long)B * T * H, 8), 3);
-	trace_kernel("rotary_forward");
-	rotary_forward_kernel<<<grid, 256, 0, s>>>(q, k, v, rstd_q, rstd_k, qkv, cos_sin, B, T, H, D,
-						   qk_norm, eps);
-	KERNEL_CHECK();
-	return 0;
+	return rotary_forward_launch(q, k, v, rstd_q, rstd_k, qkv, cos_sin, B, T, H, D, qk_norm, eps, 0, s);
+}
+
+int rotary_forward_packed(bf16 *qkv, float *rstd_q, float *rstd_k, const float *cos_sin, int B, int T,
+			  int H, int D, int qk_norm, float eps, cudaStream_t s)
+{
+	return rotary_forward_launch(NULL, NULL, NULL, rstd_q, rstd_k, qkv, cos_sin, B, T, H, D, qk_norm, eps, 1,
+				     s);
 }
 
 int rotary_backward(bf16 *dqkv, const bf16 *dq, const bf16 *dk, const bf16 *dv, const bf16 *q,
 		    const bf16 *k, const float *rstd_q, const float *rstd_k, const float *cos_sin,
 		    int B, int T, int H, int D, int qk_norm, cudaStream_t s)
 {
-	int G = rotary_simple ? 0 : vec_group(D);
-	if (G) {
-		dim3 vgrid(ceil_div((long)B * T * H * G, 256), 3);
-		trace_kernel("rotary_backward_vec");
-		rotary_backward_vec_kernel<<<vgrid, 256, 0, s>>>(dqkv, dq, dk, dv, q, k, rstd_q, rstd_k,
-								  cos_sin, B, T, H, D, qk_norm, G);
-		KERNEL_CHECK();
-		return 0;
-	}
-	dim3 grid(ceil_div((long)B * T * H, 8), 3);
-	trace_kernel("rotary_backward");
-	rotary_backward_kernel<<<grid, 256, 0, s>>>(dqkv, dq, dk, dv, q, k, rstd_q, rstd_k, cos_sin, B,
-						    T, H, D, qk_norm);
-	KERNEL_CHECK();
-	return 0;
+	return rotary_backward_launch(dqkv, dq, dk, dv, q, k, NULL, rstd_q, rstd_k, cos_sin, B, T, H, D, qk_norm,
+				      s);
+}
+
+int rotary_backward_packed(bf16 *dqkv, const bf16 *dq, const bf16 *dk, const bf16 *qkv,
+			   const float *rstd_q, const float *rstd_k, const float *cos_sin, int B, int T,
+			   int H, int D, int qk_norm, cudaStream_t s)
+{
+	return rotary_backward_launch(dqkv, dq, dk, NULL, NULL, NULL, qkv, rstd_q, rstd_k, cos_sin, B, T, H, D,
+				      qk_norm, s);
 }

@@ -8,7 +8,8 @@
 #   gpu-1.x  the default run: naive attention, fused kernels, heuristic
 #            GEMMs, no graph; auto recorded as what ran
 #   gpu-2.x  impl.attention=flash: flash kernels instead of the softmax and
-#            batched GEMMs, less memory (no T x T buffers), same losses
+#            batched GEMMs, less memory (no T x T buffers), same losses;
+#            q, k, v read where the QKV projection wrote them (packed rotary)
 #   gpu-3.x  impl.fused_adamw=false: moments/apply kernels, same losses
 #   gpu-4.x  impl.fused_xent=false: softcap/softmax/loss/grad kernels
 #   gpu-5.x  impl.cuda_graphs=true: step 2 captured, 19 graph launches,
@@ -77,6 +78,10 @@ same_losses gpu-2.3 flash
 echo "# flash: peak_vram_mb $(mem flash) vs naive $(mem base)"
 expect_eq gpu-2.4 "flash needs less memory (no T x T buffers)" 1 \
 	"$(awk -v a="$(mem flash)" -v b="$(mem base)" 'BEGIN { print (a + 0 < b + 0) }')"
+# flash reads q, k, v from the QKV output: rotary works in place there and
+# copies no v (the packed kernels), the naive path splits heads as before
+expect_eq gpu-2.5 "flash: packed rotary fwd/bwd and no head-split copy; naive: the head split" "1 1 0 0 1 1" \
+	"$(for k in rotary_forward_packed_vec rotary_backward_packed_vec rotary_forward_vec rotary_backward_vec; do count flash $k | awk '{printf "%d ", ($1 > 0)}'; done)$(count base rotary_forward_vec | awk '{printf "%d ", ($1 > 0)}')$(count base rotary_backward_vec | awk '{print ($1 > 0)}')"
 # the auto default on this shape is flash, and recorded so
 # shellcheck disable=SC2086
 "$TRAINER" $G train.steps=1 --record auto.jsonl >/dev/null 2>&1

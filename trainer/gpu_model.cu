@@ -5,9 +5,12 @@
  * residual stream, logits, gradients and optimiser state fp32 (as PyTorch's
  * bf16 autocast keeps them). No data loading, schedule or records here.
  * The impl.* choices (struct gpu_options) pick kernels and buffers:
- * flash attention keeps no (T,T) buffers; recompute keeps one set of block
- * activations plus each block's input, and re-runs a block's forward
- * before its backward; fused_* pick the optimiser and loss kernels. */
+ * flash attention keeps no (T,T) buffers and reads q, k, v from the QKV
+ * projection's output (kept per layer, q and k rotated in place), so v is
+ * never copied and the flash backward writes dv into dqkv; recompute keeps
+ * one set of block activations plus each block's input, and re-runs a
+ * block's forward before its backward; fused_* pick the optimiser and loss
+ * kernels. */
 #include <stdlib.h>
 #include <string.h>
 #include "gpu_model.h"
@@ -62,8 +65,10 @@ static int alloc_layer(struct gpu_model *gm, struct gpu_layer *L)
 	const struct model_dims *d = &gm->d;
 	size_t N = (size_t)gm->B * d->T, C = d->C, F = d->F, NH = N * d->NH;
 	size_t TT = (size_t)gm->B * d->NH * d->T * d->T;
-	return ALLOC(L->ln1, N * C) || ALLOC(L->q, N * C) || ALLOC(L->k, N * C) ||
-	       ALLOC(L->v, N * C) || (gm->opt.flash ? ALLOC(L->lse, NH) : ALLOC(L->P, TT)) ||
+	return ALLOC(L->ln1, N * C) ||
+	       (gm->opt.flash ? ALLOC(L->qkv, 3 * N * C) || ALLOC(L->lse, NH)
+			      : ALLOC(L->q, N * C) || ALLOC(L->k, N * C) || ALLOC(L->v, N * C) ||
+					ALLOC(L->P, TT)) ||
 	       ALLOC(L->att, N * C) || ALLOC(L->ln2, N * C) || ALLOC(L->fc, N * F) ||
 	       ALLOC(L->act, N * F) || ALLOC(L->rstd1, N) || ALLOC(L->rstd_q, NH) ||
 	       ALLOC(L->rstd_k, NH) || ALLOC(L->rstd2, N);
@@ -114,14 +119,16 @@ static int alloc_all(struct gpu_model *gm)
 	if (ALLOC(gm->x, N * C) || ALLOC(gm->rstdf, N) || ALLOC(gm->logits, N * d->V) ||
 	    ALLOC(gm->losses, N) || ALLOC(gm->loss_sum, 1) || ALLOC(gm->cos_sin, (size_t)d->T * d->HS) ||
 	    ALLOC(gm->lnf, N * C) || ALLOC(gm->dlogits, N * d->V) || ALLOC(gm->inputs, N) ||
-	    ALLOC(gm->targets, N) || ALLOC(gm->qkv, 3 * N * C) || ALLOC(gm->y, N * C) ||
+	    ALLOC(gm->targets, N) || ALLOC(gm->y, N * C) ||
 	    ALLOC(gm->dx_bf16, N * C) || ALLOC(gm->dh, N * C) ||
 	    ALLOC(gm->dqkv, 3 * N * C) || ALLOC(gm->dq, N * C) || ALLOC(gm->dk, N * C) ||
-	    ALLOC(gm->dv, N * C) || ALLOC(gm->datt, N * C) || ALLOC(gm->dfc, N * F) ||
-	    ALLOC(gm->dx, N * C))
+	    ALLOC(gm->datt, N * C) || ALLOC(gm->dfc, N * F) || ALLOC(gm->dx, N * C))
 		return -1;
-	/* naive attention: fp32 scores and the per-head output; flash: row sums */
-	if (gm->opt.flash ? ALLOC(gm->dsum, NH) : (ALLOC(gm->S, TT) || ALLOC(gm->o, N * C)))
+	/* naive attention: the shared QKV output, fp32 scores, the per-head
+	 * output and dv; flash: row sums (its QKV output is per layer) */
+	if (gm->opt.flash ? ALLOC(gm->dsum, NH)
+			  : (ALLOC(gm->qkv, 3 * N * C) || ALLOC(gm->S, TT) || ALLOC(gm->o, N * C) ||
+			     ALLOC(gm->dv, N * C)))
 		return -1;
 	if (!gm->opt.fused_xent && ALLOC(gm->xent_scratch, 2 * N * d->V))
 		return -1;
@@ -207,7 +214,7 @@ void gpu_model_release(struct gpu_model *gm)
 	int owners = gm->opt.recompute ? 1 : gm->d.L;
 	for (int l = 0; gm->layer && l < gm->d.L; l++) {
 		struct gpu_layer *L = &gm->layer[l];
-		void *lp[] = { L->ln1, L->q, L->k, L->v, L->P, L->att, L->ln2, L->fc, L->act,
+		void *lp[] = { L->ln1, L->q, L->k, L->v, L->qkv, L->P, L->att, L->ln2, L->fc, L->act,
 			       L->rstd1, L->rstd_q, L->rstd_k, L->rstd2, L->lse };
 		for (size_t i = 0; l < owners && i < sizeof(lp) / sizeof(lp[0]); i++)
 			cudaFree(lp[i]);
@@ -269,12 +276,24 @@ static float *DW(const struct gpu_model *gm, int l, int which)
 	return gm->grads + param_offset(&gm->pl, l, which);
 }
 
-static int attention_fwd(struct gpu_model *gm, struct gpu_layer *L, int B)
+/* QKV projection, QK-norm + rotary, attention: ln1 -> att */
+static int attention_fwd(struct gpu_model *gm, int l, int B)
 {
 	const struct model_dims *d = &gm->d;
+	struct gpu_layer *L = &gm->layer[l];
+	int N = B * d->T, C = d->C;
+	cudaStream_t s = gm->stream;
+	bf16 *qkv = gm->opt.flash ? L->qkv : gm->qkv;
+	if (mm(&gm->mm, qkv, 0, L->ln1, 0, W(gm, l, LP_WQ), 1, N, 3 * C, C, 1.f, 0.f, s))
+		return -1;
 	if (gm->opt.flash)
-		return flash_attention_forward(L->att, L->lse, L->q, L->k, L->v, B, d->T, d->NH, d->HS,
-					       gm->stream);
+		return rotary_forward_packed(qkv, L->rstd_q, L->rstd_k, gm->cos_sin, B, d->T, d->NH, d->HS,
+					     d->qk_norm, RMS_EPS, s) ||
+		       flash_attention_forward(L->att, L->lse, qkv, qkv + C, qkv + 2 * C, 3 * C, B, d->T, d->NH,
+					       d->HS, s);
+	if (rotary_forward(L->q, L->k, L->v, L->rstd_q, L->rstd_k, qkv, gm->cos_sin, B, d->T, d->NH, d->HS,
+			   d->qk_norm, RMS_EPS, s))
+		return -1;
 	return attention_forward(gm->cublas, L->att, L->P, gm->S, gm->o, L->q, L->k, L->v, B, d->T,
 				 d->NH, d->HS, gm->stream);
 }
@@ -295,10 +314,7 @@ static int block_forward(struct gpu_model *gm, int l, int B, float *x, const bf1
 	if (save)
 		CUDA_CHECK(cudaMemcpyAsync(L->xsave, x, (size_t)N * C * sizeof(float),
 					   cudaMemcpyDeviceToDevice, s));
-	return mm(m, gm->qkv, 0, L->ln1, 0, W(gm, l, LP_WQ), 1, N, 3 * C, C, 1.f, 0.f, s) ||
-	       rotary_forward(L->q, L->k, L->v, L->rstd_q, L->rstd_k, gm->qkv, gm->cos_sin, B, d->T,
-			      d->NH, d->HS, d->qk_norm, RMS_EPS, s) ||
-	       attention_fwd(gm, L, B) ||
+	return attention_fwd(gm, l, B) ||
 	       mm(m, gm->y, 0, L->att, 0, W(gm, l, LP_WO), 1, N, C, C, 1.f, 0.f, s) ||
 	       rmsnorm_forward(L->ln2, L->rstd2, x, gm->y, N, C, RMS_EPS, s) ||
 	       mm(m, L->fc, 0, L->ln2, 0, W(gm, l, LP_WFC), 1, N, d->F, C, 1.f, 0.f, s) ||
@@ -354,6 +370,24 @@ int gpu_model_forward(struct gpu_model *gm, const int *inputs, const int *target
 
 /* ---- backward --------------------------------------------------------------- */
 
+/* attention and QK-norm + rotary backward: datt -> dqkv */
+static int attention_bwd(struct gpu_model *gm, struct gpu_layer *L, int B)
+{
+	const struct model_dims *d = &gm->d;
+	int C = d->C;
+	cudaStream_t s = gm->stream;
+	if (gm->opt.flash) /* dv straight into dqkv's v part */
+		return flash_attention_backward(gm->dq, gm->dk, gm->dqkv + 2 * C, gm->dsum, L->att, gm->datt,
+						L->lse, L->qkv, L->qkv + C, L->qkv + 2 * C, 3 * C, B, d->T,
+						d->NH, d->HS, s) ||
+		       rotary_backward_packed(gm->dqkv, gm->dq, gm->dk, L->qkv, L->rstd_q, L->rstd_k,
+					      gm->cos_sin, B, d->T, d->NH, d->HS, d->qk_norm, s);
+	return attention_backward(gm->cublas, gm->dq, gm->dk, gm->dv, L->P, gm->S, gm->o, gm->datt, L->q,
+				  L->k, L->v, B, d->T, d->NH, d->HS, s) ||
+	       rotary_backward(gm->dqkv, gm->dq, gm->dk, gm->dv, L->q, L->k, L->rstd_q, L->rstd_k,
+			       gm->cos_sin, B, d->T, d->NH, d->HS, d->qk_norm, s);
+}
+
 /* On entry dx (fp32) and dx_bf16 hold d loss / d(block output); on return
  * d loss / d(block input). */
 static int block_backward(struct gpu_model *gm, int l, int B)
@@ -374,13 +408,7 @@ static int block_backward(struct gpu_model *gm, int l, int B)
 	/* attention: x_mid = x_in + attn(ln1) Wo^T */
 	return mm(m, gm->datt, 0, gm->dx_bf16, 0, W(gm, l, LP_WO), 0, N, C, C, 1.f, 0.f, s) ||
 	       mm(m, DW(gm, l, LP_WO), 1, gm->dx_bf16, 1, L->att, 0, C, C, N, 1.f, 1.f, s) ||
-	       (gm->opt.flash
-		? flash_attention_backward(gm->dq, gm->dk, gm->dv, gm->dsum, L->att, gm->datt, L->lse,
-					   L->q, L->k, L->v, B, d->T, d->NH, d->HS, s)
-		: attention_backward(gm->cublas, gm->dq, gm->dk, gm->dv, L->P, gm->S, gm->o, gm->datt,
-				     L->q, L->k, L->v, B, d->T, d->NH, d->HS, s)) ||
-	       rotary_backward(gm->dqkv, gm->dq, gm->dk, gm->dv, L->q, L->k, L->rstd_q, L->rstd_k,
-			       gm->cos_sin, B, d->T, d->NH, d->HS, d->qk_norm, s) ||
+	       attention_bwd(gm, L, B) ||
 	       mm(m, gm->dh, 0, gm->dqkv, 0, W(gm, l, LP_WQ), 0, N, C, 3 * C, 1.f, 0.f, s) ||
 	       mm(m, DW(gm, l, LP_WQ), 1, gm->dqkv, 1, L->ln1, 0, 3 * C, C, N, 1.f, 1.f, s) ||
 	       rmsnorm_backward(gm->dx, gm->dx_bf16, gm->dh, L->ln1, L->rstd1, N, C, 1, s);

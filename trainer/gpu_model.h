@@ -32,6 +32,8 @@ void gpu_options_default(struct gpu_options *o, int muon);
 
 struct gpu_layer {
 	bf16 *ln1, *q, *k, *v, *P, *att, *ln2, *fc, *act;
+	bf16 *qkv;                /* flash: the QKV projection's (N,3C) output, q and k rotated in
+				     place; read by the flash kernels as it is (q, k, v unused) */
 	float *rstd1, *rstd_q, *rstd_k, *rstd2, *lse;
 	float *xsave;             /* recompute: the block's input (residual after the add) */
 };

@@ -7,21 +7,26 @@
 # optimiser step per micro-batch. Prints a markdown table whose reference
 # row for each shape is PyTorch eager, every row with its ratio to it.
 #   sh bench/torch/run.sh [BUILD] [STEPS]      (after sh bench/kernels.sh build)
+# ROWS (default all: "eager naive flash graphs muon compile") picks rows, for
+# a run that must fit a short GPU lease; a shape's ratios need its eager
+# row (vs eager) and compile row (vs compile).
 set -u
 BUILD=${1:-build}
 STEPS=${2:-20}
+ROWS=${ROWS:-eager naive flash graphs muon compile}
+row() { case " $ROWS " in *" $1 "*) return 0 ;; esac; return 1; }
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 cd "$ROOT"
 for shape in "8 512 4" "12 768 6"; do
 	set -- $shape
-	PYTHONUNBUFFERED=1 python3 bench/torch/bench.py eager "$1" "$2" "$3" "$STEPS" | tee -a "$log"
-	"$BUILD/bench_kernels_model" bench "$1" "$2" "$3" adamw "$STEPS" naive | tee -a "$log"
-	"$BUILD/bench_kernels_model" bench "$1" "$2" "$3" adamw "$STEPS" flash | tee -a "$log"
-	"$BUILD/bench_kernels_model" bench "$1" "$2" "$3" adamw "$STEPS" flash,graphs | tee -a "$log"
-	"$BUILD/bench_kernels_model" bench "$1" "$2" "$3" muon "$STEPS" flash | tee -a "$log"
-	PYTHONUNBUFFERED=1 python3 bench/torch/bench.py compile "$1" "$2" "$3" "$STEPS" | tee -a "$log"
+	! row eager || PYTHONUNBUFFERED=1 python3 bench/torch/bench.py eager "$1" "$2" "$3" "$STEPS" | tee -a "$log"
+	! row naive || "$BUILD/bench_kernels_model" bench "$1" "$2" "$3" adamw "$STEPS" naive | tee -a "$log"
+	! row flash || "$BUILD/bench_kernels_model" bench "$1" "$2" "$3" adamw "$STEPS" flash | tee -a "$log"
+	! row graphs || "$BUILD/bench_kernels_model" bench "$1" "$2" "$3" adamw "$STEPS" flash,graphs | tee -a "$log"
+	! row muon || "$BUILD/bench_kernels_model" bench "$1" "$2" "$3" muon "$STEPS" flash | tee -a "$log"
+	! row compile || PYTHONUNBUFFERED=1 python3 bench/torch/bench.py compile "$1" "$2" "$3" "$STEPS" | tee -a "$log"
 done
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader 2>/dev/null |
 	sed 's/^/# gpu: /'
@@ -45,7 +50,8 @@ END {
 	print "|---|---|---|---|---|---|---|"
 	for (i = 1; i <= n; i++) {
 		m = mfu[i] != "" ? mfu[i] : (per_tok[sh[i]] ? sprintf("%.2f", tok[i] * per_tok[sh[i]]) : "unknown")
-		printf "| %s | %s | %.3f M | %s | %s | %.2fx | %.2fx |\n", sh[i], row[i], tok[i] / 1e6, m, mem[i],
-			ref[sh[i]] ? tok[i] / ref[sh[i]] : 0, cref[sh[i]] ? tok[i] / cref[sh[i]] : 0
+		printf "| %s | %s | %.3f M | %s | %s | %s | %s |\n", sh[i], row[i], tok[i] / 1e6, m, mem[i],
+			ref[sh[i]] ? sprintf("%.2fx", tok[i] / ref[sh[i]]) : "-",
+			cref[sh[i]] ? sprintf("%.2fx", tok[i] / cref[sh[i]]) : "-"
 	}
 }' "$log"
