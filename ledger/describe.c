@@ -2313,6 +2313,31 @@ int describe_changes(const char *description, struct change_list *out)
 	return describe(description, out, 0);
 }
 
+int describe_name_known(const char *var)
+{
+	static const char *const steps[] = { "desc.warmup_steps", "desc.warmup_iters",
+					     "desc.warmdown_steps", "desc.warmdown_iters", NULL };
+	if (!str_starts_with(var, "desc."))
+		return varreg_find(var) != NULL;
+	if (find_desc_name_var(var) || in_list(var, steps))
+		return 1; /* steps: step_count_form's names, by their unit */
+	/* p_layers: "<technique>_layers" of a lexicon technique */
+	char stem[96];
+	size_t n = strlen(var);
+	if (n > 12 && str_ends_with(var, "_layers")) {
+		snprintf(stem, sizeof(stem), "%.*s", (int)(n - 7), var);
+		if (find_desc_name_var(stem))
+			return 1;
+		snprintf(stem, sizeof(stem), "%.*ss", (int)(n - 7), var);
+		if (find_desc_name_var(stem))
+			return 1;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(desc_values); i++)
+		if (!strcmp(desc_values[i].name, var + 5))
+			return 1;
+	return 0;
+}
+
 int describe_stated(const char *description, struct change_list *out)
 {
 	return describe(description, out, 1);

@@ -23,4 +23,9 @@ int describe_changes(const char *description, struct change_list *out);
  * same reading, with "baseline", "rerun" … skipped as labels. */
 int describe_stated(const char *description, struct change_list *out);
 
+/* 1 when var is a name the lexicon knows: a registry key, or a desc.*
+ * name of the corpus's one-name-per-concept table (desc_names,
+ * desc_values); 0 for a desc.* name coined from the text's own words. */
+int describe_name_known(const char *var);
+
 #endif

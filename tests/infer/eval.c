@@ -8,7 +8,7 @@
  * value the parent already had is measured as ingest records it (no
  * change; see "replaying" below).
  *
- *   build/infer-eval [--show-heldout | --heldout-total] [--given] [DIR]
+ *   build/infer-eval [--show-heldout | --heldout-total] [--given] [--by-kind] [DIR]
  *
  * Per case, expected and inferred changes are compared as sets, by variable
  * (desc.* names after the vocabulary's normalisation) and by each side's
@@ -30,6 +30,7 @@
  * heldout file, for whoever tunes rules and may see the aggregate alone.
  * Exit 0 after a report, 2 for a malformed file. */
 #include <dirent.h>
+#include "describe.h"
 #include "infer.h"
 #include "ingest.h"
 #include "util.h"
@@ -44,7 +45,7 @@ struct tally {
 };
 
 struct opts {
-	int show_heldout, heldout_total, given;
+	int show_heldout, heldout_total, given, by_kind;
 	const char *dir;
 };
 
@@ -170,6 +171,46 @@ static enum verdict score(const struct change_list *want, const struct change_li
 	for (int i = 0; i < want->n && all; i++)
 		all = matches(&want->v[i], got);
 	return all && want->n == got->n ? V_CORRECT : V_PARTLY;
+}
+
+/* ---- how each inferred change was named (--by-kind) -------------------
+ * Train files only: for each kind of name, how many inferred changes were
+ * right (an expected item, both sides) and how many wrong (is_wrong). It
+ * says which kinds of evidence a wrong change comes from. */
+enum name_kind { NK_REGISTRY, NK_LEXICON, NK_IDENT, NK_PROSE, NK_N };
+static const char *const kind_names[NK_N] = { "registry key", "desc lexicon",
+					      "desc coined (identifier)", "desc coined (prose)" };
+static int kind_n[NK_N][3]; /* inferred, right, wrong */
+
+static enum name_kind name_kind(const struct change *c)
+{
+	if (!str_starts_with(c->var, "desc."))
+		return NK_REGISTRY;
+	if (describe_name_known(c->var))
+		return NK_LEXICON;
+	return infer_name_written(c) ? NK_IDENT : NK_PROSE;
+}
+
+static void tally_kinds(const struct change_list *want, const struct change_list *got)
+{
+	for (int i = 0; i < got->n; i++) {
+		enum name_kind k = name_kind(&got->v[i]);
+		const struct change *w = find_var(want, got->v[i].var);
+		kind_n[k][0]++;
+		kind_n[k][1] += w && side_match(w->old_val, got->v[i].old_val) &&
+				side_match(w->new_val, got->v[i].new_val);
+		kind_n[k][2] += is_wrong(&got->v[i], want);
+		if (getenv("RL_EVAL_LIST_COINED") && k >= NK_IDENT) /* train lines only */
+			printf("coined %-5s %s  [%s]\n", is_wrong(&got->v[i], want) ? "WRONG" : "ok",
+			       got->v[i].var, got->v[i].span ? got->v[i].span : "");
+	}
+}
+
+static void print_kinds(void)
+{
+	printf("\n%-28s %8s %6s %6s\n", "name kind (train)", "inferred", "right", "wrong");
+	for (int k = 0; k < NK_N; k++)
+		printf("%-28s %8d %6d %6d\n", kind_names[k], kind_n[k][0], kind_n[k][1], kind_n[k][2]);
 }
 
 /* ---- reading the files ----------------------------------------------- */
@@ -342,6 +383,8 @@ static int score_line(char *line, const char *where, struct tally *t, const stru
 	if (!rc) {
 		enum verdict v = score(&want, &got);
 		t->n[v]++;
+		if (o->by_kind && !t->heldout)
+			tally_kinds(&want, &got);
 		if (v != V_CORRECT && (!t->heldout || o->show_heldout))
 			print_failure(where, v, status, line, &want, &got);
 	}
@@ -489,11 +532,13 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			o->heldout_total = 1;
 		else if (!strcmp(argv[i], "--given"))
 			o->given = 1;
+		else if (!strcmp(argv[i], "--by-kind"))
+			o->by_kind = 1;
 		else if (argv[i][0] != '-')
 			o->dir = argv[i];
 		else {
 			rl_error("unknown option '%s'", argv[i]);
-			rl_hint("usage: infer-eval [--show-heldout | --heldout-total] [--given] [DIR]");
+			rl_hint("usage: infer-eval [--show-heldout | --heldout-total] [--given] [--by-kind] [DIR]");
 			return -1;
 		}
 	}
@@ -522,6 +567,8 @@ int main(int argc, char **argv)
 		       "partly", "wrong", "missed");
 		print_split(files, n, 0, 0);
 		print_split(files, n, 1, o.heldout_total && !o.show_heldout);
+		if (o.by_kind)
+			print_kinds();
 	}
 	for (int i = 0; i < n; i++)
 		free(names[i]);

@@ -12,7 +12,9 @@
  * refuse (a score after an arrow, a sweep, a place, a plan or a failure).
  * Round 5 (infer-5.*): purposes and reasons after a change, "from default",
  * relative values, "by half", "again", a baseline named after its setup,
- * "while VERB-ing" as a second change, context that is no repeat. */
+ * "while VERB-ing" as a second change, context that is no repeat.
+ * Round 6 (infer-6r.*): a knob named in prose words needs an identifier
+ * or a stated transition (infer_drop_coined). */
 #include <jansson.h>
 #include "infer.h"
 #include "utf8.h"
@@ -108,8 +110,8 @@ static void test_grammar(void)
 	expect("infer-6.12", "remove value embeds", "desc.value_embeddings:~>false");
 	expect("infer-6.13", "no weight decay", "optim.weight_decay:~>0");
 	expect("infer-6.14", "drop logit softcap", "model.softcap:~>false");
-	expect("infer-6.15", "remove frob gates and logit softcap",
-	       "desc.frob_gates:~>false|model.softcap:~>false");
+	/* a knob coined from prose words by a toggle is dropped (round 6) */
+	expect("infer-6.15", "remove frob gates and logit softcap", "model.softcap:~>false");
 	expect("infer-6.16", "raise INT8_CLIP_Q to 99.99990", "desc.int8_clip_q:~>99.9999");
 	expect("infer-6.17", "depth 8 -> 9 with warmup=0.1", "model.depth:8>9|sched.warmup_ratio:~>0.1");
 	expect("infer-6.18", "depth 8 -> 9 with SwiGLU", "model.depth:8>9");
@@ -117,7 +119,7 @@ static void test_grammar(void)
 	expect("infer-6.20", "ReLU\xc2\xb2 MLP instead of SwiGLU", "model.activation:swiglu>relu2");
 	expect("infer-6.21", "12 heads instead of 6", "model.heads:6>12");
 	expect("infer-6.22", "halve batch to 2^14", "train.total_batch_size:~>16384");
-	expect("infer-6.23", "autotune disabled", "desc.autotune:~>false");
+	expect("infer-6.23", "autotune disabled", ""); /* coined from a prose word: round 6 */
 	expect("infer-6.24", "no compile", "impl.compile_mode:~>eager");
 	expect("infer-6.25", "Newton-Schulz steps 5 -> 6", "desc.ns_steps:5>6");
 	expect("infer-6.27", "reduce warmup", "sched.warmup_ratio:~>~");
@@ -548,7 +550,7 @@ static void test_round4(void)
 	expect("infer-4.36", "refactor, no logic change", "");
 	expect("infer-4.37", "try a smaller model", "");
 	/* unknown techniques after verbs */
-	expect("infer-4.38", "use zigzag routing", "desc.zigzag_routing:~>true");
+	expect("infer-4.38", "use zigzag routing", ""); /* coined from prose: round 6 */
 	expect("infer-4.39", "add z-loss 1e-4", "desc.z_loss:~>0.0001");
 	expect("infer-4.40", "label smoothing 0.1", "desc.label_smoothing:~>0.1");
 	/* a remark between the two values; a step count with a fraction is no step count */
@@ -633,6 +635,29 @@ static void test_round5(void)
 	expect("infer-5.38", "gelu mlp -> swiglu mlp", "model.activation:gelu>swiglu");
 }
 
+/* Round 6 (infer-6r.*): a desc.* knob whose name is coined from the
+ * text's own words is kept only with evidence that it is a knob: the
+ * name written as an identifier (SHORT_WINDOW, x0-lambda, PoPE) or a
+ * stated transition (-> b, = b, a to b, from a to b), or a lexicon name. */
+static void test_round6(void)
+{
+	expect("infer-6r.1", "add model capacity", "");
+	expect("infer-6r.2", "Increase depth by 2 layers to add model capacity", "model.depth:~>~");
+	expect("infer-6r.3", "enable frob gating", "");
+	expect("infer-6r.4", "enable FROB_GATING", "desc.frob_gating:~>true");
+	expect("infer-6r.5", "enable frob-gating", "desc.frob_gating:~>true");
+	expect("infer-6r.6", "frob kernel 15->31", "desc.frob_kernel:15>31");
+	expect("infer-6r.7", "frob kernel from 15 to 31", "desc.frob_kernel:15>31");
+	expect("infer-6r.8", "frob kernel 15 to 31", "desc.frob_kernel:15>31");
+	expect("infer-6r.9", "set frob kernel to 31", ""); /* a new value of a prose name only */
+	expect("infer-6r.10", "set FROB_KERNEL to 31", "desc.frob_kernel:~>31");
+	expect("infer-6r.11", "FrobNorm (a norm after each block)", "desc.frobnorm:~>true");
+	expect("infer-6r.12", "x0 gates off", "desc.x0_gates:~>false");
+	expect("infer-6r.13", "VE on all layers", "desc.value_embedding_layers:~>all");
+	expect("infer-6r.14", "warmup 100 steps", "desc.warmup_steps:~>100");
+	expect("infer-6r.15", "remove value embeddings", "desc.value_embeddings:~>false");
+}
+
 int main(void)
 {
 	test_long_words();
@@ -644,6 +669,7 @@ int main(void)
 	test_round3();
 	test_round4();
 	test_round5();
+	test_round6();
 	test_spans();
 	test_prose();
 	test_alias();
