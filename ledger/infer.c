@@ -238,11 +238,13 @@ int infer_drop_coined(struct change_list *changes)
 	return dropped;
 }
 
+int infer_keep_coined;
+
 int infer_changes(const char *description, struct change_list *out)
 {
 	struct change_list mine = CHANGE_LIST_INIT;
 	describe_changes(description, &mine);
-	if (!getenv("RL_INFER_KEEP_COINED")) /* measurement only: docs/ingest.md round 6 */
+	if (!infer_keep_coined)
 		infer_drop_coined(&mine);
 	for (int i = 0; i < mine.n; i++)
 		change_list_add_span(out, mine.v[i].var, mine.v[i].old_val, mine.v[i].new_val,

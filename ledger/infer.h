@@ -67,6 +67,10 @@ int infer_name_written(const struct change *c);
  * (docs/ingest.md, round 6). Returns how many were dropped. */
 int infer_drop_coined(struct change_list *changes);
 
+/* 1: infer_changes keeps coined names (infer-eval --keep-coined measures
+ * what the filter drops); 0, the default, everywhere else. */
+extern int infer_keep_coined;
+
 /* The values a description states as a run's settings, not as changes:
  * what a baseline's "baseline: depth=4 dim=256" says its configuration
  * is (the words "baseline", "rerun" … that make infer_changes read

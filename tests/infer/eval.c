@@ -8,7 +8,7 @@
  * value the parent already had is measured as ingest records it (no
  * change; see "replaying" below).
  *
- *   build/infer-eval [--show-heldout | --heldout-total] [--given] [--by-kind] [DIR]
+ *   build/infer-eval [--show-heldout | --heldout-total] [--given] [--by-kind | --list-coined] [--keep-coined] [DIR]
  *
  * Per case, expected and inferred changes are compared as sets, by variable
  * (desc.* names after the vocabulary's normalisation) and by each side's
@@ -181,6 +181,7 @@ enum name_kind { NK_REGISTRY, NK_LEXICON, NK_IDENT, NK_PROSE, NK_N };
 static const char *const kind_names[NK_N] = { "registry key", "desc lexicon",
 					      "desc coined (identifier)", "desc coined (prose)" };
 static int kind_n[NK_N][3]; /* inferred, right, wrong */
+static int list_coined;      /* --list-coined: each coined name of a train line */
 
 static enum name_kind name_kind(const struct change *c)
 {
@@ -200,7 +201,7 @@ static void tally_kinds(const struct change_list *want, const struct change_list
 		kind_n[k][1] += w && side_match(w->old_val, got->v[i].old_val) &&
 				side_match(w->new_val, got->v[i].new_val);
 		kind_n[k][2] += is_wrong(&got->v[i], want);
-		if (getenv("RL_EVAL_LIST_COINED") && k >= NK_IDENT) /* train lines only */
+		if (list_coined && k >= NK_IDENT) /* train lines only */
 			printf("coined %-5s %s  [%s]\n", is_wrong(&got->v[i], want) ? "WRONG" : "ok",
 			       got->v[i].var, got->v[i].span ? got->v[i].span : "");
 	}
@@ -534,11 +535,15 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			o->given = 1;
 		else if (!strcmp(argv[i], "--by-kind"))
 			o->by_kind = 1;
+		else if (!strcmp(argv[i], "--list-coined"))
+			o->by_kind = list_coined = 1;
+		else if (!strcmp(argv[i], "--keep-coined"))
+			infer_keep_coined = 1;
 		else if (argv[i][0] != '-')
 			o->dir = argv[i];
 		else {
 			rl_error("unknown option '%s'", argv[i]);
-			rl_hint("usage: infer-eval [--show-heldout | --heldout-total] [--given] [--by-kind] [DIR]");
+			rl_hint("usage: infer-eval [--show-heldout | --heldout-total] [--given] [--by-kind | --list-coined] [--keep-coined] [DIR]");
 			return -1;
 		}
 	}
