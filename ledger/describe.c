@@ -227,6 +227,12 @@ static const struct desc_name {
 	{ "gradient accumulation steps", "grad_accum_steps", 0 },
 	{ "parallel residual", "parallel_block", 1 }, { "parallel blocks", "parallel_block", 1 },
 	{ "diff attn", "differential_attention", 1 }, { "diff attention", "differential_attention", 1 },
+	/* round 6: spellings two sources share */
+	{ "autotune", "autotune", 1 }, { "accum", "grad_accum_steps", 0 },
+	{ "grad accum", "grad_accum_steps", 0 }, { "gradient accumulation", "grad_accum_steps", 0 },
+	{ "grad accumulation", "grad_accum_steps", 0 }, { "accum steps", "grad_accum_steps", 0 },
+	{ "muon warmup", "muon_momentum_warmup_steps", 0 },
+	{ "muon ramp", "muon_momentum_warmup_steps", 0 },
 };
 
 /* desc.* spellings that carry their value ("constant WD": the schedule). */
@@ -344,9 +350,11 @@ static int num_parse(const char *s, double *value, char unit[8])
 		end = eend;
 	}
 	static const char *const units[] = { "", "k", "K", "M", "B", "%", "x", "X", "L", "w", "dim",
-					     "s", "min", NULL };
+					     "s", "min", "d", NULL };
 	if (!in_list(end, units))
 		return -1;
+	if (!strcmp(end, "d") && v < 32)
+		return -1; /* "512d" is a width; "2d", "3d" are not */
 	snprintf(unit, 8, "%s", end);
 	*value = v;
 	return 0;
@@ -363,10 +371,27 @@ static int thousands_comma(const char *s, int j, int end)
 	return j + 4 >= end || !isdigit((unsigned char)s[j + 4]);
 }
 
+/* '+' at j inside a word joins two settings when a side is an assignment
+ * or an identifier ("lr=1e-3+accum=4", "Muon+accum=4",
+ * "Muon+cosine_decay"), not in "attn+MLP" or "1e+3". */
+static int plus_joins(const char *s, int j, int end)
+{
+	int a = j, b = j + 1, marks = 0;
+	if (s[j] != '+' || j == 0 || isspace((unsigned char)s[j - 1]) || b >= end ||
+	    !isalpha((unsigned char)s[b]) || ((s[j - 1] == 'e' || s[j - 1] == 'E') && j > 1 &&
+					       isdigit((unsigned char)s[j - 2])))
+		return 0;
+	while (a > 0 && !isspace((unsigned char)s[a - 1]))
+		marks |= s[--a] == '=';
+	while (b < end && !isspace((unsigned char)s[b]) && s[b] != '+')
+		marks |= s[b] == '=' || s[b] == '_', b++;
+	return marks;
+}
+
 static int word_end(const char *s, int i, int end)
 {
 	int j = i;
-	while (j < end && !isspace((unsigned char)s[j]) &&
+	while (j < end && !isspace((unsigned char)s[j]) && !(j > i && plus_joins(s, j, end)) &&
 	       (!strchr("(),;[]=\"", s[j]) || (s[j] == ',' && thousands_comma(s, j, end))) &&
 	       !is_arrow(s + j) && !is_dash(s + j) && !(s[j] == ':' && blank_at(s, j + 1, end)))
 		j++;
@@ -471,7 +496,7 @@ static int lex_one(struct toks *tk, const char *s, int i, int end)
 			return (int)(q - s) + 1;
 		}
 	}
-	if (c == '=' || c == ':' || c == ',' || c == ';' || c == '&' ||
+	if (c == '=' || c == ':' || c == ',' || c == ';' || c == '&' || plus_joins(s, i, end) ||
 	    (c == '+' && !isdigit((unsigned char)s[i + 1]) &&
 	     (blank_at(s, i + 1, end) || (i > 0 && isspace((unsigned char)s[i - 1]))))) {
 		struct tok *t = tok_push(tk, c == '=' ? K_EQ : c == ':' ? K_COLON : K_SEP, i, i + 1);
@@ -1015,7 +1040,9 @@ static int unknown_name(const struct reader *r, int p, int q, struct name *nm)
 		    find_value_word(w, NULL))
 			return -1; /* "ReLU^2 -> …" names a value, not a knob */
 	}
-	if (is_result_name(words) || in_list(words, vague_names) || strlen(words) < 2 ||
+	/* "lr=1e-3": a run with one learning rate names it so */
+	int lr_set = q - p == 1 && !strcmp(words, "lr") && at(r, q, r->tk.n)->k == K_EQ;
+	if (is_result_name(words) || (in_list(words, vague_names) && !lr_set) || strlen(words) < 2 ||
 	    in_list(r->tk.t[p].w, comparatives))
 		return -1;
 	int m = p;
@@ -1042,11 +1069,53 @@ static const char *batch_var(const struct name *nm, const char *old_val, const c
 	return !parse_double(val, &v) && v > 0 && v < 4096 ? "train.device_batch_size" : nm->var;
 }
 
+/* The values a variable can take, where a number outside them says the
+ * text meant another knob: a warmup "ratio" of 50 counts steps, a
+ * "warmup 300->150" after "muon" is the momentum warmup. */
+static const struct range {
+	const char *var;
+	double lo, hi;
+} ranges[] = {
+	{ "sched.warmup_ratio", 0, 1 }, { "sched.warmdown_ratio", 0, 1 },
+	{ "sched.final_lr_frac", 0, 1 }, { "model.dropout", 0, 1 }, { "optim.beta1", 0, 1 },
+	{ "optim.beta2", 0, 1 }, { "optim.muon_momentum", 0, 1 }, { "optim.weight_decay", 0, 10 },
+	{ "optim.matrix_lr", 0, 100 }, { "optim.embedding_lr", 0, 100 },
+	{ "optim.unembedding_lr", 0, 100 }, { "optim.scalar_lr", 0, 100 },
+	{ "optim.grad_clip", 0, 1e6 }, { "model.softcap", 0, 1e6 },
+};
+
+/* 1 when a stated number of var lies outside its range. */
+static int out_of_range(const char *var, const char *val)
+{
+	double v;
+	for (size_t i = 0; val && i < ARRAY_SIZE(ranges); i++)
+		if (!strcmp(ranges[i].var, var))
+			return !parse_double(val, &v) && (v < ranges[i].lo || v > ranges[i].hi);
+	return 0;
+}
+
+/* A whole number of at least 2: a count (of steps), no ratio. */
+static int count_like(const char *val)
+{
+	double v;
+	return !val || (!parse_double(val, &v) && v >= 2 && v == floor(v));
+}
+
 static void emit(struct reader *r, const struct name *nm, const char *old_val,
 		 const char *new_val, int p, int q)
 {
 	const struct tok *first = &r->tk.t[p], *last = &r->tk.t[q - 1];
 	const char *var = batch_var(nm, old_val, new_val);
+	if (r->depth > 0 && !strcmp(var, "desc.grad_accum_steps"))
+		return; /* "(grad_accum 2->1)": what a batch change implied, no knob turned */
+	if (out_of_range(var, old_val) || out_of_range(var, new_val)) {
+		/* "warmup=50": the warmup counted in steps, as "warmup 50 steps" is */
+		int steps = (!strcmp(var, "sched.warmup_ratio") || !strcmp(var, "sched.warmdown_ratio")) &&
+			    (old_val || new_val) && count_like(old_val) && count_like(new_val);
+		if (!steps)
+			return; /* no value of this knob: another knob, unnamed */
+		var = !strcmp(var, "sched.warmup_ratio") ? "desc.warmup_steps" : "desc.warmdown_steps";
+	}
 	for (int i = 0; i < r->out->n && !old_val && !new_val; i++)
 		if (!strcmp(r->out->v[i].var, var))
 			return; /* "batch 2^15 … half batch": the stated value stays */
@@ -1515,13 +1584,31 @@ static int has_digit(const struct reader *r, int p, int end)
 	return t->k == K_WORD && strpbrk(t->w, "0123456789") != NULL;
 }
 
+/* A word at p written as code: '_' or a digit in it, or capitals past its
+ * first letter (top_k, TOP_K, AR, x0). */
+static int code_token(const struct reader *r, int p, int end)
+{
+	const struct tok *t = at(r, p, end);
+	int marks = 0, caps = 0;
+	if (t->k != K_WORD)
+		return 0;
+	for (int i = t->a; i < t->b; i++) {
+		marks |= r->text[i] == '_' || isdigit((unsigned char)r->text[i]);
+		caps |= i > t->a && isupper((unsigned char)r->text[i]);
+	}
+	return marks || caps;
+}
+
 static int p_named(struct reader *r, int p, int end, int licensed, int at_start, int flags)
 {
 	struct name nm;
 	int k = known_name(r, p, end, &nm), n;
 	if (k && (n = name_forms(r, &nm, p, p + k, end, licensed, flags)))
 		return n;
-	if ((flags & F_PAREN) || !(at_start || licensed))
+	/* "MoE top_k=1", "lr=1e-3+accum=4": one token written as code right
+	 * before '=' names a knob wherever it stands */
+	int assigned = !k && at(r, p + 1, end)->k == K_EQ && code_token(r, p, end);
+	if ((flags & F_PAREN) || !(at_start || licensed || assigned))
 		return 0;
 	int q = name_end(r, p, end);
 	const struct tok *op = at(r, q, end);
@@ -1841,7 +1928,7 @@ static int p_unit(struct reader *r, int p, int end)
 	size_t n = strlen(t->w);
 	if (n > 1 && t->w[n - 1] == 'L')
 		snprintf(nm.var, sizeof(nm.var), "model.depth");
-	else if ((n > 1 && t->w[n - 1] == 'w') || str_ends_with(t->w, "dim"))
+	else if ((n > 1 && (t->w[n - 1] == 'w' || t->w[n - 1] == 'd')) || str_ends_with(t->w, "dim"))
 		snprintf(nm.var, sizeof(nm.var), "model.dim");
 	else
 		return 0;
@@ -2082,6 +2169,8 @@ static void read_paren(struct reader *r, const struct tok *t)
 		while (b < in.tk.n && in.tk.t[b].k != K_SEP && in.tk.t[b].k != K_COLON &&
 		       in.tk.t[b].k != K_STOP)
 			b++;
+		if (a > 0 && in.tk.t[a - 1].k == K_SEP && in.tk.t[a - 1].sep == SEP_WITH)
+			break; /* "(more cooldown with final_lr_frac=0.1)": the setting it ran with */
 		if (!judges(&in, a, b) && !(b < in.tk.n && in.tk.t[b].k == K_COLON))
 			read_span(&in, a, b, F_PAREN);
 		if (b < in.tk.n && in.tk.t[b].k == K_COLON)
@@ -2246,7 +2335,8 @@ static int names_a_baseline(const struct reader *r)
 			return 0; /* "switch to the baseline LR": a change */
 		if (word_is(r, p, n, "baseline"))
 			return p + 1 >= n || at(r, p + 1, n)->k == K_PAREN || at(r, p + 1, n)->k == K_STOP ||
-			       at(r, p + 1, n)->k == K_SEP || word_in(r, p + 1, n, after);
+			       at(r, p + 1, n)->k == K_SEP || at(r, p + 1, n)->k == K_COLON ||
+			       word_in(r, p + 1, n, after);
 	}
 	return 0;
 }
@@ -2254,8 +2344,11 @@ static int names_a_baseline(const struct reader *r)
 /* "no logic change", "no changes", "same config": nothing changed. */
 static int says_no_change(const struct reader *r)
 {
+	/* "log: session history …", "docs: …": a commit of notes, no setting */
+	static const char *const bookkeeping[] = { "log", "logs", "docs", "doc", "notes", "note",
+						   "chore", NULL };
 	int n = r->tk.n;
-	if (names_a_baseline(r))
+	if (names_a_baseline(r) || (word_in(r, 0, n, bookkeeping) && at(r, 1, n)->k == K_COLON))
 		return 1;
 	for (int p = 0; p + 1 < n; p++) {
 		/* "at same config", "with the same config": context of a change */

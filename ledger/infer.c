@@ -296,14 +296,32 @@ static const char *state_value(const struct change_list *state, const char *var)
 	return NULL;
 }
 
+/* The aspect ratio a state implies where it knows the depth and the width
+ * but not the ratio: autoresearch sets model_dim = depth * ASPECT_RATIO
+ * (rounded up to whole heads, so only a ratio that divides evenly is
+ * implied). buf gets it; NULL when the state implies none. */
+static const char *implied_aspect_ratio(const struct change_list *state, char *buf, size_t n)
+{
+	const char *depth = state_value(state, "model.depth"), *dim = state_value(state, "model.dim");
+	double d, w;
+	if (state_value(state, "model.aspect_ratio") || !depth || !dim || parse_double(depth, &d) ||
+	    parse_double(dim, &w) || d < 1 || w / d != floor(w / d))
+		return NULL;
+	snprintf(buf, n, "%.0f", w / d);
+	return buf;
+}
+
 int infer_drop_restated(const struct change_list *parent_state, struct change_list *changes)
 {
 	int kept = 0, dropped = 0;
+	char ratio[32];
 	for (int i = 0; i < changes->n; i++) {
 		struct change *c = &changes->v[i];
 		/* "X 0.65 -> 0.6" where the state says 0.6: the text knows the
 		 * parent better than the state does, and is kept */
 		const char *had = c->new_val && !c->old_val ? state_value(parent_state, c->var) : NULL;
+		if (!had && c->new_val && !c->old_val && !strcmp(c->var, "model.aspect_ratio"))
+			had = implied_aspect_ratio(parent_state, ratio, sizeof(ratio));
 		if (had && same_value(had, c->new_val)) {
 			free(c->var);
 			free(c->old_val);

@@ -119,7 +119,7 @@ static void test_grammar(void)
 	expect("infer-6.20", "ReLU\xc2\xb2 MLP instead of SwiGLU", "model.activation:swiglu>relu2");
 	expect("infer-6.21", "12 heads instead of 6", "model.heads:6>12");
 	expect("infer-6.22", "halve batch to 2^14", "train.total_batch_size:~>16384");
-	expect("infer-6.23", "autotune disabled", ""); /* coined from a prose word: round 6 */
+	expect("infer-6.23", "autotune disabled", "desc.autotune:~>false"); /* a lexicon name (round 6) */
 	expect("infer-6.24", "no compile", "impl.compile_mode:~>eager");
 	expect("infer-6.25", "Newton-Schulz steps 5 -> 6", "desc.ns_steps:5>6");
 	expect("infer-6.27", "reduce warmup", "sched.warmup_ratio:~>~");
@@ -447,6 +447,20 @@ static void test_context(void)
 	free(got);
 	change_list_release(&cl);
 
+	/* the aspect ratio a known depth and width imply (dim = depth * AR) */
+	struct change_list dims = CHANGE_LIST_INIT;
+	infer_stated("baseline: 75.5M params, 8L 4H 512d, batch=4", &dims);
+	infer_changes("MoE batch=8: AR=64, 75.5M params", &cl);
+	CHECK("infer-ctx-6r.1", infer_drop_restated(&dims, &cl) == 1);
+	got = render(&cl);
+	CHECK("infer-ctx-6r.2", !strcmp(got, "train.device_batch_size:~>8"));
+	free(got);
+	change_list_release(&cl);
+	infer_changes("AR=48", &cl); /* 512 / 8 is 64: 48 is a change */
+	CHECK("infer-ctx-6r.3", infer_drop_restated(&dims, &cl) == 0 && cl.n == 1);
+	change_list_release(&cl);
+	change_list_release(&dims);
+
 	/* removing what was added is a change; nothing known, nothing dropped */
 	infer_changes("no value embeddings", &cl);
 	CHECK("infer-ctx-7", infer_drop_restated(&state, &cl) == 0 && cl.n == 1);
@@ -656,6 +670,33 @@ static void test_round6(void)
 	expect("infer-6r.13", "VE on all layers", "desc.value_embedding_layers:~>all");
 	expect("infer-6r.14", "warmup 100 steps", "desc.warmup_steps:~>100");
 	expect("infer-6r.15", "remove value embeddings", "desc.value_embeddings:~>false");
+	/* a number outside its knob's range names another knob: a warmup
+	 * ratio that counts steps is the step count, any other is refused */
+	expect("infer-6r.16", "WARMUP_RATIO=50", "desc.warmup_steps:~>50");
+	expect("infer-6r.17", "warmup 300->150", "desc.warmup_steps:300>150");
+	expect("infer-6r.18", "beta2 0.95 -> 1.5", "");
+	expect("infer-6r.19", "final LR frac 0.1 -> 5", "");
+	expect("infer-6r.20", "muon warmup 300->150", "desc.muon_momentum_warmup_steps:300>150");
+	/* bookkeeping rows and a baseline named before a colon change nothing */
+	expect("infer-6r.21", "log: muon warmup 300->150 keep (0.5298 vs 0.5306)", "");
+	expect("infer-6r.22", "docs: depth 8 -> 10 notes", "");
+	expect("infer-6r.23", "MoE baseline: AR=64, batch=16", "");
+	/* in a parenthesis, what it ran with is context */
+	expect("infer-6r.24", "warmdown_ratio 0.2->0.25 (more cooldown with final_lr_frac=0.1)",
+	       "sched.warmdown_ratio:0.2>0.25");
+	/* one code token before '=' names a knob anywhere; '+' joins assignments */
+	expect("infer-6r.25", "MoE top_k=1: best routing config", "desc.top_k:~>1");
+	expect("infer-6r.26", "MoE TOP_K=2 from 3, slightly worse", "desc.top_k:3>2");
+	expect("infer-6r.27", "lr=1e-3+accum=4", "desc.lr:~>0.001|desc.grad_accum_steps:~>4");
+	expect("infer-6r.28", "Muon+accum=8", "optim.matrix_optimizer:~>muon|desc.grad_accum_steps:~>8");
+	expect("infer-6r.29", "TTT 3 steps lr=1e-4", ""); /* whose lr: TTT's, unnamed */
+	expect("infer-6r.30", "parallel attn+MLP block", "desc.parallel_block:~>true");
+	expect("infer-6r.31", "lr 1e-3+5e-4", "");
+	/* "512d" is a width, "2d" no value */
+	expect("infer-6r.32", "8L 512d", "model.depth:~>8|model.dim:~>512");
+	expect("infer-6r.33", "2d conv", "");
+	/* grad accumulation a batch change implies is no knob turned */
+	expect("infer-6r.34", "device batch 16 -> 32 (grad accum 2 -> 1)", "train.device_batch_size:16>32");
 }
 
 int main(void)
