@@ -2406,6 +2406,21 @@ int describe_changes(const char *description, struct change_list *out)
 	return describe(description, out, 0);
 }
 
+int describe_lexicon_at(size_t i, const char **spelling, char *key, size_t n)
+{
+	if (i < ARRAY_SIZE(desc_names)) {
+		*spelling = desc_names[i].spelling;
+		snprintf(key, n, "desc.%s", desc_names[i].name);
+		return 0;
+	}
+	i -= ARRAY_SIZE(desc_names);
+	if (i >= ARRAY_SIZE(desc_values))
+		return -1;
+	*spelling = desc_values[i].spelling;
+	snprintf(key, n, "desc.%s", desc_values[i].name);
+	return 0;
+}
+
 int describe_name_known(const char *var)
 {
 	static const char *const steps[] = { "desc.warmup_steps", "desc.warmup_iters",
