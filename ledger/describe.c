@@ -177,7 +177,8 @@ static const char *const not_knob_words[] = {
 static const char *const stop_words[] = {
 	"the", "a", "an", "of", "to", "from", "in", "on", "at", "is", "was", "be", "by", "per",
 	"or", "not", "and", "but", "it", "this", "that", "as", "into", "over", "instead",
-	"are", "were", "goes", "go", "went", "becomes", "become", "became", "now", "moves", NULL
+	"are", "were", "goes", "go", "went", "becomes", "become", "became", "now", "moves",
+	"both", "each", "either", NULL
 };
 /* The first word says this run changed nothing. */
 static const char *const no_change_words[] = {
@@ -467,7 +468,7 @@ static int lex_word(struct toks *tk, const char *s, int i, int end)
 		b = j;
 	push_word(tk, s, i, b);
 	if (b < j)
-		tok_push(tk, K_STOP, b, j);
+		snprintf(tok_push(tk, K_STOP, b, j)->w, 2, "."); /* a sentence's end */
 	return j;
 }
 
@@ -2210,6 +2211,26 @@ static const char *const while_changes[] = {
 	"doubling", NULL
 };
 
+/* Verbs that open a sentence stating a further change of the run. */
+static const char *const sentence_verbs[] = {
+	"increased", "decreased", "reduced", "raised", "lowered", "bumped", "set", "changed",
+	"added", "removed", "enabled", "disabled", "switched", "halved", "doubled", "dropped",
+	"increase", "decrease", "reduce", "raise", "lower", "bump", "add", "remove", "enable",
+	"disable", "switch", "halve", "double", NULL
+};
+
+/* After a sentence's end at p - 1: how many tokens lead into a next
+ * sentence that states a change ("Also bumped X to v", "Reduced Y …"), 0
+ * when it explains, judges or reports (the usual case). */
+static int next_sentence_changes(const struct reader *r, int p, int end)
+{
+	const struct tok *stop = at(r, p - 1, end);
+	if (stop->k != K_STOP || stop->w[0] != '.' || r->depth > 0)
+		return 0;
+	int q = p + word_is(r, p, end, "also");
+	return word_in(r, q, end, sentence_verbs) ? q - p + 1 : 0; /* to the verb */
+}
+
 /* Tokens [a, end) as clauses; returns 1 when a stop ended the reading. */
 static int read_span(struct reader *r, int a, int end, int flags)
 {
@@ -2217,6 +2238,16 @@ static int read_span(struct reader *r, int a, int end, int flags)
 	int stopped = 0;
 	for (int p = a; p < end;) {
 		const struct tok *t = &r->tk.t[p];
+		int also = t->k == K_STOP ? next_sentence_changes(r, p + 1, end) : 0;
+		if (also) {
+			/* "depth 4 -> 5. Also bumped matrix LR to 0.05.": the next
+			 * sentence states another change of this run */
+			static const struct tok clause = { .k = K_SEP, .sep = SEP_CLAUSE };
+			new_clause(&cs, p + also, &clause, flags, r->added);
+			stopped = 0;
+			p += also;
+			continue;
+		}
 		if (t->k == K_STOP || (word_in(r, p, end, prose_markers) && at(r, p + 1, end)->k == K_COLON))
 			return 1;
 		if (t->k == K_SEP || t->k == K_COLON) {

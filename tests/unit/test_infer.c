@@ -697,6 +697,17 @@ static void test_round6(void)
 	expect("infer-6r.33", "2d conv", "");
 	/* grad accumulation a batch change implies is no knob turned */
 	expect("infer-6r.34", "device batch 16 -> 32 (grad accum 2 -> 1)", "train.device_batch_size:16>32");
+	/* a next sentence opening with a change verb states another change */
+	expect("infer-6r.35", "depth 4 -> 5. Also bumped matrix lr to 0.05.",
+	       "model.depth:4>5|optim.matrix_lr:~>0.05");
+	expect("infer-6r.36", "depth 6. Reduced warmdown to 0.3 as well.",
+	       "model.depth:~>6|sched.warmdown_ratio:~>0.3");
+	expect("infer-6r.37", "depth 6. Worse than depth 4.", "model.depth:~>6");
+	expect("infer-6r.38", "depth 6. Increased memory use to 12 GB.", "model.depth:~>6");
+	expect("infer-6r.39", "depth 6. Also worse.", "model.depth:~>6");
+	/* "both", "each", "either" name no knob */
+	expect("infer-6r.40", "Raise both embedding LR (0.6->0.8) and unembedding LR (0.004->0.006)",
+	       "optim.embedding_lr:0.6>0.8|optim.unembedding_lr:0.004>0.006");
 }
 
 int main(void)
