@@ -2159,6 +2159,56 @@ static int read_span(struct reader *r, int a, int end, int flags);
 
 /* A parenthesis: each piece that states rather than judges is read for
  * known names with values ("(4 heads, worse quality)" -> heads 4). */
+/* Token i of a parenthesis a piece may hold beside the setting it states:
+ * a separator, a word of no meaning, or part of a result ("75M params",
+ * "bpb 0.98"). */
+static int piece_filler(const struct reader *in, int i, int b)
+{
+	static const char *const fillers_ok[] = { "total", "new", "now", "also", "only", NULL };
+	const struct tok *t = &in->tk.t[i];
+	if (t->k == K_SEP || t->k == K_ARROW || t->k == K_PAREN)
+		return 1;
+	if (t->k == K_WORD && (in_list(t->w, stop_words) || in_list(t->w, fillers_ok) ||
+			       is_result_name(t->w)))
+		return 1;
+	return t->k == K_NUM && (p_result_at(in, i + 1, b) || (i > 0 && p_result_at(in, i - 1, b)));
+}
+
+/* Piece [a, b) of parenthesis in: its settings go to r's list only when
+ * they are all the piece says ("(4 heads)", "(device batch 8, 75M
+ * params)"); a piece that also names a run, a comparison or where the
+ * setting comes from ("(baseline depth 8)", "(exp7 had depth 8)", "(depth
+ * 8 from previous keep)") is commentary, and its settings are context. */
+static void read_piece(struct reader *in, int a, int b)
+{
+	struct change_list scratch = CHANGE_LIST_INIT, *out = in->out;
+	int added = in->added, covered[64] = { 0 }, all = 1;
+	in->out = &scratch;
+	read_span(in, a, b, F_PAREN);
+	in->out = out;
+	const char *lo = in->text + in->tk.t[a].a, *hi = in->text + in->tk.t[b - 1].b;
+	for (int c = 0; c < scratch.n; c++) {
+		const char *sp = scratch.v[c].span;
+		const char *at_ = sp ? memmem(lo, (size_t)(hi - lo), sp, strlen(sp)) : NULL;
+		for (int i = a; at_ && i < b && i - a < 64; i++)
+			covered[i - a] |= in->text + in->tk.t[i].a >= at_ &&
+					  in->text + in->tk.t[i].b <= at_ + strlen(sp);
+	}
+	for (int i = a; i < b && all; i++)
+		all = (i - a < 64 && covered[i - a]) || piece_filler(in, i, b);
+	for (int c = 0; c < scratch.n && all; c++) {
+		const struct change *ch = &scratch.v[c];
+		int had = 0;
+		for (int i = 0; i < out->n && !ch->old_val && !ch->new_val; i++)
+			had |= !strcmp(out->v[i].var, ch->var); /* a stated value stays (emit) */
+		if (!had)
+			change_list_add_span(out, ch->var, ch->old_val, ch->new_val, ch->span);
+	}
+	if (!all)
+		in->added = added;
+	change_list_release(&scratch);
+}
+
 static void read_paren(struct reader *r, const struct tok *t)
 {
 	if (r->depth >= 2)
@@ -2173,7 +2223,7 @@ static void read_paren(struct reader *r, const struct tok *t)
 		if (a > 0 && in.tk.t[a - 1].k == K_SEP && in.tk.t[a - 1].sep == SEP_WITH)
 			break; /* "(more cooldown with final_lr_frac=0.1)": the setting it ran with */
 		if (!judges(&in, a, b) && !(b < in.tk.n && in.tk.t[b].k == K_COLON))
-			read_span(&in, a, b, F_PAREN);
+			read_piece(&in, a, b);
 		if (b < in.tk.n && in.tk.t[b].k == K_COLON)
 			break; /* "hypothesis: …" */
 	}

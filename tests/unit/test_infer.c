@@ -708,6 +708,14 @@ static void test_round6(void)
 	/* "both", "each", "either" name no knob */
 	expect("infer-6r.40", "Raise both embedding LR (0.6->0.8) and unembedding LR (0.004->0.006)",
 	       "optim.embedding_lr:0.6>0.8|optim.unembedding_lr:0.004>0.006");
+	/* a piece of a parenthesis is read only when the setting is all it says */
+	expect("infer-6r.41", "matrix LR 0.05 (baseline depth 8)", "optim.matrix_lr:~>0.05");
+	expect("infer-6r.42", "matrix LR 0.05 (exp7 had depth 8)", "optim.matrix_lr:~>0.05");
+	expect("infer-6r.43", "matrix LR 0.05 (depth 8 from previous keep)", "optim.matrix_lr:~>0.05");
+	expect("infer-6r.44", "depth 8 -> 10 (matrix LR 0.04 as before)", "model.depth:8>10");
+	expect("infer-6r.45", "halve batch (device batch 8, 75M params)",
+	       "train.total_batch_size:~>~|train.device_batch_size:~>8");
+	expect("infer-6r.46", "HEAD_DIM 128->64 (4 heads)", "model.head_dim:128>64|model.heads:~>4");
 }
 
 int main(void)
