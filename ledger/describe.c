@@ -1085,10 +1085,14 @@ static const struct range {
 	{ "optim.grad_clip", 0, 1e6 }, { "model.softcap", 0, 1e6 },
 };
 
-/* 1 when a stated number of var lies outside its range. */
+/* 1 when a stated number of var lies outside its range, or is no whole
+ * number where var counts ("depth 0.5", "batch 0.6"). */
 static int out_of_range(const char *var, const char *val)
 {
 	double v;
+	const struct var_def *d = varreg_find(var);
+	if (val && d && d->type == VAR_INT && !parse_double(val, &v) && v != floor(v))
+		return 1;
 	for (size_t i = 0; val && i < ARRAY_SIZE(ranges); i++)
 		if (!strcmp(ranges[i].var, var))
 			return !parse_double(val, &v) && (v < ranges[i].lo || v > ranges[i].hi);

@@ -716,6 +716,10 @@ static void test_round6(void)
 	expect("infer-6r.45", "halve batch (device batch 8, 75M params)",
 	       "train.total_batch_size:~>~|train.device_batch_size:~>8");
 	expect("infer-6r.46", "HEAD_DIM 128->64 (4 heads)", "model.head_dim:128>64|model.heads:~>4");
+	/* a knob that counts takes whole numbers only */
+	expect("infer-6r.47", "n_layers 0.5 -> 0.6", "");
+	expect("infer-6r.48", "batch 0.5 -> 0.6", "");
+	expect("infer-6r.49", "lr warmdown 0.5 -> 0.6", "sched.warmdown_ratio:0.5>0.6");
 }
 
 int main(void)
