@@ -111,7 +111,8 @@ static const char *const toggles_off[] = { "remove", "disable", "drop", "no", "w
 					   "removed", "disabled", "dropped", "zero", "removing",
 					   "disabling", "dropping", NULL };
 /* Skipped between a verb and its name: "change only X", "switch to X". */
-static const char *const fillers[] = { "only", "the", "a", "an", "back", "to", "in", NULL };
+static const char *const fillers[] = { "only", "the", "a", "an", "back", "to", "in", "up", "down",
+					NULL };
 /* Adjectives before a name: "small LR warmup", "matrix weight decay". */
 static const char *const modifiers[] = {
 	"small", "large", "longer", "shorter", "full", "higher", "lower", "new", "more", "less",
@@ -595,7 +596,9 @@ static const char *const purpose_verbs[] = {
 	"counteract", "mitigate", "encourage", "help", "force", "ensure", "retain", "preserve",
 	"regain", "limit", "compare", "isolate", "confirm", "verify", "measure", "probe",
 	"explore", "spend", "smooth", "handle", "support", "unlock", "learn", "converge",
-	"train", "fix", "address", "extract", "lower", "raise", "cut", "shrink", "grow", NULL
+	"train", "fix", "address", "extract", "lower", "raise", "cut", "shrink", "grow", "test",
+	"try", "study", "evaluate", "assess", "examine", "investigate", "determine", "understand",
+	NULL
 };
 
 /* "to VERB" at p: a purpose (see purpose_verbs). */
@@ -1795,11 +1798,31 @@ static int p_direction(struct reader *r, int p, int end, int flags)
 		"raised", "lowered", "bumped", "boosted", "shortened", "lengthened", "extended",
 		"widened", "narrowed", "deepened",
 		/* "Set COMPILE_MODE to enable JIT", "tune warmdown": changed, value unsaid */
-		"set", "change", "adjust", "tune", "retune", "tweak", "modify", "vary", NULL
+		"set", "change", "adjust", "tune", "retune", "tweak", "modify", "vary", "tuned",
+		"adjusted", "tweaked", "changed", "modified", "varied", "retuned",
+		/* "higher matrix LR", "a smaller total batch", "longer warmup" */
+		"higher", "larger", "bigger", "smaller", "longer", "shorter", "wider", "narrower",
+		"deeper", "shallower", "less", "greater", NULL
 	};
+	/* "slightly lower weight decay", "much higher LR" */
+	static const char *const adverbs[] = { "slightly", "much", "somewhat", "even", "bit", "little",
+					       "a", "way", "significantly", "marginally", NULL };
+	/* said after the name: "bump the embedding LR a bit", "tune X upward" */
+	static const char *const amounts[] = { "a", "bit", "little", "slightly", "further", "upward",
+					       "upwards", "downward", "downwards", "up", "down", NULL };
+	/* what makes a knob's change a comparison ("more heads than …") */
+	static const char *const compares[] = { "than", "vs", "vs.", "compared", "relative", "like",
+						"as", NULL };
 	struct name nm;
-	if (!word_in(r, p, end, words))
-		return 0;
+	int lead = 0;
+	while (lead < 3 && word_in(r, p + lead, end, adverbs) && word_in(r, p + lead + 1, end, adverbs))
+		lead++;
+	if (word_in(r, p + lead, end, adverbs) && word_in(r, p + lead + 1, end, words) &&
+	    !word_in(r, p + lead, end, words))
+		lead++;
+	p += lead;
+	if (!word_in(r, p, end, words) || (flags & F_WITH))
+		return 0; /* "… with tuned weight decay": the setting it ran with */
 	int n0;
 	if ((n0 = lr_list(r, p + 1, end)))
 		return 1 + n0;
@@ -1816,10 +1839,18 @@ static int p_direction(struct reader *r, int p, int end, int flags)
 	}
 	else if (k && word_is(r, q + k, end, "by"))
 		k += 1 + by_amount(r, q + k + 1, end); /* "reduce batch by half", "by a small factor" */
+	while (k && !by && word_in(r, q + k, end, amounts) && q + k < end && !boundary(r, q + k, end))
+		k++; /* "a bit", "upward" */
 	/* "more heads than …" compares; "by 2 while keeping …" has said its amount */
-	if (!k || !boundary(r, q + k, end) || (!by && word_in(r, q + k, end, context_words)) || nm.implied)
+	/* a size compared says nothing of a switch or a choice ("longer flash attention") */
+	static const char *const sizes[] = { "higher", "larger", "bigger", "smaller", "longer", "shorter",
+					     "wider", "narrower", "deeper", "shallower", "less",
+					     "greater", NULL };
+	const struct var_def *d = k ? varreg_find(nm.var) : NULL;
+	if (!k || !boundary(r, q + k, end) || (!by && word_in(r, q + k, end, compares)) || nm.implied ||
+	    (word_in(r, p, end, sizes) && (!d || (d->type != VAR_INT && d->type != VAR_NUMBER))))
 		return 0;
-	return finish(r, &nm, NULL, NULL, p, q + k, end);
+	return finish(r, &nm, NULL, NULL, p - lead, q + k, end);
 }
 
 /* verb X …: what follows a verb may name a knob the registry lacks. */
@@ -1831,6 +1862,8 @@ static int p_verb(struct reader *r, int p, int end, int flags)
 	if ((n = p_value_arrow(r, q, end)) || (n = p_named(r, q, end, 1, 1, flags)) ||
 	    (n = p_valueword(r, q, end)) || (n = p_bare(r, q, end, 1)))
 		return q - p + n;
+	if (q > p && (n = p_direction(r, q, end, flags)))
+		return q - p + n; /* "try a larger MATRIX_LR" */
 	return 0;
 }
 

@@ -720,6 +720,19 @@ static void test_round6(void)
 	expect("infer-6r.47", "n_layers 0.5 -> 0.6", "");
 	expect("infer-6r.48", "batch 0.5 -> 0.6", "");
 	expect("infer-6r.49", "lr warmdown 0.5 -> 0.6", "sched.warmdown_ratio:0.5>0.6");
+	/* a direction or a size compared, without a value: changed, value unsaid */
+	expect("infer-6r.50", "Reduce the warmdown so the LR stays high longer", "sched.warmdown_ratio:~>~");
+	expect("infer-6r.51", "Bump up the embedding learning rate a bit", "optim.embedding_lr:~>~");
+	expect("infer-6r.52", "Try a larger MATRIX_LR", "optim.matrix_lr:~>~");
+	expect("infer-6r.53", "Slightly lower weight decay", "optim.weight_decay:~>~");
+	expect("infer-6r.54", "higher matrix LR", "optim.matrix_lr:~>~");
+	expect("infer-6r.55", "Tuned EMBEDDING_LR upward", "optim.embedding_lr:~>~");
+	expect("infer-6r.56", "more heads than depth 4 had", ""); /* compares */
+	expect("infer-6r.57", "higher LR", "");                  /* which LR is unsaid */
+	expect("infer-6r.58", "smaller model", "");
+	expect("infer-6r.59", "re-check Muon LR 0.04 with tuned weight decay", "optim.matrix_lr:~>0.04");
+	expect("infer-6r.60", "Reduce ASPECT_RATIO from 64 to 48 to test narrower model width",
+	       "model.aspect_ratio:64>48"); /* "to test …": a purpose */
 }
 
 int main(void)
