@@ -307,6 +307,8 @@ static int is_arrow(const char *s)
 {
 	if (!strncmp(s, "\xe2\x86\x92", 3))
 		return 3;
+	if (!strncmp(s, "-->", 3))
+		return 3;
 	return ((s[0] == '-' || s[0] == '=') && s[1] == '>') ? 2 : 0;
 }
 
@@ -362,6 +364,25 @@ static int num_parse(const char *s, double *value, char unit[8])
 	return 0;
 }
 
+/* Markdown emphasis at s[i] ("**depth 8->10**", "*VE*"): the length of
+ * the run of '*' to skip, 0 when it is none — "2**19" is a power, "x * 2"
+ * and "*1.5" a product. */
+static int emphasis_at(const char *s, int i, int a, int end)
+{
+	int e = i;
+	while (e < end && s[e] == '*')
+		e++;
+	if (e == i)
+		return 0;
+	int before = i > a ? (unsigned char)s[i - 1] : ' ', after = e < end ? (unsigned char)s[e] : ' ';
+	int open_ = isspace(before) || strchr("([", before), close_ = isspace(after) || strchr(",.;:)]", after);
+	if (isdigit(before) && isdigit(after))
+		return 0; /* 2**19 */
+	if (e - i >= 2)
+		return open_ || close_ ? e - i : 0;
+	return (open_ && isalpha(after)) || (close_ && isalnum(before)) ? 1 : 0;
+}
+
 /* "10,000": a comma between a digit and three digits is part of a number. */
 static int thousands_comma(const char *s, int j, int end)
 {
@@ -394,6 +415,7 @@ static int word_end(const char *s, int i, int end)
 {
 	int j = i;
 	while (j < end && !isspace((unsigned char)s[j]) && !(j > i && plus_joins(s, j, end)) &&
+	       s[j] != '`' && !(j > i && s[j] == '*' && emphasis_at(s, j, i, end)) &&
 	       (!strchr("(),;[]=\"", s[j]) || (s[j] == ',' && thousands_comma(s, j, end))) &&
 	       !is_arrow(s + j) && !is_dash(s + j) && !(s[j] == ':' && blank_at(s, j + 1, end)))
 		j++;
@@ -513,8 +535,11 @@ static int lex_one(struct toks *tk, const char *s, int i, int end)
 static void tokenize(const char *s, int a, int end, struct toks *tk)
 {
 	for (int i = a; i < end;) {
-		if (isspace((unsigned char)s[i]))
-			i++;
+		int e = emphasis_at(s, i, a, end);
+		if (isspace((unsigned char)s[i]) || s[i] == '`')
+			i++; /* "`DEPTH=10`": Markdown code, read as its text */
+		else if (e)
+			i += e;
 		else
 			i = lex_one(tk, s, i, end);
 	}
@@ -1153,7 +1178,8 @@ static int take_old(struct reader *r, int p, int end, const char *var, char *old
 		reader_open(&in, r, t);
 		int got = 0, q = 0, e = in.tk.n;
 		static const char *const lead[] = { "up", "down", NULL };
-		static const char *const words[] = { "from", "was", "replaces", "replace", "replacing", NULL };
+		static const char *const words[] = { "from", "was", "replaces", "replace", "replacing",
+						     "prev", "previously", "previous", "before", NULL };
 		q += word_in(&in, q, e, lead);
 		if (word_in(&in, q, e, words)) {
 			q++;

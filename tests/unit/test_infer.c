@@ -733,6 +733,16 @@ static void test_round6(void)
 	expect("infer-6r.59", "re-check Muon LR 0.04 with tuned weight decay", "optim.matrix_lr:~>0.04");
 	expect("infer-6r.60", "Reduce ASPECT_RATIO from 64 to 48 to test narrower model width",
 	       "model.aspect_ratio:64>48"); /* "to test …": a purpose */
+	/* Markdown emphasis and code spans are read as their text */
+	expect("infer-6r.61", "**depth 8->10**", "model.depth:8>10");
+	expect("infer-6r.62", "`DEPTH=10`", "model.depth:~>10");
+	expect("infer-6r.63", "**Remove** weight decay", "optim.weight_decay:~>0");
+	expect("infer-6r.64", "batch 2**19", "train.total_batch_size:~>524288"); /* a power */
+	expect("infer-6r.65", "MATRIX_LR * 1.5", "optim.matrix_lr:~>~");       /* a product */
+	/* "(prev 8)", "(before 8)" give the old side; "-->" is an arrow */
+	expect("infer-6r.66", "depth=10 (prev 8)", "model.depth:8>10");
+	expect("infer-6r.67", "depth 10 (before 8)", "model.depth:8>10");
+	expect("infer-6r.68", "depth 8-->10", "model.depth:8>10");
 }
 
 int main(void)
