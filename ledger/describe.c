@@ -2246,6 +2246,8 @@ static void read_piece(struct reader *in, int a, int b)
 {
 	struct change_list scratch = CHANGE_LIST_INIT, *out = in->out;
 	int added = in->added, covered[64] = { 0 }, all = 1;
+	if (a >= b)
+		return; /* "(, depth 8)": an empty piece (found by fuzz_infer) */
 	in->out = &scratch;
 	read_span(in, a, b, F_PAREN);
 	in->out = out;

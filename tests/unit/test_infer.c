@@ -743,6 +743,9 @@ static void test_round6(void)
 	expect("infer-6r.66", "depth=10 (prev 8)", "model.depth:8>10");
 	expect("infer-6r.67", "depth 10 (before 8)", "model.depth:8>10");
 	expect("infer-6r.68", "depth 8-->10", "model.depth:8>10");
+	/* an empty piece of a parenthesis (fuzz_infer: read before the tokens) */
+	expect("infer-6r.69", " +  + ;;; p15: full bf16 model (& ", "");
+	expect("infer-6r.70", "depth 8 -> 10 (, 4 heads)", "model.depth:8>10|model.heads:~>4");
 }
 
 int main(void)
