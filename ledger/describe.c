@@ -1966,16 +1966,24 @@ static int p_hyphen_unit(struct reader *r, int p, int end)
 	const struct tok *t = at(r, p, end);
 	char *sp = strchr(t->w, ' ');
 	struct name nm;
+	/* "six-layer model", "four-head attention": a count spelled out */
+	static const char *const spelled[] = { "one", "two", "three", "four", "five", "six", "seven",
+					       "eight", "nine", "ten", "eleven", "twelve", "sixteen",
+					       "twenty", "thirty", NULL };
+	static const int spelled_n[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 16, 20, 30 };
+	char num[24];
 	if (!sp || sp == t->w || strchr(sp + 1, ' '))
 		return 0;
-	for (const char *c = t->w; c < sp; c++)
+	snprintf(num, sizeof(num), "%.*s", (int)(sp - t->w), t->w);
+	for (size_t i = 0; spelled[i]; i++)
+		if (!strcmp(num, spelled[i]))
+			snprintf(num, sizeof(num), "%d", spelled_n[i]);
+	for (const char *c = num; *c; c++)
 		if (!isdigit((unsigned char)*c))
 			return 0;
 	static const char *const units[] = { "layer", "layers", "head", "heads", NULL };
 	if (!in_list(sp + 1, units) || lookup_name(sp[1] == 'l' ? "layers" : "heads", &nm))
 		return 0;
-	char num[24];
-	snprintf(num, sizeof(num), "%.*s", (int)(sp - t->w), t->w);
 	return finish(r, &nm, NULL, num, p, p + 1, end);
 }
 

@@ -746,6 +746,10 @@ static void test_round6(void)
 	/* an empty piece of a parenthesis (fuzz_infer: read before the tokens) */
 	expect("infer-6r.69", " +  + ;;; p15: full bf16 model (& ", "");
 	expect("infer-6r.70", "depth 8 -> 10 (, 4 heads)", "model.depth:8>10|model.heads:~>4");
+	/* a count spelled out before a hyphen */
+	expect("infer-6r.71", "six-layer sample-efficiency model", "model.depth:~>6");
+	expect("infer-6r.72", "four-head attention", "model.heads:~>4");
+	expect("infer-6r.73", "one-cycle schedule", "");
 }
 
 int main(void)
