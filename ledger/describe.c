@@ -130,7 +130,10 @@ static const char *const comparatives[] = {
 static const char *const context_words[] = {
 	"same", "at", "after", "on", "than", "vs", "vs.", "worse", "better", "despite", "because",
 	"but", "since", "due", "compared", "during", "while", "for", "still", "then", "so",
-	"which", "confirmed", "kept", "keep", NULL
+	"which", "confirmed", "kept", "keep", "too",
+	/* a verdict on the change: "remove logit softcap hurts stability" */
+	"hurts", "hurt", "helps", "helped", "improves", "improved", "degrades", "degraded", "breaks",
+	"broke", "regresses", "regressed", NULL
 };
 /* A parenthesis with one of these judges or explains: not a change. */
 static const char *const judgement_words[] = {
@@ -155,7 +158,8 @@ static const char *const result_words[] = {
 };
 /* Too vague to be a knob of its own without more words. */
 static const char *const vague_names[] = {
-	"lr", "size", "rate", "ratio", "value", "init", "scale", "mode", "model", "run", "exp",
+	"lr", "size", "rate", "ratio", "value", "init", "scale", "mode", "model", "run", "exp", "std",
+	"mean", "factor", "coef", "coefficient",
 	"test", "v", "x", "it", "this", "that", "improvement", "benefit", "change", "changes",
 	"effect", "help", "difference", "logic change", "gain", "regression", "progress", NULL
 };
@@ -1069,9 +1073,7 @@ static int unknown_name(const struct reader *r, int p, int q, struct name *nm)
 		    find_value_word(w, NULL))
 			return -1; /* "ReLU^2 -> …" names a value, not a knob */
 	}
-	/* "lr=1e-3": a run with one learning rate names it so */
-	int lr_set = q - p == 1 && !strcmp(words, "lr") && at(r, q, r->tk.n)->k == K_EQ;
-	if (is_result_name(words) || (in_list(words, vague_names) && !lr_set) || strlen(words) < 2 ||
+	if (is_result_name(words) || in_list(words, vague_names) || strlen(words) < 2 ||
 	    in_list(r->tk.t[p].w, comparatives))
 		return -1;
 	int m = p;

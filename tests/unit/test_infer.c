@@ -687,7 +687,13 @@ static void test_round6(void)
 	/* one code token before '=' names a knob anywhere; '+' joins assignments */
 	expect("infer-6r.25", "MoE top_k=1: best routing config", "desc.top_k:~>1");
 	expect("infer-6r.26", "MoE TOP_K=2 from 3, slightly worse", "desc.top_k:3>2");
-	expect("infer-6r.27", "lr=1e-3+accum=4", "desc.lr:~>0.001|desc.grad_accum_steps:~>4");
+	/* "lr" alone names no one of autoresearch's learning rates, '=' or not */
+	expect("infer-6r.27", "lr=1e-3+accum=4", "desc.grad_accum_steps:~>4");
+	expect("infer-6r.27b", "LR=0.004 no improvement over LR=0.003", "");
+	expect("infer-6r.27c", "weight tying with std=0.001 init", "desc.weight_tying:~>true");
+	/* a verdict ends the phrase */
+	expect("infer-6r.27d", "remove logit softcap hurts stability", "model.softcap:~>false");
+	expect("infer-6r.27e", "5 layers too slow", "model.depth:~>5");
 	expect("infer-6r.28", "Muon+accum=8", "optim.matrix_optimizer:~>muon|desc.grad_accum_steps:~>8");
 	expect("infer-6r.29", "TTT 3 steps lr=1e-4", ""); /* whose lr: TTT's, unnamed */
 	expect("infer-6r.30", "parallel attn+MLP block", "desc.parallel_block:~>true");
