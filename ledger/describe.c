@@ -54,7 +54,10 @@
  *                  read, and no change
  *   result      := RESULT-WORD {value | ARROW}                              val_bpb 0.98->0.97, MFU 58→52%
  *   paren       := "(" piece {SEP piece} ")"   a piece is read (known names with a
- *                  stated value only) unless it judges (better, worse, than, …)
+ *                  stated value only) unless it judges (better, worse, than, …),
+ *                  and only when the setting is all it says (read_piece: not
+ *                  "(baseline depth 8)"); nothing after "with" in it
+ *   sentence    := STOP ["also"] CHANGE-VERB clause     "… 0.04. Also bumped X to v."
  *   ARROW       := "->" | "→" | "=>"
  *
  * Where the grammar is not sure it yields nothing: a name it does not know
@@ -72,7 +75,14 @@
  * names a place ("applied to embeddings"); one digit-bearing word to
  * another ("bf16 -> fp8") names no knob; a *_steps knob given a fraction
  * ("momentum warmup 0.85 -> 0.95") is misnamed; a parenthesis that plans
- * or reports a failure (next, would, OOM, crashed, diverged, nan) judges. */
+ * or reports a failure (next, would, OOM, crashed, diverged, nan) judges.
+ * Round 6: a number outside its knob's range (ranges[], whole numbers for
+ * counts) names another knob — a warmup "ratio" of 50 counts steps — and is
+ * otherwise refused; "log:" rows change nothing; one code token before '='
+ * names a knob anywhere ("MoE top_k=1"); a direction without a value changes
+ * a numeric knob by an unsaid amount ("Slightly lower weight decay"); and
+ * infer.c drops a desc.* name coined from prose words that neither is
+ * written as an identifier nor states a transition (infer_drop_coined). */
 #include "describe.h"
 #include "varreg.h"
 #include "util.h"
