@@ -270,6 +270,7 @@ static const struct var_alias aliases[] = {
 	{ "max norm", "optim.grad_clip", NULL }, { "clip", "optim.grad_clip", NULL },
 	{ "grad clipping", "optim.grad_clip", NULL }, { "muon optimizer", "optim.matrix_optimizer", "muon" },
 	{ "lr warmup", "sched.warmup_ratio", NULL }, { "warmup fraction", "sched.warmup_ratio", NULL },
+	{ "lr warmdown", "sched.warmdown_ratio", NULL }, { "lr cooldown", "sched.warmdown_ratio", NULL },
 	{ "lr cooldown", "sched.warmdown_ratio", NULL }, { "warmdown fraction", "sched.warmdown_ratio", NULL },
 	{ "cosine warmdown", "sched.warmdown_shape", "cosine" },
 	{ "linear warmdown", "sched.warmdown_shape", "linear" },

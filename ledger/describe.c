@@ -54,7 +54,10 @@
  *                  read, and no change
  *   result      := RESULT-WORD {value | ARROW}                              val_bpb 0.98->0.97, MFU 58→52%
  *   paren       := "(" piece {SEP piece} ")"   a piece is read (known names with a
- *                  stated value only) unless it judges (better, worse, than, …)
+ *                  stated value only) unless it judges (better, worse, than, …),
+ *                  and only when the setting is all it says (read_piece: not
+ *                  "(baseline depth 8)"); nothing after "with" in it
+ *   sentence    := STOP ["also"] CHANGE-VERB clause     "… 0.04. Also bumped X to v."
  *   ARROW       := "->" | "→" | "=>"
  *
  * Where the grammar is not sure it yields nothing: a name it does not know
@@ -72,7 +75,14 @@
  * names a place ("applied to embeddings"); one digit-bearing word to
  * another ("bf16 -> fp8") names no knob; a *_steps knob given a fraction
  * ("momentum warmup 0.85 -> 0.95") is misnamed; a parenthesis that plans
- * or reports a failure (next, would, OOM, crashed, diverged, nan) judges. */
+ * or reports a failure (next, would, OOM, crashed, diverged, nan) judges.
+ * Round 6: a number outside its knob's range (ranges[], whole numbers for
+ * counts) names another knob — a warmup "ratio" of 50 counts steps — and is
+ * otherwise refused; "log:" rows change nothing; one code token before '='
+ * names a knob anywhere ("MoE top_k=1"); a direction without a value changes
+ * a numeric knob by an unsaid amount ("Slightly lower weight decay"); and
+ * infer.c drops a desc.* name coined from prose words that neither is
+ * written as an identifier nor states a transition (infer_drop_coined). */
 #include "describe.h"
 #include "varreg.h"
 #include "util.h"
@@ -111,7 +121,8 @@ static const char *const toggles_off[] = { "remove", "disable", "drop", "no", "w
 					   "removed", "disabled", "dropped", "zero", "removing",
 					   "disabling", "dropping", NULL };
 /* Skipped between a verb and its name: "change only X", "switch to X". */
-static const char *const fillers[] = { "only", "the", "a", "an", "back", "to", "in", NULL };
+static const char *const fillers[] = { "only", "the", "a", "an", "back", "to", "in", "up", "down",
+					NULL };
 /* Adjectives before a name: "small LR warmup", "matrix weight decay". */
 static const char *const modifiers[] = {
 	"small", "large", "longer", "shorter", "full", "higher", "lower", "new", "more", "less",
@@ -129,7 +140,10 @@ static const char *const comparatives[] = {
 static const char *const context_words[] = {
 	"same", "at", "after", "on", "than", "vs", "vs.", "worse", "better", "despite", "because",
 	"but", "since", "due", "compared", "during", "while", "for", "still", "then", "so",
-	"which", "confirmed", "kept", "keep", NULL
+	"which", "confirmed", "kept", "keep", "too",
+	/* a verdict on the change: "remove logit softcap hurts stability" */
+	"hurts", "hurt", "helps", "helped", "improves", "improved", "degrades", "degraded", "breaks",
+	"broke", "regresses", "regressed", NULL
 };
 /* A parenthesis with one of these judges or explains: not a change. */
 static const char *const judgement_words[] = {
@@ -154,7 +168,8 @@ static const char *const result_words[] = {
 };
 /* Too vague to be a knob of its own without more words. */
 static const char *const vague_names[] = {
-	"lr", "size", "rate", "ratio", "value", "init", "scale", "mode", "model", "run", "exp",
+	"lr", "size", "rate", "ratio", "value", "init", "scale", "mode", "model", "run", "exp", "std",
+	"mean", "factor", "coef", "coefficient",
 	"test", "v", "x", "it", "this", "that", "improvement", "benefit", "change", "changes",
 	"effect", "help", "difference", "logic change", "gain", "regression", "progress", NULL
 };
@@ -177,7 +192,8 @@ static const char *const not_knob_words[] = {
 static const char *const stop_words[] = {
 	"the", "a", "an", "of", "to", "from", "in", "on", "at", "is", "was", "be", "by", "per",
 	"or", "not", "and", "but", "it", "this", "that", "as", "into", "over", "instead",
-	"are", "were", "goes", "go", "went", "becomes", "become", "became", "now", "moves", NULL
+	"are", "were", "goes", "go", "went", "becomes", "become", "became", "now", "moves",
+	"both", "each", "either", NULL
 };
 /* The first word says this run changed nothing. */
 static const char *const no_change_words[] = {
@@ -227,6 +243,12 @@ static const struct desc_name {
 	{ "gradient accumulation steps", "grad_accum_steps", 0 },
 	{ "parallel residual", "parallel_block", 1 }, { "parallel blocks", "parallel_block", 1 },
 	{ "diff attn", "differential_attention", 1 }, { "diff attention", "differential_attention", 1 },
+	/* round 6: spellings two sources share */
+	{ "autotune", "autotune", 1 }, { "accum", "grad_accum_steps", 0 },
+	{ "grad accum", "grad_accum_steps", 0 }, { "gradient accumulation", "grad_accum_steps", 0 },
+	{ "grad accumulation", "grad_accum_steps", 0 }, { "accum steps", "grad_accum_steps", 0 },
+	{ "muon warmup", "muon_momentum_warmup_steps", 0 },
+	{ "muon ramp", "muon_momentum_warmup_steps", 0 },
 };
 
 /* desc.* spellings that carry their value ("constant WD": the schedule). */
@@ -299,6 +321,8 @@ static int is_arrow(const char *s)
 {
 	if (!strncmp(s, "\xe2\x86\x92", 3))
 		return 3;
+	if (!strncmp(s, "-->", 3))
+		return 3;
 	return ((s[0] == '-' || s[0] == '=') && s[1] == '>') ? 2 : 0;
 }
 
@@ -344,12 +368,33 @@ static int num_parse(const char *s, double *value, char unit[8])
 		end = eend;
 	}
 	static const char *const units[] = { "", "k", "K", "M", "B", "%", "x", "X", "L", "w", "dim",
-					     "s", "min", NULL };
+					     "s", "min", "d", NULL };
 	if (!in_list(end, units))
 		return -1;
+	if (!strcmp(end, "d") && v < 32)
+		return -1; /* "512d" is a width; "2d", "3d" are not */
 	snprintf(unit, 8, "%s", end);
 	*value = v;
 	return 0;
+}
+
+/* Markdown emphasis at s[i] ("**depth 8->10**", "*VE*"): the length of
+ * the run of '*' to skip, 0 when it is none — "2**19" is a power, "x * 2"
+ * and "*1.5" a product. */
+static int emphasis_at(const char *s, int i, int a, int end)
+{
+	int e = i;
+	while (e < end && s[e] == '*')
+		e++;
+	if (e == i)
+		return 0;
+	int before = i > a ? (unsigned char)s[i - 1] : ' ', after = e < end ? (unsigned char)s[e] : ' ';
+	int open_ = isspace(before) || strchr("([", before), close_ = isspace(after) || strchr(",.;:)]", after);
+	if (isdigit(before) && isdigit(after))
+		return 0; /* 2**19 */
+	if (e - i >= 2)
+		return open_ || close_ ? e - i : 0;
+	return (open_ && isalpha(after)) || (close_ && isalnum(before)) ? 1 : 0;
 }
 
 /* "10,000": a comma between a digit and three digits is part of a number. */
@@ -363,10 +408,28 @@ static int thousands_comma(const char *s, int j, int end)
 	return j + 4 >= end || !isdigit((unsigned char)s[j + 4]);
 }
 
+/* '+' at j inside a word joins two settings when a side is an assignment
+ * or an identifier ("lr=1e-3+accum=4", "Muon+accum=4",
+ * "Muon+cosine_decay"), not in "attn+MLP" or "1e+3". */
+static int plus_joins(const char *s, int j, int end)
+{
+	int a = j, b = j + 1, marks = 0;
+	if (s[j] != '+' || j == 0 || isspace((unsigned char)s[j - 1]) || b >= end ||
+	    !isalpha((unsigned char)s[b]) || ((s[j - 1] == 'e' || s[j - 1] == 'E') && j > 1 &&
+					       isdigit((unsigned char)s[j - 2])))
+		return 0;
+	while (a > 0 && !isspace((unsigned char)s[a - 1]))
+		marks |= s[--a] == '=';
+	while (b < end && !isspace((unsigned char)s[b]) && s[b] != '+')
+		marks |= s[b] == '=' || s[b] == '_', b++;
+	return marks;
+}
+
 static int word_end(const char *s, int i, int end)
 {
 	int j = i;
-	while (j < end && !isspace((unsigned char)s[j]) &&
+	while (j < end && !isspace((unsigned char)s[j]) && !(j > i && plus_joins(s, j, end)) &&
+	       s[j] != '`' && !(j > i && s[j] == '*' && emphasis_at(s, j, i, end)) &&
 	       (!strchr("(),;[]=\"", s[j]) || (s[j] == ',' && thousands_comma(s, j, end))) &&
 	       !is_arrow(s + j) && !is_dash(s + j) && !(s[j] == ':' && blank_at(s, j + 1, end)))
 		j++;
@@ -442,7 +505,7 @@ static int lex_word(struct toks *tk, const char *s, int i, int end)
 		b = j;
 	push_word(tk, s, i, b);
 	if (b < j)
-		tok_push(tk, K_STOP, b, j);
+		snprintf(tok_push(tk, K_STOP, b, j)->w, 2, "."); /* a sentence's end */
 	return j;
 }
 
@@ -471,7 +534,7 @@ static int lex_one(struct toks *tk, const char *s, int i, int end)
 			return (int)(q - s) + 1;
 		}
 	}
-	if (c == '=' || c == ':' || c == ',' || c == ';' || c == '&' ||
+	if (c == '=' || c == ':' || c == ',' || c == ';' || c == '&' || plus_joins(s, i, end) ||
 	    (c == '+' && !isdigit((unsigned char)s[i + 1]) &&
 	     (blank_at(s, i + 1, end) || (i > 0 && isspace((unsigned char)s[i - 1]))))) {
 		struct tok *t = tok_push(tk, c == '=' ? K_EQ : c == ':' ? K_COLON : K_SEP, i, i + 1);
@@ -486,8 +549,11 @@ static int lex_one(struct toks *tk, const char *s, int i, int end)
 static void tokenize(const char *s, int a, int end, struct toks *tk)
 {
 	for (int i = a; i < end;) {
-		if (isspace((unsigned char)s[i]))
-			i++;
+		int e = emphasis_at(s, i, a, end);
+		if (isspace((unsigned char)s[i]) || s[i] == '`')
+			i++; /* "`DEPTH=10`": Markdown code, read as its text */
+		else if (e)
+			i += e;
 		else
 			i = lex_one(tk, s, i, end);
 	}
@@ -569,7 +635,9 @@ static const char *const purpose_verbs[] = {
 	"counteract", "mitigate", "encourage", "help", "force", "ensure", "retain", "preserve",
 	"regain", "limit", "compare", "isolate", "confirm", "verify", "measure", "probe",
 	"explore", "spend", "smooth", "handle", "support", "unlock", "learn", "converge",
-	"train", "fix", "address", "extract", "lower", "raise", "cut", "shrink", "grow", NULL
+	"train", "fix", "address", "extract", "lower", "raise", "cut", "shrink", "grow", "test",
+	"try", "study", "evaluate", "assess", "examine", "investigate", "determine", "understand",
+	NULL
 };
 
 /* "to VERB" at p: a purpose (see purpose_verbs). */
@@ -1042,11 +1110,57 @@ static const char *batch_var(const struct name *nm, const char *old_val, const c
 	return !parse_double(val, &v) && v > 0 && v < 4096 ? "train.device_batch_size" : nm->var;
 }
 
+/* The values a variable can take, where a number outside them says the
+ * text meant another knob: a warmup "ratio" of 50 counts steps, a
+ * "warmup 300->150" after "muon" is the momentum warmup. */
+static const struct range {
+	const char *var;
+	double lo, hi;
+} ranges[] = {
+	{ "sched.warmup_ratio", 0, 1 }, { "sched.warmdown_ratio", 0, 1 },
+	{ "sched.final_lr_frac", 0, 1 }, { "model.dropout", 0, 1 }, { "optim.beta1", 0, 1 },
+	{ "optim.beta2", 0, 1 }, { "optim.muon_momentum", 0, 1 }, { "optim.weight_decay", 0, 10 },
+	{ "optim.matrix_lr", 0, 100 }, { "optim.embedding_lr", 0, 100 },
+	{ "optim.unembedding_lr", 0, 100 }, { "optim.scalar_lr", 0, 100 },
+	{ "optim.grad_clip", 0, 1e6 }, { "model.softcap", 0, 1e6 },
+};
+
+/* 1 when a stated number of var lies outside its range, or is no whole
+ * number where var counts ("depth 0.5", "batch 0.6"). */
+static int out_of_range(const char *var, const char *val)
+{
+	double v;
+	const struct var_def *d = varreg_find(var);
+	if (val && d && d->type == VAR_INT && !parse_double(val, &v) && v != floor(v))
+		return 1;
+	for (size_t i = 0; val && i < ARRAY_SIZE(ranges); i++)
+		if (!strcmp(ranges[i].var, var))
+			return !parse_double(val, &v) && (v < ranges[i].lo || v > ranges[i].hi);
+	return 0;
+}
+
+/* A whole number of at least 2: a count (of steps), no ratio. */
+static int count_like(const char *val)
+{
+	double v;
+	return !val || (!parse_double(val, &v) && v >= 2 && v == floor(v));
+}
+
 static void emit(struct reader *r, const struct name *nm, const char *old_val,
 		 const char *new_val, int p, int q)
 {
 	const struct tok *first = &r->tk.t[p], *last = &r->tk.t[q - 1];
 	const char *var = batch_var(nm, old_val, new_val);
+	if (r->depth > 0 && !strcmp(var, "desc.grad_accum_steps"))
+		return; /* "(grad_accum 2->1)": what a batch change implied, no knob turned */
+	if (out_of_range(var, old_val) || out_of_range(var, new_val)) {
+		/* "warmup=50": the warmup counted in steps, as "warmup 50 steps" is */
+		int steps = (!strcmp(var, "sched.warmup_ratio") || !strcmp(var, "sched.warmdown_ratio")) &&
+			    (old_val || new_val) && count_like(old_val) && count_like(new_val);
+		if (!steps)
+			return; /* no value of this knob: another knob, unnamed */
+		var = !strcmp(var, "sched.warmup_ratio") ? "desc.warmup_steps" : "desc.warmdown_steps";
+	}
 	for (int i = 0; i < r->out->n && !old_val && !new_val; i++)
 		if (!strcmp(r->out->v[i].var, var))
 			return; /* "batch 2^15 … half batch": the stated value stays */
@@ -1076,7 +1190,8 @@ static int take_old(struct reader *r, int p, int end, const char *var, char *old
 		reader_open(&in, r, t);
 		int got = 0, q = 0, e = in.tk.n;
 		static const char *const lead[] = { "up", "down", NULL };
-		static const char *const words[] = { "from", "was", "replaces", "replace", "replacing", NULL };
+		static const char *const words[] = { "from", "was", "replaces", "replace", "replacing",
+						     "prev", "previously", "previous", "before", NULL };
 		q += word_in(&in, q, e, lead);
 		if (word_in(&in, q, e, words)) {
 			q++;
@@ -1515,13 +1630,31 @@ static int has_digit(const struct reader *r, int p, int end)
 	return t->k == K_WORD && strpbrk(t->w, "0123456789") != NULL;
 }
 
+/* A word at p written as code: '_' or a digit in it, or capitals past its
+ * first letter (top_k, TOP_K, AR, x0). */
+static int code_token(const struct reader *r, int p, int end)
+{
+	const struct tok *t = at(r, p, end);
+	int marks = 0, caps = 0;
+	if (t->k != K_WORD)
+		return 0;
+	for (int i = t->a; i < t->b; i++) {
+		marks |= r->text[i] == '_' || isdigit((unsigned char)r->text[i]);
+		caps |= i > t->a && isupper((unsigned char)r->text[i]);
+	}
+	return marks || caps;
+}
+
 static int p_named(struct reader *r, int p, int end, int licensed, int at_start, int flags)
 {
 	struct name nm;
 	int k = known_name(r, p, end, &nm), n;
 	if (k && (n = name_forms(r, &nm, p, p + k, end, licensed, flags)))
 		return n;
-	if ((flags & F_PAREN) || !(at_start || licensed))
+	/* "MoE top_k=1", "lr=1e-3+accum=4": one token written as code right
+	 * before '=' names a knob wherever it stands */
+	int assigned = !k && at(r, p + 1, end)->k == K_EQ && code_token(r, p, end);
+	if ((flags & F_PAREN) || !(at_start || licensed || assigned))
 		return 0;
 	int q = name_end(r, p, end);
 	const struct tok *op = at(r, q, end);
@@ -1703,11 +1836,31 @@ static int p_direction(struct reader *r, int p, int end, int flags)
 		"raised", "lowered", "bumped", "boosted", "shortened", "lengthened", "extended",
 		"widened", "narrowed", "deepened",
 		/* "Set COMPILE_MODE to enable JIT", "tune warmdown": changed, value unsaid */
-		"set", "change", "adjust", "tune", "retune", "tweak", "modify", "vary", NULL
+		"set", "change", "adjust", "tune", "retune", "tweak", "modify", "vary", "tuned",
+		"adjusted", "tweaked", "changed", "modified", "varied", "retuned",
+		/* "higher matrix LR", "a smaller total batch", "longer warmup" */
+		"higher", "larger", "bigger", "smaller", "longer", "shorter", "wider", "narrower",
+		"deeper", "shallower", "less", "greater", NULL
 	};
+	/* "slightly lower weight decay", "much higher LR" */
+	static const char *const adverbs[] = { "slightly", "much", "somewhat", "even", "bit", "little",
+					       "a", "way", "significantly", "marginally", NULL };
+	/* said after the name: "bump the embedding LR a bit", "tune X upward" */
+	static const char *const amounts[] = { "a", "bit", "little", "slightly", "further", "upward",
+					       "upwards", "downward", "downwards", "up", "down", NULL };
+	/* what makes a knob's change a comparison ("more heads than …") */
+	static const char *const compares[] = { "than", "vs", "vs.", "compared", "relative", "like",
+						"as", NULL };
 	struct name nm;
-	if (!word_in(r, p, end, words))
-		return 0;
+	int lead = 0;
+	while (lead < 3 && word_in(r, p + lead, end, adverbs) && word_in(r, p + lead + 1, end, adverbs))
+		lead++;
+	if (word_in(r, p + lead, end, adverbs) && word_in(r, p + lead + 1, end, words) &&
+	    !word_in(r, p + lead, end, words))
+		lead++;
+	p += lead;
+	if (!word_in(r, p, end, words) || (flags & F_WITH))
+		return 0; /* "… with tuned weight decay": the setting it ran with */
 	int n0;
 	if ((n0 = lr_list(r, p + 1, end)))
 		return 1 + n0;
@@ -1724,10 +1877,18 @@ static int p_direction(struct reader *r, int p, int end, int flags)
 	}
 	else if (k && word_is(r, q + k, end, "by"))
 		k += 1 + by_amount(r, q + k + 1, end); /* "reduce batch by half", "by a small factor" */
+	while (k && !by && word_in(r, q + k, end, amounts) && q + k < end && !boundary(r, q + k, end))
+		k++; /* "a bit", "upward" */
 	/* "more heads than …" compares; "by 2 while keeping …" has said its amount */
-	if (!k || !boundary(r, q + k, end) || (!by && word_in(r, q + k, end, context_words)) || nm.implied)
+	/* a size compared says nothing of a switch or a choice ("longer flash attention") */
+	static const char *const sizes[] = { "higher", "larger", "bigger", "smaller", "longer", "shorter",
+					     "wider", "narrower", "deeper", "shallower", "less",
+					     "greater", NULL };
+	const struct var_def *d = k ? varreg_find(nm.var) : NULL;
+	if (!k || !boundary(r, q + k, end) || (!by && word_in(r, q + k, end, compares)) || nm.implied ||
+	    (word_in(r, p, end, sizes) && (!d || (d->type != VAR_INT && d->type != VAR_NUMBER))))
 		return 0;
-	return finish(r, &nm, NULL, NULL, p, q + k, end);
+	return finish(r, &nm, NULL, NULL, p - lead, q + k, end);
 }
 
 /* verb X …: what follows a verb may name a knob the registry lacks. */
@@ -1739,6 +1900,8 @@ static int p_verb(struct reader *r, int p, int end, int flags)
 	if ((n = p_value_arrow(r, q, end)) || (n = p_named(r, q, end, 1, 1, flags)) ||
 	    (n = p_valueword(r, q, end)) || (n = p_bare(r, q, end, 1)))
 		return q - p + n;
+	if (q > p && (n = p_direction(r, q, end, flags)))
+		return q - p + n; /* "try a larger MATRIX_LR" */
 	return 0;
 }
 
@@ -1815,16 +1978,24 @@ static int p_hyphen_unit(struct reader *r, int p, int end)
 	const struct tok *t = at(r, p, end);
 	char *sp = strchr(t->w, ' ');
 	struct name nm;
+	/* "six-layer model", "four-head attention": a count spelled out */
+	static const char *const spelled[] = { "one", "two", "three", "four", "five", "six", "seven",
+					       "eight", "nine", "ten", "eleven", "twelve", "sixteen",
+					       "twenty", "thirty", NULL };
+	static const int spelled_n[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 16, 20, 30 };
+	char num[24];
 	if (!sp || sp == t->w || strchr(sp + 1, ' '))
 		return 0;
-	for (const char *c = t->w; c < sp; c++)
+	snprintf(num, sizeof(num), "%.*s", (int)(sp - t->w), t->w);
+	for (size_t i = 0; spelled[i]; i++)
+		if (!strcmp(num, spelled[i]))
+			snprintf(num, sizeof(num), "%d", spelled_n[i]);
+	for (const char *c = num; *c; c++)
 		if (!isdigit((unsigned char)*c))
 			return 0;
 	static const char *const units[] = { "layer", "layers", "head", "heads", NULL };
 	if (!in_list(sp + 1, units) || lookup_name(sp[1] == 'l' ? "layers" : "heads", &nm))
 		return 0;
-	char num[24];
-	snprintf(num, sizeof(num), "%.*s", (int)(sp - t->w), t->w);
 	return finish(r, &nm, NULL, num, p, p + 1, end);
 }
 
@@ -1841,7 +2012,7 @@ static int p_unit(struct reader *r, int p, int end)
 	size_t n = strlen(t->w);
 	if (n > 1 && t->w[n - 1] == 'L')
 		snprintf(nm.var, sizeof(nm.var), "model.depth");
-	else if ((n > 1 && t->w[n - 1] == 'w') || str_ends_with(t->w, "dim"))
+	else if ((n > 1 && (t->w[n - 1] == 'w' || t->w[n - 1] == 'd')) || str_ends_with(t->w, "dim"))
 		snprintf(nm.var, sizeof(nm.var), "model.dim");
 	else
 		return 0;
@@ -2071,6 +2242,58 @@ static int read_span(struct reader *r, int a, int end, int flags);
 
 /* A parenthesis: each piece that states rather than judges is read for
  * known names with values ("(4 heads, worse quality)" -> heads 4). */
+/* Token i of a parenthesis a piece may hold beside the setting it states:
+ * a separator, a word of no meaning, or part of a result ("75M params",
+ * "bpb 0.98"). */
+static int piece_filler(const struct reader *in, int i, int b)
+{
+	static const char *const fillers_ok[] = { "total", "new", "now", "also", "only", NULL };
+	const struct tok *t = &in->tk.t[i];
+	if (t->k == K_SEP || t->k == K_ARROW || t->k == K_PAREN)
+		return 1;
+	if (t->k == K_WORD && (in_list(t->w, stop_words) || in_list(t->w, fillers_ok) ||
+			       is_result_name(t->w)))
+		return 1;
+	return t->k == K_NUM && (p_result_at(in, i + 1, b) || (i > 0 && p_result_at(in, i - 1, b)));
+}
+
+/* Piece [a, b) of parenthesis in: its settings go to r's list only when
+ * they are all the piece says ("(4 heads)", "(device batch 8, 75M
+ * params)"); a piece that also names a run, a comparison or where the
+ * setting comes from ("(baseline depth 8)", "(exp7 had depth 8)", "(depth
+ * 8 from previous keep)") is commentary, and its settings are context. */
+static void read_piece(struct reader *in, int a, int b)
+{
+	struct change_list scratch = CHANGE_LIST_INIT, *out = in->out;
+	int added = in->added, covered[64] = { 0 }, all = 1;
+	if (a >= b)
+		return; /* "(, depth 8)": an empty piece (found by fuzz_infer) */
+	in->out = &scratch;
+	read_span(in, a, b, F_PAREN);
+	in->out = out;
+	const char *lo = in->text + in->tk.t[a].a, *hi = in->text + in->tk.t[b - 1].b;
+	for (int c = 0; c < scratch.n; c++) {
+		const char *sp = scratch.v[c].span;
+		const char *at_ = sp ? memmem(lo, (size_t)(hi - lo), sp, strlen(sp)) : NULL;
+		for (int i = a; at_ && i < b && i - a < 64; i++)
+			covered[i - a] |= in->text + in->tk.t[i].a >= at_ &&
+					  in->text + in->tk.t[i].b <= at_ + strlen(sp);
+	}
+	for (int i = a; i < b && all; i++)
+		all = (i - a < 64 && covered[i - a]) || piece_filler(in, i, b);
+	for (int c = 0; c < scratch.n && all; c++) {
+		const struct change *ch = &scratch.v[c];
+		int had = 0;
+		for (int i = 0; i < out->n && !ch->old_val && !ch->new_val; i++)
+			had |= !strcmp(out->v[i].var, ch->var); /* a stated value stays (emit) */
+		if (!had)
+			change_list_add_span(out, ch->var, ch->old_val, ch->new_val, ch->span);
+	}
+	if (!all)
+		in->added = added;
+	change_list_release(&scratch);
+}
+
 static void read_paren(struct reader *r, const struct tok *t)
 {
 	if (r->depth >= 2)
@@ -2082,8 +2305,10 @@ static void read_paren(struct reader *r, const struct tok *t)
 		while (b < in.tk.n && in.tk.t[b].k != K_SEP && in.tk.t[b].k != K_COLON &&
 		       in.tk.t[b].k != K_STOP)
 			b++;
+		if (a > 0 && in.tk.t[a - 1].k == K_SEP && in.tk.t[a - 1].sep == SEP_WITH)
+			break; /* "(more cooldown with final_lr_frac=0.1)": the setting it ran with */
 		if (!judges(&in, a, b) && !(b < in.tk.n && in.tk.t[b].k == K_COLON))
-			read_span(&in, a, b, F_PAREN);
+			read_piece(&in, a, b);
 		if (b < in.tk.n && in.tk.t[b].k == K_COLON)
 			break; /* "hypothesis: …" */
 	}
@@ -2121,6 +2346,26 @@ static const char *const while_changes[] = {
 	"doubling", NULL
 };
 
+/* Verbs that open a sentence stating a further change of the run. */
+static const char *const sentence_verbs[] = {
+	"increased", "decreased", "reduced", "raised", "lowered", "bumped", "set", "changed",
+	"added", "removed", "enabled", "disabled", "switched", "halved", "doubled", "dropped",
+	"increase", "decrease", "reduce", "raise", "lower", "bump", "add", "remove", "enable",
+	"disable", "switch", "halve", "double", NULL
+};
+
+/* After a sentence's end at p - 1: how many tokens lead into a next
+ * sentence that states a change ("Also bumped X to v", "Reduced Y …"), 0
+ * when it explains, judges or reports (the usual case). */
+static int next_sentence_changes(const struct reader *r, int p, int end)
+{
+	const struct tok *stop = at(r, p - 1, end);
+	if (stop->k != K_STOP || stop->w[0] != '.' || r->depth > 0)
+		return 0;
+	int q = p + word_is(r, p, end, "also");
+	return word_in(r, q, end, sentence_verbs) ? q - p + 1 : 0; /* to the verb */
+}
+
 /* Tokens [a, end) as clauses; returns 1 when a stop ended the reading. */
 static int read_span(struct reader *r, int a, int end, int flags)
 {
@@ -2128,6 +2373,16 @@ static int read_span(struct reader *r, int a, int end, int flags)
 	int stopped = 0;
 	for (int p = a; p < end;) {
 		const struct tok *t = &r->tk.t[p];
+		int also = t->k == K_STOP ? next_sentence_changes(r, p + 1, end) : 0;
+		if (also) {
+			/* "depth 4 -> 5. Also bumped matrix LR to 0.05.": the next
+			 * sentence states another change of this run */
+			static const struct tok clause = { .k = K_SEP, .sep = SEP_CLAUSE };
+			new_clause(&cs, p + also, &clause, flags, r->added);
+			stopped = 0;
+			p += also;
+			continue;
+		}
 		if (t->k == K_STOP || (word_in(r, p, end, prose_markers) && at(r, p + 1, end)->k == K_COLON))
 			return 1;
 		if (t->k == K_SEP || t->k == K_COLON) {
@@ -2246,7 +2501,8 @@ static int names_a_baseline(const struct reader *r)
 			return 0; /* "switch to the baseline LR": a change */
 		if (word_is(r, p, n, "baseline"))
 			return p + 1 >= n || at(r, p + 1, n)->k == K_PAREN || at(r, p + 1, n)->k == K_STOP ||
-			       at(r, p + 1, n)->k == K_SEP || word_in(r, p + 1, n, after);
+			       at(r, p + 1, n)->k == K_SEP || at(r, p + 1, n)->k == K_COLON ||
+			       word_in(r, p + 1, n, after);
 	}
 	return 0;
 }
@@ -2254,8 +2510,11 @@ static int names_a_baseline(const struct reader *r)
 /* "no logic change", "no changes", "same config": nothing changed. */
 static int says_no_change(const struct reader *r)
 {
+	/* "log: session history …", "docs: …": a commit of notes, no setting */
+	static const char *const bookkeeping[] = { "log", "logs", "docs", "doc", "notes", "note",
+						   "chore", NULL };
 	int n = r->tk.n;
-	if (names_a_baseline(r))
+	if (names_a_baseline(r) || (word_in(r, 0, n, bookkeeping) && at(r, 1, n)->k == K_COLON))
 		return 1;
 	for (int p = 0; p + 1 < n; p++) {
 		/* "at same config", "with the same config": context of a change */
@@ -2311,6 +2570,46 @@ static int describe(const char *description, struct change_list *out, int stated
 int describe_changes(const char *description, struct change_list *out)
 {
 	return describe(description, out, 0);
+}
+
+int describe_lexicon_at(size_t i, const char **spelling, char *key, size_t n)
+{
+	if (i < ARRAY_SIZE(desc_names)) {
+		*spelling = desc_names[i].spelling;
+		snprintf(key, n, "desc.%s", desc_names[i].name);
+		return 0;
+	}
+	i -= ARRAY_SIZE(desc_names);
+	if (i >= ARRAY_SIZE(desc_values))
+		return -1;
+	*spelling = desc_values[i].spelling;
+	snprintf(key, n, "desc.%s", desc_values[i].name);
+	return 0;
+}
+
+int describe_name_known(const char *var)
+{
+	static const char *const steps[] = { "desc.warmup_steps", "desc.warmup_iters",
+					     "desc.warmdown_steps", "desc.warmdown_iters", NULL };
+	if (!str_starts_with(var, "desc."))
+		return varreg_find(var) != NULL;
+	if (find_desc_name_var(var) || in_list(var, steps))
+		return 1; /* steps: step_count_form's names, by their unit */
+	/* p_layers: "<technique>_layers" of a lexicon technique */
+	char stem[96];
+	size_t n = strlen(var);
+	if (n > 12 && str_ends_with(var, "_layers")) {
+		snprintf(stem, sizeof(stem), "%.*s", (int)(n - 7), var);
+		if (find_desc_name_var(stem))
+			return 1;
+		snprintf(stem, sizeof(stem), "%.*ss", (int)(n - 7), var);
+		if (find_desc_name_var(stem))
+			return 1;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(desc_values); i++)
+		if (!strcmp(desc_values[i].name, var + 5))
+			return 1;
+	return 0;
 }
 
 int describe_stated(const char *description, struct change_list *out)

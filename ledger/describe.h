@@ -23,4 +23,15 @@ int describe_changes(const char *description, struct change_list *out);
  * same reading, with "baseline", "rerun" … skipped as labels. */
 int describe_stated(const char *description, struct change_list *out);
 
+/* 1 when var is a name the lexicon knows: a registry key, or a desc.*
+ * name of the corpus's one-name-per-concept table (desc_names,
+ * desc_values); 0 for a desc.* name coined from the text's own words. */
+int describe_name_known(const char *var);
+
+/* The i-th spelling of the lexicon's desc.* table (desc_names, then
+ * desc_values) and the desc.* key it names (into key); -1 past the end.
+ * infer-eval --loso reads it to tell which spellings one source alone
+ * attests. */
+int describe_lexicon_at(size_t i, const char **spelling, char *key, size_t n);
+
 #endif

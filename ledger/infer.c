@@ -140,9 +140,118 @@ const char *infer_alias(const char *name)
 
 /* ---- descriptions ---------------------------------------------------- */
 
+/* A token of text written as code rather than as an English word. */
+static int identifier_like(const char *t, size_t n)
+{
+	int marks = 0, caps = 0, letters = 0;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)t[i];
+		marks |= c == '_' || c == '-' || isdigit(c);
+		caps += i > 0 && isupper(c);
+		letters += isalpha(c) != 0;
+	}
+	return letters >= 1 && n >= 2 && (marks || caps);
+}
+
+/* The tokens of span: letters, digits, '_', '-' and inner dots. */
+static int span_tokens(const char *span, const char **tok, size_t *len, int max)
+{
+	int n = 0;
+	for (const char *p = span; *p && n < max;) {
+		size_t k = 0;
+		while (p[k] && (isalnum((unsigned char)p[k]) || p[k] == '_' || p[k] == '-' ||
+				(p[k] == '.' && isalnum((unsigned char)p[k + 1]))))
+			k++;
+		if (k) {
+			tok[n] = p;
+			len[n++] = k;
+			p += k;
+		} else {
+			p++;
+		}
+	}
+	return n;
+}
+
+int infer_name_written(const struct change *c)
+{
+	const char *tok[64];
+	size_t len[64];
+	if (!str_starts_with(c->var, "desc.") || !c->span)
+		return 0;
+	int n = span_tokens(c->span, tok, len, 64);
+	for (int a = 0; a < n; a++) { /* tokens [a, b) that spell the name */
+		char words[256] = "", key[80];
+		size_t o = 0;
+		for (int b = a; b < n && b - a < 5; b++) {
+			o += (size_t)snprintf(words + o, o < sizeof(words) ? sizeof(words) - o : 0, "%s%.*s",
+					      b > a ? " " : "", (int)len[b], tok[b]);
+			if (o >= sizeof(words))
+				break;
+			varreg_desc_key(words, key, sizeof(key));
+			if (strcmp(key, c->var))
+				continue;
+			for (int i = a; i <= b; i++)
+				if (identifier_like(tok[i], len[i]))
+					return 1;
+		}
+	}
+	return 0;
+}
+
+/* The span states a transition, not only a new value or a toggle: an
+ * arrow, '=', ':', "from … to" or "a to b" with a number before "to"
+ * ("conv kernel 15->31", "VE gate channels from 32 to 128"). */
+static int states_transition(const char *span)
+{
+	if (!span)
+		return 0;
+	if (strstr(span, "->") || strstr(span, "\xe2\x86\x92") || strstr(span, "=>") ||
+	    strchr(span, '=') || strchr(span, ':'))
+		return 1;
+	const char *from = strcasestr(span, "from ");
+	if (from && (from == span || from[-1] == ' ') && strcasestr(from, " to "))
+		return 1;
+	for (const char *to = strstr(span, " to "); to; to = strstr(to + 1, " to "))
+		if (to > span && isdigit((unsigned char)to[-1]))
+			return 1; /* "0.1 to 0.2" */
+	return 0;
+}
+
+int infer_drop_coined(struct change_list *changes)
+{
+	int kept = 0, dropped = 0;
+	for (int i = 0; i < changes->n; i++) {
+		struct change *c = &changes->v[i];
+		if (str_starts_with(c->var, "desc.") && !describe_name_known(c->var) &&
+		    !infer_name_written(c) && !states_transition(c->span)) {
+			free(c->var);
+			free(c->old_val);
+			free(c->new_val);
+			free(c->span);
+			dropped++;
+			continue;
+		}
+		changes->v[kept++] = *c;
+	}
+	changes->n = kept;
+	return dropped;
+}
+
+int infer_keep_coined;
+
 int infer_changes(const char *description, struct change_list *out)
 {
-	return describe_changes(description, out);
+	struct change_list mine = CHANGE_LIST_INIT;
+	describe_changes(description, &mine);
+	if (!infer_keep_coined)
+		infer_drop_coined(&mine);
+	for (int i = 0; i < mine.n; i++)
+		change_list_add_span(out, mine.v[i].var, mine.v[i].old_val, mine.v[i].new_val,
+				     mine.v[i].span);
+	int n = mine.n;
+	change_list_release(&mine);
+	return n;
 }
 
 int infer_stated(const char *description, struct change_list *out)
@@ -187,14 +296,32 @@ static const char *state_value(const struct change_list *state, const char *var)
 	return NULL;
 }
 
+/* The aspect ratio a state implies where it knows the depth and the width
+ * but not the ratio: autoresearch sets model_dim = depth * ASPECT_RATIO
+ * (rounded up to whole heads, so only a ratio that divides evenly is
+ * implied). buf gets it; NULL when the state implies none. */
+static const char *implied_aspect_ratio(const struct change_list *state, char *buf, size_t n)
+{
+	const char *depth = state_value(state, "model.depth"), *dim = state_value(state, "model.dim");
+	double d, w;
+	if (state_value(state, "model.aspect_ratio") || !depth || !dim || parse_double(depth, &d) ||
+	    parse_double(dim, &w) || d < 1 || w / d != floor(w / d))
+		return NULL;
+	snprintf(buf, n, "%.0f", w / d);
+	return buf;
+}
+
 int infer_drop_restated(const struct change_list *parent_state, struct change_list *changes)
 {
 	int kept = 0, dropped = 0;
+	char ratio[32];
 	for (int i = 0; i < changes->n; i++) {
 		struct change *c = &changes->v[i];
 		/* "X 0.65 -> 0.6" where the state says 0.6: the text knows the
 		 * parent better than the state does, and is kept */
 		const char *had = c->new_val && !c->old_val ? state_value(parent_state, c->var) : NULL;
+		if (!had && c->new_val && !c->old_val && !strcmp(c->var, "model.aspect_ratio"))
+			had = implied_aspect_ratio(parent_state, ratio, sizeof(ratio));
 		if (had && same_value(had, c->new_val)) {
 			free(c->var);
 			free(c->old_val);

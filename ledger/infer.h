@@ -25,7 +25,7 @@ const char *change_how_name(enum change_how how);
 /* The version of the inference rules; stored with every inferred change so
  * `ledger reinfer` knows what an upgrade may recompute. Bump it whenever
  * infer_changes can give a different answer for some description. */
-#define INFER_VERSION 6
+#define INFER_VERSION 7
 
 struct change_list {
 	struct change *v;
@@ -52,6 +52,24 @@ void changes_exact(const json_t *parent_cfg, const json_t *cfg, struct change_li
  * Unknown variable names become "desc.<slug>"; prose without a
  * recognisable change ("baseline") adds nothing. */
 int infer_changes(const char *description, struct change_list *out);
+
+/* 1 when change c's desc.* name is written in its span as one identifier
+ * ("SHORT_WINDOW", "x0-lambda", "PoPE": '_', '-', a digit or capitals past
+ * the first letter), the way the corpus's labels name such a knob; 0 for
+ * a name made of prose words ("model capacity"), and for every other
+ * name. */
+int infer_name_written(const struct change *c);
+
+/* Drop from changes each desc.* knob whose name is neither the lexicon's
+ * (describe_name_known) nor written as an identifier (infer_name_written):
+ * coined from prose words, such a name was another knob's or no knob at
+ * all in 5 of the 7 times it appeared on sources the rules had not seen
+ * (docs/ingest.md, round 6). Returns how many were dropped. */
+int infer_drop_coined(struct change_list *changes);
+
+/* 1: infer_changes keeps coined names (infer-eval --keep-coined measures
+ * what the filter drops); 0, the default, everywhere else. */
+extern int infer_keep_coined;
 
 /* The values a description states as a run's settings, not as changes:
  * what a baseline's "baseline: depth=4 dim=256" says its configuration

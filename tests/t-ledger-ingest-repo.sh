@@ -148,7 +148,9 @@ expect_eq ledger-ingest-repo-3.3 "nor changes" "9" "$(sql $DB "SELECT count(*) F
 
 "$LEDGER" --db plain.db init >/dev/null
 expect_code ledger-ingest-repo-4.1 "without --repo" 0 "$LEDGER" --db plain.db ingest results.tsv --started-at "$T"
-expect_eq ledger-ingest-repo-4.2 "the descriptions alone say little" "7|model.depth|10|12|inferred" \
+expect_eq ledger-ingest-repo-4.2 "the descriptions alone say little (a smaller batch: changed, value unsaid)" \
+	"7|model.depth|10|12|inferred
+9|train.total_batch_size|||inferred" \
 	"$(sql plain.db "SELECT run, var, old, new, how FROM changes ORDER BY run, var")"
 
 "$LEDGER" --db script.db init >/dev/null

@@ -8,7 +8,7 @@
  * value the parent already had is measured as ingest records it (no
  * change; see "replaying" below).
  *
- *   build/infer-eval [--show-heldout | --heldout-total] [--given] [DIR]
+ *   build/infer-eval [--show-heldout | --heldout-total] [--given] [--by-kind | --list-coined] [--keep-coined] [--loso] [DIR]
  *
  * Per case, expected and inferred changes are compared as sets, by variable
  * (desc.* names after the vocabulary's normalisation) and by each side's
@@ -30,6 +30,8 @@
  * heldout file, for whoever tunes rules and may see the aggregate alone.
  * Exit 0 after a report, 2 for a malformed file. */
 #include <dirent.h>
+#include "describe.h"
+#include "varreg.h"
 #include "infer.h"
 #include "ingest.h"
 #include "util.h"
@@ -44,7 +46,7 @@ struct tally {
 };
 
 struct opts {
-	int show_heldout, heldout_total, given;
+	int show_heldout, heldout_total, given, by_kind, loso, quiet;
 	const char *dir;
 };
 
@@ -172,6 +174,175 @@ static enum verdict score(const struct change_list *want, const struct change_li
 	return all && want->n == got->n ? V_CORRECT : V_PARTLY;
 }
 
+/* ---- how each inferred change was named (--by-kind) -------------------
+ * Train files only: for each kind of name, how many inferred changes were
+ * right (an expected item, both sides) and how many wrong (is_wrong). It
+ * says which kinds of evidence a wrong change comes from. */
+enum name_kind { NK_REGISTRY, NK_LEXICON, NK_IDENT, NK_PROSE, NK_N };
+static const char *const kind_names[NK_N] = { "registry key", "desc lexicon",
+					      "desc coined (identifier)", "desc coined (prose)" };
+static int kind_n[NK_N][3]; /* inferred, right, wrong */
+static int list_coined;      /* --list-coined: each coined name of a train line */
+
+static enum name_kind name_kind(const struct change *c)
+{
+	if (!str_starts_with(c->var, "desc."))
+		return NK_REGISTRY;
+	if (describe_name_known(c->var))
+		return NK_LEXICON;
+	return infer_name_written(c) ? NK_IDENT : NK_PROSE;
+}
+
+static void tally_kinds(const struct change_list *want, const struct change_list *got)
+{
+	for (int i = 0; i < got->n; i++) {
+		enum name_kind k = name_kind(&got->v[i]);
+		const struct change *w = find_var(want, got->v[i].var);
+		kind_n[k][0]++;
+		kind_n[k][1] += w && side_match(w->old_val, got->v[i].old_val) &&
+				side_match(w->new_val, got->v[i].new_val);
+		kind_n[k][2] += is_wrong(&got->v[i], want);
+		if (list_coined && k >= NK_IDENT) /* train lines only */
+			printf("coined %-5s %s  [%s]\n", is_wrong(&got->v[i], want) ? "WRONG" : "ok",
+			       got->v[i].var, got->v[i].span ? got->v[i].span : "");
+	}
+}
+
+static void print_kinds(void)
+{
+	printf("\n%-28s %8s %6s %6s\n", "name kind (train)", "inferred", "right", "wrong");
+	for (int k = 0; k < NK_N; k++)
+		printf("%-28s %8d %6d %6d\n", kind_names[k], kind_n[k][0], kind_n[k][1], kind_n[k][2]);
+}
+
+/* ---- leave one source out, for the lexicon (--loso) -------------------
+ * The spellings of the lexicon (describe.c's desc.* table and the
+ * registry's prose aliases; train.py's constant names are not learned from
+ * any source) were added as train sources showed them. --loso scores each
+ * train source as if the spellings that only it attests (it holds the
+ * spelling in a description whose expected changes name the spelling's
+ * variable) had never been added: an inferred change whose span holds such
+ * a spelling of its variable and no spelling another source attests is
+ * taken away before the row is replayed. The grammar's rules stay: they
+ * were written with every train source in view, which only a source the
+ * rules have not met (or the heldout split) can measure. */
+struct spelling {
+	char text[100];  /* normalised: lower case, runs of non-alphanumerics one space */
+	char var[96];
+	int constant;    /* a train.py name: never learned from a source */
+	int sources, src; /* how many train sources attest it, and the first */
+};
+
+static struct spelling *lexicon;
+static int lexicon_n;
+static int loso_src = -1; /* the source being scored, or -1 */
+
+static void norm_text(const char *s, char *buf, size_t n)
+{
+	size_t o = 0;
+	int space = 1;
+	for (; *s && o + 2 < n; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c < 128 && !isalnum(c)) {
+			if (!space)
+				buf[o++] = ' ';
+			space = 1;
+			continue;
+		}
+		buf[o++] = (char)tolower(c);
+		space = 0;
+	}
+	while (o && buf[o - 1] == ' ')
+		o--;
+	buf[o] = '\0';
+}
+
+static void lexicon_add(const char *spelling, const char *var, int constant)
+{
+	lexicon = xrealloc(lexicon, (size_t)(lexicon_n + 1) * sizeof(*lexicon));
+	struct spelling *sp = &lexicon[lexicon_n++];
+	memset(sp, 0, sizeof(*sp));
+	norm_text(spelling, sp->text, sizeof(sp->text));
+	snprintf(sp->var, sizeof(sp->var), "%s", var);
+	sp->constant = constant;
+	sp->src = -1;
+}
+
+static void lexicon_load(void)
+{
+	const char *spelling;
+	char key[96];
+	for (size_t i = 0; !describe_lexicon_at(i, &spelling, key, sizeof(key)); i++)
+		lexicon_add(spelling, key, 0);
+	for (size_t i = 0; i < varreg_alias_count(); i++) {
+		const struct var_alias *a = varreg_alias_at(i);
+		const struct var_def *d = varreg_find(a->key);
+		char constant[100] = "", name[100];
+		if (d && d->constant)
+			norm_text(d->constant, constant, sizeof(constant));
+		norm_text(a->name, name, sizeof(name));
+		lexicon_add(a->name, a->key, *constant && !strcmp(constant, name));
+	}
+}
+
+/* 1 when normalised text holds spelling sp as whole words. */
+static int holds(const char *text, const struct spelling *sp)
+{
+	size_t n = strlen(sp->text);
+	if (!n)
+		return 0;
+	for (const char *p = strstr(text, sp->text); p; p = strstr(p + 1, sp->text))
+		if ((p == text || p[-1] == ' ') && (p[n] == '\0' || p[n] == ' '))
+			return 1;
+	return 0;
+}
+
+/* A train case of source src: the spellings it attests. */
+static void lexicon_attest(const char *desc, const struct change_list *want, int src)
+{
+	char text[4096];
+	norm_text(desc, text, sizeof(text));
+	for (int i = 0; i < lexicon_n; i++) {
+		struct spelling *sp = &lexicon[i];
+		if (sp->src == src || !find_var(want, sp->var) || !holds(text, sp))
+			continue;
+		sp->sources++; /* a source's cases after its first are skipped above only
+		                * while it is the first; counting past 1 is all that matters */
+		if (sp->src < 0)
+			sp->src = src;
+	}
+}
+
+/* Take away what only the left-out source's spellings gave. */
+static void loso_filter(struct change_list *got)
+{
+	int kept = 0;
+	for (int i = 0; i < got->n; i++) {
+		struct change *c = &got->v[i];
+		char span[4096];
+		int mine = 0, other = 0;
+		norm_text(c->span ? c->span : "", span, sizeof(span));
+		for (int j = 0; j < lexicon_n; j++) {
+			const struct spelling *sp = &lexicon[j];
+			if (!var_same(sp->var, c->var) || !holds(span, sp))
+				continue;
+			if (!sp->constant && sp->sources == 1 && sp->src == loso_src)
+				mine = 1;
+			else
+				other = 1;
+		}
+		if (mine && !other) {
+			free(c->var);
+			free(c->old_val);
+			free(c->new_val);
+			free(c->span);
+			continue;
+		}
+		got->v[kept++] = *c;
+	}
+	got->n = kept;
+}
+
 /* ---- reading the files ----------------------------------------------- */
 
 static char *side_or_null(const char *s, size_t len)
@@ -274,6 +445,8 @@ static void replay_row(struct replay *rp, const char *status_word, const char *d
 	int stored = strcmp(status_word, "?") && !ingest_ar_status(status_word, &status, &decision);
 	if (desc && (rp->has_parent || !stored)) {
 		infer_changes(desc, got);
+		if (loso_src >= 0)
+			loso_filter(got);
 		infer_drop_restated(&rp->parent_state, got);
 	}
 	if (!stored)
@@ -337,12 +510,17 @@ static int score_line(char *line, const char *where, struct tally *t, const stru
 		rc = given ? parse_changes(given, &got) : -1;
 	else if (!rc && rp->statuses)
 		replay_row(rp, status, line, &got);
-	else if (!rc)
+	else if (!rc) {
 		infer_changes(line, &got);
+		if (loso_src >= 0)
+			loso_filter(&got);
+	}
 	if (!rc) {
 		enum verdict v = score(&want, &got);
 		t->n[v]++;
-		if (v != V_CORRECT && (!t->heldout || o->show_heldout))
+		if (o->by_kind && !t->heldout)
+			tally_kinds(&want, &got);
+		if (v != V_CORRECT && !o->quiet && (!t->heldout || o->show_heldout))
 			print_failure(where, v, status, line, &want, &got);
 	}
 	change_list_release(&want);
@@ -479,6 +657,68 @@ static int list_tsv(const char *dir, char ***names)
 	return n;
 }
 
+/* The spellings a train file attests (lexicon_attest for each case). */
+static void attest_file(const char *path, int src)
+{
+	size_t len;
+	char *text = read_file(path, &len), *save = NULL;
+	for (char *p = text; p; p = save) {
+		save = strchr(p, '\n');
+		if (save)
+			*save++ = '\0';
+		if (*p == '#' || !*p)
+			continue;
+		char *tab1 = strchr(p, '\t'), *tab2 = tab1 ? strchr(tab1 + 1, '\t') : NULL;
+		char *desc = tab2 ? tab1 + 1 : p, *exp = tab2 ? tab2 + 1 : tab1 ? tab1 + 1 : NULL;
+		if (!exp)
+			continue;
+		*(tab2 ? tab2 : tab1) = '\0';
+		struct change_list want = CHANGE_LIST_INIT;
+		if (!parse_changes(exp, &want))
+			lexicon_attest(desc, &want, src);
+		change_list_release(&want);
+	}
+	free(text);
+}
+
+/* --loso: each train source scored without the spellings only it attests. */
+static void print_loso(char **names, int n, const struct tally *files, const char *dir)
+{
+	struct opts quiet = { .quiet = 1, .dir = dir };
+	struct tally all = { .name = "all" };
+	lexicon_load();
+	for (int i = 0; i < n; i++) {
+		char path[4096];
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		if (!files[i].heldout)
+			attest_file(path, i);
+	}
+	int only = 0;
+	for (int i = 0; i < lexicon_n; i++)
+		only += !lexicon[i].constant && lexicon[i].sources == 1;
+	for (int i = 0; i < n; i++) {
+		char path[4096];
+		struct tally t = { .heldout = files[i].heldout };
+		if (files[i].heldout)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		loso_src = i;
+		score_file(path, &t, &quiet);
+		for (int v = 0; v < V_N; v++)
+			all.n[v] += t.n[v];
+	}
+	loso_src = -1;
+	int c = cases(&all);
+	printf("\nleave one source out (lexicon: %d of %d spellings attested by one train source alone)\n",
+	       only, lexicon_n);
+	print_row("loso", &all);
+	printf("  %5.1f%% correct %5.1f%% wrong\n", c ? 100.0 * all.n[V_CORRECT] / c : 0.0,
+	       c ? 100.0 * all.n[V_WRONG] / c : 0.0);
+	free(lexicon);
+	lexicon = NULL;
+	lexicon_n = 0;
+}
+
 static int parse_args(int argc, char **argv, struct opts *o)
 {
 	o->dir = "tests/fixtures/infer";
@@ -489,11 +729,19 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			o->heldout_total = 1;
 		else if (!strcmp(argv[i], "--given"))
 			o->given = 1;
+		else if (!strcmp(argv[i], "--by-kind"))
+			o->by_kind = 1;
+		else if (!strcmp(argv[i], "--list-coined"))
+			o->by_kind = list_coined = 1;
+		else if (!strcmp(argv[i], "--keep-coined"))
+			infer_keep_coined = 1;
+		else if (!strcmp(argv[i], "--loso"))
+			o->loso = 1;
 		else if (argv[i][0] != '-')
 			o->dir = argv[i];
 		else {
 			rl_error("unknown option '%s'", argv[i]);
-			rl_hint("usage: infer-eval [--show-heldout | --heldout-total] [--given] [DIR]");
+			rl_hint("usage: infer-eval [--show-heldout | --heldout-total] [--given] [--by-kind | --list-coined] [--keep-coined] [--loso] [DIR]");
 			return -1;
 		}
 	}
@@ -522,6 +770,10 @@ int main(int argc, char **argv)
 		       "partly", "wrong", "missed");
 		print_split(files, n, 0, 0);
 		print_split(files, n, 1, o.heldout_total && !o.show_heldout);
+		if (o.by_kind)
+			print_kinds();
+		if (o.loso && !o.given)
+			print_loso(names, n, files, o.dir);
 	}
 	for (int i = 0; i < n; i++)
 		free(names[i]);

@@ -12,7 +12,9 @@
  * refuse (a score after an arrow, a sweep, a place, a plan or a failure).
  * Round 5 (infer-5.*): purposes and reasons after a change, "from default",
  * relative values, "by half", "again", a baseline named after its setup,
- * "while VERB-ing" as a second change, context that is no repeat. */
+ * "while VERB-ing" as a second change, context that is no repeat.
+ * Round 6 (infer-6r.*): a knob named in prose words needs an identifier
+ * or a stated transition (infer_drop_coined). */
 #include <jansson.h>
 #include "infer.h"
 #include "utf8.h"
@@ -108,8 +110,8 @@ static void test_grammar(void)
 	expect("infer-6.12", "remove value embeds", "desc.value_embeddings:~>false");
 	expect("infer-6.13", "no weight decay", "optim.weight_decay:~>0");
 	expect("infer-6.14", "drop logit softcap", "model.softcap:~>false");
-	expect("infer-6.15", "remove frob gates and logit softcap",
-	       "desc.frob_gates:~>false|model.softcap:~>false");
+	/* a knob coined from prose words by a toggle is dropped (round 6) */
+	expect("infer-6.15", "remove frob gates and logit softcap", "model.softcap:~>false");
 	expect("infer-6.16", "raise INT8_CLIP_Q to 99.99990", "desc.int8_clip_q:~>99.9999");
 	expect("infer-6.17", "depth 8 -> 9 with warmup=0.1", "model.depth:8>9|sched.warmup_ratio:~>0.1");
 	expect("infer-6.18", "depth 8 -> 9 with SwiGLU", "model.depth:8>9");
@@ -117,7 +119,7 @@ static void test_grammar(void)
 	expect("infer-6.20", "ReLU\xc2\xb2 MLP instead of SwiGLU", "model.activation:swiglu>relu2");
 	expect("infer-6.21", "12 heads instead of 6", "model.heads:6>12");
 	expect("infer-6.22", "halve batch to 2^14", "train.total_batch_size:~>16384");
-	expect("infer-6.23", "autotune disabled", "desc.autotune:~>false");
+	expect("infer-6.23", "autotune disabled", "desc.autotune:~>false"); /* a lexicon name (round 6) */
 	expect("infer-6.24", "no compile", "impl.compile_mode:~>eager");
 	expect("infer-6.25", "Newton-Schulz steps 5 -> 6", "desc.ns_steps:5>6");
 	expect("infer-6.27", "reduce warmup", "sched.warmup_ratio:~>~");
@@ -445,6 +447,20 @@ static void test_context(void)
 	free(got);
 	change_list_release(&cl);
 
+	/* the aspect ratio a known depth and width imply (dim = depth * AR) */
+	struct change_list dims = CHANGE_LIST_INIT;
+	infer_stated("baseline: 75.5M params, 8L 4H 512d, batch=4", &dims);
+	infer_changes("MoE batch=8: AR=64, 75.5M params", &cl);
+	CHECK("infer-ctx-6r.1", infer_drop_restated(&dims, &cl) == 1);
+	got = render(&cl);
+	CHECK("infer-ctx-6r.2", !strcmp(got, "train.device_batch_size:~>8"));
+	free(got);
+	change_list_release(&cl);
+	infer_changes("AR=48", &cl); /* 512 / 8 is 64: 48 is a change */
+	CHECK("infer-ctx-6r.3", infer_drop_restated(&dims, &cl) == 0 && cl.n == 1);
+	change_list_release(&cl);
+	change_list_release(&dims);
+
 	/* removing what was added is a change; nothing known, nothing dropped */
 	infer_changes("no value embeddings", &cl);
 	CHECK("infer-ctx-7", infer_drop_restated(&state, &cl) == 0 && cl.n == 1);
@@ -548,7 +564,7 @@ static void test_round4(void)
 	expect("infer-4.36", "refactor, no logic change", "");
 	expect("infer-4.37", "try a smaller model", "");
 	/* unknown techniques after verbs */
-	expect("infer-4.38", "use zigzag routing", "desc.zigzag_routing:~>true");
+	expect("infer-4.38", "use zigzag routing", ""); /* coined from prose: round 6 */
 	expect("infer-4.39", "add z-loss 1e-4", "desc.z_loss:~>0.0001");
 	expect("infer-4.40", "label smoothing 0.1", "desc.label_smoothing:~>0.1");
 	/* a remark between the two values; a step count with a fraction is no step count */
@@ -633,6 +649,115 @@ static void test_round5(void)
 	expect("infer-5.38", "gelu mlp -> swiglu mlp", "model.activation:gelu>swiglu");
 }
 
+/* Round 6 (infer-6r.*): a desc.* knob whose name is coined from the
+ * text's own words is kept only with evidence that it is a knob: the
+ * name written as an identifier (SHORT_WINDOW, x0-lambda, PoPE) or a
+ * stated transition (-> b, = b, a to b, from a to b), or a lexicon name. */
+static void test_round6(void)
+{
+	expect("infer-6r.1", "add model capacity", "");
+	expect("infer-6r.2", "Increase depth by 2 layers to add model capacity", "model.depth:~>~");
+	expect("infer-6r.3", "enable frob gating", "");
+	expect("infer-6r.4", "enable FROB_GATING", "desc.frob_gating:~>true");
+	expect("infer-6r.5", "enable frob-gating", "desc.frob_gating:~>true");
+	expect("infer-6r.6", "frob kernel 15->31", "desc.frob_kernel:15>31");
+	expect("infer-6r.7", "frob kernel from 15 to 31", "desc.frob_kernel:15>31");
+	expect("infer-6r.8", "frob kernel 15 to 31", "desc.frob_kernel:15>31");
+	expect("infer-6r.9", "set frob kernel to 31", ""); /* a new value of a prose name only */
+	expect("infer-6r.10", "set FROB_KERNEL to 31", "desc.frob_kernel:~>31");
+	expect("infer-6r.11", "FrobNorm (a norm after each block)", "desc.frobnorm:~>true");
+	expect("infer-6r.12", "x0 gates off", "desc.x0_gates:~>false");
+	expect("infer-6r.13", "VE on all layers", "desc.value_embedding_layers:~>all");
+	expect("infer-6r.14", "warmup 100 steps", "desc.warmup_steps:~>100");
+	expect("infer-6r.15", "remove value embeddings", "desc.value_embeddings:~>false");
+	/* a number outside its knob's range names another knob: a warmup
+	 * ratio that counts steps is the step count, any other is refused */
+	expect("infer-6r.16", "WARMUP_RATIO=50", "desc.warmup_steps:~>50");
+	expect("infer-6r.17", "warmup 300->150", "desc.warmup_steps:300>150");
+	expect("infer-6r.18", "beta2 0.95 -> 1.5", "");
+	expect("infer-6r.19", "final LR frac 0.1 -> 5", "");
+	expect("infer-6r.20", "muon warmup 300->150", "desc.muon_momentum_warmup_steps:300>150");
+	/* bookkeeping rows and a baseline named before a colon change nothing */
+	expect("infer-6r.21", "log: muon warmup 300->150 keep (0.5298 vs 0.5306)", "");
+	expect("infer-6r.22", "docs: depth 8 -> 10 notes", "");
+	expect("infer-6r.23", "MoE baseline: AR=64, batch=16", "");
+	/* in a parenthesis, what it ran with is context */
+	expect("infer-6r.24", "warmdown_ratio 0.2->0.25 (more cooldown with final_lr_frac=0.1)",
+	       "sched.warmdown_ratio:0.2>0.25");
+	/* one code token before '=' names a knob anywhere; '+' joins assignments */
+	expect("infer-6r.25", "MoE top_k=1: best routing config", "desc.top_k:~>1");
+	expect("infer-6r.26", "MoE TOP_K=2 from 3, slightly worse", "desc.top_k:3>2");
+	/* "lr" alone names no one of autoresearch's learning rates, '=' or not */
+	expect("infer-6r.27", "lr=1e-3+accum=4", "desc.grad_accum_steps:~>4");
+	expect("infer-6r.27b", "LR=0.004 no improvement over LR=0.003", "");
+	expect("infer-6r.27c", "weight tying with std=0.001 init", "desc.weight_tying:~>true");
+	/* a verdict ends the phrase */
+	expect("infer-6r.27d", "remove logit softcap hurts stability", "model.softcap:~>false");
+	expect("infer-6r.27e", "5 layers too slow", "model.depth:~>5");
+	expect("infer-6r.28", "Muon+accum=8", "optim.matrix_optimizer:~>muon|desc.grad_accum_steps:~>8");
+	expect("infer-6r.29", "TTT 3 steps lr=1e-4", ""); /* whose lr: TTT's, unnamed */
+	expect("infer-6r.30", "parallel attn+MLP block", "desc.parallel_block:~>true");
+	expect("infer-6r.31", "lr 1e-3+5e-4", "");
+	/* "512d" is a width, "2d" no value */
+	expect("infer-6r.32", "8L 512d", "model.depth:~>8|model.dim:~>512");
+	expect("infer-6r.33", "2d conv", "");
+	/* grad accumulation a batch change implies is no knob turned */
+	expect("infer-6r.34", "device batch 16 -> 32 (grad accum 2 -> 1)", "train.device_batch_size:16>32");
+	/* a next sentence opening with a change verb states another change */
+	expect("infer-6r.35", "depth 4 -> 5. Also bumped matrix lr to 0.05.",
+	       "model.depth:4>5|optim.matrix_lr:~>0.05");
+	expect("infer-6r.36", "depth 6. Reduced warmdown to 0.3 as well.",
+	       "model.depth:~>6|sched.warmdown_ratio:~>0.3");
+	expect("infer-6r.37", "depth 6. Worse than depth 4.", "model.depth:~>6");
+	expect("infer-6r.38", "depth 6. Increased memory use to 12 GB.", "model.depth:~>6");
+	expect("infer-6r.39", "depth 6. Also worse.", "model.depth:~>6");
+	/* "both", "each", "either" name no knob */
+	expect("infer-6r.40", "Raise both embedding LR (0.6->0.8) and unembedding LR (0.004->0.006)",
+	       "optim.embedding_lr:0.6>0.8|optim.unembedding_lr:0.004>0.006");
+	/* a piece of a parenthesis is read only when the setting is all it says */
+	expect("infer-6r.41", "matrix LR 0.05 (baseline depth 8)", "optim.matrix_lr:~>0.05");
+	expect("infer-6r.42", "matrix LR 0.05 (exp7 had depth 8)", "optim.matrix_lr:~>0.05");
+	expect("infer-6r.43", "matrix LR 0.05 (depth 8 from previous keep)", "optim.matrix_lr:~>0.05");
+	expect("infer-6r.44", "depth 8 -> 10 (matrix LR 0.04 as before)", "model.depth:8>10");
+	expect("infer-6r.45", "halve batch (device batch 8, 75M params)",
+	       "train.total_batch_size:~>~|train.device_batch_size:~>8");
+	expect("infer-6r.46", "HEAD_DIM 128->64 (4 heads)", "model.head_dim:128>64|model.heads:~>4");
+	/* a knob that counts takes whole numbers only */
+	expect("infer-6r.47", "n_layers 0.5 -> 0.6", "");
+	expect("infer-6r.48", "batch 0.5 -> 0.6", "");
+	expect("infer-6r.49", "lr warmdown 0.5 -> 0.6", "sched.warmdown_ratio:0.5>0.6");
+	/* a direction or a size compared, without a value: changed, value unsaid */
+	expect("infer-6r.50", "Reduce the warmdown so the LR stays high longer", "sched.warmdown_ratio:~>~");
+	expect("infer-6r.51", "Bump up the embedding learning rate a bit", "optim.embedding_lr:~>~");
+	expect("infer-6r.52", "Try a larger MATRIX_LR", "optim.matrix_lr:~>~");
+	expect("infer-6r.53", "Slightly lower weight decay", "optim.weight_decay:~>~");
+	expect("infer-6r.54", "higher matrix LR", "optim.matrix_lr:~>~");
+	expect("infer-6r.55", "Tuned EMBEDDING_LR upward", "optim.embedding_lr:~>~");
+	expect("infer-6r.56", "more heads than depth 4 had", ""); /* compares */
+	expect("infer-6r.57", "higher LR", "");                  /* which LR is unsaid */
+	expect("infer-6r.58", "smaller model", "");
+	expect("infer-6r.59", "re-check Muon LR 0.04 with tuned weight decay", "optim.matrix_lr:~>0.04");
+	expect("infer-6r.60", "Reduce ASPECT_RATIO from 64 to 48 to test narrower model width",
+	       "model.aspect_ratio:64>48"); /* "to test …": a purpose */
+	/* Markdown emphasis and code spans are read as their text */
+	expect("infer-6r.61", "**depth 8->10**", "model.depth:8>10");
+	expect("infer-6r.62", "`DEPTH=10`", "model.depth:~>10");
+	expect("infer-6r.63", "**Remove** weight decay", "optim.weight_decay:~>0");
+	expect("infer-6r.64", "batch 2**19", "train.total_batch_size:~>524288"); /* a power */
+	expect("infer-6r.65", "MATRIX_LR * 1.5", "optim.matrix_lr:~>~");       /* a product */
+	/* "(prev 8)", "(before 8)" give the old side; "-->" is an arrow */
+	expect("infer-6r.66", "depth=10 (prev 8)", "model.depth:8>10");
+	expect("infer-6r.67", "depth 10 (before 8)", "model.depth:8>10");
+	expect("infer-6r.68", "depth 8-->10", "model.depth:8>10");
+	/* an empty piece of a parenthesis (fuzz_infer: read before the tokens) */
+	expect("infer-6r.69", " +  + ;;; p15: full bf16 model (& ", "");
+	expect("infer-6r.70", "depth 8 -> 10 (, 4 heads)", "model.depth:8>10|model.heads:~>4");
+	/* a count spelled out before a hyphen */
+	expect("infer-6r.71", "six-layer sample-efficiency model", "model.depth:~>6");
+	expect("infer-6r.72", "four-head attention", "model.heads:~>4");
+	expect("infer-6r.73", "one-cycle schedule", "");
+}
+
 int main(void)
 {
 	test_long_words();
@@ -644,6 +769,7 @@ int main(void)
 	test_round3();
 	test_round4();
 	test_round5();
+	test_round6();
 	test_spans();
 	test_prose();
 	test_alias();
