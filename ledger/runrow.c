@@ -1,28 +1,39 @@
 /* runrow.c — the shared reader of a run's row (runrow.h). */
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
-#include <string.h>
 #include "runrow.h"
+#include "util.h"
+
+/* The text columns, from column 2 on, in RUNROW_COLS' order: one list for
+ * reading and for freeing. */
+static const size_t text_at[] = {
+	offsetof(struct runrow, run_id),      offsetof(struct runrow, parent),
+	offsetof(struct runrow, agent),       offsetof(struct runrow, description),
+	offsetof(struct runrow, status),      offsetof(struct runrow, shown_status),
+	offsetof(struct runrow, decision),    offsetof(struct runrow, started_at),
+	offsetof(struct runrow, finished_at), offsetof(struct runrow, gpu_name),
+	offsetof(struct runrow, hw_class),    offsetof(struct runrow, vram_tier),
+	offsetof(struct runrow, repeat_key),
+};
+
+static char **text_field(struct runrow *r, size_t i)
+{
+	return (char **)((char *)r + text_at[i]);
+}
 
 void runrow_read(sqlite3_stmt *st, struct runrow *r)
 {
-	char **text[] = { &r->run_id, &r->parent, &r->agent, &r->description, &r->status,
-			  &r->shown_status, &r->decision, &r->finished_at };
-	char **hw[] = { &r->gpu_name, &r->hw_class, &r->vram_tier, &r->repeat_key };
 	r->id = sqlite3_column_int64(st, 0);
-	for (int i = 0; i < 8; i++)
-		*text[i] = db_column_dup(st, 1 + i);
-	r->t_finished = db_column_num(st, 9);
-	for (int i = 0; i < 4; i++)
-		*hw[i] = db_column_dup(st, 10 + i);
+	r->t_finished = db_column_num(st, 1);
+	for (size_t i = 0; i < ARRAY_SIZE(text_at); i++)
+		*text_field(r, i) = db_column_dup(st, (int)i + 2);
 }
 
 void runrow_release(struct runrow *r)
 {
-	char *owned[] = { r->run_id, r->parent, r->agent, r->description, r->status, r->shown_status,
-			  r->decision, r->finished_at, r->gpu_name, r->hw_class, r->vram_tier, r->repeat_key };
-	for (size_t i = 0; i < sizeof(owned) / sizeof(owned[0]); i++)
-		free(owned[i]);
-	memset(r, 0, sizeof(*r));
-	r->t_finished = NAN;
+	for (size_t i = 0; i < ARRAY_SIZE(text_at); i++) {
+		free(*text_field(r, i));
+		*text_field(r, i) = NULL;
+	}
 }

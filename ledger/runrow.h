@@ -13,22 +13,22 @@
 
 struct runrow {
 	sqlite3_int64 id;        /* runs.id: ingest order */
+	double t_finished;       /* epoch seconds; NaN when the run has no time */
 	char *run_id, *parent, *agent, *description;
 	char *status;            /* as stored: ok, crash, running, … */
 	char *shown_status;      /* as shown: 'lost' for a running record past its budget (db.h) */
-	char *decision, *finished_at;
-	double t_finished;       /* epoch seconds; NaN when the run has no time */
+	char *decision, *started_at, *finished_at;
 	char *gpu_name, *hw_class, *vram_tier, *repeat_key;
 };
 
 /* The columns runrow_read reads, in its order, for table alias a ("" or
  * "r."); RUNROW_NCOLS of them. A select list starts with them, so a
  * command's own columns follow from RUNROW_NCOLS. */
-#define RUNROW_COLS(a)                                                                     \
-	a "id, " a "run_id, " a "parent, " a "agent, " a "description, " a "status, "       \
-	RUN_STATUS_SQL(a) ", " a "decision, " a "finished_at, " a "t_finished, "             \
+#define RUNROW_COLS(a)                                                                       \
+	a "id, " a "t_finished, " a "run_id, " a "parent, " a "agent, " a "description, "      \
+	a "status, " RUN_STATUS_SQL(a) ", " a "decision, " a "started_at, " a "finished_at, " \
 	a "gpu_name, " a "hw_class, " a "vram_tier, " a "repeat_key"
-#define RUNROW_NCOLS 14
+#define RUNROW_NCOLS 15
 
 /* Fill r from columns 0 .. RUNROW_NCOLS-1 of st's current row; owned
  * copies, freed by runrow_release. */
