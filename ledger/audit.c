@@ -12,6 +12,7 @@
 #include "db.h"
 #include "filter.h"
 #include "lookup.h"
+#include "metrics.h"
 #include "repeats.h"
 #include "rkey.h"
 #include "runrow.h"
@@ -388,7 +389,7 @@ enum { COL_PHASE = RUNROW_NCOLS, COL_MESSAGE, COL_HAS_CONFIG, COL_BUDGET, COL_TO
        COL_VALUE };
 
 /* How much a run trained, to tell a throughput change from a math change. */
-#define WORK_COLS " json_extract(r.record, '$.metrics.total_tokens_M'), json_extract(r.record, '$.metrics.num_steps')"
+#define WORK_COLS " " METRIC_SQL("r.", "total_tokens_M") ", " METRIC_SQL("r.", "num_steps")
 
 /* "crash in backward: 'message'" from a row of load_runs' query. */
 static char *failure_text(sqlite3_stmt *st, const char *status)

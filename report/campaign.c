@@ -12,6 +12,7 @@
 #include "db.h"
 #include "filter.h"
 #include "fmt.h"
+#include "metrics.h"
 #include "output.h"
 #include "report.h"
 #include "runpage.h"
@@ -81,8 +82,7 @@ static void load_members(struct camp *c)
 	int k = args.n + 1; /* the name's parameter number, after the metric's */
 	sb_adds(&sql, " END FROM runs p WHERE p.run_id = r.parent)");
 	for (int i = 0; i < 3; i++) /* our own metric names: no quoting needed */
-		sb_addf(&sql, ", CASE WHEN json_type(r.record, '$.metrics.%s') IN ('integer', 'real') "
-			      "THEN json_extract(r.record, '$.metrics.%s') END", perf_cols[i].metric, perf_cols[i].metric);
+		sb_addf(&sql, ", " METRIC_SQL("r.", "%s"), perf_cols[i].metric);
 	sb_addf(&sql, " FROM runs r WHERE r.id IN ("
 		      "SELECT id FROM runs WHERE campaign = ?%d "
 		      "UNION SELECT run FROM campaign_runs WHERE campaign = ?%d) "

@@ -7,6 +7,7 @@
 #include "tophits.h"
 #include "db.h"
 #include "fmt.h"
+#include "metrics.h"
 #include "repeats.h"
 #include "runpage.h"
 #include "runrow.h"
@@ -220,8 +221,7 @@ static const struct {
 	{ "peak_vram_mb", "peak VRAM MB", 0 },
 };
 
-#define PERF_SQL(m) "CASE WHEN json_type(record, '$.metrics." m "') IN ('integer', 'real') " \
-		    "THEN json_extract(record, '$.metrics." m "') END"
+#define PERF_SQL(m) METRIC_SQL("runs.", m)
 
 void daily_all_runs(struct day *d)
 {
