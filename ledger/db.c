@@ -361,7 +361,7 @@ static int db_upgrade(sqlite3 *db, const char *path)
 	 * (made anew: a ledger whose version was set back by hand keeps its
 	 * table, and its rows may be stale) */
 	if (!rc && v >= 1 && v < 4)
-		rc = db_exec(db, "DELETE FROM metrics") || db_exec(db, metrics_fill_sql(DIALECT_SQLITE));
+		rc = db_exec(db, "DELETE FROM metrics") || db_exec(db, metrics_fill_sql(DIALECT_SQLITE, 0));
 	if (!rc && v < LEDGER_SCHEMA_VERSION) {
 		char sql[64];
 		snprintf(sql, sizeof(sql), "PRAGMA user_version=%d", LEDGER_SCHEMA_VERSION);

@@ -56,20 +56,26 @@ int metrics_write(struct metrics_writer *w, sqlite3_int64 run, const json_t *rec
 	return 0;
 }
 
-const char *metrics_fill_sql(enum dialect d)
+/* json_each over a null or absent "metrics" gives one row without a key;
+ * jsonb_each of NULL gives none (and of a non-object fails, so only
+ * objects are passed). The PostgreSQL text ends before its WHERE, for
+ * the one-run form. */
+#define FILL_SQLITE                                                                    \
+	"INSERT INTO metrics(run, name, value)"                                        \
+	" SELECT r.id, j.key, CASE WHEN j.type IN ('integer', 'real') THEN j.value END" \
+	" FROM runs r, json_each(r.record, '$.metrics') j WHERE j.key IS NOT NULL"
+#define FILL_PG                                                                                    \
+	"INSERT INTO metrics(run, name, value)"                                                    \
+	" SELECT r.id, j.key, CASE WHEN jsonb_typeof(j.value) = 'number'"                          \
+	" THEN (j.value #>> '{}')::double precision END"                                           \
+	" FROM runs r, jsonb_each(CASE WHEN jsonb_typeof(r.record::jsonb -> 'metrics') = 'object'" \
+	" THEN r.record::jsonb -> 'metrics' END) j"
+
+const char *metrics_fill_sql(enum dialect d, int one_run)
 {
-	/* json_each over a null or absent "metrics" gives one row without a
-	 * key; jsonb_each of NULL gives none (and of a non-object fails, so
-	 * only objects are passed) */
-	return d == DIALECT_PG
-		       ? "INSERT INTO metrics(run, name, value)"
-			 " SELECT r.id, j.key, CASE WHEN jsonb_typeof(j.value) = 'number'"
-			 " THEN (j.value #>> '{}')::double precision END"
-			 " FROM runs r, jsonb_each(CASE WHEN jsonb_typeof(r.record::jsonb -> 'metrics') = 'object'"
-			 " THEN r.record::jsonb -> 'metrics' END) j"
-		       : "INSERT INTO metrics(run, name, value)"
-			 " SELECT r.id, j.key, CASE WHEN j.type IN ('integer', 'real') THEN j.value END"
-			 " FROM runs r, json_each(r.record, '$.metrics') j WHERE j.key IS NOT NULL";
+	if (!one_run)
+		return d == DIALECT_PG ? FILL_PG : FILL_SQLITE;
+	return d == DIALECT_PG ? FILL_PG " WHERE r.id = $1" : FILL_SQLITE " AND r.id = ?1";
 }
 
 void metrics_value_sql(sb *sql, const char *alias)

@@ -30,8 +30,9 @@ void metrics_writer_free(struct metrics_writer *w);
 int metrics_write(struct metrics_writer *w, sqlite3_int64 run, const json_t *rec, int replace);
 
 /* INSERT … SELECT that makes the rows of every stored run from its record,
- * in dialect d: the upgrade from version 3, in its transaction. */
-const char *metrics_fill_sql(enum dialect d);
+ * in dialect d: the upgrade from version 3, in its transaction. With
+ * one_run, of the run whose id is parameter 1 only (push, on the server). */
+const char *metrics_fill_sql(enum dialect d, int one_run);
 
 /* Append the value of one metric of run alias.id as an SQL expression
  * (NULL when the run lacks it); it takes one parameter, the metric's
