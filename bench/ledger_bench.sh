@@ -70,6 +70,11 @@ count() { sqlite3 -batch -noheader "$1" "$2"; }
 QUERY="--hardware H100 --status ok --where val_bpb<0.99 --since 2026-03-20 --until 2026-03-27"
 QUERY_SQL="SELECT count(*) FROM runs WHERE hw_class = 'H100' AND status = 'ok' AND val_bpb < 0.99
 	AND t_finished >= strftime('%s', '2026-03-20') AND t_finished < strftime('%s', '2026-03-28')"
+# a metric other than val_bpb (the metrics table since schema 4; before, a
+# json_extract of every run's record), checked against json_extract
+MQUERY="--status ok --where metrics.peak_vram_mb<11600"
+MQUERY_SQL="SELECT count(*) FROM runs WHERE status = 'ok'
+	AND json_extract(record, '\$.metrics.peak_vram_mb') < 11600"
 # runs that beat every earlier valid run of their class (all bench runs are timed)
 MOVED_SQL="SELECT count(*) FROM (SELECT val_bpb, min(val_bpb) OVER (PARTITION BY hw_class
 	ORDER BY t_finished, id ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS prev
@@ -81,6 +86,7 @@ echo "# ledger benchmark: $machine, $(free -g 2>/dev/null | awk '/^Mem:/ { print
 echo "# best of $REPEATS; ingest and .import into a fresh database each repeat; page cache warm, nothing flushed"
 echo "# reference: sqlite3 .import of the same rows as TSV into the same runs table and indexes"
 echo "# query: ledger query $QUERY"
+echo "# metric filter: ledger query $MQUERY"
 printf '%s\t%s\t%s\t%s\t%s\t%s\n' machine N operation seconds records/s ratio_vs_import
 for n in "$@"; do
 	"$dir/gen_runrec" "$n" 42 "$dir/runs.jsonl" "$dir/runs.tsv" || exit 3
@@ -95,11 +101,18 @@ for n in "$@"; do
 	# shellcheck disable=SC2086 # QUERY is a list of options
 	got=$("$LEDGER" --db "$dir/l.db" query $QUERY --format tsv | tail -n +2 | wc -l)
 	[ "$got" -eq "$want" ] || fail "query returned $got rows, SQL counts $want"
+	want=$(count "$dir/l.db" "$MQUERY_SQL")
+	# shellcheck disable=SC2086
+	got=$("$LEDGER" --db "$dir/l.db" query $MQUERY --format tsv | tail -n +2 | wc -l)
+	[ "$got" -eq "$want" ] || fail "metric filter returned $got rows, json_extract counts $want"
 	t_fr=$(best_of "$LEDGER" --db "$dir/l.db" frontier --format tsv)
 	# shellcheck disable=SC2086
 	t_q=$(best_of "$LEDGER" --db "$dir/l.db" query $QUERY --format tsv)
+	# shellcheck disable=SC2086
+	t_m=$(best_of "$LEDGER" --db "$dir/l.db" query $MQUERY --format tsv)
 	row "$n" "sqlite3 .import (reference)" "$t_imp" "$t_imp"
 	row "$n" "ledger ingest" "$t_ing" "$t_imp"
 	row "$n" "ledger frontier" "$t_fr" "$t_imp"
 	row "$n" "ledger query (filtered)" "$t_q" "$t_imp"
+	row "$n" "ledger query (metric filter)" "$t_m" "$t_imp"
 done

@@ -12,8 +12,10 @@
 #include "db.h"
 #include "filter.h"
 #include "lookup.h"
+#include "metrics.h"
 #include "repeats.h"
 #include "rkey.h"
+#include "runrow.h"
 #include "strmap.h"
 #include "sb.h"
 #include "util.h"
@@ -44,7 +46,7 @@ struct achange {
 };
 
 struct arun {
-	char *run_id, *parent, *status, *decision, *hw_class, *repeat_key;
+	struct runrow row;             /* id, run_id, parent, status, hw_class… (runrow.h) */
 	char *parent_key;              /* the parent's repeat_key; NULL when unknown */
 	char *description, *failure;   /* failure: "crash in backward: 'msg'"; NULL if valid */
 	double value;                  /* the metric; NAN unless a valid measurement */
@@ -209,7 +211,7 @@ static void add_run_list(sb *s, const struct arun *r, const int *idx, int n)
 	for (int i = 0; i < n; i++) {
 		if (i)
 			sb_adds(s, i == n - 1 ? " and " : ", ");
-		sb_adds(s, r[idx[i]].run_id);
+		sb_adds(s, r[idx[i]].row.run_id);
 	}
 }
 
@@ -256,10 +258,10 @@ static int load_changes(struct audit *a, sqlite3_stmt *st, sqlite3_int64 id, str
 static int load_parent(sqlite3_stmt *st, struct arun *r)
 {
 	r->parent_value = r->tokens[1] = r->steps[1] = NAN;
-	if (!r->parent)
+	if (!r->row.parent)
 		return 0;
 	sqlite3_reset(st);
-	db_bind_text(st, 2, r->parent);
+	db_bind_text(st, 2, r->row.parent);
 	int rc = db_step(st, "read the parent runs");
 	if (rc == SQLITE_ROW) {
 		r->parent_value = db_column_num(st, 0);
@@ -280,12 +282,12 @@ static void describe_changes(struct arun *r, int has_config)
 		 * inference could read (results.tsv "compile mode reduce-overhead")
 		 * still tested something: key it on the description, so a failed
 		 * attempt is still reported as unresolved. */
-		if (has_config || !r->parent || !r->description || !*r->description)
+		if (has_config || !r->row.parent || !r->row.description || !*r->row.description)
 			return;
 		sb key = SB_INIT, what = SB_INIT;
 		sb_adds(&key, "desc|");
-		rkey_description(&key, r->description);
-		sb_addf(&what, "'%s'", r->description);
+		rkey_description(&key, r->row.description);
+		sb_addf(&what, "'%s'", r->row.description);
 		r->hyp = sb_detach(&key);
 		r->what = sb_detach(&what);
 		r->by_description = 1;
@@ -301,9 +303,9 @@ static void describe_changes(struct arun *r, int has_config)
 		if (c->new_)
 			sb_addf(&what, " %s -> %s", c->old ? c->old : "?", c->new_);
 	}
-	if (unknown && r->description) {
+	if (unknown && r->row.description) {
 		sb_adds(&key, "|");
-		rkey_description(&key, r->description);
+		rkey_description(&key, r->row.description);
 	}
 	r->hyp = sb_detach(&key);
 	r->what = sb_detach(&what);
@@ -316,16 +318,16 @@ static void describe_changes(struct arun *r, int has_config)
 static char *repeat_group_key(const struct arun *r)
 {
 	sb k = SB_INIT;
-	if (r->repeat_key)
-		sb_addf(&k, "k:%s", r->repeat_key);
+	if (r->row.repeat_key)
+		sb_addf(&k, "k:%s", r->row.repeat_key);
 	else if (r->rerun && r->parent_key)
 		sb_addf(&k, "k:%s", r->parent_key);
 	else if (r->rerun) /* the parent has no key either: it is keyed by its id below */
-		sb_addf(&k, "r:%s", r->parent);
-	else if (r->hyp && r->parent)
-		sb_addf(&k, "h:%s|%s|%s", r->parent, r->hyp, r->hw_class ? r->hw_class : "");
+		sb_addf(&k, "r:%s", r->row.parent);
+	else if (r->hyp && r->row.parent)
+		sb_addf(&k, "h:%s|%s|%s", r->row.parent, r->hyp, r->row.hw_class ? r->row.hw_class : "");
 	else if (!r->nch)
-		sb_addf(&k, "r:%s", r->run_id);
+		sb_addf(&k, "r:%s", r->row.run_id);
 	else
 		return NULL;
 	return sb_detach(&k);
@@ -336,14 +338,14 @@ static char *repeat_group_key(const struct arun *r)
  * class. A re-test after the parent changed is another hypothesis. */
 static char *duplicate_key(const struct arun *r)
 {
-	if (!r->hyp || r->by_description || !r->parent)
+	if (!r->hyp || r->by_description || !r->row.parent)
 		return NULL;
 	sb k = SB_INIT;
 	if (r->parent_key)
 		sb_addf(&k, "k:%s", r->parent_key);
 	else
-		sb_addf(&k, "r:%s", r->parent);
-	sb_addf(&k, "|%s|%s", r->hw_class ? r->hw_class : "", r->hyp);
+		sb_addf(&k, "r:%s", r->row.parent);
+	sb_addf(&k, "|%s|%s", r->row.hw_class ? r->row.hw_class : "", r->hyp);
 	return sb_detach(&k);
 }
 
@@ -356,11 +358,11 @@ static void mark_rerun(struct arun *r)
 	int seeds = 0;
 	for (int i = 0; i < r->nch; i++)
 		seeds += rkey_is_seed(r->ch[i].var);
-	if (!r->parent)
+	if (!r->row.parent)
 		return;
-	r->rerun = (r->repeat_key && r->parent_key && !strcmp(r->repeat_key, r->parent_key)) ||
+	r->rerun = (r->row.repeat_key && r->parent_key && !strcmp(r->row.repeat_key, r->parent_key)) ||
 		   (r->nch > 0 && seeds == r->nch) ||
-		   (rkey_rerun_text(r->description) && r->exact_nonseed == 0);
+		   (rkey_rerun_text(r->row.description) && r->exact_nonseed == 0);
 	if (!r->rerun)
 		return;
 	for (int i = 0; i < r->nch; i++) {
@@ -382,18 +384,16 @@ static char *var_set(const struct arun *r)
 	return sb_detach(&s);
 }
 
-/* The columns of load_runs' query, in order. */
-enum { COL_ID, COL_RUN_ID, COL_PARENT, COL_STATUS, COL_DECISION, COL_HW, COL_REPEAT_KEY,
-       COL_DESCRIPTION, COL_PHASE, COL_MESSAGE, COL_HAS_CONFIG, COL_BUDGET, COL_TOKENS, COL_STEPS,
+/* The columns of load_runs' query after the run's own (runrow.h), in order. */
+enum { COL_PHASE = RUNROW_NCOLS, COL_MESSAGE, COL_HAS_CONFIG, COL_BUDGET, COL_TOKENS, COL_STEPS,
        COL_VALUE };
 
 /* How much a run trained, to tell a throughput change from a math change. */
-#define WORK_COLS " json_extract(r.record, '$.metrics.total_tokens_M'), json_extract(r.record, '$.metrics.num_steps')"
+#define WORK_COLS " " METRIC_SQL("r.", "total_tokens_M") ", " METRIC_SQL("r.", "num_steps")
 
 /* "crash in backward: 'message'" from a row of load_runs' query. */
-static char *failure_text(sqlite3_stmt *st)
+static char *failure_text(sqlite3_stmt *st, const char *status)
 {
-	const char *status = (const char *)sqlite3_column_text(st, COL_STATUS);
 	const char *phase = (const char *)sqlite3_column_text(st, COL_PHASE);
 	const char *msg = (const char *)sqlite3_column_text(st, COL_MESSAGE);
 	sb s = SB_INIT;
@@ -409,8 +409,7 @@ static int load_runs(struct audit *a)
 {
 	int cap = 0;
 	sqlite3_stmt *st = prepare_metric(a,
-		"SELECT r.id, r.run_id, r.parent, r.status, r.decision, r.hw_class, r.repeat_key,"
-		" r.description, json_extract(r.record, '$.failure.phase'),"
+		"SELECT " RUNROW_COLS("r.") ", json_extract(r.record, '$.failure.phase'),"
 		" json_extract(r.record, '$.failure.message'),"
 		" json_type(r.record, '$.config') IS NOT NULL,"
 		" coalesce(json_extract(r.record, '$.budget.seconds'),"
@@ -429,18 +428,12 @@ static int load_runs(struct audit *a)
 		}
 		struct arun *r = &a->r[a->n++];
 		memset(r, 0, sizeof(*r));
-		r->run_id = db_column_dup(st, COL_RUN_ID);
-		r->parent = db_column_dup(st, COL_PARENT);
-		r->status = db_column_dup(st, COL_STATUS);
-		r->decision = db_column_dup(st, COL_DECISION);
-		r->hw_class = db_column_dup(st, COL_HW);
-		r->repeat_key = db_column_dup(st, COL_REPEAT_KEY);
-		r->description = db_column_dup(st, COL_DESCRIPTION);
+		runrow_read(st, &r->row);
 		r->value = db_column_num(st, COL_VALUE);
 		if (isnan(r->value))
-			r->failure = failure_text(st);
-		r->on_hw = !a->c.hardware || (r->hw_class && str_ieq(r->hw_class, a->c.hardware));
-		if (load_changes(a, chg, sqlite3_column_int64(st, COL_ID), r)) {
+			r->failure = failure_text(st, r->row.status);
+		r->on_hw = !a->c.hardware || (r->row.hw_class && str_ieq(r->row.hw_class, a->c.hardware));
+		if (load_changes(a, chg, r->row.id, r)) {
 			rc = DB_ERROR;
 			break;
 		}
@@ -474,8 +467,7 @@ static void runs_release(struct audit *a)
 			free(r->ch[j].new_);
 		}
 		free(r->ch);
-		free(r->run_id); free(r->parent); free(r->status); free(r->decision);
-		free(r->hw_class); free(r->repeat_key); free(r->description);
+		runrow_release(&r->row);
 		free(r->failure); free(r->hyp); free(r->what); free(r->rkey); free(r->vset);
 		free(r->dkey); free(r->parent_key);
 	}
@@ -507,10 +499,10 @@ static void resolve_budgets(struct audit *a)
 			if (is_budget_var(r->ch[j].var) && r->ch[j].new_ && !parse_double(r->ch[j].new_, &v) && v > 0)
 				r->budget = v;
 		}
-		const struct strmap_slot *p = r->parent && isnan(r->budget) ? strmap_find(&by_id, r->parent) : NULL;
+		const struct strmap_slot *p = r->row.parent && isnan(r->budget) ? strmap_find(&by_id, r->row.parent) : NULL;
 		if (p)
 			r->budget = a->r[p->v.n].budget;
-		strmap_get(&by_id, r->run_id, NULL)->v.n = i;
+		strmap_get(&by_id, r->row.run_id, NULL)->v.n = i;
 	}
 	strmap_release(&by_id);
 }
@@ -528,12 +520,12 @@ static void mark_comparable(struct audit *a)
 		struct arun *r = &a->r[i];
 		r->off_budget = !isnan(a->budget) && !isnan(r->budget) && fabs(r->budget - a->budget) > 0.5;
 		r->comparable = r->on_hw && !r->off_budget;
-		const struct strmap_slot *p = r->parent ? strmap_find(&by_id, r->parent) : NULL;
+		const struct strmap_slot *p = r->row.parent ? strmap_find(&by_id, r->row.parent) : NULL;
 		if (p) {
 			double pb = a->r[p->v.n].budget;
 			r->parent_budget_differs = !isnan(pb) && !isnan(r->budget) && fabs(pb - r->budget) > 0.5;
 		}
-		strmap_get(&by_id, r->run_id, NULL)->v.n = i;
+		strmap_get(&by_id, r->row.run_id, NULL)->v.n = i;
 	}
 	strmap_release(&by_id);
 }
@@ -547,7 +539,7 @@ static int resolve_baseline(struct audit *a)
 	if (!a->c.baseline) {
 		for (int i = 0; i < a->n && !a->baseline_run; i++)
 			if (!isnan(a->r[i].value) && a->r[i].on_hw) {
-				a->baseline_run = xstrdup(a->r[i].run_id);
+				a->baseline_run = xstrdup(a->r[i].row.run_id);
 				a->baseline_value = a->r[i].value;
 				a->r[i].is_baseline = 1;
 			}
@@ -574,7 +566,7 @@ static int resolve_baseline(struct audit *a)
 	if (rc == DB_ERROR)
 		return -2;
 	for (int i = 0; i < a->n; i++)
-		a->r[i].is_baseline = a->baseline_run && !strcmp(a->r[i].run_id, a->baseline_run);
+		a->r[i].is_baseline = a->baseline_run && !strcmp(a->r[i].row.run_id, a->baseline_run);
 	return 0;
 }
 
@@ -659,7 +651,7 @@ static void parent_refs(struct audit *a)
 	struct groups g;
 	for (int i = 0; i < a->n; i++) {
 		keys[i] = a->r[i].rkey;
-		strmap_get(&by_id, a->r[i].run_id, NULL)->v.n = i;
+		strmap_get(&by_id, a->r[i].row.run_id, NULL)->v.n = i;
 	}
 	groups_build(a->n, keys, &g);
 	for (int k = 0; k < g.n; k++) {
@@ -678,7 +670,7 @@ static void parent_refs(struct audit *a)
 	}
 	for (int i = 0; i < a->n; i++) {
 		struct arun *r = &a->r[i];
-		const struct strmap_slot *p = r->parent ? strmap_find(&by_id, r->parent) : NULL;
+		const struct strmap_slot *p = r->row.parent ? strmap_find(&by_id, r->row.parent) : NULL;
 		r->parent_ref = r->parent_value;
 		r->parent_n = isnan(r->parent_value) ? 0 : 1;
 		if (p && cnt[p->v.n] >= 2) {
@@ -719,7 +711,7 @@ static int repeat_group(struct audit *a, const int *idx, int n, double *ss)
 		const struct arun *r0 = &a->r[valid[0]];
 		struct finding *f = finding_new(a->out, a->c.name, AUDIT_REPEAT_NOISE, AUDIT_INFO);
 		for (int j = 0; j < nv; j++)
-			finding_run(f, a->r[valid[j]].run_id);
+			finding_run(f, a->r[valid[j]].row.run_id);
 		finding_run_vars(f, r0);
 		finding_val(f, "n", nv);
 		finding_val(f, "mean", mean);
@@ -837,17 +829,17 @@ static void audit_no_improvement(struct audit *a)
 			    "nothing is known to beat it.", a->baseline_run, a->c.metric, a->baseline_value, hw_name(a));
 		return;
 	}
-	finding_run(f, a->r[best].run_id);
+	finding_run(f, a->r[best].row.run_id);
 	finding_val(f, "best", a->r[best].value);
 	finding_say(f, "No run beat the baseline %s (%s %.6f) on %s: the best of %d other valid run%s, %s, "
 		    "reached %.6f (%+.6f); keep the baseline configuration.",
 		    a->baseline_run, a->c.metric, a->baseline_value, hw_name(a), others, others == 1 ? "" : "s",
-		    a->r[best].run_id, a->r[best].value, a->r[best].value - a->baseline_value);
+		    a->r[best].row.run_id, a->r[best].value, a->r[best].value - a->baseline_value);
 }
 
 static int decided(const struct arun *r, const char *d)
 {
-	return r->decision && !strcmp(r->decision, d);
+	return r->row.decision && !strcmp(r->row.decision, d);
 }
 
 /* Autoresearch's keep rate (analysis.ipynb): keeps / (keeps + discards),
@@ -950,7 +942,7 @@ static void audit_out_of_scope(struct audit *a)
 		for (int i = 0; i < a->n; i++)
 			for (int j = 0; j < a->r[i].nch; j++)
 				if (!strcmp(a->r[i].ch[j].var, vars[v]))
-					finding_run(f, a->r[i].run_id);
+					finding_run(f, a->r[i].row.run_id);
 		finding_val(f, "n_runs", f->nruns);
 		finding_say(f, "%d run%s changed %s, which is outside the search space (%s); "
 			    "%s not answer the campaign's question: keep to the search space "
@@ -1006,7 +998,7 @@ static void audit_confounded(struct audit *a)
 		const struct arun *r = &a->r[idx[0]];
 		struct finding *f = finding_new(a->out, a->c.name, AUDIT_CONFOUNDED, AUDIT_WARN);
 		for (int j = 0; j < n; j++)
-			finding_run(f, a->r[idx[j]].run_id);
+			finding_run(f, a->r[idx[j]].row.run_id);
 		finding_run_vars(f, r);
 		finding_val(f, "n_runs", n);
 		finding_val(f, "valid", valid);
@@ -1032,8 +1024,8 @@ static void unresolved(struct audit *a, const int *idx, int n)
 	struct finding *f = finding_new(a->out, a->c.name, AUDIT_UNRESOLVED, AUDIT_WARN);
 	sb s = SB_INIT;
 	for (int j = 0; j < n; j++) {
-		finding_run(f, a->r[idx[j]].run_id);
-		sb_addf(&s, "%s%s: %s", j ? "; " : "", a->r[idx[j]].run_id, a->r[idx[j]].failure);
+		finding_run(f, a->r[idx[j]].row.run_id);
+		sb_addf(&s, "%s%s: %s", j ? "; " : "", a->r[idx[j]].row.run_id, a->r[idx[j]].failure);
 	}
 	finding_run_vars(f, r);
 	finding_val(f, "attempts", n);
@@ -1047,12 +1039,12 @@ static void unresolved(struct audit *a, const int *idx, int n)
  * an attempt named with what it gave. */
 static void say_attempt(sb *s, const struct audit *a, const struct arun *r)
 {
-	sb_addf(s, "%s (", r->run_id);
+	sb_addf(s, "%s (", r->row.run_id);
 	if (isnan(r->value))
-		sb_adds(s, r->failure ? r->failure : r->status);
+		sb_adds(s, r->failure ? r->failure : r->row.status);
 	else
-		sb_addf(s, "%s %.6f%s%s", a->c.metric, r->value, r->decision ? ", " : "",
-			r->decision ? r->decision : "");
+		sb_addf(s, "%s %.6f%s%s", a->c.metric, r->value, r->row.decision ? ", " : "",
+			r->row.decision ? r->row.decision : "");
 	sb_addc(s, ')');
 }
 
@@ -1062,7 +1054,7 @@ static void duplicate(struct audit *a, const int *idx, int n, int measured)
 	int extra = n - measured - 1;
 	struct finding *f = finding_new(a->out, a->c.name, AUDIT_DUPLICATE_ATTEMPT, AUDIT_WARN);
 	for (int j = measured; j < n; j++)
-		finding_run(f, a->r[idx[j]].run_id);
+		finding_run(f, a->r[idx[j]].row.run_id);
 	finding_run_vars(f, m);
 	finding_val(f, "attempts", n);
 	finding_val(f, "after_measured", extra);
@@ -1076,7 +1068,7 @@ static void duplicate(struct audit *a, const int *idx, int n, int measured)
 	}
 	finding_say(f, "%s against %s was already measured by %s and tried %d more time%s against the same "
 		    "parent configuration: %s; to measure noise repeat the parent unchanged, otherwise move on.",
-		    m->what, m->parent, first.buf, extra, extra == 1 ? "" : "s", later.buf);
+		    m->what, m->row.parent, first.buf, extra, extra == 1 ? "" : "s", later.buf);
 	sb_release(&first);
 	sb_release(&later);
 }
@@ -1111,9 +1103,9 @@ static void audit_hypotheses(struct audit *a, enum audit_kind kind)
 /* A run claims an improvement when kept, or undecided and better than its parent. */
 static int claims_gain(const struct audit *a, const struct arun *r)
 {
-	if (r->decision && !strcmp(r->decision, "keep"))
+	if (r->row.decision && !strcmp(r->row.decision, "keep"))
 		return 1;
-	return !r->decision && better(a, r->value, r->parent_ref);
+	return !r->row.decision && better(a, r->value, r->parent_ref);
 }
 
 /* A warning about run r measured against its parent's reference: the
@@ -1122,8 +1114,8 @@ static int claims_gain(const struct audit *a, const struct arun *r)
 static struct finding *against_parent(struct audit *a, enum audit_kind kind, const struct arun *r)
 {
 	struct finding *f = finding_new(a->out, a->c.name, kind, AUDIT_WARN);
-	finding_run(f, r->run_id);
-	finding_run(f, r->parent);
+	finding_run(f, r->row.run_id);
+	finding_run(f, r->row.parent);
 	finding_run_vars(f, r);
 	finding_val(f, "value", r->value);
 	finding_val(f, "parent", r->parent_ref);
@@ -1135,9 +1127,9 @@ static struct finding *against_parent(struct audit *a, enum audit_kind kind, con
 static void say_parent(sb *s, const struct arun *r)
 {
 	if (r->parent_n >= 2)
-		sb_addf(s, ", the mean of %d measurements of its parent %s,", r->parent_n, r->parent);
+		sb_addf(s, ", the mean of %d measurements of its parent %s,", r->parent_n, r->row.parent);
 	else
-		sb_addf(s, " for its parent %s,", r->parent);
+		sb_addf(s, " for its parent %s,", r->row.parent);
 }
 
 static void audit_within_noise(struct audit *a)
@@ -1160,7 +1152,7 @@ static void audit_within_noise(struct audit *a)
 		say_parent(&par, r);
 		finding_say(f, "%s %s %.6f against %.6f%s a gain of %.6f, below the noise floor "
 			    "%.6f; repeat it before building on it.",
-			    r->run_id, r->decision ? "was kept at" : "claims", r->value, r->parent_ref,
+			    r->row.run_id, r->row.decision ? "was kept at" : "claims", r->value, r->parent_ref,
 			    par.buf, g, a->floor);
 		sb_release(&par);
 	}
@@ -1220,12 +1212,12 @@ static void audit_impl_changed_metric(struct audit *a)
 				100 * w);
 		sb par = SB_INIT;
 		if (r->parent_n >= 2)
-			sb_addf(&par, "the mean of %d measurements of %s", r->parent_n, r->parent);
+			sb_addf(&par, "the mean of %d measurements of %s", r->parent_n, r->row.parent);
 		else
-			sb_adds(&par, r->parent);
+			sb_adds(&par, r->row.parent);
 		finding_say(f, "%s changed only %s, which must not change the math, yet %s moved %+.6f "
 			    "(%.6f vs %.6f for %s), beyond the noise floor %.6f, %s: check the implementation.",
-			    r->run_id, r->what, a->c.metric, delta, r->value, r->parent_ref, par.buf, a->floor,
+			    r->row.run_id, r->what, a->c.metric, delta, r->value, r->parent_ref, par.buf, a->floor,
 			    why.buf);
 		sb_release(&par);
 		sb_release(&why);
@@ -1237,7 +1229,7 @@ static void audit_other_hardware(struct audit *a)
 	char **keys = xcalloc((size_t)a->n + 1, sizeof(char *));
 	for (int i = 0; i < a->n; i++)
 		if (!a->r[i].on_hw)
-			keys[i] = a->r[i].hw_class ? a->r[i].hw_class : "unknown hardware";
+			keys[i] = a->r[i].row.hw_class ? a->r[i].row.hw_class : "unknown hardware";
 	struct groups g;
 	groups_build(a->n, keys, &g);
 	for (int k = 0; k < g.n; k++) {
@@ -1245,7 +1237,7 @@ static void audit_other_hardware(struct audit *a)
 		int n = g.start[k + 1] - g.start[k];
 		struct finding *f = finding_new(a->out, a->c.name, AUDIT_OTHER_HARDWARE, AUDIT_WARN);
 		for (int j = 0; j < n; j++)
-			finding_run(f, a->r[idx[j]].run_id);
+			finding_run(f, a->r[idx[j]].row.run_id);
 		finding_val(f, "n_runs", n);
 		finding_say(f, "%d run%s ran on %s, not on the campaign's %s; %s against the budget but "
 			    "cannot be compared with the baseline: rerun on %s or assign %s to another campaign.",
@@ -1276,7 +1268,7 @@ static void audit_other_budget(struct audit *a)
 		struct finding *f = finding_new(a->out, a->c.name, AUDIT_OTHER_BUDGET, AUDIT_WARN);
 		sb runs = SB_INIT;
 		for (int j = 0; j < n; j++)
-			finding_run(f, a->r[idx[j]].run_id);
+			finding_run(f, a->r[idx[j]].row.run_id);
 		add_run_list(&runs, a->r, idx, n);
 		finding_val(f, "n_runs", n);
 		finding_val(f, "budget", a->r[idx[0]].budget);
@@ -1319,8 +1311,8 @@ static void audit_discarded_improvement(struct audit *a)
 		if (!isnan(a->floor) && g < a->floor)
 			continue;
 		struct finding *f = finding_new(a->out, a->c.name, AUDIT_DISCARDED_IMPROVEMENT, AUDIT_WARN);
-		finding_run(f, b->run_id);
-		finding_run(f, r->run_id);
+		finding_run(f, b->row.run_id);
+		finding_run(f, r->row.run_id);
 		finding_run_vars(f, r);
 		finding_val(f, "value", r->value);
 		finding_val(f, "frontier", b->value);
@@ -1333,8 +1325,8 @@ static void audit_discarded_improvement(struct audit *a)
 			sb_addf(&noise, "beyond the noise floor %.6f", a->floor);
 		finding_say(f, "%s (%s) was discarded at %s %.6f though it beat the kept frontier %.6f of %s by "
 			    "%.6f (%s): repeat it and keep it if it holds.",
-			    r->run_id, r->what ? r->what : "no change recorded", a->c.metric, r->value, b->value,
-			    b->run_id, g, noise.buf);
+			    r->row.run_id, r->what ? r->what : "no change recorded", a->c.metric, r->value, b->value,
+			    b->row.run_id, g, noise.buf);
 		sb_release(&noise);
 	}
 }
@@ -1372,7 +1364,7 @@ static void fill_summary(const struct audit *a, const struct finding_list *fl, s
 		const struct arun *r = &a->r[i];
 		if (!isnan(r->value) && r->comparable && (isnan(s->best_value) || better(a, r->value, s->best_value))) {
 			free(s->best_run);
-			s->best_run = xstrdup(r->run_id);
+			s->best_run = xstrdup(r->row.run_id);
 			s->best_value = r->value;
 		}
 	}
@@ -1383,7 +1375,7 @@ static void fill_summary(const struct audit *a, const struct finding_list *fl, s
 		if (a->r[i].off_budget) {
 			s->other_budget_runs = xrealloc(s->other_budget_runs,
 							(size_t)(s->other_budget + 1) * sizeof(char *));
-			s->other_budget_runs[s->other_budget++] = xstrdup(a->r[i].run_id);
+			s->other_budget_runs[s->other_budget++] = xstrdup(a->r[i].row.run_id);
 		}
 	s->noise_floor = a->floor;
 	s->pooled_sd = a->pooled_sd;

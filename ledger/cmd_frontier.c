@@ -99,15 +99,15 @@ static void render(const struct frontier *f, const struct frontier_opts *o, stru
 	for (int k = 0; k < f->n; k++) {
 		const struct frontier_point *p = &f->pts[k];
 		int r = table_add_row(&t), c = 0;
-		table_set_text(&t, r, c++, p->run_id);
+		table_set_text(&t, r, c++, p->row.run_id);
 		if (tier)
 			table_set_text(&t, r, c++, p->group);
-		table_set_text(&t, r, c++, tier ? p->hw_class : p->group);
+		table_set_text(&t, r, c++, tier ? p->row.hw_class : p->group);
 		table_set_num(&t, r, c++, p->value, prec);
 		table_set_num(&t, r, c++, p->delta, prec);
-		table_set_text(&t, r, c++, p->agent);
-		table_set_text(&t, r, c++, p->description);
-		table_set_text(&t, r, c++, p->finished_at);
+		table_set_text(&t, r, c++, p->row.agent);
+		table_set_text(&t, r, c++, p->row.description);
+		table_set_text(&t, r, c++, p->row.finished_at);
 	}
 	table_render(&t, ctx->fmt, stdout);
 	table_release(&t);

@@ -9,6 +9,7 @@
 #include "db.h"
 #include "dialect.h"
 #include "ledger.h"
+#include "metrics.h"
 #include "pg.h"
 #include "pg_schema.h"
 #include "util.h"
@@ -160,7 +161,10 @@ static int push_run(struct push *p, sqlite3_stmt *q)
 	PQclear(r);
 	p->batch.fresh += fresh;
 	p->batch.n++;
-	return (fresh && push_changes(p, local, id)) || push_annotations(p, local, id);
+	const char *server_id[] = { id };
+	return (fresh && (push_changes(p, local, id) ||
+			  pg_run(p->pg, "store the run's metrics", metrics_fill_sql(DIALECT_PG, 1), 1, server_id))) ||
+	       push_annotations(p, local, id);
 }
 
 /* One batch: the runs after local id *after, at most PUSH_BATCH, in one

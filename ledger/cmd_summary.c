@@ -118,7 +118,7 @@ static int count_runs(sqlite3 *db, const struct summary_args *a, struct summary 
 		s->since_move++;
 		s->since_improved++;
 		for (int k = 0; k < s->f.n; k++) {
-			if (s->f.pts[k].id != id)
+			if (s->f.pts[k].row.id != id)
 				continue;
 			s->since_move = 0;
 			s->moved_ever = 1;
@@ -218,9 +218,9 @@ static json_t *best_list(const struct frontier *f, const char *metric)
 	for (int k = 0; k < nbest; k++) {
 		json_t *b = json_object();
 		json_object_set_new(b, "hardware", json_string(best[k]->group));
-		json_object_set_new(b, "run_id", best[k]->run_id ? json_string(best[k]->run_id) : json_null());
+		json_object_set_new(b, "run_id", best[k]->row.run_id ? json_string(best[k]->row.run_id) : json_null());
 		json_object_set_new(b, metric, number_or_null(best[k]->value));
-		json_object_set_new(b, "finished_at", best[k]->finished_at ? json_string(best[k]->finished_at) : json_null());
+		json_object_set_new(b, "finished_at", best[k]->row.finished_at ? json_string(best[k]->row.finished_at) : json_null());
 		json_array_append_new(arr, b);
 	}
 	free(best);

@@ -1,7 +1,9 @@
 /* db.c — open the ledger database and own its schema.
  *
- * Schema version 3 (PRAGMA user_version; a version 1 or 2 ledger is
- * upgraded on open, see db_upgrade); a new ledger has 16 KB pages, WAL:
+ * Schema version 4 (PRAGMA user_version; a version 1, 2 or 3 ledger is
+ * upgraded on open, see db_upgrade); a new ledger has 16 KB pages, WAL.
+ * The SQL that makes it is written once for SQLite and PostgreSQL, in
+ * ledger/dialect.c; what each column holds is said here:
  *
  * runs        one row per distinct run record (identity = content hash)
  *   id            INTEGER  ingest order; ties in time are broken by it
@@ -56,90 +58,48 @@
  *   tag: the value, '' removes it; decision: keep|discard; archive:
  *   archived|restored), who TEXT, at TEXT (ISO-8601 UTC); index
  *   annotations_run (run, kind)
+ *
+ * metrics     (version 4) each metric of a run's record, so a metric is
+ *   read by key instead of from the record text (ledger/metrics.h): run
+ *   INTEGER -> runs.id, name TEXT, value REAL (NULL: null in the record);
+ *   primary key (run, name)
  */
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 #include <time.h>
 #include "db.h"
+#include "dialect.h"
+#include "metrics.h"
 #include "sb.h"
 #include "util.h"
 
-/* The changes table's columns; version 2 added 'code' to how, span and
- * infer_version, and moving a version 1 ledger up rebuilds the table with
- * them (db_upgrade), so the definition is written once. */
-#define CHANGES_COLUMNS \
-	" run INTEGER NOT NULL REFERENCES runs(id), var TEXT NOT NULL," \
-	" old TEXT, new TEXT, how TEXT NOT NULL CHECK(how IN ('exact','code','inferred'))," \
-	" span TEXT, infer_version INTEGER," \
-	" PRIMARY KEY(run, var)"
+/* ---- the schema (dialect.c) ------------------------------------------ */
 
-static const char *const schema =
-	"CREATE TABLE IF NOT EXISTS runs("
-	" id INTEGER PRIMARY KEY,"
-	" run_id TEXT NOT NULL UNIQUE,"
-	/* No UNIQUE here: run_id's index already rejects a second copy of a
-	 * record (see above), and a B-tree of random 64-character keys cost
-	 * a random page per insert: 10^6 ingest 68 -> 58 s without it. */
-	" content_hash TEXT NOT NULL,"
-	" parent TEXT, campaign TEXT, agent TEXT, description TEXT,"
-	" status TEXT NOT NULL, decision TEXT,"
-	" started_at TEXT, finished_at TEXT, t_finished REAL,"
-	" gpu_name TEXT, hw_class TEXT, vram_tier TEXT, gpu_count INTEGER, gpu_mem_mb REAL,"
-	" code_commit TEXT, code_dirty INTEGER, diff_sha256 TEXT,"
-	" data_name TEXT, data_sha256 TEXT,"
-	" val_bpb REAL, repeat_key TEXT,"
-	" source_format TEXT, source_file TEXT, source_line INTEGER,"
-	" ingested_at TEXT, record TEXT NOT NULL);"
-	"CREATE TABLE IF NOT EXISTS changes("
-	CHANGES_COLUMNS ") WITHOUT ROWID;"
-	"CREATE TABLE IF NOT EXISTS quarantine("
-	" id INTEGER PRIMARY KEY, source_file TEXT, line INTEGER,"
-	" reason TEXT NOT NULL, content TEXT, ingested_at TEXT);"
-	"CREATE TABLE IF NOT EXISTS campaigns(name TEXT PRIMARY KEY, spec TEXT NOT NULL);"
-	"CREATE TABLE IF NOT EXISTS campaign_runs("
-	" campaign TEXT NOT NULL, run INTEGER NOT NULL REFERENCES runs(id),"
-	" PRIMARY KEY(campaign, run)) WITHOUT ROWID;"
-	"CREATE TABLE IF NOT EXISTS annotations("
-	" id INTEGER PRIMARY KEY, run INTEGER NOT NULL REFERENCES runs(id),"
-	" kind TEXT NOT NULL CHECK(kind IN ('note','tag','decision','archive')),"
-	" key TEXT, value TEXT NOT NULL, who TEXT, at TEXT NOT NULL);";
-
-/* The secondary indexes: all but the tables' own keys and UNIQUE
- * constraints. "def" is what follows the index name; SQLite keeps
- * "CREATE INDEX <name> <def>" in sqlite_master. */
-static const struct {
-	const char *name, *def;
-} indexes[] = {
-	{ "runs_time", "ON runs(t_finished, id)" },
-	{ "runs_hw", "ON runs(hw_class)" },
-	{ "runs_agent", "ON runs(agent)" },
-	{ "runs_campaign", "ON runs(campaign)" },
-	{ "runs_repeat", "ON runs(repeat_key)" },
-	/* Covering index for the frontier (ledger/frontier.c): one pass in
-	 * (t_finished, id) order reads class, tier and val_bpb from the index
-	 * alone; partial, since only valid measurements enter a frontier.
-	 * 10^6 runs: 0.55 s without it, 0.11 s with it (docs/bench.md). */
-	{ "runs_frontier", "ON runs(t_finished, id, hw_class, vram_tier, val_bpb)"
-			   " WHERE val_bpb IS NOT NULL" },
-	{ "changes_var", "ON changes(var)" },
-	{ "annotations_run", "ON annotations(run, kind)" },
-};
-
-/* ---- secondary indexes -------------------------------------------- */
-
-static int indexes_create(sqlite3 *db)
+/* Statement i of dialect.c's schema for SQLite, as CREATE … IF NOT EXISTS:
+ * an upgrade makes the tables and indexes an older version lacks, and
+ * leaves the others as they are. */
+static int schema_create(sqlite3 *db, size_t i)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(indexes); i++) {
-		char sql[256];
-		snprintf(sql, sizeof(sql), "CREATE INDEX IF NOT EXISTS %s %s", indexes[i].name,
-			 indexes[i].def);
-		if (db_exec(db, sql))
-			return -1;
-	}
-	return 0;
+	const char *sql = dialect_schema(i);
+	sb text = SB_INIT;
+	/* "CREATE TABLE " and "CREATE INDEX " are equally long */
+	size_t head = strlen("CREATE TABLE ");
+	sb_add(&text, sql, head);
+	sb_adds(&text, "IF NOT EXISTS ");
+	int rc = dialect_expand(DIALECT_SQLITE, sql + head, &text) ? -1 : db_exec(db, text.buf);
+	sb_release(&text);
+	return rc;
 }
 
+/* Every table and index the current version has and the ledger lacks. */
+static int schema_create_missing(sqlite3 *db)
+{
+	for (size_t i = 0; i < dialect_schema_count(); i++)
+		if (schema_create(db, i))
+			return -1;
+	return 0;
+}
 
 static int refuse_readonly(const char *path, const char *sqlite_said);
 
@@ -344,13 +304,13 @@ static void open_failed_hint(sqlite3 *db, const char *path)
 
 /* Version 1 -> 2: the changes table gains how = 'code', span and
  * infer_version. SQLite cannot alter a CHECK constraint, so the table is
- * rebuilt; old rows keep their values, with no span and no version. */
-static const char *const upgrade_v1_v2 =
-	"CREATE TABLE changes_v2(" CHANGES_COLUMNS ") WITHOUT ROWID;"
-	"INSERT INTO changes_v2(run, var, old, new, how)"
-	" SELECT run, var, old, new, how FROM changes;"
-	"DROP TABLE changes;"
-	"ALTER TABLE changes_v2 RENAME TO changes;";
+ * made again from the schema (schema_create_missing, after this); old rows
+ * keep their values, with no span and no version. */
+static const char *const upgrade_v1_v2_out =
+	"ALTER TABLE changes RENAME TO changes_v1; DROP INDEX IF EXISTS changes_var;";
+static const char *const upgrade_v1_v2_in =
+	"INSERT INTO changes(run, var, old, new, how) SELECT run, var, old, new, how FROM changes_v1;"
+	"DROP TABLE changes_v1;";
 
 /* Create the schema in a new ledger, or bring an older one up to this
  * version, in one transaction: a failure leaves the ledger as it was. The
@@ -389,12 +349,19 @@ static int db_upgrade(sqlite3 *db, const char *path)
 	if (v >= 1 && v < LEDGER_SCHEMA_VERSION)
 		rl_warn("ledger '%s': upgrading its schema from version %d to %d", path, v,
 			LEDGER_SCHEMA_VERSION);
-	if (v >= 1 && v < 2)
-		rc = db_exec(db, upgrade_v1_v2);
-	/* 2 -> 3 adds the annotations table and its index: the schema text
-	 * and the index list below create what is missing */
+	if (!rc && v >= 1 && v < 2)
+		rc = db_exec(db, upgrade_v1_v2_out);
+	/* 2 -> 3 adds the annotations table and its index, 3 -> 4 the metrics
+	 * table: made here from the schema text, with what else is missing */
 	if (!rc && v < LEDGER_SCHEMA_VERSION)
-		rc = db_exec(db, schema) || indexes_create(db);
+		rc = schema_create_missing(db);
+	if (!rc && v >= 1 && v < 2)
+		rc = db_exec(db, upgrade_v1_v2_in);
+	/* 3 -> 4: the metrics of the runs already stored, from their records
+	 * (made anew: a ledger whose version was set back by hand keeps its
+	 * table, and its rows may be stale) */
+	if (!rc && v >= 1 && v < 4)
+		rc = db_exec(db, "DELETE FROM metrics") || db_exec(db, metrics_fill_sql(DIALECT_SQLITE, 0));
 	if (!rc && v < LEDGER_SCHEMA_VERSION) {
 		char sql[64];
 		snprintf(sql, sizeof(sql), "PRAGMA user_version=%d", LEDGER_SCHEMA_VERSION);

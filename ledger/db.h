@@ -5,7 +5,7 @@
 #define RL_DB_H
 #include <sqlite3.h>
 
-#define LEDGER_SCHEMA_VERSION 3
+#define LEDGER_SCHEMA_VERSION 4
 
 /* Open (creating if needed) the ledger at path and bring its schema to the
  * current version. Returns 0 or -1 with a message printed. */

@@ -28,8 +28,8 @@ const char *dialect_name(enum dialect d);
  * error; nothing is reported, out holds the text up to it). */
 int dialect_expand(enum dialect d, const char *sql, sb *out);
 
-/* The ledger schema (the tables of db.c's version 3, then the secondary
- * indexes) as separate statements, each with placeholders: statement i
+/* The ledger schema (the tables of version LEDGER_SCHEMA_VERSION, then the
+ * secondary indexes) as separate statements, each with placeholders: statement i
  * for i < dialect_schema_count(), else NULL. */
 size_t dialect_schema_count(void);
 const char *dialect_schema(size_t i);

@@ -3,6 +3,7 @@
  * the SQL text built here is made of fixed pieces and the caller's alias. */
 #include "db.h"
 #include "filter.h"
+#include "metrics.h"
 #include "runrec.h"
 #include "where.h"
 #include "util.h"
@@ -334,13 +335,10 @@ void run_metric_sql(const char *metric, const char *alias, sb *sql, struct sql_a
 		sb_addf(sql, "%s.val_bpb", alias);
 		return;
 	}
-	/* Quoted path member, so dotted metric names are one key. The name is
-	 * checked by metric_name_check (no quotes), and bound, not pasted. */
-	sb path = SB_INIT;
-	sb_addf(&path, "$.metrics.\"%s\"", metric);
-	sb_addf(sql, "json_extract(%s.record, ?)", alias);
-	sql_args_text(args, path.buf);
-	sb_release(&path);
+	/* the metrics table (schema 4): one key lookup, not a parse of the
+	 * record text per row; the name is bound, not pasted */
+	metrics_value_sql(sql, alias);
+	sql_args_text(args, metric);
 }
 
 /* " AND alias.col IN (?, …)" over a list's names. */

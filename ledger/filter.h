@@ -113,8 +113,8 @@ int parse_user_moment(const char *s, double now, double *t, int *is_day);
 void run_filter_sql(const struct run_filter *f, const char *alias, sb *sql, struct sql_args *args);
 
 /* SQL expression for a metric of the run aliased alias: the val_bpb column
- * for "val_bpb" (NULL unless a valid measurement), else
- * json_extract(alias.record, ?) with the JSON path pushed onto args. The
+ * for "val_bpb" (NULL unless a valid measurement), else its row in the
+ * metrics table (metrics.h) with the name pushed onto args. The
  * caller adds "status = 'ok'" where only valid measurements count. */
 void run_metric_sql(const char *metric, const char *alias, sb *sql, struct sql_args *args);
 

@@ -102,7 +102,8 @@ static int scan(sqlite3 *db, const struct frontier_opts *o, int timed,
 		if (d)
 			continue;
 		struct frontier_point *p = add_point(out);
-		p->id = sqlite3_column_int64(st, 0);
+		p->row.id = sqlite3_column_int64(st, 0);
+		p->row.t_finished = NAN;
 		p->group = xstrdup(g);
 		p->value = v;
 		p->prev = s->v.d;
@@ -120,27 +121,17 @@ static int scan(sqlite3 *db, const struct frontier_opts *o, int timed,
  * 0, or -1 when the ledger cannot be read (reported). */
 static int fill_details(sqlite3 *db, struct frontier *f)
 {
-	sqlite3_stmt *st = db_prepare(db,
-		"SELECT run_id, hw_class, vram_tier, gpu_name, agent, description,"
-		" finished_at, t_finished FROM runs WHERE id = ?");
+	sqlite3_stmt *st = db_prepare(db, "SELECT " RUNROW_COLS("") " FROM runs WHERE id = ?");
 	for (int k = 0; k < f->n; k++) {
 		struct frontier_point *p = &f->pts[k];
-		sqlite3_bind_int64(st, 1, p->id);
+		sqlite3_bind_int64(st, 1, p->row.id);
 		int rc = db_step(st, "read the frontier's runs");
 		if (rc == DB_ERROR) {
 			sqlite3_finalize(st);
 			return -1;
 		}
-		if (rc == SQLITE_ROW) {
-			p->run_id = db_column_dup(st, 0);
-			p->hw_class = db_column_dup(st, 1);
-			p->vram_tier = db_column_dup(st, 2);
-			p->gpu_name = db_column_dup(st, 3);
-			p->agent = db_column_dup(st, 4);
-			p->description = db_column_dup(st, 5);
-			p->finished_at = db_column_dup(st, 6);
-			p->t_finished = db_column_num(st, 7);
-		}
+		if (rc == SQLITE_ROW)
+			runrow_read(st, &p->row);
 		sqlite3_reset(st);
 	}
 	sqlite3_finalize(st);
@@ -169,15 +160,8 @@ done:
 void frontier_release(struct frontier *f)
 {
 	for (int k = 0; k < f->n; k++) {
-		struct frontier_point *p = &f->pts[k];
-		free(p->run_id);
-		free(p->group);
-		free(p->hw_class);
-		free(p->vram_tier);
-		free(p->gpu_name);
-		free(p->agent);
-		free(p->description);
-		free(p->finished_at);
+		runrow_release(&f->pts[k].row);
+		free(f->pts[k].group);
 	}
 	free(f->pts);
 	memset(f, 0, sizeof(*f));

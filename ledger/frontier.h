@@ -21,6 +21,7 @@
 #define RL_FRONTIER_H
 #include <sqlite3.h>
 #include "filter.h"
+#include "runrow.h"
 
 enum frontier_by { FRONTIER_BY_CLASS, FRONTIER_BY_TIER };
 
@@ -35,12 +36,8 @@ struct frontier_opts {
 /* One run that moved its group's frontier. Strings are owned; NULL when the
  * run has no such field. */
 struct frontier_point {
-	sqlite3_int64 id;      /* runs.id */
-	char *run_id;
+	struct runrow row;     /* the run (runrow.h) */
 	char *group;           /* hw_class, or vram_tier with FRONTIER_BY_TIER ("unknown" if NULL) */
-	char *hw_class, *vram_tier, *gpu_name;
-	char *agent, *description, *finished_at;
-	double t_finished;     /* NAN when the run has no time */
 	double value;          /* the metric */
 	double prev;           /* the group's best before this run; NAN for the first */
 	double delta;          /* value - prev; NAN for the first */

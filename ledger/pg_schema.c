@@ -12,6 +12,7 @@
 #include <string.h>
 #include "db.h"
 #include "dialect.h"
+#include "metrics.h"
 #include "pg_schema.h"
 #include "util.h"
 #include "opts.h"
@@ -60,12 +61,54 @@ static int refuse_version(struct pg *pg, int v)
 		rl_error("PostgreSQL ledger '%s' has schema version %d; this ledger understands up to %d",
 			 pg->name, v, LEDGER_SCHEMA_VERSION);
 		rl_hint("upgrade runledger");
-	} else {
-		rl_error("PostgreSQL ledger '%s' has schema version %d; upgrading a PostgreSQL ledger to %d "
-			 "is not written yet", pg->name, v, LEDGER_SCHEMA_VERSION);
-		rl_hint("'ledger export' the runs, then ingest them into a new database");
+	} else { /* PostgreSQL ledgers began at version 3 */
+		rl_error("PostgreSQL ledger '%s' has schema version %d, which runledger never made on "
+			 "PostgreSQL", pg->name, v);
+		rl_hint("its ledger_meta was changed by hand; restore it from a backup, or 'ledger export' "
+			"an SQLite copy and start a new database");
 	}
 	return -1;
+}
+
+/* The first version a PostgreSQL ledger had, and so the oldest one
+ * upgrade_schema moves up. */
+#define PG_FIRST_VERSION 3
+
+/* Version 3 -> 4, inside the caller's transaction: the tables and indexes
+ * the ledger lacks (the metrics table), the metrics of the runs already
+ * stored made from their records, the new version. Only the owner of the
+ * tables (the role that ran 'ledger init') may create them; another role
+ * is told so. */
+static int upgrade_schema(struct pg *pg, int v)
+{
+	rl_warn("PostgreSQL ledger '%s': upgrading its schema from version %d to %d", pg->name, v,
+		LEDGER_SCHEMA_VERSION);
+	int rc = 0;
+	for (size_t i = 0; !rc && i < dialect_schema_count(); i++) {
+		char name[64];
+		dialect_schema_name(i, name, sizeof(name));
+		int has = relation_exists(pg, name);
+		sb sql = SB_INIT, purpose = SB_INIT;
+		sb_addf(&purpose, "create '%s'", name);
+		rc = has < 0 || (!has && (dialect_expand(DIALECT_PG, dialect_schema(i), &sql) ||
+					  pg_run(pg, purpose.buf, sql.buf, 0, NULL)));
+		sb_release(&sql);
+		sb_release(&purpose);
+	}
+	if (!rc)
+		rc = pg_run(pg, "make the metrics of the stored runs", "DELETE FROM metrics", 0, NULL) ||
+		     pg_run(pg, "make the metrics of the stored runs", metrics_fill_sql(DIALECT_PG, 0), 0, NULL);
+	char version[16];
+	snprintf(version, sizeof(version), "%d", LEDGER_SCHEMA_VERSION);
+	const char *meta[] = { "schema_version", version };
+	if (!rc)
+		rc = pg_run(pg, "record the schema version", "UPDATE ledger_meta SET value = $2 WHERE key = $1", 2,
+			    meta);
+	if (rc && !strcmp(pg->sqlstate, "42501")) /* insufficient_privilege */
+		rl_hint("upgrading changes the ledger's tables, which only their owner may: run 'ledger --db "
+			"URL init' once as the role that ran 'ledger init' (the tables' owner); then grant the "
+			"new table to the ingest and read roles (docs/postgres.md, roles)");
+	return rc ? -1 : 0;
 }
 
 /* Every table and index, then the version, inside the caller's transaction. */
@@ -95,8 +138,8 @@ static int create_schema(struct pg *pg)
 		      "INSERT INTO ledger_meta(key, value) VALUES ($1, $2), ($3, $4), ($5, $6)", 6, meta);
 }
 
-/* Under the lock: look again (another agent may have made it while this
- * one waited), then make it in one transaction. The transaction begins
+/* Under the lock: look again (another agent may have made or upgraded it
+ * while this one waited), then make or upgrade it in one transaction. The transaction begins
  * after the lock is held, so it reads the catalog as the other left it. */
 static int ensure_locked(struct pg *pg, int *created)
 {
@@ -104,8 +147,10 @@ static int ensure_locked(struct pg *pg, int *created)
 	if (pg_run(pg, "begin the schema's transaction", "BEGIN", 0, NULL))
 		return -1;
 	int rc = pg_schema_version(pg, &v);
-	if (!rc && v && v != LEDGER_SCHEMA_VERSION)
+	if (!rc && v && (v > LEDGER_SCHEMA_VERSION || v < PG_FIRST_VERSION))
 		rc = refuse_version(pg, v);
+	else if (!rc && v && v < LEDGER_SCHEMA_VERSION)
+		rc = upgrade_schema(pg, v);
 	if (!rc && !v) {
 		int runs = relation_exists(pg, "runs");
 		if (runs > 0) {
@@ -132,7 +177,7 @@ int pg_schema_ensure(struct pg *pg, int *created)
 		return -1;
 	if (v == LEDGER_SCHEMA_VERSION) /* nothing to write */
 		return 0;
-	if (v)
+	if (v > LEDGER_SCHEMA_VERSION || (v && v < PG_FIRST_VERSION))
 		return refuse_version(pg, v);
 	/* A session lock, not a transaction's: a transaction that began
 	 * before the wait would keep reading the catalog from before it

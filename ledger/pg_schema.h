@@ -15,7 +15,9 @@ int pg_schema_version(struct pg *pg, int *version);
  * one yet: every table and index in one transaction, under an advisory
  * lock so that two agents starting together make it once. A ledger of
  * the current version is left alone (nothing written: a read-only role
- * may run it); a newer or older one is refused, saying what to do.
+ * may run it); an older one is upgraded the same way, in one transaction
+ * under the lock (which needs the tables' owner: another role is told
+ * so); a newer one is refused, saying what to do.
  * *created says whether this call made it. 0, or -1 (reported). */
 int pg_schema_ensure(struct pg *pg, int *created);
 

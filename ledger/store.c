@@ -15,6 +15,7 @@
 #include "db.h"
 #include "hw.h"
 #include "infer.h"
+#include "metrics.h"
 #include "rkey.h"
 #include "runrec.h"
 #include "sha256.h"
@@ -238,6 +239,7 @@ struct store {
 	sqlite3_stmt *ins_run, *ins_change, *sel_by_id, *sel_config, *ins_quar, *sel_max_id;
 	sqlite3_stmt *sel_parent_key, *sel_state_row, *sel_run_changes;
 	sqlite3_stmt *upd_run, *del_changes; /* a final record replacing its running one */
+	struct metrics_writer *metrics;      /* the metrics table's rows (metrics.h) */
 	struct rkey_memo *rkeys;
 	struct state_memo *states;
 	struct cache cache;
@@ -318,6 +320,7 @@ struct store *store_new(sqlite3 *db)
 	st->sel_state_row = db_prepare(db, "SELECT id, parent, description, json_extract(record, '$.config')"
 					   " FROM runs WHERE run_id = ?1");
 	st->sel_run_changes = db_prepare(db, "SELECT var, new FROM changes WHERE run = ?1");
+	st->metrics = metrics_writer_new(db);
 	st->rkeys = xcalloc(1, sizeof(*st->rkeys));
 	st->states = xcalloc(1, sizeof(*st->states));
 	for (int g = 0; g < 2; g++)
@@ -341,6 +344,7 @@ void store_free(struct store *st)
 	sqlite3_finalize(st->sel_run_changes);
 	sqlite3_finalize(st->upd_run);
 	sqlite3_finalize(st->del_changes);
+	metrics_writer_free(st->metrics);
 	rkey_memo_free(st->rkeys);
 	state_memo_free(st->states);
 	for (int g = 0; g < 2; g++) {
@@ -1108,6 +1112,8 @@ enum store_outcome store_put_prepared(struct store *st, json_t *rec, const struc
 		supersede(st, id, p, src, key, &cl, how);
 		rkey_memo_put(st->rkeys, *run_id, key, hw->cls, p->cols.code_commit, p->cols.diff_sha256);
 	}
+	if (id && (out == STORE_NEW || out == STORE_SUPERSEDE) && !st->failed)
+		st->failed = metrics_write(st->metrics, id, rec, out == STORE_SUPERSEDE) == DB_ERROR;
 	if (out == STORE_CONFLICT || out == STORE_SUPERSEDE) /* the stored run of that id changed */
 		state_memo_forget(st->states, *run_id);
 	if (out != STORE_CONFLICT)

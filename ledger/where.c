@@ -1,10 +1,10 @@
 /* where.c — `--where 'KEY OP VALUE'` and the known-key check; see where.h.
  *
  * A key names where a value is read: a run field (a column of the runs
- * table), a metric (the val_bpb column or metrics."NAME" of the record) or
- * a config variable (config."KEY" of the record; for a run that did not
- * record KEY, the new value of its change of KEY, which ingest may have
- * inferred from the description). The user's text reaches SQLite only as
+ * table), a metric (the val_bpb column, or the run's row NAME of the
+ * metrics table: metrics.h) or a config variable (config."KEY" of the
+ * record; for a run that did not record KEY, the new value of its change
+ * of KEY, which ingest may have inferred from the description). The user's text reaches SQLite only as
  * bound parameters: keys and values go through sql_args, and the SQL text
  * is fixed pieces, the caller's alias and an operator from a fixed list. */
 #include "db.h"
@@ -322,8 +322,8 @@ static int key_recorded(sqlite3 *db, const struct where_cond *w, int *found)
 			 ? ledger_has(db, "SELECT 1 WHERE EXISTS (SELECT 1 FROM changes WHERE var = ?1)"
 					  " OR EXISTS (SELECT 1 FROM runs WHERE json_type(record, ?2)"
 					  " IS NOT NULL)", w->key, path.buf, found)
-			 : ledger_has(db, "SELECT 1 FROM runs WHERE json_type(record, ?1) IS NOT NULL"
-					  " LIMIT 1", path.buf, NULL, found);
+			 : ledger_has(db, "SELECT 1 FROM runs r WHERE EXISTS (SELECT 1 FROM metrics m"
+					  " WHERE m.run = r.id AND m.name = ?1) LIMIT 1", w->key, NULL, found);
 	sb_release(&path);
 	return rc;
 }
@@ -360,9 +360,8 @@ static void known_words(sqlite3 *db, struct words *ws)
 	sqlite3_stmt *st = db_prepare(db,
 		"SELECT DISTINCT var FROM changes UNION SELECT j.key FROM"
 		" (SELECT record FROM runs ORDER BY id DESC LIMIT 1000) r,"
-		" json_each(r.record, '$.config') j WHERE j.key IS NOT NULL UNION SELECT j.key FROM"
-		" (SELECT record FROM runs ORDER BY id DESC LIMIT 1000) r,"
-		" json_each(r.record, '$.metrics') j WHERE j.key IS NOT NULL");
+		" json_each(r.record, '$.config') j WHERE j.key IS NOT NULL UNION SELECT m.name FROM"
+		" (SELECT id FROM runs ORDER BY id DESC LIMIT 1000) r JOIN metrics m ON m.run = r.id");
 	while (db_step(st, "list the ledger's keys") == SQLITE_ROW)
 		words_add(ws, (const char *)sqlite3_column_text(st, 0));
 	sqlite3_finalize(st);

@@ -12,9 +12,11 @@
 #include "db.h"
 #include "filter.h"
 #include "fmt.h"
+#include "metrics.h"
 #include "output.h"
 #include "report.h"
 #include "runpage.h"
+#include "runrow.h"
 #include "runs.h"
 #include "template.h"
 #include "tophits.h"
@@ -37,10 +39,10 @@ const struct opt_cmd cmd_campaign_spec = {
 };
 
 struct crun {
-	sqlite3_int64 id;
-	char *run_id, *status, *decision, *desc, *changes, *hw_class;
+	struct runrow row;         /* the run (runrow.h); its status as shown, 'lost' too */
+	char *changes;
 	int other_budget;          /* trained for another budget than the baseline (audit) */
-	double t, value, parent_value;
+	double value, parent_value;
 	double perf[3];            /* tokens_per_second, mfu_percent, peak_vram_mb (NAN: not recorded) */
 	int nch;
 };
@@ -73,16 +75,14 @@ static void load_members(struct camp *c)
 {
 	sb sql = SB_INIT;
 	struct sql_args args = SQL_ARGS_INIT;
-	sb_adds(&sql, "SELECT r.id, r.run_id, r.t_finished, " RUN_STATUS_SQL("r.") ", r.decision, r.description, "
-		      "CASE WHEN r.status = 'ok' THEN ");
+	sb_adds(&sql, "SELECT " RUNROW_COLS("r.") ", CASE WHEN r.status = 'ok' THEN ");
 	run_metric_sql(c->spec.metric, "r", &sql, &args);
 	sb_adds(&sql, " END, (SELECT CASE WHEN p.status = 'ok' THEN ");
 	run_metric_sql(c->spec.metric, "p", &sql, &args);
 	int k = args.n + 1; /* the name's parameter number, after the metric's */
-	sb_adds(&sql, " END FROM runs p WHERE p.run_id = r.parent), r.hw_class");
+	sb_adds(&sql, " END FROM runs p WHERE p.run_id = r.parent)");
 	for (int i = 0; i < 3; i++) /* our own metric names: no quoting needed */
-		sb_addf(&sql, ", CASE WHEN json_type(r.record, '$.metrics.%s') IN ('integer', 'real') "
-			      "THEN json_extract(r.record, '$.metrics.%s') END", perf_cols[i].metric, perf_cols[i].metric);
+		sb_addf(&sql, ", " METRIC_SQL("r.", "%s"), perf_cols[i].metric);
 	sb_addf(&sql, " FROM runs r WHERE r.id IN ("
 		      "SELECT id FROM runs WHERE campaign = ?%d "
 		      "UNION SELECT run FROM campaign_runs WHERE campaign = ?%d) "
@@ -98,20 +98,14 @@ static void load_members(struct camp *c)
 			c->r = xrealloc(c->r, (size_t)cap * sizeof(*c->r));
 		}
 		struct crun *r = &c->r[c->n++];
-		r->id = sqlite3_column_int64(st, 0);
-		r->run_id = db_column_dup(st, 1);
-		r->t = db_column_num(st, 2);
-		r->status = db_column_dup(st, 3);
-		r->decision = db_column_dup(st, 4);
-		r->desc = db_column_dup(st, 5);
-		r->value = db_column_num(st, 6);
-		r->parent_value = db_column_num(st, 7);
-		r->hw_class = db_column_dup(st, 8);
+		runrow_read(st, &r->row);
+		r->value = db_column_num(st, RUNROW_NCOLS);
+		r->parent_value = db_column_num(st, RUNROW_NCOLS + 1);
 		for (int i = 0; i < 3; i++)
-			r->perf[i] = db_column_num(st, 9 + i);
+			r->perf[i] = db_column_num(st, RUNROW_NCOLS + 2 + i);
 		r->other_budget = 0;
 		sb_reset(&text);
-		runs_changes(&c->failed, ch, r->id, &text, NULL, &r->nch);
+		runs_changes(&c->failed, ch, r->row.id, &text, NULL, &r->nch);
 		r->changes = xstrdup(text.buf);
 	}
 	sqlite3_finalize(st);
@@ -219,7 +213,7 @@ static void sec_keep_rate(struct camp *c, int audited)
 		sb_adds(&s, i ? ", " : "");
 		runpage_link(&s, m->other_budget_runs[i]);
 		for (int j = 0; j < c->n; j++)
-			if (!strcmp(c->r[j].run_id, m->other_budget_runs[i]))
+			if (!strcmp(c->r[j].row.run_id, m->other_budget_runs[i]))
 				c->r[j].other_budget = 1;
 	}
 	tpl_set(&c->vars, "other_budget_runs", s.buf);
@@ -235,13 +229,13 @@ static void sec_top_hits(struct camp *c)
 	top_hits_init(&h, c->spec.maximize);
 	for (int i = 0; i < c->n; i++) {
 		const struct crun *r = &c->r[i];
-		int base = c->sum.baseline_run && !strcmp(r->run_id, c->sum.baseline_run);
-		int keep = r->decision && !strcmp(r->decision, "keep");
-		int kept = base || keep || (r->decision && !strcmp(r->decision, "baseline"));
-		int on_hw = !c->spec.hardware || (r->hw_class && str_ieq(r->hw_class, c->spec.hardware));
+		int base = c->sum.baseline_run && !strcmp(r->row.run_id, c->sum.baseline_run);
+		int keep = r->row.decision && !strcmp(r->row.decision, "keep");
+		int kept = base || keep || (r->row.decision && !strcmp(r->row.decision, "baseline"));
+		int on_hw = !c->spec.hardware || (r->row.hw_class && str_ieq(r->row.hw_class, c->spec.hardware));
 		if (kept && on_hw && !r->other_budget && !isnan(r->value))
-			top_hits_keep(&h, r->hw_class ? r->hw_class : "unknown", r->run_id, r->desc, r->value,
-				      keep && !base);
+			top_hits_keep(&h, r->row.hw_class ? r->row.hw_class : "unknown", r->row.run_id,
+				      r->row.description, r->value, keep && !base);
 	}
 	sb md = SB_INIT;
 	top_hits_md(&h, c->o->limit, c->spec.metric, &md);
@@ -274,18 +268,18 @@ static void sec_runs(struct camp *c)
 		int row = table_add_row(&t);
 		table_set_int(&t, row, 0, i + 1);
 		sb_reset(&s);
-		fmt_datetime(&s, r->t);
+		fmt_datetime(&s, r->row.t_finished);
 		table_set_text(&t, row, 1, s.buf);
-		runpage_cell(&t, row, 2, r->run_id, NULL);
-		table_set_text(&t, row, 3, r->status);
-		table_set_text(&t, row, 4, r->decision);
+		runpage_cell(&t, row, 2, r->row.run_id, NULL);
+		table_set_text(&t, row, 3, r->row.shown_status);
+		table_set_text(&t, row, 4, r->row.decision);
 		table_set_num(&t, row, 5, r->value, fmt_decimals());
 		table_set_num(&t, row, 6, r->value - c->sum.baseline_value, fmt_decimals());
 		for (int k = 0; k < 3; k++)
 			if (perf_at[k] >= 0)
 				table_set_num(&t, row, perf_at[k], r->perf[k], perf_cols[k].decimals);
 		table_set_text(&t, row, ncols - 2, *r->changes ? r->changes : NULL);
-		table_set_text(&t, row, ncols - 1, r->desc);
+		table_set_text(&t, row, ncols - 1, r->row.description);
 	}
 	sb md = SB_INIT;
 	if (t.nrows)
@@ -322,7 +316,7 @@ static void var_add_run(struct camp *c, struct var_stats *v, const struct crun *
 	v->alone += r->nch == 1;
 	sb_adds(&v->results, v->results.len ? ", " : "");
 	if (isnan(r->value)) {
-		sb_adds(&v->results, r->status);
+		sb_adds(&v->results, r->row.shown_status);
 	} else {
 		v->valid++;
 		v->valid_alone += r->nch == 1;
@@ -338,7 +332,7 @@ static void var_add_run(struct camp *c, struct var_stats *v, const struct crun *
 static const struct crun *find_run(const struct camp *c, sqlite3_int64 id)
 {
 	for (int i = 0; i < c->n; i++)
-		if (c->r[i].id == id)
+		if (c->r[i].row.id == id)
 			return &c->r[i];
 	return NULL;
 }
@@ -518,12 +512,12 @@ static const char *safe_title(const char *name)
 static char *progress_tooltip(const struct camp *c, const struct crun *r)
 {
 	sb s = SB_INIT;
-	sb_addf(&s, "%s: %s ", r->run_id, c->spec.metric);
+	sb_addf(&s, "%s: %s ", r->row.run_id, c->spec.metric);
 	fmt_val(&s, r->value);
-	if (r->decision)
-		sb_addf(&s, " (%s)", r->decision);
-	if (r->desc)
-		sb_addf(&s, " — %s", r->desc);
+	if (r->row.decision)
+		sb_addf(&s, " (%s)", r->row.decision);
+	if (r->row.description)
+		sb_addf(&s, " — %s", r->row.description);
 	return sb_detach(&s);
 }
 
@@ -543,8 +537,8 @@ static int sec_chart(struct camp *c)
 		struct chart_run *pt = &pts[np++];
 		pt->x = i + 1;
 		pt->value = r->value;
-		pt->kept = r->decision && (!strcmp(r->decision, "keep") || !strcmp(r->decision, "baseline"));
-		pt->label = r->desc ? r->desc : r->run_id;
+		pt->kept = r->row.decision && (!strcmp(r->row.decision, "keep") || !strcmp(r->row.decision, "baseline"));
+		pt->label = r->row.description ? r->row.description : r->row.run_id;
 		pt->tooltip = progress_tooltip(c, r);
 		int better = c->spec.maximize ? r->value > best : r->value < best;
 		if (pt->kept && !isnan(r->value) && (isnan(best) || better)) {
@@ -663,12 +657,8 @@ done:
 static void camp_release(struct camp *c)
 {
 	for (int i = 0; i < c->n; i++) {
-		free(c->r[i].run_id);
-		free(c->r[i].status);
-		free(c->r[i].decision);
-		free(c->r[i].desc);
+		runrow_release(&c->r[i].row);
 		free(c->r[i].changes);
-		free(c->r[i].hw_class);
 	}
 	free(c->r);
 	campaign_release(&c->spec);

@@ -155,7 +155,7 @@ static void summary_global(struct day *d)
 		const struct frontier_point *p = &d->by_class.pts[i];
 		if (isnan(first))
 			first = p->value;
-		if (p->t_finished < d->t0 && beats(p->value, before))
+		if (p->row.t_finished < d->t0 && beats(p->value, before))
 			before = p->value;
 		if (beats(p->value, after))
 			after = p->value;
@@ -175,7 +175,7 @@ static void summary_global(struct day *d)
 	sb_release(&share);
 	sb day = SB_INIT;
 	if (d->by_class.n)
-		fmt_date(&day, d->by_class.pts[0].t_finished);
+		fmt_date(&day, d->by_class.pts[0].row.t_finished);
 	tpl_set(&d->vars, "first_day", day.buf);
 	sb_release(&day);
 }
@@ -215,7 +215,7 @@ static struct group_row *group_rows(const struct day *d, const struct frontier *
 			rows[g].name = p->group;
 			rows[g].before = NAN;
 		}
-		if (p->t_finished < d->t0)
+		if (p->row.t_finished < d->t0)
 			rows[g].before = p->value;
 		else
 			rows[g].moves++;
@@ -267,10 +267,10 @@ static void frontier_table(struct day *d, const struct group_row *rows, int n,
 		table_set_num(&t, r, c++, g->before, fmt_decimals());
 		table_set_num(&t, r, c++, g->after, fmt_decimals());
 		table_set_num(&t, r, c++, g->after - g->before, fmt_decimals());
-		table_set_text(&t, r, c++, g->best->agent);
-		runpage_cell(&t, r, c++, g->best->run_id, NULL);
+		table_set_text(&t, r, c++, g->best->row.agent);
+		runpage_cell(&t, r, c++, g->best->row.run_id, NULL);
 		sb_reset(&s);
-		fmt_datetime(&s, g->best->t_finished);
+		fmt_datetime(&s, g->best->row.t_finished);
 		table_set_text(&t, r, c++, s.buf);
 	}
 	if (n)
@@ -338,22 +338,22 @@ static void daily_timeline(struct day *d)
 		int moves_global = beats(p->value, global);
 		if (moves_global)
 			global = p->value;
-		if (p->t_finished < d->t0)
+		if (p->row.t_finished < d->t0)
 			continue;
 		int r = table_add_row(&t);
 		sb_reset(&s);
-		fmt_hm(&s, p->t_finished);
-		runpage_cell(&t, r, 0, p->run_id, s.buf);
+		fmt_hm(&s, p->row.t_finished);
+		runpage_cell(&t, r, 0, p->row.run_id, s.buf);
 		table_set_num(&t, r, 1, p->value, fmt_decimals());
 		table_set_num(&t, r, 2, p->delta, fmt_decimals());
-		table_set_text(&t, r, 3, p->agent);
-		table_set_text(&t, r, 4, p->hw_class);
+		table_set_text(&t, r, 3, p->row.agent);
+		table_set_text(&t, r, 4, p->row.hw_class);
 		sb_reset(&s);
 		sb_addf(&s, "%s%s", isnan(p->prev) ? "first " : "", p->group);
 		if (moves_global)
 			sb_adds(&s, " + all hardware");
 		table_set_text(&t, r, 5, s.buf);
-		table_set_text(&t, r, 6, p->description);
+		table_set_text(&t, r, 6, p->row.description);
 	}
 	sb md = SB_INIT;
 	if (t.nrows)
@@ -384,7 +384,7 @@ static void daily_overview(struct day *d)
 		if (parse_day(runs_col_text(st, 0), &start))
 			continue;
 		end = start + 86400;
-		for (; k < d->by_class.n && d->by_class.pts[k].t_finished < end; k++)
+		for (; k < d->by_class.n && d->by_class.pts[k].row.t_finished < end; k++)
 			if (beats(d->by_class.pts[k].value, best))
 				best = d->by_class.pts[k].value;
 		int r = table_add_row(&t);
@@ -500,15 +500,15 @@ static struct chart_step *chart_steps(struct day *d, double ws, char ***groups, 
 	for (int g = 0; g < *ng; g++)
 		start[g] = NAN;
 	for (int i = 0; i < d->by_class.n; i++) /* points are in time order: the last wins */
-		if (d->by_class.pts[i].t_finished < ws)
+		if (d->by_class.pts[i].row.t_finished < ws)
 			start[group_index(groups, ng, d->by_class.pts[i].group)] = d->by_class.pts[i].value;
 	for (int g = 0; g < *ng; g++)
 		if (!isnan(start[g]))
 			steps[n++] = (struct chart_step){ ws, start[g], g };
 	for (int i = 0; i < d->by_class.n; i++) {
 		const struct frontier_point *p = &d->by_class.pts[i];
-		if (p->t_finished >= ws)
-			steps[n++] = (struct chart_step){ p->t_finished, p->value,
+		if (p->row.t_finished >= ws)
+			steps[n++] = (struct chart_step){ p->row.t_finished, p->value,
 							  group_index(groups, ng, p->group) };
 	}
 	free(start);

@@ -7,8 +7,10 @@
 #include "tophits.h"
 #include "db.h"
 #include "fmt.h"
+#include "metrics.h"
 #include "repeats.h"
 #include "runpage.h"
+#include "runrow.h"
 #include "runs.h"
 #include "util.h"
 
@@ -103,8 +105,8 @@ void daily_top_hits(struct day *d)
 struct failed_row {
 	char *family;     /* " + "-joined families, "(no recorded change)" when none */
 	char *change;
-	double t, value, ref;
-	char *agent, *hw, *desc, *run_id;
+	struct runrow row; /* the run (runrow.h) */
+	double value, ref;
 	int order;        /* time order, to keep the sort stable */
 };
 
@@ -115,17 +117,12 @@ static int cmp_failed(const void *pa, const void *pb)
 	return c ? c : a->order - b->order;
 }
 
-static char *dup_or_null(const char *s)
-{
-	return s ? xstrdup(s) : NULL;
-}
-
 /* The day's discarded runs with a valid measurement, each with its changed
  * variables and the parent's value it was compared against. */
 static struct failed_row *load_failed(struct day *d, int *n)
 {
 	static const char sql[] =
-		"SELECT r.id, r.t_finished, r.val_bpb, p.val_bpb, r.agent, r.hw_class, r.description, r.run_id "
+		"SELECT " RUNROW_COLS("r.") ", r.val_bpb, p.val_bpb "
 		"FROM runs r LEFT JOIN runs p ON p.run_id = r.parent "
 		"WHERE " DAY("r.") " AND r.decision = 'discard' AND r.val_bpb IS NOT NULL "
 		"ORDER BY r.t_finished, r.id";
@@ -144,16 +141,12 @@ static struct failed_row *load_failed(struct day *d, int *n)
 		int nch;
 		sb_reset(&text);
 		sb_reset(&fam);
-		runs_changes(&d->failed, ch, sqlite3_column_int64(st, 0), &text, &fam, &nch);
+		runrow_read(st, &f->row);
+		runs_changes(&d->failed, ch, f->row.id, &text, &fam, &nch);
 		f->family = xstrdup(nch ? fam.buf : "(no recorded change)");
 		f->change = xstrdup(text.buf);
-		f->t = sqlite3_column_double(st, 1);
-		f->value = db_column_num(st, 2);
-		f->ref = db_column_num(st, 3);
-		f->agent = dup_or_null(runs_col_text(st, 4));
-		f->hw = dup_or_null(runs_col_text(st, 5));
-		f->desc = dup_or_null(runs_col_text(st, 6));
-		f->run_id = dup_or_null(runs_col_text(st, 7));
+		f->value = db_column_num(st, RUNROW_NCOLS);
+		f->ref = db_column_num(st, RUNROW_NCOLS + 1);
 		f->order = (*n)++;
 	}
 	sqlite3_finalize(st);
@@ -175,7 +168,7 @@ static void failed_family(struct day *d, sb *md, const struct failed_row *rows, 
 	for (int i = 0; i < n; i++) {
 		const struct failed_row *f = &rows[i];
 		int r = table_add_row(&t);
-		set_time(&t, r, 0, f->t, f->run_id);
+		set_time(&t, r, 0, f->row.t_finished, f->row.run_id);
 		sb_reset(&s);
 		fmt_val(&s, f->value);
 		sb_adds(&s, " vs ");
@@ -183,9 +176,9 @@ static void failed_family(struct day *d, sb *md, const struct failed_row *rows, 
 		table_set_text(&t, r, 1, s.buf);
 		table_set_num(&t, r, 2, f->value - f->ref, fmt_decimals());
 		table_set_text(&t, r, 3, *f->change ? f->change : NULL);
-		table_set_text(&t, r, 4, f->agent);
-		table_set_text(&t, r, 5, f->hw);
-		table_set_text(&t, r, 6, f->desc);
+		table_set_text(&t, r, 4, f->row.agent);
+		table_set_text(&t, r, 5, f->row.hw_class);
+		table_set_text(&t, r, 6, f->row.description);
 	}
 	sb_adds(md, md->len ? "\n\n### " : "### ");
 	md_escape(md, rows[0].family);
@@ -209,10 +202,7 @@ void daily_failed(struct day *d)
 	for (int i = 0; i < n; i++) {
 		free(rows[i].family);
 		free(rows[i].change);
-		free(rows[i].agent);
-		free(rows[i].hw);
-		free(rows[i].desc);
-		free(rows[i].run_id);
+		runrow_release(&rows[i].row);
 	}
 	free(rows);
 	sb_release(&md);
@@ -231,8 +221,7 @@ static const struct {
 	{ "peak_vram_mb", "peak VRAM MB", 0 },
 };
 
-#define PERF_SQL(m) "CASE WHEN json_type(record, '$.metrics." m "') IN ('integer', 'real') " \
-		    "THEN json_extract(record, '$.metrics." m "') END"
+#define PERF_SQL(m) METRIC_SQL("runs.", m)
 
 void daily_all_runs(struct day *d)
 {

@@ -8,6 +8,7 @@
 #include "repeats.h"
 #include "runpage.h"
 #include "runrec.h"
+#include "runrow.h"
 #include "runs.h"
 #include "sha256.h"
 #include "strmap.h"
@@ -173,8 +174,7 @@ struct queries {
 struct page {
 	const struct queries *q;
 	int *failed;
-	sqlite3_int64 id;
-	char *run_id, *parent, *repeat_key;
+	struct runrow row;     /* the run (runrow.h) */
 	json_t *rec;           /* the stored record */
 	json_t *parent_config; /* the parent's config, or NULL */
 	sb md, svg;
@@ -235,7 +235,7 @@ static char **campaigns(struct page *p, int *n)
 {
 	sqlite3_stmt *st = p->q->campaigns;
 	sqlite3_reset(st);
-	sqlite3_bind_int64(st, 1, p->id);
+	sqlite3_bind_int64(st, 1, p->row.id);
 	char **out = NULL;
 	*n = 0;
 	while (runs_step(p->failed, st, "read a run's campaigns") == SQLITE_ROW) {
@@ -245,30 +245,35 @@ static char **campaigns(struct page *p, int *n)
 	return out;
 }
 
+/* The run query's columns after the run's own (runrow.h). */
+enum { COL_CODE = RUNROW_NCOLS, COL_DIRTY, COL_VAL_BPB, COL_FORMAT, COL_FILE, COL_LINE, COL_RECORD,
+       COL_PARENT_CONFIG };
+
 static void summary(struct page *p, sqlite3_stmt *st, char **camps, int ncamps)
 {
 	static const char *const cols[] = { "field", "value" };
+	const struct runrow *run = &p->row;
 	table t;
 	table_init(&t, 2, cols);
 	sb s = SB_INIT;
-	row_kv(&t, "status", col(st, 5));
-	row_kv(&t, "decision", col(st, 6));
-	double v = db_column_num(st, 16);
+	row_kv(&t, "status", run->shown_status);
+	row_kv(&t, "decision", run->decision);
+	double v = db_column_num(st, COL_VAL_BPB);
 	if (!isnan(v)) {
 		fmt_val(&s, v);
 		row_kv(&t, "val_bpb", s.buf);
 	}
-	row_kv(&t, "agent", col(st, 3));
+	row_kv(&t, "agent", run->agent);
 	sb_reset(&s);
-	if (col(st, 11)) {
-		sb_addf(&s, "%s", col(st, 11));
-		if (col(st, 10))
-			sb_addf(&s, " (%s%s%s)", col(st, 10), col(st, 12) ? ", VRAM tier " : "",
-				col(st, 12) ? col(st, 12) : "");
+	if (run->hw_class) {
+		sb_addf(&s, "%s", run->hw_class);
+		if (run->gpu_name)
+			sb_addf(&s, " (%s%s%s)", run->gpu_name, run->vram_tier ? ", VRAM tier " : "",
+				run->vram_tier ? run->vram_tier : "");
 	}
 	row_kv(&t, "hardware", s.buf);
-	row_kv(&t, "started", col(st, 7));
-	row_kv(&t, "finished", col(st, 8));
+	row_kv(&t, "started", run->started_at);
+	row_kv(&t, "finished", run->finished_at);
 	sb_reset(&s);
 	for (int i = 0; i < ncamps; i++)
 		sb_addf(&s, "%s%s", i ? ", " : "", camps[i]);
@@ -282,14 +287,15 @@ static void summary(struct page *p, sqlite3_stmt *st, char **camps, int ncamps)
 		sb_addf(&s, "%.10g s", json_number_value(budget));
 	row_kv(&t, "time budget", s.buf);
 	sb_reset(&s);
-	if (col(st, 14))
-		sb_addf(&s, "%s%s", col(st, 14), sqlite3_column_int(st, 15) ? " (dirty)" : "");
+	if (col(st, COL_CODE))
+		sb_addf(&s, "%s%s", col(st, COL_CODE), sqlite3_column_int(st, COL_DIRTY) ? " (dirty)" : "");
 	row_kv(&t, "code", s.buf);
 	sb_reset(&s);
-	if (col(st, 19)) { /* the file's name only: the same page from a ledger built elsewhere */
-		const char *base = strrchr(col(st, 19), '/');
-		sb_addf(&s, "%s:%d (%s)", base ? base + 1 : col(st, 19), sqlite3_column_int(st, 20),
-			col(st, 18) ? col(st, 18) : "?");
+	const char *file = col(st, COL_FILE), *format = col(st, COL_FORMAT);
+	if (file) { /* the file's name only: the same page from a ledger built elsewhere */
+		const char *base = strrchr(file, '/');
+		sb_addf(&s, "%s:%d (%s)", base ? base + 1 : file, sqlite3_column_int(st, COL_LINE),
+			format ? format : "?");
 	}
 	row_kv(&t, "ingested from", s.buf);
 	md_table(&p->md, &t);
@@ -303,7 +309,7 @@ static void section_curve(struct page *p, const char *file)
 	json_t *curve = json_object_get(p->rec, "curve");
 	sb_adds(&p->md, "## Training curve\n\n");
 	sb title = SB_INIT;
-	sb_addf(&title, "Training curve of %s", p->run_id);
+	sb_addf(&title, "Training curve of %s", p->row.run_id);
 	int n = json_is_object(curve) ? curve_svg(&p->svg, curve, title.buf) : 0;
 	sb_release(&title);
 	if (!n) {
@@ -390,7 +396,7 @@ static void section_config(struct page *p)
 	struct strmap changed = STRMAP_INIT;
 	sqlite3_stmt *st = p->q->changes;
 	sqlite3_reset(st);
-	sqlite3_bind_int64(st, 1, p->id);
+	sqlite3_bind_int64(st, 1, p->row.id);
 	sb s = SB_INIT;
 	while (runs_step(p->failed, st, "read a run's changes") == SQLITE_ROW) {
 		int r = table_add_row(&t);
@@ -496,17 +502,17 @@ static void section_failure(struct page *p)
 static void section_lineage(struct page *p)
 {
 	sb_adds(&p->md, "## Parent and children\n\n");
-	if (p->parent) {
+	if (p->row.parent) {
 		sqlite3_stmt *st = p->q->parent;
 		sqlite3_reset(st);
-		db_bind_text(st, 1, p->parent);
+		db_bind_text(st, 1, p->row.parent);
 		sb_adds(&p->md, "Parent: ");
 		if (runs_step(p->failed, st, "read a run's parent") == SQLITE_ROW) {
 			int shown = sqlite3_column_int(st, 2);
 			if (shown)
-				link_from(&p->md, p->parent, "");
+				link_from(&p->md, p->row.parent, "");
 			else /* archived: no page of it in this report */
-				md_escape(&p->md, p->parent);
+				md_escape(&p->md, p->row.parent);
 			sb_adds(&p->md, " (val_bpb ");
 			fmt_val(&p->md, db_column_num(st, 0));
 			if (col(st, 1)) {
@@ -515,7 +521,7 @@ static void section_lineage(struct page *p)
 			}
 			sb_adds(&p->md, shown ? ")" : "; archived: `report --archived` writes its page)");
 		} else {
-			md_escape(&p->md, p->parent);
+			md_escape(&p->md, p->row.parent);
 			sb_adds(&p->md, " (not in the ledger)");
 		}
 		sb_adds(&p->md, ".\n\n");
@@ -527,7 +533,7 @@ static void section_lineage(struct page *p)
 	table_init(&t, 5, cols);
 	sqlite3_stmt *st = p->q->children;
 	sqlite3_reset(st);
-	db_bind_text(st, 1, p->run_id);
+	db_bind_text(st, 1, p->row.run_id);
 	int nchildren = 0;
 	while (runs_step(p->failed, st, "read a run's children") == SQLITE_ROW) {
 		if (nchildren++ >= RUNPAGE_TABLE_ROWS)
@@ -559,14 +565,14 @@ static void section_lineage(struct page *p)
 /* Runs with the same repeat key (docs/audit.md, "Repeat group"). */
 static void section_repeats(struct page *p)
 {
-	if (!p->repeat_key)
+	if (!p->row.repeat_key)
 		return;
 	static const char *const cols[] = { "run", "status", "val_bpb", "finished" };
 	table t;
 	table_init(&t, 4, cols);
 	sqlite3_stmt *st = p->q->repeats;
 	sqlite3_reset(st);
-	db_bind_text(st, 1, p->repeat_key);
+	db_bind_text(st, 1, p->row.repeat_key);
 	double *v = NULL;
 	int nv = 0, nruns = 0;
 	while (runs_step(p->failed, st, "read a run's repeat group") == SQLITE_ROW) {
@@ -576,7 +582,7 @@ static void section_repeats(struct page *p)
 			v[nv++] = x;
 		}
 		/* the run itself is always a row; the others up to the bound */
-		int self = !strcmp(col(st, 0), p->run_id);
+		int self = !strcmp(col(st, 0), p->row.run_id);
 		if (nruns++ >= RUNPAGE_TABLE_ROWS && !self)
 			continue;
 		int r = table_add_row(&t);
@@ -613,8 +619,7 @@ static void section_repeats(struct page *p)
 }
 
 static const char run_sql[] =
-	"SELECT id, run_id, parent, agent, description, %s, decision, started_at, finished_at, t_finished, "
-	"gpu_name, hw_class, vram_tier, gpu_count, code_commit, code_dirty, val_bpb, repeat_key, "
+	"SELECT " RUNROW_COLS("runs.") ", code_commit, code_dirty, val_bpb, "
 	"source_format, source_file, source_line, record, "
 	"(SELECT json_extract(p.record, '$.config') FROM runs p WHERE p.run_id = runs.parent) "
 	"FROM runs WHERE run_id = ?1";
@@ -635,8 +640,7 @@ static int queries_prepare(sqlite3 *db, struct queries *q)
 	if (db_exec(db, children_index_sql))
 		return -1;
 	db_run_status(&status, "runs");
-	sb_addf(&sql, run_sql, status.buf);
-	q->run = db_prepare(db, sql.buf);
+	q->run = db_prepare(db, run_sql);
 	q->campaigns = db_prepare(db,
 		"SELECT name FROM campaigns WHERE name = (SELECT campaign FROM runs WHERE id = ?1)"
 		" UNION SELECT campaign FROM campaign_runs WHERE run = ?1 AND campaign IN (SELECT name FROM campaigns)"
@@ -679,20 +683,18 @@ static int build(struct page *p, const char *run_id, const char *file)
 	db_bind_text(st, 1, run_id);
 	int found = runs_step(p->failed, st, "read a run for its page") == SQLITE_ROW;
 	if (found) {
-		p->id = sqlite3_column_int64(st, 0);
-		p->run_id = db_column_dup(st, 1);
-		p->parent = db_column_dup(st, 2);
-		p->repeat_key = db_column_dup(st, 17);
-		p->rec = json_loads(col(st, 21), 0, NULL);
-		p->parent_config = col(st, 22) ? json_loads(col(st, 22), 0, NULL) : NULL;
+		runrow_read(st, &p->row);
+		p->rec = json_loads(col(st, COL_RECORD), 0, NULL);
+		p->parent_config =
+			col(st, COL_PARENT_CONFIG) ? json_loads(col(st, COL_PARENT_CONFIG), 0, NULL) : NULL;
 		int ncamps;
 		char **camps = campaigns(p, &ncamps);
 		sb_adds(&p->md, "# Run ");
-		md_escape(&p->md, p->run_id);
+		md_escape(&p->md, p->row.run_id);
 		sb_adds(&p->md, "\n\n");
-		nav(p, db_column_num(st, 9), camps, ncamps);
-		if (col(st, 4)) {
-			fmt_text(&p->md, col(st, 4), 0);
+		nav(p, p->row.t_finished, camps, ncamps);
+		if (p->row.description) {
+			fmt_text(&p->md, p->row.description, 0);
 			sb_adds(&p->md, "\n\n");
 		}
 		summary(p, st, camps, ncamps);
@@ -711,9 +713,7 @@ static int build(struct page *p, const char *run_id, const char *file)
 
 static void page_release(struct page *p)
 {
-	free(p->run_id);
-	free(p->parent);
-	free(p->repeat_key);
+	runrow_release(&p->row);
 	json_decref(p->rec);
 	json_decref(p->parent_config);
 	sb_release(&p->md);
@@ -723,7 +723,7 @@ static void page_release(struct page *p)
 static int write_page(const struct queries *q, const char *dir, const char *css, const char *run_id,
 		      int *failed)
 {
-	struct page p = { q, failed, 0, NULL, NULL, NULL, NULL, NULL, SB_INIT, SB_INIT };
+	struct page p = { .q = q, .failed = failed, .md = SB_INIT, .svg = SB_INIT };
 	sb file = SB_INIT, name = SB_INIT, html = SB_INIT, title = SB_INIT;
 	runpage_file(&file, run_id);
 	int rc = 0;

@@ -176,10 +176,10 @@ expect_code corrupt-check-5 "an argument is a usage error" 2 "$LEDGER" --db good
 # ---- ledger init on an existing ledger --------------------------------------
 expect_code corrupt-init-1 "init on a healthy ledger: exit 0" 0 "$LEDGER" --db good.db init --format tsv
 expect_eq corrupt-init-1.1 "says it is healthy" "ledger	schema	n_runs	health
-good.db	3	3043	ok" "$out"
+good.db	4	3043	ok" "$out"
 expect_code corrupt-init-2 "init on a damaged ledger: exit 1" 1 "$LEDGER" --db x.db init --format tsv
 expect_match corrupt-init-2.1 "says it is damaged, runs not counted" "$out" \
-	"^x\.db	3		damaged: .*see 'ledger check'\)$"
+	"^x\.db	4		damaged: .*see 'ledger check'\)$"
 expect_match corrupt-init-2.2 "and on stderr what to do" "$err" "hint: 'ledger --db x.db check' lists the damage"
 
 # ---- writes refuse a damaged ledger whole -------------------------------------

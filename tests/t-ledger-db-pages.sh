@@ -35,14 +35,14 @@ ledger: hint: pass --db FILE or set LEDGER_DB; 'ledger ingest FILE' or 'ledger i
 # ledger init: creates an empty ledger, and leaves an existing one alone
 expect_code ledger-init-1 "init a new ledger" 0 "$LEDGER" --db fresh.db --format tsv init
 expect_eq ledger-init-2 "path, schema, runs and health" "ledger	schema	n_runs	health
-fresh.db	3	0	ok" "$out"
+fresh.db	4	0	ok" "$out"
 expect_code ledger-init-3 "then read commands work on it" 0 "$LEDGER" --db fresh.db frontier --format json
 expect_eq ledger-init-4 "an empty frontier" "[]" "$out"
 expect_code ledger-init-5 "init an existing ledger" 0 "$LEDGER" --db new.db --format json init
 expect_eq ledger-init-6 "its runs are counted, nothing changed" "1" "$(printf '%s' "$out" | jq -r '.n_runs')"
 expect_code ledger-init-7 "init with an argument is a usage error" 2 "$LEDGER" --db fresh.db init extra
 
-# schema 1 -> 3: a ledger written before changes had 'code', span and
+# schema 1 -> 4: a ledger written before changes had 'code', span and
 # infer_version is upgraded on open, in one transaction, its rows kept
 "$LEDGER" --db old.db ingest "$FIXTURES/ingest/runs.jsonl" >/dev/null 2>&1
 sql old.db "CREATE TABLE c1(run INTEGER NOT NULL REFERENCES runs(id), var TEXT NOT NULL,
@@ -50,12 +50,14 @@ sql old.db "CREATE TABLE c1(run INTEGER NOT NULL REFERENCES runs(id), var TEXT N
 	PRIMARY KEY(run, var)) WITHOUT ROWID;
 	INSERT INTO c1 SELECT run, var, old, new, how FROM changes; DROP TABLE changes;
 	ALTER TABLE c1 RENAME TO changes; CREATE INDEX changes_var ON changes(var);
-	PRAGMA user_version=1;"
+	DROP TABLE annotations; DROP TABLE metrics; PRAGMA user_version=1;"
 before=$(sql old.db "SELECT run, var, old, new, how FROM changes ORDER BY run, var")
 expect_code ledger-upgrade-1 "a version 1 ledger opens" 0 "$LEDGER" --db old.db query --format tsv
 expect_eq ledger-upgrade-2 "and says it was upgraded" \
-	"ledger: warning: ledger 'old.db': upgrading its schema from version 1 to 3" "$err"
-expect_eq ledger-upgrade-3 "to version 3" "3" "$(sql old.db 'PRAGMA user_version')"
+	"ledger: warning: ledger 'old.db': upgrading its schema from version 1 to 4" "$err"
+expect_eq ledger-upgrade-3 "to version 4, changes_var made again" "4|1" \
+	"$(sql old.db "SELECT (SELECT user_version FROM pragma_user_version),
+		(SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = 'changes_var')")"
 expect_eq ledger-upgrade-4 "every change kept" "$before" \
 	"$(sql old.db "SELECT run, var, old, new, how FROM changes ORDER BY run, var")"
 [ -n "$before" ] && ok ledger-upgrade-5 "(there were changes to keep)" ||
@@ -66,16 +68,16 @@ expect_eq ledger-upgrade-6 "the new columns and how = 'code' exist" "1" \
 expect_code ledger-upgrade-7 "a second open says nothing" 0 "$LEDGER" --db old.db query --format tsv
 expect_eq ledger-upgrade-8 "(no warning)" "" "$err"
 
-# schema 2 -> 3: the annotations table and its index are added on open, in
+# schema 2 -> 4: the annotations table and its index are added on open, in
 # the same one transaction; runs and changes are kept, and annotating works
 "$LEDGER" --db v2.db ingest "$FIXTURES/ingest/runs.jsonl" >/dev/null 2>&1
-sql v2.db "DROP TABLE annotations; PRAGMA user_version=2;"
+sql v2.db "DROP TABLE annotations; DROP TABLE metrics; PRAGMA user_version=2;"
 runs_before=$(sql v2.db "SELECT run_id, content_hash FROM runs ORDER BY id")
 changes_before=$(sql v2.db "SELECT run, var, old, new, how FROM changes ORDER BY run, var")
 expect_code ledger-upgrade-v3.1 "a version 2 ledger opens" 0 "$LEDGER" --db v2.db query --format tsv
 expect_eq ledger-upgrade-v3.2 "and says it was upgraded" \
-	"ledger: warning: ledger 'v2.db': upgrading its schema from version 2 to 3" "$err"
-expect_eq ledger-upgrade-v3.3 "to version 3, with the table and its index" "3|1|1" \
+	"ledger: warning: ledger 'v2.db': upgrading its schema from version 2 to 4" "$err"
+expect_eq ledger-upgrade-v3.3 "to version 4, with the table and its index" "4|1|1" \
 	"$(sql v2.db "SELECT (SELECT user_version FROM pragma_user_version),
 		(SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'annotations'),
 		(SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = 'annotations_run')")"

@@ -1,6 +1,6 @@
 #!/bin/sh
 # t-ledger-pg.sh — a ledger on a real PostgreSQL 15 (tests/lib-pg.sh starts it;
-# docs/postgres.md): init makes the v3 schema in PostgreSQL's types with its
+# docs/postgres.md): init makes the v4 schema in PostgreSQL's types with its
 # version, once, also when two start together; check finds what it can;
 # every other command refuses a URL (exit 2) and never makes a file of it;
 # passwords never reach a message; libpq's environment applies; the roles of
@@ -11,17 +11,17 @@ pg_start
 
 # ---- init ---------------------------------------------------------------
 expect_code pg-init-new "init makes the schema on an empty database" 0 "$LEDGER" --db "$PG_URL" --format tsv init
-expect_eq pg-init-row "init prints the ledger, version 3, 0 runs, ok" \
-	"$(printf 'ledger\tschema\tn_runs\thealth\n%s\t3\t0\tok' "$PG_URL")" "$out"
-expect_eq pg-init-version "ledger_meta records schema version 3" 3 \
+expect_eq pg-init-row "init prints the ledger, version 4, 0 runs, ok" \
+	"$(printf 'ledger\tschema\tn_runs\thealth\n%s\t4\t0\tok' "$PG_URL")" "$out"
+expect_eq pg-init-version "ledger_meta records schema version 4" 4 \
 	"$(pg_sql "SELECT value FROM ledger_meta WHERE key = 'schema_version'")"
 
 # the same tables and columns (names, order) as an SQLite ledger's, in
 # PostgreSQL's types
 "$LEDGER" --db lite.db init >/dev/null
-lite_cols=$(for t in runs changes quarantine campaigns campaign_runs annotations; do
+lite_cols=$(for t in runs changes quarantine campaigns campaign_runs annotations metrics; do
 	sql lite.db "SELECT '$t', name, type FROM pragma_table_info('$t') ORDER BY cid" | tr '|' '\t'; done)
-pg_cols=$(for t in runs changes quarantine campaigns campaign_runs annotations; do
+pg_cols=$(for t in runs changes quarantine campaigns campaign_runs annotations metrics; do
 	pg_sql "SELECT table_name, column_name, upper(data_type) FROM information_schema.columns
 		WHERE table_schema = 'public' AND table_name = '$t' ORDER BY ordinal_position"; done)
 expect_eq pg-schema-columns "every table has SQLite's columns in order, INTEGER as BIGINT, REAL as DOUBLE PRECISION" \
@@ -42,8 +42,8 @@ pg_sql "DELETE FROM runs" >/dev/null
 created=$(pg_sql "SELECT value FROM ledger_meta WHERE key = 'created_at'")
 sleep 1
 expect_code pg-init-again "init on an existing ledger reports it" 0 "$LEDGER" --db "$PG_URL" --format json init
-expect_match pg-init-again-json "as JSON: schema 3, health ok" "$(printf '%s' "$out" | tr -d '\n ')" \
-	'"schema":3,"n_runs":0,"health":"ok"'
+expect_match pg-init-again-json "as JSON: schema 4, health ok" "$(printf '%s' "$out" | tr -d '\n ')" \
+	'"schema":4,"n_runs":0,"health":"ok"'
 expect_eq pg-init-again-nowrite "and writes nothing (created_at unchanged)" "$created" \
 	"$(pg_sql "SELECT value FROM ledger_meta WHERE key = 'created_at'")"
 
@@ -55,13 +55,13 @@ url2=$(printf '%s' "$PG_URL" | sed 's|/ledger?|/two?|')
 wait $p1; r1=$?; wait $p2; r2=$?
 [ "$r1 $r2" = "0 0" ] || cat i1.err i2.err | sed 's/^/# /'
 expect_eq pg-init-concurrent "two inits at once both succeed" "0 0" "$r1 $r2"
-expect_eq pg-init-concurrent-once "and make one schema" "1 6" \
+expect_eq pg-init-concurrent-once "and make one schema" "1 7" \
 	"$(pg_sql "SELECT count(*) FROM ledger_meta WHERE key = 'schema_version'" two) $(pg_sql "SELECT count(*) FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'ledger_meta'" two)"
 
 # a newer ledger, a database that is not a ledger
-pg_sql "UPDATE ledger_meta SET value = '4' WHERE key = 'schema_version'" two >/dev/null
+pg_sql "UPDATE ledger_meta SET value = '5' WHERE key = 'schema_version'" two >/dev/null
 expect_code pg-init-newer "a ledger of a newer schema is refused" 3 "$LEDGER" --db "$url2" init
-expect_match pg-init-newer-msg "saying so" "$err" "has schema version 4; this ledger understands up to 3"
+expect_match pg-init-newer-msg "saying so" "$err" "has schema version 5; this ledger understands up to 4"
 pg_sql "CREATE DATABASE other" postgres >/dev/null
 pg_sql "CREATE TABLE runs(x int)" other
 url3=$(printf '%s' "$PG_URL" | sed 's|/ledger?|/other?|')
@@ -177,6 +177,7 @@ expect_match pg-push-3-counts "is sent by the next" "$out" "	0	$n	0	1$"
 expect_eq pg-push-3-annots "the annotations agree again" "$(lite_annots)" "$(pg_annots)"
 # an interrupted push left runs out: the next sends just those
 pg_sql "DELETE FROM changes WHERE run IN (SELECT id FROM runs ORDER BY id DESC LIMIT 5);
+	DELETE FROM metrics WHERE run IN (SELECT id FROM runs ORDER BY id DESC LIMIT 5);
 	DELETE FROM annotations WHERE run IN (SELECT id FROM runs ORDER BY id DESC LIMIT 5);
 	DELETE FROM runs WHERE id IN (SELECT id FROM runs ORDER BY id DESC LIMIT 5)" pushed >/dev/null
 expect_code pg-push-resume "push after losing runs on the way" 0 "$LEDGER" --db a.db --format tsv push "$purl"
@@ -229,7 +230,7 @@ expect_match pg-role-read-insert-msg "permission denied" "$err" "permission deni
 expect_code pg-role-read-update "nor change one" 1 as digest "UPDATE runs SET status = 'crash'"
 digest_url="postgresql:///ledger?host=$PG_SOCKDIR&port=$PG_PORT&user=digest"
 expect_code pg-role-read-init "init by the read role reports an existing ledger (reads only)" 0 "$LEDGER" --db "$digest_url" --format tsv init
-expect_match pg-role-read-init-row "one run, ok" "$out" "	3	1	ok$"
+expect_match pg-role-read-init-row "one run, ok" "$out" "	4	1	ok$"
 expect_code pg-role-read-check "and check runs with read rights alone" 0 "$LEDGER" --db "$digest_url" check
 pg_sql "GRANT CONNECT ON DATABASE empty TO digest" >/dev/null
 expect_code pg-role-read-create "init by the read role on an empty database fails" 3 \
