@@ -48,9 +48,7 @@ def runrec_and_json():
     recs = sorted(glob.glob(FX + "/*/runs.jsonl")) + [FX + "/audit/seed.jsonl"]
     for name, line in jsonl_lines(recs):
         put("runrec", name, line)
-        put("jsonparse", name, line)
     put("runrec", "fixture-single.json", read(FX + "/ingest/single.json"))
-    put("jsonparse", "fixture-single.json", read(FX + "/ingest/single.json"))
     edges = {
         "edge-minimal": '{"schema":"runrec/1","status":"ok"}',
         "edge-nulls": '{"schema":"runrec/1","status":"crash","metrics":{"val_bpb":null},"failure":{"phase":"data","message":"x"}}',
@@ -74,12 +72,9 @@ def runrec_and_json():
         "edge-config": '{"schema":"runrec/1","status":"ok","config":{"model.depth":8,"optim.lr":0.04,"x":"y"},"parent":"r-1"}',
     }
     for k, v in edges.items():
-        put("jsonparse", k, v)
         put("runrec", k, v)
     put("runrec", "edge-raw-nul", b'{"a":"x\x00"}')
     put("runrec", "edge-bad-utf8", b'{"a":"\xc0\xaf\xed\xa0\x80\xf4\x90\x80\x80"}')
-    put("jsonparse", "edge-raw-nul", b'{"a":"x\x00"}')
-    put("jsonparse", "edge-bad-utf8", b'{"a":"\xc0\xaf\xed\xa0\x80\xf4\x90\x80\x80"}')
 
 def paths():
     """Whole JSONL files (cut at a line end), so that the speed paths'

@@ -60,13 +60,12 @@ int ingest_session_file(struct ingest_session *s, struct ingest_file *f);
 /* Frees s; db gets its ordinary busy timeout back. */
 void ingest_session_free(struct ingest_session *s);
 
-/* Ingest's speed paths for runrec/1 JSONL, the worker thread of
- * ingest_runrec.c and the fast JSON reader (common/jsonparse.c) it runs,
- * have a plain path beside them that stores the same rows (jansson, one
- * thread). It is taken when $RL_INGEST_PLAIN is set to anything but "" or
- * "0", or after ingest_plain_set(1): bench/ingest_bench.sh measures what
- * the speed paths buy, fuzz/fuzz_paths.c compares the two. Read once; set
- * only while no file is being read. */
+/* Ingest's one speed path, the worker thread of ingest_runrec.c, has a
+ * plain path beside it that stores the same rows (one thread). It is taken
+ * when $RL_INGEST_PLAIN is set to anything but "" or "0", or after
+ * ingest_plain_set(1): bench/ingest_bench.sh measures what the worker buys,
+ * fuzz/fuzz_paths.c compares the two. Read once; set only while no file
+ * is being read. */
 int ingest_plain(void);
 void ingest_plain_set(int plain);
 

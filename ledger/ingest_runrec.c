@@ -6,7 +6,6 @@
  * JSONL files prepares them on a second thread (below). */
 #include <pthread.h>
 #include "ingest.h"
-#include "jsonparse.h"
 #include "runrec.h"
 #include "util.h"
 
@@ -81,19 +80,10 @@ int ingest_json_texts(struct ingest_file *f,
 	return 0;
 }
 
-/* One record's text as jansson values. The fast reader (common/jsonparse.c)
- * builds what jansson builds or declines, and then jansson parses it and
- * words the error; RL_INGEST_PLAIN=1 takes jansson alone. Any thread. */
-static json_t *parse_record(const char *text, size_t n, sb *why)
-{
-	json_t *v = ingest_plain() ? NULL : json_parse_object_fast(text, n);
-	return v ? v : runrec_parse(text, n, why);
-}
-
 /* Parse and prepare one line (any thread). */
 static void prepare_line(const struct ingest_file *f, struct ingest_item *it)
 {
-	it->rec = parse_record(it->raw, it->rawlen, &it->why);
+	it->rec = runrec_parse(it->raw, it->rawlen, &it->why);
 	if (it->rec) {
 		ingest_null_underflows(it, it->rec);
 		ingest_prepare(f, it);

@@ -1,5 +1,5 @@
 /* randjson.h — random JSON values for the unit tests that compare our JSON
- * code with jansson's (test_canonical.c, test_jsonparse.c): nested objects
+ * code with jansson's (test_canonical.c): nested objects
  * and arrays, keys sharing prefixes, strings mixing escapes and UTF-8,
  * doubles from bit patterns and from decimals. Deterministic (fixed seed).
  * Header-only: each test program includes it once. */
