@@ -234,11 +234,127 @@ struct hw_memo {
 
 #define HW_MEMO_N 8 /* GPUs remembered (the bench file mixes six) */
 
+/* ---- the run row ------------------------------------------------------ */
+
+/* The columns of runs that ingest writes, in table order: the INSERT and
+ * the UPDATE below are written from this one list, and every value is
+ * bound by its column's name (:run_id, …), never by a position. */
+#define RUN_COLUMNS(X)                                                                  \
+	X(run_id) X(content_hash) X(parent) X(campaign) X(agent) X(description) X(status) \
+	X(decision) X(started_at) X(finished_at) X(t_finished) X(gpu_name) X(hw_class)     \
+	X(vram_tier) X(gpu_count) X(gpu_mem_mb) X(code_commit) X(code_dirty)               \
+	X(diff_sha256) X(data_name) X(data_sha256) X(val_bpb) X(repeat_key)                \
+	X(source_format) X(source_file) X(source_line) X(ingested_at) X(record)
+
+enum run_col {
+#define RUN_COL_ENUM(c) COL_##c,
+	RUN_COLUMNS(RUN_COL_ENUM)
+#undef RUN_COL_ENUM
+	RUN_NCOLS
+};
+
+static const char *const run_col_name[RUN_NCOLS] = {
+#define RUN_COL_NAME(c) #c,
+	RUN_COLUMNS(RUN_COL_NAME)
+#undef RUN_COL_NAME
+};
+
+/* A statement writing a run row, and where each :column is in it. */
+struct run_stmt {
+	sqlite3_stmt *q;
+	int at[RUN_NCOLS];
+	int at_id; /* :id, the row an UPDATE replaces; 0 in the INSERT */
+};
+
+/* "c1, c2, …" or ":c1, :c2, …" */
+static void add_columns(sb *sql, const char *prefix)
+{
+	for (int c = 0; c < RUN_NCOLS; c++)
+		sb_addf(sql, "%s%s%s", c ? ", " : "", prefix, run_col_name[c]);
+}
+
+/* Prepare sql and find its parameters. A column it does not name would
+ * be a bug in the builders below: said, and the statement left NULL, so
+ * every step of it fails (db_step) and no file is stored. */
+static struct run_stmt run_stmt_prepare(sqlite3 *db, const sb *sql)
+{
+	struct run_stmt s = { .q = db_prepare(db, sql->buf) };
+	char name[64];
+	for (int c = 0; c < RUN_NCOLS && s.q; c++) {
+		snprintf(name, sizeof(name), ":%s", run_col_name[c]);
+		s.at[c] = sqlite3_bind_parameter_index(s.q, name);
+		if (!s.at[c]) {
+			rl_error("%s:%d: the run statement has no parameter %s", __FILE__, __LINE__, name);
+			sqlite3_finalize(s.q);
+			s.q = NULL;
+		}
+	}
+	s.at_id = s.q ? sqlite3_bind_parameter_index(s.q, ":id") : 0;
+	return s;
+}
+
+/* INSERT … ON CONFLICT DO NOTHING: dedupe by run_id's UNIQUE index. */
+static struct run_stmt prepare_insert_run(sqlite3 *db)
+{
+	sb sql = SB_INIT;
+	sb_adds(&sql, "INSERT INTO runs(");
+	add_columns(&sql, "");
+	sb_adds(&sql, ") VALUES(");
+	add_columns(&sql, ":");
+	sb_adds(&sql, ") ON CONFLICT DO NOTHING");
+	struct run_stmt s = run_stmt_prepare(db, &sql);
+	sb_release(&sql);
+	return s;
+}
+
+/* The same columns, for the one update ingest allows: a run's final
+ * record replaces its running record in place (same id: its place in
+ * ingest order, campaign assignments and children stay); judge_clash
+ * decides between a running and a crash row. */
+static struct run_stmt prepare_update_run(sqlite3 *db)
+{
+	sb sql = SB_INIT;
+	sb_adds(&sql, "UPDATE runs SET (");
+	add_columns(&sql, "");
+	sb_adds(&sql, ") = (");
+	add_columns(&sql, ":");
+	sb_adds(&sql, ") WHERE id = :id AND status IN ('running', 'crash')");
+	struct run_stmt s = run_stmt_prepare(db, &sql);
+	sb_release(&sql);
+	return s;
+}
+
+/* Bind text that outlives the statement's step (the record, buffers of
+ * store_put): no copy, unlike db_bind_text. NULL binds NULL. */
+static void bind_text_col(const struct run_stmt *s, enum run_col c, const char *v)
+{
+	if (v)
+		sqlite3_bind_text(s->q, s->at[c], v, -1, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(s->q, s->at[c]);
+}
+
+static void bind_double_col(const struct run_stmt *s, enum run_col c, double v)
+{
+	db_bind_double(s->q, s->at[c], v);
+}
+
+/* An integer, or NULL when !known. */
+static void bind_int_col(const struct run_stmt *s, enum run_col c, int known, sqlite3_int64 v)
+{
+	if (known)
+		sqlite3_bind_int64(s->q, s->at[c], v);
+	else
+		sqlite3_bind_null(s->q, s->at[c]);
+}
+
 struct store {
 	sqlite3 *db;
-	sqlite3_stmt *ins_run, *ins_change, *sel_by_id, *sel_config, *ins_quar, *sel_max_id;
+	struct run_stmt ins_run;
+	struct run_stmt upd_run; /* a final record replacing its running one */
+	sqlite3_stmt *ins_change, *sel_by_id, *sel_config, *ins_quar, *sel_max_id;
 	sqlite3_stmt *sel_parent_key, *sel_state_row, *sel_run_changes;
-	sqlite3_stmt *upd_run, *del_changes; /* a final record replacing its running one */
+	sqlite3_stmt *del_changes;
 	struct metrics_writer *metrics;      /* the metrics table's rows (metrics.h) */
 	struct rkey_memo *rkeys;
 	struct state_memo *states;
@@ -269,27 +385,6 @@ int store_failed(const struct store *st)
 	return st->failed;
 }
 
-static const char sql_ins_run[] =
-	"INSERT INTO runs(run_id, content_hash, parent, campaign, agent, description,"
-	" status, decision, started_at, finished_at, t_finished, gpu_name, hw_class,"
-	" vram_tier, gpu_count, gpu_mem_mb, code_commit, code_dirty, diff_sha256,"
-	" data_name, data_sha256, val_bpb, repeat_key, source_format, source_file,"
-	" source_line, ingested_at, record)"
-	" VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,?19,"
-	"?20,?21,?22,?23,?24,?25,?26,?27,?28) ON CONFLICT DO NOTHING";
-
-/* The same columns, for the one update ingest allows: a run's final
- * record replaces its running record in place (same id: its place in
- * ingest order, campaign assignments and children stay). */
-static const char sql_upd_run[] =
-	"UPDATE runs SET (run_id, content_hash, parent, campaign, agent, description,"
-	" status, decision, started_at, finished_at, t_finished, gpu_name, hw_class,"
-	" vram_tier, gpu_count, gpu_mem_mb, code_commit, code_dirty, diff_sha256,"
-	" data_name, data_sha256, val_bpb, repeat_key, source_format, source_file,"
-	" source_line, ingested_at, record) = (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,"
-	"?13,?14,?15,?16,?17,?18,?19,?20,?21,?22,?23,?24,?25,?26,?27,?28)"
-	" WHERE id = ?29 AND status IN ('running', 'crash')"; /* judge_clash decides which */
-
 struct store *store_new(sqlite3 *db)
 {
 	struct store *st = xcalloc(1, sizeof(*st));
@@ -301,11 +396,16 @@ struct store *store_new(sqlite3 *db)
 	 * records 64 MB cuts that from 5.8 to 2.5 page writes and from 2.3 to
 	 * 1.2 reads a record; 256 MB gained nothing more at 10^6. */
 	db_exec(db, "PRAGMA cache_size = -65536");
-	st->ins_run = db_prepare(db, sql_ins_run);
-	st->ins_change = db_prepare(db, "INSERT OR REPLACE INTO changes(run, var, old, new, how,"
+	st->ins_run = prepare_insert_run(db);
+	/* A plain INSERT: a change list names each variable once (infer.c,
+	 * carried.c) and a run's changes are written once (supersede drops the
+	 * old ones first). OR REPLACE wrote a statement journal of every page
+	 * it touched to a temporary file, 4.5 pages a change: 45,000 writes of
+	 * 16 KB for a day of 10^4 runs, ~10% of its time (docs/ingest.md). */
+	st->ins_change = db_prepare(db, "INSERT INTO changes(run, var, old, new, how,"
 					" span, infer_version) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)");
 	st->sel_by_id = db_prepare(db, "SELECT id, content_hash, record FROM runs WHERE run_id = ?1");
-	st->upd_run = db_prepare(db, sql_upd_run);
+	st->upd_run = prepare_update_run(db);
 	st->del_changes = db_prepare(db, "DELETE FROM changes WHERE run = ?1");
 	st->sel_config = db_prepare(db, "SELECT json_extract(record, '$.config') FROM runs"
 					" WHERE run_id = ?1");
@@ -332,7 +432,7 @@ void store_free(struct store *st)
 {
 	if (!st)
 		return;
-	sqlite3_finalize(st->ins_run);
+	sqlite3_finalize(st->ins_run.q);
 	sqlite3_finalize(st->ins_change);
 	sqlite3_finalize(st->sel_by_id);
 	sqlite3_finalize(st->sel_config);
@@ -342,7 +442,7 @@ void store_free(struct store *st)
 	sqlite3_finalize(st->sel_parent_key);
 	sqlite3_finalize(st->sel_state_row);
 	sqlite3_finalize(st->sel_run_changes);
-	sqlite3_finalize(st->upd_run);
+	sqlite3_finalize(st->upd_run.q);
 	sqlite3_finalize(st->del_changes);
 	metrics_writer_free(st->metrics);
 	rkey_memo_free(st->rkeys);
@@ -406,16 +506,6 @@ long store_lookalikes(struct store *st, const char *file, sqlite3_int64 since_id
 	long n = rc == SQLITE_ROW ? (long)sqlite3_column_int64(q, 0) : 0;
 	sqlite3_finalize(q);
 	return n;
-}
-
-/* Bind text that outlives the statement's step (the record, buffers of
- * store_put): no copy, unlike db_bind_text. */
-static void bind_static(sqlite3_stmt *q, int i, const char *s)
-{
-	if (s)
-		sqlite3_bind_text(q, i, s, -1, SQLITE_STATIC);
-	else
-		sqlite3_bind_null(q, i);
 }
 
 /* ---- parents and changes --------------------------------------------- */
@@ -809,11 +899,15 @@ static const struct hw_memo *hw_tags(struct store *st, const char *name, double 
 /* The columns of store_cols, on the thread that prepares the record. */
 static void read_columns(const json_t *rec, struct store_cols *c)
 {
-	static const char *const top[] = { "run_id", NULL, "parent", "campaign", "agent",
-					   "description", "status", "decision", "started_at",
-					   "finished_at" };
-	for (int i = 0; i < (int)ARRAY_SIZE(top); i++)
-		c->text[i] = top[i] ? runrec_str(rec, top[i]) : NULL;
+	c->run_id = runrec_str(rec, "run_id");
+	c->parent = runrec_str(rec, "parent");
+	c->campaign = runrec_str(rec, "campaign");
+	c->agent = runrec_str(rec, "agent");
+	c->description = runrec_str(rec, "description");
+	c->status = runrec_str(rec, "status");
+	c->decision = runrec_str(rec, "decision");
+	c->started_at = runrec_str(rec, "started_at");
+	c->finished_at = runrec_str(rec, "finished_at");
 	c->t_finished = finish_time(rec);
 	json_t *hw = json_object_get(rec, "hardware");
 	json_t *count = json_object_get(hw, "gpu_count");
@@ -835,44 +929,46 @@ static void read_columns(const json_t *rec, struct store_cols *c)
 	c->val_bpb = valid_bpb(rec);
 }
 
-/* Columns 12-16; returns the class and tier (for the repeat key). */
-static const struct hw_memo *bind_hardware(struct store *st, sqlite3_stmt *q,
+/* The hardware columns; returns the class and tier (for the repeat key). */
+static const struct hw_memo *bind_hardware(struct store *st, const struct run_stmt *s,
 					   const struct store_cols *c)
 {
 	const struct hw_memo *hw = hw_tags(st, c->cpu_only ? "CPU" : c->gpu_name, c->gpu_mem_mb);
-	bind_static(q, 12, c->gpu_name);
-	bind_static(q, 13, hw->cls);
-	bind_static(q, 14, hw->tier);
-	if (c->has_gpu_count)
-		sqlite3_bind_int64(q, 15, c->gpu_count);
-	else
-		sqlite3_bind_null(q, 15);
-	db_bind_double(q, 16, c->gpu_mem_mb);
+	bind_text_col(s, COL_gpu_name, c->gpu_name);
+	bind_text_col(s, COL_hw_class, hw->cls);
+	bind_text_col(s, COL_vram_tier, hw->tier);
+	bind_int_col(s, COL_gpu_count, c->has_gpu_count, c->gpu_count);
+	bind_double_col(s, COL_gpu_mem_mb, c->gpu_mem_mb);
 	return hw;
 }
 
-static void bind_record(struct store *st, sqlite3_stmt *q, const struct store_prep *p,
+/* Every column but the hardware ones and repeat_key. */
+static void bind_record(struct store *st, const struct run_stmt *s, const struct store_prep *p,
 			const struct store_src *src)
 {
 	const struct store_cols *c = &p->cols;
-	for (int i = 0; i < (int)ARRAY_SIZE(c->text); i++)
-		bind_static(q, i + 1, c->text[i]);
-	bind_static(q, 2, p->hash);
-	db_bind_double(q, 11, c->t_finished);
-	bind_static(q, 17, c->code_commit);
-	if (c->code_dirty >= 0)
-		sqlite3_bind_int(q, 18, c->code_dirty);
-	else
-		sqlite3_bind_null(q, 18);
-	bind_static(q, 19, c->diff_sha256);
-	bind_static(q, 20, c->data_name);
-	bind_static(q, 21, c->data_sha256);
-	db_bind_double(q, 22, c->val_bpb);
-	bind_static(q, 24, src->format);
-	bind_static(q, 25, src->file);
-	sqlite3_bind_int64(q, 26, src->line);
-	sqlite3_bind_text(q, 27, st->ingested_at, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q, 28, p->canon, (int)p->canon_len, SQLITE_STATIC);
+	bind_text_col(s, COL_run_id, c->run_id);
+	bind_text_col(s, COL_content_hash, p->hash);
+	bind_text_col(s, COL_parent, c->parent);
+	bind_text_col(s, COL_campaign, c->campaign);
+	bind_text_col(s, COL_agent, c->agent);
+	bind_text_col(s, COL_description, c->description);
+	bind_text_col(s, COL_status, c->status);
+	bind_text_col(s, COL_decision, c->decision);
+	bind_text_col(s, COL_started_at, c->started_at);
+	bind_text_col(s, COL_finished_at, c->finished_at);
+	bind_double_col(s, COL_t_finished, c->t_finished);
+	bind_text_col(s, COL_code_commit, c->code_commit);
+	bind_int_col(s, COL_code_dirty, c->code_dirty >= 0, c->code_dirty);
+	bind_text_col(s, COL_diff_sha256, c->diff_sha256);
+	bind_text_col(s, COL_data_name, c->data_name);
+	bind_text_col(s, COL_data_sha256, c->data_sha256);
+	bind_double_col(s, COL_val_bpb, c->val_bpb);
+	bind_text_col(s, COL_source_format, src->format);
+	bind_text_col(s, COL_source_file, src->file);
+	bind_int_col(s, COL_source_line, 1, src->line);
+	bind_text_col(s, COL_ingested_at, st->ingested_at);
+	sqlite3_bind_text(s->q, s->at[COL_record], p->canon, (int)p->canon_len, SQLITE_STATIC);
 }
 
 /* Remember a stored run's config for its children. A copy, not a
@@ -963,13 +1059,13 @@ static void supersede(struct store *st, sqlite3_int64 id, const struct store_pre
 		      const struct store_src *src, const char *key, const struct change_list *cl,
 		      int how)
 {
-	sqlite3_stmt *q = st->upd_run;
-	bind_record(st, q, p, src);
-	bind_hardware(st, q, &p->cols);
-	bind_static(q, 23, key);
-	sqlite3_bind_int64(q, 29, id);
-	int rc = store_step(st, q, "replace the running record by its final one");
-	sqlite3_reset(q);
+	const struct run_stmt *s = &st->upd_run;
+	bind_record(st, s, p, src);
+	bind_hardware(st, s, &p->cols);
+	bind_text_col(s, COL_repeat_key, key);
+	sqlite3_bind_int64(s->q, s->at_id, id);
+	int rc = store_step(st, s->q, "replace the running record by its final one");
+	sqlite3_reset(s->q);
 	if (rc == DB_ERROR)
 		return;
 	sqlite3_bind_int64(st->del_changes, 1, id);
@@ -1019,15 +1115,15 @@ void store_repeat_key(struct store *st, json_t *rec, const struct change_list *c
 {
 	struct store_prep p;
 	store_prepare(rec, &p);
-	repeat_key(st, rec, &p, bind_hardware(st, st->ins_run, &p.cols), cl, how, key);
+	repeat_key(st, rec, &p, bind_hardware(st, &st->ins_run, &p.cols), cl, how, key);
 	store_prep_release(&p);
 }
 
 /* ---- what an exported record carries (carried.h) ---------------------- */
 
 /* Where the run was first ingested from, and its repeat key, as the
- * ledger it was exported from had them (positions as in sql_ins_run). */
-static void carried_bind(sqlite3_stmt *q, const struct carried *c, char key[65])
+ * ledger it was exported from had them. */
+static void carried_bind(const struct run_stmt *s, const struct carried *c, char key[65])
 {
 	if (!c)
 		return;
@@ -1035,10 +1131,10 @@ static void carried_bind(sqlite3_stmt *q, const struct carried *c, char key[65])
 		snprintf(key, 65, "%s", c->repeat_key);
 	if (!c->has_source)
 		return;
-	db_bind_text(q, 24, c->src_format);
-	db_bind_text(q, 25, c->src_file);
-	sqlite3_bind_int64(q, 26, c->src_line);
-	db_bind_text(q, 27, c->src_ingested_at);
+	db_bind_text(s->q, s->at[COL_source_format], c->src_format);
+	db_bind_text(s->q, s->at[COL_source_file], c->src_file);
+	sqlite3_bind_int64(s->q, s->at[COL_source_line], c->src_line);
+	db_bind_text(s->q, s->at[COL_ingested_at], c->src_ingested_at);
 }
 
 static void insert_carried_changes(struct store *st, sqlite3_int64 run, const struct carried *c)
@@ -1085,16 +1181,16 @@ enum store_outcome store_put_prepared(struct store *st, json_t *rec, const struc
 	int how = p->carried && p->carried->has_changes ? carried_change_list(p->carried, &cl)
 							 : find_changes(st, rec, &cl);
 	enum store_outcome out = STORE_NEW;
-	sqlite3_stmt *q = st->ins_run;
+	const struct run_stmt *s = &st->ins_run;
 
 	*run_id = runrec_str(rec, "run_id");
-	bind_record(st, q, p, src);
-	const struct hw_memo *hw = bind_hardware(st, q, &p->cols);
+	bind_record(st, s, p, src);
+	const struct hw_memo *hw = bind_hardware(st, s, &p->cols);
 	repeat_key(st, rec, p, hw, &cl, how, key);
-	carried_bind(q, p->carried, key);
-	bind_static(q, 23, key);
-	int rc = store_step(st, q, "store the run");
-	sqlite3_reset(q);
+	carried_bind(s, p->carried, key);
+	bind_text_col(s, COL_repeat_key, key);
+	int rc = store_step(st, s->q, "store the run");
+	sqlite3_reset(s->q);
 	if (rc == DB_ERROR) { /* reported; store_commit refuses the file */
 		change_list_release(&cl);
 		return out;

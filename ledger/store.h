@@ -63,7 +63,9 @@ void store_infer_changes(struct store *st, const json_t *rec, struct change_list
  * into the record (valid while it lives and is not changed); NULL when
  * absent, NaN for an absent number. */
 struct store_cols {
-	const char *text[10];   /* bind positions 1-10: run_id, -, parent … finished_at */
+	/* the record's top-level strings; NULL when absent or not a string */
+	const char *run_id, *parent, *campaign, *agent, *description, *status, *decision;
+	const char *started_at, *finished_at;
 	double t_finished;      /* finished_at, else started_at, as epoch seconds */
 	const char *gpu_name;   /* as recorded */
 	int cpu_only;           /* no GPU named, a CPU named: tagged "CPU" */
