@@ -302,15 +302,21 @@ static void open_failed_hint(sqlite3 *db, const char *path)
 			"what is readable with 'sqlite3 %s .recover'", path, path);
 }
 
-/* Version 1 -> 2: the changes table gains how = 'code', span and
- * infer_version. SQLite cannot alter a CHECK constraint, so the table is
- * made again from the schema (schema_create_missing, after this); old rows
- * keep their values, with no span and no version. */
-static const char *const upgrade_v1_v2_out =
-	"ALTER TABLE changes RENAME TO changes_v1; DROP INDEX IF EXISTS changes_var;";
-static const char *const upgrade_v1_v2_in =
-	"INSERT INTO changes(run, var, old, new, how) SELECT run, var, old, new, how FROM changes_v1;"
-	"DROP TABLE changes_v1;";
+/* The changes table is made again from the schema text on the way to
+ * version 2 (it gained how = 'code', span and infer_version) and to 4 (its
+ * CHECK became ORs, which ingest checks far faster than an IN list):
+ * SQLite cannot alter a CHECK constraint. Renamed out before the schema is
+ * made (schema_create_missing), copied in after; a version 1 table has no
+ * span and no version. */
+static const char *const upgrade_changes_out =
+	"ALTER TABLE changes RENAME TO changes_old; DROP INDEX IF EXISTS changes_var;";
+static const char *const upgrade_changes_in_v1 =
+	"INSERT INTO changes(run, var, old, new, how) SELECT run, var, old, new, how FROM changes_old;"
+	"DROP TABLE changes_old;";
+static const char *const upgrade_changes_in =
+	"INSERT INTO changes(run, var, old, new, how, span, infer_version)"
+	" SELECT run, var, old, new, how, span, infer_version FROM changes_old;"
+	"DROP TABLE changes_old;";
 
 /* Create the schema in a new ledger, or bring an older one up to this
  * version, in one transaction: a failure leaves the ledger as it was. The
@@ -349,14 +355,14 @@ static int db_upgrade(sqlite3 *db, const char *path)
 	if (v >= 1 && v < LEDGER_SCHEMA_VERSION)
 		rl_warn("ledger '%s': upgrading its schema from version %d to %d", path, v,
 			LEDGER_SCHEMA_VERSION);
-	if (!rc && v >= 1 && v < 2)
-		rc = db_exec(db, upgrade_v1_v2_out);
+	if (!rc && v >= 1 && v < 4)
+		rc = db_exec(db, upgrade_changes_out);
 	/* 2 -> 3 adds the annotations table and its index, 3 -> 4 the metrics
 	 * table: made here from the schema text, with what else is missing */
 	if (!rc && v < LEDGER_SCHEMA_VERSION)
 		rc = schema_create_missing(db);
-	if (!rc && v >= 1 && v < 2)
-		rc = db_exec(db, upgrade_v1_v2_in);
+	if (!rc && v >= 1 && v < 4)
+		rc = db_exec(db, v < 2 ? upgrade_changes_in_v1 : upgrade_changes_in);
 	/* 3 -> 4: the metrics of the runs already stored, from their records
 	 * (made anew: a ledger whose version was set back by hand keeps its
 	 * table, and its rows may be stale) */

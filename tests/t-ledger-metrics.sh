@@ -71,7 +71,13 @@ rows=$(all_rows l.db)
 metrics=$(sql l.db "$FROM_TABLE")
 for f in v3 v3b; do
 	cp l.db $f.db
-	sql $f.db "DROP TABLE metrics; PRAGMA user_version=3;"
+	# version 3's changes table, as it was: its CHECK an IN list
+	sql $f.db "DROP TABLE metrics; ALTER TABLE changes RENAME TO c3; DROP INDEX changes_var;
+		CREATE TABLE changes(run INTEGER NOT NULL REFERENCES runs(id), var TEXT NOT NULL,
+		 old TEXT, new TEXT, how TEXT NOT NULL CHECK(how IN ('exact','code','inferred')),
+		 span TEXT, infer_version INTEGER, PRIMARY KEY(run, var)) WITHOUT ROWID;
+		CREATE INDEX changes_var ON changes(var);
+		INSERT INTO changes SELECT * FROM c3; DROP TABLE c3; PRAGMA user_version=3;"
 done
 expect_code metrics-3.1 "a version 3 ledger opens" 0 "$LEDGER" --db v3.db query --format tsv
 expect_eq metrics-3.2 "and says it was upgraded" \
@@ -81,6 +87,10 @@ expect_eq metrics-3.4 "its metrics made from the records" "$metrics" "$(sql v3.d
 expect_eq metrics-3.5 "runs, changes, annotations, quarantine kept" "$rows" "$(all_rows v3.db)"
 expect_code metrics-3.6 "a second open" 0 "$LEDGER" --db v3.db query --format tsv
 expect_eq metrics-3.7 "says nothing" "" "$err"
+schema() { sql "$1" "SELECT type, name, sql FROM sqlite_master ORDER BY type, name"; }
+"$LEDGER" --db fresh.db init >/dev/null
+expect_eq metrics-3.8 "its schema is a new ledger's, the changes CHECK included" \
+	"$(schema fresh.db)" "$(schema v3.db)"
 
 # two processes open the same version 3 ledger at once: one upgrades
 "$LEDGER" --db v3b.db query --format tsv >q1.out 2>q1.err &
