@@ -464,8 +464,10 @@ static int apply_log(struct replica *r)
 		snprintf(after, sizeof(after), "%lld", last);
 		const char *p[] = { after };
 		PGresult *res = pg_exec_bin(r->pg, "read the change log",
-					    "SELECT seq::text, changeset FROM ledger_log WHERE seq > $1::bigint"
-					    " ORDER BY seq LIMIT " PULL_BATCH, 1, p, NULL, NULL, 1);
+					    /* ordered by the number: "ORDER BY seq" would be
+					     * the text column, which puts 10 before 8 */
+					    "SELECT seq::text AS seq_text, changeset FROM ledger_log WHERE seq > $1::bigint"
+					    " ORDER BY ledger_log.seq LIMIT " PULL_BATCH, 1, p, NULL, NULL, 1);
 		if (!res)
 			return -1;
 		int n = PQntuples(res), rc = 0;
@@ -542,6 +544,10 @@ static int catch_up(struct replica *r)
 	for (int attempt = 0; attempt < 2; attempt++) {
 		r->internal = 1;
 		int rc = lite_exec(r, "BEGIN IMMEDIATE", "lock the local replica");
+		/* read again under the replica's lock: a command on this machine
+		 * may have written meanwhile, its entry on the server before here */
+		if (!rc)
+			rc = server_state(r, &server_seq);
 		if (!rc) {
 			int match = replica_matches(r, server_seq, 1, &err);
 			rc = err ? -1 : match ? apply_log(r) : copy_server(r);
