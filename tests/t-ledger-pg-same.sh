@@ -166,3 +166,34 @@ expect_code pg-same-cold "a query with no replica (made from the server's tables
 expect_eq pg-same-cold-out "answers as the warm one" "$(cat warm.json)" "$out"
 same "$LEDGER" export
 report_same daily-cold daily --date 2026-03-16
+
+# ---- a role that may only SELECT runs every read command and report -------
+pg_sql "CREATE ROLE reader LOGIN; GRANT SELECT ON ALL TABLES IN SCHEMA public TO reader" >/dev/null
+RURL=$(printf '%s' "$PG_URL" | sed 's|user=postgres|user=reader|')
+reads="query|query --archived|show h100-d12|diff h100-d9 h100-d12|compare h100-d9 h100-d12|frontier|repeats|summary|audit|audit --campaign hsg|quarantine|campaign list|campaign show qwen-compile|export|reinfer --dry-run|init --format json|check"
+bad=
+IFS_=$IFS; IFS='|'
+for c in $reads; do
+	IFS=$IFS_
+	set -- $c
+	"$LEDGER" --db "$PG_URL" --format tsv "$@" >own.out 2>own.err; oc=$?
+	RUNLEDGER_CACHE_DIR=$PWD/reader-cache "$LEDGER" --db "$RURL" --format tsv "$@" >rd.out 2>rd.err; rc=$?
+	sed "s|user=reader|user=postgres|g" rd.out >rd.norm
+	{ [ "$oc" = "$rc" ] && cmp -s own.out rd.norm; } || bad="$bad [$c: exit $rc, $(head -c 200 rd.err)]"
+	IFS='|'
+done
+IFS=$IFS_
+expect_eq pg-same-reader "a SELECT-only role runs every read command as the owner does" "" "$bad"
+for r in "daily --date 2026-03-16" "campaign --campaign compile-kernel-efficiency" ; do
+	set -- $r
+	expect_code "pg-same-reader-report-$1" "and report $1" 0 env RUNLEDGER_CACHE_DIR="$PWD/reader-cache" \
+		"$REPORT" --db "$RURL" "$@" --out "reader-$1"
+	owner=out-p-$([ "$1" = daily ] && echo daily-cold || echo campaign)
+	diffs=$( (cd "$owner" && find . -type f) | while read -r f; do
+		sed 's|user=reader|user=postgres|g' "reader-$1/$f" 2>/dev/null | cmp -s - "$owner/$f" || echo "$f"; done)
+	expect_eq "pg-same-reader-report-$1-files" "with the owner's files" "" "$diffs"
+done
+expect_code pg-same-reader-write "its write commands fail" 3 env RUNLEDGER_CACHE_DIR="$PWD/reader-cache" "$LEDGER" --db "$RURL" note h100-d12 "from the reader"
+expect_match pg-same-reader-write-msg "with permission denied (SQLSTATE 42501)" "$err" "permission denied for table annotations.*42501"
+expect_code pg-same-reader-after "and its replica holds nothing of it" 0 env RUNLEDGER_CACHE_DIR="$PWD/reader-cache" "$LEDGER" --db "$RURL" --format tsv show h100-d12
+expect_no_match pg-same-reader-after-none "(no such note)" "$out" "from the reader"
