@@ -296,6 +296,16 @@ static void add_ident(sb *s, const char *name)
 	sb_addc(s, '"');
 }
 
+/* The schema version the replica was copied at: a replica made by an
+ * older runledger (its file upgraded by db_open since) is copied again,
+ * since the server's upgrade may have filled what the new tables hold. */
+static const char *schema_text(void)
+{
+	static char v[16];
+	snprintf(v, sizeof(v), "%d", LEDGER_SCHEMA_VERSION);
+	return v;
+}
+
 /* ---- copying the server's tables (a new replica, or one out of step) --- */
 
 static int bind_server_value(sqlite3_stmt *ins, int i, const PGresult *res, int row, int col, char kind)
@@ -404,7 +414,7 @@ static int copy_server(struct replica *r)
 		rc = copy_table(r, &r->tables[i]);
 	if (!rc)
 		rc = meta_set(r, "ledger_id", r->ledger_id) || meta_set(r, "seq", seq) ||
-		     meta_set(r, "server", r->name);
+		     meta_set(r, "server", r->name) || meta_set(r, "schema", schema_text());
 	if (rc)
 		pg_rollback(r);
 	else
@@ -520,10 +530,16 @@ static int replica_matches(struct replica *r, long long server_seq, int say, int
 	int ok;
 	*err = meta_get(r, "ledger_id", &id);
 	long long seq = meta_seq(r, &ok);
-	int match = !*err && ok && id.len && !strcmp(id.buf, r->ledger_id) && seq <= server_seq;
+	sb schema = SB_INIT;
+	*err |= meta_get(r, "schema", &schema);
+	int match = !*err && ok && id.len && !strcmp(id.buf, r->ledger_id) && seq <= server_seq &&
+		    !strcmp(schema.buf, schema_text());
 	if (say && !*err && ok && id.len && !match && strcmp(id.buf, "rebuild"))
-		rl_note("PostgreSQL ledger '%s': the local replica '%s' was of %s; making it again", r->name,
-			r->path, strcmp(id.buf, r->ledger_id) ? "another ledger" : "a longer change log");
+		rl_note("PostgreSQL ledger '%s': the local replica '%s' was %s; making it again", r->name, r->path,
+			strcmp(id.buf, r->ledger_id) ? "of another ledger"
+			: seq > server_seq	      ? "ahead of the server's change log"
+						      : "made by another schema version");
+	sb_release(&schema);
 	*err |= !ok;
 	sb_release(&id);
 	return match;

@@ -289,3 +289,27 @@ expect_match pg-rls-note-read-msg "permission denied, nothing stored" "$err" "pe
 expect_eq pg-rls-note-none "and no annotation of it is on the server" 0 \
 	"$(pg_sql "SELECT count(*) FROM annotations a JOIN runs r ON r.id = a.run WHERE r.run_id = 'rls-run'")"
 expect_code pg-rls-note-after "the read role's replica is still usable" 0 "$LEDGER" --db "$digest_url" show rls-run
+
+# ---- the replica: another ledger at the same URL, an entry that does not apply
+RUNLEDGER_CACHE_DIR=$PWD/rep-again
+pg_sql "CREATE DATABASE again" postgres >/dev/null
+ua=$(printf '%s' "$PG_URL" | sed 's|/ledger?|/again?|')
+"$LEDGER" --db "$ua" ingest "$FIXTURES/query/runs.jsonl" >/dev/null 2>&1
+expect_eq pg-replica-one "one replica file for the URL" 1 "$(ls rep-again | grep -c '\.db$')"
+rep=$(ls rep-again/*.db | head -1)
+pg_sql "DROP DATABASE again" postgres >/dev/null
+pg_sql "CREATE DATABASE again" postgres >/dev/null
+expect_code pg-replica-other "the database made again: another ledger at the URL" 0 "$LEDGER" --db "$ua" ingest "$FIXTURES/ingest/single.json"
+expect_match pg-replica-other-note "the replica is made again, saying so" "$err" "was of another ledger; making it again"
+expect_code pg-replica-other-query "a query then" 0 "$LEDGER" --db "$ua" --format tsv query
+expect_eq pg-replica-other-runs "shows the new ledger's one run" 1 "$(printf '%s\n' "$out" | tail -n +2 | wc -l)"
+# a log entry that does not apply (the server's tables changed by hand in
+# between): said, the replica made again from the tables, the answer right
+"$LEDGER" --db "$ua" note "$(sql "$rep" "SELECT run_id FROM runs LIMIT 1")" first >/dev/null
+sql "$rep" "UPDATE replica_meta SET value = value - 1 WHERE key = 'seq'"
+expect_code pg-replica-conflict "an entry the replica already holds" 0 "$LEDGER" --db "$ua" --format tsv query
+expect_match pg-replica-conflict-msg "is a warning naming it" "$err" "change log entry [0-9]+ does not apply to the local replica \(table annotations: a row it adds is there already\)"
+expect_eq pg-replica-conflict-rows "and the replica holds the server's rows" \
+	"$(pg_sql "SELECT count(*) FROM annotations" again)" "$(sql "$rep" "SELECT count(*) FROM annotations")"
+expect_code pg-replica-conflict-after "the next command is quiet" 0 "$LEDGER" --db "$ua" query
+expect_eq pg-replica-conflict-quiet "(nothing on stderr)" "" "$err"
