@@ -842,6 +842,46 @@ static void session_end(struct replica *r)
 	r->session = NULL;
 }
 
+#define LOCK_SQL "SELECT pg_advisory_xact_lock(" WRITE_LOCK ", hashtext(current_schema()))"
+/* after this long a writer says what it waits for, as ingest does on SQLite */
+#define LOCK_SAY_AFTER_MS 1000
+
+/* The ledger's write lock, inside the open transaction. A wait of more
+ * than a second is said (once); $LEDGER_BUSY_TIMEOUT bounds the whole wait
+ * (lock_timeout) as it bounds SQLite's busy wait, else it is unbounded. */
+static int lock_ledger(struct replica *r)
+{
+	double busy_s = db_busy_env_s();
+	long long bound_ms = busy_s >= 0 ? (long long)(busy_s * 1000) : -1;
+	char sql[64];
+	if (bound_ms < 0 || bound_ms > LOCK_SAY_AFTER_MS) { /* first try for a second, quietly */
+		r->pg->quiet = 1;
+		int rc = pg_run(r->pg, "wait for the ledger's lock", "SAVEPOINT rl_lock", 0, NULL) ||
+			 pg_run(r->pg, "wait for the ledger's lock", "SET LOCAL lock_timeout = 1000", 0, NULL) ||
+			 pg_run(r->pg, "wait for the ledger's lock", LOCK_SQL, 0, NULL);
+		int timed_out = rc && !strcmp(r->pg->sqlstate, "55P03"); /* lock_not_available */
+		r->pg->quiet = 0;
+		if (!rc)
+			return pg_run(r->pg, "wait for the ledger's lock", "RELEASE SAVEPOINT rl_lock", 0, NULL) ||
+			       pg_run(r->pg, "wait for the ledger's lock", "SET LOCAL lock_timeout = 0", 0, NULL);
+		if (!timed_out || pg_run(r->pg, "wait for the ledger's lock", "ROLLBACK TO SAVEPOINT rl_lock", 0, NULL))
+			return pg_run(r->pg, "lock the ledger for writing", LOCK_SQL, 0, NULL); /* says why */
+		rl_note("PostgreSQL ledger '%s': waiting for its write lock, held by another writer (%s)", r->name,
+			bound_ms < 0 ? "as long as it takes; LEDGER_BUSY_TIMEOUT bounds it" : "up to LEDGER_BUSY_TIMEOUT");
+		if (bound_ms > 0)
+			bound_ms -= LOCK_SAY_AFTER_MS;
+	}
+	snprintf(sql, sizeof(sql), "SET LOCAL lock_timeout = %lld", bound_ms < 0 ? 0 : bound_ms > 0 ? bound_ms : 1);
+	if (pg_run(r->pg, "bound the wait for the ledger's lock", sql, 0, NULL))
+		return -1;
+	int rc = pg_run(r->pg, "lock the ledger for writing", LOCK_SQL, 0, NULL) ||
+		 pg_run(r->pg, "lock the ledger for writing", "SET LOCAL lock_timeout = 0", 0, NULL);
+	if (rc && !strcmp(r->pg->sqlstate, "55P03"))
+		rl_hint("another writer held the ledger for longer than LEDGER_BUSY_TIMEOUT (%g s); nothing was "
+			"written: run the command again", busy_s);
+	return rc;
+}
+
 /* db_exec("BEGIN IMMEDIATE") on the replica: the server's lock first (a
  * writer holding it may wait for this machine's replica, never the other
  * way round), the replica's, the log since the last command, then a
@@ -854,17 +894,9 @@ static int write_begin(void *arg)
 		return -1;
 	}
 	session_end(r);
-	/* $LEDGER_BUSY_TIMEOUT bounds the wait for the lock as it bounds
-	 * SQLite's busy wait; unset, a writer waits as long as it takes */
-	double busy_s = db_busy_env_s();
-	char timeout[64];
-	snprintf(timeout, sizeof(timeout), "SET LOCAL lock_timeout = %lld",
-		 busy_s >= 0 ? (long long)(busy_s * 1000) + (busy_s > 0 ? 0 : 1) : 0LL);
 	if (pg_run(r->pg, "begin a write", "BEGIN", 0, NULL))
 		return -1;
-	if (pg_run(r->pg, "bound the wait for the ledger's lock", timeout, 0, NULL) ||
-	    pg_run(r->pg, "lock the ledger for writing",
-		   "SELECT pg_advisory_xact_lock(" WRITE_LOCK ", hashtext(current_schema()))", 0, NULL)) {
+	if (lock_ledger(r)) {
 		pg_rollback(r);
 		return -1;
 	}

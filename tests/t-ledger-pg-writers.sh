@@ -52,7 +52,8 @@ for w in 1 2 3 4 5 6 7 8; do eval "wait \$pid$w"; codes="$codes $?"; done
 wait $r1; rq=$?; wait $r2; rr=$?
 expect_eq pg-writers-exit "the 8 writers succeed" " 0 0 0 0 0 0 0 0" "$codes"
 [ "$codes" = " 0 0 0 0 0 0 0 0" ] || cat w*.err | head -20 | sed 's/^/# /'
-expect_eq pg-writers-noerr "and say nothing on stderr" "" "$(cat w*.err)"
+expect_eq pg-writers-noerr "and say nothing on stderr but that they waited" "" \
+	"$(cat w*.err | grep -v "^ledger: PostgreSQL ledger '.*': waiting for its write lock, held by another writer")"
 expect_eq pg-readers-exit "query and report daily ran meanwhile, all succeeding" "0 0" "$rq $rr"
 [ "$rq $rr" = "0 0" ] && : || cat reader*.log q*.err rep*.err 2>/dev/null | head -10 | sed 's/^/# /'
 expect_eq pg-writers-count "the server holds exactly the distinct set" "$distinct $distinct" \
@@ -109,6 +110,25 @@ kill_at sending "SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'INSERT 
 expect_code pg-kill-then "the same file ingested again, whole" 0 "$LEDGER" --db "$PG_URL" --format tsv ingest big.jsonl
 expect_match pg-kill-then-new "every run of it new" "$out" "	4000	0	0$"
 expect_eq pg-kill-then-count "on the server" "$((before + 4000))" "$(pg_sql "SELECT count(*) FROM runs")"
+
+# ---- waiting for the lock: said after a second, bounded by LEDGER_BUSY_TIMEOUT
+hold() { # SECONDS: hold the ledger's write lock from psql that long
+	pg_sql "BEGIN; SELECT pg_advisory_xact_lock(1920298615, hashtext(current_schema())); SELECT pg_sleep($1); COMMIT" >/dev/null &
+	hp=$!
+	while [ "$(pg_sql "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted AND objsubid = 2")" = 0 ]; do sleep 0.05; done
+}
+mk wait1.jsonl wait-r1
+hold 3
+expect_code pg-wait-long "an ingest while another holds the lock for 3 s waits, then stores" 0 "$LEDGER" --db "$PG_URL" ingest wait1.jsonl
+wait $hp
+expect_match pg-wait-long-note "saying it waits, and why" "$err" "waiting for its write lock, held by another writer \(as long as it takes"
+expect_eq pg-wait-long-stored "the run is stored" 1 "$(pg_sql "SELECT count(*) FROM runs WHERE run_id = 'wait-r1'")"
+mk wait2.jsonl wait-r2
+hold 4
+expect_code pg-wait-bounded "with LEDGER_BUSY_TIMEOUT=2 it gives up (exit 3)" 3 env LEDGER_BUSY_TIMEOUT=2 "$LEDGER" --db "$PG_URL" ingest wait2.jsonl
+wait $hp
+expect_match pg-wait-bounded-msg "saying so" "$err" "held the ledger for longer than LEDGER_BUSY_TIMEOUT \(2 s\); nothing was written"
+expect_eq pg-wait-bounded-none "and nothing of it is stored" 0 "$(pg_sql "SELECT count(*) FROM runs WHERE run_id = 'wait-r2'")"
 
 # ---- push, then export: a ledger round-trips -----------------------------
 "$LEDGER" --db a.db ingest "$FIXTURES/query/runs.jsonl" >/dev/null 2>&1
