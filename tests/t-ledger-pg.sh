@@ -132,6 +132,13 @@ expect_no_match pg-pw-bad-url-hidden "its message hides the password too" "$out$
 expect_code pg-pw-good "the right password in the URL connects" 0 "$LEDGER" --db "postgresql://bob:Corr3ct-horse@$tcp" --format json check
 expect_no_match pg-pw-good-hidden "and the output shows the URL without it" "$out$err" "Corr3ct-horse"
 expect_match pg-pw-good-name "as postgresql://bob@host" "$out" "\"postgresql://bob@$tcp\""
+expect_code pg-pw-replica "a query with the password in the URL (bob may only read)" 0 env RUNLEDGER_CACHE_DIR="$PWD/bob-cache" "$LEDGER" --db "postgresql://bob:Corr3ct-horse@$tcp" query
+expect_no_match pg-pw-replica-out "says nothing of the password" "$out$err" "Corr3ct-horse"
+expect_eq pg-pw-replica-made "makes one replica" 1 "$(ls bob-cache | grep -c '\.db$')"
+expect_no_match pg-pw-replica-name "whose name holds no password" "$(ls bob-cache)" "Corr3ct|horse"
+expect_eq pg-pw-replica-meta "and whose record of the server is the URL without it" "postgresql://bob@$tcp" \
+	"$(sql bob-cache/*.db "SELECT value FROM replica_meta WHERE key = 'server'")"
+expect_eq pg-pw-replica-nowhere "the password is nowhere in the replica's files" "" "$(grep -l "Corr3ct-horse" bob-cache/* 2>/dev/null)"
 
 # libpq's environment: PGPASSFILE, PGHOST/PGPORT/PGUSER, sslmode
 printf '127.0.0.1:%s:ledger:bob:Corr3ct-horse\n' "$PG_PORT" >pgpass && chmod 600 pgpass
