@@ -112,21 +112,29 @@ expect_match pg-kill-then-new "every run of it new" "$out" "	4000	0	0$"
 expect_eq pg-kill-then-count "on the server" "$((before + 4000))" "$(pg_sql "SELECT count(*) FROM runs")"
 
 # ---- waiting for the lock: said after a second, bounded by LEDGER_BUSY_TIMEOUT
-hold() { # SECONDS: hold the ledger's write lock from psql that long
-	pg_sql "BEGIN; SELECT pg_advisory_xact_lock(1920298615, hashtext(current_schema())); SELECT pg_sleep($1); COMMIT" >/dev/null &
+# (the holder is a psql session; it lets go when the test ends it, so no
+# step depends on how fast a process starts on a loaded machine)
+locked() { pg_sql "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted AND objsubid = 2"; }
+hold() { # hold the ledger's write lock from psql until release
+	PGAPPNAME=holder psql -X -q -h "$PG_SOCKDIR" -p "$PG_PORT" -U postgres -d ledger \
+		-c "BEGIN; SELECT pg_advisory_xact_lock(1920298615, hashtext(current_schema())); SELECT pg_sleep(600); COMMIT" >/dev/null 2>&1 &
 	hp=$!
-	while [ "$(pg_sql "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted AND objsubid = 2")" = 0 ]; do sleep 0.05; done
+	while [ "$(locked)" = 0 ]; do sleep 0.05; done
 }
+release() { pg_sql "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'holder'" >/dev/null; wait $hp 2>/dev/null; }
 mk wait1.jsonl wait-r1
-hold 3
-expect_code pg-wait-long "an ingest while another holds the lock for 3 s waits, then stores" 0 "$LEDGER" --db "$PG_URL" ingest wait1.jsonl
-wait $hp
-expect_match pg-wait-long-note "saying it waits, and why" "$err" "waiting for its write lock, held by another writer \(as long as it takes"
+hold
+"$LEDGER" --db "$PG_URL" ingest wait1.jsonl >wait1.out 2>wait1.err & ip=$!
+t=0; while ! grep -q "waiting for its write lock" wait1.err && [ $t -lt 1200 ]; do sleep 0.05; t=$((t + 1)); done
+release
+wait $ip; rc=$?
+expect_eq pg-wait-long "an ingest while another holds the lock waits, then stores" 0 "$rc"
+expect_match pg-wait-long-note "saying it waits, and why" "$(cat wait1.err)" "waiting for its write lock, held by another writer \(as long as it takes"
 expect_eq pg-wait-long-stored "the run is stored" 1 "$(pg_sql "SELECT count(*) FROM runs WHERE run_id = 'wait-r1'")"
 mk wait2.jsonl wait-r2
-hold 4
+hold
 expect_code pg-wait-bounded "with LEDGER_BUSY_TIMEOUT=2 it gives up (exit 3)" 3 env LEDGER_BUSY_TIMEOUT=2 "$LEDGER" --db "$PG_URL" ingest wait2.jsonl
-wait $hp
+release
 expect_match pg-wait-bounded-msg "saying so" "$err" "held the ledger for longer than LEDGER_BUSY_TIMEOUT \(2 s\); nothing was written"
 expect_eq pg-wait-bounded-none "and nothing of it is stored" 0 "$(pg_sql "SELECT count(*) FROM runs WHERE run_id = 'wait-r2'")"
 
