@@ -60,6 +60,9 @@ jq -c '.run_id = "sup-1" | .status = "running" | del(.finished_at) | del(.metric
 jq -c '.run_id = "sup-1"' "$I/single.json" >final.json
 same "$LEDGER" ingest running.json
 same "$LEDGER" ingest final.json
+# text that COPY's format escapes: tab, newline, CR, backslash, \N
+jq -c '.run_id = "esc-1" | .description = "tab\there back\\slash \\N new\nline cr\rend"' "$I/single.json" >esc.json
+same "$LEDGER" ingest esc.json
 same "$LEDGER" campaign add "$A/campaign.json"
 printf '{"name":"compile-kernel-efficiency","metric":"val_bpb","direction":"min","hardware":"RTX 3090","baseline":"rtx-base","search_space":["impl.*"],"record_budget":10}\n' >camp.json
 same "$LEDGER" campaign add camp.json
@@ -83,6 +86,7 @@ same "$LEDGER" query --where 'val_bpb < 1.1' --format tsv
 same "$LEDGER" show h100-d12
 same "$LEDGER" show --format json h100-d12
 same "$LEDGER" show sup-1
+same "$LEDGER" show --format json esc-1
 same "$LEDGER" show no-such-run
 same "$LEDGER" diff h100-d9 h100-d12
 same "$LEDGER" diff --all h100-d9 h100-d12
