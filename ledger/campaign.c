@@ -258,6 +258,10 @@ char *campaign_to_json(const struct campaign *c)
 
 int campaign_store(sqlite3 *db, const struct campaign *c)
 {
+	/* a transaction of its own, as every write: on a PostgreSQL ledger's
+	 * replica that is what goes to the server (db.h db_set_write_hooks) */
+	if (db_exec(db, "BEGIN IMMEDIATE"))
+		return -1;
 	char *spec = campaign_to_json(c);
 	sqlite3_stmt *st = db_prepare(db, "INSERT OR REPLACE INTO campaigns(name, spec) VALUES(?, ?)");
 	db_bind_text(st, 1, c->name);
@@ -265,7 +269,11 @@ int campaign_store(sqlite3 *db, const struct campaign *c)
 	int rc = db_step(st, "store the campaign");
 	sqlite3_finalize(st);
 	free(spec);
-	return rc == SQLITE_DONE ? 0 : -1;
+	if (rc != SQLITE_DONE || db_exec(db, "COMMIT")) {
+		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+		return -1;
+	}
+	return 0;
 }
 
 int campaign_load(sqlite3 *db, const char *name, struct campaign *out, int quiet)

@@ -1,23 +1,22 @@
 /* cmd_push.c — `ledger push URL`: send the runs of the local SQLite ledger
- * (--db) that a PostgreSQL ledger lacks, with their changes and
- * annotations (issue 12 item 4; docs/postgres.md, "push"). Idempotent: a
- * run the server has (same run_id) is skipped by ON CONFLICT DO NOTHING, an
+ * (--db) that a PostgreSQL ledger lacks, with their changes, annotations
+ * and campaign assignments (issue 12 item 4; docs/postgres.md, "push").
+ * It writes through the server's local replica (replica.h) like every
+ * other write, so the other replicas see what it sent: each batch of runs
+ * is one write transaction there (the ledger's lock, the change log).
+ * Idempotent: a run the server has (same run_id) is not sent again, an
  * annotation it has (same run, kind, key, value, who, at) is not added
  * again; resumable: runs go in transactions of PUSH_BATCH, so an
  * interrupted push leaves whole batches, and the next push skips them.
- * Reads the local ledger only; writes the server only through pg_exec. */
+ * Reads the local ledger only. */
 #include "db.h"
 #include "dialect.h"
 #include "ledger.h"
 #include "metrics.h"
-#include "pg.h"
-#include "pg_schema.h"
+#include "replica.h"
 #include "util.h"
 
-#define PUSH_BATCH 500
 #define PUSH_BATCH_SQL "500"
-/* pg_advisory_xact_lock seed of a run's push: "runm" */
-#define PUSH_LOCK "1920298605"
 
 const struct opt_cmd cmd_push_spec = {
 	.name = "push",
@@ -29,7 +28,8 @@ const struct opt_cmd cmd_push_spec = {
 		 "A run the server has is left as it is: 'present' when its record is the\n"
 		 "same, 'differs' (a warning, exit 1) when not. Prints the counts; running it\n"
 		 "again sends nothing twice, and after an interruption sends the rest.\n"
-		 "Campaigns, campaign assignments and quarantined lines are not sent.\n",
+		 "Campaigns the server lacks and campaign assignments go too; quarantined\n"
+		 "lines stay local.\n",
 	.notes = "Exit status: 0 pushed, 1 some runs differ from the server's, 2 usage error,\n"
 		 "3 the local ledger or the server failed (what was committed stays).\n",
 	.groups = { NULL },
@@ -48,135 +48,117 @@ struct counts {
 };
 
 struct push {
-	sqlite3 *db;
-	struct pg *pg;
-	sqlite3_stmt *runs, *changes, *annots;
+	sqlite3 *db;            /* the local ledger */
+	sqlite3 *to;            /* the server's replica */
+	struct replica *replica;
+	sqlite3_stmt *runs, *changes, *annots, *assigned;  /* local */
+	sqlite3_stmt *find, *ins_run, *ins_change, *ins_annot, *ins_assign, *fill_metrics; /* replica */
 	struct counts done, batch; /* committed; in the open transaction */
 	char first_differ[128];
 };
 
-/* Column i of st as text for a parameter: NULL for SQL NULL, a double
- * with all 17 digits (SQLite's own text of a REAL keeps 15). */
-static const char *param(sqlite3_stmt *st, int i, char *num, size_t size)
+/* The local row's columns from `from` on, as the parameters 1.. of st:
+ * values as they are stored (a REAL keeps every bit). */
+static void bind_row(sqlite3_stmt *st, sqlite3_stmt *row, int from, int n)
 {
-	switch (sqlite3_column_type(st, i)) {
-	case SQLITE_NULL:
-		return NULL;
-	case SQLITE_FLOAT:
-		snprintf(num, size, "%.17g", sqlite3_column_double(st, i));
-		return num;
-	default:
-		return (const char *)sqlite3_column_text(st, i);
-	}
-}
-
-/* Every column of the current row of st from column `from`, n of them. */
-static void params_of(sqlite3_stmt *st, int from, int n, const char **v, char (*num)[32])
-{
+	sqlite3_reset(st);
 	for (int i = 0; i < n; i++)
-		v[i] = param(st, from + i, num[i], sizeof(num[i]));
+		sqlite3_bind_value(st, i + 1, sqlite3_column_value(row, from + i));
 }
 
-static int push_changes(struct push *p, sqlite3_int64 local, const char *server_id)
+static int push_changes(struct push *p, sqlite3_int64 local, sqlite3_int64 server)
 {
 	sqlite3_reset(p->changes);
 	sqlite3_bind_int64(p->changes, 1, local);
 	int rc;
 	while ((rc = db_step(p->changes, "read the run's changes")) == SQLITE_ROW) {
-		const char *v[7];
-		char num[7][32];
-		v[0] = server_id;
-		params_of(p->changes, 0, 6, v + 1, num + 1);
-		if (pg_run(p->pg, "store a change",
-			   "INSERT INTO changes(run, var, old, new, how, span, infer_version)"
-			   " VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING", 7, v))
+		bind_row(p->ins_change, p->changes, 0, 6);
+		sqlite3_bind_int64(p->ins_change, 7, server);
+		if (db_step(p->ins_change, "store a change") != SQLITE_DONE)
 			return -1;
 	}
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
-static int push_annotations(struct push *p, sqlite3_int64 local, const char *server_id)
+static int push_annotations(struct push *p, sqlite3_int64 local, sqlite3_int64 server)
 {
 	sqlite3_reset(p->annots);
 	sqlite3_bind_int64(p->annots, 1, local);
 	int rc;
 	while ((rc = db_step(p->annots, "read the run's annotations")) == SQLITE_ROW) {
-		const char *v[6];
-		char num[6][32];
-		v[0] = server_id;
-		params_of(p->annots, 0, 5, v + 1, num + 1);
-		PGresult *r = pg_exec(p->pg, "store an annotation",
-				      "INSERT INTO annotations(run, kind, key, value, who, at)"
-				      " SELECT $1::bigint, $2::text, $3::text, $4::text, $5::text, $6::text"
-				      " WHERE NOT EXISTS (SELECT 1 FROM annotations WHERE run = $1::bigint"
-				      " AND kind = $2::text AND key IS NOT DISTINCT FROM $3::text AND value = $4::text"
-				      " AND who IS NOT DISTINCT FROM $5::text AND at = $6::text)",
-				      6, v);
-		if (!r)
+		bind_row(p->ins_annot, p->annots, 0, 5);
+		sqlite3_bind_int64(p->ins_annot, 6, server);
+		if (db_step(p->ins_annot, "store an annotation") != SQLITE_DONE)
 			return -1;
-		p->batch.annots_new += strtoll(PQcmdTuples(r), NULL, 10);
-		PQclear(r);
+		p->batch.annots_new += sqlite3_changes(p->to);
 	}
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
+static int push_assignments(struct push *p, sqlite3_int64 local, sqlite3_int64 server)
+{
+	sqlite3_reset(p->assigned);
+	sqlite3_bind_int64(p->assigned, 1, local);
+	int rc;
+	while ((rc = db_step(p->assigned, "read the run's campaigns")) == SQLITE_ROW) {
+		bind_row(p->ins_assign, p->assigned, 0, 2);
+		sqlite3_bind_int64(p->ins_assign, 3, server);
+		if (db_step(p->ins_assign, "assign a run") != SQLITE_DONE)
+			return -1;
+	}
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+/* A new run's metrics rows, made from its record as ingest makes them
+ * (metrics.h), in the replica: the write sends them with the run. */
+static int push_metrics(struct push *p, sqlite3_int64 server)
+{
+	sqlite3_reset(p->fill_metrics);
+	sqlite3_bind_int64(p->fill_metrics, 1, server);
+	return db_step(p->fill_metrics, "store the run's metrics") == SQLITE_DONE ? 0 : -1;
+}
+
 /* The run in the current row of q (column 0 its local id, then RUN_COLS):
- * stored when new, else compared with the server's by content_hash. */
+ * stored when new (the server's next id), else compared by content_hash. */
 static int push_run(struct push *p, sqlite3_stmt *q)
 {
-	const char *v[N_RUN_COLS];
-	char num[N_RUN_COLS][32];
-	params_of(q, 1, N_RUN_COLS, v, num);
-	sqlite3_int64 local = sqlite3_column_int64(q, 0);
-	/* one pusher at a time per run (a hash of its run_id; a collision only
-	 * makes two runs wait for each other): two pushes of the same run
-	 * would otherwise both find its annotations missing and add them twice */
-	if (pg_run(p->pg, "lock the run", "SELECT pg_advisory_xact_lock(hashtextextended($1, " PUSH_LOCK "))", 1, v))
-		return -1;
-	PGresult *r = pg_exec(p->pg, "store a run",
-			      "INSERT INTO runs(" RUN_COLS ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10,"
-			      " $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26,"
-			      " $27, $28) ON CONFLICT (run_id) DO NOTHING RETURNING id",
-			      N_RUN_COLS, v);
-	if (!r)
-		return -1;
-	int fresh = PQntuples(r) == 1;
-	if (!fresh) { /* the server has it: whose record? */
-		PQclear(r);
-		r = pg_exec(p->pg, "look up a run", "SELECT id, content_hash = $2 FROM runs WHERE run_id = $1", 2, v);
-		if (!r)
-			return -1;
-		if (PQntuples(r) != 1) { /* cannot be: the conflict was on run_id */
-			rl_error("push: run '%s' conflicts on the server but cannot be read there", v[0]);
-			PQclear(r);
-			return -1;
-		}
-		if (!strcmp(PQgetvalue(r, 0, 1), "t"))
+	sqlite3_int64 local = sqlite3_column_int64(q, 0), server;
+	const char *run_id = (const char *)sqlite3_column_text(q, 1);
+	sqlite3_reset(p->find);
+	sqlite3_bind_value(p->find, 1, sqlite3_column_value(q, 1));
+	sqlite3_bind_value(p->find, 2, sqlite3_column_value(q, 2));
+	int rc = db_step(p->find, "look up a run");
+	int fresh = rc == SQLITE_DONE;
+	if (rc == SQLITE_ROW) { /* the server has it: whose record? */
+		server = sqlite3_column_int64(p->find, 0);
+		if (sqlite3_column_int(p->find, 1))
 			p->batch.present++;
 		else if (p->done.differ + p->batch.differ++ == 0)
-			snprintf(p->first_differ, sizeof(p->first_differ), "%s", v[0]);
+			snprintf(p->first_differ, sizeof(p->first_differ), "%s", run_id);
+	} else if (fresh) {
+		bind_row(p->ins_run, q, 1, N_RUN_COLS);
+		if (db_step(p->ins_run, "store a run") != SQLITE_DONE)
+			return -1;
+		server = sqlite3_last_insert_rowid(p->to);
+	} else {
+		return -1;
 	}
-	char id[32];
-	snprintf(id, sizeof(id), "%s", PQgetvalue(r, 0, 0));
-	PQclear(r);
 	p->batch.fresh += fresh;
 	p->batch.n++;
-	const char *server_id[] = { id };
-	return (fresh && (push_changes(p, local, id) ||
-			  pg_run(p->pg, "store the run's metrics", metrics_fill_sql(DIALECT_PG, 1), 1, server_id))) ||
-	       push_annotations(p, local, id);
+	return (fresh && (push_changes(p, local, server) || push_metrics(p, server))) ||
+	       push_annotations(p, local, server) || push_assignments(p, local, server);
 }
 
 /* One batch: the runs after local id *after, at most PUSH_BATCH, in one
- * transaction. 1 when there were none left, 0 when committed (*after moved
- * on), -1 on failure (rolled back; pg_conflict() tells a deadlock). */
+ * write transaction. 1 when there were none left, 0 when committed
+ * (*after moved on), -1 on failure (rolled back, here and on the server). */
 static int push_batch(struct push *p, sqlite3_int64 *after)
 {
 	memset(&p->batch, 0, sizeof(p->batch));
 	sqlite3_reset(p->runs);
 	sqlite3_bind_int64(p->runs, 1, *after);
 	sqlite3_int64 last = *after;
-	int step, rc = pg_run(p->pg, "begin a batch of runs", "BEGIN", 0, NULL);
+	int step = SQLITE_DONE, rc = db_exec(p->to, "BEGIN IMMEDIATE");
 	while (!rc && (step = db_step(p->runs, "read the runs")) == SQLITE_ROW) {
 		last = sqlite3_column_int64(p->runs, 0);
 		rc = push_run(p, p->runs);
@@ -184,13 +166,13 @@ static int push_batch(struct push *p, sqlite3_int64 *after)
 	if (!rc && step != SQLITE_DONE)
 		rc = -1;
 	if (!rc && !p->batch.n) {
-		PQclear(PQexec(p->pg->conn, "ROLLBACK"));
+		sqlite3_exec(p->to, "ROLLBACK", NULL, NULL, NULL);
 		return 1;
 	}
 	if (!rc)
-		rc = pg_run(p->pg, "commit a batch of runs", "COMMIT", 0, NULL);
+		rc = db_exec(p->to, "COMMIT");
 	if (rc) {
-		PQclear(PQexec(p->pg->conn, "ROLLBACK")); /* no parameters, no result to read */
+		sqlite3_exec(p->to, "ROLLBACK", NULL, NULL, NULL);
 		return -1;
 	}
 	p->done.n += p->batch.n;
@@ -202,30 +184,74 @@ static int push_batch(struct push *p, sqlite3_int64 *after)
 	return 0;
 }
 
-/* Every run, batch by batch. A batch that deadlocks with another push
- * (two ledgers sending the same runs in another order; the server picks
- * one to fail) is rolled back and sent again, up to 5 times. */
-static int push_all(struct push *p)
+/* Campaigns the server lacks, in a write of their own before the runs
+ * (an assignment names one). 0 or -1. */
+static int push_campaigns(struct push *p)
+{
+	sqlite3_stmt *q = db_prepare(p->db, "SELECT name, spec FROM campaigns ORDER BY name");
+	sqlite3_stmt *ins = db_prepare(p->to, "INSERT OR IGNORE INTO campaigns(name, spec) VALUES (?1, ?2)");
+	int rc = q && ins ? 0 : -1, step = SQLITE_DONE, any = 0;
+	while (!rc && (step = db_step(q, "read the campaigns")) == SQLITE_ROW) {
+		if (!any++ && db_exec(p->to, "BEGIN IMMEDIATE"))
+			rc = -1;
+		bind_row(ins, q, 0, 2);
+		if (!rc && db_step(ins, "store a campaign") != SQLITE_DONE)
+			rc = -1;
+	}
+	if (!rc && step != SQLITE_DONE)
+		rc = -1;
+	if (any && (rc || db_exec(p->to, "COMMIT"))) {
+		sqlite3_exec(p->to, "ROLLBACK", NULL, NULL, NULL);
+		rc = -1;
+	}
+	sqlite3_finalize(q);
+	sqlite3_finalize(ins);
+	return rc;
+}
+
+static int prepare_all(struct push *p)
 {
 	p->runs = db_prepare(p->db, "SELECT id, " RUN_COLS " FROM runs WHERE id > ?1 ORDER BY id LIMIT "
 				    PUSH_BATCH_SQL);
 	p->changes = db_prepare(p->db, "SELECT var, old, new, how, span, infer_version FROM changes"
 				       " WHERE run = ?1 ORDER BY var");
 	p->annots = db_prepare(p->db, "SELECT kind, key, value, who, at FROM annotations WHERE run = ?1 ORDER BY id");
-	int rc = p->runs && p->changes && p->annots ? 0 : -1, retries = 0;
+	p->assigned = db_prepare(p->db, "SELECT campaign, campaign FROM campaign_runs WHERE run = ?1 ORDER BY campaign");
+	p->find = db_prepare(p->to, "SELECT id, content_hash = ?2 FROM runs WHERE run_id = ?1");
+	p->ins_run = db_prepare(p->to, "INSERT INTO runs(" RUN_COLS ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7,"
+				       " ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21,"
+				       " ?22, ?23, ?24, ?25, ?26, ?27, ?28)");
+	p->ins_change = db_prepare(p->to, "INSERT OR IGNORE INTO changes(var, old, new, how, span, infer_version, run)"
+					  " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
+	p->ins_annot = db_prepare(p->to, "INSERT INTO annotations(kind, key, value, who, at, run)"
+					 " SELECT ?1, ?2, ?3, ?4, ?5, ?6 WHERE NOT EXISTS (SELECT 1 FROM annotations"
+					 " WHERE run = ?6 AND kind = ?1 AND key IS ?2 AND value = ?3 AND who IS ?4"
+					 " AND at = ?5)");
+	/* the campaign once it is on the server (push_campaigns sent it) */
+	p->ins_assign = db_prepare(p->to, "INSERT OR IGNORE INTO campaign_runs(campaign, run)"
+					  " SELECT ?1, ?3 WHERE EXISTS (SELECT 1 FROM campaigns WHERE name = ?2)");
+	p->fill_metrics = db_prepare(p->to, metrics_fill_sql(DIALECT_SQLITE, 1));
+	return p->runs && p->changes && p->annots && p->assigned && p->find && p->ins_run && p->ins_change &&
+			       p->ins_annot && p->ins_assign && p->fill_metrics ? 0 : -1;
+}
+
+static void finalize_all(struct push *p)
+{
+	sqlite3_stmt *all[] = { p->runs, p->changes, p->annots, p->assigned, p->find, p->ins_run,
+				p->ins_change, p->ins_annot, p->ins_assign, p->fill_metrics };
+	for (size_t i = 0; i < ARRAY_SIZE(all); i++)
+		sqlite3_finalize(all[i]);
+}
+
+/* Every run, batch by batch: writers on the server take turns on its lock,
+ * so two pushes of the same runs never both send one. */
+static int push_all(struct push *p)
+{
+	int rc = prepare_all(p) || push_campaigns(p) ? -1 : 0;
 	sqlite3_int64 after = -1; /* ids are positive; -1 takes them all */
-	p->pg->retry_conflicts = 1;
-	while (!rc) {
+	while (!rc)
 		rc = push_batch(p, &after);
-		if (rc < 0 && pg_conflict(p->pg) && retries++ < 5)
-			rc = 0;
-	}
-	p->pg->retry_conflicts = 0;
-	if (rc < 0 && pg_conflict(p->pg))
-		rl_error("push: a batch of runs deadlocked with another push 6 times");
-	sqlite3_finalize(p->runs);
-	sqlite3_finalize(p->changes);
-	sqlite3_finalize(p->annots);
+	finalize_all(p);
 	return rc < 0 ? -1 : 0;
 }
 
@@ -235,7 +261,7 @@ static void render(const struct ledger_ctx *ctx, const struct push *p)
 	table t;
 	table_init(&t, 6, cols);
 	int r = table_add_row(&t);
-	table_set_text(&t, r, 0, p->pg->name);
+	table_set_text(&t, r, 0, replica_name(p->replica));
 	table_set_int(&t, r, 1, p->done.n);
 	table_set_int(&t, r, 2, p->done.fresh);
 	table_set_int(&t, r, 3, p->done.present);
@@ -267,13 +293,8 @@ int cmd_push(int argc, char **argv, struct ledger_ctx *ctx)
 		return EXIT_USAGE;
 	}
 	struct push p = { .db = ctx->db };
-	int created;
-	if (pg_connect(url, &p.pg))
+	if (replica_open(url, "push", 1, &p.replica, &p.to))
 		return EXIT_FAILURE_RT;
-	if (pg_schema_ensure(p.pg, &created)) {
-		pg_close(p.pg);
-		return EXIT_FAILURE_RT;
-	}
 	int rc = push_all(&p);
 	if (rc) {
 		rl_hint("the runs committed before the failure stay on the server (%lld new); "
@@ -284,6 +305,6 @@ int cmd_push(int argc, char **argv, struct ledger_ctx *ctx)
 			rl_warn("push: %lld run%s the server has with another record (first: '%s'); the server's "
 				"copy is kept", p.done.differ, p.done.differ == 1 ? "" : "s", p.first_differ);
 	}
-	pg_close(p.pg);
+	replica_close(p.replica);
 	return rc ? EXIT_FAILURE_RT : p.done.differ ? EXIT_FINDINGS : EXIT_OK;
 }

@@ -103,6 +103,30 @@ static int schema_create_missing(sqlite3 *db)
 
 static int refuse_readonly(const char *path, const char *sqlite_said);
 
+/* ---- a replica's write transactions (db.h) -------------------------- */
+
+static struct {
+	sqlite3 *db;
+	struct db_write_hooks hooks;
+	const char *name;
+} replica;
+
+void db_set_write_hooks(sqlite3 *db, const struct db_write_hooks *hooks, const char *name)
+{
+	replica.db = hooks ? db : NULL;
+	if (hooks)
+		replica.hooks = *hooks;
+	replica.name = hooks ? name : NULL;
+}
+
+/* The ledger's name for messages: the file, or what a replica stands for. */
+static const char *ledger_name(sqlite3 *db)
+{
+	if (db && db == replica.db && replica.name)
+		return replica.name;
+	return db ? sqlite3_db_filename(db, "main") : NULL;
+}
+
 /* What to do about the errors a user can fix: a full disk, a ledger that
  * cannot be written (a ledger another process holds: the caller knows
  * what was not done, ingest names the files). Named by the file
@@ -110,7 +134,7 @@ static int refuse_readonly(const char *path, const char *sqlite_said);
  * something. */
 static int user_hint(sqlite3 *db, int rc)
 {
-	const char *path = db ? sqlite3_db_filename(db, "main") : NULL;
+	const char *path = ledger_name(db);
 	if (!path || !*path)
 		return 0;
 	switch (rc & 0xff) {
@@ -179,7 +203,7 @@ static void error_hint(int rc, const char *path, const char *file, int line)
 static void report(sqlite3 *db, int rc, const char *purpose, const char *sql, const char *file,
 		   int line)
 {
-	const char *path = db ? sqlite3_db_filename(db, "main") : NULL;
+	const char *path = ledger_name(db);
 	if (!path || !*path)
 		path = "(in memory)";
 	errors_reported++;
@@ -209,6 +233,12 @@ int db_step_at(sqlite3_stmt *st, const char *purpose, const char *file, int line
 
 int db_exec(sqlite3 *db, const char *sql)
 {
+	if (db && db == replica.db) {
+		if (!strcmp(sql, "BEGIN IMMEDIATE"))
+			return replica.hooks.begin(replica.hooks.arg);
+		if (!strcmp(sql, "COMMIT"))
+			return replica.hooks.commit(replica.hooks.arg);
+	}
 	char *msg = NULL;
 	int rc = sqlite3_exec(db, sql, NULL, NULL, &msg);
 	if (rc != SQLITE_OK) {

@@ -55,6 +55,22 @@ int db_errors(void);
 /* Run SQL without results (BEGIN, COMMIT, DDL). Returns 0 or -1 with message. */
 int db_exec(sqlite3 *db, const char *sql);
 
+/* ---- a replica's write transactions (ledger/replica.c) ------------------
+ * The local SQLite replica of a PostgreSQL ledger is written only together
+ * with the server. On the connection given here, db_exec("BEGIN IMMEDIATE")
+ * calls begin and db_exec("COMMIT") calls commit instead (each returns 0 or
+ * -1, reported), so every command's write transaction (store_begin and
+ * store_commit, annotations, campaigns, reinfer) goes through the server
+ * without a change in the command; a ROLLBACK reaches replica.c through
+ * sqlite3_rollback_hook. name stands for the file in messages (the URL
+ * without its password). NULL hooks turn it off. */
+struct db_write_hooks {
+	int (*begin)(void *arg);
+	int (*commit)(void *arg);
+	void *arg;
+};
+void db_set_write_hooks(sqlite3 *db, const struct db_write_hooks *hooks, const char *name);
+
 /* Bind helpers: NULL strings and NaN doubles bind as SQL NULL. */
 void db_bind_text(sqlite3_stmt *st, int i, const char *s);
 void db_bind_double(sqlite3_stmt *st, int i, double v);

@@ -10,7 +10,9 @@ struct ledger_ctx {
 	const char *db_path;   /* --db, $LEDGER_DB, or "ledger.db" */
 	sqlite3 *db;           /* open when the command has NEED_DB */
 	struct pg *pg;         /* instead of db when db_path is a postgresql:// URL
-	                        * (init and check so far; pg.h, docs/postgres.md) */
+	                        * for init and check (pg.h, docs/postgres.md) */
+	struct replica *replica; /* every other command on a URL: db is its local
+	                        * replica (replica.h) */
 	enum out_format fmt;   /* --format; FMT_TABLE by default */
 	int fmt_given;         /* 1 when --format was on the command line */
 };

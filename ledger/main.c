@@ -29,6 +29,7 @@
 #include "ledger.h"
 #include "pg.h"
 #include "pg_schema.h"
+#include "replica.h"
 #include "opts.h"
 #include "util.h"
 
@@ -43,10 +44,12 @@ enum { NEED_DB = 1, CREATES_DB = 2, READS_DB = 4, EFFECTIVE = 8, ON_PG = 16 };
  * EFFECTIVE: the command reads runs as annotated (annot.h annot_view):
  * decided decisions, archived runs hidden unless --archived is given
  * (archived_opts in its table; read here, before the command runs).
- * ON_PG: the command works on a PostgreSQL ledger too (--db postgresql://…;
- * docs/postgres.md): it finds ctx->pg open instead of ctx->db. Any other
- * command given a URL says it is not supported there yet (exit 2), and
- * never takes the URL for a file name. */
+ * ON_PG: the command talks to a PostgreSQL server itself (--db
+ * postgresql://…; docs/postgres.md): it finds ctx->pg open instead of
+ * ctx->db. Every other command given a URL runs on the ledger's local
+ * replica (replica.h): ctx->db is an SQLite ledger kept up to date from the
+ * server, whose write transactions go through the server; a URL is never
+ * taken for a file name. */
 
 /* The global options: taken out of argv by main() wherever they stand
  * (before "--"), listed in every command's help. */
@@ -170,19 +173,17 @@ static int wants_archived(const struct opt_cmd *spec, int argc, char **argv)
  * that may create a ledger (init) make the schema when there is none. */
 static int open_pg(struct ledger_ctx *ctx, const char *cmd, int flags)
 {
-	if (!(flags & ON_PG)) {
-		sb name = SB_INIT;
-		pg_redact_url(ctx->db_path, &name);
-		rl_error("%s: not supported on a PostgreSQL ledger yet ('%s')", cmd, name.buf);
-		rl_hint("init and check work on PostgreSQL so far (docs/postgres.md); keep an SQLite ledger "
-			"for the rest: --db FILE");
-		sb_release(&name);
-		return EXIT_USAGE;
+	if (!(flags & ON_PG)) { /* the command on the local replica */
+		if (replica_open(ctx->db_path, cmd, (flags & CREATES_DB) != 0, &ctx->replica, &ctx->db))
+			return EXIT_FAILURE_RT;
+		ctx->db_path = replica_name(ctx->replica); /* without the password */
+		return 0;
 	}
 	if (pg_connect(ctx->db_path, &ctx->pg))
 		return EXIT_FAILURE_RT;
 	int created;
-	if ((flags & CREATES_DB) && pg_schema_ensure(ctx->pg, &created)) {
+	/* init makes the schema, and the change log of a ledger made before it */
+	if ((flags & CREATES_DB) && (pg_schema_ensure(ctx->pg, &created) || pg_log_ensure(ctx->pg))) {
 		pg_close(ctx->pg);
 		ctx->pg = NULL;
 		return EXIT_FAILURE_RT;
@@ -238,13 +239,13 @@ static int run_command(size_t at, int argc, char **argv, struct ledger_ctx *ctx)
 	} else if ((flags & NEED_DB) && open_ledger(ctx, flags)) {
 		return EXIT_FAILURE_RT;
 	}
-	if (ctx->db && (flags & EFFECTIVE) &&
-	    annot_view(ctx->db, archived ? ANNOT_WITH_ARCHIVED : ANNOT_HIDE_ARCHIVED)) {
-		db_close(ctx->db);
-		return EXIT_FAILURE_RT;
-	}
-	int rc = c->fn(argc - 1, argv + 1, ctx);
-	if (ctx->db)
+	int rc = EXIT_FAILURE_RT;
+	if (!ctx->db || !(flags & EFFECTIVE) ||
+	    !annot_view(ctx->db, archived ? ANNOT_WITH_ARCHIVED : ANNOT_HIDE_ARCHIVED))
+		rc = c->fn(argc - 1, argv + 1, ctx);
+	if (ctx->replica)
+		replica_close(ctx->replica);
+	else if (ctx->db)
 		db_close(ctx->db);
 	pg_close(ctx->pg);
 	/* the commands pass SQLite errors up; should one not, a result

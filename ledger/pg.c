@@ -129,6 +129,15 @@ static char *scrub(const char *text, const struct secrets *s)
 
 /* ---- connecting ------------------------------------------------------ */
 
+/* The server's notices (CREATE … IF NOT EXISTS that finds it there, a
+ * ROLLBACK after a failed COMMIT) are not the user's business: libpq would
+ * print them on stderr, unscrubbed. Errors come through results. */
+static void no_notices(void *arg, const char *message)
+{
+	(void)arg;
+	(void)message;
+}
+
 static void connect_hint(void)
 {
 	rl_hint("check the URL (postgresql://USER@HOST:PORT/DATABASE) and that the server runs and lets "
@@ -169,7 +178,7 @@ int pg_connect(const char *url, struct pg **out)
 		free(why);
 		connect_hint();
 		rc = -1;
-	} else if (PQserverVersion(pg->conn) < 100000) {
+	} else if (PQsetNoticeProcessor(pg->conn, no_notices, NULL), PQserverVersion(pg->conn) < 100000) {
 		rl_error("PostgreSQL ledger '%s': the server is version %d; runledger needs 10 or later",
 			 pg->name, PQserverVersion(pg->conn) / 10000);
 		rc = -1;
@@ -198,14 +207,21 @@ void pg_close(struct pg *pg)
 PGresult *pg_exec_at(struct pg *pg, const char *purpose, const char *sql, int n,
 		     const char *const *params, const char *file, int line)
 {
-	PGresult *res = PQexecParams(pg->conn, sql, n, NULL, params, NULL, NULL, 0);
+	return pg_exec_bin_at(pg, purpose, sql, n, params, NULL, NULL, 0, file, line);
+}
+
+PGresult *pg_exec_bin_at(struct pg *pg, const char *purpose, const char *sql, int n,
+			 const char *const *params, const int *lengths, const int *formats,
+			 int result_format, const char *file, int line)
+{
+	PGresult *res = PQexecParams(pg->conn, sql, n, NULL, params, lengths, formats, result_format);
 	ExecStatusType st = res ? PQresultStatus(res) : PGRES_FATAL_ERROR;
 	pg->sqlstate[0] = 0;
 	if (st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK)
 		return res;
 	const char *state = res ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
 	snprintf(pg->sqlstate, sizeof(pg->sqlstate), "%s", state ? state : "");
-	if (pg->retry_conflicts && pg_conflict(pg)) {
+	if (pg->quiet || (pg->retry_conflicts && pg_conflict(pg))) {
 		PQclear(res);
 		return NULL;
 	}

@@ -14,6 +14,8 @@ struct pg {
 	/* 1: a deadlock or serialization failure (SQLSTATE 40P01, 40001) is
 	 * not reported, for a caller that rolls back and tries again */
 	int retry_conflicts;
+	/* 1: a failed statement is not reported (the caller words it) */
+	int quiet;
 	char sqlstate[6]; /* of the last failed statement, "" after success */
 };
 
@@ -49,5 +51,15 @@ int pg_conflict(const struct pg *pg);
 /* How many server errors pg_exec has reported (main's safety net, as
  * db_errors for SQLite). */
 int pg_errors(void);
+
+/* Run a statement whose parameters may be binary (formats[i] 1, lengths
+ * given), with its result in text (result_format 0) or binary (1): the
+ * change log's BYTEA both ways (replica.c). Reported as pg_exec. */
+PGresult *pg_exec_bin_at(struct pg *pg, const char *purpose, const char *sql, int n,
+			 const char *const *params, const int *lengths, const int *formats,
+			 int result_format, const char *file, int line);
+#define pg_exec_bin(pg, purpose, sql, n, params, lengths, formats, result_format)                   \
+	pg_exec_bin_at((pg), (purpose), (sql), (n), (params), (lengths), (formats), (result_format), \
+		       __FILE__, __LINE__)
 
 #endif

@@ -6,8 +6,17 @@
  *              LEDGER_SCHEMA_VERSION, as SQLite's PRAGMA user_version),
  *              'created_by' (runledger VERSION), 'created_at' (ISO-8601 UTC)
  *
+ *              'ledger_id' (random, made with the change log: which ledger a
+ *              replica copies; a database dropped and made again is another)
+ *
  * A table rather than a COMMENT: any role that may read the ledger can
- * read it with a plain SELECT, and it has room for what comes later. */
+ * read it with a plain SELECT, and it has room for what comes later.
+ *
+ * ledger_log   the change log the local replicas follow (replica.c): one
+ *              row per committed write, seq in commit order (writers hold
+ *              the ledger's advisory lock), changeset the SQLite session
+ *              changeset of that write, who the role, command the ledger
+ *              command, at the server's time. */
 #include <stdlib.h>
 #include <string.h>
 #include "db.h"
@@ -68,6 +77,19 @@ static int refuse_version(struct pg *pg, int v)
 			"an SQLite copy and start a new database");
 	}
 	return -1;
+}
+
+/* The change log and the ledger's identity, inside the caller's transaction. */
+static int create_log(struct pg *pg)
+{
+	return pg_run(pg, "create 'ledger_log'",
+		      "CREATE TABLE IF NOT EXISTS ledger_log(seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,"
+		      " changeset BYTEA NOT NULL, who TEXT NOT NULL DEFAULT current_user, command TEXT,"
+		      " at TIMESTAMPTZ NOT NULL DEFAULT now())", 0, NULL) ||
+	       pg_run(pg, "record the ledger's identity",
+		      "INSERT INTO ledger_meta(key, value) VALUES ('ledger_id',"
+		      " md5(random()::text || clock_timestamp()::text || pg_backend_pid()::text))"
+		      " ON CONFLICT (key) DO NOTHING", 0, NULL);
 }
 
 /* The first version a PostgreSQL ledger had, and so the oldest one
@@ -135,7 +157,8 @@ static int create_schema(struct pg *pg)
 	return pg_run(pg, "create 'ledger_meta'",
 		      "CREATE TABLE ledger_meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)", 0, NULL) ||
 	       pg_run(pg, "record the schema version",
-		      "INSERT INTO ledger_meta(key, value) VALUES ($1, $2), ($3, $4), ($5, $6)", 6, meta);
+		      "INSERT INTO ledger_meta(key, value) VALUES ($1, $2), ($3, $4), ($5, $6)", 6, meta) ||
+	       create_log(pg);
 }
 
 /* Under the lock: look again (another agent may have made or upgraded it
@@ -191,6 +214,51 @@ int pg_schema_ensure(struct pg *pg, int *created)
 	return rc;
 }
 
+/* ---- the change log (an older ledger made before replicas) --------- */
+
+/* 1 when ledger_log and the ledger_id are there, 0 when not, -1 on error */
+static int log_present(struct pg *pg)
+{
+	PGresult *r = pg_exec(pg, "look for the change log",
+			      "SELECT to_regclass('ledger_log') IS NOT NULL"
+			      " AND EXISTS (SELECT 1 FROM ledger_meta WHERE key = 'ledger_id')", 0, NULL);
+	if (!r)
+		return -1;
+	int yes = !strcmp(PQgetvalue(r, 0, 0), "t");
+	PQclear(r);
+	return yes;
+}
+
+int pg_log_ensure(struct pg *pg)
+{
+	int has = log_present(pg);
+	if (has)
+		return has < 0 ? -1 : 0;
+	if (pg_run(pg, "lock the schema's creation", "SELECT pg_advisory_lock(" SCHEMA_LOCK ")", 0, NULL))
+		return -1;
+	int rc = pg_run(pg, "begin the change log's transaction", "BEGIN", 0, NULL);
+	if (!rc && (has = log_present(pg)) == 0) {
+		pg->quiet = 1; /* a role that may not create it is told below, once */
+		rc = create_log(pg);
+		pg->quiet = 0;
+	}
+	if (!rc && has >= 0)
+		rc = pg_run(pg, "commit the change log", "COMMIT", 0, NULL);
+	else
+		rc = -1;
+	if (rc) {
+		PQclear(PQexec(pg->conn, "ROLLBACK"));
+		rl_error("PostgreSQL ledger '%s' has no change log (table ledger_log), which every command but "
+			 "init and check reads, and it could not be made here%s%s", pg->name,
+			 *pg->sqlstate ? ": SQLSTATE " : "", pg->sqlstate);
+		rl_hint("run 'ledger --db URL init' once as the ledger's owner (it adds the log to a ledger "
+			"made by an older runledger), then GRANT the roles of docs/postgres.md#roles again");
+	}
+	if (pg_run(pg, "unlock the schema's creation", "SELECT pg_advisory_unlock(" SCHEMA_LOCK ")", 0, NULL))
+		rc = -1;
+	return rc;
+}
+
 /* ---- checks ---------------------------------------------------------- */
 
 /* The schema's object names as a PostgreSQL array literal: {runs,changes,…} */
@@ -202,7 +270,7 @@ static void schema_names(sb *out)
 		dialect_schema_name(i, name, sizeof(name));
 		sb_addf(out, "%s%s", i ? "," : "", name);
 	}
-	sb_addc(out, '}');
+	sb_adds(out, ",ledger_log}"); /* the replicas' change log: 'ledger init' makes it */
 }
 
 /* 1 when name is one of the schema's indexes, 0 when a table */

@@ -21,6 +21,12 @@ int pg_schema_version(struct pg *pg, int *version);
  * *created says whether this call made it. 0, or -1 (reported). */
 int pg_schema_ensure(struct pg *pg, int *created);
 
+/* Make sure the ledger has its change log (ledger_log) and identity
+ * (ledger_meta 'ledger_id'), which the replicas follow (replica.h): a
+ * ledger made by an older runledger gets them when the role may create a
+ * table, else a message naming 'ledger init'. 0, or -1 (reported). */
+int pg_log_ensure(struct pg *pg);
+
 /* What can be checked on the server: "schema" (the version, every table
  * and index present, no index left invalid) and "foreign_key_check"
  * (rows whose run is gone: possible only with triggers disabled, as a

@@ -17,6 +17,7 @@
 #include "dialect.h"
 #include "opts.h"
 #include "pg.h"
+#include "replica.h"
 #include "report.h"
 #include "util.h"
 
@@ -72,29 +73,37 @@ static int take_global(const struct opt_parser *p, void *arg)
 	return 0;
 }
 
+/* The local replica when --db is a PostgreSQL URL */
+static struct replica *replica;
+
+static void close_ledger(struct report_ctx *ctx)
+{
+	if (replica)
+		replica_close(replica);
+	else
+		db_close(ctx->db);
+	replica = NULL;
+	ctx->db = NULL;
+}
+
 /* The database must exist: a report of a ledger that is not there would be
  * an empty report of a typo. */
 static int open_ledger(struct report_ctx *ctx)
 {
-	if (db_is_pg_url(ctx->db_path)) { /* never a file name (docs/postgres.md) */
-		sb name = SB_INIT;
-		pg_redact_url(ctx->db_path, &name);
-		rl_error("reports are not supported on a PostgreSQL ledger yet ('%s')", name.buf);
-		rl_hint("report from an SQLite ledger: --db FILE");
-		sb_release(&name);
-		return EXIT_USAGE;
-	}
-	if (access(ctx->db_path, F_OK)) {
+	if (db_is_pg_url(ctx->db_path)) { /* never a file name: its local replica (ledger/replica.h) */
+		if (replica_open(ctx->db_path, "report", 0, &replica, &ctx->db))
+			return EXIT_FAILURE_RT;
+		ctx->db_path = replica_name(replica);
+	} else if (access(ctx->db_path, F_OK)) {
 		rl_error("cannot open ledger '%s': %s", ctx->db_path, strerror(errno));
 		rl_hint("pass --db FILE or set LEDGER_DB; create a ledger with 'ledger ingest'");
 		return EXIT_FAILURE_RT;
-	}
-	if (db_open_read(ctx->db_path, &ctx->db)) /* a report only reads: a read-only ledger will do */
+	} else if (db_open_read(ctx->db_path, &ctx->db)) { /* a report only reads: a read-only ledger will do */
 		return EXIT_FAILURE_RT;
+	}
 	/* decided decisions, and archived runs left out (ledger/annot.h) */
 	if (annot_view(ctx->db, ANNOT_HIDE_ARCHIVED)) {
-		db_close(ctx->db);
-		ctx->db = NULL;
+		close_ledger(ctx);
 		return EXIT_FAILURE_RT;
 	}
 	/* One read transaction for the whole report: every section sees the
@@ -102,8 +111,7 @@ static int open_ledger(struct report_ctx *ctx)
 	 * takes its locks once instead of per statement. The larger page cache
 	 * keeps a day's pages from being read again by each section. */
 	if (db_exec(ctx->db, "PRAGMA cache_size = -65536; BEGIN")) {
-		db_close(ctx->db);
-		ctx->db = NULL;
+		close_ledger(ctx);
 		return EXIT_FAILURE_RT;
 	}
 	return 0;
@@ -123,7 +131,7 @@ static int run_command(const struct command *c, int argc, char **argv, struct re
 	rc = c->fn(argc - 1, argv + 1, ctx);
 	if (ctx->db) {
 		db_exec(ctx->db, "COMMIT"); /* read-only: ends the snapshot */
-		db_close(ctx->db);
+		close_ledger(ctx);
 	}
 	/* as in ledger/main.c: no result read past an SQLite error exits 0 */
 	if (db_errors() && rc < EXIT_FAILURE_RT)

@@ -12,6 +12,7 @@
 #   PG_TCP_URL   the same database over TCP without credentials (scram-sha-256:
 #                give a user and password: PG_TCP_URL is postgresql://127.0.0.1:PORT/ledger)
 #   PG_PORT, PG_SOCKDIR, PG_DIR, and pg_sql SQL (psql as the superuser, one value per line)
+#   RUNLEDGER_CACHE_DIR  ./replicas: where the commands keep their local replicas
 # A test that needs the server calls pg_start; without postgresql-15 it
 # fails through `need` saying how to install it. pg_start sets the EXIT
 # trap: a test that wants one of its own calls pg_stop in it.
@@ -84,7 +85,10 @@ pg_start() {
 		exit 1
 	}
 	echo "# pg: initdb $(( (t1 - t0) / 1000000 )) ms, start $(( (t2 - t1) / 1000000 )) ms (port $PG_PORT)"
-	export PG_URL PG_TCP_URL PG_PORT PG_SOCKDIR
+	# the local replicas of the commands on a URL (ledger/replica.h) go
+	# into the test's directory, never the user's ~/.cache
+	RUNLEDGER_CACHE_DIR=$PWD/replicas
+	export PG_URL PG_TCP_URL PG_PORT PG_SOCKDIR RUNLEDGER_CACHE_DIR
 }
 
 # pg_sql SQL [DATABASE]: run SQL as the superuser; values tab-separated,
