@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "codediff.h"
+#include "db.h"
 #include "ingest.h"
 #include "ledger.h"
 #include "utf8.h"
@@ -256,6 +257,8 @@ int cmd_ingest(int argc, char **argv, struct ledger_ctx *ctx)
 	int nfiles, rc = EXIT_OK;
 	if (parse_args(argc, argv, &o, &as, &nfiles))
 		return EXIT_USAGE;
+	if (o.wait_s >= 0) /* a PostgreSQL ledger's lock waits as long (replica.c) */
+		db_set_write_wait(o.wait_s);
 	struct codediff *cd = NULL;
 	if (o.repo) {
 		sb err = SB_INIT;

@@ -465,6 +465,21 @@ double db_busy_env_s(void)
 	return env && *env && !parse_double(env, &s) && s >= 0 && s <= 86400 ? s : -1;
 }
 
+static double write_wait_s = -1;
+static int write_wait_given;
+
+void db_set_write_wait(double seconds)
+{
+	write_wait_s = seconds;
+	write_wait_given = 1;
+}
+
+double db_write_wait_s(const char **set_by)
+{
+	*set_by = write_wait_given ? "--wait" : "LEDGER_BUSY_TIMEOUT";
+	return write_wait_given ? write_wait_s : db_busy_env_s();
+}
+
 /* The busy timeout: 30 s, or $LEDGER_BUSY_TIMEOUT seconds (docs/ledger.md):
  * an agent that would rather fail fast than wait, and the tests. */
 int db_busy_timeout_ms(void)

@@ -15,6 +15,13 @@ int db_busy_timeout_ms(void);
 /* $LEDGER_BUSY_TIMEOUT in seconds (0 to 86400), or -1 when it is not set
  * or not such a number. */
 double db_busy_env_s(void);
+/* How long a writer waits for a ledger's write lock, in seconds (< 0: as
+ * long as it takes), and what set the bound: `ingest --wait` when given
+ * (db_set_write_wait), else $LEDGER_BUSY_TIMEOUT. The PostgreSQL replica
+ * reads it for the server's lock (ledger/replica.c); on SQLite ingest's
+ * busy handler has the same rule (ledger/ingest_core.c). */
+void db_set_write_wait(double seconds);
+double db_write_wait_s(const char **set_by);
 void db_close(sqlite3 *db);
 
 /* Open an existing ledger for reading only (SQLITE_OPEN_READONLY): the

@@ -847,11 +847,12 @@ static void session_end(struct replica *r)
 #define LOCK_SAY_AFTER_MS 1000
 
 /* The ledger's write lock, inside the open transaction. A wait of more
- * than a second is said (once); $LEDGER_BUSY_TIMEOUT bounds the whole wait
- * (lock_timeout) as it bounds SQLite's busy wait, else it is unbounded. */
+ * than a second is said (once); `ingest --wait` or $LEDGER_BUSY_TIMEOUT
+ * bounds the whole wait (lock_timeout) as on SQLite, else it is unbounded. */
 static int lock_ledger(struct replica *r)
 {
-	double busy_s = db_busy_env_s();
+	const char *bound_by;
+	double busy_s = db_write_wait_s(&bound_by);
 	long long bound_ms = busy_s >= 0 ? (long long)(busy_s * 1000) : -1;
 	char sql[64];
 	if (bound_ms < 0 || bound_ms > LOCK_SAY_AFTER_MS) { /* first try for a second, quietly */
@@ -866,8 +867,12 @@ static int lock_ledger(struct replica *r)
 			       pg_run(r->pg, "wait for the ledger's lock", "SET LOCAL lock_timeout = 0", 0, NULL);
 		if (!timed_out || pg_run(r->pg, "wait for the ledger's lock", "ROLLBACK TO SAVEPOINT rl_lock", 0, NULL))
 			return pg_run(r->pg, "lock the ledger for writing", LOCK_SQL, 0, NULL); /* says why */
-		rl_note("PostgreSQL ledger '%s': waiting for its write lock, held by another writer (%s)", r->name,
-			bound_ms < 0 ? "as long as it takes; LEDGER_BUSY_TIMEOUT bounds it" : "up to LEDGER_BUSY_TIMEOUT");
+		if (bound_ms < 0)
+			rl_note("PostgreSQL ledger '%s': waiting for its write lock, held by another writer "
+				"(as long as it takes; LEDGER_BUSY_TIMEOUT or ingest --wait bounds it)", r->name);
+		else
+			rl_note("PostgreSQL ledger '%s': waiting for its write lock, held by another writer "
+				"(up to %g s, %s)", r->name, busy_s, bound_by);
 		if (bound_ms > 0)
 			bound_ms -= LOCK_SAY_AFTER_MS;
 	}
@@ -877,8 +882,8 @@ static int lock_ledger(struct replica *r)
 	int rc = pg_run(r->pg, "lock the ledger for writing", LOCK_SQL, 0, NULL) ||
 		 pg_run(r->pg, "lock the ledger for writing", "SET LOCAL lock_timeout = 0", 0, NULL);
 	if (rc && !strcmp(r->pg->sqlstate, "55P03"))
-		rl_hint("another writer held the ledger for longer than LEDGER_BUSY_TIMEOUT (%g s); nothing was "
-			"written: run the command again", busy_s);
+		rl_hint("another writer held the ledger for longer than %s (%g s); nothing was "
+			"written: run the command again", bound_by, busy_s);
 	return rc;
 }
 

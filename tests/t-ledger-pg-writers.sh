@@ -129,7 +129,7 @@ t=0; while ! grep -q "waiting for its write lock" wait1.err && [ $t -lt 1200 ]; 
 release
 wait $ip; rc=$?
 expect_eq pg-wait-long "an ingest while another holds the lock waits, then stores" 0 "$rc"
-expect_match pg-wait-long-note "saying it waits, and why" "$(cat wait1.err)" "waiting for its write lock, held by another writer \(as long as it takes"
+expect_match pg-wait-long-note "saying it waits, and why" "$(cat wait1.err)" "waiting for its write lock, held by another writer \(as long as it takes; LEDGER_BUSY_TIMEOUT or ingest --wait bounds it\)"
 expect_eq pg-wait-long-stored "the run is stored" 1 "$(pg_sql "SELECT count(*) FROM runs WHERE run_id = 'wait-r1'")"
 mk wait2.jsonl wait-r2
 hold
@@ -137,6 +137,13 @@ expect_code pg-wait-bounded "with LEDGER_BUSY_TIMEOUT=2 it gives up (exit 3)" 3 
 release
 expect_match pg-wait-bounded-msg "saying so" "$err" "held the ledger for longer than LEDGER_BUSY_TIMEOUT \(2 s\); nothing was written"
 expect_eq pg-wait-bounded-none "and nothing of it is stored" 0 "$(pg_sql "SELECT count(*) FROM runs WHERE run_id = 'wait-r2'")"
+hold
+expect_code pg-wait-option "ingest --wait 2 gives up as well (exit 3)" 3 "$LEDGER" --db "$PG_URL" ingest --wait 2 wait2.jsonl
+release
+expect_match pg-wait-option-said "it said how long it would wait, and what set it" "$err" \
+	"waiting for its write lock, held by another writer \(up to 2 s, --wait\)"
+expect_match pg-wait-option-msg "and why it stopped" "$err" "held the ledger for longer than --wait \(2 s\); nothing was written"
+expect_eq pg-wait-option-none "nothing of it stored" 0 "$(pg_sql "SELECT count(*) FROM runs WHERE run_id = 'wait-r2'")"
 
 # ---- push, then export: a ledger round-trips -----------------------------
 "$LEDGER" --db a.db ingest "$FIXTURES/query/runs.jsonl" >/dev/null 2>&1
