@@ -8,14 +8,19 @@
 
 /* ---- change lists ---------------------------------------------------- */
 
+/* What one change owns; the list's slot is the caller's. */
+static void change_free(struct change *c)
+{
+	free(c->var);
+	free(c->old_val);
+	free(c->new_val);
+	free(c->span);
+}
+
 void change_list_release(struct change_list *cl)
 {
-	for (int i = 0; i < cl->n; i++) {
-		free(cl->v[i].var);
-		free(cl->v[i].old_val);
-		free(cl->v[i].new_val);
-		free(cl->v[i].span);
-	}
+	for (int i = 0; i < cl->n; i++)
+		change_free(&cl->v[i]);
 	free(cl->v);
 	cl->v = NULL;
 	cl->n = cl->cap = 0;
@@ -225,10 +230,7 @@ int infer_drop_coined(struct change_list *changes)
 		struct change *c = &changes->v[i];
 		if (str_starts_with(c->var, "desc.") && !describe_name_known(c->var) &&
 		    !infer_name_written(c) && !states_transition(c->span)) {
-			free(c->var);
-			free(c->old_val);
-			free(c->new_val);
-			free(c->span);
+			change_free(c);
 			dropped++;
 			continue;
 		}
@@ -323,10 +325,7 @@ int infer_drop_restated(const struct change_list *parent_state, struct change_li
 		if (!had && c->new_val && !c->old_val && !strcmp(c->var, "model.aspect_ratio"))
 			had = implied_aspect_ratio(parent_state, ratio, sizeof(ratio));
 		if (had && same_value(had, c->new_val)) {
-			free(c->var);
-			free(c->old_val);
-			free(c->new_val);
-			free(c->span);
+			change_free(c);
 			dropped++;
 			continue;
 		}

@@ -887,6 +887,19 @@ static int lock_ledger(struct replica *r)
 	return rc;
 }
 
+/* After the replica and the server were found out of step: the next
+ * command copies the server's tables afresh instead of trusting the
+ * replica (an identity that matches no server's). */
+static void mark_for_copy(struct replica *r)
+{
+	r->internal = 1;
+	if (!lite_exec(r, "BEGIN IMMEDIATE", "lock the local replica")) {
+		meta_set(r, "ledger_id", "rebuild");
+		lite_exec(r, "COMMIT", "commit the local replica");
+	}
+	r->internal = 0;
+}
+
 /* db_exec("BEGIN IMMEDIATE") on the replica: the server's lock first (a
  * writer holding it may wait for this machine's replica, never the other
  * way round), the replica's, the log since the last command, then a
@@ -927,14 +940,8 @@ static int write_begin(void *arg)
 	if (rc) {
 		int out_of_step = rc == 1;
 		sqlite3_exec(r->db, "ROLLBACK", NULL, NULL, NULL); /* the hook ends the server's */
-		if (out_of_step) {
-			r->internal = 1;
-			if (!lite_exec(r, "BEGIN IMMEDIATE", "lock the local replica")) {
-				meta_set(r, "ledger_id", "rebuild");
-				lite_exec(r, "COMMIT", "commit the local replica");
-			}
-			r->internal = 0;
-		}
+		if (out_of_step)
+			mark_for_copy(r);
 		return -1;
 	}
 	sqlite3session_table_filter(r->session, session_filter, NULL);
@@ -968,14 +975,8 @@ static int write_commit(void *arg)
 	if (rc) {
 		int disagree = rc == -2;
 		sqlite3_exec(r->db, "ROLLBACK", NULL, NULL, NULL); /* the rollback hook ends the server's */
-		if (disagree) {
-			r->internal = 1;
-			if (!lite_exec(r, "BEGIN IMMEDIATE", "lock the local replica")) {
-				meta_set(r, "ledger_id", "rebuild");
-				lite_exec(r, "COMMIT", "commit the local replica");
-			}
-			r->internal = 0;
-		}
+		if (disagree)
+			mark_for_copy(r);
 		return -1;
 	}
 	r->in_write = 0;

@@ -293,18 +293,26 @@ static struct run_stmt run_stmt_prepare(sqlite3 *db, const sb *sql)
 	return s;
 }
 
-/* INSERT … ON CONFLICT DO NOTHING: dedupe by run_id's UNIQUE index. */
-static struct run_stmt prepare_insert_run(sqlite3 *db)
+/* HEAD (columns) MID (:columns) TAIL: the run statements are written
+ * from the one column list. */
+static struct run_stmt prepare_run_stmt(sqlite3 *db, const char *head, const char *mid,
+					const char *tail)
 {
 	sb sql = SB_INIT;
-	sb_adds(&sql, "INSERT INTO runs(");
+	sb_adds(&sql, head);
 	add_columns(&sql, "");
-	sb_adds(&sql, ") VALUES(");
+	sb_adds(&sql, mid);
 	add_columns(&sql, ":");
-	sb_adds(&sql, ") ON CONFLICT DO NOTHING");
+	sb_adds(&sql, tail);
 	struct run_stmt s = run_stmt_prepare(db, &sql);
 	sb_release(&sql);
 	return s;
+}
+
+/* INSERT … ON CONFLICT DO NOTHING: dedupe by run_id's UNIQUE index. */
+static struct run_stmt prepare_insert_run(sqlite3 *db)
+{
+	return prepare_run_stmt(db, "INSERT INTO runs(", ") VALUES(", ") ON CONFLICT DO NOTHING");
 }
 
 /* The same columns, for the one update ingest allows: a run's final
@@ -313,15 +321,8 @@ static struct run_stmt prepare_insert_run(sqlite3 *db)
  * decides between a running and a crash row. */
 static struct run_stmt prepare_update_run(sqlite3 *db)
 {
-	sb sql = SB_INIT;
-	sb_adds(&sql, "UPDATE runs SET (");
-	add_columns(&sql, "");
-	sb_adds(&sql, ") = (");
-	add_columns(&sql, ":");
-	sb_adds(&sql, ") WHERE id = :id AND status IN ('running', 'crash')");
-	struct run_stmt s = run_stmt_prepare(db, &sql);
-	sb_release(&sql);
-	return s;
+	return prepare_run_stmt(db, "UPDATE runs SET (", ") = (",
+				") WHERE id = :id AND status IN ('running', 'crash')");
 }
 
 /* Bind text that outlives the statement's step (the record, buffers of
