@@ -642,7 +642,7 @@ static int render(struct camp *c)
 	if (!report_publish(c->o->out_dir, base.buf, title.buf, md.buf) &&
 	    !runpage_write_all(c->db, c->o->out_dir)) {
 		rc = EXIT_OK;
-		printf("%s/%s.md\n%s/%s.html\n", c->o->out_dir, base.buf, c->o->out_dir, base.buf);
+		report_list_written(c->o->out_dir, base.buf);
 	}
 done:
 	free(tpl);

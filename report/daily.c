@@ -771,7 +771,7 @@ int cmd_daily(int argc, char **argv, struct report_ctx *ctx)
 	int partial = 0;
 	rc = build(&d, &partial);
 	if (rc == EXIT_OK)
-		printf("%s/%s.md\n%s/%s.html\n", o.out_dir, date, o.out_dir, date);
+		report_list_written(o.out_dir, date);
 	frontier_release(&d.by_class);
 	frontier_release(&d.by_tier);
 	tpl_vars_release(&d.vars);

@@ -4,8 +4,10 @@
 #include <limits.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <jansson.h>
 #include "html.h"
 #include "output.h"
+#include "utf8.h"
 #include "util.h"
 
 int out_mkdirs(const char *dir)
@@ -155,4 +157,40 @@ done:
 	sb_release(&name);
 	sb_release(&page);
 	return rc;
+}
+
+static int written_json;
+
+void report_written_as_json(int on)
+{
+	written_json = on;
+}
+
+/* dir/base.ext as a JSON string: a path need not be UTF-8, a JSON string
+ * must (invalid bytes become U+FFFD, as in every JSON the programs write) */
+static json_t *path_json(const char *dir, const char *base, const char *ext)
+{
+	sb path = SB_INIT;
+	sb_addf(&path, "%s/%s%s", dir, base, ext);
+	json_t *v = json_string_lossy(path.buf, NULL);
+	sb_release(&path);
+	return v;
+}
+
+void report_list_written(const char *dir, const char *base)
+{
+	if (!written_json) {
+		printf("%s/%s.md\n%s/%s.html\n", dir, base, dir, base);
+		return;
+	}
+	json_t *o = json_object();
+	json_object_set_new(o, "markdown", path_json(dir, base, ".md"));
+	json_object_set_new(o, "html", path_json(dir, base, ".html"));
+	json_object_set_new(o, "index", path_json(dir, "index", ".html"));
+	char *text = json_dumps(o, JSON_PRESERVE_ORDER | JSON_INDENT(2));
+	if (!text)
+		die("out of memory writing the list of files");
+	printf("%s\n", text);
+	free(text);
+	json_decref(o);
 }

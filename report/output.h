@@ -27,4 +27,10 @@ char *template_read(const char *name, const char *override, sb *origin);
  * dir/index.html. 0 = ok, -1 with a message. */
 int report_publish(const char *dir, const char *base, const char *title, const char *md);
 
+/* What a command says it wrote, on stdout: the two paths a line each, or
+ * with `report --format json` one object {"markdown", "html", "index"}
+ * (report_written_as_json, set once by main). */
+void report_written_as_json(int on);
+void report_list_written(const char *dir, const char *base);
+
 #endif

@@ -9,6 +9,7 @@
 struct report_ctx {
 	const char *db_path;   /* --db, $LEDGER_DB, or "ledger.db" */
 	sqlite3 *db;           /* open when the command has NEED_DB */
+	int json;              /* --format json */
 };
 
 typedef int (*report_fn)(int argc, char **argv, struct report_ctx *ctx);

@@ -117,3 +117,26 @@ expect_code report-cli-20 "campaign with --limit 2" 0 "$REPORT" --db l.db campai
 nf=$("$LEDGER" --db l.db audit --campaign ck --format tsv 2>/dev/null | tail -n +2 | wc -l)
 expect_match report-cli-20.1 "findings beyond the limit are counted" "$(cat lim2/campaign-ck.md)" \
 	"^$((nf - 2)) more findings? not shown \(raise --limit, or see \`ledger audit --campaign\`\)\.$"
+
+# --format json, for agents: stdout one object naming the files written,
+# every message a JSON line whose "exit" is the status the process returns
+need jq jq
+expect_code report-cli-21 "daily --format json" 0 "$REPORT" --db l.db --format json daily --date 2026-03-16 --out js --no-charts
+expect_eq report-cli-21.1 "stdout: the markdown, HTML and index written" "js/2026-03-16.md js/2026-03-16.html js/index.html" \
+	"$(printf '%s' "$out" | jq -r '[.markdown, .html, .index] | join(" ")')"
+expect_eq report-cli-21.2 "... which are there" "3" \
+	"$(n=0; for f in $(printf '%s' "$out" | jq -r '.[]'); do [ -s "$f" ] && n=$((n + 1)); done; echo $n)"
+expect_eq report-cli-21.3 "... and stderr says nothing" "" "$err"
+expect_code report-cli-21.4 "--format=json after the command, campaign" 0 "$REPORT" --db l.db campaign --campaign ck --out js --no-charts --format=json
+expect_eq report-cli-21.5 "... names the campaign report" "js/campaign-ck.md" "$(printf '%s' "$out" | jq -r .markdown)"
+expect_code report-cli-22 "a missing ledger, --format json" 3 "$REPORT" --db missing.db --format json daily --date 2026-03-16 --out js
+expect_eq report-cli-22.1 "the error as one JSON object with its exit status" \
+	"cannot open ledger 'missing.db': No such file or directory|3|report" \
+	"$(printf '%s' "$err" | jq -r '[.error, (.exit | tostring), .program] | join("|")')"
+expect_code report-cli-22.2 "a mistyped command, --format json" 2 "$REPORT" --format json dialy
+expect_eq report-cli-22.3 "... its error and hint as JSON" "'dialy' is not a report command|did you mean 'daily'? ('report --help' lists the commands)|2" \
+	"$(printf '%s' "$err" | jq -r '[.error, .hint, (.exit | tostring)] | join("|")')"
+expect_code report-cli-22.4 "the note of daily without --date, as JSON" 0 "$REPORT" --db l.db --format json daily --out js --no-charts
+expect_match report-cli-22.5 "... one note object" "$(printf '%s' "$err" | jq -r .note)" '^daily: no --date: reporting 2026-03-1[0-9] \(UTC\), the latest day with runs$'
+expect_code report-cli-23 "--format xml" 2 "$REPORT" --db l.db --format xml daily --out js
+expect_eq report-cli-23.1 "names the choices" "report: --format 'xml' is not one of text, json" "$(printf '%s\n' "$err" | head -n 1)"
