@@ -1,5 +1,6 @@
 /* util.c — errors, allocation, parsing and time helpers; see util.h. */
 #include <strings.h>
+#include <sys/stat.h>
 #include <time.h>
 #include "sb.h"
 #include "utf8.h"
@@ -400,6 +401,29 @@ int parse_long(const char *s, long *out)
 		return -1;
 	*out = v;
 	return 0;
+}
+
+int mkdir_parents(const char *dir, unsigned mode, sb *failed_at)
+{
+	sb path = SB_INIT;
+	sb_adds(&path, dir);
+	int rc = 0;
+	for (size_t i = 1; i <= path.len && !rc; i++) {
+		if (path.buf[i] != '/' && path.buf[i] != '\0')
+			continue;
+		char keep = path.buf[i];
+		path.buf[i] = '\0';
+		if (mkdir(path.buf, (mode_t)mode) && errno != EEXIST) {
+			int saved = errno;
+			if (failed_at)
+				sb_adds(failed_at, path.buf);
+			errno = saved;
+			rc = -1;
+		}
+		path.buf[i] = keep;
+	}
+	sb_release(&path);
+	return rc;
 }
 
 char *read_file(const char *path, size_t *len_out)

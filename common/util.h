@@ -82,6 +82,12 @@ int parse_long(const char *s, long *out);
 /* Read a whole file ("-" = stdin). Returns NULL and leaves a message on error. */
 char *read_file(const char *path, size_t *len_out);
 
+/* mkdir -p dir with mode for the directories it makes. 0, or -1 with
+ * errno set and, when failed_at is given, the prefix that could not be
+ * made in it (no message: the caller words it). */
+struct sb;
+int mkdir_parents(const char *dir, unsigned mode, struct sb *failed_at);
+
 /* Seconds on the monotonic clock: for durations and timeouts, never dates. */
 double mono_now(void);
 /* Current UTC time as "YYYY-MM-DDTHH:MM:SSZ" into buf (>= 21 bytes). */

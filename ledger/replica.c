@@ -9,7 +9,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 #include "db.h"
 #include "pg_schema.h"
@@ -85,25 +84,6 @@ static void pg_rollback(struct replica *r)
 
 /* ---- where the replica lives ------------------------------------------ */
 
-static int mkdir_p(const char *dir)
-{
-	char *p = xstrdup(dir);
-	int rc = 0;
-	for (char *s = p + 1; !rc; s++) {
-		if (*s && *s != '/')
-			continue;
-		char c = *s;
-		*s = 0;
-		if (mkdir(p, 0700) && errno != EEXIST)
-			rc = -1;
-		*s = c;
-		if (!c)
-			break;
-	}
-	free(p);
-	return rc;
-}
-
 /* $RUNLEDGER_CACHE_DIR, else $XDG_CACHE_HOME/runledger, else
  * ~/.cache/runledger; the file: a hash of the URL without its password and
  * of the server the connection reached (host, port, database, user,
@@ -126,7 +106,7 @@ static int cache_path(struct replica *r, sb *out)
 		rl_hint("set RUNLEDGER_CACHE_DIR to a directory this user may write");
 		return -1;
 	}
-	if (mkdir_p(dir.buf)) {
+	if (mkdir_parents(dir.buf, 0700, NULL)) {
 		rl_error("PostgreSQL ledger '%s': cannot make the directory '%s' for its local replica: %s",
 			 r->name, dir.buf, strerror(errno));
 		rl_hint("set RUNLEDGER_CACHE_DIR to a directory this user may write");
@@ -545,6 +525,19 @@ static int replica_matches(struct replica *r, long long server_seq, int say, int
 	return match;
 }
 
+/* After the replica and the server were found out of step: the next
+ * command copies the server's tables afresh instead of trusting the
+ * replica (an identity that matches no server's). */
+static void mark_for_copy(struct replica *r)
+{
+	r->internal = 1;
+	if (!lite_exec(r, "BEGIN IMMEDIATE", "lock the local replica")) {
+		meta_set(r, "ledger_id", "rebuild");
+		lite_exec(r, "COMMIT", "commit the local replica");
+	}
+	r->internal = 0;
+}
+
 /* Before a command: the replica made or caught up, in one transaction of
  * its own (another command on this machine may be doing the same: the
  * state is read again once the replica's lock is held). */
@@ -572,14 +565,11 @@ static int catch_up(struct replica *r)
 			rc = lite_exec(r, "COMMIT", "commit the local replica");
 		if (rc)
 			sqlite3_exec(r->db, "ROLLBACK", NULL, NULL, NULL);
+		r->internal = 0;
 		if (rc == 1) { /* an entry that did not apply: copy the tables instead */
-			lite_exec(r, "BEGIN IMMEDIATE", "lock the local replica");
-			meta_set(r, "ledger_id", "rebuild");
-			lite_exec(r, "COMMIT", "commit the local replica");
-			r->internal = 0;
+			mark_for_copy(r);
 			continue;
 		}
-		r->internal = 0;
 		return rc;
 	}
 	return -1;
@@ -885,19 +875,6 @@ static int lock_ledger(struct replica *r)
 		rl_hint("another writer held the ledger for longer than %s (%g s); nothing was "
 			"written: run the command again", bound_by, busy_s);
 	return rc;
-}
-
-/* After the replica and the server were found out of step: the next
- * command copies the server's tables afresh instead of trusting the
- * replica (an identity that matches no server's). */
-static void mark_for_copy(struct replica *r)
-{
-	r->internal = 1;
-	if (!lite_exec(r, "BEGIN IMMEDIATE", "lock the local replica")) {
-		meta_set(r, "ledger_id", "rebuild");
-		lite_exec(r, "COMMIT", "commit the local replica");
-	}
-	r->internal = 0;
 }
 
 /* db_exec("BEGIN IMMEDIATE") on the replica: the server's lock first (a

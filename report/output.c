@@ -12,21 +12,11 @@
 
 int out_mkdirs(const char *dir)
 {
-	sb path = SB_INIT;
-	sb_adds(&path, dir);
-	int rc = 0;
-	for (size_t i = 1; i <= path.len && !rc; i++) {
-		if (path.buf[i] != '/' && path.buf[i] != '\0')
-			continue;
-		char keep = path.buf[i];
-		path.buf[i] = '\0';
-		if (mkdir(path.buf, 0777) && errno != EEXIST) {
-			rl_error("cannot create directory '%s': %s", path.buf, strerror(errno));
-			rc = -1;
-		}
-		path.buf[i] = keep;
-	}
-	sb_release(&path);
+	sb where = SB_INIT;
+	int rc = mkdir_parents(dir, 0777, &where);
+	if (rc)
+		rl_error("cannot create directory '%s': %s", where.buf, strerror(errno));
+	sb_release(&where);
 	return rc;
 }
 

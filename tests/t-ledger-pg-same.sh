@@ -202,3 +202,10 @@ expect_code pg-same-reader-write "its write commands fail" 3 env RUNLEDGER_CACHE
 expect_match pg-same-reader-write-msg "with permission denied (SQLSTATE 42501)" "$err" "permission denied for table annotations.*42501"
 expect_code pg-same-reader-after "and its replica holds nothing of it" 0 env RUNLEDGER_CACHE_DIR="$PWD/reader-cache" "$LEDGER" --db "$RURL" --format tsv show h100-d12
 expect_no_match pg-same-reader-after-none "(no such note)" "$out" "from the reader"
+
+# a cache directory that cannot be made: said, with what to do
+: >notadir
+expect_code pg-same-cache-bad "a replica directory under a plain file" 3 env RUNLEDGER_CACHE_DIR="$PWD/notadir/r" "$LEDGER" --db "$PG_URL" query
+expect_match pg-same-cache-bad-msg "names the directory and why" "$err" \
+	"cannot make the directory '.*/notadir/r' for its local replica: Not a directory"
+expect_match pg-same-cache-bad-hint "and what to do" "$err" "hint: set RUNLEDGER_CACHE_DIR to a directory this user may write"

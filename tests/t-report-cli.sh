@@ -140,3 +140,8 @@ expect_code report-cli-22.4 "the note of daily without --date, as JSON" 0 "$REPO
 expect_match report-cli-22.5 "... one note object" "$(printf '%s' "$err" | jq -r .note)" '^daily: no --date: reporting 2026-03-1[0-9] \(UTC\), the latest day with runs$'
 expect_code report-cli-23 "--format xml" 2 "$REPORT" --db l.db --format xml daily --out js
 expect_eq report-cli-23.1 "names the choices" "report: --format 'xml' is not one of text, json" "$(printf '%s\n' "$err" | head -n 1)"
+
+# an --out directory that cannot be made: names the part that failed
+: >afile
+expect_code report-cli-24 "--out under a plain file" 3 "$REPORT" --db l.db daily --date 2026-03-16 --out afile/sub/dir --no-charts
+expect_eq report-cli-24.1 "says which directory and why" "report: cannot create directory 'afile/sub': Not a directory" "$err"
