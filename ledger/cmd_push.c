@@ -14,6 +14,7 @@
 #include "ledger.h"
 #include "metrics.h"
 #include "replica.h"
+#include "store.h"
 #include "util.h"
 
 #define PUSH_BATCH_SQL "500"
@@ -35,13 +36,30 @@ const struct opt_cmd cmd_push_spec = {
 	.groups = { NULL },
 };
 
-/* The runs columns both sides share, in this order; id stays local. */
-#define RUN_COLS \
-	"run_id, content_hash, parent, campaign, agent, description, status, decision," \
-	" started_at, finished_at, t_finished, gpu_name, hw_class, vram_tier, gpu_count," \
-	" gpu_mem_mb, code_commit, code_dirty, diff_sha256, data_name, data_sha256, val_bpb," \
-	" repeat_key, source_format, source_file, source_line, ingested_at, record"
-#define N_RUN_COLS 28
+/* The runs columns both sides share (store.h), in this order; id stays
+ * local. */
+#define RUN_COL_NAME(c) #c,
+static const char *const run_cols[] = { RUN_COLUMNS(RUN_COL_NAME) };
+#undef RUN_COL_NAME
+#define N_RUN_COLS ((int)ARRAY_SIZE(run_cols))
+
+/* head, the columns, then ?1, ?2, … (with values) or nothing; then tail */
+static sqlite3_stmt *prepare_with_columns(sqlite3 *db, const char *head, int values, const char *tail)
+{
+	sb sql = SB_INIT;
+	sb_adds(&sql, head);
+	for (int c = 0; c < N_RUN_COLS; c++)
+		sb_addf(&sql, "%s%s", c ? ", " : "", run_cols[c]);
+	if (values) {
+		sb_adds(&sql, ") VALUES (");
+		for (int c = 0; c < N_RUN_COLS; c++)
+			sb_addf(&sql, "%s?%d", c ? ", " : "", c + 1);
+	}
+	sb_adds(&sql, tail);
+	sqlite3_stmt *st = db_prepare(db, sql.buf);
+	sb_release(&sql);
+	return st;
+}
 
 struct counts {
 	long long n, fresh, present, differ, annots_new;
@@ -118,7 +136,7 @@ static int push_metrics(struct push *p, sqlite3_int64 server)
 	return db_step(p->fill_metrics, "store the run's metrics") == SQLITE_DONE ? 0 : -1;
 }
 
-/* The run in the current row of q (column 0 its local id, then RUN_COLS):
+/* The run in the current row of q (column 0 its local id, then run_cols):
  * stored when new (the server's next id), else compared by content_hash. */
 static int push_run(struct push *p, sqlite3_stmt *q)
 {
@@ -211,16 +229,14 @@ static int push_campaigns(struct push *p)
 
 static int prepare_all(struct push *p)
 {
-	p->runs = db_prepare(p->db, "SELECT id, " RUN_COLS " FROM runs WHERE id > ?1 ORDER BY id LIMIT "
-				    PUSH_BATCH_SQL);
+	p->runs = prepare_with_columns(p->db, "SELECT id, ", 0,
+				       " FROM runs WHERE id > ?1 ORDER BY id LIMIT " PUSH_BATCH_SQL);
 	p->changes = db_prepare(p->db, "SELECT var, old, new, how, span, infer_version FROM changes"
 				       " WHERE run = ?1 ORDER BY var");
 	p->annots = db_prepare(p->db, "SELECT kind, key, value, who, at FROM annotations WHERE run = ?1 ORDER BY id");
 	p->assigned = db_prepare(p->db, "SELECT campaign, campaign FROM campaign_runs WHERE run = ?1 ORDER BY campaign");
 	p->find = db_prepare(p->to, "SELECT id, content_hash = ?2 FROM runs WHERE run_id = ?1");
-	p->ins_run = db_prepare(p->to, "INSERT INTO runs(" RUN_COLS ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7,"
-				       " ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21,"
-				       " ?22, ?23, ?24, ?25, ?26, ?27, ?28)");
+	p->ins_run = prepare_with_columns(p->to, "INSERT INTO runs(", 1, ")");
 	p->ins_change = db_prepare(p->to, "INSERT OR IGNORE INTO changes(var, old, new, how, span, infer_version, run)"
 					  " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
 	p->ins_annot = db_prepare(p->to, "INSERT INTO annotations(kind, key, value, who, at, run)"

@@ -236,16 +236,9 @@ struct hw_memo {
 
 /* ---- the run row ------------------------------------------------------ */
 
-/* The columns of runs that ingest writes, in table order: the INSERT and
- * the UPDATE below are written from this one list, and every value is
- * bound by its column's name (:run_id, …), never by a position. */
-#define RUN_COLUMNS(X)                                                                  \
-	X(run_id) X(content_hash) X(parent) X(campaign) X(agent) X(description) X(status) \
-	X(decision) X(started_at) X(finished_at) X(t_finished) X(gpu_name) X(hw_class)     \
-	X(vram_tier) X(gpu_count) X(gpu_mem_mb) X(code_commit) X(code_dirty)               \
-	X(diff_sha256) X(data_name) X(data_sha256) X(val_bpb) X(repeat_key)                \
-	X(source_format) X(source_file) X(source_line) X(ingested_at) X(record)
-
+/* RUN_COLUMNS (store.h): the INSERT and the UPDATE below are written from
+ * that one list, and every value is bound by its column's name (:run_id,
+ * …), never by a position. */
 enum run_col {
 #define RUN_COL_ENUM(c) COL_##c,
 	RUN_COLUMNS(RUN_COL_ENUM)

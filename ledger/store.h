@@ -12,6 +12,16 @@
 #include "sb.h"
 #include "sha256.h"
 
+/* The columns of runs, in table order, but its id (the ledger's own
+ * number): what ingest writes and what push copies to another ledger
+ * (cmd_push.c), written once. */
+#define RUN_COLUMNS(X)                                                                  \
+	X(run_id) X(content_hash) X(parent) X(campaign) X(agent) X(description) X(status) \
+	X(decision) X(started_at) X(finished_at) X(t_finished) X(gpu_name) X(hw_class)     \
+	X(vram_tier) X(gpu_count) X(gpu_mem_mb) X(code_commit) X(code_dirty)               \
+	X(diff_sha256) X(data_name) X(data_sha256) X(val_bpb) X(repeat_key)                \
+	X(source_format) X(source_file) X(source_line) X(ingested_at) X(record)
+
 struct store;
 
 /* Where a record came from; format is runrec|results.tsv|run.log|arh.json. */
