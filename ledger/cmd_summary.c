@@ -25,10 +25,11 @@ static const struct opt_group summary_group = { NULL, NULL, summary_opts, ARRAY_
 const struct opt_cmd cmd_summary_spec = {
 	.name = "summary",
 	.summary = "where a campaign stands: keeps, crashes, best, trend, untested",
-	.about = "Where the runs stand: n_runs, n_valid, n_keeps, keep_rate (keeps / runs),\n"
-		 "n_crashes (runs that failed: any status but ok and running), crash_streak\n"
-		 "(failed runs in a row at the end), best per hardware class,\n"
-		 "runs_since_frontier_moved, trend (improving, plateau, stuck; the rule is\n"
+	.about = "Where the runs stand: n_runs, n_valid, n_keeps, n_discards, keep_rate\n"
+		 "(as autoresearch's analysis.ipynb: keeps / (keeps + discards), the baseline a\n"
+		 "keep, failed runs apart), n_crashes (runs that failed: any status but ok and\n"
+		 "running), n_crash_streak (failed runs in a row at the end), best per hardware\n"
+		 "class, n_runs_since_frontier_moved, trend (improving, plateau, stuck; the rule is\n"
 		 "in docs/ledger.md) and, with --campaign of a declared campaign, the\n"
 		 "variables of its search space no valid run has changed alone (untested).\n",
 	.notes = "Formats: table prints 'field  value' lines; json one object; tsv, csv, md\n"
@@ -52,7 +53,7 @@ struct summary_args {
 };
 
 struct summary {
-	long runs, valid, keeps, crashes, crash_streak, since_move, since_improved;
+	long runs, valid, keeps, discards, crashes, crash_streak, since_move, since_improved;
 	int moved_ever, improved_ever;
 	char *last_run;
 	struct frontier f;
@@ -111,8 +112,12 @@ static int count_runs(sqlite3 *db, const struct summary_args *a, struct summary 
 		const char *decision = (const char *)sqlite3_column_text(st, 3);
 		int type = sqlite3_column_type(st, 4);
 		s->runs++;
-		s->valid += status && !strcmp(status, "ok") && (type == SQLITE_FLOAT || type == SQLITE_INTEGER);
-		s->keeps += decision && !strcmp(decision, "keep");
+		int valid = status && !strcmp(status, "ok") && (type == SQLITE_FLOAT || type == SQLITE_INTEGER);
+		s->valid += valid;
+		/* keeps and discards as the audit and the digest count them: valid
+		 * measurements only, the baseline a keep (a crash is never either) */
+		s->keeps += valid && decision && (!strcmp(decision, "keep") || !strcmp(decision, "baseline"));
+		s->discards += valid && decision && !strcmp(decision, "discard");
 		s->crashes += failed(status);
 		s->crash_streak = failed(status) ? s->crash_streak + 1 : 0;
 		s->since_move++;
@@ -235,12 +240,15 @@ static json_t *summary_json(const struct summary *s, const char *metric, const c
 	json_object_set_new(o, "n_runs", json_integer(s->runs));
 	json_object_set_new(o, "n_valid", json_integer(s->valid));
 	json_object_set_new(o, "n_keeps", json_integer(s->keeps));
-	json_object_set_new(o, "keep_rate", s->runs ? json_real((double)s->keeps / (double)s->runs) : json_null());
+	json_object_set_new(o, "n_discards", json_integer(s->discards));
+	json_object_set_new(o, "keep_rate",
+			    s->keeps + s->discards ? json_real((double)s->keeps / (double)(s->keeps + s->discards))
+						   : json_null());
 	json_object_set_new(o, "n_crashes", json_integer(s->crashes));
-	json_object_set_new(o, "crash_streak", json_integer(s->crash_streak));
+	json_object_set_new(o, "n_crash_streak", json_integer(s->crash_streak));
 	json_object_set_new(o, "best", best_list(&s->f, metric));
-	json_object_set_new(o, "runs_since_frontier_moved", s->moved_ever ? json_integer(s->since_move) : json_null());
-	json_object_set_new(o, "runs_since_improvement", s->improved_ever ? json_integer(s->since_improved) : json_null());
+	json_object_set_new(o, "n_runs_since_frontier_moved", s->moved_ever ? json_integer(s->since_move) : json_null());
+	json_object_set_new(o, "n_runs_since_improvement", s->improved_ever ? json_integer(s->since_improved) : json_null());
 	json_object_set_new(o, "trend", json_string(trend(s)));
 	json_object_set_new(o, "last_run", s->last_run ? json_string(s->last_run) : json_null());
 	json_object_set_new(o, "untested", s->untested ? json_incref(s->untested) : json_null());

@@ -176,7 +176,7 @@ expect_eq ledger-json-8.3 "compare: the text formats still show a change as 'old
 	"$("$LEDGER" --format tsv compare r4090-a r4090-wd h100-lr | grep '^changed	optim.weight_decay')"
 for f in summary.json summary_--campaign_qwen-compile.json; do
 	expect_eq "ledger-json-8.4.$f" "summary: one object, counts n_* numbers, no count named runs" "object|true|true|false" \
-		"$(jq -r type $f)|$(jq '[.n_runs, .n_valid, .n_keeps, .n_crashes, .crash_streak] | all(type == "number")' $f)|$(jq '(.keep_rate | type == "number" or type == "null")
+		"$(jq -r type $f)|$(jq '[.n_runs, .n_valid, .n_keeps, .n_crashes, .n_crash_streak] | all(type == "number")' $f)|$(jq '(.keep_rate | type == "number" or type == "null")
 			and (.best | type == "array" and all(.[]; (.hardware | type == "string") and (.run_id | type == "string")))
 			and (.trend | type == "string") and (.untested | type == "array" or type == "null")' $f)|$(jq 'has("runs") or has("valid") or has("keeps") or has("crashes")' $f)"
 done
