@@ -40,11 +40,31 @@ void json_text(const json_t *v, sb *out)
 	}
 }
 
+/* Deep, so that a tuple [8, 0.9] is the same as [8.0, 0.9] too. */
 int json_same(const json_t *a, const json_t *b)
 {
 	if (!a || !b)
 		return a == b;
 	if (json_is_number(a) && json_is_number(b))
 		return json_number_value(a) == json_number_value(b);
+	if (json_is_array(a) && json_is_array(b)) {
+		size_t n = json_array_size(a);
+		if (n != json_array_size(b))
+			return 0;
+		for (size_t i = 0; i < n; i++)
+			if (!json_same(json_array_get(a, i), json_array_get(b, i)))
+				return 0;
+		return 1;
+	}
+	if (json_is_object(a) && json_is_object(b)) {
+		if (json_object_size(a) != json_object_size(b))
+			return 0;
+		const char *k;
+		json_t *v;
+		json_object_foreach((json_t *)a, k, v)
+			if (!json_same(v, json_object_get(b, k)))
+				return 0;
+		return 1;
+	}
 	return json_equal(a, b);
 }

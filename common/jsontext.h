@@ -13,8 +13,9 @@ void json_text(const json_t *v, sb *out);
 /* Shortest "%.Ng" (N = 1..17) of x that parses back to x exactly. */
 void double_text(double x, sb *out);
 
-/* Equal as values: numbers compare numerically (8 equals 8.0), the rest
- * with json_equal. NULL (absent) equals only NULL. */
+/* Equal as values: numbers compare numerically (8 equals 8.0), inside
+ * arrays and objects too; the rest with json_equal. NULL (absent) equals
+ * only NULL. */
 int json_same(const json_t *a, const json_t *b);
 
 #endif

@@ -3,6 +3,7 @@
  * infer.h. Pure string code: no SQLite, no I/O. */
 #include "describe.h"
 #include "infer.h"
+#include "jsontext.h"
 #include "varreg.h"
 #include "util.h"
 
@@ -125,7 +126,7 @@ void changes_exact(const json_t *parent_cfg, const json_t *cfg, struct change_li
 	json_t *v;
 	json_object_foreach((json_t *)cfg, k, v) {
 		json_t *pv = json_object_get(parent_cfg, k);
-		if (!pv || !json_equal(pv, v))
+		if (!pv || !json_same(pv, v)) /* 8 and 8.0 are one value, not a change */
 			add_exact(out, k, pv, v);
 	}
 	json_object_foreach((json_t *)parent_cfg, k, v)

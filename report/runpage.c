@@ -4,6 +4,7 @@
 #include "db.h"
 #include "fmt.h"
 #include "html.h"
+#include "jsontext.h"
 #include "output.h"
 #include "repeats.h"
 #include "runpage.h"
@@ -180,18 +181,13 @@ struct page {
 	sb md, svg;
 };
 
-/* A config value or metric as text: strings as they are, numbers as
- * %.10g, the rest in JSON. */
+/* A config value or metric as text, as ledger show prints it (jsontext.h):
+ * numbers in the shortest form that reads back exactly, so two values
+ * that differ never print alike. */
 static void scalar_text(sb *out, const json_t *v)
 {
-	if (json_is_string(v))
-		sb_adds(out, json_string_value(v));
-	else if (json_is_integer(v))
-		sb_addf(out, "%lld", (long long)json_integer_value(v));
-	else if (json_is_real(v))
-		sb_addf(out, "%.10g", json_real_value(v));
-	else if (v)
-		runrec_canonical_add(v, out);
+	if (v)
+		json_text(v, out);
 }
 
 static void row_kv(table *t, const char *k, const char *v)
@@ -434,7 +430,7 @@ static void section_config(struct page *p)
 		sb_reset(&s);
 		if (p->parent_config && !pv)
 			sb_adds(&s, "(absent)");
-		else if (pv && !json_equal(pv, json_object_get(cfg, keys[i])))
+		else if (pv && !json_same(pv, json_object_get(cfg, keys[i])))
 			scalar_text(&s, pv);
 		table_set_text(&t, r, 2, s.len ? s.buf : NULL);
 	}

@@ -7,10 +7,12 @@
  * its field), identity invariance under key order/whitespace; numbers that
  * underflow found beside strings, escapes, arrays and nesting, and set null
  * (never the wrong one); parse_double_range's edges; excerpts cut whole;
- * list cells in json and text; messages as JSON lines, exact bytes. */
+ * list cells in json and text; messages as JSON lines, exact bytes;
+ * json_same: numbers by value at any depth, every other difference kept. */
 #include <unistd.h>
 #include <jansson.h>
 #include "hw.h"
+#include "jsontext.h"
 #include "runrec.h"
 #include "sb.h"
 #include "sha256.h"
@@ -570,8 +572,32 @@ static void test_suggest(void)
 	CHECK("suggest-8", mismatches == 0);
 }
 
+static int same_text(const char *a, const char *b)
+{
+	json_t *ja = json_loads(a, JSON_DECODE_ANY, NULL), *jb = json_loads(b, JSON_DECODE_ANY, NULL);
+	int r = json_same(ja, jb);
+	json_decref(ja);
+	json_decref(jb);
+	return r;
+}
+
+static void test_json_same(void)
+{
+	CHECK("json-same-1", same_text("8", "8.0"));
+	CHECK("json-same-2", same_text("[8, 0.9]", "[8.0, 0.9]"));
+	CHECK("json-same-3", same_text("{\"a\": {\"b\": [1]}}", "{\"a\": {\"b\": [1.0]}}"));
+	CHECK("json-same-4", !same_text("0.001", "0.0010000000000000002"));
+	CHECK("json-same-5", !same_text("8", "\"8\""));
+	CHECK("json-same-6", !same_text("[8, 0.9]", "[8, 0.9, 1]"));
+	CHECK("json-same-7", !same_text("{\"a\": 1}", "{\"a\": 1, \"b\": 1}"));
+	CHECK("json-same-8", !same_text("{\"a\": 1, \"c\": 1}", "{\"a\": 1, \"b\": 1}"));
+	CHECK("json-same-9", !same_text("1", "true") && !same_text("0", "null"));
+	CHECK("json-same-10", json_same(NULL, NULL) && !same_text("null", "[]"));
+}
+
 int main(void)
 {
+	test_json_same();
 	test_suggest();
 	test_underflow();
 	test_sb();
