@@ -168,7 +168,7 @@ static const char *const result_words[] = {
 };
 /* Too vague to be a knob of its own without more words. */
 static const char *const vague_names[] = {
-	"lr", "size", "rate", "ratio", "value", "init", "scale", "mode", "model", "run", "exp", "std",
+	"lr", "learning rate", "size", "rate", "ratio", "value", "init", "scale", "mode", "model", "run", "exp", "std",
 	"mean", "factor", "coef", "coefficient",
 	"test", "v", "x", "it", "this", "that", "improvement", "benefit", "change", "changes",
 	"effect", "help", "difference", "logic change", "gain", "regression", "progress", NULL
@@ -280,7 +280,9 @@ static const struct value_word {
 /* Nouns after a value word that keep it one phrase: "SwiGLU gated MLP". */
 static const char *const value_nouns[] = {
 	"activation", "mlp", "style", "gated", "optimizer", "function", "nonlinearity", "mode",
-	"block", "attention", "kernel", NULL
+	"block", "attention", "kernel",
+	/* after a warmdown shape: "linear learning-rate decay", "a cosine one" */
+	"decay", "warmdown", "cooldown", "schedule", "annealing", "lr", "learning rate", "one", NULL
 };
 
 /* ---- tokens ------------------------------------------------------------ */
@@ -587,7 +589,9 @@ struct reader {
 	int first;      /* the first clause's first token */
 };
 
-enum { F_PAREN = 1, F_WITH = 2 };
+/* F_NEG: after a negation ("without", "no"), so a form that reads the
+ * name as switched on or tried may not take it */
+enum { F_PAREN = 1, F_WITH = 2, F_NEG = 4 };
 
 /* A reader of the inside of parenthesis t of outer. */
 static void reader_open(struct reader *in, const struct reader *outer, const struct tok *t)
@@ -862,6 +866,19 @@ static int is_fraction(const struct reader *r, const struct tok *t)
 	return slash == 1 && digits >= 2 && r->text[t->a] != '/' && r->text[t->b - 1] != '/';
 }
 
+/* A count spelled out ("four", "eight"), or -1 for any other word. */
+static int spelled_count(const char *w)
+{
+	static const char *const spelled[] = { "one", "two", "three", "four", "five", "six", "seven",
+					       "eight", "nine", "ten", "eleven", "twelve", "sixteen",
+					       "twenty", "thirty", NULL };
+	static const int spelled_n[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 16, 20, 30 };
+	for (size_t i = 0; spelled[i]; i++)
+		if (!strcmp(w, spelled[i]))
+			return spelled_n[i];
+	return -1;
+}
+
 /* The value token p states for var: 0 (buf filled), 1 (stated, value
  * unknown), -1 (not a value of var). Unknown knobs (desc.*) take numbers,
  * quoted text, tuples and, if loose, a plain word. */
@@ -886,6 +903,10 @@ static int value_at(const struct reader *r, int p, int end, const char *var, int
 	case K_WORD:
 		if (!word_value(r, t, var, buf, n))
 			return 0;
+		if (d && d->type == VAR_INT && spelled_count(t->w) > 0) {
+			snprintf(buf, n, "%d", spelled_count(t->w)); /* "heads from four to eight" */
+			return 0;
+		}
 		if (is_fraction(r, t) && !(d && (d->type == VAR_CHOICE || d->type == VAR_STRING ||
 						  d->type == VAR_BOOL))) {
 			return slice_value(buf, n, r->text + t->a, t->b - t->a); /* "1/4", as written */
@@ -1084,8 +1105,8 @@ static int unknown_name(const struct reader *r, int p, int q, struct name *nm)
 			return -1; /* "ReLU^2 -> …" names a value, not a knob */
 	}
 	if (is_result_name(words) || in_list(words, vague_names) || strlen(words) < 2 ||
-	    in_list(r->tk.t[p].w, comparatives))
-		return -1;
+	    in_list(r->tk.t[p].w, comparatives) || spelled_count(r->tk.t[p].w) > 0)
+		return -1; /* "use one GPU", "two more tricks": a count of things, no knob */
 	int m = p;
 	while (m < q - 1 && in_list(r->tk.t[m].w, modifiers))
 		m++;
@@ -1461,6 +1482,54 @@ static int chain_end(const struct reader *r, int p, int end, const char *var, in
 	return e;
 }
 
+/* "50% of run", "the final 20%", "last 10% of training": a share of the
+ * run at p, a percentage with the words that place it. Returns the tokens
+ * taken (the percentage at *pct), 0 when p holds none. */
+static int run_share_at(const struct reader *r, int p, int end, int *pct)
+{
+	static const char *const place[] = { "final", "last", "first", NULL };
+	static const char *const whole[] = { "run", "training", "steps", "budget", NULL };
+	int q = p + word_is(r, p, end, "the");
+	int placed = word_in(r, q, end, place);
+	q += placed;
+	const struct tok *t = at(r, q, end);
+	if (t->k != K_NUM || !strchr(t->w, '%'))
+		return 0;
+	*pct = q++;
+	int of = word_is(r, q, end, "of") ? 1 + word_is(r, q + 1, end, "the") : 0;
+	if (of && word_in(r, q + of, end, whole))
+		q += of + 1;
+	else if (!placed)
+		return 0; /* a bare "20%" is the plain form's */
+	return q - p;
+}
+
+/* "delay LR warmdown from 50% of run to final 20%", "warmdown further to
+ * final 10%": a warmup or warmdown given as the share of the run it
+ * takes is its ratio. */
+static int run_share_form(struct reader *r, const struct name *nm, int p, int q, int end)
+{
+	if (strcmp(nm->var, "sched.warmdown_ratio") && strcmp(nm->var, "sched.warmup_ratio"))
+		return 0;
+	struct vals v;
+	int from = word_is(r, q, end, "from"), pa = -1, pb = -1, ka = 0, kb;
+	if (from && !(ka = run_share_at(r, q + 1, end, &pa)) &&
+	    at(r, q + 1, end)->k == K_NUM && strchr(at(r, q + 1, end)->w, '%')) {
+		pa = q + 1; /* "from 50% to the final 20%" */
+		ka = 1;
+	}
+	if (from && !ka)
+		return 0;
+	int t = q + from + ka;
+	if (!word_is(r, t, end, "to") || !(kb = run_share_at(r, t + 1, end, &pb)) ||
+	    !boundary(r, t + 1 + kb, end))
+		return 0;
+	if ((v.rb = value_at(r, pb, end, nm->var, 0, v.b, sizeof(v.b))) != 0 ||
+	    (pa >= 0 && (v.ra = value_at(r, pa, end, nm->var, 0, v.a, sizeof(v.a))) != 0))
+		return 0;
+	return finish(r, nm, pa >= 0 ? v.a : NULL, v.b, p, t + 1 + kb, end);
+}
+
 /* "warmup 100 steps", "warmdown 3500 -> 80 iters": a warmup counted in
  * steps is desc.warmup_steps (the README's), not the ratio. */
 static int step_count_form(struct reader *r, const struct name *nm, int p, int q, int end)
@@ -1495,7 +1564,7 @@ static int name_forms(struct reader *r, const struct name *nm, int p, int q, int
 		return 0; /* "AdamW to Muon": AdamW is a value */
 	q = skip_between(r, q, end, nm->known);
 	int n;
-	if ((n = step_count_form(r, nm, p, q, end)))
+	if ((n = step_count_form(r, nm, p, q, end)) || (n = run_share_form(r, nm, p, q, end)))
 		return n;
 	const char *var = nm->var;
 	int known = nm->known, loose = !known;
@@ -1567,6 +1636,8 @@ static int name_forms(struct reader *r, const struct name *nm, int p, int q, int
 	/* technique on | off: "weight tying on", "XSA: off" */
 	int colon = t->k == K_COLON;
 	/* "weight tying: on -> off": from the first to the last */
+	if (flags & F_NEG)
+		return 0;
 	if (nm->technique && word_in(r, q + colon, end, switch_words) &&
 	    at(r, q + colon + 1, end)->k == K_ARROW && word_in(r, q + colon + 2, end, switch_words) &&
 	    boundary(r, q + colon + 3, end))
@@ -1763,7 +1834,7 @@ static int p_toggle(struct reader *r, int p, int end, struct clause *cs)
 	if (!turn && word_is(r, p + 1, end, "to"))
 		return 0;
 	int q = skip_fillers(r, p + 1 + turn, end), n;
-	if ((n = p_named(r, q, end, 1, 1, cs->flags)))
+	if ((n = p_named(r, q, end, 1, 1, cs->flags | (off ? F_NEG : 0))))
 		return q - p + n;
 	int use = word_is(r, p, end, "use");
 	if (use && ((n = p_valueword(r, q, end)) || (n = p_bare(r, q, end, 1)) || p != cs->start))
@@ -1897,8 +1968,12 @@ static int p_verb(struct reader *r, int p, int end, int flags)
 	if (!word_in(r, p, end, verbs))
 		return 0;
 	int q = skip_fillers(r, p + 1, end), n;
-	if ((n = p_value_arrow(r, q, end)) || (n = p_named(r, q, end, 1, 1, flags)) ||
-	    (n = p_valueword(r, q, end)) || (n = p_bare(r, q, end, 1)))
+	/* "without checkpointing on 16GB": a negation the toggle form refused
+	 * never reads what it negates as tried (on) */
+	int neg = word_in(r, p, end, toggles_off);
+	if ((n = p_value_arrow(r, q, end)) || (n = p_named(r, q, end, 1, 1, flags | (neg ? F_NEG : 0))))
+		return q - p + n;
+	if (!neg && ((n = p_valueword(r, q, end)) || (n = p_bare(r, q, end, 1))))
 		return q - p + n;
 	if (q > p && (n = p_direction(r, q, end, flags)))
 		return q - p + n; /* "try a larger MATRIX_LR" */
@@ -1932,7 +2007,9 @@ static int p_value_first(struct reader *r, int p, int end)
 	struct vals v;
 	if ((t->k != K_NUM && t->k != K_WORD) || !(k = known_name(r, q, end, &nm)))
 		return 0;
-	if (t->k == K_WORD) {
+	const struct var_def *dk = varreg_find(nm.var);
+	int counted = t->k == K_WORD && spelled_count(t->w) > 0 && !nm.implied && dk && dk->type == VAR_INT;
+	if (t->k == K_WORD && !counted) {
 		const struct value_word *vw = find_value_word(t->w, NULL);
 		if (nm.implied || !(vw || is_window_pattern(t, r->text)))
 			return 0;
@@ -1965,7 +2042,7 @@ static int p_value_first(struct reader *r, int p, int end)
 			 d && d->type == VAR_INT;
 	if (word_in(r, q, end, step_words) || (after_verb && !arrow))
 		/* "2 more layers", "added 2 layers": a step, the value unknown */
-		return !arrow && t->k == K_NUM ? finish(r, &nm, NULL, NULL, p, q + k, end) : 0;
+		return !arrow && (t->k == K_NUM || counted) ? finish(r, &nm, NULL, NULL, p, q + k, end) : 0;
 	if ((v.rb = value_at(r, q - 1, end, nm.var, 0, v.b, sizeof(v.b))) < 0 ||
 	    (arrow && (v.ra = value_at(r, p, end, nm.var, 0, v.a, sizeof(v.a))) < 0))
 		return 0;
@@ -1979,17 +2056,13 @@ static int p_hyphen_unit(struct reader *r, int p, int end)
 	char *sp = strchr(t->w, ' ');
 	struct name nm;
 	/* "six-layer model", "four-head attention": a count spelled out */
-	static const char *const spelled[] = { "one", "two", "three", "four", "five", "six", "seven",
-					       "eight", "nine", "ten", "eleven", "twelve", "sixteen",
-					       "twenty", "thirty", NULL };
-	static const int spelled_n[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 16, 20, 30 };
 	char num[24];
 	if (!sp || sp == t->w || strchr(sp + 1, ' '))
 		return 0;
 	snprintf(num, sizeof(num), "%.*s", (int)(sp - t->w), t->w);
-	for (size_t i = 0; spelled[i]; i++)
-		if (!strcmp(num, spelled[i]))
-			snprintf(num, sizeof(num), "%d", spelled_n[i]);
+	int spelled = spelled_count(num);
+	if (spelled > 0)
+		snprintf(num, sizeof(num), "%d", spelled);
 	for (const char *c = num; *c; c++)
 		if (!isdigit((unsigned char)*c))
 			return 0;
@@ -2065,8 +2138,14 @@ static int p_pattern_arrow(struct reader *r, int p, int end)
  * variable: "ReLU^2 -> SwiGLU", "switch from AdamW to Muon". */
 static int p_value_arrow(struct reader *r, int p, int end)
 {
-	int from = word_is(r, p, end, "from") || word_is(r, p, end, "replace") || word_is(r, p, end, "swap");
+	static const char *const replace_words[] = { "replace", "replaced", "replacing", "swap",
+						     "swapped", "swapping", NULL };
+	static const char *const articles[] = { "the", "a", "an", NULL };
+	int replace = word_in(r, p, end, replace_words);
+	int from = word_is(r, p, end, "from") || replace;
 	int ka, kb, q = p + from;
+	if (replace && word_in(r, q, end, articles))
+		q++; /* "replace the linear warmdown with a cosine one" */
 	const struct value_word *a = value_word_at(r, q, end, NULL, &ka), *b;
 	if (!a)
 		return p_pattern_arrow(r, p, end);
@@ -2074,20 +2153,23 @@ static int p_value_arrow(struct reader *r, int p, int end)
 	 * after the first value belongs to it */
 	while (!is_to(r, q + ka, end) && word_in(r, q + ka, end, value_nouns) && is_to(r, q + ka + 1, end))
 		ka++;
+	for (int i = 0; replace && i < 3 && word_in(r, q + ka, end, value_nouns); i++)
+		ka++; /* "replace linear learning-rate decay with …" */
 	const struct tok *op = at(r, q + ka, end);
-	int with = from && !word_is(r, p, end, "from") &&
+	int with = replace &&
 		   ((op->k == K_SEP && op->sep == SEP_WITH) ||
-		    (word_is(r, p, end, "swap") && word_is(r, q + ka, end, "for")));
+		    (str_starts_with(at(r, p, end)->w, "swap") && word_is(r, q + ka, end, "for")));
 	if (!with && !is_to(r, q + ka, end))
-		return 0;
-	b = value_word_at(r, q + ka + 1, end, a->var, &kb);
-	while (b && !boundary(r, q + ka + 1 + kb, end) && word_in(r, q + ka + 1 + kb, end, value_nouns))
+		return replace && value_word_at(r, q, end, NULL, &kb) ? q + ka - p : 0;
+	int qb = q + ka + 1 + (with && word_in(r, q + ka + 1, end, articles));
+	b = value_word_at(r, qb, end, a->var, &kb);
+	while (b && !boundary(r, qb + kb, end) && word_in(r, qb + kb, end, value_nouns))
 		kb++; /* "… -> SwiGLU MLP" */
-	if (!b || !boundary(r, q + ka + 1 + kb, end))
-		return 0;
+	if (!b || !boundary(r, qb + kb, end))
+		return replace ? qb - p : 0; /* what replaced it is unsaid: not the old value either */
 	struct name nm = { .known = 1 };
 	snprintf(nm.var, sizeof(nm.var), "%s", a->var);
-	return finish(r, &nm, a->value, b->value, p, q + ka + 1 + kb, end);
+	return finish(r, &nm, a->value, b->value, p, qb + kb, end);
 }
 
 /* A known name alone: a technique tried ("weight tying"), or a name that
@@ -2197,6 +2279,22 @@ static int p_named_technique(struct reader *r, int p, int end)
 }
 
 /* One production at p; returns the tokens it took, 0 for none. */
+/* A negation ("no", "without", "remove" …) that no form took: what it
+ * negates runs to the phrase's end and is read as nothing, never as what
+ * was tried ("no flash attention" is not flash attention, "without
+ * checkpointing on 16GB" not checkpointing). Tokens taken, 0 if none. */
+static int negated_rest(const struct reader *r, int p, int end)
+{
+	const struct tok *next = at(r, p + 1, end);
+	if (!word_in(r, p, end, toggles_off) || boundary(r, p + 1, end) || next->k == K_NUM ||
+	    (next->k == K_WORD && spelled_count(next->w) > 0))
+		return 0; /* "remove 2 heads": a step, read by the count forms */
+	int q = p + 1;
+	while (q < end && !boundary(r, q, end))
+		q++;
+	return q - p;
+}
+
 static int production(struct reader *r, int p, int end, struct clause *cs)
 {
 	int n, start = p == cs->start, paren = cs->flags & F_PAREN;
@@ -2225,7 +2323,7 @@ static int production(struct reader *r, int p, int end, struct clause *cs)
 	    (start && (r->first == cs->start || cs->listed) && (n = p_bare(r, p, end, 1))) ||
 	    (start && (n = p_postfix_toggle(r, p, end))))
 		return n;
-	return 0;
+	return negated_rest(r, p, end);
 }
 
 /* ---- clauses, parentheses, the description ------------------------------ */

@@ -14,7 +14,11 @@
  * relative values, "by half", "again", a baseline named after its setup,
  * "while VERB-ing" as a second change, context that is no repeat.
  * Round 6 (infer-6r.*): a knob named in prose words needs an identifier
- * or a stated transition (infer_drop_coined). */
+ * or a stated transition (infer_drop_coined). Round 7 (infer-7.*): kinds
+ * of evidence from sources met first in round 7 — a negation never reads
+ * what it negates as tried, counts spelled out, "learning rate" with only
+ * modifiers is vague, "replace A with B" of values, and a warmup or
+ * warmdown given as a share of the run. */
 #include <jansson.h>
 #include "infer.h"
 #include "utf8.h"
@@ -758,6 +762,46 @@ static void test_round6(void)
 	expect("infer-6r.73", "one-cycle schedule", "");
 }
 
+/* Round 7 (infer-7.*): one rule family a block, each with the refusals
+ * that bound it. */
+static void test_round7(void)
+{
+	/* a negation never reads what it negates as switched on or tried */
+	expect("infer-7.1", "use batch_size 16 without checkpointing on 16GB ROCm profile",
+	       "train.device_batch_size:~>16");
+	expect("infer-7.2", "no flash attention", "");
+	expect("infer-7.3", "depth 10, no flash attention", "model.depth:~>10");
+	expect("infer-7.4", "without checkpointing", "impl.recompute:~>false");
+	expect("infer-7.5", "drop LR warmdown to 0.3", "sched.warmdown_ratio:~>0.3"); /* drop = lower */
+	expect("infer-7.6", "no XSA on", "desc.xsa:~>false");
+	/* counts spelled out, for knobs that count */
+	expect("infer-7.7", "four heads", "model.heads:~>4");
+	expect("infer-7.8", "increase depth from four to six", "model.depth:4>6");
+	expect("infer-7.9", "heads 4 -> eight", "model.heads:4>8");
+	expect("infer-7.10", "add two layers", "model.depth:~>~"); /* a step, not the depth */
+	expect("infer-7.11", "use one GPU", "");
+	expect("infer-7.12", "weight decay from one to two", ""); /* no count */
+	/* "learning rate" with only modifiers names no one LR */
+	expect("infer-7.13", "Restore the peak Adam learning rate from 0.02 to 0.01", "");
+	expect("infer-7.14", "Double Adam learning rate to 0.02 and restore beta2 to 0.99",
+	       "optim.beta2:~>0.99");
+	expect("infer-7.15", "embedding learning rate 0.6 -> 0.8", "optim.embedding_lr:0.6>0.8");
+	/* replace A with B, A and B values of one knob, nouns and articles around them */
+	expect("infer-7.16", "Replace linear learning-rate decay with cosine decay",
+	       "sched.warmdown_shape:linear>cosine");
+	expect("infer-7.17", "replace the linear warmdown with a cosine one",
+	       "sched.warmdown_shape:linear>cosine");
+	expect("infer-7.18", "replaced ReLU^2 with SwiGLU MLP", "model.activation:relu2>swiglu");
+	expect("infer-7.19", "replace linear warmdown", "");             /* with what is unsaid */
+	expect("infer-7.20", "replace ReLU^2 with something better", ""); /* nor relu2 the value */
+	/* a warmup or warmdown as the share of the run it takes */
+	expect("infer-7.21", "delay LR warmdown from 50% of run to final 20%",
+	       "sched.warmdown_ratio:0.5>0.2");
+	expect("infer-7.22", "delay LR warmdown further to final 10%", "sched.warmdown_ratio:~>0.1");
+	expect("infer-7.23", "warmup to first 5% of training", "sched.warmup_ratio:~>0.05");
+	expect("infer-7.24", "depth to final 20%", ""); /* a share is no depth */
+}
+
 int main(void)
 {
 	test_long_words();
@@ -770,6 +814,7 @@ int main(void)
 	test_round4();
 	test_round5();
 	test_round6();
+	test_round7();
 	test_spans();
 	test_prose();
 	test_alias();
