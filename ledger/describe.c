@@ -1104,7 +1104,8 @@ static int unknown_name(const struct reader *r, int p, int q, struct name *nm)
 		    find_value_word(w, NULL))
 			return -1; /* "ReLU^2 -> …" names a value, not a knob */
 	}
-	if (is_result_name(words) || in_list(words, vague_names) || strlen(words) < 2 ||
+	/* "HD=64", "KV=2": two letters name no knob we could tell from another */
+	if (is_result_name(words) || in_list(words, vague_names) || strlen(words) < 3 ||
 	    in_list(r->tk.t[p].w, comparatives) || spelled_count(r->tk.t[p].w) > 0)
 		return -1; /* "use one GPU", "two more tricks": a count of things, no knob */
 	int m = p;
@@ -1182,9 +1183,21 @@ static void emit(struct reader *r, const struct name *nm, const char *old_val,
 			return; /* no value of this knob: another knob, unnamed */
 		var = !strcmp(var, "sched.warmup_ratio") ? "desc.warmup_steps" : "desc.warmdown_steps";
 	}
-	for (int i = 0; i < r->out->n && !old_val && !new_val; i++)
-		if (!strcmp(r->out->v[i].var, var))
+	for (int i = 0; i < r->out->n; i++) {
+		const struct change *c = &r->out->v[i];
+		if (strcmp(c->var, var))
+			continue;
+		if (!old_val && !new_val)
 			return; /* "batch 2^15 … half batch": the stated value stays */
+		/* a knob read twice: the first stated value is the run's, a later
+		 * one with another value is commentary ("remove logit softcap:
+		 * softcap=15 is useful"); the same value again adds only an old
+		 * side the first lacked ("WEIGHT_DECAY 0.2->0.0 no weight decay") */
+		if (c->new_val && old_val && !strcmp(old_val, c->new_val))
+			break; /* "depth 8 to 9 + depth 9 to 10": a step on from the first */
+		if (c->new_val && (!new_val || strcmp(c->new_val, new_val) || c->old_val || !old_val))
+			return;
+	}
 	char *span = xstrndup(r->text + first->a, (size_t)(last->b - first->a));
 	change_list_add_span(r->out, var, old_val, new_val, span);
 	free(span);
@@ -1294,6 +1307,9 @@ static int finish(struct reader *r, const struct name *nm, const char *old_val,
 		return q + 1 - p; /* taken, and nothing changed */
 	if (counts_steps(nm->var) && (fractional(old_val) || fractional(new_val)))
 		return q - p; /* "momentum warmup 0.85 -> 0.95": momenta, not a step count */
+	if (strstr(nm->var, "momentum") && !counts_steps(nm->var) &&
+	    (word_is(r, p - 1, end, "constant") || word_is(r, p - 1, end, "fixed")))
+		return q - p; /* "constant Muon momentum 0.95": its warmup is what went, unnamed */
 	if (!old_val && (extra = take_old(r, q, end, nm->var, old, sizeof(old))))
 		old_val = old;
 	if (nm->range) { /* "seq len curriculum 512->2048": the schedule is tried */
@@ -1425,8 +1441,12 @@ static int paren_range(const struct reader *r, const struct tok *t, const char *
 static int own_unit(const struct reader *r, int p, int end, const char *var)
 {
 	static const char *const tokens[] = { "tokens", "tok", "toks", NULL };
+	static const char *const steps[] = { "steps", "step", "iters", "iterations", NULL };
 	if (!strcmp(var, "train.total_batch_size") || !strcmp(var, "model.seq_len"))
 		return word_in(r, p, end, tokens) && boundary(r, p + 1, end);
+	/* "Muon momentum warmup 100 steps": a knob that counts steps, in its unit */
+	if (counts_steps(var))
+		return word_in(r, p, end, steps) && boundary(r, p + 1, end);
 	return 0;
 }
 
@@ -1773,6 +1793,22 @@ static int names_a_setting(struct reader *r, int p, int q)
 	return 0;
 }
 
+static int is_lr_schedule(const char *var)
+{
+	return !strcmp(var, "sched.warmup_ratio") || !strcmp(var, "sched.warmdown_ratio");
+}
+
+/* "(0 steps)", "(100 iters)": a parenthesis that counts steps. */
+static int paren_counts_steps(const struct reader *r, const struct tok *t)
+{
+	static const char *const steps[] = { "steps", "step", "iters", "iterations", NULL };
+	struct toks in = { 0 };
+	tokenize(r->text, t->a + 1, t->b - 1, &in);
+	int yes = in.n == 2 && in.t[0].k == K_NUM && in.t[1].k == K_WORD && in_list(in.t[1].w, steps);
+	free(in.t);
+	return yes;
+}
+
 /* toggle name: the name runs to the end of the phrase. */
 static int toggle_name(struct reader *r, int p, int end, int on)
 {
@@ -1803,6 +1839,13 @@ static int toggle_name(struct reader *r, int p, int end, int on)
 	const char *val = toggle_value(&nm, on);
 	if (!val)
 		return 0;
+	const struct tok *unit = at(r, p + k, end);
+	if (!on && unit->k == K_PAREN && is_lr_schedule(nm.var) && paren_counts_steps(r, unit)) {
+		/* "no warmup (0 steps)": the warmup of a file that counts it in steps */
+		snprintf(nm.var, sizeof(nm.var), "%s", !strcmp(nm.var, "sched.warmup_ratio")
+			 ? "desc.warmup_steps" : "desc.warmdown_steps");
+		val = "0";
+	}
 	return finish(r, &nm, NULL, val, p, p + k, end);
 }
 
@@ -1817,6 +1860,24 @@ static int p_valueword(struct reader *r, int p, int end);
 static int p_bare(struct reader *r, int p, int end, int alone);
 static int p_value_arrow(struct reader *r, int p, int end);
 
+/* "Muon momentum fixed 0.95 no warmup": a bare warmup or warmdown toggled
+ * in the middle of a clause that named a knob with a warmup of its own
+ * (momentum, batch size, sequence length) is that knob's schedule, not
+ * the learning rate's. */
+static int others_schedule(const struct reader *r, int p, int end, const struct clause *cs)
+{
+	struct name nm, sched;
+	int q = skip_fillers(r, p + 1, end), k = known_name(r, q, end, &sched);
+	if (p == cs->start || !k || !is_lr_schedule(sched.var) || k != 1)
+		return 0;
+	for (int i = cs->start; i < p; i++)
+		if (known_name(r, i, p, &nm) && (strstr(nm.var, "momentum") ||
+						 !strcmp(nm.var, "train.total_batch_size") ||
+						 !strcmp(nm.var, "model.seq_len")))
+			return 1; /* knobs that have warmups of their own */
+	return 0;
+}
+
 /* add/enable/use | remove/disable/drop/no/without X, or a value form after
  * them ("add small LR warmup 0.0 -> 0.05"). */
 static int p_toggle(struct reader *r, int p, int end, struct clause *cs)
@@ -1829,6 +1890,8 @@ static int p_toggle(struct reader *r, int p, int end, struct clause *cs)
 		turn = 1;
 	}
 	if (!on && !off)
+		return 0;
+	if (others_schedule(r, p, end, cs))
 		return 0;
 	/* "applied to embeddings", "added to the residual": a place, not a technique */
 	if (!turn && word_is(r, p + 1, end, "to"))
@@ -1849,6 +1912,7 @@ static int p_toggle(struct reader *r, int p, int end, struct clause *cs)
 	cs->toggled = on ? 1 : 2;
 	return q - p + n;
 }
+
 
 /* After "by": "half", "a third", "a factor of 2", "a small factor":
  * tokens of an amount that gives no value, 0 when it is none. */
@@ -2194,15 +2258,26 @@ static int p_layers(struct reader *r, int p, int end)
 	static const char *const on[] = { "on", "in", "for", "at", NULL };
 	static const char *const all[] = { "all", "every", "each", NULL };
 	static const char *const alt[] = { "alternating", "alternate", NULL };
+	static const char *const all_layers[] = { "all layers", "every layer", NULL };
 	struct name nm;
-	int k = known_name(r, p, end, &nm), q = p + k + 1;
-	if (!k || !nm.technique || !str_starts_with(nm.var, "desc.") || !word_in(r, p + k, end, on))
-		return 0;
-	const char *val = word_in(r, q, end, alt) ? "alternating"
-			  : word_is(r, q, end, "every") && word_is(r, q + 1, end, "other") ? (q++, "alternating")
-			  : word_in(r, q, end, all) ? "all" : NULL;
-	if (!val || !(word_is(r, q + 1, end, "layers") || word_is(r, q + 1, end, "layer")) ||
-	    !boundary(r, q + 2, end))
+	const char *val;
+	int k, q, e;
+	if (word_in(r, p, end, all_layers) && (k = known_name(r, p + 1, end, &nm)) &&
+	    boundary(r, p + 1 + k, end)) {
+		val = "all"; /* "all-layers value embeddings" */
+		e = p + 1 + k;
+	} else {
+		k = known_name(r, p, end, &nm);
+		q = p + k + word_in(r, p + k, end, on); /* "VE all layers": the "on" unsaid */
+		val = word_in(r, q, end, alt) ? "alternating"
+		      : word_is(r, q, end, "every") && word_is(r, q + 1, end, "other") ? (q++, "alternating")
+		      : word_in(r, q, end, all) ? "all" : NULL;
+		if (!k || !val || !(word_is(r, q + 1, end, "layers") || word_is(r, q + 1, end, "layer")) ||
+		    !boundary(r, q + 2, end))
+			return 0;
+		e = q + 2;
+	}
+	if (!nm.technique || !str_starts_with(nm.var, "desc."))
 		return 0;
 	char base[80];
 	snprintf(base, sizeof(base), "%s", nm.var);
@@ -2211,7 +2286,7 @@ static int p_layers(struct reader *r, int p, int end)
 		base[n - 1] = '\0'; /* value_embeddings -> value_embedding_layers */
 	snprintf(nm.var, sizeof(nm.var), "%.60s_layers", base);
 	nm.technique = 0;
-	return finish(r, &nm, NULL, val, p, q + 2, end);
+	return finish(r, &nm, NULL, val, p, e, end);
 }
 
 /* X disabled / X enabled, at the start of a clause. */
@@ -2392,6 +2467,20 @@ static void read_piece(struct reader *in, int a, int b)
 	change_list_release(&scratch);
 }
 
+/* "4 heads vs 2", "4 attention heads vs 2": a count and its knob set
+ * against the old count — the piece before "vs" is the run's setting.
+ * Returns its length, 0 when [a, b) is no such piece. */
+static int versus_at(const struct reader *r, int a, int b)
+{
+	struct name nm;
+	int k;
+	if (at(r, a, b)->k != K_NUM || !(k = known_name(r, a + 1, b, &nm)) || str_starts_with(nm.var, "desc."))
+		return 0;
+	int v = a + 1 + k;
+	return (word_is(r, v, b, "vs") || word_is(r, v, b, "vs.")) && at(r, v + 1, b)->k == K_NUM &&
+	       v + 2 == b ? v - a : 0;
+}
+
 static void read_paren(struct reader *r, const struct tok *t)
 {
 	if (r->depth >= 2)
@@ -2405,7 +2494,10 @@ static void read_paren(struct reader *r, const struct tok *t)
 			b++;
 		if (a > 0 && in.tk.t[a - 1].k == K_SEP && in.tk.t[a - 1].sep == SEP_WITH)
 			break; /* "(more cooldown with final_lr_frac=0.1)": the setting it ran with */
-		if (!judges(&in, a, b) && !(b < in.tk.n && in.tk.t[b].k == K_COLON))
+		int vs = versus_at(&in, a, b);
+		if (vs)
+			read_piece(&in, a, a + vs); /* "(4 heads vs 2)": the run's side */
+		else if (!judges(&in, a, b) && !(b < in.tk.n && in.tk.t[b].k == K_COLON))
 			read_piece(&in, a, b);
 		if (b < in.tk.n && in.tk.t[b].k == K_COLON)
 			break; /* "hypothesis: …" */

@@ -17,8 +17,9 @@
  * or a stated transition (infer_drop_coined). Round 7 (infer-7.*): kinds
  * of evidence from sources met first in round 7 — a negation never reads
  * what it negates as tried, counts spelled out, "learning rate" with only
- * modifiers is vague, "replace A with B" of values, and a warmup or
- * warmdown given as a share of the run. */
+ * modifiers is vague, "replace A with B" of values, a warmup or
+ * warmdown given as a share of the run, a knob read twice, another knob's
+ * warmup, two-letter names, "(4 heads vs 2)", "VE all layers". */
 #include <jansson.h>
 #include "infer.h"
 #include "utf8.h"
@@ -800,6 +801,31 @@ static void test_round7(void)
 	expect("infer-7.22", "delay LR warmdown further to final 10%", "sched.warmdown_ratio:~>0.1");
 	expect("infer-7.23", "warmup to first 5% of training", "sched.warmup_ratio:~>0.05");
 	expect("infer-7.24", "depth to final 20%", ""); /* a share is no depth */
+	/* a knob read twice: the first stated value stays, unless the second
+	 * steps on from it or only adds the old side */
+	expect("infer-7.25", "remove logit softcap: softcap=15 is useful", "model.softcap:~>false");
+	expect("infer-7.26", "WEIGHT_DECAY 0.2->0.0 no weight decay - improved", "optim.weight_decay:0.2>0");
+	expect("infer-7.27", "depth 10, depth 12 was worse", "model.depth:~>10");
+	/* a knob that counts steps, in its unit; another knob's warmup is not the LR's */
+	expect("infer-7.28", "Muon momentum warmup 100 steps: 300 is better",
+	       "desc.muon_momentum_warmup_steps:~>100");
+	expect("infer-7.29", "no warmup (0 steps)", "desc.warmup_steps:~>0");
+	expect("infer-7.30", "Muon momentum fixed 0.95 no warmup: warmup important", "");
+	expect("infer-7.31", "depth 10 no warmup", "model.depth:~>10|sched.warmup_ratio:~>0");
+	expect("infer-7.32", "constant Muon momentum 0.95 - worse than warmup 0.85->0.95", "");
+	/* two letters name no knob of their own */
+	expect("infer-7.33", "HD=64", "");
+	expect("infer-7.34", "HEAD_DIM=64", "model.head_dim:~>64");
+	/* "(4 heads vs 2)": the count before "vs" is the run's */
+	expect("infer-7.35", "HEAD_DIM=64 (4 heads vs 2): more steps but marginally worse",
+	       "model.head_dim:~>64|model.heads:~>4");
+	expect("infer-7.36", "depth 10 (12 vs 8 better)", "model.depth:~>10"); /* judges */
+	/* which layers have a technique, "on" unsaid or the layers first */
+	expect("infer-7.37", "VE all layers: more params=fewer steps=worse",
+	       "desc.value_embedding_layers:~>all");
+	expect("infer-7.38", "all-layers value embeddings - more params fewer steps worse",
+	       "desc.value_embedding_layers:~>all");
+	expect("infer-7.39", "all layers", "");
 }
 
 int main(void)
