@@ -826,6 +826,8 @@ static void test_round7(void)
 	expect("infer-7.38", "all-layers value embeddings - more params fewer steps worse",
 	       "desc.value_embedding_layers:~>all");
 	expect("infer-7.39", "all layers", "");
+	/* FFN is the MLP */
+	expect("infer-7.40", "FFN_EXPANSION=8 GPU0 (85 steps slower, no gain over 4x)", "model.mlp_ratio:~>8");
 }
 
 int main(void)
