@@ -138,6 +138,7 @@ static const struct var_alias aliases[] = {
 	{ "softcapping", "model.softcap", NULL }, { "soft cap", "model.softcap", NULL },
 	{ "mlp mult", "model.mlp_ratio", NULL }, { "mlp expansion", "model.mlp_ratio", NULL },
 	{ "ffn ratio", "model.mlp_ratio", NULL }, { "mlp hidden ratio", "model.mlp_ratio", NULL },
+	{ "ffn expansion", "model.mlp_ratio", NULL },
 	{ "rotary base", "model.rope_base", NULL }, { "rope freq base", "model.rope_base", NULL },
 	{ "dropout rate", "model.dropout", NULL },
 	{ "matrix learning rate", "optim.matrix_lr", NULL },

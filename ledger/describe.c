@@ -168,7 +168,7 @@ static const char *const result_words[] = {
 };
 /* Too vague to be a knob of its own without more words. */
 static const char *const vague_names[] = {
-	"lr", "size", "rate", "ratio", "value", "init", "scale", "mode", "model", "run", "exp", "std",
+	"lr", "learning rate", "size", "rate", "ratio", "value", "init", "scale", "mode", "model", "run", "exp", "std",
 	"mean", "factor", "coef", "coefficient",
 	"test", "v", "x", "it", "this", "that", "improvement", "benefit", "change", "changes",
 	"effect", "help", "difference", "logic change", "gain", "regression", "progress", NULL
@@ -280,7 +280,9 @@ static const struct value_word {
 /* Nouns after a value word that keep it one phrase: "SwiGLU gated MLP". */
 static const char *const value_nouns[] = {
 	"activation", "mlp", "style", "gated", "optimizer", "function", "nonlinearity", "mode",
-	"block", "attention", "kernel", NULL
+	"block", "attention", "kernel",
+	/* after a warmdown shape: "linear learning-rate decay", "a cosine one" */
+	"decay", "warmdown", "cooldown", "schedule", "annealing", "lr", "learning rate", "one", NULL
 };
 
 /* ---- tokens ------------------------------------------------------------ */
@@ -587,7 +589,9 @@ struct reader {
 	int first;      /* the first clause's first token */
 };
 
-enum { F_PAREN = 1, F_WITH = 2 };
+/* F_NEG: after a negation ("without", "no"), so a form that reads the
+ * name as switched on or tried may not take it */
+enum { F_PAREN = 1, F_WITH = 2, F_NEG = 4 };
 
 /* A reader of the inside of parenthesis t of outer. */
 static void reader_open(struct reader *in, const struct reader *outer, const struct tok *t)
@@ -862,6 +866,19 @@ static int is_fraction(const struct reader *r, const struct tok *t)
 	return slash == 1 && digits >= 2 && r->text[t->a] != '/' && r->text[t->b - 1] != '/';
 }
 
+/* A count spelled out ("four", "eight"), or -1 for any other word. */
+static int spelled_count(const char *w)
+{
+	static const char *const spelled[] = { "one", "two", "three", "four", "five", "six", "seven",
+					       "eight", "nine", "ten", "eleven", "twelve", "sixteen",
+					       "twenty", "thirty", NULL };
+	static const int spelled_n[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 16, 20, 30 };
+	for (size_t i = 0; spelled[i]; i++)
+		if (!strcmp(w, spelled[i]))
+			return spelled_n[i];
+	return -1;
+}
+
 /* The value token p states for var: 0 (buf filled), 1 (stated, value
  * unknown), -1 (not a value of var). Unknown knobs (desc.*) take numbers,
  * quoted text, tuples and, if loose, a plain word. */
@@ -886,6 +903,10 @@ static int value_at(const struct reader *r, int p, int end, const char *var, int
 	case K_WORD:
 		if (!word_value(r, t, var, buf, n))
 			return 0;
+		if (d && d->type == VAR_INT && spelled_count(t->w) > 0) {
+			snprintf(buf, n, "%d", spelled_count(t->w)); /* "heads from four to eight" */
+			return 0;
+		}
 		if (is_fraction(r, t) && !(d && (d->type == VAR_CHOICE || d->type == VAR_STRING ||
 						  d->type == VAR_BOOL))) {
 			return slice_value(buf, n, r->text + t->a, t->b - t->a); /* "1/4", as written */
@@ -1083,9 +1104,10 @@ static int unknown_name(const struct reader *r, int p, int q, struct name *nm)
 		    find_value_word(w, NULL))
 			return -1; /* "ReLU^2 -> …" names a value, not a knob */
 	}
-	if (is_result_name(words) || in_list(words, vague_names) || strlen(words) < 2 ||
-	    in_list(r->tk.t[p].w, comparatives))
-		return -1;
+	/* "HD=64", "KV=2": two letters name no knob we could tell from another */
+	if (is_result_name(words) || in_list(words, vague_names) || strlen(words) < 3 ||
+	    in_list(r->tk.t[p].w, comparatives) || spelled_count(r->tk.t[p].w) > 0)
+		return -1; /* "use one GPU", "two more tricks": a count of things, no knob */
 	int m = p;
 	while (m < q - 1 && in_list(r->tk.t[m].w, modifiers))
 		m++;
@@ -1161,9 +1183,21 @@ static void emit(struct reader *r, const struct name *nm, const char *old_val,
 			return; /* no value of this knob: another knob, unnamed */
 		var = !strcmp(var, "sched.warmup_ratio") ? "desc.warmup_steps" : "desc.warmdown_steps";
 	}
-	for (int i = 0; i < r->out->n && !old_val && !new_val; i++)
-		if (!strcmp(r->out->v[i].var, var))
+	for (int i = 0; i < r->out->n; i++) {
+		const struct change *c = &r->out->v[i];
+		if (strcmp(c->var, var))
+			continue;
+		if (!old_val && !new_val)
 			return; /* "batch 2^15 … half batch": the stated value stays */
+		/* a knob read twice: the first stated value is the run's, a later
+		 * one with another value is commentary ("remove logit softcap:
+		 * softcap=15 is useful"); the same value again adds only an old
+		 * side the first lacked ("WEIGHT_DECAY 0.2->0.0 no weight decay") */
+		if (c->new_val && old_val && !strcmp(old_val, c->new_val))
+			break; /* "depth 8 to 9 + depth 9 to 10": a step on from the first */
+		if (c->new_val && (!new_val || strcmp(c->new_val, new_val) || c->old_val || !old_val))
+			return;
+	}
 	char *span = xstrndup(r->text + first->a, (size_t)(last->b - first->a));
 	change_list_add_span(r->out, var, old_val, new_val, span);
 	free(span);
@@ -1273,6 +1307,9 @@ static int finish(struct reader *r, const struct name *nm, const char *old_val,
 		return q + 1 - p; /* taken, and nothing changed */
 	if (counts_steps(nm->var) && (fractional(old_val) || fractional(new_val)))
 		return q - p; /* "momentum warmup 0.85 -> 0.95": momenta, not a step count */
+	if (strstr(nm->var, "momentum") && !counts_steps(nm->var) &&
+	    (word_is(r, p - 1, end, "constant") || word_is(r, p - 1, end, "fixed")))
+		return q - p; /* "constant Muon momentum 0.95": its warmup is what went, unnamed */
 	if (!old_val && (extra = take_old(r, q, end, nm->var, old, sizeof(old))))
 		old_val = old;
 	if (nm->range) { /* "seq len curriculum 512->2048": the schedule is tried */
@@ -1404,8 +1441,12 @@ static int paren_range(const struct reader *r, const struct tok *t, const char *
 static int own_unit(const struct reader *r, int p, int end, const char *var)
 {
 	static const char *const tokens[] = { "tokens", "tok", "toks", NULL };
+	static const char *const steps[] = { "steps", "step", "iters", "iterations", NULL };
 	if (!strcmp(var, "train.total_batch_size") || !strcmp(var, "model.seq_len"))
 		return word_in(r, p, end, tokens) && boundary(r, p + 1, end);
+	/* "Muon momentum warmup 100 steps": a knob that counts steps, in its unit */
+	if (counts_steps(var))
+		return word_in(r, p, end, steps) && boundary(r, p + 1, end);
 	return 0;
 }
 
@@ -1461,6 +1502,54 @@ static int chain_end(const struct reader *r, int p, int end, const char *var, in
 	return e;
 }
 
+/* "50% of run", "the final 20%", "last 10% of training": a share of the
+ * run at p, a percentage with the words that place it. Returns the tokens
+ * taken (the percentage at *pct), 0 when p holds none. */
+static int run_share_at(const struct reader *r, int p, int end, int *pct)
+{
+	static const char *const place[] = { "final", "last", "first", NULL };
+	static const char *const whole[] = { "run", "training", "steps", "budget", NULL };
+	int q = p + word_is(r, p, end, "the");
+	int placed = word_in(r, q, end, place);
+	q += placed;
+	const struct tok *t = at(r, q, end);
+	if (t->k != K_NUM || !strchr(t->w, '%'))
+		return 0;
+	*pct = q++;
+	int of = word_is(r, q, end, "of") ? 1 + word_is(r, q + 1, end, "the") : 0;
+	if (of && word_in(r, q + of, end, whole))
+		q += of + 1;
+	else if (!placed)
+		return 0; /* a bare "20%" is the plain form's */
+	return q - p;
+}
+
+/* "delay LR warmdown from 50% of run to final 20%", "warmdown further to
+ * final 10%": a warmup or warmdown given as the share of the run it
+ * takes is its ratio. */
+static int run_share_form(struct reader *r, const struct name *nm, int p, int q, int end)
+{
+	if (strcmp(nm->var, "sched.warmdown_ratio") && strcmp(nm->var, "sched.warmup_ratio"))
+		return 0;
+	struct vals v;
+	int from = word_is(r, q, end, "from"), pa = -1, pb = -1, ka = 0, kb;
+	if (from && !(ka = run_share_at(r, q + 1, end, &pa)) &&
+	    at(r, q + 1, end)->k == K_NUM && strchr(at(r, q + 1, end)->w, '%')) {
+		pa = q + 1; /* "from 50% to the final 20%" */
+		ka = 1;
+	}
+	if (from && !ka)
+		return 0;
+	int t = q + from + ka;
+	if (!word_is(r, t, end, "to") || !(kb = run_share_at(r, t + 1, end, &pb)) ||
+	    !boundary(r, t + 1 + kb, end))
+		return 0;
+	if ((v.rb = value_at(r, pb, end, nm->var, 0, v.b, sizeof(v.b))) != 0 ||
+	    (pa >= 0 && (v.ra = value_at(r, pa, end, nm->var, 0, v.a, sizeof(v.a))) != 0))
+		return 0;
+	return finish(r, nm, pa >= 0 ? v.a : NULL, v.b, p, t + 1 + kb, end);
+}
+
 /* "warmup 100 steps", "warmdown 3500 -> 80 iters": a warmup counted in
  * steps is desc.warmup_steps (the README's), not the ratio. */
 static int step_count_form(struct reader *r, const struct name *nm, int p, int q, int end)
@@ -1495,7 +1584,7 @@ static int name_forms(struct reader *r, const struct name *nm, int p, int q, int
 		return 0; /* "AdamW to Muon": AdamW is a value */
 	q = skip_between(r, q, end, nm->known);
 	int n;
-	if ((n = step_count_form(r, nm, p, q, end)))
+	if ((n = step_count_form(r, nm, p, q, end)) || (n = run_share_form(r, nm, p, q, end)))
 		return n;
 	const char *var = nm->var;
 	int known = nm->known, loose = !known;
@@ -1567,6 +1656,8 @@ static int name_forms(struct reader *r, const struct name *nm, int p, int q, int
 	/* technique on | off: "weight tying on", "XSA: off" */
 	int colon = t->k == K_COLON;
 	/* "weight tying: on -> off": from the first to the last */
+	if (flags & F_NEG)
+		return 0;
 	if (nm->technique && word_in(r, q + colon, end, switch_words) &&
 	    at(r, q + colon + 1, end)->k == K_ARROW && word_in(r, q + colon + 2, end, switch_words) &&
 	    boundary(r, q + colon + 3, end))
@@ -1702,6 +1793,22 @@ static int names_a_setting(struct reader *r, int p, int q)
 	return 0;
 }
 
+static int is_lr_schedule(const char *var)
+{
+	return !strcmp(var, "sched.warmup_ratio") || !strcmp(var, "sched.warmdown_ratio");
+}
+
+/* "(0 steps)", "(100 iters)": a parenthesis that counts steps. */
+static int paren_counts_steps(const struct reader *r, const struct tok *t)
+{
+	static const char *const steps[] = { "steps", "step", "iters", "iterations", NULL };
+	struct toks in = { 0 };
+	tokenize(r->text, t->a + 1, t->b - 1, &in);
+	int yes = in.n == 2 && in.t[0].k == K_NUM && in.t[1].k == K_WORD && in_list(in.t[1].w, steps);
+	free(in.t);
+	return yes;
+}
+
 /* toggle name: the name runs to the end of the phrase. */
 static int toggle_name(struct reader *r, int p, int end, int on)
 {
@@ -1732,6 +1839,13 @@ static int toggle_name(struct reader *r, int p, int end, int on)
 	const char *val = toggle_value(&nm, on);
 	if (!val)
 		return 0;
+	const struct tok *unit = at(r, p + k, end);
+	if (!on && unit->k == K_PAREN && is_lr_schedule(nm.var) && paren_counts_steps(r, unit)) {
+		/* "no warmup (0 steps)": the warmup of a file that counts it in steps */
+		snprintf(nm.var, sizeof(nm.var), "%s", !strcmp(nm.var, "sched.warmup_ratio")
+			 ? "desc.warmup_steps" : "desc.warmdown_steps");
+		val = "0";
+	}
 	return finish(r, &nm, NULL, val, p, p + k, end);
 }
 
@@ -1746,6 +1860,24 @@ static int p_valueword(struct reader *r, int p, int end);
 static int p_bare(struct reader *r, int p, int end, int alone);
 static int p_value_arrow(struct reader *r, int p, int end);
 
+/* "Muon momentum fixed 0.95 no warmup": a bare warmup or warmdown toggled
+ * in the middle of a clause that named a knob with a warmup of its own
+ * (momentum, batch size, sequence length) is that knob's schedule, not
+ * the learning rate's. */
+static int others_schedule(const struct reader *r, int p, int end, const struct clause *cs)
+{
+	struct name nm, sched;
+	int q = skip_fillers(r, p + 1, end), k = known_name(r, q, end, &sched);
+	if (p == cs->start || !k || !is_lr_schedule(sched.var) || k != 1)
+		return 0;
+	for (int i = cs->start; i < p; i++)
+		if (known_name(r, i, p, &nm) && (strstr(nm.var, "momentum") ||
+						 !strcmp(nm.var, "train.total_batch_size") ||
+						 !strcmp(nm.var, "model.seq_len")))
+			return 1; /* knobs that have warmups of their own */
+	return 0;
+}
+
 /* add/enable/use | remove/disable/drop/no/without X, or a value form after
  * them ("add small LR warmup 0.0 -> 0.05"). */
 static int p_toggle(struct reader *r, int p, int end, struct clause *cs)
@@ -1759,11 +1891,13 @@ static int p_toggle(struct reader *r, int p, int end, struct clause *cs)
 	}
 	if (!on && !off)
 		return 0;
+	if (others_schedule(r, p, end, cs))
+		return 0;
 	/* "applied to embeddings", "added to the residual": a place, not a technique */
 	if (!turn && word_is(r, p + 1, end, "to"))
 		return 0;
 	int q = skip_fillers(r, p + 1 + turn, end), n;
-	if ((n = p_named(r, q, end, 1, 1, cs->flags)))
+	if ((n = p_named(r, q, end, 1, 1, cs->flags | (off ? F_NEG : 0))))
 		return q - p + n;
 	int use = word_is(r, p, end, "use");
 	if (use && ((n = p_valueword(r, q, end)) || (n = p_bare(r, q, end, 1)) || p != cs->start))
@@ -1778,6 +1912,7 @@ static int p_toggle(struct reader *r, int p, int end, struct clause *cs)
 	cs->toggled = on ? 1 : 2;
 	return q - p + n;
 }
+
 
 /* After "by": "half", "a third", "a factor of 2", "a small factor":
  * tokens of an amount that gives no value, 0 when it is none. */
@@ -1897,8 +2032,12 @@ static int p_verb(struct reader *r, int p, int end, int flags)
 	if (!word_in(r, p, end, verbs))
 		return 0;
 	int q = skip_fillers(r, p + 1, end), n;
-	if ((n = p_value_arrow(r, q, end)) || (n = p_named(r, q, end, 1, 1, flags)) ||
-	    (n = p_valueword(r, q, end)) || (n = p_bare(r, q, end, 1)))
+	/* "without checkpointing on 16GB": a negation the toggle form refused
+	 * never reads what it negates as tried (on) */
+	int neg = word_in(r, p, end, toggles_off);
+	if ((n = p_value_arrow(r, q, end)) || (n = p_named(r, q, end, 1, 1, flags | (neg ? F_NEG : 0))))
+		return q - p + n;
+	if (!neg && ((n = p_valueword(r, q, end)) || (n = p_bare(r, q, end, 1))))
 		return q - p + n;
 	if (q > p && (n = p_direction(r, q, end, flags)))
 		return q - p + n; /* "try a larger MATRIX_LR" */
@@ -1932,7 +2071,9 @@ static int p_value_first(struct reader *r, int p, int end)
 	struct vals v;
 	if ((t->k != K_NUM && t->k != K_WORD) || !(k = known_name(r, q, end, &nm)))
 		return 0;
-	if (t->k == K_WORD) {
+	const struct var_def *dk = varreg_find(nm.var);
+	int counted = t->k == K_WORD && spelled_count(t->w) > 0 && !nm.implied && dk && dk->type == VAR_INT;
+	if (t->k == K_WORD && !counted) {
 		const struct value_word *vw = find_value_word(t->w, NULL);
 		if (nm.implied || !(vw || is_window_pattern(t, r->text)))
 			return 0;
@@ -1965,7 +2106,7 @@ static int p_value_first(struct reader *r, int p, int end)
 			 d && d->type == VAR_INT;
 	if (word_in(r, q, end, step_words) || (after_verb && !arrow))
 		/* "2 more layers", "added 2 layers": a step, the value unknown */
-		return !arrow && t->k == K_NUM ? finish(r, &nm, NULL, NULL, p, q + k, end) : 0;
+		return !arrow && (t->k == K_NUM || counted) ? finish(r, &nm, NULL, NULL, p, q + k, end) : 0;
 	if ((v.rb = value_at(r, q - 1, end, nm.var, 0, v.b, sizeof(v.b))) < 0 ||
 	    (arrow && (v.ra = value_at(r, p, end, nm.var, 0, v.a, sizeof(v.a))) < 0))
 		return 0;
@@ -1979,17 +2120,13 @@ static int p_hyphen_unit(struct reader *r, int p, int end)
 	char *sp = strchr(t->w, ' ');
 	struct name nm;
 	/* "six-layer model", "four-head attention": a count spelled out */
-	static const char *const spelled[] = { "one", "two", "three", "four", "five", "six", "seven",
-					       "eight", "nine", "ten", "eleven", "twelve", "sixteen",
-					       "twenty", "thirty", NULL };
-	static const int spelled_n[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 16, 20, 30 };
 	char num[24];
 	if (!sp || sp == t->w || strchr(sp + 1, ' '))
 		return 0;
 	snprintf(num, sizeof(num), "%.*s", (int)(sp - t->w), t->w);
-	for (size_t i = 0; spelled[i]; i++)
-		if (!strcmp(num, spelled[i]))
-			snprintf(num, sizeof(num), "%d", spelled_n[i]);
+	int spelled = spelled_count(num);
+	if (spelled > 0)
+		snprintf(num, sizeof(num), "%d", spelled);
 	for (const char *c = num; *c; c++)
 		if (!isdigit((unsigned char)*c))
 			return 0;
@@ -2065,8 +2202,14 @@ static int p_pattern_arrow(struct reader *r, int p, int end)
  * variable: "ReLU^2 -> SwiGLU", "switch from AdamW to Muon". */
 static int p_value_arrow(struct reader *r, int p, int end)
 {
-	int from = word_is(r, p, end, "from") || word_is(r, p, end, "replace") || word_is(r, p, end, "swap");
+	static const char *const replace_words[] = { "replace", "replaced", "replacing", "swap",
+						     "swapped", "swapping", NULL };
+	static const char *const articles[] = { "the", "a", "an", NULL };
+	int replace = word_in(r, p, end, replace_words);
+	int from = word_is(r, p, end, "from") || replace;
 	int ka, kb, q = p + from;
+	if (replace && word_in(r, q, end, articles))
+		q++; /* "replace the linear warmdown with a cosine one" */
 	const struct value_word *a = value_word_at(r, q, end, NULL, &ka), *b;
 	if (!a)
 		return p_pattern_arrow(r, p, end);
@@ -2074,20 +2217,23 @@ static int p_value_arrow(struct reader *r, int p, int end)
 	 * after the first value belongs to it */
 	while (!is_to(r, q + ka, end) && word_in(r, q + ka, end, value_nouns) && is_to(r, q + ka + 1, end))
 		ka++;
+	for (int i = 0; replace && i < 3 && word_in(r, q + ka, end, value_nouns); i++)
+		ka++; /* "replace linear learning-rate decay with …" */
 	const struct tok *op = at(r, q + ka, end);
-	int with = from && !word_is(r, p, end, "from") &&
+	int with = replace &&
 		   ((op->k == K_SEP && op->sep == SEP_WITH) ||
-		    (word_is(r, p, end, "swap") && word_is(r, q + ka, end, "for")));
+		    (str_starts_with(at(r, p, end)->w, "swap") && word_is(r, q + ka, end, "for")));
 	if (!with && !is_to(r, q + ka, end))
-		return 0;
-	b = value_word_at(r, q + ka + 1, end, a->var, &kb);
-	while (b && !boundary(r, q + ka + 1 + kb, end) && word_in(r, q + ka + 1 + kb, end, value_nouns))
+		return replace && value_word_at(r, q, end, NULL, &kb) ? q + ka - p : 0;
+	int qb = q + ka + 1 + (with && word_in(r, q + ka + 1, end, articles));
+	b = value_word_at(r, qb, end, a->var, &kb);
+	while (b && !boundary(r, qb + kb, end) && word_in(r, qb + kb, end, value_nouns))
 		kb++; /* "… -> SwiGLU MLP" */
-	if (!b || !boundary(r, q + ka + 1 + kb, end))
-		return 0;
+	if (!b || !boundary(r, qb + kb, end))
+		return replace ? qb - p : 0; /* what replaced it is unsaid: not the old value either */
 	struct name nm = { .known = 1 };
 	snprintf(nm.var, sizeof(nm.var), "%s", a->var);
-	return finish(r, &nm, a->value, b->value, p, q + ka + 1 + kb, end);
+	return finish(r, &nm, a->value, b->value, p, qb + kb, end);
 }
 
 /* A known name alone: a technique tried ("weight tying"), or a name that
@@ -2112,15 +2258,26 @@ static int p_layers(struct reader *r, int p, int end)
 	static const char *const on[] = { "on", "in", "for", "at", NULL };
 	static const char *const all[] = { "all", "every", "each", NULL };
 	static const char *const alt[] = { "alternating", "alternate", NULL };
+	static const char *const all_layers[] = { "all layers", "every layer", NULL };
 	struct name nm;
-	int k = known_name(r, p, end, &nm), q = p + k + 1;
-	if (!k || !nm.technique || !str_starts_with(nm.var, "desc.") || !word_in(r, p + k, end, on))
-		return 0;
-	const char *val = word_in(r, q, end, alt) ? "alternating"
-			  : word_is(r, q, end, "every") && word_is(r, q + 1, end, "other") ? (q++, "alternating")
-			  : word_in(r, q, end, all) ? "all" : NULL;
-	if (!val || !(word_is(r, q + 1, end, "layers") || word_is(r, q + 1, end, "layer")) ||
-	    !boundary(r, q + 2, end))
+	const char *val;
+	int k, q, e;
+	if (word_in(r, p, end, all_layers) && (k = known_name(r, p + 1, end, &nm)) &&
+	    boundary(r, p + 1 + k, end)) {
+		val = "all"; /* "all-layers value embeddings" */
+		e = p + 1 + k;
+	} else {
+		k = known_name(r, p, end, &nm);
+		q = p + k + word_in(r, p + k, end, on); /* "VE all layers": the "on" unsaid */
+		val = word_in(r, q, end, alt) ? "alternating"
+		      : word_is(r, q, end, "every") && word_is(r, q + 1, end, "other") ? (q++, "alternating")
+		      : word_in(r, q, end, all) ? "all" : NULL;
+		if (!k || !val || !(word_is(r, q + 1, end, "layers") || word_is(r, q + 1, end, "layer")) ||
+		    !boundary(r, q + 2, end))
+			return 0;
+		e = q + 2;
+	}
+	if (!nm.technique || !str_starts_with(nm.var, "desc."))
 		return 0;
 	char base[80];
 	snprintf(base, sizeof(base), "%s", nm.var);
@@ -2129,7 +2286,7 @@ static int p_layers(struct reader *r, int p, int end)
 		base[n - 1] = '\0'; /* value_embeddings -> value_embedding_layers */
 	snprintf(nm.var, sizeof(nm.var), "%.60s_layers", base);
 	nm.technique = 0;
-	return finish(r, &nm, NULL, val, p, q + 2, end);
+	return finish(r, &nm, NULL, val, p, e, end);
 }
 
 /* X disabled / X enabled, at the start of a clause. */
@@ -2197,6 +2354,22 @@ static int p_named_technique(struct reader *r, int p, int end)
 }
 
 /* One production at p; returns the tokens it took, 0 for none. */
+/* A negation ("no", "without", "remove" …) that no form took: what it
+ * negates runs to the phrase's end and is read as nothing, never as what
+ * was tried ("no flash attention" is not flash attention, "without
+ * checkpointing on 16GB" not checkpointing). Tokens taken, 0 if none. */
+static int negated_rest(const struct reader *r, int p, int end)
+{
+	const struct tok *next = at(r, p + 1, end);
+	if (!word_in(r, p, end, toggles_off) || boundary(r, p + 1, end) || next->k == K_NUM ||
+	    (next->k == K_WORD && spelled_count(next->w) > 0))
+		return 0; /* "remove 2 heads": a step, read by the count forms */
+	int q = p + 1;
+	while (q < end && !boundary(r, q, end))
+		q++;
+	return q - p;
+}
+
 static int production(struct reader *r, int p, int end, struct clause *cs)
 {
 	int n, start = p == cs->start, paren = cs->flags & F_PAREN;
@@ -2225,7 +2398,7 @@ static int production(struct reader *r, int p, int end, struct clause *cs)
 	    (start && (r->first == cs->start || cs->listed) && (n = p_bare(r, p, end, 1))) ||
 	    (start && (n = p_postfix_toggle(r, p, end))))
 		return n;
-	return 0;
+	return negated_rest(r, p, end);
 }
 
 /* ---- clauses, parentheses, the description ------------------------------ */
@@ -2294,6 +2467,20 @@ static void read_piece(struct reader *in, int a, int b)
 	change_list_release(&scratch);
 }
 
+/* "4 heads vs 2", "4 attention heads vs 2": a count and its knob set
+ * against the old count — the piece before "vs" is the run's setting.
+ * Returns its length, 0 when [a, b) is no such piece. */
+static int versus_at(const struct reader *r, int a, int b)
+{
+	struct name nm;
+	int k;
+	if (at(r, a, b)->k != K_NUM || !(k = known_name(r, a + 1, b, &nm)) || str_starts_with(nm.var, "desc."))
+		return 0;
+	int v = a + 1 + k;
+	return (word_is(r, v, b, "vs") || word_is(r, v, b, "vs.")) && at(r, v + 1, b)->k == K_NUM &&
+	       v + 2 == b ? v - a : 0;
+}
+
 static void read_paren(struct reader *r, const struct tok *t)
 {
 	if (r->depth >= 2)
@@ -2307,7 +2494,10 @@ static void read_paren(struct reader *r, const struct tok *t)
 			b++;
 		if (a > 0 && in.tk.t[a - 1].k == K_SEP && in.tk.t[a - 1].sep == SEP_WITH)
 			break; /* "(more cooldown with final_lr_frac=0.1)": the setting it ran with */
-		if (!judges(&in, a, b) && !(b < in.tk.n && in.tk.t[b].k == K_COLON))
+		int vs = versus_at(&in, a, b);
+		if (vs)
+			read_piece(&in, a, a + vs); /* "(4 heads vs 2)": the run's side */
+		else if (!judges(&in, a, b) && !(b < in.tk.n && in.tk.t[b].k == K_COLON))
 			read_piece(&in, a, b);
 		if (b < in.tk.n && in.tk.t[b].k == K_COLON)
 			break; /* "hypothesis: …" */

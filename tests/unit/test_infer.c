@@ -14,7 +14,12 @@
  * relative values, "by half", "again", a baseline named after its setup,
  * "while VERB-ing" as a second change, context that is no repeat.
  * Round 6 (infer-6r.*): a knob named in prose words needs an identifier
- * or a stated transition (infer_drop_coined). */
+ * or a stated transition (infer_drop_coined). Round 7 (infer-7.*): kinds
+ * of evidence from sources met first in round 7 — a negation never reads
+ * what it negates as tried, counts spelled out, "learning rate" with only
+ * modifiers is vague, "replace A with B" of values, a warmup or
+ * warmdown given as a share of the run, a knob read twice, another knob's
+ * warmup, two-letter names, "(4 heads vs 2)", "VE all layers". */
 #include <jansson.h>
 #include "infer.h"
 #include "utf8.h"
@@ -758,6 +763,73 @@ static void test_round6(void)
 	expect("infer-6r.73", "one-cycle schedule", "");
 }
 
+/* Round 7 (infer-7.*): one rule family a block, each with the refusals
+ * that bound it. */
+static void test_round7(void)
+{
+	/* a negation never reads what it negates as switched on or tried */
+	expect("infer-7.1", "use batch_size 16 without checkpointing on 16GB ROCm profile",
+	       "train.device_batch_size:~>16");
+	expect("infer-7.2", "no flash attention", "");
+	expect("infer-7.3", "depth 10, no flash attention", "model.depth:~>10");
+	expect("infer-7.4", "without checkpointing", "impl.recompute:~>false");
+	expect("infer-7.5", "drop LR warmdown to 0.3", "sched.warmdown_ratio:~>0.3"); /* drop = lower */
+	expect("infer-7.6", "no XSA on", "desc.xsa:~>false");
+	/* counts spelled out, for knobs that count */
+	expect("infer-7.7", "four heads", "model.heads:~>4");
+	expect("infer-7.8", "increase depth from four to six", "model.depth:4>6");
+	expect("infer-7.9", "heads 4 -> eight", "model.heads:4>8");
+	expect("infer-7.10", "add two layers", "model.depth:~>~"); /* a step, not the depth */
+	expect("infer-7.11", "use one GPU", "");
+	expect("infer-7.12", "weight decay from one to two", ""); /* no count */
+	/* "learning rate" with only modifiers names no one LR */
+	expect("infer-7.13", "Restore the peak Adam learning rate from 0.02 to 0.01", "");
+	expect("infer-7.14", "Double Adam learning rate to 0.02 and restore beta2 to 0.99",
+	       "optim.beta2:~>0.99");
+	expect("infer-7.15", "embedding learning rate 0.6 -> 0.8", "optim.embedding_lr:0.6>0.8");
+	/* replace A with B, A and B values of one knob, nouns and articles around them */
+	expect("infer-7.16", "Replace linear learning-rate decay with cosine decay",
+	       "sched.warmdown_shape:linear>cosine");
+	expect("infer-7.17", "replace the linear warmdown with a cosine one",
+	       "sched.warmdown_shape:linear>cosine");
+	expect("infer-7.18", "replaced ReLU^2 with SwiGLU MLP", "model.activation:relu2>swiglu");
+	expect("infer-7.19", "replace linear warmdown", "");             /* with what is unsaid */
+	expect("infer-7.20", "replace ReLU^2 with something better", ""); /* nor relu2 the value */
+	/* a warmup or warmdown as the share of the run it takes */
+	expect("infer-7.21", "delay LR warmdown from 50% of run to final 20%",
+	       "sched.warmdown_ratio:0.5>0.2");
+	expect("infer-7.22", "delay LR warmdown further to final 10%", "sched.warmdown_ratio:~>0.1");
+	expect("infer-7.23", "warmup to first 5% of training", "sched.warmup_ratio:~>0.05");
+	expect("infer-7.24", "depth to final 20%", ""); /* a share is no depth */
+	/* a knob read twice: the first stated value stays, unless the second
+	 * steps on from it or only adds the old side */
+	expect("infer-7.25", "remove logit softcap: softcap=15 is useful", "model.softcap:~>false");
+	expect("infer-7.26", "WEIGHT_DECAY 0.2->0.0 no weight decay - improved", "optim.weight_decay:0.2>0");
+	expect("infer-7.27", "depth 10, depth 12 was worse", "model.depth:~>10");
+	/* a knob that counts steps, in its unit; another knob's warmup is not the LR's */
+	expect("infer-7.28", "Muon momentum warmup 100 steps: 300 is better",
+	       "desc.muon_momentum_warmup_steps:~>100");
+	expect("infer-7.29", "no warmup (0 steps)", "desc.warmup_steps:~>0");
+	expect("infer-7.30", "Muon momentum fixed 0.95 no warmup: warmup important", "");
+	expect("infer-7.31", "depth 10 no warmup", "model.depth:~>10|sched.warmup_ratio:~>0");
+	expect("infer-7.32", "constant Muon momentum 0.95 - worse than warmup 0.85->0.95", "");
+	/* two letters name no knob of their own */
+	expect("infer-7.33", "HD=64", "");
+	expect("infer-7.34", "HEAD_DIM=64", "model.head_dim:~>64");
+	/* "(4 heads vs 2)": the count before "vs" is the run's */
+	expect("infer-7.35", "HEAD_DIM=64 (4 heads vs 2): more steps but marginally worse",
+	       "model.head_dim:~>64|model.heads:~>4");
+	expect("infer-7.36", "depth 10 (12 vs 8 better)", "model.depth:~>10"); /* judges */
+	/* which layers have a technique, "on" unsaid or the layers first */
+	expect("infer-7.37", "VE all layers: more params=fewer steps=worse",
+	       "desc.value_embedding_layers:~>all");
+	expect("infer-7.38", "all-layers value embeddings - more params fewer steps worse",
+	       "desc.value_embedding_layers:~>all");
+	expect("infer-7.39", "all layers", "");
+	/* FFN is the MLP */
+	expect("infer-7.40", "FFN_EXPANSION=8 GPU0 (85 steps slower, no gain over 4x)", "model.mlp_ratio:~>8");
+}
+
 int main(void)
 {
 	test_long_words();
@@ -770,6 +842,7 @@ int main(void)
 	test_round4();
 	test_round5();
 	test_round6();
+	test_round7();
 	test_spans();
 	test_prose();
 	test_alias();
