@@ -43,6 +43,11 @@ struct ingest_file {
 	long diverged;          /* new runs with a val_bpb above the uniform bound (ingest_check.c) */
 };
 
+/* Supply what rec lacks from the command line (--agent, --campaign,
+ * --hardware, --started-at), as ingest_put does before the identity is
+ * taken; again is a no-op. */
+void ingest_fill_options(json_t *rec, const struct ingest_opts *o);
+
 /* ---- the core (ingest_core.c) -------------------------------------------
  * A session stores files into one ledger, one at a time: a store on db, the
  * codediff of --repo (or NULL; the caller owns it), and the wait for the
