@@ -36,3 +36,66 @@ expect_eq audit-real-3.2 "the baseline records no change" "0" \
 	"$(sql r.db "SELECT count(*) FROM changes c JOIN runs r ON r.id = c.run WHERE r.description LIKE 'baseline:%'")"
 expect_eq audit-real-3.3 "every change is inferred from the text, with its span" "0" \
 	"$(sql r.db "SELECT count(*) FROM changes WHERE how <> 'inferred' OR span IS NULL")"
+
+# --- two more sessions (tests/fixtures/real/README.md): each finding read
+# against the rows. The campaign is the same declaration each time.
+audit_session() { # DB FILE CAMPAIGN GPU
+	"$LEDGER" --db "$1" ingest "$2" --hardware "$4" --campaign "$3" \
+		--started-at 2026-03-10T00:00:00Z >/dev/null 2>&1
+	printf '{"name":"%s","baseline":"first valid run","search_space":["model.*","optim.*","sched.*","train.*"],"record_budget":50}\n' "$3" |
+		"$LEDGER" --db "$1" campaign add - >/dev/null
+	"$LEDGER" --db "$1" audit --campaign "$3" --format json >"$1.json"
+}
+kinds() { jq -r --arg l "$2" '[.[] | select(.level == $l) | .kind] | join(" ")' "$1.json"; }
+run_of() { sql "$1" "SELECT run_id FROM runs WHERE description LIKE '$2' ORDER BY id LIMIT 1"; }
+
+# isque03-mlx: "add checkpoint saving …; no logic change, re-run confirms
+# noise floor" measured its parent again (nothing the grammar reads, and
+# the text says the training is unchanged); "more heads, head_dim 128 -> 64"
+# is one knob (the head count is the width over head_dim); Newton-Schulz
+# steps and value embeddings are knobs the registry lacks, not knobs
+# outside the space
+audit_session i.db "$FIXTURES/real/isque03-mlx-results.tsv" isq "Apple M4 Max"
+rerun=$(run_of i.db 'add checkpoint saving%')
+expect_eq audit-real-4.1 "isque03: 41 runs; the re-run shares its parent's repeat group" "41|2" \
+	"$(sql i.db "SELECT count(*) FROM runs")|$(sql i.db "SELECT count(*) FROM runs WHERE repeat_key = (SELECT repeat_key FROM runs WHERE run_id = '$rerun')")"
+pair=$(awk -F'\t' '$1 == "57a667a" || $1 == "07f4832" { v[n++] = $2 } END { d = v[0] - v[1]; if (d < 0) d = -d; printf "%.6f", 2 * d / sqrt(2) }' \
+	"$FIXTURES/real/isque03-mlx-results.tsv")
+expect_eq audit-real-4.2 "... the noise floor is that pair's (2 sd of 1.260380 and 1.261690), not unknown" \
+	"info|$pair|1" "$(jq -r '.[] | select(.kind == "noise_floor") | "\(.level)|\(.values.floor | . * 1000000 | round / 1000000 | tostring)|\(.values.groups)"' i.db.json)"
+expect_eq audit-real-4.3 "... one confounded run: the batch halving, not head_dim with its head count" \
+	"$(run_of i.db 'halve total batch size%')" "$(jq -r '[.[] | select(.kind == "confounded") | .runs[]] | join(" ")' i.db.json)"
+expect_eq audit-real-4.4 "... the unknown knobs are info, said as of unknown scope; nothing is out of scope" \
+	"desc.ns_steps info|desc.value_embeddings info|0" \
+	"$(jq -r '[.[] | select(.kind == "out_of_scope") | "\(.variables[0]) \(.level)"] | join("|")' i.db.json)|$(jq -r '.[] | select(.kind == "budget") | .values.out_of_scope' i.db.json)"
+expect_match audit-real-4.5 "... the sentence says the scope cannot be told" \
+	"$(jq -r '.[] | select(.kind == "out_of_scope") | .sentence' i.db.json)" \
+	"^1 run changed desc\.ns_steps, a knob the variable registry does not know \(named from the description\), so whether it is inside the search space \(model\.\*, optim\.\*, sched\.\*, train\.\*\) cannot be told"
+expect_eq audit-real-4.6 "... the discarded batch halving beat the kept frontier (1.336186 < 1.341363)" \
+	"$(run_of i.db 'depth 4 -> 3') $(run_of i.db 'halve total batch size%')" \
+	"$(jq -r '.[] | select(.kind == "discarded_improvement") | .runs | join(" ")' i.db.json)"
+# the keeps whose gain over their parent (the pair's mean for the re-run's
+# children) is below the floor: warmup, windows, LR 0.025, 0.03, re-check 0.04
+expect_eq audit-real-4.7 "... within_noise: the five keeps that gained less than the floor" \
+	"$(for d in 'add small LR warmup%' 'all-long attention%' 'Muon LR 0.02 -> 0.025' 'Muon LR 0.025 -> 0.03' 're-check Muon LR 0.04%'; do run_of i.db "$d"; done | tr '\n' ' ' | sed 's/ $//')" \
+	"$(jq -r '[.[] | select(.kind == "within_noise") | .runs[0]] | join(" ")' i.db.json)"
+expect_eq audit-real-4.8 "... no duplicate attempt: the re-checks came after the parent changed" "" \
+	"$(jq -r '.[] | select(.kind == "duplicate_attempt") | .sentence' i.db.json)"
+"$REPORT" --db i.db campaign --campaign isq --out rep --no-charts >/dev/null 2>&1
+expect_match audit-real-4.9 "report campaign: the unknown knob's scope is 'unknown', not 'no'" \
+	"$(cat rep/campaign-isq.md)" '^\| desc\.ns\\_steps \| unknown \| 1 \|'
+
+# dicefuji-macos: "raise ASPECT_RATIO from 64 to 80; model_dim goes from
+# 256 to 384" is one knob (autoresearch's width is depth x aspect ratio);
+# three learning rates lowered in one run is a true confound
+audit_session d.db "$FIXTURES/real/dicefuji-macos-results.tsv" dic "Apple M1 Pro"
+expect_eq audit-real-5.1 "dicefuji: 36 runs; the aspect-ratio run records both variables" \
+	"36|model.aspect_ratio 64 -> 80; model.dim 256 -> 384" \
+	"$(sql d.db "SELECT count(*) FROM runs")|$(sql d.db "SELECT group_concat(var || ' ' || old || ' -> ' || new, '; ') FROM (SELECT c.* FROM changes c JOIN runs r ON r.id = c.run WHERE r.description LIKE 'raise ASPECT_RATIO%' ORDER BY var)")"
+expect_eq audit-real-5.2 "... one confounded finding: the three learning rates of one run" \
+	"$(run_of d.db 'lower embedding, matrix, and scalar%')|optim.embedding_lr optim.matrix_lr optim.scalar_lr" \
+	"$(jq -r '[.[] | select(.kind == "confounded")] | map("\(.runs | join(" "))|\(.variables | join(" "))") | join(";")' d.db.json)"
+expect_eq audit-real-5.3 "... WEIGHT_DECAY 0.2 to 0.15 tried again after the parent changed: no duplicate" "" \
+	"$(jq -r '.[] | select(.kind == "duplicate_attempt") | .sentence' d.db.json)"
+expect_eq audit-real-5.4 "... warnings: only the confound and the unknown noise floor (nothing was repeated)" \
+	"confounded noise_floor" "$(kinds d.db warn)"
