@@ -179,9 +179,15 @@ static void sec_headline(struct camp *c, int audited)
 	double gain = c->spec.maximize ? m->best_value - m->baseline_value
 				       : m->baseline_value - m->best_value;
 	int beat = audited && gain > 0;
-	int beyond = beat && !(gain <= m->noise_floor); /* no floor (NaN): beyond */
+	/* with no floor (nothing repeated, no noise_default) the gain is
+	 * neither beyond nor within it: said so, not "more than the noise
+	 * floor" (a real session of 115 unrepeated runs was told that) */
+	int unknown = beat && isnan(m->noise_floor);
+	int beyond = beat && !unknown && gain > m->noise_floor;
 	tpl_set(&c->vars, "beat_baseline", beat ? "yes" : "");
 	tpl_set(&c->vars, "beyond_noise", beyond ? "yes" : "");
+	tpl_set(&c->vars, "noise_unknown", unknown ? "yes" : "");
+	tpl_set(&c->vars, "within_noise", beat && !unknown && !beyond ? "yes" : "");
 	sb s = SB_INIT;
 	if (beat)
 		sb_addf(&s, "%.*f", fmt_decimals(), gain);

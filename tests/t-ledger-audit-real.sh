@@ -99,3 +99,46 @@ expect_eq audit-real-5.3 "... WEIGHT_DECAY 0.2 to 0.15 tried again after the par
 	"$(jq -r '.[] | select(.kind == "duplicate_attempt") | .sentence' d.db.json)"
 expect_eq audit-real-5.4 "... warnings: only the confound and the unknown noise floor (nothing was repeated)" \
 	"confounded noise_floor" "$(kinds d.db warn)"
+
+# venkateshwar-m4-codex: 115 rows, most changing two or three knobs; the
+# confounded runs are exactly the rows whose descriptions name two or more
+# changes ("a->b, c->d", "… and …"), the unresolved ones the five crashes,
+# and with nothing repeated the floor is unknown: no within_noise, and the
+# report does not call the gain over the baseline "more than the noise floor"
+V="$FIXTURES/real/venkateshwar-m4-codex-results.tsv"
+audit_session v.db "$V" ven "Apple M4"
+several=$(awk -F'\t' 'NR > 1 { n = gsub(/->/, "->", $5); if (n >= 2 || $5 ~ / and /) print $1 }' "$V" | sort | tr '\n' ' ')
+flagged=$(jq -r '.[] | select(.kind == "confounded") | .runs[]' v.db.json | while read -r r; do
+	sql v.db "SELECT code_commit FROM runs WHERE run_id = '$r'"; done | sort | tr '\n' ' ')
+expect_eq audit-real-6.1 "venkateshwar: confounded = the rows that name two or more changes ($(printf '%s' "$several" | wc -w))" \
+	"$several" "$flagged"
+expect_eq audit-real-6.2 "... unresolved = the crash rows" \
+	"$(awk -F'\t' '$4 == "crash" { print $1 }' "$V" | sort | tr '\n' ' ')" \
+	"$(jq -r '.[] | select(.kind == "unresolved") | .runs[]' v.db.json | while read -r r; do
+		sql v.db "SELECT code_commit FROM runs WHERE run_id = '$r'"; done | sort | tr '\n' ' ')"
+expect_eq audit-real-6.3 "... and nothing else but the budget and the unknown floor" "budget noise_floor" \
+	"$(jq -r '[.[] | select(.kind != "confounded" and .kind != "unresolved") | .kind] | join(" ")' v.db.json)"
+"$REPORT" --db v.db campaign --campaign ven --out rep --no-charts >/dev/null 2>&1
+expect_match audit-real-6.4 "report campaign: the gain over the baseline is not called beyond an unknown floor" \
+	"$(cat rep/campaign-ven.md)" '^\*\*Something beat the baseline\*\*: .* by [0-9.]+; the noise floor is unknown \(no run was repeated and no noise_default is declared\), so whether that is more than noise cannot be told: repeat the baseline\.$'
+expect_no_match audit-real-6.5 "... and never 'more than the noise floor'" "$(cat rep/campaign-ven.md)" 'more than the noise floor'
+
+# aroughidea-winrtx: rows of status 'missing' (planned, never run) are
+# refused with file:line, the rest go in with their times; "depth 6->7
+# aspect_ratio 64->54" moved two knobs (width kept by hand: still two
+# constants, so confounded); "muon ramp" / "muon warmup" is one knob the
+# registry lacks, of unknown scope
+A="$FIXTURES/real/aroughidea-winrtx-results.tsv"
+"$LEDGER" --db a.db ingest "$A" --hardware "RTX 4000 Ada" --campaign aro >stdout.txt 2>stderr.txt
+expect_eq audit-real-7.1 "aroughidea: the 'missing' rows quarantined, each said, the rest timed" \
+	"$(grep -c '	missing	' "$A")|$(grep -c "status 'missing' is not keep, discard or crash" stderr.txt)|$(($(wc -l <"$A") - 1 - $(grep -c '	missing	' "$A")))|0" \
+	"$(sql a.db "SELECT count(*) FROM quarantine")|$(grep -c "status 'missing' is not keep, discard or crash" stderr.txt)|$(sql a.db "SELECT count(*) FROM runs")|$(sql a.db "SELECT count(*) FROM runs WHERE t_finished IS NULL")"
+printf '{"name":"aro","baseline":"first valid run","search_space":["model.*","optim.*","sched.*","train.*"],"record_budget":60}\n' |
+	"$LEDGER" --db a.db campaign add - >/dev/null
+"$LEDGER" --db a.db audit --campaign aro --format json >a.db.json
+expect_eq audit-real-7.2 "... warnings: the depth + aspect ratio run, and the unknown floor" \
+	"confounded $(run_of a.db 'depth 6->7 aspect_ratio%')|noise_floor" \
+	"$(jq -r '[.[] | select(.level == "warn" and .kind != "budget") | "\(.kind)\(if .kind == "confounded" then " " + (.runs | join(" ")) else "" end)"] | join("|")' a.db.json)"
+expect_eq audit-real-7.3 "... the muon momentum warmup is one knob of unknown scope, in its three runs" \
+	"info desc.muon_momentum_warmup_steps 3" \
+	"$(jq -r '.[] | select(.kind == "out_of_scope") | "\(.level) \(.variables[0]) \(.runs | length)"' a.db.json)"

@@ -134,3 +134,24 @@ expect_eq tsv-ident-7.3 "... nothing new, nothing said, the ids it had" \
 expect_eq tsv-ident-7.4 "... the statuses a fresh ingest gives" "$(rows now.db)" "$(rows older.db)"
 expect_code tsv-ident-7.5 "and again: exit 0" 0 "$LEDGER" --db older.db ingest old.tsv
 expect_eq tsv-ident-7.6 "... 0 new, 4 already present" "old.tsv: 0 new, 4 already present, 0 quarantined (results.tsv)" "$out"
+
+# 8: a real session (tests/fixtures/real/README.md) as its agent wrote it:
+# first its first 60 rows, then all 115, then its first crash edited (the
+# agent, or its user, naming the failure), then that crash measured
+V="$FIXTURES/real/venkateshwar-m4-codex-results.tsv"
+head -n 61 "$V" >results.tsv
+"$LEDGER" --db v.db ingest results.tsv --hardware "Apple M4" >/dev/null 2>&1
+early=$(ids v.db)
+cp "$V" results.tsv
+expect_code tsv-ident-8.1 "venkateshwar: the rest of the session appended: exit 0" 0 "$LEDGER" --db v.db ingest results.tsv --hardware "Apple M4"
+expect_eq tsv-ident-8.2 "... the 55 rows after the first 60 are new, the 60 keep their ids" \
+	"results.tsv: 55 new, 60 already present, 0 quarantined (results.tsv)|$early" "$out|$(ids v.db | cut -d' ' -f1-60)"
+all=$(ids v.db)
+sed -i 's/^5f9e3ee\t0.000000\t0.0\tcrash\t/5f9e3ee\t0.000000\t0.0\toom\t/' results.tsv
+expect_code tsv-ident-8.3 "... its first crash edited to oom: exit 0" 0 "$LEDGER" --db v.db ingest results.tsv --hardware "Apple M4"
+expect_eq tsv-ident-8.4 "... nothing new, every id kept, the run is oom" \
+	"results.tsv: 0 new, 115 already present, 0 quarantined (results.tsv)|$all|oom" \
+	"$out|$(ids v.db)|$(sql v.db "SELECT status FROM runs WHERE code_commit = '5f9e3ee'")"
+"$LEDGER" --db fresh.db ingest results.tsv --hardware "Apple M4" >/dev/null 2>&1
+expect_eq tsv-ident-8.5 "... and the statuses and values a fresh ledger of the edited file holds" \
+	"$(rows fresh.db)" "$(rows v.db)"
