@@ -160,6 +160,13 @@ int ingest_ar_status(const char *word, const char **status, const char **decisio
  * any case, the first in the text wins), or NULL. Readers apply it only to
  * rows whose own status is crash or missing: never to a measured row. */
 const char *ingest_failure_word(const char *description);
+/* 1 when a measured row's description says its measurement is invalid:
+ * the word "invalid" in the commentary (after " — ", " - ", "; " or in
+ * parentheses), ending it or a clause, or before "run", "measurement",
+ * "result", and not after "not"/"no" ("FINAL_LR_FRAC=0.1 — battery
+ * throttle 546 steps invalid"). Not "fix invalid token handling", which
+ * names what the run changed. */
+int ingest_says_invalid(const char *description);
 
 /* For a row the file calls a crash whose description names how it failed
  * (stored with that status, oom/timeout/invalid): give rec, when it has no

@@ -76,6 +76,7 @@ struct tsv {
 	int time_col;               /* the header names a time column */
 	char *parent;               /* run_id of the last kept row */
 	struct strmap seen;         /* rows since that row: fields -> times seen */
+	int said_invalid;           /* the row being read: its description says invalid */
 	struct tsv_ident *ident;    /* which stored run an edited row is */
 	/* The first row, when it reads as an edit of a stored first row: it
 	 * is that row only if the next row is stored below it (tsv_pending). */
@@ -298,8 +299,9 @@ static int put_cell(struct tsv *t, json_t *rec, int i, const char *status, sb *w
 		return 0;
 	}
 	if (t->role[i] == COL_BPB) {
-		/* a crash row's 0.000000 is no measurement */
-		if (!strcmp(status, "ok") && d > 0)
+		/* a crash row's 0.000000 is no measurement; a row said invalid
+		 * keeps the value it gives (not a valid one: status invalid) */
+		if ((!strcmp(status, "ok") || t->said_invalid) && d > 0)
 			json_object_set_new(ingest_sub_object(rec, "metrics"), "val_bpb", ingest_number(d));
 	} else if (t->role[i] == COL_MEMORY) {
 		if (d > 0)
@@ -378,6 +380,33 @@ static const char *measured_status(struct tsv *t, const char *status, const char
 	return now;
 }
 
+/* A keep or discard row whose description says the measurement is invalid
+ * ("FINAL_LR_FRAC=0.1 — battery throttle 546 steps invalid",
+ * ingest_says_invalid): its author does not count it, and neither may the
+ * audit: taken as measured, such a run was the "already measured" attempt
+ * of a duplicate_attempt and widened the noise floor 14-fold on a real
+ * session (tests/fixtures/real/hsgngr-macos-results.tsv). Status invalid,
+ * the decision and the value as written (the value in the record only:
+ * no valid measurement), and said. */
+static const char *described_invalid(struct tsv *t, const char *status, const char *decision,
+				     sb *failure)
+{
+	const char *desc = NULL;
+	for (int i = 0; i < t->ncells && !desc; i++)
+		if (t->role[i] == COL_DESC)
+			desc = t->cell[i];
+	if (strcmp(status, "ok") || failure->len || !ingest_says_invalid(desc))
+		return status;
+	sb shown = SB_INIT;
+	term_escape(&shown, desc, 0);
+	sb_addf(failure, "the description says the measurement is invalid: '%s'", shown.buf);
+	rl_warn("ingest: %s:%ld: a %s row whose description says its measurement is invalid: stored with "
+		"status invalid (decision %s)", t->f->name, t->line, decision ? decision : "ok",
+		decision ? decision : "none");
+	sb_release(&shown);
+	return "invalid";
+}
+
 /* How many times this row's fields have now been seen since the last kept
  * row (1 the first time). Only those rows can share the row's parent: the
  * parent moves on at each kept row and never comes back, so put_row empties
@@ -409,6 +438,9 @@ static json_t *row_record(struct tsv *t, int *named_failure, sb *why)
 		return NULL;
 	sb failure = SB_INIT;
 	status = measured_status(t, status, decision, &failure);
+	const char *measured = status;
+	status = described_invalid(t, status, decision, &failure);
+	t->said_invalid = status != measured;
 	json_t *rec = runrec_new(status);
 	if (failure.len) {
 		json_object_set_new(ingest_sub_object(rec, "failure"), "message",

@@ -142,3 +142,19 @@ expect_eq audit-real-7.2 "... warnings: the depth + aspect ratio run, and the un
 expect_eq audit-real-7.3 "... the muon momentum warmup is one knob of unknown scope, in its three runs" \
 	"info desc.muon_momentum_warmup_steps 3" \
 	"$(jq -r '.[] | select(.kind == "out_of_scope") | "\(.level) \(.variables[0]) \(.runs | length)"' a.db.json)"
+
+# 8: hsgngr again, audited over the whole file: "FINAL_LR_FRAC=0.1 —
+# battery throttle 546 steps invalid" and "WARMDOWN_RATIO=0.7 — still
+# battery throttle 650 steps invalid" are discards their author calls
+# invalid; the same two changes retried on the power adapter are their
+# first valid measurements, not duplicates, and throttled values are no
+# noise: the floor is the verification pair's (rows 6 and 15)
+audit_session h.db "$F" hsg2 "Apple M3 Max"
+expect_eq audit-real-8.1 "hsgngr: the two runs called invalid: status invalid, decision and value as written" \
+	"invalid|discard|1.407629|invalid|discard|1.390246" \
+	"$(sql h.db "SELECT group_concat(status || '|' || decision || '|' || json_extract(record, '\$.metrics.val_bpb'), '|') FROM (SELECT * FROM runs WHERE description LIKE '%throttle%invalid' ORDER BY id)")"
+expect_eq audit-real-8.2 "... no duplicate_attempt, no within_noise" "" \
+	"$(jq -r '.[] | select(.kind == "duplicate_attempt" or .kind == "within_noise") | .sentence' h.db.json)"
+vpair=$(awk -F'\t' 'NR == 7 || $5 ~ /^verification run/ { v[n++] = $2 } END { d = v[0] - v[1]; if (d < 0) d = -d; printf "%.6f", 2 * d / sqrt(2) }' "$F")
+expect_eq audit-real-8.3 "... the floor is the verification pair's ($vpair), from one group" "$vpair|1" \
+	"$(jq -r '.[] | select(.kind == "noise_floor") | "\(.values.floor | . * 1000000 | round / 1000000 | tostring)|\(.values.groups)"' h.db.json)"
