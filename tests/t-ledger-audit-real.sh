@@ -158,3 +158,17 @@ expect_eq audit-real-8.2 "... no duplicate_attempt, no within_noise" "" \
 vpair=$(awk -F'\t' 'NR == 7 || $5 ~ /^verification run/ { v[n++] = $2 } END { d = v[0] - v[1]; if (d < 0) d = -d; printf "%.6f", 2 * d / sqrt(2) }' "$F")
 expect_eq audit-real-8.3 "... the floor is the verification pair's ($vpair), from one group" "$vpair|1" \
 	"$(jq -r '.[] | select(.kind == "noise_floor") | "\(.values.floor | . * 1000000 | round / 1000000 | tostring)|\(.values.groups)"' h.db.json)"
+
+# 9: ishan-pgolf: "HEAD_DIM=64 12 heads" is one knob (768 wide: 12 heads
+# of 64 follow); "4L 768w" and "6L 768w" moved depth and width apart from
+# the aspect ratio (8L 512w before): two knobs, confounded; so is "batch
+# 2^17 device_bs=64"; nothing else warns but the unknown floor
+audit_session p.db "$FIXTURES/real/ishan-pgolf-results.tsv" ish "NVIDIA H100 80GB HBM3"
+expect_eq audit-real-9.1 "ishan: the confounded runs, by their descriptions" \
+	"4L 768w shallower wider model (worse than 8L 512w)|6L 768w wider model with SwiGLU|batch 2^17 device_bs=64 (marginal, more noise)" \
+	"$(jq -r '.[] | select(.kind == "confounded") | .runs[]' p.db.json | while read -r r; do
+		sql p.db "SELECT description FROM runs WHERE run_id = '$r'"; done | paste -sd'|')"
+expect_eq audit-real-9.2 "... the head_dim run changed head_dim and heads, and is not among them" \
+	"model.head_dim ? -> 64; model.heads ? -> 12|0" \
+	"$(sql p.db "SELECT group_concat(var || ' ' || coalesce(old, '?') || ' -> ' || new, '; ') FROM (SELECT c.* FROM changes c JOIN runs r ON r.id = c.run WHERE r.description LIKE 'HEAD_DIM=64%' ORDER BY var)")|$(jq -r --arg r "$(run_of p.db 'HEAD_DIM=64%')" '[.[] | select(.kind == "confounded" and (.runs | index($r)))] | length' p.db.json)"
+expect_eq audit-real-9.3 "... warnings: the confounds and the unknown floor" "confounded confounded noise_floor" "$(kinds p.db warn)"
