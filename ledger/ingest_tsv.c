@@ -43,6 +43,10 @@ static const char *const role_field[] = {
  * when numeric. */
 static const struct { const char *name; enum col_role role; } known_cols[] = {
 	{ "commit", COL_COMMIT }, { "val_bpb", COL_BPB }, { "memory_gb", COL_MEMORY },
+	/* the same in GB under the names wider variants use (autoresearch-unified
+	 * writes peak_mem_gb): read as memory_gb, not stored as a GB metric */
+	{ "peak_mem_gb", COL_MEMORY }, { "peak_memory_gb", COL_MEMORY }, { "mem_gb", COL_MEMORY },
+	{ "peak_vram_gb", COL_MEMORY }, { "vram_gb", COL_MEMORY },
 	{ "status", COL_STATUS }, { "description", COL_DESC }, { "gpu", COL_GPU },
 	{ "gpu_name", COL_GPU }, { "hardware", COL_GPU }, { "agent", COL_AGENT },
 	{ "started_at", COL_STARTED }, { "timestamp", COL_STARTED },
@@ -53,6 +57,7 @@ static const struct { const char *name; enum col_role role; } known_cols[] = {
 static const struct { const char *col, *metric; } metric_names[] = {
 	{ "mfu", "mfu_percent" }, { "mfu_percent", "mfu_percent" },
 	{ "tok_per_sec", "tokens_per_second" }, { "tokens_per_sec", "tokens_per_second" },
+	{ "tok_sec", "tokens_per_second" }, { "tok_s", "tokens_per_second" },
 	{ "tokens_per_second", "tokens_per_second" }, { "num_steps", "num_steps" },
 	{ "steps", "num_steps" }, { "num_params_m", "num_params_M" },
 	{ "params_m", "num_params_M" }, { "total_tokens_m", "total_tokens_M" },

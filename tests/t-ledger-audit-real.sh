@@ -172,3 +172,12 @@ expect_eq audit-real-9.2 "... the head_dim run changed head_dim and heads, and i
 	"model.head_dim ? -> 64; model.heads ? -> 12|0" \
 	"$(sql p.db "SELECT group_concat(var || ' ' || coalesce(old, '?') || ' -> ' || new, '; ') FROM (SELECT c.* FROM changes c JOIN runs r ON r.id = c.run WHERE r.description LIKE 'HEAD_DIM=64%' ORDER BY var)")|$(jq -r --arg r "$(run_of p.db 'HEAD_DIM=64%')" '[.[] | select(.kind == "confounded" and (.runs | index($r)))] | length' p.db.json)"
 expect_eq audit-real-9.3 "... warnings: the confounds and the unknown floor" "confounded confounded noise_floor" "$(kinds p.db warn)"
+
+# 10: elemcoll-qwen35 (an LLM agent's session, wider layout): over a space
+# without impl.*, activation checkpointing and the compile mode are out of
+# scope (true: registry knobs the declaration leaves out); the one crash is
+# unresolved; nothing repeated
+audit_session q.db "$FIXTURES/real/elemcoll-qwen35-results.tsv" qw "NVIDIA GeForce RTX 5090"
+expect_eq audit-real-10.1 "qwen35: warnings, each true of the rows" \
+	"budget|out_of_scope impl.recompute 2|out_of_scope impl.compile_mode 1|unresolved optim.beta1 1|noise_floor" \
+	"$(jq -r '[.[] | select(.level == "warn") | if .kind == "budget" or .kind == "noise_floor" then .kind else "\(.kind) \(.variables | join(",")) \(.runs | length)" end] | join("|")' q.db.json)"
