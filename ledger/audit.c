@@ -980,10 +980,10 @@ static void audit_out_of_scope(struct audit *a)
 	free(vars);
 }
 
-static int changed_var(const struct arun *r, const char *var)
+static int in_vars(const char *const *vars, int n, const char *var)
 {
-	for (int i = 0; i < r->nch; i++)
-		if (!strcmp(r->ch[i].var, var))
+	for (int i = 0; i < n; i++)
+		if (!strcmp(vars[i], var))
 			return 1;
 	return 0;
 }
@@ -994,25 +994,39 @@ static int changed_var(const struct arun *r, const char *var)
  * depth x aspect ratio ("ASPECT_RATIO 64 to 80; model_dim goes from 256 to
  * 384"). Only where the third variable of the relation did not change:
  * width and heads changed together may be two knobs (head_dim follows). */
-static int derived_var(const struct arun *r, const char *var)
+int audit_derived_var(const char *var, const char *const *vars, int n)
 {
 	static const struct { const char *var, *from, *fixed; } rules[] = {
 		{ "model.heads", "model.head_dim", "model.dim" },
 		{ "model.dim", "model.aspect_ratio", "model.depth" },
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(rules); i++)
-		if (!strcmp(var, rules[i].var) && changed_var(r, rules[i].from) &&
-		    !changed_var(r, rules[i].fixed))
+		if (!strcmp(var, rules[i].var) && in_vars(vars, n, rules[i].from) &&
+		    !in_vars(vars, n, rules[i].fixed))
 			return 1;
 	return 0;
 }
 
+/* The run's changed variables that are knobs of their own (not derived),
+ * and the first of them in *first (NULL when none). */
+static int run_knobs(const struct arun *r, const char **first)
+{
+	const char **vars = xcalloc((size_t)r->nch + 1, sizeof(*vars));
+	for (int i = 0; i < r->nch; i++)
+		vars[i] = r->ch[i].var;
+	int knobs = 0;
+	*first = NULL;
+	for (int i = 0; i < r->nch; i++)
+		if (!audit_derived_var(vars[i], vars, r->nch) && !knobs++)
+			*first = vars[i];
+	free(vars);
+	return knobs;
+}
+
 static int is_confounded(const struct audit *a, const struct arun *r)
 {
-	int knobs = 0;
-	for (int i = 0; i < r->nch; i++)
-		knobs += !derived_var(r, r->ch[i].var);
-	if (knobs < 2)
+	const char *first;
+	if (run_knobs(r, &first) < 2)
 		return 0;
 	char **vars = xcalloc((size_t)r->nch, sizeof(char *));
 	for (int i = 0; i < r->nch; i++)
@@ -1571,11 +1585,14 @@ static void coverage_row(const struct audit *a, const char *glob, struct coverag
 		for (int j = 0; j < r->nch; j++)
 			touches |= glob_match(glob, r->ch[j].var);
 		row->attempts += touches;
-		if (r->nch != 1 || !touches || isnan(r->value))
+		/* one knob, with what follows from it ("head_dim 128 -> 64" and
+		 * its head count): a single-variable run of that knob */
+		const char *knob;
+		if (run_knobs(r, &knob) != 1 || !glob_match(glob, knob) || isnan(r->value))
 			continue;
 		row->valid_alone++;
-		if (!in_comma_list(vars.buf, r->ch[0].var)) /* once each, first-tested order */
-			sb_addf(&vars, "%s%s", vars.len ? "," : "", r->ch[0].var);
+		if (!in_comma_list(vars.buf, knob)) /* once each, first-tested order */
+			sb_addf(&vars, "%s%s", vars.len ? "," : "", knob);
 	}
 	row->vars_tested = sb_detach(&vars);
 }

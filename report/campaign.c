@@ -45,7 +45,29 @@ struct crun {
 	double value, parent_value;
 	double perf[3];            /* tokens_per_second, mfu_percent, peak_vram_mb (NAN: not recorded) */
 	int nch;
+	int knobs;                 /* changes that are knobs of their own (audit_derived_var) */
 };
+
+/* How many of run id's changes are knobs of their own: "head_dim 128 ->
+ * 64" with the head count that follows is one (the audit's rule), so that
+ * "measured alone" and "test each alone" say what the audit says. */
+static int count_knobs(int *failed, sqlite3_stmt *st, sqlite3_int64 id)
+{
+	char **vars = NULL;
+	int n = 0, knobs = 0;
+	sqlite3_reset(st);
+	sqlite3_bind_int64(st, 1, id);
+	while (runs_step(failed, st, "read the runs' changed variables") == SQLITE_ROW) {
+		vars = xrealloc(vars, (size_t)(n + 1) * sizeof(*vars));
+		vars[n++] = xstrdup(runs_col_text(st, 0));
+	}
+	for (int i = 0; i < n; i++)
+		knobs += !audit_derived_var(vars[i], (const char *const *)vars, n);
+	for (int i = 0; i < n; i++)
+		free(vars[i]);
+	free(vars);
+	return knobs;
+}
 
 /* Throughput, MFU and peak memory: what an impl.* campaign is about, shown
  * in the runs table when a member records them. */
@@ -89,6 +111,7 @@ static void load_members(struct camp *c)
 		      "ORDER BY r.t_finished IS NULL, r.t_finished, r.id", k, k);
 	sql_args_text(&args, c->name);
 	sqlite3_stmt *st = db_prepare(c->db, sql.buf), *ch = runs_changes_stmt(c->db);
+	sqlite3_stmt *vars = db_prepare(c->db, "SELECT var FROM changes WHERE run = ?1");
 	sql_args_bind(&args, st, 1);
 	int cap = 0;
 	sb text = SB_INIT;
@@ -107,9 +130,11 @@ static void load_members(struct camp *c)
 		sb_reset(&text);
 		runs_changes(&c->failed, ch, r->row.id, &text, NULL, &r->nch);
 		r->changes = xstrdup(text.buf);
+		r->knobs = count_knobs(&c->failed, vars, r->row.id);
 	}
 	sqlite3_finalize(st);
 	sqlite3_finalize(ch);
+	sqlite3_finalize(vars);
 	sql_args_release(&args);
 	sb_release(&sql);
 	sb_release(&text);
@@ -319,19 +344,19 @@ static void var_add_run(struct camp *c, struct var_stats *v, const struct crun *
 	}
 	sb_release(&key);
 	v->runs++;
-	v->alone += r->nch == 1;
+	v->alone += r->knobs == 1;
 	sb_adds(&v->results, v->results.len ? ", " : "");
 	if (isnan(r->value)) {
 		sb_adds(&v->results, r->row.shown_status);
 	} else {
 		v->valid++;
-		v->valid_alone += r->nch == 1;
+		v->valid_alone += r->knobs == 1;
 		fmt_val(&v->results, r->value);
 		double d = (r->value - r->parent_value) * (c->spec.maximize ? -1 : 1);
 		if (isnan(v->best) || d < v->best)
 			v->best = d;
 	}
-	if (r->nch > 1)
+	if (r->knobs > 1)
 		sb_adds(&v->results, " (with others)");
 }
 

@@ -84,6 +84,9 @@ expect_eq audit-real-4.8 "... no duplicate attempt: the re-checks came after the
 "$REPORT" --db i.db campaign --campaign isq --out rep --no-charts >/dev/null 2>&1
 expect_match audit-real-4.9 "report campaign: the unknown knob's scope is 'unknown', not 'no'" \
 	"$(cat rep/campaign-isq.md)" '^\| desc\.ns\\_steps \| unknown \| 1 \|'
+expect_eq audit-real-4.10 "... head_dim counts as measured alone; only the device batch is asked for alone" \
+	"Measured only together with other variables — test each alone: train.device\\_batch\\_size.|1" \
+	"$(grep '^Measured only together' rep/campaign-isq.md)|$(grep -c '^| model\.\\\* | [0-9]* | [0-9]* | .*model\.head\\_dim' rep/campaign-isq.md)"
 
 # dicefuji-macos: "raise ASPECT_RATIO from 64 to 80; model_dim goes from
 # 256 to 384" is one knob (autoresearch's width is depth x aspect ratio);
