@@ -21,8 +21,7 @@
 #include "util.h"
 
 struct tsv_entry {
-	char *run_id;
-	char *record;   /* the stored canonical JSON */
+	char *run_id;   /* its record is read only when a row has its key */
 	long next;      /* the next entry of the same key, or -1 */
 };
 
@@ -48,10 +47,8 @@ void tsv_ident_free(struct tsv_ident *ti)
 {
 	if (!ti)
 		return;
-	for (long i = 0; i < ti->n; i++) {
+	for (long i = 0; i < ti->n; i++)
 		free(ti->e[i].run_id);
-		free(ti->e[i].record);
-	}
 	free(ti->e);
 	strmap_release(&ti->by_key);
 	strmap_release(&ti->claimed);
@@ -69,10 +66,10 @@ static void row_key(sb *key, const char *parent, const char *commit, const char 
 }
 
 static void add_entry(void *arg, const char *run_id, const char *parent, const char *commit,
-		      const char *description, const char *record)
+		      const char *description)
 {
 	struct tsv_ident *ti = arg;
-	if (!run_id || !record)
+	if (!run_id)
 		return;
 	if (ti->n == ti->cap) {
 		ti->cap = ti->cap ? 2 * ti->cap : 64;
@@ -80,7 +77,6 @@ static void add_entry(void *arg, const char *run_id, const char *parent, const c
 	}
 	struct tsv_entry *e = &ti->e[ti->n];
 	e->run_id = xstrdup(run_id);
-	e->record = xstrdup(record);
 	e->next = -1;
 	sb key = SB_INIT;
 	row_key(&key, parent, commit, description);
@@ -141,12 +137,15 @@ enum tsv_match tsv_ident_match(struct tsv_ident *ti, json_t *rec, char **stored_
 		struct tsv_entry *e = &ti->e[i];
 		if (strmap_find(&ti->claimed, e->run_id))
 			continue;
-		json_t *stored = json_loads(e->record, 0, NULL);
+		char *text = store_run_record(ti->f->store, e->run_id);
+		json_t *stored = text ? json_loads(text, 0, NULL) : NULL;
 		if (store_same_row_remeasured(c, stored)) {
 			m = TSV_EDITED;
 			json_object_set_new(rec, "run_id", json_string(e->run_id));
-			*stored_record = xstrdup(e->record);
+			*stored_record = text;
+			text = NULL;
 		}
+		free(text);
 		json_decref(stored);
 	}
 out:

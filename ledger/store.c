@@ -521,7 +521,7 @@ char *store_run_record(struct store *st, const char *run_id)
  * as it reads now (tsv_ident.c). */
 void store_each_tsv_run(struct store *st, sqlite3_int64 upto_id, store_tsv_run_fn *fn, void *arg)
 {
-	sqlite3_stmt *q = db_prepare(st->db, "SELECT run_id, parent, code_commit, description, record"
+	sqlite3_stmt *q = db_prepare(st->db, "SELECT run_id, parent, code_commit, description"
 					     " FROM runs WHERE id <= ?1 AND source_format = 'results.tsv'"
 					     " ORDER BY id");
 	if (!q) {
@@ -532,8 +532,7 @@ void store_each_tsv_run(struct store *st, sqlite3_int64 upto_id, store_tsv_run_f
 	int rc;
 	while ((rc = store_step(st, q, "read the runs ingested from results.tsv files")) == SQLITE_ROW)
 		fn(arg, (const char *)sqlite3_column_text(q, 0), (const char *)sqlite3_column_text(q, 1),
-		   (const char *)sqlite3_column_text(q, 2), (const char *)sqlite3_column_text(q, 3),
-		   (const char *)sqlite3_column_text(q, 4));
+		   (const char *)sqlite3_column_text(q, 2), (const char *)sqlite3_column_text(q, 3));
 	sqlite3_finalize(q);
 }
 

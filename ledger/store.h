@@ -130,10 +130,10 @@ long store_lookalikes(struct store *st, const char *file, sqlite3_int64 since_id
 /* The stored record of the run of this run_id (malloc'd), or NULL. */
 char *store_run_record(struct store *st, const char *run_id);
 /* Each run with id <= upto_id ingested from a results.tsv, in id order:
- * its run_id, parent, code commit, description (each may be NULL) and
- * record, valid during the call. */
+ * its run_id, parent, code commit and description (each may be NULL),
+ * valid during the call (the record is not read: store_run_record). */
 typedef void store_tsv_run_fn(void *arg, const char *run_id, const char *parent,
-			      const char *commit, const char *description, const char *record);
+			      const char *commit, const char *description);
 void store_each_tsv_run(struct store *st, sqlite3_int64 upto_id, store_tsv_run_fn *fn, void *arg);
 /* rec and stored are the same results.tsv row but for what it measured or
  * how it failed (status, decision, metrics, failure, occurrence, run_id):
