@@ -184,3 +184,15 @@ audit_session q.db "$FIXTURES/real/elemcoll-qwen35-results.tsv" qw "NVIDIA GeFor
 expect_eq audit-real-10.1 "qwen35: warnings, each true of the rows" \
 	"budget|out_of_scope impl.recompute 2|out_of_scope impl.compile_mode 1|unresolved optim.beta1 1|noise_floor" \
 	"$(jq -r '[.[] | select(.level == "warn") | if .kind == "budget" or .kind == "noise_floor" then .kind else "\(.kind) \(.variables | join(",")) \(.runs | length)" end] | join("|")' q.db.json)"
+
+# 11: anaclumos-pgolf: its first row failed (no baseline measured); the
+# three crashes after it changed that configuration and are unresolved, as
+# is the INT8_CLIP_Q run that timed out; the size violation is refused at
+# ingest (no status says "measured but inadmissible"); nothing was repeated
+audit_session g.db "$FIXTURES/real/anaclumos-pgolf-results.tsv" ana "NVIDIA H100 80GB HBM3"
+expect_eq audit-real-11.1 "anaclumos: unresolved = the four failed attempts after the first row" \
+	"$(awk -F'\t' 'NR > 2 && $4 == "crash" { print $2 }' "$FIXTURES/real/anaclumos-pgolf-results.tsv" | paste -sd' ')|4" \
+	"$(jq -r '[.[] | select(.kind == "unresolved") | .runs[]] | .[]' g.db.json | while read -r r; do sql g.db "SELECT code_commit FROM runs WHERE run_id = '$r'"; done | paste -sd' ')|$(jq '[.[] | select(.kind == "unresolved")] | length' g.db.json)"
+expect_eq audit-real-11.2 "... warnings: the budget, those four and the unknown floor; 5 without a valid measurement" \
+	"budget unresolved unresolved unresolved unresolved noise_floor|5" \
+	"$(kinds g.db warn)|$(jq -r '.[] | select(.kind == "budget") | .values.invalid' g.db.json)"

@@ -155,3 +155,19 @@ expect_eq tsv-ident-8.4 "... nothing new, every id kept, the run is oom" \
 "$LEDGER" --db fresh.db ingest results.tsv --hardware "Apple M4" >/dev/null 2>&1
 expect_eq tsv-ident-8.5 "... and the statuses and values a fresh ledger of the edited file holds" \
 	"$(rows fresh.db)" "$(rows v.db)"
+
+# 9: the defect's own shape, on a real session: anaclumos-pgolf's first row
+# is "Baseline (no changes) killed with exit 137", the parent of the three
+# crashes and the first keep after it, so of every row after them. Its
+# status edited (the kill was the OOM killer): nothing is stored again
+G="$FIXTURES/real/anaclumos-pgolf-results.tsv"
+cp "$G" results.tsv
+"$LEDGER" --db g.db ingest results.tsv >/dev/null 2>&1
+before=$(ids g.db)
+expect_eq tsv-ident-9.1 "anaclumos: 24 runs (its size_violation row refused), the failed first row the parent of rows 2-5" "24|4" \
+	"$(sql g.db "SELECT count(*) FROM runs")|$(sql g.db "SELECT count(*) FROM runs WHERE parent = (SELECT run_id FROM runs WHERE id = 1)")"
+sed -i '2s/\tcrash\tBaseline/\toom\tBaseline/' results.tsv
+expect_code tsv-ident-9.2 "... its first row crash -> oom: exit 1 (the refused row again)" 1 "$LEDGER" --db g.db ingest results.tsv
+expect_eq tsv-ident-9.3 "... 0 new, 24 already present, every id kept, the first run oom" \
+	"results.tsv: 0 new, 24 already present, 1 quarantined (results.tsv)|$before|oom" \
+	"$out|$(ids g.db)|$(sql g.db "SELECT status FROM runs WHERE id = 1")"

@@ -289,3 +289,6 @@ expect_eq ledger-ingest-tsv-15.1 "peak_mem_gb -> peak_vram_mb (x 1024), tok_sec 
 	"$(sql q.db "SELECT printf('%.1f', json_extract(record, '\$.metrics.peak_vram_mb')) || '|' || json_extract(record, '\$.metrics.tokens_per_second') || '|' || gpu_name || '|' || coalesce(json_extract(record, '\$.metrics.peak_mem_gb'), '') || '|' || coalesce(json_extract(record, '\$.metrics.tok_sec'), '') || '|' FROM runs WHERE id = 1")"
 expect_eq ledger-ingest-tsv-15.2 "... every row, the crash with no zeros" "51|50|1" \
 	"$(sql q.db "SELECT count(*) FROM runs")|$(sql q.db "SELECT count(*) FROM runs WHERE json_extract(record, '\$.metrics.peak_vram_mb') > 0")|$(sql q.db "SELECT count(*) FROM runs WHERE status = 'crash' AND json_extract(record, '\$.metrics') IS NULL")"
+expect_eq ledger-ingest-tsv-15.3 "size_violation (anaclumos-pgolf) is still refused, with file:line: measured but inadmissible has no status yet (invalid would make it unresolved, ok/discard a discarded improvement)" \
+	"ledger: ingest: anaclumos-pgolf-results.tsv:23: status 'size_violation' is not keep, discard or crash|24" \
+	"$(cp "$FIXTURES/real/anaclumos-pgolf-results.tsv" .; "$LEDGER" --db g.db ingest anaclumos-pgolf-results.tsv 2>&1 >/dev/null | grep size_violation)|$(sql g.db "SELECT count(*) FROM runs")"
