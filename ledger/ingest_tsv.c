@@ -524,9 +524,10 @@ static void note_edit(struct tsv *t, long no, const json_t *rec, const char *sto
 	json_decref(stored);
 }
 
-/* Store rec (the reader's row no; ingest_put takes it; stored: the run
- * it was stored as, or NULL) and move the parent on; the run_id it is stored as (ingest_put), or NULL.
- * pending: the first row, held back (tsv_pending moves the parent). */
+/* Store rec, row no (ingest_put takes it), and move the parent on.
+ * stored: the record of the run it is stored as before, or NULL; pending:
+ * the first row, held back (tsv_pending moves the parent). Returns the
+ * run_id it is stored as (ingest_put's), or NULL. */
 static const char *store_row(struct tsv *t, long no, json_t *rec, const char *line, size_t n,
 			     const char *stored, int pending)
 {
