@@ -68,6 +68,7 @@ struct arun {
 	int exact_nonseed;             /* exact changes other than seeds */
 	struct achange *ch;            /* sorted by var */
 	int nch, oos;                  /* changes; how many are out of scope */
+	int unknown_scope;             /* changes of knobs the registry lacks, not named in the space */
 	char *hyp;                     /* hypothesis key; NULL when nothing changed */
 	char *rkey;                    /* repeat group key; NULL when it cannot be a repeat */
 	char *dkey;                    /* duplicate key: the hypothesis against the same parent
@@ -235,6 +236,15 @@ static sqlite3_stmt *prepare_metric(struct audit *a, const char *head, const cha
 	return st;
 }
 
+/* A knob the variable registry does not know: the grammar names it after
+ * the description's words (desc.ns_steps from "Newton-Schulz steps 5 ->
+ * 6"). A search space of registry keys (optim.*) may well mean it, or
+ * not: nobody can tell, so it is never said to be outside the space. */
+static int unknown_knob(const char *var)
+{
+	return !strncmp(var, "desc.", 5);
+}
+
 /* 0, or -1 when the ledger cannot be read (reported); so load_parent. */
 static int load_changes(struct audit *a, sqlite3_stmt *st, sqlite3_int64 id, struct arun *r)
 {
@@ -247,7 +257,9 @@ static int load_changes(struct audit *a, sqlite3_stmt *st, sqlite3_int64 id, str
 		c->var = db_column_dup(st, 0);
 		c->old = db_column_dup(st, 1);
 		c->new_ = db_column_dup(st, 2);
-		r->oos += !campaign_in_scope(&a->c, c->var);
+		int outside = !campaign_in_scope(&a->c, c->var);
+		r->oos += outside && !unknown_knob(c->var);
+		r->unknown_scope += outside && unknown_knob(c->var);
 		const char *how = (const char *)sqlite3_column_text(st, 3);
 		r->exact_nonseed += how && !strcmp(how, "exact") && !rkey_is_seed(c->var);
 	}
@@ -362,7 +374,8 @@ static void mark_rerun(struct arun *r)
 		return;
 	r->rerun = (r->row.repeat_key && r->parent_key && !strcmp(r->row.repeat_key, r->parent_key)) ||
 		   (r->nch > 0 && seeds == r->nch) ||
-		   (rkey_rerun_text(r->row.description) && r->exact_nonseed == 0);
+		   (rkey_rerun_text(r->row.description) && r->exact_nonseed == 0) ||
+		   (r->nch == 0 && rkey_unchanged_text(r->row.description));
 	if (!r->rerun)
 		return;
 	for (int i = 0; i < r->nch; i++) {
@@ -372,7 +385,7 @@ static void mark_rerun(struct arun *r)
 	}
 	free(r->ch);
 	r->ch = NULL;
-	r->nch = r->oos = 0;
+	r->nch = r->oos = r->unknown_scope = 0;
 }
 
 /* The sorted variable names of r joined by '+', the key of a confound. */
@@ -866,7 +879,7 @@ static double keep_rate(long keeps, long discards)
 
 static void audit_budget(struct audit *a)
 {
-	long oos = 0, invalid = 0, both = 0, in_scope_valid = 0, keeps, discards, crashes;
+	long oos = 0, invalid = 0, both = 0, in_scope_valid = 0, unknown = 0, keeps, discards, crashes;
 	keep_counts(a, &keeps, &discards, &crashes);
 	for (int i = 0; i < a->n; i++) {
 		const struct arun *r = &a->r[i];
@@ -875,6 +888,7 @@ static void audit_budget(struct audit *a)
 		invalid += bad;
 		both += bad && r->oos > 0;
 		in_scope_valid += !bad && !r->oos && !r->is_baseline;
+		unknown += !bad && !r->oos && !r->is_baseline && r->unknown_scope > 0;
 	}
 	long budget = a->c.record_budget;
 	int warn = oos || invalid || (budget && a->n > budget);
@@ -901,6 +915,9 @@ static void audit_budget(struct audit *a)
 	if (both)
 		sb_addf(&s, " (%ld of them also out of scope)", both);
 	sb_addf(&s, ", %ld validly measured an in-scope change or repeat", in_scope_valid);
+	if (unknown)
+		sb_addf(&s, " (%ld of them changed a knob the registry does not know: its scope cannot be told)",
+			unknown);
 	sb_adds(&s, warn ? "; spend what is left on single in-scope changes." : ".");
 	if (keeps + discards)
 		sb_addf(&s, " Keep rate %ld/%ld (%.1f%%): %ld kept, the baseline included, %ld discarded; "
@@ -937,26 +954,79 @@ static void audit_out_of_scope(struct audit *a)
 	for (int q = 0; q < a->c.nsearch; q++)
 		sb_addf(&space, "%s%s", q ? ", " : "", a->c.search_space[q]);
 	for (int v = 0; v < nvars; v++) {
-		struct finding *f = finding_new(a->out, a->c.name, AUDIT_OUT_OF_SCOPE, AUDIT_WARN);
+		int unknown = unknown_knob(vars[v]);
+		struct finding *f = finding_new(a->out, a->c.name, AUDIT_OUT_OF_SCOPE,
+						unknown ? AUDIT_INFO : AUDIT_WARN);
 		finding_var(f, vars[v]);
 		for (int i = 0; i < a->n; i++)
 			for (int j = 0; j < a->r[i].nch; j++)
 				if (!strcmp(a->r[i].ch[j].var, vars[v]))
 					finding_run(f, a->r[i].row.run_id);
 		finding_val(f, "n_runs", f->nruns);
-		finding_say(f, "%d run%s changed %s, which is outside the search space (%s); "
-			    "%s not answer the campaign's question: keep to the search space "
-			    "or declare a new campaign.",
-			    f->nruns, f->nruns == 1 ? "" : "s", vars[v], space.buf,
-			    f->nruns == 1 ? "it does" : "they do");
+		if (unknown)
+			finding_say(f, "%d run%s changed %s, a knob the variable registry does not know "
+				    "(named from the description), so whether it is inside the search space "
+				    "(%s) cannot be told: if it is, name it there ('%s'); if not, %s not "
+				    "answer the campaign's question.", f->nruns, f->nruns == 1 ? "" : "s",
+				    vars[v], space.buf, vars[v], f->nruns == 1 ? "it does" : "they do");
+		else
+			finding_say(f, "%d run%s changed %s, which is outside the search space (%s); "
+				    "%s not answer the campaign's question: keep to the search space "
+				    "or declare a new campaign.",
+				    f->nruns, f->nruns == 1 ? "" : "s", vars[v], space.buf,
+				    f->nruns == 1 ? "it does" : "they do");
 	}
 	sb_release(&space);
 	free(vars);
 }
 
+static int in_vars(const char *const *vars, int n, const char *var)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(vars[i], var))
+			return 1;
+	return 0;
+}
+
+/* A variable that follows from another the run changed, and so is no
+ * second knob: with the model width fixed the head count is width /
+ * head_dim ("more heads, head_dim 128 -> 64"), and autoresearch's width is
+ * depth x aspect ratio ("ASPECT_RATIO 64 to 80; model_dim goes from 256 to
+ * 384"). Only where the third variable of the relation did not change:
+ * width and heads changed together may be two knobs (head_dim follows). */
+int audit_derived_var(const char *var, const char *const *vars, int n)
+{
+	static const struct { const char *var, *from, *fixed; } rules[] = {
+		{ "model.heads", "model.head_dim", "model.dim" },
+		{ "model.dim", "model.aspect_ratio", "model.depth" },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(rules); i++)
+		if (!strcmp(var, rules[i].var) && in_vars(vars, n, rules[i].from) &&
+		    !in_vars(vars, n, rules[i].fixed))
+			return 1;
+	return 0;
+}
+
+/* The run's changed variables that are knobs of their own (not derived),
+ * and the first of them in *first (NULL when none). */
+static int run_knobs(const struct arun *r, const char **first)
+{
+	const char **vars = xcalloc((size_t)r->nch + 1, sizeof(*vars));
+	for (int i = 0; i < r->nch; i++)
+		vars[i] = r->ch[i].var;
+	int knobs = 0;
+	*first = NULL;
+	for (int i = 0; i < r->nch; i++)
+		if (!audit_derived_var(vars[i], vars, r->nch) && !knobs++)
+			*first = vars[i];
+	free(vars);
+	return knobs;
+}
+
 static int is_confounded(const struct audit *a, const struct arun *r)
 {
-	if (r->nch < 2)
+	const char *first;
+	if (run_knobs(r, &first) < 2)
 		return 0;
 	char **vars = xcalloc((size_t)r->nch, sizeof(char *));
 	for (int i = 0; i < r->nch; i++)
@@ -1515,11 +1585,14 @@ static void coverage_row(const struct audit *a, const char *glob, struct coverag
 		for (int j = 0; j < r->nch; j++)
 			touches |= glob_match(glob, r->ch[j].var);
 		row->attempts += touches;
-		if (r->nch != 1 || !touches || isnan(r->value))
+		/* one knob, with what follows from it ("head_dim 128 -> 64" and
+		 * its head count): a single-variable run of that knob */
+		const char *knob;
+		if (run_knobs(r, &knob) != 1 || !glob_match(glob, knob) || isnan(r->value))
 			continue;
 		row->valid_alone++;
-		if (!in_comma_list(vars.buf, r->ch[0].var)) /* once each, first-tested order */
-			sb_addf(&vars, "%s%s", vars.len ? "," : "", r->ch[0].var);
+		if (!in_comma_list(vars.buf, knob)) /* once each, first-tested order */
+			sb_addf(&vars, "%s%s", vars.len ? "," : "", knob);
 	}
 	row->vars_tested = sb_detach(&vars);
 }

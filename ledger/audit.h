@@ -123,6 +123,14 @@ int audit_campaign(sqlite3 *db, const char *campaign, const struct audit_opts *o
  * database error. */
 int audit_all(sqlite3 *db, const struct audit_opts *o, struct finding_list *out);
 
+/* 1 when var follows from another of the run's changed variables vars[n]
+ * and so is no knob of its own: the head count when head_dim changed and
+ * the width did not (heads = width / head_dim), the width when the aspect
+ * ratio changed and the depth did not (autoresearch: width = depth x
+ * aspect ratio). The audit's confounded rule, coverage and report
+ * campaign count knobs by it. */
+int audit_derived_var(const char *var, const char *const *vars, int n);
+
 /* Search-space coverage: for each glob of the campaign, the valid runs
  * that changed only variables matching it (and exactly one variable),
  * the attempts that touched it at all, and the variables tested. */

@@ -43,6 +43,11 @@ struct ingest_file {
 	long diverged;          /* new runs with a val_bpb above the uniform bound (ingest_check.c) */
 };
 
+/* Supply what rec lacks from the command line (--agent, --campaign,
+ * --hardware, --started-at), as ingest_put does before the identity is
+ * taken; again is a no-op. */
+void ingest_fill_options(json_t *rec, const struct ingest_opts *o);
+
 /* ---- the core (ingest_core.c) -------------------------------------------
  * A session stores files into one ledger, one at a time: a store on db, the
  * codediff of --repo (or NULL; the caller owns it), and the wait for the
@@ -155,6 +160,13 @@ int ingest_ar_status(const char *word, const char **status, const char **decisio
  * any case, the first in the text wins), or NULL. Readers apply it only to
  * rows whose own status is crash or missing: never to a measured row. */
 const char *ingest_failure_word(const char *description);
+/* 1 when a measured row's description says its measurement is invalid:
+ * the word "invalid" in the commentary (after " — ", " - ", "; " or in
+ * parentheses), ending it or a clause, or before "run", "measurement",
+ * "result", and not after "not"/"no" ("FINAL_LR_FRAC=0.1 — battery
+ * throttle 546 steps invalid"). Not "fix invalid token handling", which
+ * names what the run changed. */
+int ingest_says_invalid(const char *description);
 
 /* For a row the file calls a crash whose description names how it failed
  * (stored with that status, oom/timeout/invalid): give rec, when it has no

@@ -45,8 +45,7 @@ static const struct {
 
 /* ---- the sink the readers call ---------------------------------------- */
 
-/* Supply what the record lacks from the command line. */
-static void fill_options(json_t *rec, const struct ingest_opts *o)
+void ingest_fill_options(json_t *rec, const struct ingest_opts *o)
 {
 	if (o->agent && !json_is_string(json_object_get(rec, "agent")))
 		json_object_set_new(rec, "agent", json_string(o->agent));
@@ -93,7 +92,7 @@ void ingest_prepare(const struct ingest_file *f, struct ingest_item *it)
 		it->rec = NULL;
 		return;
 	}
-	fill_options(it->rec, f->opts);
+	ingest_fill_options(it->rec, f->opts);
 	if (runrec_validate(it->rec, &it->why)) {
 		json_decref(it->rec);
 		it->rec = NULL;

@@ -125,6 +125,38 @@ const char *ingest_failure_word(const char *description)
 	return NULL;
 }
 
+/* Where a description's commentary starts: after " — ", " – ", " -- ",
+ * " - " or "; ", or at the first "(": what follows is how the run went,
+ * not what it changed. NULL when there is none. */
+static const char *commentary(const char *d)
+{
+	static const char *const seps[] = { " \xe2\x80\x94 ", " \xe2\x80\x93 ", " -- ", " - ", "; ", "(" };
+	const char *first = NULL;
+	for (size_t i = 0; i < ARRAY_SIZE(seps); i++) {
+		const char *p = strstr(d, seps[i]);
+		if (p && (!first || p < first))
+			first = p;
+	}
+	return first;
+}
+
+int ingest_says_invalid(const char *description)
+{
+	const char *c = description ? commentary(description) : NULL;
+	for (const char *p = c; p && *p; p++) {
+		if (!words_at(description, p, "invalid"))
+			continue;
+		const char *after = p + 7;
+		int ends = !*after || strchr(",.;:)!", *after) || !strncasecmp(after, " run", 4) ||
+			   !strncasecmp(after, " measurement", 12) || !strncasecmp(after, " result", 7);
+		int negated = (p - description >= 4 && !strncasecmp(p - 4, "not ", 4)) ||
+			      (p - description >= 3 && !strncasecmp(p - 3, "no ", 3));
+		if (ends && !negated)
+			return 1;
+	}
+	return 0;
+}
+
 /* ---- detection ------------------------------------------------------- */
 
 static int has(const char *text, size_t len, const char *needle)

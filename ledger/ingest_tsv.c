@@ -20,6 +20,7 @@
  * This file converts only; ingest_put() validates and stores. */
 #include <csv.h>
 #include "ingest.h"
+#include "ingest_tsv.h"
 #include "runrec.h"
 #include "strmap.h"
 #include "termtext.h"
@@ -42,6 +43,10 @@ static const char *const role_field[] = {
  * when numeric. */
 static const struct { const char *name; enum col_role role; } known_cols[] = {
 	{ "commit", COL_COMMIT }, { "val_bpb", COL_BPB }, { "memory_gb", COL_MEMORY },
+	/* the same in GB under the names wider variants use (autoresearch-unified
+	 * writes peak_mem_gb): read as memory_gb, not stored as a GB metric */
+	{ "peak_mem_gb", COL_MEMORY }, { "peak_memory_gb", COL_MEMORY }, { "mem_gb", COL_MEMORY },
+	{ "peak_vram_gb", COL_MEMORY }, { "vram_gb", COL_MEMORY },
 	{ "status", COL_STATUS }, { "description", COL_DESC }, { "gpu", COL_GPU },
 	{ "gpu_name", COL_GPU }, { "hardware", COL_GPU }, { "agent", COL_AGENT },
 	{ "started_at", COL_STARTED }, { "timestamp", COL_STARTED },
@@ -52,6 +57,7 @@ static const struct { const char *name; enum col_role role; } known_cols[] = {
 static const struct { const char *col, *metric; } metric_names[] = {
 	{ "mfu", "mfu_percent" }, { "mfu_percent", "mfu_percent" },
 	{ "tok_per_sec", "tokens_per_second" }, { "tokens_per_sec", "tokens_per_second" },
+	{ "tok_sec", "tokens_per_second" }, { "tok_s", "tokens_per_second" },
 	{ "tokens_per_second", "tokens_per_second" }, { "num_steps", "num_steps" },
 	{ "steps", "num_steps" }, { "num_params_m", "num_params_M" },
 	{ "params_m", "num_params_M" }, { "total_tokens_m", "total_tokens_M" },
@@ -75,6 +81,18 @@ struct tsv {
 	int time_col;               /* the header names a time column */
 	char *parent;               /* run_id of the last kept row */
 	struct strmap seen;         /* rows since that row: fields -> times seen */
+	int said_invalid;           /* the row being read: its description says invalid */
+	struct tsv_ident *ident;    /* which stored run an edited row is */
+	/* The first row, when it reads as an edit of a stored first row: it
+	 * is that row only if the next row is stored below it (tsv_pending). */
+	struct pending {
+		json_t *rec;        /* NULL: none */
+		char *stored;       /* the stored run's record */
+		int named_failure;
+		long no;
+		const char *line;
+		size_t n;
+	} pending;
 };
 
 /* ---- libcsv callbacks ------------------------------------------------ */
@@ -286,8 +304,9 @@ static int put_cell(struct tsv *t, json_t *rec, int i, const char *status, sb *w
 		return 0;
 	}
 	if (t->role[i] == COL_BPB) {
-		/* a crash row's 0.000000 is no measurement */
-		if (!strcmp(status, "ok") && d > 0)
+		/* a crash row's 0.000000 is no measurement; a row said invalid
+		 * keeps the value it gives (not a valid one: status invalid) */
+		if ((!strcmp(status, "ok") || t->said_invalid) && d > 0)
 			json_object_set_new(ingest_sub_object(rec, "metrics"), "val_bpb", ingest_number(d));
 	} else if (t->role[i] == COL_MEMORY) {
 		if (d > 0)
@@ -366,6 +385,33 @@ static const char *measured_status(struct tsv *t, const char *status, const char
 	return now;
 }
 
+/* A keep or discard row whose description says the measurement is invalid
+ * ("FINAL_LR_FRAC=0.1 — battery throttle 546 steps invalid",
+ * ingest_says_invalid): its author does not count it, and neither may the
+ * audit: taken as measured, such a run was the "already measured" attempt
+ * of a duplicate_attempt and widened the noise floor 14-fold on a real
+ * session (tests/fixtures/real/hsgngr-macos-results.tsv). Status invalid,
+ * the decision and the value as written (the value in the record only:
+ * no valid measurement), and said. */
+static const char *described_invalid(struct tsv *t, const char *status, const char *decision,
+				     sb *failure)
+{
+	const char *desc = NULL;
+	for (int i = 0; i < t->ncells && !desc; i++)
+		if (t->role[i] == COL_DESC)
+			desc = t->cell[i];
+	if (strcmp(status, "ok") || failure->len || !ingest_says_invalid(desc))
+		return status;
+	sb shown = SB_INIT;
+	term_escape(&shown, desc, 0);
+	sb_addf(failure, "the description says the measurement is invalid: '%s'", shown.buf);
+	rl_warn("ingest: %s:%ld: a %s row whose description says its measurement is invalid: stored with "
+		"status invalid (decision %s)", t->f->name, t->line, decision ? decision : "ok",
+		decision ? decision : "none");
+	sb_release(&shown);
+	return "invalid";
+}
+
 /* How many times this row's fields have now been seen since the last kept
  * row (1 the first time). Only those rows can share the row's parent: the
  * parent moves on at each kept row and never comes back, so put_row empties
@@ -382,19 +428,24 @@ static long count_row(struct tsv *t)
 	return n;
 }
 
-/* Build the record for the current row; NULL with the reason in why. */
-static json_t *row_record(struct tsv *t, sb *why)
+/* Build the record for the current row; NULL with the reason in why.
+ * *named_failure: a crash whose description names the failure, whose
+ * run_id settle_identity sets once the parent is known. */
+static json_t *row_record(struct tsv *t, int *named_failure, sb *why)
 {
 	const char *decision = NULL, *status;
+	*named_failure = 0;
 	if (t->too_many || t->ncells != t->ncols) {
 		sb_addf(why, "%d fields, the header has %d", t->ncells, t->ncols);
 		return NULL;
 	}
-	int named_failure;
-	if (!(status = row_status(t, &decision, &named_failure, why)))
+	if (!(status = row_status(t, &decision, named_failure, why)))
 		return NULL;
 	sb failure = SB_INIT;
 	status = measured_status(t, status, decision, &failure);
+	const char *measured = status;
+	status = described_invalid(t, status, decision, &failure);
+	t->said_invalid = status != measured;
 	json_t *rec = runrec_new(status);
 	if (failure.len) {
 		json_object_set_new(ingest_sub_object(rec, "failure"), "message",
@@ -423,35 +474,156 @@ static json_t *row_record(struct tsv *t, sb *why)
 		format_iso_utc(o->started_at + (double)t->rows * o->every, iso, sizeof(iso));
 		json_object_set_new(rec, "started_at", json_string(iso));
 	}
-	if (named_failure)
-		ingest_keep_crash_identity(rec);
 	return rec;
 }
 
-static void put_row(struct tsv *t, long no, const char *line, size_t n)
+/* A crash the words name keeps the run id of the row as written
+ * (ingest_keep_crash_identity), which names the parent: formed again
+ * whenever the parent is set. */
+static void settle_identity(json_t *rec, int named_failure)
 {
-	sb why = SB_INIT;
-	t->line = no;
-	json_t *rec = row_record(t, &why);
-	if (!rec) {
-		ingest_reject(t->f, no, line, n, "%s", why.buf);
-		sb_release(&why);
+	if (!named_failure)
 		return;
+	json_object_del(rec, "run_id");
+	ingest_keep_crash_identity(rec);
+}
+
+/* What an edit changed, for the note: "status crash", "status ok
+ * (discard) with val_bpb 0.99". */
+static void describe_measurement(sb *out, const json_t *rec)
+{
+	const char *decision = runrec_str(rec, "decision");
+	json_t *bpb = json_object_get(json_object_get(rec, "metrics"), "val_bpb");
+	sb_addf(out, "status %s", runrec_str(rec, "status") ? runrec_str(rec, "status") : "?");
+	if (decision)
+		sb_addf(out, " (%s)", decision);
+	if (json_is_number(bpb))
+		sb_addf(out, " with val_bpb %.6g", json_number_value(bpb));
+}
+
+/* The row was stored before with other figures or another status: said,
+ * since the stored run changes in place (it keeps its id, and the rows
+ * after it stay theirs). Nothing is said when only the form of the id
+ * differs (a ledger an older build wrote). */
+static void note_edit(struct tsv *t, long no, const json_t *rec, const char *stored_text)
+{
+	json_t *stored = json_loads(stored_text, 0, NULL);
+	sb was = SB_INIT, now = SB_INIT;
+	describe_measurement(&was, stored);
+	describe_measurement(&now, rec);
+	if (strcmp(was.buf, now.buf)) {
+		sb shown = SB_INIT;
+		term_escape(&shown, now.buf, 0);
+		rl_note("ingest: %s:%ld: this row was stored as run %s with %s; it now says %s: the run is "
+			"updated in place and keeps its id", t->f->name, no, runrec_str(stored, "run_id"),
+			was.buf, shown.buf);
+		sb_release(&shown);
 	}
+	sb_release(&was);
+	sb_release(&now);
+	json_decref(stored);
+}
+
+/* Store rec, row no (ingest_put takes it), and move the parent on.
+ * stored: the record of the run it is stored as before, or NULL; pending:
+ * the first row, held back (tsv_pending moves the parent). Returns the
+ * run_id it is stored as (ingest_put's), or NULL. */
+static const char *store_row(struct tsv *t, long no, json_t *rec, const char *line, size_t n,
+			     const char *stored, int pending)
+{
 	const char *decision = runrec_str(rec, "decision");
 	int kept = decision && (!strcmp(decision, "keep") || !strcmp(decision, "baseline"));
 	/* row_record applied --started-at, so a row without a time now has none */
 	int untimed = !json_object_get(rec, "started_at") && !json_object_get(rec, "finished_at");
+	if (stored)
+		note_edit(t, no, rec, stored);
 	long before = t->f->n_new;
 	const char *run_id = ingest_put(t->f, no, rec, line, n);
+	tsv_ident_claim(t->ident, run_id);
 	t->untimed += untimed && t->f->n_new > before; /* rows already stored were said before */
+	if (pending)
+		return run_id;
 	t->rows++;
 	if (run_id && (kept || (t->rows == 1 && !t->parent))) {
 		free(t->parent);
 		t->parent = xstrdup(run_id);
 		strmap_clear(&t->seen);
 	}
+	return run_id;
+}
+
+/* rec's parent is now parent (NULL: none), its crash identity formed anew. */
+static void set_parent(json_t *rec, const char *parent, int named_failure)
+{
+	if (parent)
+		json_object_set_new(rec, "parent", json_string(parent));
+	else
+		json_object_del(rec, "parent");
+	settle_identity(rec, named_failure);
+}
+
+/* The first row read as an edit of a stored first row. That is only so
+ * when the next row (rec, built with the stored run as its parent) is
+ * stored below it as well: results.tsv files of other sessions may start
+ * with the same commit and description (autoresearch's baseline is
+ * master's commit), and a first row is matched by nothing else. So the
+ * first row is stored now, as that run or as a new one, and rec's parent
+ * is what it was stored as. rec NULL: the file ended first (a new run). */
+static void tsv_pending(struct tsv *t, json_t *rec, int named_failure)
+{
+	struct pending *p = &t->pending;
+	int confirmed = 0;
+	if (rec) {
+		json_t *probe = json_deep_copy(rec);
+		char *ignored = NULL;
+		settle_identity(probe, named_failure);
+		confirmed = tsv_ident_match(t->ident, probe, &ignored) != TSV_NEW;
+		free(ignored);
+		json_decref(probe);
+	}
+	if (confirmed) {
+		store_row(t, p->no, p->rec, p->line, p->n, p->stored, 1);
+	} else {
+		json_object_del(p->rec, "run_id");
+		settle_identity(p->rec, p->named_failure);
+		const char *run_id = store_row(t, p->no, p->rec, p->line, p->n, NULL, 1);
+		free(t->parent);
+		t->parent = run_id ? xstrdup(run_id) : NULL;
+		if (rec)
+			set_parent(rec, t->parent, named_failure);
+	}
+	free(p->stored);
+	*p = (struct pending){ 0 };
+}
+
+static void put_row(struct tsv *t, long no, const char *line, size_t n)
+{
+	sb why = SB_INIT;
+	t->line = no;
+	int named_failure;
+	json_t *rec = row_record(t, &named_failure, &why);
+	if (!rec) {
+		ingest_reject(t->f, no, line, n, "%s", why.buf);
+		sb_release(&why);
+		return;
+	}
 	sb_release(&why);
+	if (t->pending.rec)
+		tsv_pending(t, rec, named_failure);
+	settle_identity(rec, named_failure);
+	char *stored = NULL;
+	enum tsv_match m = tsv_ident_match(t->ident, rec, &stored);
+	if (m == TSV_EDITED && !json_object_get(rec, "parent")) {
+		/* the first row: the next one tells (tsv_pending) */
+		t->pending = (struct pending){ rec, stored, named_failure, no, line, n };
+		t->rows++;
+		free(t->parent);
+		t->parent = xstrdup(runrec_str(rec, "run_id"));
+		strmap_clear(&t->seen);
+		return;
+	}
+	store_row(t, no, rec, line, n, stored, 0);
+	free(stored);
 }
 
 /* Rows without a time have no t_finished: no day holds them (report daily),
@@ -474,7 +646,7 @@ static void warn_untimed(const struct tsv *t)
 
 int ingest_tsv(struct ingest_file *f)
 {
-	struct tsv t = { .f = f };
+	struct tsv t = { .f = f, .ident = tsv_ident_new(f) };
 	struct csv_parser p;
 	size_t pos = 0, n;
 	const char *line;
@@ -499,8 +671,13 @@ int ingest_tsv(struct ingest_file *f)
 		else
 			put_row(&t, no, line, n);
 	}
+	if (rc == 0 && t.pending.rec)
+		tsv_pending(&t, NULL, 0);
 	if (rc == 0)
 		warn_untimed(&t);
+	json_decref(t.pending.rec);
+	free(t.pending.stored);
+	tsv_ident_free(t.ident);
 	clear_cells(&t);
 	for (int i = 0; i < t.ncols; i++)
 		free(t.metric[i]);

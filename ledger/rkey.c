@@ -153,6 +153,29 @@ static int named_a_rerun(const char *description, const struct words *ws, int fi
 	return changes == 0;
 }
 
+/* "no logic change", "no code changes", "no functional change": the run's
+ * author says what it trains is its parent's ("add checkpoint saving …; no
+ * logic change, re-run confirms noise floor"). */
+static int says_no_logic_change(const struct words *ws)
+{
+	static const char *const what[] = { "logic", "code", "functional", "behavior", "behaviour",
+					    "training", "model", "math" };
+	for (int i = 0; i + 2 < ws->n; i++)
+		if (!strcmp(ws->w[i], "no") && in_list(ws->w[i + 1], what, ARRAY_SIZE(what)) &&
+		    (!strcmp(ws->w[i + 2], "change") || !strcmp(ws->w[i + 2], "changes")))
+			return 1;
+	return 0;
+}
+
+int rkey_unchanged_text(const char *description)
+{
+	if (!description)
+		return 0;
+	struct words ws;
+	split_words(description, &ws);
+	return !ws.hash_ref && says_no_logic_change(&ws);
+}
+
 int rkey_rerun_text(const char *description)
 {
 	if (!description)
@@ -237,7 +260,11 @@ int rkey_is_rerun(const struct rkey_run *r, const struct rkey_parent *p)
 	    same_text(r->diff, p->diff))
 		return 1; /* the parent's config on the parent's code */
 	/* an exact change outweighs what the description says */
-	return rkey_rerun_text(r->description) && (!r->exact || nonseed == 0);
+	if (rkey_rerun_text(r->description) && (!r->exact || nonseed == 0))
+		return 1;
+	/* nothing the grammar could read, and the text says the training is
+	 * unchanged: a measurement of the parent again, whatever else was done */
+	return !r->exact && n == 0 && rkey_unchanged_text(r->description);
 }
 
 static json_t *str_or_null(const char *s)

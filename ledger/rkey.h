@@ -11,7 +11,8 @@
  *  - a rerun of its parent (only the seed changed; or nothing changed, on
  *    the parent's code; or the description only says "rerun", "repeat",
  *    "same config", "baseline again", … and no exact change says
- *    otherwise): the parent's key, on the parent's hardware class;
+ *    otherwise; or it says "no logic change" and names no change the
+ *    grammar reads): the parent's key, on the parent's hardware class;
  *  - a run that changed something: its parent's key plus its change set
  *    (seeds aside) and its class. Two runs that made the same change set
  *    against the same parent configuration are repeats whatever their
@@ -37,6 +38,14 @@
  * when the rest names no other run and the grammar reads no change in it
  * ("verification run power adapter 866 steps — baseline confirmed"). */
 int rkey_rerun_text(const char *description);
+
+/* 1 when the description says the training is unchanged: "no logic
+ * change", "no code changes", "no functional change", … anywhere in it
+ * (and no "#N" reference to another run). A run whose description says so
+ * and in which the grammar reads no change at all repeats its parent
+ * ("add checkpoint saving (top-5 by val_bpb); no logic change, re-run
+ * confirms noise floor"): rkey_is_rerun. */
+int rkey_unchanged_text(const char *description);
 
 /* 1 when var is a seed ("seed", "*.seed"): a seed is not a change of
  * configuration. */

@@ -308,14 +308,16 @@ static struct run_stmt prepare_insert_run(sqlite3 *db)
 	return prepare_run_stmt(db, "INSERT INTO runs(", ") VALUES(", ") ON CONFLICT DO NOTHING");
 }
 
-/* The same columns, for the one update ingest allows: a run's final
- * record replaces its running record in place (same id: its place in
- * ingest order, campaign assignments and children stay); judge_clash
- * decides between a running and a crash row. */
+/* The same columns, for the updates ingest allows: a run's final record
+ * replaces its running record in place (same id: its place in ingest
+ * order, campaign assignments and children stay), a crash the same row
+ * with the status its words name, a results.tsv row the same row with its
+ * status or figures edited; judge_clash decides which. */
 static struct run_stmt prepare_update_run(sqlite3 *db)
 {
 	return prepare_run_stmt(db, "UPDATE runs SET (", ") = (",
-				") WHERE id = :id AND status IN ('running', 'crash')");
+				") WHERE id = :id AND (status IN ('running', 'crash')"
+				" OR source_format = 'results.tsv')");
 }
 
 /* Bind text that outlives the statement's step (the record, buffers of
@@ -398,7 +400,8 @@ struct store *store_new(sqlite3 *db)
 	 * 16 KB for a day of 10^4 runs, ~10% of its time (docs/ingest.md). */
 	st->ins_change = db_prepare(db, "INSERT INTO changes(run, var, old, new, how,"
 					" span, infer_version) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)");
-	st->sel_by_id = db_prepare(db, "SELECT id, content_hash, record FROM runs WHERE run_id = ?1");
+	st->sel_by_id = db_prepare(db, "SELECT id, content_hash, record, source_format FROM runs"
+				     " WHERE run_id = ?1");
 	st->upd_run = prepare_update_run(db);
 	st->del_changes = db_prepare(db, "DELETE FROM changes WHERE run = ?1");
 	st->sel_config = db_prepare(db, "SELECT json_extract(record, '$.config') FROM runs"
@@ -500,6 +503,37 @@ long store_lookalikes(struct store *st, const char *file, sqlite3_int64 since_id
 	long n = rc == SQLITE_ROW ? (long)sqlite3_column_int64(q, 0) : 0;
 	sqlite3_finalize(q);
 	return n;
+}
+
+char *store_run_record(struct store *st, const char *run_id)
+{
+	sqlite3_stmt *q = st->sel_by_id;
+	db_bind_text(q, 1, run_id);
+	char *record = NULL;
+	if (store_step(st, q, "look up the stored run") == SQLITE_ROW)
+		record = xstrdup((const char *)sqlite3_column_text(q, 2));
+	sqlite3_reset(q);
+	return record;
+}
+
+/* One scan (no index on source_format, which every ingest would pay
+ * for), made once per results.tsv file and only when a row is not stored
+ * as it reads now (tsv_ident.c). */
+void store_each_tsv_run(struct store *st, sqlite3_int64 upto_id, store_tsv_run_fn *fn, void *arg)
+{
+	sqlite3_stmt *q = db_prepare(st->db, "SELECT run_id, parent, code_commit, description"
+					     " FROM runs WHERE id <= ?1 AND source_format = 'results.tsv'"
+					     " ORDER BY id");
+	if (!q) {
+		st->failed = 1;
+		return;
+	}
+	sqlite3_bind_int64(q, 1, upto_id);
+	int rc;
+	while ((rc = store_step(st, q, "read the runs ingested from results.tsv files")) == SQLITE_ROW)
+		fn(arg, (const char *)sqlite3_column_text(q, 0), (const char *)sqlite3_column_text(q, 1),
+		   (const char *)sqlite3_column_text(q, 2), (const char *)sqlite3_column_text(q, 3));
+	sqlite3_finalize(q);
 }
 
 /* ---- parents and changes --------------------------------------------- */
@@ -974,6 +1008,38 @@ static void cache_config(struct store *st, const char *run_id, json_t *config)
 	cache_put(&st->cache, run_id, config);
 }
 
+/* What a results.tsv row measured, or how it failed: the fields an edit of
+ * the row's status and figures changes, and nothing else (store.h). */
+static int measurement_field(const char *key)
+{
+	static const char *const fields[] = { "run_id", "status", "decision", "metrics", "failure",
+					      "occurrence", NULL };
+	for (const char *const *f = fields; *f; f++)
+		if (!strcmp(key, *f))
+			return 1;
+	return 0;
+}
+
+static int equal_but_measurement(const json_t *a, const json_t *b)
+{
+	const char *k;
+	json_t *v;
+	json_object_foreach((json_t *)a, k, v) {
+		json_t *w = json_object_get(b, k);
+		if (!measurement_field(k) && (!w || !json_equal(v, w)))
+			return 0;
+	}
+	json_object_foreach((json_t *)b, k, v)
+		if (!measurement_field(k) && !json_object_get(a, k))
+			return 0;
+	return 1;
+}
+
+int store_same_row_remeasured(const json_t *rec, const json_t *stored)
+{
+	return json_is_object(rec) && json_is_object(stored) && equal_but_measurement(rec, stored);
+}
+
 /* Same run_id, other content, stored as run #id: the only replacement
  * allowed is a run's final record over its running record (runrec.h,
  * runrec_supersedes); the running record arriving after its final one is
@@ -1000,8 +1066,21 @@ static int names_the_failure(const json_t *rec, const json_t *stored)
 	return 1;
 }
 
+/* A results.tsv row whose status or figures were edited since it was
+ * stored: the reader gave it the stored row's run_id (ingest_tsv.c,
+ * tsv_ident.c), and both were read from a results.tsv. Only there: a
+ * record that names its own run_id keeps the rule that it never
+ * overwrites other content. */
+static int tsv_row_edited(const json_t *rec, const json_t *stored, const char *src_format,
+			  const char *stored_format)
+{
+	return src_format && stored_format && !strcmp(src_format, "results.tsv") &&
+	       !strcmp(stored_format, "results.tsv") && store_same_row_remeasured(rec, stored);
+}
+
 static enum store_outcome judge_clash(const json_t *rec, const char *run_id, sqlite3_int64 id,
-				      const char *stored_text, int *restatus, sb *why)
+				      const char *stored_text, const char *src_format,
+				      const char *stored_format, int *restatus, sb *why)
 {
 	json_t *stored = stored_text ? json_loads(stored_text, 0, NULL) : NULL;
 	const char *was = runrec_str(stored, "status"), *now = runrec_str(rec, "status");
@@ -1009,6 +1088,8 @@ static enum store_outcome judge_clash(const json_t *rec, const char *run_id, sql
 	if (stored && runrec_supersedes(rec, stored))
 		out = STORE_SUPERSEDE;
 	else if (stored && (*restatus = names_the_failure(rec, stored)))
+		out = STORE_SUPERSEDE;
+	else if (stored && (*restatus = tsv_row_edited(rec, stored, src_format, stored_format)))
 		out = STORE_SUPERSEDE;
 	else if (stored && runrec_supersedes(stored, rec))
 		out = STORE_PRESENT;
@@ -1031,7 +1112,8 @@ static enum store_outcome judge_clash(const json_t *rec, const char *run_id, sql
 /* The insert was ignored: same content (present), a final record for a
  * running one (*id set), or a run_id clash. */
 static enum store_outcome explain_conflict(struct store *st, const json_t *rec, const char *run_id,
-					   const char *hash, sqlite3_int64 *id, int *restatus, sb *why)
+					   const char *hash, const char *src_format, sqlite3_int64 *id,
+					   int *restatus, sb *why)
 {
 	sqlite3_stmt *q = st->sel_by_id;
 	enum store_outcome out = STORE_PRESENT;
@@ -1039,7 +1121,8 @@ static enum store_outcome explain_conflict(struct store *st, const json_t *rec, 
 	int rc = store_step(st, q, "look up the stored run");
 	if (rc == SQLITE_ROW && strcmp((const char *)sqlite3_column_text(q, 1), hash)) {
 		*id = sqlite3_column_int64(q, 0);
-		out = judge_clash(rec, run_id, *id, (const char *)sqlite3_column_text(q, 2), restatus, why);
+		out = judge_clash(rec, run_id, *id, (const char *)sqlite3_column_text(q, 2), src_format,
+				  (const char *)sqlite3_column_text(q, 3), restatus, why);
 	}
 	sqlite3_reset(q);
 	return out;
@@ -1198,7 +1281,7 @@ enum store_outcome store_put_prepared(struct store *st, json_t *rec, const struc
 		else
 			insert_changes(st, id, &cl, (enum change_how)how);
 		rkey_memo_put(st->rkeys, *run_id, key, hw->cls, p->cols.code_commit, p->cols.diff_sha256);
-	} else if ((out = explain_conflict(st, rec, *run_id, p->hash, &id, &restatus, why)) == STORE_SUPERSEDE) {
+	} else if ((out = explain_conflict(st, rec, *run_id, p->hash, src->format, &id, &restatus, why)) == STORE_SUPERSEDE) {
 		supersede(st, id, p, src, key, &cl, how);
 		rkey_memo_put(st->rkeys, *run_id, key, hw->cls, p->cols.code_commit, p->cols.diff_sha256);
 	}

@@ -127,6 +127,19 @@ sqlite3_int64 store_last_id(struct store *st);
  * same rows ingested again with other --agent/--campaign/--hardware
  * options, which makes them new content and so new runs. */
 long store_lookalikes(struct store *st, const char *file, sqlite3_int64 since_id);
+/* The stored record of the run of this run_id (malloc'd), or NULL. */
+char *store_run_record(struct store *st, const char *run_id);
+/* Each run with id <= upto_id ingested from a results.tsv, in id order:
+ * its run_id, parent, code commit and description (each may be NULL),
+ * valid during the call (the record is not read: store_run_record). */
+typedef void store_tsv_run_fn(void *arg, const char *run_id, const char *parent,
+			      const char *commit, const char *description);
+void store_each_tsv_run(struct store *st, sqlite3_int64 upto_id, store_tsv_run_fn *fn, void *arg);
+/* rec and stored are the same results.tsv row but for what it measured or
+ * how it failed (status, decision, metrics, failure, occurrence, run_id):
+ * an edit of those keeps the row's run_id, and the stored record is
+ * replaced in place when rec carries that run_id (ingest_tsv.c). */
+int store_same_row_remeasured(const json_t *rec, const json_t *stored);
 /* The repeat key of a stored record whose changes against its parent are
  * cl (sorted by variable; how: enum change_how, or -1 without a parent),
  * formed as store_put forms it (rkey.h), the parent's key read from the

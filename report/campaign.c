@@ -45,7 +45,29 @@ struct crun {
 	double value, parent_value;
 	double perf[3];            /* tokens_per_second, mfu_percent, peak_vram_mb (NAN: not recorded) */
 	int nch;
+	int knobs;                 /* changes that are knobs of their own (audit_derived_var) */
 };
+
+/* How many of run id's changes are knobs of their own: "head_dim 128 ->
+ * 64" with the head count that follows is one (the audit's rule), so that
+ * "measured alone" and "test each alone" say what the audit says. */
+static int count_knobs(int *failed, sqlite3_stmt *st, sqlite3_int64 id)
+{
+	char **vars = NULL;
+	int n = 0, knobs = 0;
+	sqlite3_reset(st);
+	sqlite3_bind_int64(st, 1, id);
+	while (runs_step(failed, st, "read the runs' changed variables") == SQLITE_ROW) {
+		vars = xrealloc(vars, (size_t)(n + 1) * sizeof(*vars));
+		vars[n++] = xstrdup(runs_col_text(st, 0));
+	}
+	for (int i = 0; i < n; i++)
+		knobs += !audit_derived_var(vars[i], (const char *const *)vars, n);
+	for (int i = 0; i < n; i++)
+		free(vars[i]);
+	free(vars);
+	return knobs;
+}
 
 /* Throughput, MFU and peak memory: what an impl.* campaign is about, shown
  * in the runs table when a member records them. */
@@ -89,6 +111,7 @@ static void load_members(struct camp *c)
 		      "ORDER BY r.t_finished IS NULL, r.t_finished, r.id", k, k);
 	sql_args_text(&args, c->name);
 	sqlite3_stmt *st = db_prepare(c->db, sql.buf), *ch = runs_changes_stmt(c->db);
+	sqlite3_stmt *vars = db_prepare(c->db, "SELECT var FROM changes WHERE run = ?1");
 	sql_args_bind(&args, st, 1);
 	int cap = 0;
 	sb text = SB_INIT;
@@ -107,9 +130,11 @@ static void load_members(struct camp *c)
 		sb_reset(&text);
 		runs_changes(&c->failed, ch, r->row.id, &text, NULL, &r->nch);
 		r->changes = xstrdup(text.buf);
+		r->knobs = count_knobs(&c->failed, vars, r->row.id);
 	}
 	sqlite3_finalize(st);
 	sqlite3_finalize(ch);
+	sqlite3_finalize(vars);
 	sql_args_release(&args);
 	sb_release(&sql);
 	sb_release(&text);
@@ -179,9 +204,15 @@ static void sec_headline(struct camp *c, int audited)
 	double gain = c->spec.maximize ? m->best_value - m->baseline_value
 				       : m->baseline_value - m->best_value;
 	int beat = audited && gain > 0;
-	int beyond = beat && !(gain <= m->noise_floor); /* no floor (NaN): beyond */
+	/* with no floor (nothing repeated, no noise_default) the gain is
+	 * neither beyond nor within it: said so, not "more than the noise
+	 * floor" (a real session of 115 unrepeated runs was told that) */
+	int unknown = beat && isnan(m->noise_floor);
+	int beyond = beat && !unknown && gain > m->noise_floor;
 	tpl_set(&c->vars, "beat_baseline", beat ? "yes" : "");
 	tpl_set(&c->vars, "beyond_noise", beyond ? "yes" : "");
+	tpl_set(&c->vars, "noise_unknown", unknown ? "yes" : "");
+	tpl_set(&c->vars, "within_noise", beat && !unknown && !beyond ? "yes" : "");
 	sb s = SB_INIT;
 	if (beat)
 		sb_addf(&s, "%.*f", fmt_decimals(), gain);
@@ -313,19 +344,19 @@ static void var_add_run(struct camp *c, struct var_stats *v, const struct crun *
 	}
 	sb_release(&key);
 	v->runs++;
-	v->alone += r->nch == 1;
+	v->alone += r->knobs == 1;
 	sb_adds(&v->results, v->results.len ? ", " : "");
 	if (isnan(r->value)) {
 		sb_adds(&v->results, r->row.shown_status);
 	} else {
 		v->valid++;
-		v->valid_alone += r->nch == 1;
+		v->valid_alone += r->knobs == 1;
 		fmt_val(&v->results, r->value);
 		double d = (r->value - r->parent_value) * (c->spec.maximize ? -1 : 1);
 		if (isnan(v->best) || d < v->best)
 			v->best = d;
 	}
-	if (r->nch > 1)
+	if (r->knobs > 1)
 		sb_adds(&v->results, " (with others)");
 }
 
@@ -361,7 +392,10 @@ static void variable_row(struct camp *c, table *t, const char *var, sqlite3_stmt
 	}
 	int row = table_add_row(t);
 	table_set_text(t, row, 0, var);
-	table_set_text(t, row, 1, campaign_in_scope(&c->spec, var) ? "yes" : "no");
+	/* desc.*: a knob the registry lacks, named from prose: nobody can say
+	 * whether a search space of registry keys means it (as the audit says) */
+	table_set_text(t, row, 1, campaign_in_scope(&c->spec, var) ? "yes"
+				  : !strncmp(var, "desc.", 5) ? "unknown" : "no");
 	table_set_int(t, row, 2, v.runs);
 	table_set_int(t, row, 3, v.valid);
 	table_set_int(t, row, 4, v.alone);

@@ -36,3 +36,163 @@ expect_eq audit-real-3.2 "the baseline records no change" "0" \
 	"$(sql r.db "SELECT count(*) FROM changes c JOIN runs r ON r.id = c.run WHERE r.description LIKE 'baseline:%'")"
 expect_eq audit-real-3.3 "every change is inferred from the text, with its span" "0" \
 	"$(sql r.db "SELECT count(*) FROM changes WHERE how <> 'inferred' OR span IS NULL")"
+
+# --- two more sessions (tests/fixtures/real/README.md): each finding read
+# against the rows. The campaign is the same declaration each time.
+audit_session() { # DB FILE CAMPAIGN GPU
+	"$LEDGER" --db "$1" ingest "$2" --hardware "$4" --campaign "$3" \
+		--started-at 2026-03-10T00:00:00Z >/dev/null 2>&1
+	printf '{"name":"%s","baseline":"first valid run","search_space":["model.*","optim.*","sched.*","train.*"],"record_budget":50}\n' "$3" |
+		"$LEDGER" --db "$1" campaign add - >/dev/null
+	"$LEDGER" --db "$1" audit --campaign "$3" --format json >"$1.json"
+}
+kinds() { jq -r --arg l "$2" '[.[] | select(.level == $l) | .kind] | join(" ")' "$1.json"; }
+run_of() { sql "$1" "SELECT run_id FROM runs WHERE description LIKE '$2' ORDER BY id LIMIT 1"; }
+
+# isque03-mlx: "add checkpoint saving …; no logic change, re-run confirms
+# noise floor" measured its parent again (nothing the grammar reads, and
+# the text says the training is unchanged); "more heads, head_dim 128 -> 64"
+# is one knob (the head count is the width over head_dim); Newton-Schulz
+# steps and value embeddings are knobs the registry lacks, not knobs
+# outside the space
+audit_session i.db "$FIXTURES/real/isque03-mlx-results.tsv" isq "Apple M4 Max"
+rerun=$(run_of i.db 'add checkpoint saving%')
+expect_eq audit-real-4.1 "isque03: 41 runs; the re-run shares its parent's repeat group" "41|2" \
+	"$(sql i.db "SELECT count(*) FROM runs")|$(sql i.db "SELECT count(*) FROM runs WHERE repeat_key = (SELECT repeat_key FROM runs WHERE run_id = '$rerun')")"
+pair=$(awk -F'\t' '$1 == "57a667a" || $1 == "07f4832" { v[n++] = $2 } END { d = v[0] - v[1]; if (d < 0) d = -d; printf "%.6f", 2 * d / sqrt(2) }' \
+	"$FIXTURES/real/isque03-mlx-results.tsv")
+expect_eq audit-real-4.2 "... the noise floor is that pair's (2 sd of 1.260380 and 1.261690), not unknown" \
+	"info|$pair|1" "$(jq -r '.[] | select(.kind == "noise_floor") | "\(.level)|\(.values.floor | . * 1000000 | round / 1000000 | tostring)|\(.values.groups)"' i.db.json)"
+expect_eq audit-real-4.3 "... one confounded run: the batch halving, not head_dim with its head count" \
+	"$(run_of i.db 'halve total batch size%')" "$(jq -r '[.[] | select(.kind == "confounded") | .runs[]] | join(" ")' i.db.json)"
+expect_eq audit-real-4.4 "... the unknown knobs are info, said as of unknown scope; nothing is out of scope" \
+	"desc.ns_steps info|desc.value_embeddings info|0" \
+	"$(jq -r '[.[] | select(.kind == "out_of_scope") | "\(.variables[0]) \(.level)"] | join("|")' i.db.json)|$(jq -r '.[] | select(.kind == "budget") | .values.out_of_scope' i.db.json)"
+expect_match audit-real-4.5 "... the sentence says the scope cannot be told" \
+	"$(jq -r '.[] | select(.kind == "out_of_scope") | .sentence' i.db.json)" \
+	"^1 run changed desc\.ns_steps, a knob the variable registry does not know \(named from the description\), so whether it is inside the search space \(model\.\*, optim\.\*, sched\.\*, train\.\*\) cannot be told"
+expect_eq audit-real-4.6 "... the discarded batch halving beat the kept frontier (1.336186 < 1.341363)" \
+	"$(run_of i.db 'depth 4 -> 3') $(run_of i.db 'halve total batch size%')" \
+	"$(jq -r '.[] | select(.kind == "discarded_improvement") | .runs | join(" ")' i.db.json)"
+# the keeps whose gain over their parent (the pair's mean for the re-run's
+# children) is below the floor: warmup, windows, LR 0.025, 0.03, re-check 0.04
+expect_eq audit-real-4.7 "... within_noise: the five keeps that gained less than the floor" \
+	"$(for d in 'add small LR warmup%' 'all-long attention%' 'Muon LR 0.02 -> 0.025' 'Muon LR 0.025 -> 0.03' 're-check Muon LR 0.04%'; do run_of i.db "$d"; done | tr '\n' ' ' | sed 's/ $//')" \
+	"$(jq -r '[.[] | select(.kind == "within_noise") | .runs[0]] | join(" ")' i.db.json)"
+expect_eq audit-real-4.8 "... no duplicate attempt: the re-checks came after the parent changed" "" \
+	"$(jq -r '.[] | select(.kind == "duplicate_attempt") | .sentence' i.db.json)"
+"$REPORT" --db i.db campaign --campaign isq --out rep --no-charts >/dev/null 2>&1
+expect_match audit-real-4.9 "report campaign: the unknown knob's scope is 'unknown', not 'no'" \
+	"$(cat rep/campaign-isq.md)" '^\| desc\.ns\\_steps \| unknown \| 1 \|'
+expect_eq audit-real-4.10 "... head_dim counts as measured alone; only the device batch is asked for alone" \
+	"Measured only together with other variables — test each alone: train.device\\_batch\\_size.|1" \
+	"$(grep '^Measured only together' rep/campaign-isq.md)|$(grep -c '^| model\.\\\* | [0-9]* | [0-9]* | .*model\.head\\_dim' rep/campaign-isq.md)"
+
+# dicefuji-macos: "raise ASPECT_RATIO from 64 to 80; model_dim goes from
+# 256 to 384" is one knob (autoresearch's width is depth x aspect ratio);
+# three learning rates lowered in one run is a true confound
+audit_session d.db "$FIXTURES/real/dicefuji-macos-results.tsv" dic "Apple M1 Pro"
+expect_eq audit-real-5.1 "dicefuji: 36 runs; the aspect-ratio run records both variables" \
+	"36|model.aspect_ratio 64 -> 80; model.dim 256 -> 384" \
+	"$(sql d.db "SELECT count(*) FROM runs")|$(sql d.db "SELECT group_concat(var || ' ' || old || ' -> ' || new, '; ') FROM (SELECT c.* FROM changes c JOIN runs r ON r.id = c.run WHERE r.description LIKE 'raise ASPECT_RATIO%' ORDER BY var)")"
+expect_eq audit-real-5.2 "... one confounded finding: the three learning rates of one run" \
+	"$(run_of d.db 'lower embedding, matrix, and scalar%')|optim.embedding_lr optim.matrix_lr optim.scalar_lr" \
+	"$(jq -r '[.[] | select(.kind == "confounded")] | map("\(.runs | join(" "))|\(.variables | join(" "))") | join(";")' d.db.json)"
+expect_eq audit-real-5.3 "... WEIGHT_DECAY 0.2 to 0.15 tried again after the parent changed: no duplicate" "" \
+	"$(jq -r '.[] | select(.kind == "duplicate_attempt") | .sentence' d.db.json)"
+expect_eq audit-real-5.4 "... warnings: only the confound and the unknown noise floor (nothing was repeated)" \
+	"confounded noise_floor" "$(kinds d.db warn)"
+
+# venkateshwar-m4-codex: 115 rows, most changing two or three knobs; the
+# confounded runs are exactly the rows whose descriptions name two or more
+# changes ("a->b, c->d", "… and …"), the unresolved ones the five crashes,
+# and with nothing repeated the floor is unknown: no within_noise, and the
+# report does not call the gain over the baseline "more than the noise floor"
+V="$FIXTURES/real/venkateshwar-m4-codex-results.tsv"
+audit_session v.db "$V" ven "Apple M4"
+several=$(awk -F'\t' 'NR > 1 { n = gsub(/->/, "->", $5); if (n >= 2 || $5 ~ / and /) print $1 }' "$V" | sort | tr '\n' ' ')
+flagged=$(jq -r '.[] | select(.kind == "confounded") | .runs[]' v.db.json | while read -r r; do
+	sql v.db "SELECT code_commit FROM runs WHERE run_id = '$r'"; done | sort | tr '\n' ' ')
+expect_eq audit-real-6.1 "venkateshwar: confounded = the rows that name two or more changes ($(printf '%s' "$several" | wc -w))" \
+	"$several" "$flagged"
+expect_eq audit-real-6.2 "... unresolved = the crash rows" \
+	"$(awk -F'\t' '$4 == "crash" { print $1 }' "$V" | sort | tr '\n' ' ')" \
+	"$(jq -r '.[] | select(.kind == "unresolved") | .runs[]' v.db.json | while read -r r; do
+		sql v.db "SELECT code_commit FROM runs WHERE run_id = '$r'"; done | sort | tr '\n' ' ')"
+expect_eq audit-real-6.3 "... and nothing else but the budget and the unknown floor" "budget noise_floor" \
+	"$(jq -r '[.[] | select(.kind != "confounded" and .kind != "unresolved") | .kind] | join(" ")' v.db.json)"
+"$REPORT" --db v.db campaign --campaign ven --out rep --no-charts >/dev/null 2>&1
+expect_match audit-real-6.4 "report campaign: the gain over the baseline is not called beyond an unknown floor" \
+	"$(cat rep/campaign-ven.md)" '^\*\*Something beat the baseline\*\*: .* by [0-9.]+; the noise floor is unknown \(no run was repeated and no noise_default is declared\), so whether that is more than noise cannot be told: repeat the baseline\.$'
+expect_no_match audit-real-6.5 "... and never 'more than the noise floor'" "$(cat rep/campaign-ven.md)" 'more than the noise floor'
+
+# aroughidea-winrtx: rows of status 'missing' (planned, never run) are
+# refused with file:line, the rest go in with their times; "depth 6->7
+# aspect_ratio 64->54" moved two knobs (width kept by hand: still two
+# constants, so confounded); "muon ramp" / "muon warmup" is one knob the
+# registry lacks, of unknown scope
+A="$FIXTURES/real/aroughidea-winrtx-results.tsv"
+"$LEDGER" --db a.db ingest "$A" --hardware "RTX 4000 Ada" --campaign aro >stdout.txt 2>stderr.txt
+expect_eq audit-real-7.1 "aroughidea: the 'missing' rows quarantined, each said, the rest timed" \
+	"$(grep -c '	missing	' "$A")|$(grep -c "status 'missing' is not keep, discard or crash" stderr.txt)|$(($(wc -l <"$A") - 1 - $(grep -c '	missing	' "$A")))|0" \
+	"$(sql a.db "SELECT count(*) FROM quarantine")|$(grep -c "status 'missing' is not keep, discard or crash" stderr.txt)|$(sql a.db "SELECT count(*) FROM runs")|$(sql a.db "SELECT count(*) FROM runs WHERE t_finished IS NULL")"
+printf '{"name":"aro","baseline":"first valid run","search_space":["model.*","optim.*","sched.*","train.*"],"record_budget":60}\n' |
+	"$LEDGER" --db a.db campaign add - >/dev/null
+"$LEDGER" --db a.db audit --campaign aro --format json >a.db.json
+expect_eq audit-real-7.2 "... warnings: the depth + aspect ratio run, and the unknown floor" \
+	"confounded $(run_of a.db 'depth 6->7 aspect_ratio%')|noise_floor" \
+	"$(jq -r '[.[] | select(.level == "warn" and .kind != "budget") | "\(.kind)\(if .kind == "confounded" then " " + (.runs | join(" ")) else "" end)"] | join("|")' a.db.json)"
+expect_eq audit-real-7.3 "... the muon momentum warmup is one knob of unknown scope, in its three runs" \
+	"info desc.muon_momentum_warmup_steps 3" \
+	"$(jq -r '.[] | select(.kind == "out_of_scope") | "\(.level) \(.variables[0]) \(.runs | length)"' a.db.json)"
+
+# 8: hsgngr again, audited over the whole file: "FINAL_LR_FRAC=0.1 —
+# battery throttle 546 steps invalid" and "WARMDOWN_RATIO=0.7 — still
+# battery throttle 650 steps invalid" are discards their author calls
+# invalid; the same two changes retried on the power adapter are their
+# first valid measurements, not duplicates, and throttled values are no
+# noise: the floor is the verification pair's (rows 6 and 15)
+audit_session h.db "$F" hsg2 "Apple M3 Max"
+expect_eq audit-real-8.1 "hsgngr: the two runs called invalid: status invalid, decision and value as written" \
+	"invalid|discard|1.407629|invalid|discard|1.390246" \
+	"$(sql h.db "SELECT group_concat(status || '|' || decision || '|' || json_extract(record, '\$.metrics.val_bpb'), '|') FROM (SELECT * FROM runs WHERE description LIKE '%throttle%invalid' ORDER BY id)")"
+expect_eq audit-real-8.2 "... no duplicate_attempt, no within_noise" "" \
+	"$(jq -r '.[] | select(.kind == "duplicate_attempt" or .kind == "within_noise") | .sentence' h.db.json)"
+vpair=$(awk -F'\t' 'NR == 7 || $5 ~ /^verification run/ { v[n++] = $2 } END { d = v[0] - v[1]; if (d < 0) d = -d; printf "%.6f", 2 * d / sqrt(2) }' "$F")
+expect_eq audit-real-8.3 "... the floor is the verification pair's ($vpair), from one group" "$vpair|1" \
+	"$(jq -r '.[] | select(.kind == "noise_floor") | "\(.values.floor | . * 1000000 | round / 1000000 | tostring)|\(.values.groups)"' h.db.json)"
+
+# 9: ishan-pgolf: "HEAD_DIM=64 12 heads" is one knob (768 wide: 12 heads
+# of 64 follow); "4L 768w" and "6L 768w" moved depth and width apart from
+# the aspect ratio (8L 512w before): two knobs, confounded; so is "batch
+# 2^17 device_bs=64"; nothing else warns but the unknown floor
+audit_session p.db "$FIXTURES/real/ishan-pgolf-results.tsv" ish "NVIDIA H100 80GB HBM3"
+expect_eq audit-real-9.1 "ishan: the confounded runs, by their descriptions" \
+	"4L 768w shallower wider model (worse than 8L 512w)|6L 768w wider model with SwiGLU|batch 2^17 device_bs=64 (marginal, more noise)" \
+	"$(jq -r '.[] | select(.kind == "confounded") | .runs[]' p.db.json | while read -r r; do
+		sql p.db "SELECT description FROM runs WHERE run_id = '$r'"; done | paste -sd'|')"
+expect_eq audit-real-9.2 "... the head_dim run changed head_dim and heads, and is not among them" \
+	"model.head_dim ? -> 64; model.heads ? -> 12|0" \
+	"$(sql p.db "SELECT group_concat(var || ' ' || coalesce(old, '?') || ' -> ' || new, '; ') FROM (SELECT c.* FROM changes c JOIN runs r ON r.id = c.run WHERE r.description LIKE 'HEAD_DIM=64%' ORDER BY var)")|$(jq -r --arg r "$(run_of p.db 'HEAD_DIM=64%')" '[.[] | select(.kind == "confounded" and (.runs | index($r)))] | length' p.db.json)"
+expect_eq audit-real-9.3 "... warnings: the confounds and the unknown floor" "confounded confounded noise_floor" "$(kinds p.db warn)"
+
+# 10: elemcoll-qwen35 (an LLM agent's session, wider layout): over a space
+# without impl.*, activation checkpointing and the compile mode are out of
+# scope (true: registry knobs the declaration leaves out); the one crash is
+# unresolved; nothing repeated
+audit_session q.db "$FIXTURES/real/elemcoll-qwen35-results.tsv" qw "NVIDIA GeForce RTX 5090"
+expect_eq audit-real-10.1 "qwen35: warnings, each true of the rows" \
+	"budget|out_of_scope impl.recompute 2|out_of_scope impl.compile_mode 1|unresolved optim.beta1 1|noise_floor" \
+	"$(jq -r '[.[] | select(.level == "warn") | if .kind == "budget" or .kind == "noise_floor" then .kind else "\(.kind) \(.variables | join(",")) \(.runs | length)" end] | join("|")' q.db.json)"
+
+# 11: anaclumos-pgolf: its first row failed (no baseline measured); the
+# three crashes after it changed that configuration and are unresolved, as
+# is the INT8_CLIP_Q run that timed out; the size violation is refused at
+# ingest (no status says "measured but inadmissible"); nothing was repeated
+audit_session g.db "$FIXTURES/real/anaclumos-pgolf-results.tsv" ana "NVIDIA H100 80GB HBM3"
+expect_eq audit-real-11.1 "anaclumos: unresolved = the four failed attempts after the first row" \
+	"$(awk -F'\t' 'NR > 2 && $4 == "crash" { print $2 }' "$FIXTURES/real/anaclumos-pgolf-results.tsv" | paste -sd' ')|4" \
+	"$(jq -r '[.[] | select(.kind == "unresolved") | .runs[]] | .[]' g.db.json | while read -r r; do sql g.db "SELECT code_commit FROM runs WHERE run_id = '$r'"; done | paste -sd' ')|$(jq '[.[] | select(.kind == "unresolved")] | length' g.db.json)"
+expect_eq audit-real-11.2 "... warnings: the budget, those four and the unknown floor; 5 without a valid measurement" \
+	"budget unresolved unresolved unresolved unresolved noise_floor|5" \
+	"$(kinds g.db warn)|$(jq -r '.[] | select(.kind == "budget") | .values.invalid' g.db.json)"

@@ -276,3 +276,19 @@ expect_eq ledger-ingest-tsv-14.5 "... the runs and ids a fresh ingest stores" \
 	"$(sql older.db "SELECT group_concat(run_id || ' ' || status, '|') FROM (SELECT * FROM runs ORDER BY run_id)")"
 expect_code ledger-ingest-tsv-14.6 "and a third time: exit 0" 0 "$LEDGER" --db older.db ingest old.tsv
 expect_match ledger-ingest-tsv-14.7 "... 0 new, 5 already present" "$out" '^old\.tsv: 0 new, 5 already present'
+
+# --- a wider real layout (tests/fixtures/real/elemcoll-qwen35-results.tsv):
+# peak_mem_gb is memory_gb under another name and tok_sec is tokens per
+# second; before, they were stored as metrics 'peak_mem_gb' (GB) and
+# 'tok_sec', so no peak memory and no throughput reached the ledger
+Q="$FIXTURES/real/elemcoll-qwen35-results.tsv"
+"$LEDGER" --db q.db ingest "$Q" >/dev/null 2>&1
+first=$(sed -n 2p "$Q")
+expect_eq ledger-ingest-tsv-15.1 "peak_mem_gb -> peak_vram_mb (x 1024), tok_sec -> tokens_per_second, from the gpu_name column" \
+	"$(printf '%s' "$first" | awk -F'\t' '{ printf "%.1f|%d|%s", $4 * 1024, $5, $10 }')|||" \
+	"$(sql q.db "SELECT printf('%.1f', json_extract(record, '\$.metrics.peak_vram_mb')) || '|' || json_extract(record, '\$.metrics.tokens_per_second') || '|' || gpu_name || '|' || coalesce(json_extract(record, '\$.metrics.peak_mem_gb'), '') || '|' || coalesce(json_extract(record, '\$.metrics.tok_sec'), '') || '|' FROM runs WHERE id = 1")"
+expect_eq ledger-ingest-tsv-15.2 "... every row, the crash with no zeros" "51|50|1" \
+	"$(sql q.db "SELECT count(*) FROM runs")|$(sql q.db "SELECT count(*) FROM runs WHERE json_extract(record, '\$.metrics.peak_vram_mb') > 0")|$(sql q.db "SELECT count(*) FROM runs WHERE status = 'crash' AND json_extract(record, '\$.metrics') IS NULL")"
+expect_eq ledger-ingest-tsv-15.3 "size_violation (anaclumos-pgolf) is still refused, with file:line: measured but inadmissible has no status yet (invalid would make it unresolved, ok/discard a discarded improvement)" \
+	"ledger: ingest: anaclumos-pgolf-results.tsv:23: status 'size_violation' is not keep, discard or crash|24" \
+	"$(cp "$FIXTURES/real/anaclumos-pgolf-results.tsv" .; "$LEDGER" --db g.db ingest anaclumos-pgolf-results.tsv 2>&1 >/dev/null | grep size_violation)|$(sql g.db "SELECT count(*) FROM runs")"

@@ -100,6 +100,31 @@ static void test_failure_words(void)
 	CHECK("ingest-failword-17", names("", NULL) && names(NULL, NULL));
 }
 
+/* A measured row's description that says the measurement is invalid:
+ * only in the commentary, ending it or a clause, not negated. */
+static void test_says_invalid(void)
+{
+	static const char *const yes[] = {
+		"FINAL_LR_FRAC=0.1 \xe2\x80\x94 battery throttle 546 steps invalid",
+		"WARMDOWN_RATIO=0.7 - throttled, invalid", "depth 9 (invalid: thermal throttling)",
+		"lr 0.05; invalid run, machine asleep", "batch 32 \xe2\x80\x94 Invalid.",
+	};
+	static const char *const no[] = {
+		"fix invalid token handling", "handle NaN as invalid", "mask invalid positions \xe2\x80\x94 better",
+		"depth 9 \xe2\x80\x94 not invalid after all", "depth 9 \xe2\x80\x94 invalidated cache fixed",
+		"depth 9", "", NULL,
+	};
+	char id[40];
+	for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
+		snprintf(id, sizeof(id), "ingest-says-invalid-yes-%zu", i + 1);
+		CHECK(id, ingest_says_invalid(yes[i]));
+	}
+	for (size_t i = 0; i < sizeof(no) / sizeof(no[0]); i++) {
+		snprintf(id, sizeof(id), "ingest-says-invalid-no-%zu", i + 1);
+		CHECK(id, !ingest_says_invalid(no[i]));
+	}
+}
+
 int main(void)
 {
 	test_detect();
@@ -107,5 +132,6 @@ int main(void)
 	test_status();
 	test_format_names();
 	test_failure_words();
+	test_says_invalid();
 	return check_status();
 }

@@ -6,8 +6,9 @@
  * same parent key match whatever the commit; another parent or another
  * class does not; a seed-only change, the parent's config on the parent's
  * code, and a rerun description give the parent's key; an exact change
- * outweighs a "rerun" description; a root without config keys on its id,
- * as its children name it before it is stored. */
+ * outweighs a "rerun" description; "no logic change" with no change read
+ * is a rerun; a root without config keys on its id, as its children name
+ * it before it is stored. */
 #include <math.h>
 #include "rkey.h"
 #include "util.h"
@@ -120,6 +121,22 @@ static void test_keys(void)
 	key_of("v", "base", "compile mode (x)", "H100", &empty, 0, &p, b);
 	key_of("w", "base", "Compile  mode", "H100", &empty, 0, &p, c);
 	CHECK("rkey-description", !strcmp(b, c) && strcmp(b, root));
+	/* "no logic change" and nothing the grammar reads: the parent again
+	 * (line 31 of tests/fixtures/real/isque03-mlx-results.tsv); with a
+	 * change read, or an exact one, it is that change */
+	const char *unchanged = "add checkpoint saving (top-5 by val_bpb, per program.md); no logic change, "
+				"re-run confirms noise floor";
+	key_of("n1", "base", unchanged, "H100", &empty, 0, &p, k);
+	CHECK("rkey-no-logic-change", !strcmp(k, root));
+	key_of("n2", "base", "no code changes, just logging", "H100", &empty, 0, &p, k);
+	CHECK("rkey-no-code-changes", !strcmp(k, root));
+	key_of("n3", "base", "depth 8 to 9, no logic change elsewhere", "H100", &depth, 0, &p, k);
+	CHECK("rkey-no-logic-change-but-a-change", !strcmp(k, a));
+	key_of("n4", "base", unchanged, "H100", &empty, 1, &p, k);
+	CHECK("rkey-no-logic-change-exact", strcmp(k, root));
+	CHECK("rkey-unchanged-text", rkey_unchanged_text("no functional change") &&
+	      !rkey_unchanged_text("logic change") && !rkey_unchanged_text("no change of lr") &&
+	      !rkey_unchanged_text("no logic change, as #4") && !rkey_unchanged_text(NULL));
 	CHECK("rkey-is-seed", rkey_is_seed("seed") && rkey_is_seed("train.seed") && !rkey_is_seed("seeds"));
 	change_list_release(&depth);
 	change_list_release(&seed);

@@ -1,0 +1,154 @@
+/* ingest_tsv_ident.c — which stored run a results.tsv row is, when it is
+ * not stored as it reads now (ingest_tsv.h).
+ *
+ * A row's run_id is its content's hash, and its content names its parent's
+ * run_id, so an edit of one row's status or figures gave it a new id, and
+ * when that row was a parent (a failed first row is one) every row after it
+ * got a new id too: ingesting the edited file stored the whole session a
+ * second time. Here a row that is not stored as it reads is looked up
+ * among the runs ingested from results.tsv files before this one by what an
+ * edit of its measurement leaves alone (parent, commit, description, and
+ * every other field but status, decision, metrics, failure and occurrence);
+ * found, it takes that run's id, the store replaces the run in place
+ * (store.c, tsv_row_edited), and the rows after it find their parent
+ * unchanged. The same parent, commit and description twice (a rerun of a
+ * crashed commit) are two runs: the k-th such row of the file can only be
+ * an edit of a run no earlier row of the file is, in id order. */
+#include "ingest.h"
+#include "ingest_tsv.h"
+#include "runrec.h"
+#include "strmap.h"
+#include "util.h"
+
+struct tsv_entry {
+	char *run_id;   /* its record is read only when a row has its key */
+	long next;      /* the next entry of the same key, or -1 */
+};
+
+struct tsv_ident {
+	struct ingest_file *f;
+	sqlite3_int64 before;   /* the last run stored before this file */
+	int loaded;
+	struct strmap by_key;   /* parent, commit, description -> first entry */
+	struct tsv_entry *e;
+	long n, cap;
+	struct strmap claimed;  /* run_ids this file's rows are stored as */
+};
+
+struct tsv_ident *tsv_ident_new(struct ingest_file *f)
+{
+	struct tsv_ident *ti = xcalloc(1, sizeof(*ti));
+	ti->f = f;
+	ti->before = store_last_id(f->store);
+	return ti;
+}
+
+void tsv_ident_free(struct tsv_ident *ti)
+{
+	if (!ti)
+		return;
+	for (long i = 0; i < ti->n; i++)
+		free(ti->e[i].run_id);
+	free(ti->e);
+	strmap_release(&ti->by_key);
+	strmap_release(&ti->claimed);
+	free(ti);
+}
+
+static void row_key(sb *key, const char *parent, const char *commit, const char *description)
+{
+	const char *part[] = { parent, commit, description };
+	for (size_t i = 0; i < ARRAY_SIZE(part); i++) {
+		/* \x1e marks an absent part, \x1f ends each: neither is in a cell */
+		sb_adds(key, part[i] ? part[i] : "\x1e");
+		sb_addc(key, '\x1f');
+	}
+}
+
+static void add_entry(void *arg, const char *run_id, const char *parent, const char *commit,
+		      const char *description)
+{
+	struct tsv_ident *ti = arg;
+	if (!run_id)
+		return;
+	if (ti->n == ti->cap) {
+		ti->cap = ti->cap ? 2 * ti->cap : 64;
+		ti->e = xrealloc(ti->e, (size_t)ti->cap * sizeof(*ti->e));
+	}
+	struct tsv_entry *e = &ti->e[ti->n];
+	e->run_id = xstrdup(run_id);
+	e->next = -1;
+	sb key = SB_INIT;
+	row_key(&key, parent, commit, description);
+	int created;
+	struct strmap_slot *s = strmap_get(&ti->by_key, key.buf, &created);
+	if (created) {
+		s->v.n = ti->n;
+	} else { /* append, so a key's entries stay in id order */
+		long i = s->v.n;
+		while (ti->e[i].next >= 0)
+			i = ti->e[i].next;
+		ti->e[i].next = ti->n;
+	}
+	ti->n++;
+	sb_release(&key);
+}
+
+/* rec as the store will take it: the command line's options filled in,
+ * its run_id derived unless the reader set one. New reference. */
+static json_t *as_stored(const struct tsv_ident *ti, const json_t *rec)
+{
+	json_t *c = json_deep_copy(rec);
+	ingest_fill_options(c, ti->f->opts);
+	runrec_ensure_id(c);
+	return c;
+}
+
+void tsv_ident_claim(struct tsv_ident *ti, const char *run_id)
+{
+	if (run_id)
+		strmap_get(&ti->claimed, run_id, NULL);
+}
+
+enum tsv_match tsv_ident_match(struct tsv_ident *ti, json_t *rec, char **stored_record)
+{
+	*stored_record = NULL;
+	json_t *c = as_stored(ti, rec);
+	const char *id = runrec_str(c, "run_id");
+	enum tsv_match m = TSV_NEW;
+	if (strmap_find(&ti->claimed, id))
+		return json_decref(c), TSV_STORED;
+	/* stored under the id the row has now; its record may still differ,
+	 * when an edit was stored in place and the file reads as before */
+	if ((*stored_record = store_run_record(ti->f->store, id))) {
+		m = TSV_STORED;
+		goto out;
+	}
+	if (!ti->loaded) {
+		store_each_tsv_run(ti->f->store, ti->before, add_entry, ti);
+		ti->loaded = 1;
+	}
+	sb key = SB_INIT;
+	row_key(&key, runrec_str(c, "parent"), json_string_value(json_object_get(
+			  json_object_get(c, "code"), "commit")), runrec_str(c, "description"));
+	struct strmap_slot *s = strmap_find(&ti->by_key, key.buf);
+	sb_release(&key);
+	for (long i = s ? s->v.n : -1; i >= 0 && m == TSV_NEW; i = ti->e[i].next) {
+		struct tsv_entry *e = &ti->e[i];
+		if (strmap_find(&ti->claimed, e->run_id))
+			continue;
+		char *text = store_run_record(ti->f->store, e->run_id);
+		json_t *stored = text ? json_loads(text, 0, NULL) : NULL;
+		if (store_same_row_remeasured(c, stored)) {
+			m = TSV_EDITED;
+			json_object_set_new(rec, "run_id", json_string(e->run_id));
+			*stored_record = text;
+			text = NULL;
+		}
+		free(text);
+		json_decref(stored);
+	}
+out:
+	json_decref(c);
+	return m;
+}
