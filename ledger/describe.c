@@ -613,7 +613,7 @@ static void reader_close(struct reader *r)
 static const struct tok *at(const struct reader *r, int p, int end)
 {
 	static const struct tok none = { .k = K_STOP, .a = -1, .b = -1 };
-	return p < end ? &r->tk.t[p] : &none;
+	return p >= 0 && p < end ? &r->tk.t[p] : &none; /* a look behind the first token too */
 }
 
 static int word_is(const struct reader *r, int p, int end, const char *w)

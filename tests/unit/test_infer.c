@@ -828,6 +828,8 @@ static void test_round7(void)
 	expect("infer-7.39", "all layers", "");
 	/* FFN is the MLP */
 	expect("infer-7.40", "FFN_EXPANSION=8 GPU0 (85 steps slower, no gain over 4x)", "model.mlp_ratio:~>8");
+	/* a name at the very first token: finish() looks one token behind it */
+	expect("infer-7.41", "momentum 0.9 -> 0.95", "optim.muon_momentum:0.9>0.95");
 }
 
 int main(void)
