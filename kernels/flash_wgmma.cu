@@ -504,6 +504,225 @@ flash_wg_dq_kernel(bf16 *dq, float *dsum, const bf16 *q, const bf16 *k, const bf
 	}
 }
 
+/* ---- fused backward: dK, dV and dQ in one kernel ---------------------- */
+
+/* A 64 x 64 accumulator (rows = this warpgroup's 64 rows) as bf16 into a
+ * swizzled 64 x 64 tile, rows first: element (row, col) at chunk col / 8
+ * of the row (sw_off), 4 bytes a pair. The 32 lanes of a warp hit 32
+ * distinct banks (8 rows, each a different swizzled chunk, 4 pairs). */
+/* x, hidden from the compiler's loop-invariant motion: addresses and
+ * descriptors derived from it inside a loop are recomputed there (a few
+ * integer operations) instead of hoisted into registers for the whole
+ * loop, which the fused backward's accumulators need. */
+__device__ __forceinline__ uint32_t opaque(uint32_t x)
+{
+	asm volatile("mov.b32 %0, %0;\n" : "+r"(x));
+	return x;
+}
+
+__device__ __forceinline__ void store_acc_tile(uint32_t tile, const float *d, int r0, int g, int t)
+{
+	/* sw_off(r0 + g + 8h, j) + 4t = (x ^ (j << 4)) + 1024 h: r0 + g + 8h is g
+	 * mod 8, and the tile is 1024-byte aligned */
+	uint32_t x = opaque(tile + (r0 + g) * 128 + (g << 4) + 4 * t);
+#pragma unroll
+	for (int j = 0; j < 8; j++)
+#pragma unroll
+		for (int h = 0; h < 2; h++) {
+			__nv_bfloat162 v = __floats2bfloat162_rn(d[4 * j + 2 * h], d[4 * j + 2 * h + 1]);
+			uint32_t u = *reinterpret_cast<uint32_t *>(&v);
+			asm volatile("st.shared.b32 [%0], %1;\n" ::"r"((x ^ (j << 4)) + 1024 * h), "r"(u) : "memory");
+		}
+}
+
+__device__ __forceinline__ void red_add_v2(float *p, float a, float b)
+{
+	asm volatile("red.global.add.v2.f32 [%0], {%1, %2};\n" ::"l"(p), "f"(a), "f"(b) : "memory");
+}
+
+/* The block's WGS x 64 key rows against every query tile from its first:
+ * dK, dV as flash_wg_dkdv_kernel accumulates them, and dQ of each query
+ * tile in the same pass (5 products a tile; the dQ and dK/dV kernels
+ * take 7 between them, S and dP twice). Each warpgroup stores its dS^T
+ * (bf16, the values its dK product uses) in shared memory; after a block
+ * barrier warpgroup w computes dQ's column blocks w, w + WGS, … (64
+ * columns each) over all the block's key rows, dQ[:, cb] = dS K[:, cb]
+ * (A: the dS^T tiles read MN-major; B: column block cb of the K tiles,
+ * MN-major), and adds it into dq_acc (fp32, (B,H,T,D), unscaled) by
+ * red.global.add.v2.f32: 64 x 128 fp32 a 64-row query tile from each
+ * block, so two warpgroups a block halve the atomic traffic. The dK
+ * product of a tile runs on the tensor cores under the barrier and the
+ * dQ product. */
+template <int D, int WGS>
+__global__ void __launch_bounds__(WG * WGS, WGS == 1 ? 2 : 1)
+flash_wg_bwd_fused_kernel(float *dq_acc, bf16 *dk, bf16 *dv, const bf16 *q, const bf16 *k, const bf16 *v,
+			  qkv_layout lay, const bf16 *datt, const float *lse2, const float *dsum, int T, int H,
+			  float sl2, float scale)
+{
+	constexpr int TB = FT * D * 2, DSB = FT * FT * 2;
+	extern __shared__ unsigned char smem[];
+	int wg = threadIdx.x / WG;
+	/* each warpgroup's K and V, then Q and dO of buffer 0, of buffer 1, then
+	 * each warpgroup's dS^T tile, then [2][2][64] fp32: lse2 and dsum of
+	 * each buffer */
+	uint32_t s0 = smem_base_1024(smem), sK = s0 + wg * 2 * TB, sV = sK + TB, sQO = s0 + WGS * 2 * TB,
+		 sDS = sQO + 4 * TB, sLD = sDS + WGS * DSB;
+	const float *fLD = reinterpret_cast<const float *>(smem + (sLD - (uint32_t)__cvta_generic_to_shared(smem)));
+	int nT = T / FT, first = blockIdx.x * WGS, kt = first + wg; /* the longest loops (kt small) first */
+	int bh = blockIdx.y, b = bh / H, h = bh % H, C = H * D;
+	int warp = threadIdx.x % WG / WARP, lane = threadIdx.x % WARP, g = lane / 4, t = lane % 4;
+	int r0 = warp * 16;
+	long base = (long)bh * T * D, ib = b * lay.bs + h * lay.hs;
+	const int is = lay.row;
+	const bf16 *dO = datt + (long)b * T * C + h * D;
+	load_tile_sw<D>(sK, k + ib + (long)kt * FT * is, is);
+	load_tile_sw<D>(sV, v + ib + (long)kt * FT * is, is);
+	auto load_q_tile = [&](int qt, int nb) {
+		uint32_t buf = sQO + nb * 2 * TB;
+		if (WGS == 1 || wg == 0)
+			load_tile_sw<D>(buf, q + ib + (long)qt * FT * is, is);
+		if (WGS == 1 || wg == 1)
+			load_tile_sw<D>(buf + TB, dO + (long)qt * FT * C, C);
+		load_row_f32(sLD + nb * 2 * FT * 4, lse2 + (long)bh * T + qt * FT, 0);
+		load_row_f32(sLD + (nb * 2 + 1) * FT * 4, dsum + (long)bh * T + qt * FT, 16);
+	};
+	load_q_tile(first, 0);
+	load_commit();
+	float dK[D / 2], dV[D / 2];
+#pragma unroll
+	for (int i = 0; i < D / 2; i++)
+		dK[i] = dV[i] = 0.f;
+	for (int qt = first; qt < nT; qt++) {
+		int cur = (qt - first) & 1;
+		uint32_t sQ = sQO + cur * 2 * TB, sO = sQ + TB;
+		if (qt + 1 < nT)
+			load_q_tile(qt + 1, cur ^ 1);
+		load_commit();
+		load_wait<1>();
+		publish_tiles();
+		/* warpgroups whose key rows reach this query tile (the upper one of
+		 * two skips the block's first tile, wholly above the diagonal) */
+		int active = qt - first + 1 < WGS ? qt - first + 1 : WGS;
+		if (qt >= kt) { /* uniform in a warpgroup */
+			const float *sL = fLD + cur * 2 * FT, *sD = sL + FT;
+			float p[32], dp[32];
+			wg_fence();
+			scores_ss<D>(p, sK, sQ);  /* S^T = K Q^T: rows j, cols i */
+			scores_ss<D>(dp, sV, sO); /* dP^T = V dO^T */
+			wg_wait<1>();
+			wg_hold<32>(p);
+#pragma unroll
+			for (int n = 0; n < 32; n++) {
+				int e = n & 3, j = r0 + g + (e >= 2 ? 8 : 0), i = (n >> 2) * 8 + 2 * t + (e & 1);
+				float x = exp2f(p[n] * sl2 - sL[i]);
+				p[n] = qt == kt && i < j ? 0.f : x;
+			}
+			uint32_t pa[4][4];
+			acc_to_frags(pa, p);
+			wg_fence();
+			acc_times_tile_wg<D>(dV, pa, sO); /* dV += P^T dO */
+			wg_wait<1>();                      /* dP^T */
+			wg_hold<32>(dp);
+#pragma unroll
+			for (int n = 0; n < 32; n++) {
+				int i = (n >> 2) * 8 + 2 * t + (n & 1);
+				dp[n] = p[n] * (dp[n] - sD[i]); /* dS^T */
+			}
+			uint32_t da[4][4];
+			acc_to_frags(da, dp);
+			store_acc_tile(sDS + wg * DSB, dp, r0, g, t);
+			wg_fence();
+			acc_times_tile_wg<D>(dK, da, sQ); /* dK += dS^T Q, running under the barrier */
+		}
+		publish_tiles(); /* every active warpgroup's dS^T is in shared memory */
+		/* dK done before the dQ accumulator is live: its A fragments (da)
+		 * and the accumulator would not fit in registers together */
+		wg_wait<0>();
+		wg_hold<D / 2>(dK);
+		float *dst = dq_acc + base + (long)qt * FT * D;
+#pragma unroll
+		for (int cb = wg; cb < D / 64; cb += WGS) {
+			float acc[32];
+			wg_fence();
+#pragma unroll
+			for (int w = 0; w < WGS; w++)
+				if (w < active) {
+					uint32_t sDSw = opaque(sDS + w * DSB), sKw = opaque(s0 + w * 2 * TB + cb * FT * 128);
+#pragma unroll
+					for (int kk = 0; kk < 4; kk++)
+						wg_ss_n64_t<1, 1>(acc, desc_mn<64>(sDSw, kk), desc_mn<64>(sKw, kk),
+								  w > 0 || kk > 0);
+				}
+			wg_commit();
+			wg_wait<0>();
+			wg_hold<32>(acc);
+			float *row0 = dst + (r0 + g) * D + cb * 64 + 2 * t; /* the rest: immediate offsets */
+#pragma unroll
+			for (int j = 0; j < 8; j++)
+#pragma unroll
+				for (int hh = 0; hh < 2; hh++)
+					red_add_v2(row0 + 8 * hh * D + 8 * j, acc[4 * j + 2 * hh], acc[4 * j + 2 * hh + 1]);
+		}
+		wg_hold<D / 2>(dV);
+		__syncthreads(); /* buffer cur and the dS^T tiles are refilled next */
+	}
+#pragma unroll
+	for (int i = 0; i < 2; i++) {
+		long r = (long)kt * FT + r0 + g + 8 * i, row = base + r * D + 2 * t, vrow = ib + r * is + 2 * t;
+#pragma unroll
+		for (int dt = 0; dt < D / 8; dt++) {
+			*reinterpret_cast<__nv_bfloat162 *>(dk + row + dt * 8) =
+				__floats2bfloat162_rn(dK[dt * 4 + 2 * i] * scale, dK[dt * 4 + 2 * i + 1] * scale);
+			*reinterpret_cast<__nv_bfloat162 *>(dv + vrow + dt * 8) =
+				__floats2bfloat162_rn(dV[dt * 4 + 2 * i], dV[dt * 4 + 2 * i + 1]);
+		}
+	}
+}
+
+/* dsum (B,H,T) = rowsum(dO * O) before the fused kernel: D/8 threads a
+ * row, 16-byte loads (flash.cu's one-warp-a-row version reads 2 bytes a
+ * lane). */
+template <int D>
+__global__ void flash_wg_dsum_kernel(float *dsum, const bf16 *att, const bf16 *datt, long rows, int T, int H)
+{
+	constexpr int PER = D / 8; /* threads a row: 8 or 16, within a warp */
+	long row = (blockIdx.x * (long)blockDim.x + threadIdx.x) / PER;
+	int c = threadIdx.x % PER;
+	float acc = 0.f;
+	if (row < rows) { /* no early return: the whole warp takes part in the shuffles */
+		long bh = row / T;
+		int tt = row % T, hh = bh % H, b = bh / H;
+		long off = ((long)b * T + tt) * H * D + (long)hh * D + c * 8;
+		bf16x8 x = { *reinterpret_cast<const uint4 *>(att + off) };
+		bf16x8 y = { *reinterpret_cast<const uint4 *>(datt + off) };
+#pragma unroll
+		for (int e = 0; e < 8; e++)
+			acc += x.get(e) * y.get(e);
+	}
+#pragma unroll
+	for (int m = PER / 2; m > 0; m /= 2)
+		acc += __shfl_xor_sync(0xffffffffu, acc, m);
+	if (c == 0 && row < rows)
+		dsum[row] = acc;
+}
+
+/* dq (B,H,T,D) bf16 = scale * dq_acc, and dq_acc back to zero for the
+ * next call: 8 elements a thread. */
+__global__ void flash_wg_dq_convert_kernel(bf16 *dq, float *dq_acc, long n8, float scale)
+{
+	long i = blockIdx.x * (long)blockDim.x + threadIdx.x;
+	if (i >= n8)
+		return;
+	float4 *a = reinterpret_cast<float4 *>(dq_acc) + 2 * i;
+	float4 x = a[0], y = a[1];
+	a[0] = a[1] = make_float4(0.f, 0.f, 0.f, 0.f);
+	__nv_bfloat162 o[4] = { __floats2bfloat162_rn(x.x * scale, x.y * scale),
+				__floats2bfloat162_rn(x.z * scale, x.w * scale),
+				__floats2bfloat162_rn(y.x * scale, y.y * scale),
+				__floats2bfloat162_rn(y.z * scale, y.w * scale) };
+	reinterpret_cast<uint4 *>(dq)[i] = *reinterpret_cast<uint4 *>(o);
+}
+
 /* ---- launchers (called by flash.cu) ------------------------------------ */
 
 template <typename K> static int smem_opt_in(K kernel, size_t bytes)
@@ -557,6 +776,46 @@ static int wg_backward_d(bf16 *dq, bf16 *dk, bf16 *dv, float *dsum, const bf16 *
 								      H, sl2, scale);
 	KERNEL_CHECK();
 	return 0;
+}
+
+template <int D, int WGS>
+static int wg_backward_fused_d(bf16 *dq, float *dq_acc, bf16 *dk, bf16 *dv, float *dsum, const bf16 *att,
+			       const bf16 *datt, const float *lse2, const bf16 *q, const bf16 *k, const bf16 *v,
+			       int ld, int B, int T, int H, cudaStream_t s)
+{
+	static int ready;
+	size_t bytes = tiles_bytes(2 * WGS + 4, D, WGS * FT * FT * sizeof(bf16) + 4 * FT * sizeof(float));
+	if (!ready && smem_opt_in(flash_wg_bwd_fused_kernel<D, WGS>, bytes))
+		return -1;
+	ready = 1;
+	float scale = 1.f / sqrtf((float)D), sl2 = LOG2E * scale;
+	long rows = (long)B * H * T, n8 = rows * D / 8;
+	trace_kernel("flash_dsum");
+	flash_wg_dsum_kernel<D><<<ceil_div(rows * (D / 8), 256), 256, 0, s>>>(dsum, att, datt, rows, T, H);
+	KERNEL_CHECK();
+	trace_kernel("flash_backward_fused");
+	flash_wg_bwd_fused_kernel<D, WGS><<<dim3(T / (FT * WGS), B * H), WG * WGS, bytes, s>>>(
+		dq_acc, dk, dv, q, k, v, qkv_layout_of(ld, H, T, D), datt, lse2, dsum, T, H, sl2, scale);
+	KERNEL_CHECK();
+	trace_kernel("flash_dq_convert");
+	flash_wg_dq_convert_kernel<<<ceil_div(n8, 256), 256, 0, s>>>(dq, dq_acc, n8, scale);
+	KERNEL_CHECK();
+	return 0;
+}
+
+/* The fused backward (one or, where T is a multiple of 128 and wide is
+ * asked for, two warpgroups a block); dq_acc zero on entry, zero again
+ * on return. */
+int flash_wgmma_backward_fused(bf16 *dq, float *dq_acc, bf16 *dk, bf16 *dv, float *dsum, const bf16 *att,
+			       const bf16 *datt, const float *lse2, const bf16 *q, const bf16 *k, const bf16 *v,
+			       int ld, int B, int T, int H, int D, int wide, cudaStream_t s)
+{
+	wide = wide && T % (2 * FT) == 0;
+	if (D == 64)
+		return wide ? wg_backward_fused_d<64, 2>(dq, dq_acc, dk, dv, dsum, att, datt, lse2, q, k, v, ld, B, T, H, s)
+			    : wg_backward_fused_d<64, 1>(dq, dq_acc, dk, dv, dsum, att, datt, lse2, q, k, v, ld, B, T, H, s);
+	return wide ? wg_backward_fused_d<128, 2>(dq, dq_acc, dk, dv, dsum, att, datt, lse2, q, k, v, ld, B, T, H, s)
+		    : wg_backward_fused_d<128, 1>(dq, dq_acc, dk, dv, dsum, att, datt, lse2, q, k, v, ld, B, T, H, s);
 }
 
 /* Two warpgroups a block where T is a multiple of 128 and the caller
