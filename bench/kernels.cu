@@ -343,15 +343,6 @@ static void check_attention(cublasHandle_t h)
  * GPU path, on fresh random inputs, at head size D and a T that is several
  * tiles long (so masked diagonal and full off-diagonal tiles both run). */
 static const char *flash_family_name = "flash";
-static int flash_family_atomic; /* the fused backward: dQ summed by atomics */
-
-static float *dzero_f32(size_t n)
-{
-	float *p;
-	CU(cudaMalloc(&p, n * sizeof(float)));
-	CU(cudaMemset(p, 0, n * sizeof(float)));
-	return p;
-}
 
 /* The layout the trainer uses: q, k, v read from one (N,3C) tensor
  * (ld = 3C), dv written into the v part of another. The same arithmetic
@@ -374,10 +365,10 @@ static void check_flash_packed(const char *shape, const std::vector<float> &q, c
 	}
 	bf16 *qkv = dup(to_bf16(packed)), *att = dpoison<bf16>(NC), *dqkv = dpoison<bf16>(3 * NC);
 	bf16 *gq = dpoison<bf16>(NC), *gk = dpoison<bf16>(NC);
-	float *lse = dpoison<float>(BHT), *dsum = dpoison<float>(BHT), *acc = dzero_f32(NC);
+	float *lse = dpoison<float>(BHT), *dsum = dpoison<float>(BHT);
 	OK(flash_attention_forward(att, lse, qkv, qkv + C, qkv + 2 * C, 3 * C, B, T, H, D, 0));
-	OK(flash_attention_backward(gq, gk, dqkv + 2 * C, dsum, acc, att, ddatt, lse, qkv, qkv + C, qkv + 2 * C,
-				    3 * C, B, T, H, D, 0));
+	OK(flash_attention_backward(gq, gk, dqkv + 2 * C, dsum, att, ddatt, lse, qkv, qkv + C, qkv + 2 * C, 3 * C,
+				    B, T, H, D, 0));
 	std::vector<float> dp = down_bf16(dqkv, 3 * NC);
 	double fwd = rel_err(down_bf16(att, NC), att_hm) + rel_err(down(lse, BHT), lse_hm);
 	double bwd = rel_err(down_bf16(gq, NC), down_bf16(grads_hm[0], NC)) +
@@ -386,17 +377,14 @@ static void check_flash_packed(const char *shape, const std::vector<float> &q, c
 	char op[96];
 	snprintf(op, sizeof op, "%s packed qkv fwd: out, lse vs heads-major (exact)", flash_family_name);
 	add(op, shape, fwd, 0, 0, 0, 0);
-	/* the fused backward sums dQ by atomics, in no fixed order: the same
-	 * values to fp32 rounding, so dq may differ in a last bf16 bit */
-	snprintf(op, sizeof op, "%s packed qkv bwd: dq, dk, dv vs heads-major (%s)", flash_family_name,
-		 flash_family_atomic ? "1e-3: dq by atomics" : "exact");
-	add(op, shape, bwd, flash_family_atomic ? 1e-3 : 0, 0, 0, 0);
+	snprintf(op, sizeof op, "%s packed qkv bwd: dq, dk, dv vs heads-major (exact)", flash_family_name);
+	add(op, shape, bwd, 0, 0, 0, 0);
 	snprintf(op, sizeof op, "%s packed qkv bwd: dqkv q, k parts not written", flash_family_name);
 	add(op, shape, finite_count(qkv_part(dp, N, C, 0)) + finite_count(qkv_part(dp, N, C, 1)), 0, 0, 0, 0);
 	bf16 *bufs[] = { qkv, att, dqkv, gq, gk };
 	for (bf16 *b : bufs)
 		CU(cudaFree(b));
-	CU(cudaFree(lse)); CU(cudaFree(dsum)); CU(cudaFree(acc));
+	CU(cudaFree(lse)); CU(cudaFree(dsum));
 }
 
 static void check_flash(cublasHandle_t h, int H, int D)
@@ -424,17 +412,7 @@ static void check_flash(cublasHandle_t h, int H, int D)
 			   kc.data(), vc.data(), A.data(), B, T, H, D);
 	bf16 *ddatt = dup(to_bf16(datt)), *oq = dpoison<bf16>(NC), *ok = dpoison<bf16>(NC), *ov = dpoison<bf16>(NC);
 	bf16 *nq = dpoison<bf16>(NC), *nk = dpoison<bf16>(NC), *nv = dpoison<bf16>(NC);
-	float *acc = dzero_f32(NC);
-	OK(flash_attention_backward(oq, ok, ov, dsum, acc, att, ddatt, lse, dq, dk, dv, 0, B, T, H, D, 0));
-	if (flash_family_atomic) { /* the contract: the dQ accumulator is left all zero */
-		std::vector<float> left = down(acc, NC);
-		long nonzero = 0;
-		for (float x : left)
-			nonzero += x != 0.f;
-		add((std::string(flash_family_name) + " bwd: dq_acc left all zero (nonzero count)").c_str(), shape,
-		    (double)nonzero, 0, 0, 0, 0);
-	}
-	CU(cudaFree(acc));
+	OK(flash_attention_backward(oq, ok, ov, dsum, att, ddatt, lse, dq, dk, dv, 0, B, T, H, D, 0));
 	OK(attention_backward(h, nq, nk, nv, P, S, o, ddatt, dq, dk, dv, B, T, H, D, 0));
 	const char *names[3] = { "dq", "dk", "dv" };
 	bf16 *fl[3] = { oq, ok, ov }, *nv3[3] = { nq, nk, nv };
@@ -460,21 +438,21 @@ static void time_flash(void)
 	bf16 *q = dup(to_bf16(randn(NC))), *k = dup(to_bf16(randn(NC))), *v = dup(to_bf16(randn(NC)));
 	bf16 *att = dpoison<bf16>(NC), *g = dup(to_bf16(randn(NC)));
 	bf16 *gq = dpoison<bf16>(NC), *gk = dpoison<bf16>(NC), *gv = dpoison<bf16>(NC);
-	float *lse = dpoison<float>(BHT), *dsum = dpoison<float>(BHT), *acc = dzero_f32(NC);
+	float *lse = dpoison<float>(BHT), *dsum = dpoison<float>(BHT);
 	/* causal: half the square; forward 2 GEMMs, backward 5 (S, dP, dV, dK, dQ) */
 	double half = (double)TB * TH * TT * TT / 2, flop_f = 4.0 * half * TD / 1e9;
 	double ms = time_ms([&] { OK(flash_attention_forward(att, lse, q, k, v, 0, TB, TT, TH, TD, 0)); }, 10);
 	add((std::string(flash_family_name) + " fwd (causal FLOPs)").c_str(), "64x2048x4x128", 0, 1, ms, 0, flop_f);
 	ms = time_ms([&] {
 		OK(flash_attention_forward(att, lse, q, k, v, 0, TB, TT, TH, TD, 0));
-		OK(flash_attention_backward(gq, gk, gv, dsum, acc, att, g, lse, q, k, v, 0, TB, TT, TH, TD, 0));
+		OK(flash_attention_backward(gq, gk, gv, dsum, att, g, lse, q, k, v, 0, TB, TT, TH, TD, 0));
 	}, 10);
 	add((std::string(flash_family_name) + " fwd+bwd (causal FLOPs, S recomputed twice)").c_str(), "64x2048x4x128", 0,
 	    1, ms, 0, flop_f * (1 + 3.5));
 	bf16 *bufs[] = { q, k, v, att, g, gq, gk, gv };
 	for (bf16 *b : bufs)
 		CU(cudaFree(b));
-	CU(cudaFree(lse)); CU(cudaFree(dsum)); CU(cudaFree(acc));
+	CU(cudaFree(lse)); CU(cudaFree(dsum));
 }
 
 static void time_attention(cublasHandle_t h)
@@ -672,13 +650,10 @@ static void flash_families(cublasHandle_t h, int timed)
 	const struct { int family; const char *name; } fam[] = { { FLASH_MMA_SYNC, "flash mma.sync" },
 								  { FLASH_WGMMA_NARROW, "flash wgmma 1wg" },
 								  { FLASH_WGMMA_WIDE, "flash wgmma 2wg" },
-								  { FLASH_WGMMA, "flash wgmma fwd 2wg bwd 1wg" },
-								  { FLASH_WGMMA_FUSED, "flash wgmma fused bwd 1wg" },
-								  { FLASH_WGMMA_FUSED_WIDE, "flash wgmma fused bwd 2wg" } };
+								  { FLASH_WGMMA, "flash wgmma fwd 2wg bwd 1wg" } };
 	for (auto f : fam) {
 		flash_select_kernels(f.family);
 		flash_family_name = f.name;
-		flash_family_atomic = f.family == FLASH_WGMMA_FUSED || f.family == FLASH_WGMMA_FUSED_WIDE;
 		check_flash(h, TH, TD);
 		check_flash(h, 2, 64);
 		if (timed)

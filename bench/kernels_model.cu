@@ -13,11 +13,7 @@
  *                         optimiser step per micro-batch, like the PyTorch
  *                         runner in bench/torch/): tokens/s, MFU, memory.
  *                         IMPL words: flash recompute unfused_adamw
- *                         unfused_xent autotune graphs; with flash, the
- *                         kernel family (the default otherwise):
- *                         bwd2k (forward two warpgroups, backward dQ and
- *                         dK/dV kernels), fused1 / fused2 (the fused
- *                         backward, one / two warpgroups a block).
+ *                         unfused_xent autotune graphs.
  * Tolerances: loss 5e-3 relative; gradients 5e-2 relative L2 per tensor
  * (bf16 operands through every layer); 10-step losses 2e-2 relative. */
 #include "kernels_common.cuh"
@@ -186,9 +182,6 @@ static int parse_impl(struct gpu_options *o, int *graphs, const char *list)
 		else if (!strcmp(w, "unfused_xent")) o->fused_xent = 0;
 		else if (!strcmp(w, "autotune")) o->autotune = 1;
 		else if (!strcmp(w, "graphs")) *graphs = 1;
-		else if (!strcmp(w, "bwd2k")) flash_select_kernels(FLASH_WGMMA);
-		else if (!strcmp(w, "fused1")) flash_select_kernels(FLASH_WGMMA_FUSED);
-		else if (!strcmp(w, "fused2")) flash_select_kernels(FLASH_WGMMA_FUSED_WIDE);
 		else {
 			fprintf(stderr, "bench: unknown impl word '%s'\n", w);
 			return -1;

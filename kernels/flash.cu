@@ -467,14 +467,12 @@ static int family_for(void)
 			 cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev) == cudaSuccess &&
 			 major == 9 && minor == 0;
 	}
-	int f = selected_family >= 0 ? selected_family : hopper ? FLASH_WGMMA_FUSED_WIDE : FLASH_MMA_SYNC;
+	int f = selected_family >= 0 ? selected_family : hopper ? FLASH_WGMMA : FLASH_MMA_SYNC;
 	static int noted = -1;
 	if (f != noted) {
 		static const char *names[] = { "mma.sync", "wgmma (sm_90a), one warpgroup a block",
 					       "wgmma (sm_90a), two warpgroups a block",
-					       "wgmma (sm_90a), forward two warpgroups a block, backward one",
-					       "wgmma (sm_90a), forward two warpgroups a block, fused backward one",
-					       "wgmma (sm_90a), forward two warpgroups a block, fused backward two" };
+					       "wgmma (sm_90a), forward two warpgroups a block, backward one" };
 		trace_note("flash: %s kernels", names[f]);
 		noted = f;
 	}
@@ -493,22 +491,13 @@ int flash_attention_forward(bf16 *att, float *lse2, const bf16 *q, const bf16 *k
 		       : forward_d<128>(att, lse2, q, k, v, ld, B, T, H, s);
 }
 
-int flash_attention_backward(bf16 *dq, bf16 *dk, bf16 *dv, float *dsum, float *dq_acc, const bf16 *att,
+int flash_attention_backward(bf16 *dq, bf16 *dk, bf16 *dv, float *dsum, const bf16 *att,
 			     const bf16 *datt, const float *lse2, const bf16 *q, const bf16 *k,
 			     const bf16 *v, int ld, int B, int T, int H, int D, cudaStream_t s)
 {
 	if (!flash_shape_ok(T, D, H, ld))
 		return -1;
 	int f = family_for();
-	if (f == FLASH_WGMMA_FUSED || f == FLASH_WGMMA_FUSED_WIDE) {
-		if (!dq_acc) {
-			fprintf(stderr, "%s:%d: flash: the fused backward needs the dq_acc scratch; "
-				"the caller passed none\n", __FILE__, __LINE__);
-			return -1;
-		}
-		return flash_wgmma_backward_fused(dq, dq_acc, dk, dv, dsum, att, datt, lse2, q, k, v, ld, B, T, H, D,
-						  f == FLASH_WGMMA_FUSED_WIDE, s);
-	}
 	if (f != FLASH_MMA_SYNC)
 		return flash_wgmma_backward(dq, dk, dv, dsum, att, datt, lse2, q, k, v, ld, B, T, H, D,
 					    f == FLASH_WGMMA_WIDE, s);

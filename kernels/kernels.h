@@ -140,9 +140,7 @@ int causal_softmax_backward(bf16 *dS_inout_P, const float *dP, long rows, int T,
  * always; att, datt (N,C) bf16 with heads merged (as the naive path's att). forward OVERWRITES att and lse
  * lse2 (B,H,T) fp32, log2 of each row's softmax denominator in the log2
  * domain (scores * scale * log2 e), which backward needs. backward OVERWRITES dq, dk, dv; dsum (B,H,T) fp32
- * scratch (rowsum(dO * O)); dq_acc (B,H,T,D) fp32 scratch for the fused
- * backward, all zero on entry and left all zero (NULL: the fused families
- * are refused). Head size 64 or 128; T a multiple of 64. */
+ * scratch (rowsum(dO * O)). Head size 64 or 128; T a multiple of 64. */
 #define FLASH_TILE 64
 static inline int flash_head_size_ok(int D)
 {
@@ -150,7 +148,7 @@ static inline int flash_head_size_ok(int D)
 }
 int flash_attention_forward(bf16 *att, float *lse2, const bf16 *q, const bf16 *k, const bf16 *v,
 			    int ld, int B, int T, int H, int D, cudaStream_t s);
-int flash_attention_backward(bf16 *dq, bf16 *dk, bf16 *dv, float *dsum, float *dq_acc, const bf16 *att,
+int flash_attention_backward(bf16 *dq, bf16 *dk, bf16 *dv, float *dsum, const bf16 *att,
 			     const bf16 *datt, const float *lse2, const bf16 *q, const bf16 *k,
 			     const bf16 *v, int ld, int B, int T, int H, int D, cudaStream_t s);
 /* Kernel families that compute the same function: mma.sync (flash.cu,
@@ -161,21 +159,14 @@ int flash_attention_backward(bf16 *dq, bf16 *dk, bf16 *dv, float *dsum, float *d
  * capability 9.0 device. flash_select_kernels(F) forces one (the harness
  * checks and times each), -1 goes back to the default. flash_wgmma_* are
  * flash.cu's calls into the second file (shape already checked; the
- * backward computes dsum itself). FLASH_WGMMA_FUSED(_WIDE): forward wide,
- * backward one kernel of 5 products with dQ added into dq_acc by fp32
- * atomics, one (two) warpgroups a block; dQ's sums then run in no fixed
- * order, so dq is not bit-reproducible. */
-enum { FLASH_MMA_SYNC = 0, FLASH_WGMMA_NARROW = 1, FLASH_WGMMA_WIDE = 2, FLASH_WGMMA = 3, FLASH_WGMMA_FUSED = 4,
-       FLASH_WGMMA_FUSED_WIDE = 5 };
+ * backward computes dsum itself). */
+enum { FLASH_MMA_SYNC = 0, FLASH_WGMMA_NARROW = 1, FLASH_WGMMA_WIDE = 2, FLASH_WGMMA = 3 };
 void flash_select_kernels(int family);
 int flash_wgmma_forward(bf16 *att, float *lse2, const bf16 *q, const bf16 *k, const bf16 *v, int ld, int B,
 			int T, int H, int D, int wide, cudaStream_t s);
 int flash_wgmma_backward(bf16 *dq, bf16 *dk, bf16 *dv, float *dsum, const bf16 *att, const bf16 *datt,
 			 const float *lse2, const bf16 *q, const bf16 *k, const bf16 *v, int ld, int B, int T,
 			 int H, int D, int wide, cudaStream_t s);
-int flash_wgmma_backward_fused(bf16 *dq, float *dq_acc, bf16 *dk, bf16 *dv, float *dsum, const bf16 *att,
-			       const bf16 *datt, const float *lse2, const bf16 *q, const bf16 *k, const bf16 *v,
-			       int ld, int B, int T, int H, int D, int wide, cudaStream_t s);
 
 /* ---- relu2.cu: a = relu(u)^2 -------------------------------------------
  * backward: du = da * 2 relu(u) (OVERWRITES du; du may alias da). */

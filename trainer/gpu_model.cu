@@ -125,14 +125,11 @@ static int alloc_all(struct gpu_model *gm)
 	    ALLOC(gm->datt, N * C) || ALLOC(gm->dfc, N * F) || ALLOC(gm->dx, N * C))
 		return -1;
 	/* naive attention: the shared QKV output, fp32 scores, the per-head
-	 * output and dv; flash: row sums and the fused backward's fp32 dQ
-	 * accumulator, zero between calls (its QKV output is per layer) */
-	if (gm->opt.flash ? (ALLOC(gm->dsum, NH) || ALLOC(gm->dq_acc, N * C))
+	 * output and dv; flash: row sums (its QKV output is per layer) */
+	if (gm->opt.flash ? ALLOC(gm->dsum, NH)
 			  : (ALLOC(gm->qkv, 3 * N * C) || ALLOC(gm->S, TT) || ALLOC(gm->o, N * C) ||
 			     ALLOC(gm->dv, N * C)))
 		return -1;
-	if (gm->opt.flash)
-		CUDA_CHECK(cudaMemset(gm->dq_acc, 0, N * C * sizeof(float)));
 	if (!gm->opt.fused_xent && ALLOC(gm->xent_scratch, 2 * N * d->V))
 		return -1;
 	return 0;
@@ -209,7 +206,7 @@ void gpu_model_release(struct gpu_model *gm)
 		(void **)&gm->dqkv, (void **)&gm->dq, (void **)&gm->dk, (void **)&gm->dv,
 		(void **)&gm->datt, (void **)&gm->dfc, (void **)&gm->S, (void **)&gm->dx,
 		(void **)&gm->xent_scratch, (void **)&gm->xre, (void **)&gm->dsum,
-		(void **)&gm->dq_acc, (void **)&gm->cublas_workspace,
+		(void **)&gm->cublas_workspace,
 	};
 	for (size_t i = 0; i < sizeof(ptrs) / sizeof(ptrs[0]); i++)
 		cudaFree(*ptrs[i]);
@@ -380,7 +377,7 @@ static int attention_bwd(struct gpu_model *gm, struct gpu_layer *L, int B)
 	int C = d->C;
 	cudaStream_t s = gm->stream;
 	if (gm->opt.flash) /* dv straight into dqkv's v part */
-		return flash_attention_backward(gm->dq, gm->dk, gm->dqkv + 2 * C, gm->dsum, gm->dq_acc, L->att, gm->datt,
+		return flash_attention_backward(gm->dq, gm->dk, gm->dqkv + 2 * C, gm->dsum, L->att, gm->datt,
 						L->lse, L->qkv, L->qkv + C, L->qkv + 2 * C, 3 * C, B, d->T,
 						d->NH, d->HS, s) ||
 		       rotary_backward_packed(gm->dqkv, gm->dq, gm->dk, L->qkv, L->rstd_q, L->rstd_k,
