@@ -9,8 +9,8 @@
 #   sh bench/torch/budget.sh ours  BUILD DATA [SECONDS [key=value…]] >ours.log
 #   sh bench/torch/budget.sh torch BUILD DATA [SECONDS [train.py options…]] >torch.log
 #   sh bench/torch/budget.sh table ours.log torch.log
-# (MODE=eager for PyTorch eager; the extra arguments are for small checks
-# on a CPU, e.g. a smaller model.)
+# (MODE=eager for PyTorch eager; RECORD=FILE keeps our run's record; the
+# extra arguments are for small checks on a CPU, e.g. a smaller model.)
 # Each run prints one `budget side=…` line of key=value (last), after the
 # side's own output.
 set -u
@@ -24,8 +24,11 @@ ours)
 	[ $# -ge 2 ] || usage
 	build=$1 data=$2 budget=${3:-300}
 	shift $(($# < 3 ? $# : 3))
-	rec=$(mktemp)
-	trap 'rm -f "$rec"' EXIT
+	rec=${RECORD:-}
+	if [ -z "$rec" ]; then
+		rec=$(mktemp)
+		trap 'rm -f "$rec"' EXIT
+	fi
 	"$build/trainer" data.path="$data" train.time_budget_s="$budget" "$@" --record "$rec" \
 		--description "budget.sh: $budget s side by side with PyTorch" || exit $?
 	# the summary block (key: value) of the trainer's stdout went above; the
