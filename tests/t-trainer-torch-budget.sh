@@ -28,7 +28,11 @@ for i in 1 2 3 4 5 6; do
 	seq "$i" 3 2000 | sed "s/^/doc $i line /" >"src/d$i.txt"
 done
 "$TRAINER" prepare-data --out d src 2>/dev/null
-cc -std=c11 -D_GNU_SOURCE -I"$ROOT/common" -I"$ROOT/trainer" "$ROOT/tests/torch/batches.c" \
+# a sanitizer build's library (make SAN=1) needs its runtime linked in too
+san=""
+nm "$BUILD/libtrainer.a" 2>/dev/null | grep -q __asan_ && san="-fsanitize=address,undefined"
+# shellcheck disable=SC2086
+cc -std=c11 -D_GNU_SOURCE $san -I"$ROOT/common" -I"$ROOT/trainer" "$ROOT/tests/torch/batches.c" \
 	"$BUILD/libtrainer.a" "$BUILD/libcommon.a" -ljansson -lm -fopenmp -o batches 2>cc.err
 expect_eq torch-budget-1.0 "the helper builds against the trainer's library" "" "$(cat cc.err)"
 
