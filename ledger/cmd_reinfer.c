@@ -1,7 +1,8 @@
 /* cmd_reinfer.c — `ledger reinfer`: read every stored description again
  * with the current inference rules (infer.h INFER_VERSION) after an
- * upgrade. Inferred changes (how = 'inferred') are replaced; exact and code
- * changes, and the runs they belong to, are left as they are. A repeat
+ * upgrade. Inferred changes (how = 'inferred') are replaced, and exact ones
+ * diffed again from the two configs as ingest diffs them now; code changes,
+ * and the runs themselves, are left as they are. A repeat
  * key builds on the parent's key and the run's changes (rkey.h), so new
  * changes can move the keys of their runs and of every run below them:
  * every run is keyed again, in ingest order (parents first), as ingest
@@ -24,10 +25,10 @@ const struct opt_cmd cmd_reinfer_spec = {
 	.name = "reinfer",
 	.summary = "recompute changes inferred from descriptions with the current rules",
 	.about = "Recompute the changes inferred from descriptions (how = 'inferred') with the\n"
-		 "current rules, after an upgrade of the ledger. Changes from two configs\n"
-		 "(exact) or from the code (code) are kept. Every run's repeat key is formed\n"
-		 "again, since a key builds on the parent's key and the run's changes. All in\n"
-		 "one transaction.\n"
+		 "current rules, after an upgrade of the ledger, and the changes between two\n"
+		 "configs (exact) as ingest finds them now; changes from the code (code) are\n"
+		 "kept. Every run's repeat key is formed again, since a key builds on the\n"
+		 "parent's key and the run's changes. All in one transaction.\n"
 		 "\n"
 		 "Prints the rules' version, how many runs were read, how many of them got\n"
 		 "another change set, and how many another repeat key.\n",
@@ -51,7 +52,7 @@ static const char sql_runs[] =
 struct reinfer {
 	sqlite3 *db;
 	struct store *store;
-	sqlite3_stmt *old_changes, *del, *ins, *set_key;
+	sqlite3_stmt *old_changes, *del, *ins, *del_exact, *ins_exact, *set_key;
 	int dry_run;
 	int failed; /* a statement failed (reported): roll back, exit 3 */
 	long runs, changed, keys;
@@ -131,6 +132,22 @@ static void write_changes(struct reinfer *ri, sqlite3_int64 run, const struct ch
 	}
 }
 
+static void write_exact(struct reinfer *ri, sqlite3_int64 run, const struct change_list *cl)
+{
+	sqlite3_bind_int64(ri->del_exact, 1, run);
+	step(ri, ri->del_exact, "delete the exact changes");
+	sqlite3_reset(ri->del_exact);
+	for (int i = 0; i < cl->n; i++) {
+		sqlite3_stmt *q = ri->ins_exact;
+		sqlite3_bind_int64(q, 1, run);
+		db_bind_text(q, 2, cl->v[i].var);
+		db_bind_text(q, 3, cl->v[i].old_val);
+		db_bind_text(q, 4, cl->v[i].new_val);
+		step(ri, q, "store the exact changes");
+		sqlite3_reset(q);
+	}
+}
+
 static void write_key(struct reinfer *ri, sqlite3_int64 run, const char *key)
 {
 	db_bind_text(ri->set_key, 1, key[0] ? key : NULL);
@@ -165,6 +182,28 @@ static void reinfer_changes(struct reinfer *ri, sqlite3_int64 id, const json_t *
 	change_list_release(&before);
 }
 
+/* Runs of two configs: the diff again, as ingest takes it now. Builds
+ * before INFER_VERSION 8 compared the configs' JSON, not their values, and
+ * recorded a parent's 8 against a child's 8.0 as a change. */
+static void reexact_changes(struct reinfer *ri, sqlite3_int64 id, const json_t *rec,
+			    struct change_list *now)
+{
+	struct change_list before = CHANGE_LIST_INIT;
+	load_changes(ri, id, &before);
+	if (store_exact_changes(ri->store, rec, now)) { /* the parent is gone: keep them */
+		change_list_release(now);
+		*now = before;
+		return;
+	}
+	ri->runs++;
+	if (!same_changes(now, &before)) {
+		ri->changed++;
+		if (!ri->dry_run)
+			write_exact(ri, id, now);
+	}
+	change_list_release(&before);
+}
+
 /* One row of sql_runs: its changes (inferred again, or as stored), then
  * its repeat key as ingest would form it now. */
 static void reinfer_run(struct reinfer *ri, sqlite3_stmt *row)
@@ -176,6 +215,8 @@ static void reinfer_run(struct reinfer *ri, sqlite3_stmt *row)
 	json_t *rec = json_loads((const char *)sqlite3_column_text(row, 3), 0, NULL);
 	if (how == CHANGES_INFERRED && rec)
 		reinfer_changes(ri, id, rec, &now);
+	else if (how == CHANGES_EXACT && rec)
+		reexact_changes(ri, id, rec, &now);
 	else if (how >= 0)
 		load_changes(ri, id, &now);
 	if (rec) {
@@ -198,6 +239,9 @@ static void prepare(struct reinfer *ri)
 	ri->del = db_prepare(ri->db, "DELETE FROM changes WHERE run = ?1 AND how = 'inferred'");
 	ri->ins = db_prepare(ri->db, "INSERT INTO changes(run, var, old, new, how, span, infer_version)"
 				     " VALUES(?1, ?2, ?3, ?4, 'inferred', ?5, ?6)");
+	ri->del_exact = db_prepare(ri->db, "DELETE FROM changes WHERE run = ?1 AND how = 'exact'");
+	ri->ins_exact = db_prepare(ri->db, "INSERT INTO changes(run, var, old, new, how)"
+					   " VALUES(?1, ?2, ?3, ?4, 'exact')");
 	ri->set_key = db_prepare(ri->db, "UPDATE runs SET repeat_key = ?1 WHERE id = ?2");
 }
 
@@ -206,6 +250,8 @@ static void finalize(struct reinfer *ri)
 	sqlite3_finalize(ri->old_changes);
 	sqlite3_finalize(ri->del);
 	sqlite3_finalize(ri->ins);
+	sqlite3_finalize(ri->del_exact);
+	sqlite3_finalize(ri->ins_exact);
 	sqlite3_finalize(ri->set_key);
 }
 

@@ -708,19 +708,27 @@ void store_infer_changes(struct store *st, const json_t *rec, struct change_list
 	change_list_release(&parent_state);
 }
 
+int store_exact_changes(struct store *st, const json_t *rec, struct change_list *out)
+{
+	const char *parent = runrec_str(rec, "parent");
+	json_t *cfg = json_object_get(rec, "config"), *pcfg = NULL;
+	if (!parent || !*parent || !json_is_object(cfg) || !parent_config(st, parent, &pcfg) ||
+	    !json_is_object(pcfg))
+		return -1;
+	changes_exact(pcfg, cfg, out);
+	return 0;
+}
+
 /* Exact when both configs exist; else, with a repository, from the
  * commits' diff; else inferred from the description. Returns how they
  * were found, or -1 when the run has no parent. */
 static int find_changes(struct store *st, const json_t *rec, struct change_list *out)
 {
 	const char *parent = runrec_str(rec, "parent");
-	json_t *cfg = json_object_get(rec, "config"), *pcfg = NULL;
 	if (!parent || !*parent)
 		return -1;
-	if (json_is_object(cfg) && parent_config(st, parent, &pcfg) && json_is_object(pcfg)) {
-		changes_exact(pcfg, cfg, out);
+	if (store_exact_changes(st, rec, out) == 0)
 		return CHANGES_EXACT;
-	}
 	if (st->code && code_changes(st, rec, parent, out) == 0)
 		return CHANGES_CODE;
 	store_infer_changes(st, rec, out);

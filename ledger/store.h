@@ -68,6 +68,11 @@ enum store_outcome store_put(struct store *st, json_t *rec, const struct store_s
  * state is remembered for its children. */
 void store_infer_changes(struct store *st, const json_t *rec, struct change_list *out);
 
+/* The exact changes ingest records for a run whose parent is stored and
+ * both have a config (infer.h changes_exact): 0 and out filled, sorted;
+ * -1 when either config is missing. For ledger reinfer. */
+int store_exact_changes(struct store *st, const json_t *rec, struct change_list *out);
+
 /* The runs columns that come straight from the record, read by
  * store_prepare so that the storing thread only binds them. Strings point
  * into the record (valid while it lives and is not changed); NULL when

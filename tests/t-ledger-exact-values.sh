@@ -5,6 +5,7 @@
 # prints it (show, the run page) prints two different numbers.
 . "$ROOT/tests/lib.sh"
 need sqlite3 sqlite3
+need jq jq
 H='"hardware":{"gpu_name":"NVIDIA H100 80GB HBM3"}'
 cat >runs.jsonl <<EOR
 {"schema":"runrec/1","run_id":"p","status":"ok","finished_at":"2026-03-16T10:00:00Z",$H,"config":{"optim.matrix_lr":0.001,"model.depth":8},"metrics":{"val_bpb":1.0}}
@@ -23,3 +24,17 @@ page=$(cat r/runs/c.md)
 expect_match exact-values-6 "the run page: the rate's two values differ in print" "$page" \
 	'^\| optim\.matrix\\_lr \| 0\.0010000000000000002 \| 0\.001 \| exact \|'
 expect_match exact-values-7 "depth: no parent value shown (the same value)" "$page" '^\| model\.depth \| 8 \|  \|  \|  \|$'
+
+# a ledger an earlier build wrote: the same runs with 'model.depth 8 -> 8'
+# stored as an exact change; reinfer diffs the configs again and drops it
+cp l.db old.db
+sql old.db "INSERT INTO changes(run, var, old, new, how) SELECT id, 'model.depth', '8', '8', 'exact' FROM runs WHERE run_id = 'c'"
+expect_code exact-values-9 "reinfer --dry-run on the old ledger" 0 "$LEDGER" --db old.db --format json reinfer --dry-run
+expect_eq exact-values-10 "it counts the run whose exact changes differ, writes nothing" '1 false 2' \
+	"$(printf '%s' "$out" | jq -r '"\(.n_changed) \(.written)"') $(sql old.db "SELECT count(*) FROM changes")"
+expect_code exact-values-11 "reinfer" 0 "$LEDGER" --db old.db reinfer
+expect_eq exact-values-12 "the change that changed nothing is gone, the real one kept" \
+	"optim.matrix_lr|0.001|0.0010000000000000002|exact" \
+	"$(sql old.db "SELECT var || '|' || old || '|' || new || '|' || how FROM changes")"
+expect_eq exact-values-13 "a second reinfer changes nothing" "0" \
+	"$("$LEDGER" --db old.db --format json reinfer | jq .n_changed)"

@@ -5,8 +5,9 @@
 # label read as a variable with a stale repeat key, a result read as a
 # change, a lost change, rows of version 1, and a tampered exact change);
 # --dry-run counts and writes nothing; reinfer gives back exactly the
-# inferred changes and repeat keys of a fresh ingest, leaves the exact
-# change alone, and a second reinfer finds nothing to do; json output;
+# inferred changes and repeat keys of a fresh ingest, puts the tampered
+# exact change back as the two configs give it (12 runs read: 5 inferred,
+# 7 exact), and a second reinfer finds nothing to do; json output;
 # usage errors.
 . "$ROOT/tests/lib.sh"
 # the rules' version, as the build has it (ledger/infer.h)
@@ -41,28 +42,28 @@ keys() { sql "$1" "SELECT group_concat(id || ' ' || ifnull(repeat_key, '-'), '|'
 
 sql old.db .dump >before.sql
 expect_code ledger-reinfer-1.1 "dry run exits 0" 0 "$LEDGER" --db old.db reinfer --dry-run
-expect_eq ledger-reinfer-1.2 "dry run: 5 runs read, 3 change sets and 1 repeat key differ" \
+expect_eq ledger-reinfer-1.2 "dry run: 12 runs read, 4 change sets and 1 repeat key differ" \
 	"infer_version  n_runs  n_changed  n_repeat_keys  written
-            $V       5          3              1  no" "$out"
+            $V      12          4              1  no" "$out"
 sql old.db .dump >after.sql
 cmp -s before.sql after.sql && ok ledger-reinfer-1.3 "dry run writes nothing" ||
 	not_ok ledger-reinfer-1.3 "dry run writes nothing"
 
 expect_code ledger-reinfer-2.1 "reinfer exits 0" 0 "$LEDGER" --db old.db --format json reinfer
-expect_eq ledger-reinfer-2.2 "json report: one object, counts n_*, written a boolean" "$V 5 3 1 true" \
+expect_eq ledger-reinfer-2.2 "json report: one object, counts n_*, written a boolean" "$V 12 4 1 true" \
 	"$(printf '%s' "$out" | jq -r '"\(.infer_version) \(.n_runs) \(.n_changed) \(.n_repeat_keys) \(.written)"')"
 expect_eq ledger-reinfer-2.3 "inferred changes as a fresh ingest makes them" "$(inferred fresh.db)" "$(inferred old.db)"
 expect_eq ledger-reinfer-2.4 "repeat keys as a fresh ingest makes them" "$(keys fresh.db)" "$(keys old.db)"
 expect_eq ledger-reinfer-2.5 "the label run's change" "model.depth 8 9 depth 8 to 9" \
 	"$(sql old.db "SELECT var, old, new, span FROM changes WHERE run = $label" | tr '|' ' ')"
-expect_eq ledger-reinfer-2.6 "an exact change is left alone" "exact 7 12" \
+expect_eq ledger-reinfer-2.6 "the tampered exact change: as the configs give it again" "exact 9 12" \
 	"$(sql old.db "SELECT how, old, new FROM changes WHERE run = $exact" | tr '|' ' ')"
 expect_eq ledger-reinfer-2.7 "every inferred row has the current version" "0" \
 	"$(sql old.db "SELECT count(*) FROM changes WHERE how = 'inferred' AND infer_version IS NOT $V")"
 
 expect_code ledger-reinfer-3.1 "again exits 0" 0 "$LEDGER" --db old.db --format tsv reinfer
 expect_eq ledger-reinfer-3.2 "again: nothing changes" "infer_version	n_runs	n_changed	n_repeat_keys	written
-$V	5	0	0	yes" "$out"
+$V	12	0	0	yes" "$out"
 
 expect_code ledger-reinfer-4.1 "unknown argument exits 2" 2 "$LEDGER" --db old.db reinfer --all
 expect_match ledger-reinfer-4.2 "... and says which" "$err" "unknown option '--all'"
