@@ -6,8 +6,9 @@
  *     ledger/ingest_runrec.c, which this build takes from 2 lines on
  *     (fuzz/fuzz.mk sets PIPE_MIN_LINES), not 2,048;
  *   - plain (ingest_plain_set, as RL_INGEST_PLAIN=1): one thread.
- * Aborts unless both leave the same rows in runs, changes and quarantine
- * (ingested_at aside), the same outcome counts and the same return. */
+ * Aborts unless both leave the same rows in runs, changes, metrics and
+ * quarantine (ingested_at aside), the same outcome counts and the same
+ * return. */
 #include <string.h>
 #include "fuzz_check.h"
 #include "ingest_sink.h"

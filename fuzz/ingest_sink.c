@@ -81,6 +81,7 @@ int fuzz_ingest_dump(enum ingest_format fmt, int (*reader)(struct ingest_file *f
 	if (dump) {
 		dump_table(ledger_db(), "runs", "id", dump);
 		dump_table(ledger_db(), "changes", "run, var", dump); /* WITHOUT ROWID */
+		dump_table(ledger_db(), "metrics", "run, name", dump); /* likewise */
 		dump_table(ledger_db(), "quarantine", "id", dump);
 	}
 	store_rollback(st);

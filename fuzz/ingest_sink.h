@@ -24,7 +24,7 @@
 int fuzz_ingest(enum ingest_format fmt, int (*reader)(struct ingest_file *f),
 		const uint8_t *data, size_t size, long *outcomes);
 /* The same, and when dump is not NULL every row the input left in the runs,
- * changes and quarantine tables (ingested_at aside) appended to it, read
+ * changes, metrics and quarantine tables (ingested_at aside) appended to it, read
  * before the rollback: to compare two ways of ingesting the same input. */
 int fuzz_ingest_dump(enum ingest_format fmt, int (*reader)(struct ingest_file *f),
 		     const uint8_t *data, size_t size, long *outcomes, sb *dump);

@@ -120,6 +120,18 @@ expect_eq ledger-ingest-7.4 "rows stored in file order" "2995|1|2999|0" \
 expect_eq ledger-ingest-7.5 "exact changes for every child whose parent was stored (not 701, 1001, 2001, 2901)" "2990" \
 	"$(sql big.db "SELECT count(*) FROM changes WHERE how = 'exact'")"
 
+# --- no orphan rows: foreign keys go unchecked inside a file's transaction
+# (store.c), so every changes, metrics and annotations row must name a stored
+# run by construction; a final record replacing its running one included.
+cfg=$(sql $DB "SELECT json_set(json_extract(record, '\$.config'), '\$.\"optim.matrix_lr\"', 0.07) FROM runs WHERE run_id = 'h100-a1b2c3-0001'")
+printf '{"schema":"runrec/1","run_id":"fk-1","status":"running","parent":"h100-a1b2c3-0001","config":%s}\n' "$cfg" >fk1.jsonl
+printf '{"schema":"runrec/1","run_id":"fk-1","status":"ok","parent":"h100-a1b2c3-0001","config":%s,"metrics":{"val_bpb":0.99,"mfu_percent":40}}\n' "$cfg" >fk2.jsonl
+expect_code ledger-ingest-7.6 "a running record, then its final one" 0 sh -c \
+	"\"$LEDGER\" --db $DB ingest fk1.jsonl && \"$LEDGER\" --db $DB ingest fk2.jsonl"
+expect_eq ledger-ingest-7.7 "the final record replaced the running one, its rows with it" "fk-1|ok|2|1" \
+	"$(sql $DB "SELECT run_id, status, (SELECT count(*) FROM metrics m WHERE m.run = r.id), (SELECT count(*) FROM changes c WHERE c.run = r.id) FROM runs r WHERE run_id = 'fk-1'")"
+expect_eq ledger-ingest-7.8 "foreign_key_check finds no orphan rows (one and two threads)" "" \
+	"$(sql $DB "PRAGMA foreign_key_check"; sql big.db "PRAGMA foreign_key_check")"
 # --- derived run_ids match runrec_ensure_id ------------------------------
 printf '{"schema":"runrec/1","status":"crash","run_id":null,"description":"no id"}\n{"schema":"runrec/1","status":"crash","description":"no id"}\n' >noid.jsonl
 expect_code ledger-ingest-8.1 "run_id null and absent are the same record" 0 "$LEDGER" --db n.db ingest noid.jsonl
