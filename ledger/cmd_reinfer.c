@@ -52,7 +52,7 @@ static const char sql_runs[] =
 struct reinfer {
 	sqlite3 *db;
 	struct store *store;
-	sqlite3_stmt *old_changes, *del, *ins, *del_exact, *ins_exact, *set_key;
+	sqlite3_stmt *old_changes, *del, *ins, *set_key;
 	int dry_run;
 	int failed; /* a statement failed (reported): roll back, exit 3 */
 	long runs, changed, keys;
@@ -114,10 +114,15 @@ static int same_spans(const struct change_list *a, const struct change_list *b)
 	return 1;
 }
 
-static void write_changes(struct reinfer *ri, sqlite3_int64 run, const struct change_list *cl)
+/* Replace the run's changes of one kind: inferred ones carry their span
+ * and the rules' version, exact ones neither (as ingest stores them). */
+static void write_changes(struct reinfer *ri, sqlite3_int64 run, const struct change_list *cl,
+			  const char *how)
 {
+	int inferred = !strcmp(how, "inferred");
 	sqlite3_bind_int64(ri->del, 1, run);
-	step(ri, ri->del, "delete the inferred changes");
+	sqlite3_bind_text(ri->del, 2, how, -1, SQLITE_STATIC);
+	step(ri, ri->del, "delete the changes found again");
 	sqlite3_reset(ri->del);
 	for (int i = 0; i < cl->n; i++) {
 		sqlite3_stmt *q = ri->ins;
@@ -125,25 +130,13 @@ static void write_changes(struct reinfer *ri, sqlite3_int64 run, const struct ch
 		db_bind_text(q, 2, cl->v[i].var);
 		db_bind_text(q, 3, cl->v[i].old_val);
 		db_bind_text(q, 4, cl->v[i].new_val);
-		db_bind_text(q, 5, cl->v[i].span);
-		sqlite3_bind_int(q, 6, INFER_VERSION);
-		step(ri, q, "store the inferred changes");
-		sqlite3_reset(q);
-	}
-}
-
-static void write_exact(struct reinfer *ri, sqlite3_int64 run, const struct change_list *cl)
-{
-	sqlite3_bind_int64(ri->del_exact, 1, run);
-	step(ri, ri->del_exact, "delete the exact changes");
-	sqlite3_reset(ri->del_exact);
-	for (int i = 0; i < cl->n; i++) {
-		sqlite3_stmt *q = ri->ins_exact;
-		sqlite3_bind_int64(q, 1, run);
-		db_bind_text(q, 2, cl->v[i].var);
-		db_bind_text(q, 3, cl->v[i].old_val);
-		db_bind_text(q, 4, cl->v[i].new_val);
-		step(ri, q, "store the exact changes");
+		sqlite3_bind_text(q, 5, how, -1, SQLITE_STATIC);
+		db_bind_text(q, 6, inferred ? cl->v[i].span : NULL);
+		if (inferred)
+			sqlite3_bind_int(q, 7, INFER_VERSION);
+		else
+			sqlite3_bind_null(q, 7);
+		step(ri, q, "store the changes found again");
 		sqlite3_reset(q);
 	}
 }
@@ -178,7 +171,7 @@ static void reinfer_changes(struct reinfer *ri, sqlite3_int64 id, const json_t *
 	ri->runs++;
 	ri->changed += !same;
 	if (!ri->dry_run && (!same || stale || !same_spans(now, &before)))
-		write_changes(ri, id, now);
+		write_changes(ri, id, now, "inferred");
 	change_list_release(&before);
 }
 
@@ -199,7 +192,7 @@ static void reexact_changes(struct reinfer *ri, sqlite3_int64 id, const json_t *
 	if (!same_changes(now, &before)) {
 		ri->changed++;
 		if (!ri->dry_run)
-			write_exact(ri, id, now);
+			write_changes(ri, id, now, "exact");
 	}
 	change_list_release(&before);
 }
@@ -236,12 +229,9 @@ static void prepare(struct reinfer *ri)
 {
 	ri->old_changes = db_prepare(ri->db, "SELECT var, old, new, span, infer_version FROM changes"
 					     " WHERE run = ?1 ORDER BY var");
-	ri->del = db_prepare(ri->db, "DELETE FROM changes WHERE run = ?1 AND how = 'inferred'");
+	ri->del = db_prepare(ri->db, "DELETE FROM changes WHERE run = ?1 AND how = ?2");
 	ri->ins = db_prepare(ri->db, "INSERT INTO changes(run, var, old, new, how, span, infer_version)"
-				     " VALUES(?1, ?2, ?3, ?4, 'inferred', ?5, ?6)");
-	ri->del_exact = db_prepare(ri->db, "DELETE FROM changes WHERE run = ?1 AND how = 'exact'");
-	ri->ins_exact = db_prepare(ri->db, "INSERT INTO changes(run, var, old, new, how)"
-					   " VALUES(?1, ?2, ?3, ?4, 'exact')");
+				     " VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)");
 	ri->set_key = db_prepare(ri->db, "UPDATE runs SET repeat_key = ?1 WHERE id = ?2");
 }
 
@@ -250,8 +240,6 @@ static void finalize(struct reinfer *ri)
 	sqlite3_finalize(ri->old_changes);
 	sqlite3_finalize(ri->del);
 	sqlite3_finalize(ri->ins);
-	sqlite3_finalize(ri->del_exact);
-	sqlite3_finalize(ri->ins_exact);
 	sqlite3_finalize(ri->set_key);
 }
 
