@@ -314,6 +314,66 @@ static const char *implied_aspect_ratio(const struct change_list *state, char *b
 	return buf;
 }
 
+/* The form of a value, for telling whether two values can be one knob's
+ * old and new: "#" for a number, "w" for a word ("relu", "true"), else
+ * the text squeezed (squeeze_lower) with each run of digits and points
+ * as '#': "(0.8, 0.95)" -> "(#,#)", "50M" -> "#m", "2^15" -> "#^#". */
+static void value_form(const char *v, char *buf, size_t n)
+{
+	double x;
+	char sq[128];
+	if (!parse_double(v, &x)) {
+		snprintf(buf, n, "#");
+		return;
+	}
+	squeeze_lower(v, sq, sizeof(sq));
+	size_t o = 0;
+	int word = 1;
+	for (const char *s = sq; *s && o + 1 < n; s++) {
+		if (isdigit((unsigned char)*s) || *s == '.') {
+			if (!o || buf[o - 1] != '#')
+				buf[o++] = '#';
+			word = 0;
+			continue;
+		}
+		if (!isalpha((unsigned char)*s) && *s != '_' && *s != '-')
+			word = 0;
+		buf[o++] = *s;
+	}
+	buf[o] = '\0';
+	if (word && o)
+		snprintf(buf, n, "w");
+}
+
+static int same_form(const char *a, const char *b)
+{
+	char fa[128], fb[128];
+	value_form(a, fa, sizeof(fa));
+	value_form(b, fb, sizeof(fb));
+	return !strcmp(fa, fb);
+}
+
+int infer_fill_old(const struct change_list *parent_state, struct change_list *changes)
+{
+	int filled = 0;
+	char ratio[32];
+	for (int i = 0; i < changes->n; i++) {
+		struct change *c = &changes->v[i];
+		if (c->old_val || !c->new_val)
+			continue;
+		const char *had = state_value(parent_state, c->var);
+		if (!had && !strcmp(c->var, "model.aspect_ratio"))
+			had = implied_aspect_ratio(parent_state, ratio, sizeof(ratio));
+		/* a value of another form ("2^15" for 32768, "50K" for "11.5M")
+		 * may be another reading of the knob: '?' says less, not wrong */
+		if (!had || same_value(had, c->new_val) || !same_form(had, c->new_val))
+			continue;
+		c->old_val = xstrdup(had);
+		filled++;
+	}
+	return filled;
+}
+
 int infer_drop_restated(const struct change_list *parent_state, struct change_list *changes)
 {
 	int kept = 0, dropped = 0;
