@@ -264,11 +264,36 @@ int infer_stated(const char *description, struct change_list *out)
 
 /* ---- context --------------------------------------------------------- */
 
+/* A state entry no description names: set ("1") while the state's width
+ * may be stale, because the depth or the aspect ratio moved without a
+ * width being stated (autoresearch derives width = depth x ratio, so
+ * "DEPTH=8" after depth 4, width 256 made it 512, while the state still
+ * says 256). Only infer_fill_old reads it: a restatement is still judged
+ * against the state as it is (infer_drop_restated, the infer-eval
+ * replay), but no width, and no ratio implied by one, is written down as
+ * a run's old value from it. */
+#define WIDTH_STALE "~model.dim.stale"
+
 void infer_state_advance(struct change_list *state, const struct change_list *changes)
 {
-	for (int i = 0; i < changes->n; i++)
-		change_list_add(state, changes->v[i].var, NULL, changes->v[i].new_val);
+	int width = 0, moved = 0;
+	const char *carried = NULL; /* a state copied into another carries its mark */
+	for (int i = 0; i < changes->n; i++) {
+		const struct change *c = &changes->v[i];
+		if (!strcmp(c->var, WIDTH_STALE)) {
+			carried = c->new_val ? c->new_val : "";
+			continue;
+		}
+		change_list_add(state, c->var, NULL, c->new_val);
+		width |= !strcmp(c->var, "model.dim");
+		moved |= !strcmp(c->var, "model.depth") || !strcmp(c->var, "model.aspect_ratio");
+	}
+	if (width || moved)
+		change_list_add(state, WIDTH_STALE, NULL, width ? NULL : "1");
+	if (carried)
+		change_list_add(state, WIDTH_STALE, NULL, *carried ? carried : NULL);
 }
+
 
 /* Text without white space, lower case: "(0.8, 0.95)" = "(0.8,0.95)". */
 static void squeeze_lower(const char *s, char *buf, size_t n)
@@ -297,6 +322,11 @@ static const char *state_value(const struct change_list *state, const char *var)
 		if (!strcmp(state->v[i].var, var))
 			return state->v[i].new_val;
 	return NULL;
+}
+
+static int width_stale(const struct change_list *state)
+{
+	return state_value(state, WIDTH_STALE) != NULL;
 }
 
 /* The aspect ratio a state implies where it knows the depth and the width
@@ -361,8 +391,11 @@ int infer_fill_old(const struct change_list *parent_state, struct change_list *c
 		struct change *c = &changes->v[i];
 		if (c->old_val || !c->new_val)
 			continue;
+		int stale = width_stale(parent_state);
+		if (stale && !strcmp(c->var, "model.dim"))
+			continue;
 		const char *had = state_value(parent_state, c->var);
-		if (!had && !strcmp(c->var, "model.aspect_ratio"))
+		if (!had && !stale && !strcmp(c->var, "model.aspect_ratio"))
 			had = implied_aspect_ratio(parent_state, ratio, sizeof(ratio));
 		/* a value of another form ("2^15" for 32768, "50K" for "11.5M")
 		 * may be another reading of the knob: '?' says less, not wrong */

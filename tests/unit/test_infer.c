@@ -538,6 +538,34 @@ static void test_fill_old(void)
 	change_list_add(&cl, "model.depth", NULL, "8");
 	CHECK("infer-fill-8", infer_fill_old(&state, &cl) == 0 && !cl.v[0].old_val);
 	change_list_release(&cl);
+
+	/* a depth moved without a stated width: the width followed it
+	 * (autoresearch), so the state's 256 is no old value, nor the ratio
+	 * 256 / 8; "dim=256" is still a restatement (the drop rule is as it
+	 * was); a width stated again makes the state's width a value again */
+	struct change_list step = CHANGE_LIST_INIT, copy = CHANGE_LIST_INIT;
+	infer_stated("baseline: depth=4 dim=256", &state);
+	infer_changes("DEPTH=8", &step);
+	infer_state_advance(&state, &step);
+	change_list_release(&step);
+	infer_state_advance(&copy, &state); /* as the state memo copies it */
+	infer_changes("dim=512, ASPECT_RATIO=96, depth 12", &cl);
+	CHECK("infer-fill-9", infer_fill_old(&copy, &cl) == 1);
+	got = render(&cl);
+	CHECK("infer-fill-10", !strcmp(got, "model.dim:~>512|model.aspect_ratio:~>96|model.depth:8>12"));
+	free(got);
+	change_list_release(&cl);
+	infer_changes("dim=256", &cl);
+	CHECK("infer-fill-11", infer_drop_restated(&copy, &cl) == 1);
+	change_list_release(&cl);
+	infer_changes("dim=512", &step);
+	infer_state_advance(&copy, &step);
+	change_list_release(&step);
+	infer_changes("dim=768", &cl);
+	CHECK("infer-fill-12", infer_fill_old(&copy, &cl) == 1 && !strcmp(cl.v[0].old_val, "512"));
+	change_list_release(&cl);
+	change_list_release(&copy);
+	change_list_release(&state);
 }
 
 /* A word longer than a token holds (found by fuzz_infer: cut inside a
