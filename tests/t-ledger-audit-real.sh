@@ -68,6 +68,10 @@ expect_eq audit-real-3.8 "a baseline that states nothing: row 2's olds unknown" 
 	"model.depth ? -> 8; model.dim ? -> 512" "$(changes_of b.db 'depth=8 dim=512%')"
 expect_eq audit-real-3.9 "... and then it is two knobs, confounded" 1 \
 	"$(confounded_with b.db "$(sql b.db "SELECT run_id FROM runs WHERE description LIKE 'depth=8 dim=512%'")")"
+"$REPORT" --db r.db campaign --campaign hsg --out rep-hsg --no-charts >/dev/null 2>&1
+expect_eq audit-real-3.10 "report campaign counts knobs the same way: the width is not asked for alone" \
+	"Measured only together with other variables — test each alone: train.device\\_batch\\_size." \
+	"$(grep '^Measured only together' rep-hsg/campaign-hsg.md)"
 
 # --- two more sessions (tests/fixtures/real/README.md): each finding read
 # against the rows. The campaign is the same declaration each time.
