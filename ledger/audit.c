@@ -980,46 +980,70 @@ static void audit_out_of_scope(struct audit *a)
 	free(vars);
 }
 
-static int in_vars(const char *const *vars, int n, const char *var)
+static const struct knob_change *find_change(const struct knob_change *ch, int n, const char *var)
 {
 	for (int i = 0; i < n; i++)
-		if (!strcmp(vars[i], var))
-			return 1;
-	return 0;
+		if (!strcmp(ch[i].var, var))
+			return &ch[i];
+	return NULL;
+}
+
+/* Both sides of c as positive numbers; 0 when either is unknown or not one. */
+static int known_sides(const struct knob_change *c, double *old, double *new_)
+{
+	return c && c->old && c->new_ && !parse_double(c->old, old) &&
+	       !parse_double(c->new_, new_) && *old > 0 && *new_ > 0;
+}
+
+/* The width follows a depth change at a fixed aspect ratio (autoresearch:
+ * width = depth x ratio): "depth=8 dim=512" after depth 4, width 256
+ * keeps 64 per layer. Only with both old values known: "depth 8, dim
+ * 512" against a '?' parent may have moved the ratio too. */
+static int width_follows_depth(const struct knob_change *ch, int n)
+{
+	double d0, d1, w0, w1;
+	if (find_change(ch, n, "model.aspect_ratio") ||
+	    !known_sides(find_change(ch, n, "model.depth"), &d0, &d1) ||
+	    !known_sides(find_change(ch, n, "model.dim"), &w0, &w1))
+		return 0;
+	double r0 = w0 / d0, r1 = w1 / d1;
+	return fabs(r0 - r1) <= 1e-9 * fmax(r0, r1);
 }
 
 /* A variable that follows from another the run changed, and so is no
  * second knob: with the model width fixed the head count is width /
  * head_dim ("more heads, head_dim 128 -> 64"), and autoresearch's width is
  * depth x aspect ratio ("ASPECT_RATIO 64 to 80; model_dim goes from 256 to
- * 384"). Only where the third variable of the relation did not change:
- * width and heads changed together may be two knobs (head_dim follows). */
-int audit_derived_var(const char *var, const char *const *vars, int n)
+ * 384"; "depth 4 -> 8, dim 256 -> 512" at ratio 64). Only where the third
+ * variable of the relation did not change: width and heads changed
+ * together may be two knobs (head_dim follows). */
+int audit_derived_var(const struct knob_change *ch, int n, int i)
 {
 	static const struct { const char *var, *from, *fixed; } rules[] = {
 		{ "model.heads", "model.head_dim", "model.dim" },
 		{ "model.dim", "model.aspect_ratio", "model.depth" },
 	};
-	for (size_t i = 0; i < ARRAY_SIZE(rules); i++)
-		if (!strcmp(var, rules[i].var) && in_vars(vars, n, rules[i].from) &&
-		    !in_vars(vars, n, rules[i].fixed))
+	const char *var = ch[i].var;
+	for (size_t k = 0; k < ARRAY_SIZE(rules); k++)
+		if (!strcmp(var, rules[k].var) && find_change(ch, n, rules[k].from) &&
+		    !find_change(ch, n, rules[k].fixed))
 			return 1;
-	return 0;
+	return !strcmp(var, "model.dim") && width_follows_depth(ch, n);
 }
 
 /* The run's changed variables that are knobs of their own (not derived),
  * and the first of them in *first (NULL when none). */
 static int run_knobs(const struct arun *r, const char **first)
 {
-	const char **vars = xcalloc((size_t)r->nch + 1, sizeof(*vars));
+	struct knob_change *ch = xcalloc((size_t)r->nch + 1, sizeof(*ch));
 	for (int i = 0; i < r->nch; i++)
-		vars[i] = r->ch[i].var;
+		ch[i] = (struct knob_change){ r->ch[i].var, r->ch[i].old, r->ch[i].new_ };
 	int knobs = 0;
 	*first = NULL;
 	for (int i = 0; i < r->nch; i++)
-		if (!audit_derived_var(vars[i], vars, r->nch) && !knobs++)
-			*first = vars[i];
-	free(vars);
+		if (!audit_derived_var(ch, r->nch, i) && !knobs++)
+			*first = r->ch[i].var;
+	free(ch);
 	return knobs;
 }
 

@@ -123,13 +123,19 @@ int audit_campaign(sqlite3 *db, const char *campaign, const struct audit_opts *o
  * database error. */
 int audit_all(sqlite3 *db, const struct audit_opts *o, struct finding_list *out);
 
-/* 1 when var follows from another of the run's changed variables vars[n]
- * and so is no knob of its own: the head count when head_dim changed and
- * the width did not (heads = width / head_dim), the width when the aspect
- * ratio changed and the depth did not (autoresearch: width = depth x
- * aspect ratio). The audit's confounded rule, coverage and report
- * campaign count knobs by it. */
-int audit_derived_var(const char *var, const char *const *vars, int n);
+/* One change of a run as the knob rule reads it (old/new_: NULL unknown). */
+struct knob_change {
+	const char *var, *old, *new_;
+};
+
+/* 1 when change ch[i] follows from another of the run's changes ch[n] and
+ * so is no knob of its own: the head count when head_dim changed and the
+ * width did not (heads = width / head_dim); the width when the aspect
+ * ratio changed and the depth did not, or when the depth changed, the
+ * aspect ratio did not, and the known old and new values keep width /
+ * depth (autoresearch: width = depth x aspect ratio). The audit's
+ * confounded rule, coverage and report campaign count knobs by it. */
+int audit_derived_var(const struct knob_change *ch, int n, int i);
 
 /* Search-space coverage: for each glob of the campaign, the valid runs
  * that changed only variables matching it (and exactly one variable),

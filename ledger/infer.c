@@ -264,11 +264,36 @@ int infer_stated(const char *description, struct change_list *out)
 
 /* ---- context --------------------------------------------------------- */
 
+/* A state entry no description names: set ("1") while the state's width
+ * may be stale, because the depth or the aspect ratio moved without a
+ * width being stated (autoresearch derives width = depth x ratio, so
+ * "DEPTH=8" after depth 4, width 256 made it 512, while the state still
+ * says 256). Only infer_fill_old reads it: a restatement is still judged
+ * against the state as it is (infer_drop_restated, the infer-eval
+ * replay), but no width, and no ratio implied by one, is written down as
+ * a run's old value from it. */
+#define WIDTH_STALE "~model.dim.stale"
+
 void infer_state_advance(struct change_list *state, const struct change_list *changes)
 {
-	for (int i = 0; i < changes->n; i++)
-		change_list_add(state, changes->v[i].var, NULL, changes->v[i].new_val);
+	int width = 0, moved = 0;
+	const char *carried = NULL; /* a state copied into another carries its mark */
+	for (int i = 0; i < changes->n; i++) {
+		const struct change *c = &changes->v[i];
+		if (!strcmp(c->var, WIDTH_STALE)) {
+			carried = c->new_val ? c->new_val : "";
+			continue;
+		}
+		change_list_add(state, c->var, NULL, c->new_val);
+		width |= !strcmp(c->var, "model.dim");
+		moved |= !strcmp(c->var, "model.depth") || !strcmp(c->var, "model.aspect_ratio");
+	}
+	if (width || moved)
+		change_list_add(state, WIDTH_STALE, NULL, width ? NULL : "1");
+	if (carried)
+		change_list_add(state, WIDTH_STALE, NULL, *carried ? carried : NULL);
 }
+
 
 /* Text without white space, lower case: "(0.8, 0.95)" = "(0.8,0.95)". */
 static void squeeze_lower(const char *s, char *buf, size_t n)
@@ -299,6 +324,11 @@ static const char *state_value(const struct change_list *state, const char *var)
 	return NULL;
 }
 
+static int width_stale(const struct change_list *state)
+{
+	return state_value(state, WIDTH_STALE) != NULL;
+}
+
 /* The aspect ratio a state implies where it knows the depth and the width
  * but not the ratio: autoresearch sets model_dim = depth * ASPECT_RATIO
  * (rounded up to whole heads, so only a ratio that divides evenly is
@@ -312,6 +342,69 @@ static const char *implied_aspect_ratio(const struct change_list *state, char *b
 		return NULL;
 	snprintf(buf, n, "%.0f", w / d);
 	return buf;
+}
+
+/* The form of a value, for telling whether two values can be one knob's
+ * old and new: "#" for a number, "w" for a word ("relu", "true"), else
+ * the text squeezed (squeeze_lower) with each run of digits and points
+ * as '#': "(0.8, 0.95)" -> "(#,#)", "50M" -> "#m", "2^15" -> "#^#". */
+static void value_form(const char *v, char *buf, size_t n)
+{
+	double x;
+	char sq[128];
+	if (!parse_double(v, &x)) {
+		snprintf(buf, n, "#");
+		return;
+	}
+	squeeze_lower(v, sq, sizeof(sq));
+	size_t o = 0;
+	int word = 1;
+	for (const char *s = sq; *s && o + 1 < n; s++) {
+		if (isdigit((unsigned char)*s) || *s == '.') {
+			if (!o || buf[o - 1] != '#')
+				buf[o++] = '#';
+			word = 0;
+			continue;
+		}
+		if (!isalpha((unsigned char)*s) && *s != '_' && *s != '-')
+			word = 0;
+		buf[o++] = *s;
+	}
+	buf[o] = '\0';
+	if (word && o)
+		snprintf(buf, n, "w");
+}
+
+static int same_form(const char *a, const char *b)
+{
+	char fa[128], fb[128];
+	value_form(a, fa, sizeof(fa));
+	value_form(b, fb, sizeof(fb));
+	return !strcmp(fa, fb);
+}
+
+int infer_fill_old(const struct change_list *parent_state, struct change_list *changes)
+{
+	int filled = 0;
+	char ratio[32];
+	for (int i = 0; i < changes->n; i++) {
+		struct change *c = &changes->v[i];
+		if (c->old_val || !c->new_val)
+			continue;
+		int stale = width_stale(parent_state);
+		if (stale && !strcmp(c->var, "model.dim"))
+			continue;
+		const char *had = state_value(parent_state, c->var);
+		if (!had && !stale && !strcmp(c->var, "model.aspect_ratio"))
+			had = implied_aspect_ratio(parent_state, ratio, sizeof(ratio));
+		/* a value of another form ("2^15" for 32768, "50K" for "11.5M")
+		 * may be another reading of the knob: '?' says less, not wrong */
+		if (!had || same_value(had, c->new_val) || !same_form(had, c->new_val))
+			continue;
+		c->old_val = xstrdup(had);
+		filled++;
+	}
+	return filled;
 }
 
 int infer_drop_restated(const struct change_list *parent_state, struct change_list *changes)

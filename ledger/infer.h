@@ -25,7 +25,7 @@ const char *change_how_name(enum change_how how);
 /* The version of the inference rules; stored with every inferred change so
  * `ledger reinfer` knows what an upgrade may recompute. Bump it whenever
  * infer_changes can give a different answer for some description. */
-#define INFER_VERSION 8
+#define INFER_VERSION 9
 
 struct change_list {
 	struct change *v;
@@ -96,10 +96,21 @@ void infer_state_advance(struct change_list *state, const struct change_list *ch
 /* Drop from changes each one whose new value equals the value parent_state
  * knows for its variable (numbers numerically, text case-insensitively).
  * A change that states its old value is kept (the text knows the parent
- * better than the inferred state does). Old values are never filled in
- * from the state: '?' is what the text says. Returns how many were
+ * better than the inferred state does). Old values are not filled in
+ * here (infer_fill_old does, for ingest). Returns how many were
  * dropped. */
 int infer_drop_restated(const struct change_list *parent_state, struct change_list *changes);
+
+/* Fill the old value of each change that has none ('?') from what
+ * parent_state knows for its variable (for model.aspect_ratio, also the
+ * ratio the state's depth and width imply): "depth=8" after "baseline:
+ * depth=4" is depth 4 -> 8. Left '?': an unknown state value, a new
+ * value that is unknown, equal to the state's (a restatement,
+ * infer_drop_restated's), or of another form ("2^15" against 32768,
+ * "50K" against "11.5M", a tuple against a number). Ingest and reinfer
+ * use it (store.c); text-only inference does not. Returns how many were
+ * filled. */
+int infer_fill_old(const struct change_list *parent_state, struct change_list *changes);
 
 /* The config key for a human name ("embedding LR" -> "optim.embedding_lr"),
  * or NULL when the alias table does not know it. */

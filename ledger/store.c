@@ -722,6 +722,8 @@ void store_infer_changes(struct store *st, const json_t *rec, struct change_list
 	if (parent && *parent)
 		run_state(st, parent, &parent_state);
 	infer_drop_restated(&parent_state, out);
+	/* after the drop: a value equal to the state's is no change at all */
+	infer_fill_old(&parent_state, out);
 	change_list_sort(out);
 	if (run_id) { /* its children ask next */
 		infer_state_advance(&parent_state, out);

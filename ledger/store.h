@@ -64,7 +64,9 @@ enum store_outcome store_put(struct store *st, json_t *rec, const struct store_s
  * the changes its description states (infer.h infer_changes), less those
  * that restate a value its parent already had (infer_drop_restated, with
  * the parent's inferred state: its config, or a root's stated values
- * advanced by the stored changes down the chain). Sorted. The run's own
+ * advanced by the stored changes down the chain), with the old value of
+ * each remaining change the text leaves '?' taken from that state where
+ * it knows one of the same form (infer_fill_old). Sorted. The run's own
  * state is remembered for its children. */
 void store_infer_changes(struct store *st, const json_t *rec, struct change_list *out);
 

@@ -53,19 +53,27 @@ struct crun {
  * "measured alone" and "test each alone" say what the audit says. */
 static int count_knobs(int *failed, sqlite3_stmt *st, sqlite3_int64 id)
 {
-	char **vars = NULL;
+	char **text = NULL; /* var, old, new of each change */
+	struct knob_change *ch = NULL;
 	int n = 0, knobs = 0;
 	sqlite3_reset(st);
 	sqlite3_bind_int64(st, 1, id);
-	while (runs_step(failed, st, "read the runs' changed variables") == SQLITE_ROW) {
-		vars = xrealloc(vars, (size_t)(n + 1) * sizeof(*vars));
-		vars[n++] = xstrdup(runs_col_text(st, 0));
+	while (runs_step(failed, st, "read the runs' changes") == SQLITE_ROW) {
+		text = xrealloc(text, (size_t)(n + 1) * 3 * sizeof(*text));
+		for (int k = 0; k < 3; k++)
+			text[3 * n + k] = sqlite3_column_type(st, k) == SQLITE_NULL
+						  ? NULL : xstrdup(runs_col_text(st, k));
+		n++;
 	}
+	ch = xcalloc((size_t)n + 1, sizeof(*ch));
 	for (int i = 0; i < n; i++)
-		knobs += !audit_derived_var(vars[i], (const char *const *)vars, n);
+		ch[i] = (struct knob_change){ text[3 * i], text[3 * i + 1], text[3 * i + 2] };
 	for (int i = 0; i < n; i++)
-		free(vars[i]);
-	free(vars);
+		knobs += !audit_derived_var(ch, n, i);
+	for (int i = 0; i < 3 * n; i++)
+		free(text[i]);
+	free(text);
+	free(ch);
 	return knobs;
 }
 
@@ -111,7 +119,7 @@ static void load_members(struct camp *c)
 		      "ORDER BY r.t_finished IS NULL, r.t_finished, r.id", k, k);
 	sql_args_text(&args, c->name);
 	sqlite3_stmt *st = db_prepare(c->db, sql.buf), *ch = runs_changes_stmt(c->db);
-	sqlite3_stmt *vars = db_prepare(c->db, "SELECT var FROM changes WHERE run = ?1");
+	sqlite3_stmt *vars = db_prepare(c->db, "SELECT var, old, new FROM changes WHERE run = ?1");
 	sql_args_bind(&args, st, 1);
 	int cap = 0;
 	sb text = SB_INIT;

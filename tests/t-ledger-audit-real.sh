@@ -37,6 +37,42 @@ expect_eq audit-real-3.2 "the baseline records no change" "0" \
 expect_eq audit-real-3.3 "every change is inferred from the text, with its span" "0" \
 	"$(sql r.db "SELECT count(*) FROM changes WHERE how <> 'inferred' OR span IS NULL")"
 
+# 3b: row 2 "depth=8 dim=512 50M params" after "baseline: depth=4 dim=256":
+# the old values are the parent's state (the text leaves them '?'), and the
+# width follows the depth at the same 64 per layer (autoresearch: width =
+# depth x ASPECT_RATIO), so it is one knob, not a confound. A made-up row
+# that moves them at another ratio still is one; so is row 2 where the
+# baseline states nothing (the old values unknown)
+changes_of() { sql "$1" "SELECT group_concat(var || ' ' || coalesce(old, '?') || ' -> ' || new, '; ') FROM
+	(SELECT c.* FROM changes c JOIN runs r ON r.id = c.run WHERE r.description LIKE '$2' ORDER BY var)"; }
+confounded_with() { # DB RUN_ID: how many confounded findings name the run
+	"$LEDGER" --db "$1" audit --campaign hsg --kind confounded --format json |
+		jq --arg r "$2" '[.[] | select(.runs | index($r))] | length'; }
+hsg_variant() { # DB FILE
+	"$LEDGER" --db "$1" ingest "$2" --hardware "Apple M3 Max" --campaign hsg \
+		--started-at 2026-03-10T00:00:00Z >/dev/null 2>&1
+	"$LEDGER" --db "$1" campaign add c.json >/dev/null; }
+expect_eq audit-real-3.4 "row 2: depth 4 -> 8, width 256 -> 512, the olds from the baseline's state" \
+	"model.depth 4 -> 8; model.dim 256 -> 512" "$(changes_of r.db 'depth=8 dim=512%')"
+expect_eq audit-real-3.5 "... and it is in no confounded finding" 0 \
+	"$(confounded_with r.db "$(sql r.db "SELECT run_id FROM runs WHERE description LIKE 'depth=8 dim=512%'")")"
+awk 'NR == 3 { print "c0ffee1\t1.9\t0.0\tdiscard\tdepth=8 dim=768 made up: 96 per layer" } { print }' "$F" >ratio.tsv
+hsg_variant m.db ratio.tsv
+expect_eq audit-real-3.6 "a made-up row at another ratio: depth 4 -> 8, width 256 -> 768" \
+	"model.depth 4 -> 8; model.dim 256 -> 768" "$(changes_of m.db 'depth=8 dim=768%')"
+expect_eq audit-real-3.7 "... is confounded; row 2 of the same file still is not" "1 0" \
+	"$(confounded_with m.db "$(sql m.db "SELECT run_id FROM runs WHERE description LIKE 'depth=8 dim=768%'")") $(confounded_with m.db "$(sql m.db "SELECT run_id FROM runs WHERE description LIKE 'depth=8 dim=512%'")")"
+awk -F'\t' 'BEGIN { OFS = "\t" } NR == 2 { $5 = "baseline" } { print }' "$F" >blind.tsv
+hsg_variant b.db blind.tsv
+expect_eq audit-real-3.8 "a baseline that states nothing: row 2's olds unknown" \
+	"model.depth ? -> 8; model.dim ? -> 512" "$(changes_of b.db 'depth=8 dim=512%')"
+expect_eq audit-real-3.9 "... and then it is two knobs, confounded" 1 \
+	"$(confounded_with b.db "$(sql b.db "SELECT run_id FROM runs WHERE description LIKE 'depth=8 dim=512%'")")"
+"$REPORT" --db r.db campaign --campaign hsg --out rep-hsg --no-charts >/dev/null 2>&1
+expect_eq audit-real-3.10 "report campaign counts knobs the same way: the width is not asked for alone" \
+	"Measured only together with other variables — test each alone: train.device\\_batch\\_size." \
+	"$(grep '^Measured only together' rep-hsg/campaign-hsg.md)"
+
 # --- two more sessions (tests/fixtures/real/README.md): each finding read
 # against the rows. The campaign is the same declaration each time.
 audit_session() { # DB FILE CAMPAIGN GPU

@@ -4,7 +4,8 @@
 # restate the kept values next to a real change, a toggle restated after it
 # was kept, a restatement with its old value written out); ingest it and
 # check, row by row, the changes recorded: restated values are gone, real
-# changes stay, nothing is filled in. Then a runrec/1 run without a config
+# changes stay, with the old value the parent's state knows (infer_fill_old;
+# no width or ratio from a state whose depth moved without a stated width). Then a runrec/1 run without a config
 # whose parent has one: the parent's config is what it had. A file whose
 # first row crashed: that row is the parent of the rows until a keep. Then reinfer
 # finds nothing to redo on a fresh ingest, and removes a restatement that an
@@ -34,18 +35,18 @@ changes() {
 	printf '%s\n' "${v:--}"
 }
 expect_eq ledger-ingest-context-1.2 "the baseline records nothing (its values are its state)" "-" "$(changes c1)"
-expect_eq ledger-ingest-context-1.3 "a kept change" "model.depth ? 8" "$(changes c2)"
-expect_eq ledger-ingest-context-1.4 "depth 8 restated after the kept DEPTH=8: only the aspect ratio" \
+expect_eq ledger-ingest-context-1.3 "a kept change, its old value the baseline's" "model.depth 4 8" "$(changes c2)"
+expect_eq ledger-ingest-context-1.4 "depth 8 restated after the kept DEPTH=8: only the aspect ratio (old '?': the width followed the depth)" \
 	"model.aspect_ratio ? 96" "$(changes c3)"
 expect_eq ledger-ingest-context-1.5 "dim 256 from the baseline's description is no change; 'depth 8 to 12' is" \
 	"model.depth 8 12" "$(changes c4)"
 expect_eq ledger-ingest-context-1.6 "a step of unknown size is a change" "train.total_batch_size ? ?" "$(changes c5)"
-expect_eq ledger-ingest-context-1.7 "depth back to 4 is a change (the parent is at 8), old not filled in" \
-	"model.depth ? 4" "$(changes c6)"
+expect_eq ledger-ingest-context-1.7 "depth back to 4 is a change, from the parent's 8" \
+	"model.depth 8 4" "$(changes c6)"
 expect_eq ledger-ingest-context-1.8 "a kept toggle" "desc.value_embeddings ? true" "$(changes c7)"
 expect_eq ledger-ingest-context-1.9 "the kept toggle restated: only weight decay" "optim.weight_decay ? 0.1" "$(changes c8)"
 expect_eq ledger-ingest-context-1.10 "turning it off is a change; depth and dim restated are not" \
-	"desc.value_embeddings ? false" "$(changes c9)"
+	"desc.value_embeddings true false" "$(changes c9)"
 expect_eq ledger-ingest-context-1.11 "a restatement with its old value written out is kept (the text knows better)" \
 	"model.depth 4 8" "$(changes c10)"
 
@@ -75,7 +76,7 @@ cat >rr.jsonl <<'EOT'
 {"schema":"runrec/1","run_id":"k","parent":"p","description":"MATRIX_LR=0.04, depth 9","status":"ok","decision":"discard"}
 EOT
 expect_code ledger-ingest-context-2.1 "runrec ingest exits 0" 0 "$LEDGER" --db rr.db ingest rr.jsonl
-expect_eq ledger-ingest-context-2.2 "the parent's config value is no change" "model.depth||9|inferred" \
+expect_eq ledger-ingest-context-2.2 "the parent's config value is no change; the other's old is the config's" "model.depth|8|9|inferred" \
 	"$(sql rr.db "SELECT c.var, c.old, c.new, c.how FROM changes c JOIN runs r ON r.id = c.run WHERE r.run_id = 'k'")"
 
 expect_code ledger-ingest-context-3.1 "reinfer --dry-run on a fresh ingest" 0 "$LEDGER" --db $DB --format tsv reinfer --dry-run

@@ -488,6 +488,30 @@ static void test_parent_mean(void)
 	finding_list_release(&fl);
 }
 
+/* audit_derived_var: which of a run's changes follow from another. */
+static void test_derived(void)
+{
+	const struct knob_change deep[] = {
+		{ "model.depth", "4", "8" }, { "model.dim", "256", "512" } };
+	CHECK("audit-derived-1", !audit_derived_var(deep, 2, 0) && audit_derived_var(deep, 2, 1));
+	const struct knob_change wide[] = { /* ratio 64 -> 96 */
+		{ "model.depth", "4", "8" }, { "model.dim", "256", "768" } };
+	CHECK("audit-derived-2", !audit_derived_var(wide, 2, 1));
+	const struct knob_change blind[] = { /* the parent's width unknown */
+		{ "model.depth", "4", "8" }, { "model.dim", NULL, "512" } };
+	CHECK("audit-derived-3", !audit_derived_var(blind, 2, 1));
+	const struct knob_change ratio_too[] = { /* the ratio moved as well */
+		{ "model.aspect_ratio", "64", "64.5" }, { "model.depth", "4", "8" },
+		{ "model.dim", "256", "512" } };
+	CHECK("audit-derived-4", !audit_derived_var(ratio_too, 3, 2));
+	const struct knob_change by_ratio[] = { /* the depth fixed: the old rule */
+		{ "model.aspect_ratio", "64", "80" }, { "model.dim", NULL, "384" } };
+	CHECK("audit-derived-5", audit_derived_var(by_ratio, 2, 1) && !audit_derived_var(by_ratio, 2, 0));
+	const struct knob_change heads[] = {
+		{ "model.head_dim", "128", "64" }, { "model.heads", NULL, "8" } };
+	CHECK("audit-derived-6", audit_derived_var(heads, 2, 1));
+}
+
 int main(void)
 {
 	rl_progname = "test_audit";
@@ -495,6 +519,7 @@ int main(void)
 	test_seed();
 	test_rules();
 	test_parent_mean();
+	test_derived();
 	db_close(db);
 	return check_status();
 }

@@ -476,6 +476,98 @@ static void test_context(void)
 	change_list_release(&cl);
 }
 
+/* Old values from the parent's state (infer_fill_old): filled where the
+ * state knows a value of the new value's form, left '?' otherwise. */
+static void test_fill_old(void)
+{
+	struct change_list state = CHANGE_LIST_INIT, cl = CHANGE_LIST_INIT;
+	char *got;
+	infer_stated("baseline: depth=4 dim=256 11.5M params", &state);
+	change_list_add(&state, "optim.adam_betas", NULL, "(0.8, 0.95)");
+	change_list_add(&state, "desc.params", NULL, "11.5M");
+	change_list_add(&state, "desc.tokens", NULL, "2^15");
+	change_list_add(&state, "model.activation", NULL, "gelu");
+	change_list_add(&state, "desc.tying", NULL, "true");
+	change_list_add(&state, "train.total_batch_size", NULL, NULL); /* after "halve batch" */
+
+	infer_changes("depth=8 dim=512 — only 69 steps", &cl);
+	CHECK("infer-fill-1", infer_fill_old(&state, &cl) == 2);
+	got = render(&cl);
+	CHECK("infer-fill-2", !strcmp(got, "model.depth:4>8|model.dim:256>512"));
+	free(got);
+	change_list_release(&cl);
+
+	/* same forms: a tuple, a number with a unit, a word */
+	change_list_add(&cl, "optim.adam_betas", NULL, "(0.9,0.95)");
+	change_list_add(&cl, "desc.params", NULL, "50M");
+	change_list_add(&cl, "model.activation", NULL, "relu");
+	CHECK("infer-fill-3", infer_fill_old(&state, &cl) == 3);
+	got = render(&cl);
+	CHECK("infer-fill-4", !strcmp(got, "optim.adam_betas:(0.8, 0.95)>(0.9,0.95)|"
+					   "desc.params:11.5M>50M|model.activation:gelu>relu"));
+	free(got);
+	change_list_release(&cl);
+
+	/* left '?': another form (a number for a tuple, another unit, a power
+	 * for its value, a number for a word), an unknown state value, a
+	 * variable the state lacks, the state's own value (a restatement is
+	 * infer_drop_restated's), an unknown new value; a stated old stays */
+	change_list_add(&cl, "optim.adam_betas", NULL, "0.9");
+	change_list_add(&cl, "desc.params", NULL, "50K");
+	change_list_add(&cl, "desc.tokens", NULL, "32768");
+	change_list_add(&cl, "desc.tying", NULL, "0");
+	change_list_add(&cl, "train.total_batch_size", NULL, "262144");
+	change_list_add(&cl, "optim.matrix_lr", NULL, "0.05");
+	change_list_add(&cl, "model.dim", NULL, "256.0");
+	change_list_add(&cl, "model.activation", NULL, NULL);
+	change_list_add(&cl, "model.depth", "2", "8");
+	CHECK("infer-fill-5", infer_fill_old(&state, &cl) == 0);
+	got = render(&cl);
+	CHECK("infer-fill-6", !strcmp(got, "optim.adam_betas:~>0.9|desc.params:~>50K|desc.tokens:~>32768|"
+					   "desc.tying:~>0|train.total_batch_size:~>262144|"
+					   "optim.matrix_lr:~>0.05|model.dim:~>256.0|model.activation:~>~|"
+					   "model.depth:2>8"));
+	free(got);
+	change_list_release(&cl);
+
+	/* the aspect ratio the depth and width imply: 256 / 4 */
+	change_list_add(&cl, "model.aspect_ratio", NULL, "96");
+	CHECK("infer-fill-7", infer_fill_old(&state, &cl) == 1 && !strcmp(cl.v[0].old_val, "64"));
+	change_list_release(&cl);
+	change_list_release(&state);
+	change_list_add(&cl, "model.depth", NULL, "8");
+	CHECK("infer-fill-8", infer_fill_old(&state, &cl) == 0 && !cl.v[0].old_val);
+	change_list_release(&cl);
+
+	/* a depth moved without a stated width: the width followed it
+	 * (autoresearch), so the state's 256 is no old value, nor the ratio
+	 * 256 / 8; "dim=256" is still a restatement (the drop rule is as it
+	 * was); a width stated again makes the state's width a value again */
+	struct change_list step = CHANGE_LIST_INIT, copy = CHANGE_LIST_INIT;
+	infer_stated("baseline: depth=4 dim=256", &state);
+	infer_changes("DEPTH=8", &step);
+	infer_state_advance(&state, &step);
+	change_list_release(&step);
+	infer_state_advance(&copy, &state); /* as the state memo copies it */
+	infer_changes("dim=512, ASPECT_RATIO=96, depth 12", &cl);
+	CHECK("infer-fill-9", infer_fill_old(&copy, &cl) == 1);
+	got = render(&cl);
+	CHECK("infer-fill-10", !strcmp(got, "model.dim:~>512|model.aspect_ratio:~>96|model.depth:8>12"));
+	free(got);
+	change_list_release(&cl);
+	infer_changes("dim=256", &cl);
+	CHECK("infer-fill-11", infer_drop_restated(&copy, &cl) == 1);
+	change_list_release(&cl);
+	infer_changes("dim=512", &step);
+	infer_state_advance(&copy, &step);
+	change_list_release(&step);
+	infer_changes("dim=768", &cl);
+	CHECK("infer-fill-12", infer_fill_old(&copy, &cl) == 1 && !strcmp(cl.v[0].old_val, "512"));
+	change_list_release(&cl);
+	change_list_release(&copy);
+	change_list_release(&state);
+}
+
 /* A word longer than a token holds (found by fuzz_infer: cut inside a
  * character, the value was not UTF-8) is read as no name and no value. */
 static void test_long_words(void)
@@ -850,5 +942,6 @@ int main(void)
 	test_alias();
 	test_exact();
 	test_context();
+	test_fill_old();
 	return check_status();
 }
