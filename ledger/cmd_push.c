@@ -176,7 +176,7 @@ static int push_batch(struct push *p, sqlite3_int64 *after)
 	sqlite3_reset(p->runs);
 	sqlite3_bind_int64(p->runs, 1, *after);
 	sqlite3_int64 last = *after;
-	int step = SQLITE_DONE, rc = db_exec(p->to, "BEGIN IMMEDIATE");
+	int step = SQLITE_DONE, rc = db_begin_write(p->to);
 	while (!rc && (step = db_step(p->runs, "read the runs")) == SQLITE_ROW) {
 		last = sqlite3_column_int64(p->runs, 0);
 		rc = push_run(p, p->runs);
@@ -184,13 +184,13 @@ static int push_batch(struct push *p, sqlite3_int64 *after)
 	if (!rc && step != SQLITE_DONE)
 		rc = -1;
 	if (!rc && !p->batch.n) {
-		sqlite3_exec(p->to, "ROLLBACK", NULL, NULL, NULL);
+		db_rollback(p->to);
 		return 1;
 	}
 	if (!rc)
-		rc = db_exec(p->to, "COMMIT");
+		rc = db_commit(p->to);
 	if (rc) {
-		sqlite3_exec(p->to, "ROLLBACK", NULL, NULL, NULL);
+		db_rollback(p->to);
 		return -1;
 	}
 	p->done.n += p->batch.n;
@@ -210,7 +210,7 @@ static int push_campaigns(struct push *p)
 	sqlite3_stmt *ins = db_prepare(p->to, "INSERT OR IGNORE INTO campaigns(name, spec) VALUES (?1, ?2)");
 	int rc = q && ins ? 0 : -1, step = SQLITE_DONE, any = 0;
 	while (!rc && (step = db_step(q, "read the campaigns")) == SQLITE_ROW) {
-		if (!any++ && db_exec(p->to, "BEGIN IMMEDIATE"))
+		if (!any++ && db_begin_write(p->to))
 			rc = -1;
 		bind_row(ins, q, 0, 2);
 		if (!rc && db_step(ins, "store a campaign") != SQLITE_DONE)
@@ -218,8 +218,8 @@ static int push_campaigns(struct push *p)
 	}
 	if (!rc && step != SQLITE_DONE)
 		rc = -1;
-	if (any && (rc || db_exec(p->to, "COMMIT"))) {
-		sqlite3_exec(p->to, "ROLLBACK", NULL, NULL, NULL);
+	if (any && (rc || db_commit(p->to))) {
+		db_rollback(p->to);
 		rc = -1;
 	}
 	sqlite3_finalize(q);

@@ -67,7 +67,8 @@ const char *replica_path(const struct replica *r)
 	return r->path;
 }
 
-/* sqlite3_exec without db_exec's hooks; 0, or -1 reported as db_step does */
+/* the replica's own statements (its transactions included: they are the
+ * hooks' work); 0, or -1 reported as db_step does */
 static int lite_exec(struct replica *r, const char *sql, const char *purpose)
 {
 	int rc = sqlite3_exec(r->db, sql, NULL, NULL, NULL);
@@ -564,7 +565,7 @@ static int catch_up(struct replica *r)
 		if (rc == 0)
 			rc = lite_exec(r, "COMMIT", "commit the local replica");
 		if (rc)
-			sqlite3_exec(r->db, "ROLLBACK", NULL, NULL, NULL);
+			db_rollback(r->db);
 		r->internal = 0;
 		if (rc == 1) { /* an entry that did not apply: copy the tables instead */
 			mark_for_copy(r);
@@ -877,7 +878,7 @@ static int lock_ledger(struct replica *r)
 	return rc;
 }
 
-/* db_exec("BEGIN IMMEDIATE") on the replica: the server's lock first (a
+/* db_begin_write on the replica: the server's lock first (a
  * writer holding it may wait for this machine's replica, never the other
  * way round), the replica's, the log since the last command, then a
  * session records what the command writes. */
@@ -916,7 +917,7 @@ static int write_begin(void *arg)
 	}
 	if (rc) {
 		int out_of_step = rc == 1;
-		sqlite3_exec(r->db, "ROLLBACK", NULL, NULL, NULL); /* the hook ends the server's */
+		db_rollback(r->db); /* the hook ends the server's */
 		if (out_of_step)
 			mark_for_copy(r);
 		return -1;
@@ -925,7 +926,7 @@ static int write_begin(void *arg)
 	return 0;
 }
 
-/* db_exec("COMMIT") on the replica: the changes to the server and its
+/* db_commit on the replica: the changes to the server and its
  * log, the log's seq into the replica, the server's commit, then the
  * replica's. A failure before the server's commit leaves neither
  * written; should the replica's commit fail after it, the replica lacks
@@ -951,7 +952,7 @@ static int write_commit(void *arg)
 		rc = pg_run(r->pg, "commit the write", n > 0 ? "COMMIT" : "ROLLBACK", 0, NULL);
 	if (rc) {
 		int disagree = rc == -2;
-		sqlite3_exec(r->db, "ROLLBACK", NULL, NULL, NULL); /* the rollback hook ends the server's */
+		db_rollback(r->db); /* the rollback hook ends the server's */
 		if (disagree)
 			mark_for_copy(r);
 		return -1;
@@ -1026,11 +1027,8 @@ int replica_open(const char *url, const char *command, int create, struct replic
 		replica_close(r);
 		return -1;
 	}
-	static const struct db_write_hooks hooks_proto = { write_begin, write_commit, NULL };
-	struct db_write_hooks hooks = hooks_proto;
-	hooks.arg = r;
+	struct db_write_hooks hooks = { write_begin, write_commit, on_rollback, r };
 	db_set_write_hooks(r->db, &hooks, r->name);
-	sqlite3_rollback_hook(r->db, on_rollback, r);
 	*out = r;
 	*db = r->db;
 	return 0;
@@ -1042,9 +1040,8 @@ void replica_close(struct replica *r)
 		return;
 	if (r->db) {
 		if (r->in_write)
-			sqlite3_exec(r->db, "ROLLBACK", NULL, NULL, NULL);
+			db_rollback(r->db);
 		session_end(r);
-		sqlite3_rollback_hook(r->db, NULL, NULL);
 		db_set_write_hooks(r->db, NULL, NULL);
 		db_close(r->db);
 	}
