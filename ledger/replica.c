@@ -37,6 +37,7 @@ struct rtable {
 	char *kind; /* per column: 'i' integer, 'r' real, 't' text, 'b' blob */
 	int *pk;    /* per column: its place in the primary key (1, 2…), 0 if not in it */
 	int depth;
+	int inserted; /* rows of this table the write being sent inserts */
 };
 
 struct replica {
@@ -667,6 +668,12 @@ static int flush_inserts(struct replica *r, struct inserts *b)
 		return 0;
 	long long n = 0;
 	int rc = send(r, "store the changes on the server", b->sql.buf, &b->p, &n);
+	if (rc && !strcmp(r->pg->sqlstate, "23505")) { /* unique_violation */
+		rl_hint("a row the server has and the local replica lacks (added by hand, outside the "
+			"change log) holds the key: nothing was written; run the command again, the next "
+			"one makes the replica again from the server's tables");
+		rc = -2;
+	}
 	if (!rc && n != b->rows) { /* cannot be: no ON CONFLICT, and a failure fails */
 		rl_error("PostgreSQL ledger '%s': %lld of %d rows stored into %s", r->name, n, b->rows, b->t->name);
 		rc = -1;
@@ -677,11 +684,13 @@ static int flush_inserts(struct replica *r, struct inserts *b)
 	return rc;
 }
 
-static int add_insert(struct replica *r, struct inserts *b, const struct rtable *t, sqlite3_changeset_iter *it)
+static int add_insert(struct replica *r, struct inserts *b, struct rtable *t, sqlite3_changeset_iter *it)
 {
-	if (b->rows && (b->t != t || b->rows >= INSERT_ROWS) && flush_inserts(r, b))
-		return -1;
+	int rc;
+	if (b->rows && (b->t != t || b->rows >= INSERT_ROWS) && (rc = flush_inserts(r, b)))
+		return rc;
 	b->t = t;
+	t->inserted++;
 	if (!b->rows) {
 		sb_adds(&b->sql, "INSERT INTO ");
 		add_ident(&b->sql, t->name);
@@ -772,7 +781,7 @@ static int send_pass(struct replica *r, int n, void *buf, int depth, int deletes
 		const char *tab;
 		int ncol, op, indirect;
 		sqlite3changeset_op(it, &tab, &ncol, &op, &indirect);
-		const struct rtable *t = table_named(r, tab);
+		struct rtable *t = table_named(r, tab);
 		if (!t || t->ncol != ncol) {
 			rl_error("PostgreSQL ledger '%s': a change of table '%s', which the replica does not know",
 				 r->name, tab);
@@ -791,6 +800,57 @@ static int send_pass(struct replica *r, int n, void *buf, int depth, int deletes
 	return rc;
 }
 
+/* The table's one integer key column (runs.id, quarantine.id,
+ * annotations.id: an identity on the server), or -1. */
+static int integer_key(const struct rtable *t)
+{
+	int key = -1;
+	for (int c = 0; c < t->ncol; c++) {
+		if (!t->pk[c])
+			continue;
+		if (key >= 0 || t->kind[c] != 'i')
+			return -1;
+		key = c;
+	}
+	return key;
+}
+
+/* The rows came with the ids the replica gave them, which PostgreSQL's
+ * identity sequences do not see: advance each table's sequence to its
+ * max(id), so that a row added on the server by another tool (psql's
+ * INSERT without an id) gets a free id. setval needs UPDATE on the
+ * sequence (the owner); the roles' USAGE allows nextval, one a row; a
+ * role with neither leaves the sequence as it is. Inside the write lock:
+ * no other writer's rows come between. 0 or -1. */
+static int advance_identity(struct replica *r, const struct rtable *t)
+{
+	int key = integer_key(t);
+	if (key < 0)
+		return 0;
+	sb sql = SB_INIT, max = SB_INIT;
+	sb_adds(&max, "(SELECT max(");
+	add_ident(&max, t->cols[key]);
+	sb_adds(&max, ") FROM ");
+	add_ident(&max, t->name);
+	sb_adds(&max, ")");
+	sb_addf(&sql,
+		"SELECT CASE WHEN has_sequence_privilege(s, 'UPDATE') THEN setval(s, m)"
+		" ELSE (SELECT max(g.n) FROM (SELECT nextval(s) AS n"
+		" FROM generate_series(1, m - coalesce(pg_sequence_last_value(s), 0))) g) END"
+		" FROM (SELECT s, %s AS m FROM (SELECT pg_get_serial_sequence($1, $2)::regclass AS s) q) v"
+		" WHERE s IS NOT NULL AND has_sequence_privilege(s, 'USAGE')"
+		" AND m > coalesce(pg_sequence_last_value(s), 0)",
+		max.buf);
+	sb name = SB_INIT; /* parsed as SQL (a quoted identifier); the column's name is taken as it is */
+	add_ident(&name, t->name);
+	const char *v[] = { name.buf, t->cols[key] };
+	int rc = pg_run(r->pg, "advance the server's identity sequence", sql.buf, 2, v);
+	sb_release(&sql);
+	sb_release(&max);
+	sb_release(&name);
+	return rc;
+}
+
 /* The changeset as statements on the server's tables, then into the log.
  * *seq: its log entry. 0, -1, or -2 when the server and replica disagree. */
 static int send_changeset(struct replica *r, int n, void *buf, char *seq, size_t seq_size)
@@ -799,12 +859,17 @@ static int send_changeset(struct replica *r, int n, void *buf, char *seq, size_t
 	sb_init(&b.sql);
 	sb_init(&b.p.buf);
 	int rc = 0, top = max_depth(r);
+	for (int i = 0; i < r->ntables; i++)
+		r->tables[i].inserted = 0;
 	for (int d = 0; !rc && d <= top; d++)
 		rc = send_pass(r, n, buf, d, 0, &b);
 	for (int d = top; !rc && d >= 0; d--)
 		rc = send_pass(r, n, buf, d, 1, &b);
 	sb_release(&b.sql);
 	params_release(&b.p);
+	for (int i = 0; !rc && i < r->ntables; i++)
+		if (r->tables[i].inserted)
+			rc = advance_identity(r, &r->tables[i]);
 	if (rc)
 		return rc;
 	const char *v[] = { buf, r->command };

@@ -224,6 +224,23 @@ rm -rf "$RUNLEDGER_CACHE_DIR"
 expect_code pg-push-differs "a run the server holds differently" 1 "$LEDGER" --db a.db --format tsv push "$purl"
 expect_match pg-push-differs-msg "is named in a warning" "$err" "1 run the server has with another record \(first: 'h100-d9'\)"
 expect_eq pg-push-differs-kept "and the server's copy is kept" other "$(pg_sql "SELECT content_hash FROM runs WHERE run_id = 'h100-d9'" pushed)"
+# ids came from the replica: the server's identity sequences follow them
+# (the owner's setval), so a row added by another tool gets a free id
+seq_at_max() { pg_sql "SELECT bool_and(pg_sequence_last_value(pg_get_serial_sequence(t, 'id')) = m)
+	FROM (VALUES ('runs', (SELECT max(id) FROM runs)), ('annotations', (SELECT max(id) FROM annotations)),
+	('quarantine', (SELECT max(id) FROM quarantine))) v(t, m)" "$1"; }
+expect_eq pg-seq-1 "every identity sequence at its table's max(id) after the pushes" t "$(seq_at_max pushed)"
+qmax=$(pg_sql "SELECT max(id) FROM quarantine" pushed) amax=$(pg_sql "SELECT max(id) FROM annotations" pushed)
+expect_eq pg-seq-2 "psql's INSERT without an id takes the next free one" "$((qmax + 1)) $((amax + 1))" \
+	"$(pg_sql "INSERT INTO quarantine(source_file, line, reason) VALUES ('psql', 1, 'by hand') RETURNING id" pushed) $(pg_sql "INSERT INTO annotations(run, kind, value, at) SELECT min(id), 'note', 'by hand', '2026-04-01T10:00:00Z' FROM runs RETURNING id" pushed)"
+# the other way round: the replica does not know that row (it is not in
+# the change log), so its next annotation takes the same id; the write is
+# refused as a whole, and the next command copies the tables and succeeds
+expect_code pg-seq-3 "a write that meets a row added by hand" 3 "$LEDGER" --db "$purl" note h100-d12 'after psql'
+expect_match pg-seq-3-msg "fails, saying why and what to do" "$err" "duplicate key.*SQLSTATE 23505.*|hint: a row the server has and the local replica lacks.*run the command again"
+expect_code pg-seq-4 "run again" 0 "$LEDGER" --db "$purl" note h100-d12 'after psql'
+expect_eq pg-seq-4-rows "it is stored beside the hand-made row" "$((amax + 2)) by hand|after psql" \
+	"$(pg_sql "SELECT max(id) FROM annotations" pushed) $(pg_sql "SELECT string_agg(value, '|' ORDER BY id) FROM annotations WHERE id > $amax" pushed)"
 # two pushes of the same ledger at once into a fresh database
 pg_sql "CREATE DATABASE twice" postgres >/dev/null
 turl=$(printf '%s' "$PG_URL" | sed 's|/ledger?|/twice?|')
@@ -279,6 +296,7 @@ expect_eq pg-role-read-create-none "and leaves nothing behind (one transaction)"
 agent_url="postgresql:///ledger?host=$PG_SOCKDIR&port=$PG_PORT&user=agent7"
 expect_code pg-role-ingest-push "the ingest role pushes a local ledger" 0 "$LEDGER" --db a.db --format tsv push "$agent_url"
 expect_match pg-role-ingest-push-counts "every run new" "$out" "	$n	$n	0	0	"
+expect_eq pg-seq-role "the ingest role (USAGE: nextval) leaves the sequences at max(id) too" t "$(seq_at_max ledger)"
 expect_code pg-role-read-push-none "the read role's push of nothing new writes nothing, and succeeds" 0 "$LEDGER" --db a.db push "$digest_url"
 "$LEDGER" --db a.db tag h100-d12 pushed-by=digest >/dev/null
 expect_code pg-role-read-push "the read role cannot push something new" 3 "$LEDGER" --db a.db push "$digest_url"
