@@ -259,8 +259,8 @@ char *campaign_to_json(const struct campaign *c)
 int campaign_store(sqlite3 *db, const struct campaign *c)
 {
 	/* a transaction of its own, as every write: on a PostgreSQL ledger's
-	 * replica that is what goes to the server (db.h db_set_write_hooks) */
-	if (db_exec(db, "BEGIN IMMEDIATE"))
+	 * replica that is what goes to the server (db.h db_begin_write) */
+	if (db_begin_write(db))
 		return -1;
 	char *spec = campaign_to_json(c);
 	sqlite3_stmt *st = db_prepare(db, "INSERT OR REPLACE INTO campaigns(name, spec) VALUES(?, ?)");
@@ -269,8 +269,8 @@ int campaign_store(sqlite3 *db, const struct campaign *c)
 	int rc = db_step(st, "store the campaign");
 	sqlite3_finalize(st);
 	free(spec);
-	if (rc != SQLITE_DONE || db_exec(db, "COMMIT")) {
-		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+	if (rc != SQLITE_DONE || db_commit(db)) {
+		db_rollback(db);
 		return -1;
 	}
 	return 0;

@@ -156,7 +156,7 @@ static int store_items(struct ledger_ctx *ctx, const char *cmd, struct item *ite
 {
 	char at[32];
 	annot_now(at, sizeof(at));
-	if (db_exec(ctx->db, "BEGIN IMMEDIATE"))
+	if (db_begin_write(ctx->db))
 		return EXIT_FAILURE_RT;
 	table t;
 	table_init(&t, (int)ARRAY_SIZE(out_cols), out_cols);
@@ -171,10 +171,10 @@ static int store_items(struct ledger_ctx *ctx, const char *cmd, struct item *ite
 			out_row(&t, run_id, items[k].kind, items[k].key, items[k].value, who, at);
 		free(run_id);
 	}
-	if (rc == EXIT_OK && db_exec(ctx->db, "COMMIT"))
+	if (rc == EXIT_OK && db_commit(ctx->db))
 		rc = EXIT_FAILURE_RT;
 	if (rc != EXIT_OK) {
-		sqlite3_exec(ctx->db, "ROLLBACK", NULL, NULL, NULL);
+		db_rollback(ctx->db);
 		rl_error("%s: nothing was stored", cmd);
 	} else if (one) {
 		table_render_object(&t, ctx->fmt, stdout);

@@ -312,7 +312,7 @@ static int campaign_assign(int argc, char **argv, struct ledger_ctx *ctx)
 	if (rc == EXIT_FAILURE_RT)
 		goto out;
 	if (rc == EXIT_OK) {
-		if (db_exec(ctx->db, "BEGIN IMMEDIATE")) {
+		if (db_begin_write(ctx->db)) {
 			rc = EXIT_FAILURE_RT;
 			goto out;
 		}
@@ -330,10 +330,10 @@ static int campaign_assign(int argc, char **argv, struct ledger_ctx *ctx)
 		}
 		sqlite3_finalize(st);
 		if (rc == EXIT_FAILURE_RT) {
-			sqlite3_exec(ctx->db, "ROLLBACK", NULL, NULL, NULL);
+			db_rollback(ctx->db);
 			goto out;
 		}
-		if (db_exec(ctx->db, "COMMIT")) {
+		if (db_commit(ctx->db)) {
 			rc = EXIT_FAILURE_RT;
 			goto out;
 		}

@@ -1,6 +1,7 @@
 /* cmd_push.c — `ledger push URL`: send the runs of the local SQLite ledger
  * (--db) that a PostgreSQL ledger lacks, with their changes, annotations
- * and campaign assignments (issue 12 item 4; docs/postgres.md, "push").
+ * and campaign assignments, and the quarantined lines it lacks (issue 12
+ * item 4; docs/postgres.md, "push").
  * It writes through the server's local replica (replica.h) like every
  * other write, so the other replicas see what it sent: each batch of runs
  * is one write transaction there (the ledger's lock, the change log).
@@ -8,6 +9,8 @@
  * annotation it has (same run, kind, key, value, who, at) is not added
  * again; resumable: runs go in transactions of PUSH_BATCH, so an
  * interrupted push leaves whole batches, and the next push skips them.
+ * Quarantined lines go after the runs, in batches of their own, each
+ * line once (the same file, line, reason and content: ingest's rule).
  * Reads the local ledger only. */
 #include "db.h"
 #include "dialect.h"
@@ -29,8 +32,8 @@ const struct opt_cmd cmd_push_spec = {
 		 "A run the server has is left as it is: 'present' when its record is the\n"
 		 "same, 'differs' (a warning, exit 1) when not. Prints the counts; running it\n"
 		 "again sends nothing twice, and after an interruption sends the rest.\n"
-		 "Campaigns the server lacks and campaign assignments go too; quarantined\n"
-		 "lines stay local.\n",
+		 "Campaigns the server lacks, campaign assignments and the quarantined lines\n"
+		 "the server lacks (same file, line, reason and content) go too.\n",
 	.notes = "Exit status: 0 pushed, 1 some runs differ from the server's, 2 usage error,\n"
 		 "3 the local ledger or the server failed (what was committed stays).\n",
 	.groups = { NULL },
@@ -62,15 +65,15 @@ static sqlite3_stmt *prepare_with_columns(sqlite3 *db, const char *head, int val
 }
 
 struct counts {
-	long long n, fresh, present, differ, annots_new;
+	long long n, fresh, present, differ, annots_new, quar_new;
 };
 
 struct push {
 	sqlite3 *db;            /* the local ledger */
 	sqlite3 *to;            /* the server's replica */
 	struct replica *replica;
-	sqlite3_stmt *runs, *changes, *annots, *assigned;  /* local */
-	sqlite3_stmt *find, *ins_run, *ins_change, *ins_annot, *ins_assign, *fill_metrics; /* replica */
+	sqlite3_stmt *runs, *changes, *annots, *assigned, *quar;  /* local */
+	sqlite3_stmt *find, *ins_run, *ins_change, *ins_annot, *ins_assign, *fill_metrics, *ins_quar; /* replica */
 	struct counts done, batch; /* committed; in the open transaction */
 	char first_differ[128];
 };
@@ -176,7 +179,7 @@ static int push_batch(struct push *p, sqlite3_int64 *after)
 	sqlite3_reset(p->runs);
 	sqlite3_bind_int64(p->runs, 1, *after);
 	sqlite3_int64 last = *after;
-	int step = SQLITE_DONE, rc = db_exec(p->to, "BEGIN IMMEDIATE");
+	int step = SQLITE_DONE, rc = db_begin_write(p->to);
 	while (!rc && (step = db_step(p->runs, "read the runs")) == SQLITE_ROW) {
 		last = sqlite3_column_int64(p->runs, 0);
 		rc = push_run(p, p->runs);
@@ -184,13 +187,13 @@ static int push_batch(struct push *p, sqlite3_int64 *after)
 	if (!rc && step != SQLITE_DONE)
 		rc = -1;
 	if (!rc && !p->batch.n) {
-		sqlite3_exec(p->to, "ROLLBACK", NULL, NULL, NULL);
+		db_rollback(p->to);
 		return 1;
 	}
 	if (!rc)
-		rc = db_exec(p->to, "COMMIT");
+		rc = db_commit(p->to);
 	if (rc) {
-		sqlite3_exec(p->to, "ROLLBACK", NULL, NULL, NULL);
+		db_rollback(p->to);
 		return -1;
 	}
 	p->done.n += p->batch.n;
@@ -198,6 +201,40 @@ static int push_batch(struct push *p, sqlite3_int64 *after)
 	p->done.present += p->batch.present;
 	p->done.differ += p->batch.differ;
 	p->done.annots_new += p->batch.annots_new;
+	*after = last;
+	return 0;
+}
+
+/* One batch of quarantined lines after local id *after, as push_batch:
+ * 1 when none were left, 0 when committed, -1 on failure (rolled back). */
+static int push_quarantine_batch(struct push *p, sqlite3_int64 *after)
+{
+	sqlite3_reset(p->quar);
+	sqlite3_bind_int64(p->quar, 1, *after);
+	sqlite3_int64 last = *after;
+	long long added = 0;
+	int n = 0, step = SQLITE_DONE, rc = db_begin_write(p->to);
+	while (!rc && (step = db_step(p->quar, "read the quarantine")) == SQLITE_ROW) {
+		last = sqlite3_column_int64(p->quar, 0);
+		n++;
+		bind_row(p->ins_quar, p->quar, 1, 5);
+		if (db_step(p->ins_quar, "store a quarantined line") != SQLITE_DONE)
+			rc = -1;
+		added += sqlite3_changes(p->to);
+	}
+	if (!rc && step != SQLITE_DONE)
+		rc = -1;
+	if (!rc && !n) {
+		db_rollback(p->to);
+		return 1;
+	}
+	if (!rc)
+		rc = db_commit(p->to);
+	if (rc) {
+		db_rollback(p->to);
+		return -1;
+	}
+	p->done.quar_new += added;
 	*after = last;
 	return 0;
 }
@@ -210,7 +247,7 @@ static int push_campaigns(struct push *p)
 	sqlite3_stmt *ins = db_prepare(p->to, "INSERT OR IGNORE INTO campaigns(name, spec) VALUES (?1, ?2)");
 	int rc = q && ins ? 0 : -1, step = SQLITE_DONE, any = 0;
 	while (!rc && (step = db_step(q, "read the campaigns")) == SQLITE_ROW) {
-		if (!any++ && db_exec(p->to, "BEGIN IMMEDIATE"))
+		if (!any++ && db_begin_write(p->to))
 			rc = -1;
 		bind_row(ins, q, 0, 2);
 		if (!rc && db_step(ins, "store a campaign") != SQLITE_DONE)
@@ -218,8 +255,8 @@ static int push_campaigns(struct push *p)
 	}
 	if (!rc && step != SQLITE_DONE)
 		rc = -1;
-	if (any && (rc || db_exec(p->to, "COMMIT"))) {
-		sqlite3_exec(p->to, "ROLLBACK", NULL, NULL, NULL);
+	if (any && (rc || db_commit(p->to))) {
+		db_rollback(p->to);
 		rc = -1;
 	}
 	sqlite3_finalize(q);
@@ -247,14 +284,21 @@ static int prepare_all(struct push *p)
 	p->ins_assign = db_prepare(p->to, "INSERT OR IGNORE INTO campaign_runs(campaign, run)"
 					  " SELECT ?1, ?3 WHERE EXISTS (SELECT 1 FROM campaigns WHERE name = ?2)");
 	p->fill_metrics = db_prepare(p->to, metrics_fill_sql(DIALECT_SQLITE, 1));
+	p->quar = db_prepare(p->db, "SELECT id, source_file, line, reason, content, ingested_at FROM quarantine"
+				    " WHERE id > ?1 ORDER BY id LIMIT " PUSH_BATCH_SQL);
+	/* a line the server has is not added again, as ingest does not
+	 * (store.c): the same file, line, reason and content */
+	p->ins_quar = db_prepare(p->to, "INSERT INTO quarantine(source_file, line, reason, content, ingested_at)"
+					" SELECT ?1, ?2, ?3, ?4, ?5 WHERE NOT EXISTS (SELECT 1 FROM quarantine"
+					" WHERE source_file IS ?1 AND line IS ?2 AND reason = ?3 AND content IS ?4)");
 	return p->runs && p->changes && p->annots && p->assigned && p->find && p->ins_run && p->ins_change &&
-			       p->ins_annot && p->ins_assign && p->fill_metrics ? 0 : -1;
+			       p->ins_annot && p->ins_assign && p->fill_metrics && p->quar && p->ins_quar ? 0 : -1;
 }
 
 static void finalize_all(struct push *p)
 {
 	sqlite3_stmt *all[] = { p->runs, p->changes, p->annots, p->assigned, p->find, p->ins_run,
-				p->ins_change, p->ins_annot, p->ins_assign, p->fill_metrics };
+				p->ins_change, p->ins_annot, p->ins_assign, p->fill_metrics, p->quar, p->ins_quar };
 	for (size_t i = 0; i < ARRAY_SIZE(all); i++)
 		sqlite3_finalize(all[i]);
 }
@@ -267,15 +311,22 @@ static int push_all(struct push *p)
 	sqlite3_int64 after = -1; /* ids are positive; -1 takes them all */
 	while (!rc)
 		rc = push_batch(p, &after);
+	if (rc == 1) { /* every run sent: then the quarantined lines */
+		after = -1;
+		rc = 0;
+		while (!rc)
+			rc = push_quarantine_batch(p, &after);
+	}
 	finalize_all(p);
 	return rc < 0 ? -1 : 0;
 }
 
 static void render(const struct ledger_ctx *ctx, const struct push *p)
 {
-	static const char *const cols[] = { "server", "runs", "new", "present", "differs", "annotations_new" };
+	static const char *const cols[] = { "server", "runs", "new", "present", "differs", "annotations_new",
+					    "quarantine_new" };
 	table t;
-	table_init(&t, 6, cols);
+	table_init(&t, 7, cols);
 	int r = table_add_row(&t);
 	table_set_text(&t, r, 0, replica_name(p->replica));
 	table_set_int(&t, r, 1, p->done.n);
@@ -283,6 +334,7 @@ static void render(const struct ledger_ctx *ctx, const struct push *p)
 	table_set_int(&t, r, 3, p->done.present);
 	table_set_int(&t, r, 4, p->done.differ);
 	table_set_int(&t, r, 5, p->done.annots_new);
+	table_set_int(&t, r, 6, p->done.quar_new);
 	table_render_object(&t, ctx->fmt, stdout);
 	table_release(&t);
 }

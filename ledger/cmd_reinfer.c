@@ -247,7 +247,7 @@ static void finalize(struct reinfer *ri)
  * statement failed (reported with its own hint; rolled back). */
 static int reinfer_all(struct reinfer *ri)
 {
-	if (db_exec(ri->db, ri->dry_run ? "BEGIN" : "BEGIN IMMEDIATE"))
+	if (ri->dry_run ? db_begin_read(ri->db) : db_begin_write(ri->db))
 		return -1;
 	prepare(ri);
 	sqlite3_stmt *q = db_prepare(ri->db, sql_runs);
@@ -256,10 +256,13 @@ static int reinfer_all(struct reinfer *ri)
 	sqlite3_finalize(q);
 	finalize(ri);
 	if (ri->failed || store_failed(ri->store)) {
-		sqlite3_exec(ri->db, "ROLLBACK", NULL, NULL, NULL);
+		db_rollback(ri->db);
 		return -2;
 	}
-	return db_exec(ri->db, ri->dry_run ? "ROLLBACK" : "COMMIT");
+	if (!ri->dry_run)
+		return db_commit(ri->db);
+	db_rollback(ri->db); /* a dry run: what it wrote is only counted */
+	return 0;
 }
 
 static void report(const struct reinfer *ri, enum out_format fmt)

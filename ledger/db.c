@@ -109,14 +109,87 @@ static struct {
 	sqlite3 *db;
 	struct db_write_hooks hooks;
 	const char *name;
+	int in_hook; /* inside hooks.begin or hooks.commit: their own commits are the write's */
 } replica;
+
+/* sqlite3_commit_hook of the replica: a commit that wrote the main
+ * database outside the hooks never reached the server; nonzero turns it
+ * into a rollback (SQLite then says "constraint failed" to the caller).
+ * A read-only transaction, or one that wrote only temp (annot.c's temp
+ * views), passes. */
+static int guard_commit(void *arg)
+{
+	(void)arg;
+	if (replica.in_hook || sqlite3_txn_state(replica.db, "main") != SQLITE_TXN_WRITE)
+		return 0;
+	rl_error("PostgreSQL ledger '%s': a write to the local replica outside db_begin_write and "
+		 "db_commit (a bug): refused and rolled back, nothing was written",
+		 replica.name ? replica.name : "?");
+	return 1;
+}
+
+static void call_rollback(void *arg)
+{
+	(void)arg;
+	if (replica.hooks.rollback)
+		replica.hooks.rollback(replica.hooks.arg);
+}
 
 void db_set_write_hooks(sqlite3 *db, const struct db_write_hooks *hooks, const char *name)
 {
+	if (replica.db) {
+		sqlite3_commit_hook(replica.db, NULL, NULL);
+		sqlite3_rollback_hook(replica.db, NULL, NULL);
+	}
 	replica.db = hooks ? db : NULL;
 	if (hooks)
 		replica.hooks = *hooks;
 	replica.name = hooks ? name : NULL;
+	replica.in_hook = 0;
+	if (hooks) {
+		sqlite3_commit_hook(db, guard_commit, NULL);
+		sqlite3_rollback_hook(db, call_rollback, NULL);
+	}
+}
+
+static int call_hook(int (*hook)(void *))
+{
+	replica.in_hook = 1;
+	int rc = hook(replica.hooks.arg);
+	replica.in_hook = 0;
+	return rc;
+}
+
+int db_begin_write(sqlite3 *db)
+{
+	if (db && db == replica.db)
+		return call_hook(replica.hooks.begin);
+	return db_exec(db, "BEGIN IMMEDIATE");
+}
+
+int db_commit(sqlite3 *db)
+{
+	if (db && db == replica.db)
+		return call_hook(replica.hooks.commit);
+	return db_exec(db, "COMMIT");
+}
+
+void db_rollback(sqlite3 *db)
+{
+	/* none open: SQLite ended it itself after an error (its rollback hook
+	 * has run), or it never began */
+	if (db && !sqlite3_get_autocommit(db))
+		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+}
+
+int db_begin_read(sqlite3 *db)
+{
+	return db_exec(db, "BEGIN");
+}
+
+int db_end_read(sqlite3 *db)
+{
+	return db_exec(db, "COMMIT");
 }
 
 /* The ledger's name for messages: the file, or what a replica stands for. */
@@ -233,12 +306,6 @@ int db_step_at(sqlite3_stmt *st, const char *purpose, const char *file, int line
 
 int db_exec(sqlite3 *db, const char *sql)
 {
-	if (db && db == replica.db) {
-		if (!strcmp(sql, "BEGIN IMMEDIATE"))
-			return replica.hooks.begin(replica.hooks.arg);
-		if (!strcmp(sql, "COMMIT"))
-			return replica.hooks.commit(replica.hooks.arg);
-	}
 	char *msg = NULL;
 	int rc = sqlite3_exec(db, sql, NULL, NULL, &msg);
 	if (rc != SQLITE_OK) {
@@ -357,7 +424,11 @@ static const char *const upgrade_changes_in =
  * that open a new ledger together all see version 0; the first makes the
  * schema and goes on to ingest its file, holding the lock for as long as
  * that takes, so the others look at the version again while they wait
- * instead of waiting for that file (ingest_core.c waits for its own). */
+ * instead of waiting for that file (ingest_core.c waits for its own).
+ * SQLite's BEGIN IMMEDIATE itself, not db_begin_write: it runs inside
+ * db_open on a connection no hooks are set on yet (a replica's file is
+ * upgraded as a local file; replica.c then finds it made by another
+ * schema version and copies the server's tables into it). */
 static int begin_upgrade(sqlite3 *db)
 {
 	for (int waited_ms = 0;; waited_ms += 100) {
@@ -403,8 +474,8 @@ static int db_upgrade(sqlite3 *db, const char *path)
 		snprintf(sql, sizeof(sql), "PRAGMA user_version=%d", LEDGER_SCHEMA_VERSION);
 		rc = db_exec(db, sql);
 	}
-	if (rc || db_exec(db, "COMMIT")) {
-		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+	if (rc || db_commit(db)) {
+		db_rollback(db);
 		return -1;
 	}
 	return 0;

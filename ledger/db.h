@@ -59,21 +59,46 @@ void db_report(sqlite3 *db, int rc, const char *purpose, const char *file, int l
  * success into exit 3, a safety net under the propagation above. */
 int db_errors(void);
 
-/* Run SQL without results (BEGIN, COMMIT, DDL). Returns 0 or -1 with message. */
+/* Run SQL without results (pragmas, DDL, one-off statements). Plain
+ * sqlite3_exec: a transaction is begun and ended with the functions below,
+ * never by SQL text given here. Returns 0 or -1 with message. */
 int db_exec(sqlite3 *db, const char *sql);
+
+/* ---- transactions -------------------------------------------------------
+ * Every write to a ledger is one transaction begun with db_begin_write and
+ * ended with db_commit or db_rollback. On an SQLite ledger they are BEGIN
+ * IMMEDIATE, COMMIT and ROLLBACK; on a PostgreSQL ledger's local replica
+ * (ledger/replica.c) they are the server's write as well (the hooks
+ * below). Each returns 0, or -1 reported; after a failed db_commit the
+ * transaction is still open or already rolled back: call db_rollback,
+ * which does nothing when none is open. */
+int db_begin_write(sqlite3 *db);
+int db_commit(sqlite3 *db);
+void db_rollback(sqlite3 *db);
+/* A transaction that only reads, for one snapshot over many statements
+ * (report), or that writes and is always rolled back (reinfer --dry-run):
+ * plain BEGIN, never sent to a server. db_end_read commits a read (it
+ * wrote nothing); a write inside one cannot be committed on a replica. */
+int db_begin_read(sqlite3 *db);
+int db_end_read(sqlite3 *db);
 
 /* ---- a replica's write transactions (ledger/replica.c) ------------------
  * The local SQLite replica of a PostgreSQL ledger is written only together
- * with the server. On the connection given here, db_exec("BEGIN IMMEDIATE")
- * calls begin and db_exec("COMMIT") calls commit instead (each returns 0 or
- * -1, reported), so every command's write transaction (store_begin and
- * store_commit, annotations, campaigns, reinfer) goes through the server
- * without a change in the command; a ROLLBACK reaches replica.c through
- * sqlite3_rollback_hook. name stands for the file in messages (the URL
+ * with the server. On the connection given here, db_begin_write calls
+ * begin and db_commit calls commit (each returns 0 or -1, reported), so
+ * every command's write transaction (store_begin and store_commit,
+ * annotations, campaigns, reinfer, push) goes through the server; any
+ * rollback of the connection (db_rollback, or SQLite's own after an
+ * error) calls rollback. A commit of the connection's main database that
+ * wrote to it outside these hooks (a BEGIN and COMMIT given to db_exec,
+ * a statement outside a transaction) is refused and rolled back
+ * (sqlite3_commit_hook): a write the server never saw would leave the
+ * replica out of step. name stands for the file in messages (the URL
  * without its password). NULL hooks turn it off. */
 struct db_write_hooks {
 	int (*begin)(void *arg);
 	int (*commit)(void *arg);
+	void (*rollback)(void *arg);
 	void *arg;
 };
 void db_set_write_hooks(sqlite3 *db, const struct db_write_hooks *hooks, const char *name);

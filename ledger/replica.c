@@ -37,6 +37,7 @@ struct rtable {
 	char *kind; /* per column: 'i' integer, 'r' real, 't' text, 'b' blob */
 	int *pk;    /* per column: its place in the primary key (1, 2…), 0 if not in it */
 	int depth;
+	int inserted; /* rows of this table the write being sent inserts */
 };
 
 struct replica {
@@ -67,7 +68,8 @@ const char *replica_path(const struct replica *r)
 	return r->path;
 }
 
-/* sqlite3_exec without db_exec's hooks; 0, or -1 reported as db_step does */
+/* the replica's own statements (its transactions included: they are the
+ * hooks' work); 0, or -1 reported as db_step does */
 static int lite_exec(struct replica *r, const char *sql, const char *purpose)
 {
 	int rc = sqlite3_exec(r->db, sql, NULL, NULL, NULL);
@@ -564,7 +566,7 @@ static int catch_up(struct replica *r)
 		if (rc == 0)
 			rc = lite_exec(r, "COMMIT", "commit the local replica");
 		if (rc)
-			sqlite3_exec(r->db, "ROLLBACK", NULL, NULL, NULL);
+			db_rollback(r->db);
 		r->internal = 0;
 		if (rc == 1) { /* an entry that did not apply: copy the tables instead */
 			mark_for_copy(r);
@@ -666,6 +668,12 @@ static int flush_inserts(struct replica *r, struct inserts *b)
 		return 0;
 	long long n = 0;
 	int rc = send(r, "store the changes on the server", b->sql.buf, &b->p, &n);
+	if (rc && !strcmp(r->pg->sqlstate, "23505")) { /* unique_violation */
+		rl_hint("a row the server has and the local replica lacks (added by hand, outside the "
+			"change log) holds the key: nothing was written; run the command again, the next "
+			"one makes the replica again from the server's tables");
+		rc = -2;
+	}
 	if (!rc && n != b->rows) { /* cannot be: no ON CONFLICT, and a failure fails */
 		rl_error("PostgreSQL ledger '%s': %lld of %d rows stored into %s", r->name, n, b->rows, b->t->name);
 		rc = -1;
@@ -676,11 +684,13 @@ static int flush_inserts(struct replica *r, struct inserts *b)
 	return rc;
 }
 
-static int add_insert(struct replica *r, struct inserts *b, const struct rtable *t, sqlite3_changeset_iter *it)
+static int add_insert(struct replica *r, struct inserts *b, struct rtable *t, sqlite3_changeset_iter *it)
 {
-	if (b->rows && (b->t != t || b->rows >= INSERT_ROWS) && flush_inserts(r, b))
-		return -1;
+	int rc;
+	if (b->rows && (b->t != t || b->rows >= INSERT_ROWS) && (rc = flush_inserts(r, b)))
+		return rc;
 	b->t = t;
+	t->inserted++;
 	if (!b->rows) {
 		sb_adds(&b->sql, "INSERT INTO ");
 		add_ident(&b->sql, t->name);
@@ -771,7 +781,7 @@ static int send_pass(struct replica *r, int n, void *buf, int depth, int deletes
 		const char *tab;
 		int ncol, op, indirect;
 		sqlite3changeset_op(it, &tab, &ncol, &op, &indirect);
-		const struct rtable *t = table_named(r, tab);
+		struct rtable *t = table_named(r, tab);
 		if (!t || t->ncol != ncol) {
 			rl_error("PostgreSQL ledger '%s': a change of table '%s', which the replica does not know",
 				 r->name, tab);
@@ -790,6 +800,57 @@ static int send_pass(struct replica *r, int n, void *buf, int depth, int deletes
 	return rc;
 }
 
+/* The table's one integer key column (runs.id, quarantine.id,
+ * annotations.id: an identity on the server), or -1. */
+static int integer_key(const struct rtable *t)
+{
+	int key = -1;
+	for (int c = 0; c < t->ncol; c++) {
+		if (!t->pk[c])
+			continue;
+		if (key >= 0 || t->kind[c] != 'i')
+			return -1;
+		key = c;
+	}
+	return key;
+}
+
+/* The rows came with the ids the replica gave them, which PostgreSQL's
+ * identity sequences do not see: advance each table's sequence to its
+ * max(id), so that a row added on the server by another tool (psql's
+ * INSERT without an id) gets a free id. setval needs UPDATE on the
+ * sequence (the owner); the roles' USAGE allows nextval, one a row; a
+ * role with neither leaves the sequence as it is. Inside the write lock:
+ * no other writer's rows come between. 0 or -1. */
+static int advance_identity(struct replica *r, const struct rtable *t)
+{
+	int key = integer_key(t);
+	if (key < 0)
+		return 0;
+	sb sql = SB_INIT, max = SB_INIT;
+	sb_adds(&max, "(SELECT max(");
+	add_ident(&max, t->cols[key]);
+	sb_adds(&max, ") FROM ");
+	add_ident(&max, t->name);
+	sb_adds(&max, ")");
+	sb_addf(&sql,
+		"SELECT CASE WHEN has_sequence_privilege(s, 'UPDATE') THEN setval(s, m)"
+		" ELSE (SELECT max(g.n) FROM (SELECT nextval(s) AS n"
+		" FROM generate_series(1, m - coalesce(pg_sequence_last_value(s), 0))) g) END"
+		" FROM (SELECT s, %s AS m FROM (SELECT pg_get_serial_sequence($1, $2)::regclass AS s) q) v"
+		" WHERE s IS NOT NULL AND has_sequence_privilege(s, 'USAGE')"
+		" AND m > coalesce(pg_sequence_last_value(s), 0)",
+		max.buf);
+	sb name = SB_INIT; /* parsed as SQL (a quoted identifier); the column's name is taken as it is */
+	add_ident(&name, t->name);
+	const char *v[] = { name.buf, t->cols[key] };
+	int rc = pg_run(r->pg, "advance the server's identity sequence", sql.buf, 2, v);
+	sb_release(&sql);
+	sb_release(&max);
+	sb_release(&name);
+	return rc;
+}
+
 /* The changeset as statements on the server's tables, then into the log.
  * *seq: its log entry. 0, -1, or -2 when the server and replica disagree. */
 static int send_changeset(struct replica *r, int n, void *buf, char *seq, size_t seq_size)
@@ -798,12 +859,17 @@ static int send_changeset(struct replica *r, int n, void *buf, char *seq, size_t
 	sb_init(&b.sql);
 	sb_init(&b.p.buf);
 	int rc = 0, top = max_depth(r);
+	for (int i = 0; i < r->ntables; i++)
+		r->tables[i].inserted = 0;
 	for (int d = 0; !rc && d <= top; d++)
 		rc = send_pass(r, n, buf, d, 0, &b);
 	for (int d = top; !rc && d >= 0; d--)
 		rc = send_pass(r, n, buf, d, 1, &b);
 	sb_release(&b.sql);
 	params_release(&b.p);
+	for (int i = 0; !rc && i < r->ntables; i++)
+		if (r->tables[i].inserted)
+			rc = advance_identity(r, &r->tables[i]);
 	if (rc)
 		return rc;
 	const char *v[] = { buf, r->command };
@@ -877,7 +943,7 @@ static int lock_ledger(struct replica *r)
 	return rc;
 }
 
-/* db_exec("BEGIN IMMEDIATE") on the replica: the server's lock first (a
+/* db_begin_write on the replica: the server's lock first (a
  * writer holding it may wait for this machine's replica, never the other
  * way round), the replica's, the log since the last command, then a
  * session records what the command writes. */
@@ -916,7 +982,7 @@ static int write_begin(void *arg)
 	}
 	if (rc) {
 		int out_of_step = rc == 1;
-		sqlite3_exec(r->db, "ROLLBACK", NULL, NULL, NULL); /* the hook ends the server's */
+		db_rollback(r->db); /* the hook ends the server's */
 		if (out_of_step)
 			mark_for_copy(r);
 		return -1;
@@ -925,7 +991,7 @@ static int write_begin(void *arg)
 	return 0;
 }
 
-/* db_exec("COMMIT") on the replica: the changes to the server and its
+/* db_commit on the replica: the changes to the server and its
  * log, the log's seq into the replica, the server's commit, then the
  * replica's. A failure before the server's commit leaves neither
  * written; should the replica's commit fail after it, the replica lacks
@@ -951,7 +1017,7 @@ static int write_commit(void *arg)
 		rc = pg_run(r->pg, "commit the write", n > 0 ? "COMMIT" : "ROLLBACK", 0, NULL);
 	if (rc) {
 		int disagree = rc == -2;
-		sqlite3_exec(r->db, "ROLLBACK", NULL, NULL, NULL); /* the rollback hook ends the server's */
+		db_rollback(r->db); /* the rollback hook ends the server's */
 		if (disagree)
 			mark_for_copy(r);
 		return -1;
@@ -1026,11 +1092,8 @@ int replica_open(const char *url, const char *command, int create, struct replic
 		replica_close(r);
 		return -1;
 	}
-	static const struct db_write_hooks hooks_proto = { write_begin, write_commit, NULL };
-	struct db_write_hooks hooks = hooks_proto;
-	hooks.arg = r;
+	struct db_write_hooks hooks = { write_begin, write_commit, on_rollback, r };
 	db_set_write_hooks(r->db, &hooks, r->name);
-	sqlite3_rollback_hook(r->db, on_rollback, r);
 	*out = r;
 	*db = r->db;
 	return 0;
@@ -1042,9 +1105,8 @@ void replica_close(struct replica *r)
 		return;
 	if (r->db) {
 		if (r->in_write)
-			sqlite3_exec(r->db, "ROLLBACK", NULL, NULL, NULL);
+			db_rollback(r->db);
 		session_end(r);
-		sqlite3_rollback_hook(r->db, NULL, NULL);
 		db_set_write_hooks(r->db, NULL, NULL);
 		db_close(r->db);
 	}

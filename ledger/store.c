@@ -473,7 +473,7 @@ int store_begin(struct store *st)
 	utc_now_iso(st->ingested_at, sizeof(st->ingested_at));
 	st->failed = 0;
 	check_keys(st, 0);
-	if (db_exec(st->db, "BEGIN IMMEDIATE")) {
+	if (db_begin_write(st->db)) {
 		check_keys(st, 1);
 		return -1;
 	}
@@ -484,7 +484,7 @@ int store_commit(struct store *st)
 {
 	if (st->failed) /* reported; the caller rolls back */
 		return -1;
-	if (db_exec(st->db, "COMMIT"))
+	if (db_commit(st->db))
 		return -1; /* still in the transaction: the caller rolls back */
 	check_keys(st, 1);
 	return 0;
@@ -492,8 +492,7 @@ int store_commit(struct store *st)
 
 void store_rollback(struct store *st)
 {
-	if (!sqlite3_get_autocommit(st->db))
-		db_exec(st->db, "ROLLBACK");
+	db_rollback(st->db);
 	check_keys(st, 1);
 }
 

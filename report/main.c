@@ -118,7 +118,7 @@ static int open_ledger(struct report_ctx *ctx)
 	 * same snapshot even while agents keep ingesting (WAL), and SQLite
 	 * takes its locks once instead of per statement. The larger page cache
 	 * keeps a day's pages from being read again by each section. */
-	if (db_exec(ctx->db, "PRAGMA cache_size = -65536; BEGIN")) {
+	if (db_exec(ctx->db, "PRAGMA cache_size = -65536") || db_begin_read(ctx->db)) {
 		close_ledger(ctx);
 		return EXIT_FAILURE_RT;
 	}
@@ -138,7 +138,7 @@ static int run_command(const struct command *c, int argc, char **argv, struct re
 		return rc;
 	rc = c->fn(argc - 1, argv + 1, ctx);
 	if (ctx->db) {
-		db_exec(ctx->db, "COMMIT"); /* read-only: ends the snapshot */
+		db_end_read(ctx->db); /* ends the snapshot */
 		close_ledger(ctx);
 	}
 	/* as in ledger/main.c: no result read past an SQLite error exits 0 */

@@ -165,6 +165,11 @@ export RUNLEDGER_NOW=2026-04-01T10:00:00Z LEDGER_WHO=alice
   # a val_bpb of 17 significant digits: 15 would not bring it back
   jq -c '.run_id = "h100-digits" | .metrics.val_bpb = 0.98765432109876543' "$FIXTURES/ingest/single.json" >digits.json &&
   "$LEDGER" --db a.db ingest digits.json; } >/dev/null 2>&1 || not_ok pg-push-0 "fixtures ingest"
+# two lines ingest refuses: quarantined, with file, line and reason
+printf '{"run_id": \n[1, 2]\n' >refused.jsonl
+"$LEDGER" --db a.db ingest refused.jsonl >/dev/null 2>&1
+nq=$(sql a.db "SELECT count(*) FROM quarantine")
+expect_eq pg-push-0.2 "(two lines in the local quarantine)" 2 "$nq"
 pg_sql "CREATE DATABASE pushed" postgres >/dev/null
 purl=$(printf '%s' "$PG_URL" | sed 's|/ledger?|/pushed?|')
 n=$(sql a.db "SELECT count(*) FROM runs")
@@ -176,11 +181,15 @@ lite_changes() { tsv a.db "SELECT r.run_id, var, old, new, how, span, infer_vers
 pg_changes() { pg_sql "SELECT r.run_id, var, old, new, how, span, infer_version FROM changes c JOIN runs r ON r.id = c.run ORDER BY 1, 2" pushed; }
 lite_annots() { tsv a.db "SELECT r.run_id, kind, key, value, who, at FROM annotations a JOIN runs r ON r.id = a.run ORDER BY 1, a.id"; }
 pg_annots() { pg_sql "SELECT r.run_id, kind, key, value, who, at FROM annotations a JOIN runs r ON r.id = a.run ORDER BY 1, a.id" pushed; }
+lite_quar() { tsv a.db "SELECT source_file, line, reason, content, ingested_at FROM quarantine ORDER BY id"; }
+pg_quar() { pg_sql "SELECT source_file, line, reason, content, ingested_at FROM quarantine ORDER BY id" pushed; }
 expect_code pg-push-1 "push into an empty database makes the schema and sends every run" 0 "$LEDGER" --db a.db --format tsv push "$purl"
-expect_eq pg-push-1-counts "all new, the two annotations too" "$(printf 'server\truns\tnew\tpresent\tdiffers\tannotations_new\n%s\t%s\t%s\t0\t0\t2' "$purl" "$n" "$n")" "$out"
+expect_eq pg-push-1-counts "all new, the two annotations too" "$(printf 'server\truns\tnew\tpresent\tdiffers\tannotations_new\tquarantine_new\n%s\t%s\t%s\t0\t0\t2\t2' "$purl" "$n" "$n")" "$out"
 expect_eq pg-push-1-runs "the server holds every run, record byte for byte" "$(lite_runs)" "$(pg_runs)"
 expect_eq pg-push-1-changes "and every change, with how, span and version" "$(lite_changes)" "$(pg_changes)"
 expect_eq pg-push-1-annots "and every annotation, with who and when" "$(lite_annots)" "$(pg_annots)"
+expect_eq pg-push-1-quar "and every quarantined line, with file, line, reason, content and time" "$(lite_quar)" "$(pg_quar)"
+expect_match pg-push-1-quar-some "(which names the file and the line)" "$(pg_quar)" "^refused.jsonl	1	"
 # every REAL to the last bit (SQLite's text of one keeps 15 digits; quote() all it needs)
 vals=$(sql a.db "SELECT group_concat('(' || quote(run_id) || ',' || quote(val_bpb) || ',' || quote(t_finished) || ')', ',') FROM runs")
 expect_eq pg-push-0.1 "(a val_bpb that 15 digits would not keep)" 1 \
@@ -188,12 +197,16 @@ expect_eq pg-push-0.1 "(a val_bpb that 15 digits would not keep)" 1 \
 expect_eq pg-push-1-reals "val_bpb and t_finished exact" "$n" \
 	"$(pg_sql "SELECT count(*) FROM (VALUES $vals) v(id, b, t) JOIN runs r ON r.run_id = v.id WHERE r.val_bpb IS NOT DISTINCT FROM v.b::float8 AND r.t_finished IS NOT DISTINCT FROM v.t::float8" pushed)"
 expect_code pg-push-2 "push again" 0 "$LEDGER" --db a.db --format tsv push "$purl"
-expect_eq pg-push-2-counts "sends nothing: every run present" "$(printf '%s\t%s\t0\t%s\t0\t0' "$purl" "$n" "$n")" "$(printf '%s' "$out" | tail -n 1)"
-expect_eq pg-push-2-same "the server unchanged" "$n 2" "$(pg_sql "SELECT count(*) FROM runs" pushed) $(pg_sql "SELECT count(*) FROM annotations" pushed)"
+expect_eq pg-push-2-counts "sends nothing: every run present" "$(printf '%s\t%s\t0\t%s\t0\t0\t0' "$purl" "$n" "$n")" "$(printf '%s' "$out" | tail -n 1)"
+expect_eq pg-push-2-same "the server unchanged" "$n 2 2" "$(pg_sql "SELECT count(*) FROM runs" pushed) $(pg_sql "SELECT count(*) FROM annotations" pushed) $(pg_sql "SELECT count(*) FROM quarantine" pushed)"
 "$LEDGER" --db a.db tag h100-d12 reviewed=yes >/dev/null
-expect_code pg-push-3 "an annotation made after the push" 0 "$LEDGER" --db a.db --format tsv push "$purl"
-expect_match pg-push-3-counts "is sent by the next" "$out" "	0	$n	0	1$"
+# a line refused after the push, and one refused again (stored once locally)
+printf '{"broken"\n' >refused2.jsonl
+"$LEDGER" --db a.db ingest refused2.jsonl refused.jsonl >/dev/null 2>&1
+expect_code pg-push-3 "an annotation and a quarantined line after the push" 0 "$LEDGER" --db a.db --format tsv push "$purl"
+expect_match pg-push-3-counts "are sent by the next, the new line alone" "$out" "	0	$n	0	1	1$"
 expect_eq pg-push-3-annots "the annotations agree again" "$(lite_annots)" "$(pg_annots)"
+expect_eq pg-push-3-quar "and the quarantines" "$(lite_quar)" "$(pg_quar)"
 # an interrupted push left runs out: the next sends just those
 pg_sql "DELETE FROM changes WHERE run IN (SELECT id FROM runs ORDER BY id DESC LIMIT 5);
 	DELETE FROM metrics WHERE run IN (SELECT id FROM runs ORDER BY id DESC LIMIT 5);
@@ -211,6 +224,23 @@ rm -rf "$RUNLEDGER_CACHE_DIR"
 expect_code pg-push-differs "a run the server holds differently" 1 "$LEDGER" --db a.db --format tsv push "$purl"
 expect_match pg-push-differs-msg "is named in a warning" "$err" "1 run the server has with another record \(first: 'h100-d9'\)"
 expect_eq pg-push-differs-kept "and the server's copy is kept" other "$(pg_sql "SELECT content_hash FROM runs WHERE run_id = 'h100-d9'" pushed)"
+# ids came from the replica: the server's identity sequences follow them
+# (the owner's setval), so a row added by another tool gets a free id
+seq_at_max() { pg_sql "SELECT bool_and(pg_sequence_last_value(pg_get_serial_sequence(t, 'id')) = m)
+	FROM (VALUES ('runs', (SELECT max(id) FROM runs)), ('annotations', (SELECT max(id) FROM annotations)),
+	('quarantine', (SELECT max(id) FROM quarantine))) v(t, m)" "$1"; }
+expect_eq pg-seq-1 "every identity sequence at its table's max(id) after the pushes" t "$(seq_at_max pushed)"
+qmax=$(pg_sql "SELECT max(id) FROM quarantine" pushed) amax=$(pg_sql "SELECT max(id) FROM annotations" pushed)
+expect_eq pg-seq-2 "psql's INSERT without an id takes the next free one" "$((qmax + 1)) $((amax + 1))" \
+	"$(pg_sql "INSERT INTO quarantine(source_file, line, reason) VALUES ('psql', 1, 'by hand') RETURNING id" pushed) $(pg_sql "INSERT INTO annotations(run, kind, value, at) SELECT min(id), 'note', 'by hand', '2026-04-01T10:00:00Z' FROM runs RETURNING id" pushed)"
+# the other way round: the replica does not know that row (it is not in
+# the change log), so its next annotation takes the same id; the write is
+# refused as a whole, and the next command copies the tables and succeeds
+expect_code pg-seq-3 "a write that meets a row added by hand" 3 "$LEDGER" --db "$purl" note h100-d12 'after psql'
+expect_match pg-seq-3-msg "fails, saying why and what to do" "$err" "duplicate key.*SQLSTATE 23505.*|hint: a row the server has and the local replica lacks.*run the command again"
+expect_code pg-seq-4 "run again" 0 "$LEDGER" --db "$purl" note h100-d12 'after psql'
+expect_eq pg-seq-4-rows "it is stored beside the hand-made row" "$((amax + 2)) by hand|after psql" \
+	"$(pg_sql "SELECT max(id) FROM annotations" pushed) $(pg_sql "SELECT string_agg(value, '|' ORDER BY id) FROM annotations WHERE id > $amax" pushed)"
 # two pushes of the same ledger at once into a fresh database
 pg_sql "CREATE DATABASE twice" postgres >/dev/null
 turl=$(printf '%s' "$PG_URL" | sed 's|/ledger?|/twice?|')
@@ -266,6 +296,7 @@ expect_eq pg-role-read-create-none "and leaves nothing behind (one transaction)"
 agent_url="postgresql:///ledger?host=$PG_SOCKDIR&port=$PG_PORT&user=agent7"
 expect_code pg-role-ingest-push "the ingest role pushes a local ledger" 0 "$LEDGER" --db a.db --format tsv push "$agent_url"
 expect_match pg-role-ingest-push-counts "every run new" "$out" "	$n	$n	0	0	"
+expect_eq pg-seq-role "the ingest role (USAGE: nextval) leaves the sequences at max(id) too" t "$(seq_at_max ledger)"
 expect_code pg-role-read-push-none "the read role's push of nothing new writes nothing, and succeeds" 0 "$LEDGER" --db a.db push "$digest_url"
 "$LEDGER" --db a.db tag h100-d12 pushed-by=digest >/dev/null
 expect_code pg-role-read-push "the read role cannot push something new" 3 "$LEDGER" --db a.db push "$digest_url"
