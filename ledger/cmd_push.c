@@ -156,6 +156,10 @@ static int push_run(struct push *p, sqlite3_stmt *q)
 			p->batch.present++;
 		else if (p->done.differ + p->batch.differ++ == 0)
 			snprintf(p->first_differ, sizeof(p->first_differ), "%s", run_id);
+		/* a statement left on its row keeps the replica's read snapshot
+		 * past the commit: the next batch's write lock then meets another
+		 * push's commit and fails at once ("database is locked") */
+		sqlite3_reset(p->find);
 	} else if (fresh) {
 		bind_row(p->ins_run, q, 1, N_RUN_COLS);
 		if (db_step(p->ins_run, "store a run") != SQLITE_DONE)

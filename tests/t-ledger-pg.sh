@@ -249,7 +249,9 @@ turl=$(printf '%s' "$PG_URL" | sed 's|/ledger?|/twice?|')
 "$LEDGER" --db a.db --format tsv push "$turl" >p1.out 2>p1.err & p1=$!
 "$LEDGER" --db a.db --format tsv push "$turl" >p2.out 2>p2.err & p2=$!
 wait $p1; r1=$?; wait $p2; r2=$?
-expect_eq pg-push-concurrent "two pushes at once both succeed" "0 0" "$r1 $r2"
+if [ "$r1 $r2" = "0 0" ]; then ok pg-push-concurrent "two pushes at once both succeed"
+else not_ok pg-push-concurrent "two pushes at once both succeed" "exits $r1 $r2, wanted 0 0" \
+	"first: $(head -c 600 p1.err)" "second: $(head -c 600 p2.err)"; fi
 expect_eq pg-push-concurrent-new "between them each run is new once" "$n" \
 	"$(( $(tail -n 1 p1.out | cut -f3) + $(tail -n 1 p2.out | cut -f3) ))"
 expect_eq pg-push-concurrent-once "and the server holds each run and annotation once" \
