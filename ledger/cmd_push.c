@@ -174,6 +174,27 @@ static int push_run(struct push *p, sqlite3_stmt *q)
 	       push_annotations(p, local, server) || push_assignments(p, local, server);
 }
 
+/* The end of a batch's write transaction, given how its loop ended (rc,
+ * the last step) and the rows it read: 1 when there were none (rolled
+ * back, nothing was written), 0 when committed, -1 on failure (rolled
+ * back, here and on the server). */
+static int end_batch(struct push *p, int rc, int step, int rows)
+{
+	if (!rc && step != SQLITE_DONE)
+		rc = -1;
+	if (!rc && !rows) {
+		db_rollback(p->to);
+		return 1;
+	}
+	if (!rc)
+		rc = db_commit(p->to);
+	if (rc) {
+		db_rollback(p->to);
+		return -1;
+	}
+	return 0;
+}
+
 /* One batch: the runs after local id *after, at most PUSH_BATCH, in one
  * write transaction. 1 when there were none left, 0 when committed
  * (*after moved on), -1 on failure (rolled back, here and on the server). */
@@ -188,18 +209,8 @@ static int push_batch(struct push *p, sqlite3_int64 *after)
 		last = sqlite3_column_int64(p->runs, 0);
 		rc = push_run(p, p->runs);
 	}
-	if (!rc && step != SQLITE_DONE)
-		rc = -1;
-	if (!rc && !p->batch.n) {
-		db_rollback(p->to);
-		return 1;
-	}
-	if (!rc)
-		rc = db_commit(p->to);
-	if (rc) {
-		db_rollback(p->to);
-		return -1;
-	}
+	if ((rc = end_batch(p, rc, step, p->batch.n)))
+		return rc;
 	p->done.n += p->batch.n;
 	p->done.fresh += p->batch.fresh;
 	p->done.present += p->batch.present;
@@ -226,18 +237,8 @@ static int push_quarantine_batch(struct push *p, sqlite3_int64 *after)
 			rc = -1;
 		added += sqlite3_changes(p->to);
 	}
-	if (!rc && step != SQLITE_DONE)
-		rc = -1;
-	if (!rc && !n) {
-		db_rollback(p->to);
-		return 1;
-	}
-	if (!rc)
-		rc = db_commit(p->to);
-	if (rc) {
-		db_rollback(p->to);
-		return -1;
-	}
+	if ((rc = end_batch(p, rc, step, n)))
+		return rc;
 	p->done.quar_new += added;
 	*after = last;
 	return 0;
