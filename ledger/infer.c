@@ -294,7 +294,6 @@ void infer_state_advance(struct change_list *state, const struct change_list *ch
 		change_list_add(state, WIDTH_STALE, NULL, *carried ? carried : NULL);
 }
 
-
 /* Text without white space, lower case: "(0.8, 0.95)" = "(0.8,0.95)". */
 static void squeeze_lower(const char *s, char *buf, size_t n)
 {
@@ -383,20 +382,26 @@ static int same_form(const char *a, const char *b)
 	return !strcmp(fa, fb);
 }
 
+/* What the state knows of var: its value, or for the aspect ratio, when
+ * with_implied, the ratio its depth and width imply (buf holds it). */
+static const char *known_value(const struct change_list *state, const char *var, int with_implied,
+			       char *buf, size_t n)
+{
+	const char *had = state_value(state, var);
+	if (!had && with_implied && !strcmp(var, "model.aspect_ratio"))
+		had = implied_aspect_ratio(state, buf, n);
+	return had;
+}
+
 int infer_fill_old(const struct change_list *parent_state, struct change_list *changes)
 {
-	int filled = 0;
+	int filled = 0, stale = width_stale(parent_state);
 	char ratio[32];
 	for (int i = 0; i < changes->n; i++) {
 		struct change *c = &changes->v[i];
-		if (c->old_val || !c->new_val)
+		if (c->old_val || !c->new_val || (stale && !strcmp(c->var, "model.dim")))
 			continue;
-		int stale = width_stale(parent_state);
-		if (stale && !strcmp(c->var, "model.dim"))
-			continue;
-		const char *had = state_value(parent_state, c->var);
-		if (!had && !stale && !strcmp(c->var, "model.aspect_ratio"))
-			had = implied_aspect_ratio(parent_state, ratio, sizeof(ratio));
+		const char *had = known_value(parent_state, c->var, !stale, ratio, sizeof(ratio));
 		/* a value of another form ("2^15" for 32768, "50K" for "11.5M")
 		 * may be another reading of the knob: '?' says less, not wrong */
 		if (!had || same_value(had, c->new_val) || !same_form(had, c->new_val))
@@ -415,9 +420,9 @@ int infer_drop_restated(const struct change_list *parent_state, struct change_li
 		struct change *c = &changes->v[i];
 		/* "X 0.65 -> 0.6" where the state says 0.6: the text knows the
 		 * parent better than the state does, and is kept */
-		const char *had = c->new_val && !c->old_val ? state_value(parent_state, c->var) : NULL;
-		if (!had && c->new_val && !c->old_val && !strcmp(c->var, "model.aspect_ratio"))
-			had = implied_aspect_ratio(parent_state, ratio, sizeof(ratio));
+		const char *had = c->new_val && !c->old_val
+					  ? known_value(parent_state, c->var, 1, ratio, sizeof(ratio))
+					  : NULL;
 		if (had && same_value(had, c->new_val)) {
 			change_free(c);
 			dropped++;
