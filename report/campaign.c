@@ -53,26 +53,22 @@ struct crun {
  * "measured alone" and "test each alone" say what the audit says. */
 static int count_knobs(int *failed, sqlite3_stmt *st, sqlite3_int64 id)
 {
-	char **text = NULL; /* var, old, new of each change */
-	struct knob_change *ch = NULL;
+	struct knob_change *ch = NULL; /* each string its own copy */
 	int n = 0, knobs = 0;
 	sqlite3_reset(st);
 	sqlite3_bind_int64(st, 1, id);
 	while (runs_step(failed, st, "read the runs' changes") == SQLITE_ROW) {
-		text = xrealloc(text, (size_t)(n + 1) * 3 * sizeof(*text));
-		for (int k = 0; k < 3; k++)
-			text[3 * n + k] = sqlite3_column_type(st, k) == SQLITE_NULL
-						  ? NULL : xstrdup(runs_col_text(st, k));
-		n++;
+		ch = xrealloc(ch, (size_t)(n + 1) * sizeof(*ch));
+		ch[n++] = (struct knob_change){ db_column_dup(st, 0), db_column_dup(st, 1),
+						db_column_dup(st, 2) };
 	}
-	ch = xcalloc((size_t)n + 1, sizeof(*ch));
-	for (int i = 0; i < n; i++)
-		ch[i] = (struct knob_change){ text[3 * i], text[3 * i + 1], text[3 * i + 2] };
 	for (int i = 0; i < n; i++)
 		knobs += !audit_derived_var(ch, n, i);
-	for (int i = 0; i < 3 * n; i++)
-		free(text[i]);
-	free(text);
+	for (int i = 0; i < n; i++) {
+		free((char *)ch[i].var);
+		free((char *)ch[i].old);
+		free((char *)ch[i].new_);
+	}
 	free(ch);
 	return knobs;
 }
