@@ -291,11 +291,8 @@ static int prepare_all(struct push *p)
 	p->fill_metrics = db_prepare(p->to, metrics_fill_sql(DIALECT_SQLITE, 1));
 	p->quar = db_prepare(p->db, "SELECT id, source_file, line, reason, content, ingested_at FROM quarantine"
 				    " WHERE id > ?1 ORDER BY id LIMIT " PUSH_BATCH_SQL);
-	/* a line the server has is not added again, as ingest does not
-	 * (store.c): the same file, line, reason and content */
-	p->ins_quar = db_prepare(p->to, "INSERT INTO quarantine(source_file, line, reason, content, ingested_at)"
-					" SELECT ?1, ?2, ?3, ?4, ?5 WHERE NOT EXISTS (SELECT 1 FROM quarantine"
-					" WHERE source_file IS ?1 AND line IS ?2 AND reason = ?3 AND content IS ?4)");
+	/* a line the server has is not added again, as ingest does not */
+	p->ins_quar = db_prepare(p->to, store_quarantine_insert_sql);
 	return p->runs && p->changes && p->annots && p->assigned && p->find && p->ins_run && p->ins_change &&
 			       p->ins_annot && p->ins_assign && p->fill_metrics && p->quar && p->ins_quar ? 0 : -1;
 }

@@ -381,6 +381,11 @@ int store_failed(const struct store *st)
 	return st->failed;
 }
 
+const char store_quarantine_insert_sql[] =
+	"INSERT INTO quarantine(source_file, line, reason, content, ingested_at)"
+	" SELECT ?1, ?2, ?3, ?4, ?5 WHERE NOT EXISTS(SELECT 1 FROM quarantine"
+	" WHERE source_file IS ?1 AND line IS ?2 AND reason = ?3 AND content IS ?4)";
+
 struct store *store_new(sqlite3 *db)
 {
 	struct store *st = xcalloc(1, sizeof(*st));
@@ -407,10 +412,7 @@ struct store *store_new(sqlite3 *db)
 	st->sel_config = db_prepare(db, "SELECT json_extract(record, '$.config') FROM runs"
 					" WHERE run_id = ?1");
 	/* Re-ingesting a file reports its bad lines again but stores each once. */
-	st->ins_quar = db_prepare(db, "INSERT INTO quarantine(source_file, line, reason, content,"
-				      " ingested_at) SELECT ?1, ?2, ?3, ?4, ?5 WHERE NOT EXISTS("
-				      "SELECT 1 FROM quarantine WHERE source_file IS ?1 AND line IS ?2"
-				      " AND reason = ?3 AND content IS ?4)");
+	st->ins_quar = db_prepare(db, store_quarantine_insert_sql);
 	st->sel_max_id = db_prepare(db, "SELECT max(id) FROM runs");
 	st->sel_parent_key = db_prepare(db, "SELECT repeat_key, hw_class, code_commit, diff_sha256"
 					    " FROM runs WHERE run_id = ?1");

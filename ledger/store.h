@@ -24,6 +24,11 @@
 
 struct store;
 
+/* A quarantined line (source_file ?1, line ?2, reason ?3, content ?4,
+ * ingested_at ?5), added unless the ledger has it already: the same file,
+ * line, reason and content. Ingest's rule, and push's (cmd_push.c). */
+extern const char store_quarantine_insert_sql[];
+
 /* Where a record came from; format is runrec|results.tsv|run.log|arh.json. */
 struct store_src {
 	const char *file;
