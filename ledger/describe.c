@@ -1282,6 +1282,9 @@ static int restated_at(const struct reader *r, int q, int end)
 }
 
 /* A knob counted in steps ("desc.warmup_steps", "desc.ns_iters"). */
+/* The words a count of steps is given in ("100 steps", "80 iters"). */
+static const char *const step_units[] = { "steps", "step", "iters", "iterations", NULL };
+
 static int counts_steps(const char *var)
 {
 	return str_ends_with(var, "_steps") || str_ends_with(var, "_iters");
@@ -1441,12 +1444,11 @@ static int paren_range(const struct reader *r, const struct tok *t, const char *
 static int own_unit(const struct reader *r, int p, int end, const char *var)
 {
 	static const char *const tokens[] = { "tokens", "tok", "toks", NULL };
-	static const char *const steps[] = { "steps", "step", "iters", "iterations", NULL };
 	if (!strcmp(var, "train.total_batch_size") || !strcmp(var, "model.seq_len"))
 		return word_in(r, p, end, tokens) && boundary(r, p + 1, end);
 	/* "Muon momentum warmup 100 steps": a knob that counts steps, in its unit */
 	if (counts_steps(var))
-		return word_in(r, p, end, steps) && boundary(r, p + 1, end);
+		return word_in(r, p, end, step_units) && boundary(r, p + 1, end);
 	return 0;
 }
 
@@ -1554,7 +1556,6 @@ static int run_share_form(struct reader *r, const struct name *nm, int p, int q,
  * steps is desc.warmup_steps (the README's), not the ratio. */
 static int step_count_form(struct reader *r, const struct name *nm, int p, int q, int end)
 {
-	static const char *const steps[] = { "steps", "step", "iters", "iterations", NULL };
 	const char *which = !strcmp(nm->var, "sched.warmup_ratio") ? "desc.warmup"
 			    : !strcmp(nm->var, "sched.warmdown_ratio") ? "desc.warmdown" : NULL;
 	int a = q + word_is(r, q, end, "from"), e = a + 1;
@@ -1562,7 +1563,7 @@ static int step_count_form(struct reader *r, const struct name *nm, int p, int q
 		return 0;
 	if (is_to(r, a + 1, end) && at(r, a + 2, end)->k == K_NUM)
 		e = a + 3;
-	if (!word_in(r, e, end, steps) || !boundary(r, e + 1, end))
+	if (!word_in(r, e, end, step_units) || !boundary(r, e + 1, end))
 		return 0;
 	struct name st = { .known = 1 };
 	char old[40], val[40];
@@ -1801,10 +1802,9 @@ static int is_lr_schedule(const char *var)
 /* "(0 steps)", "(100 iters)": a parenthesis that counts steps. */
 static int paren_counts_steps(const struct reader *r, const struct tok *t)
 {
-	static const char *const steps[] = { "steps", "step", "iters", "iterations", NULL };
 	struct toks in = { 0 };
 	tokenize(r->text, t->a + 1, t->b - 1, &in);
-	int yes = in.n == 2 && in.t[0].k == K_NUM && in.t[1].k == K_WORD && in_list(in.t[1].w, steps);
+	int yes = in.n == 2 && in.t[0].k == K_NUM && in.t[1].k == K_WORD && in_list(in.t[1].w, step_units);
 	free(in.t);
 	return yes;
 }
