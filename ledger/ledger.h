@@ -33,6 +33,7 @@ int cmd_audit(int argc, char **argv, struct ledger_ctx *ctx);
 int cmd_variables(int argc, char **argv, struct ledger_ctx *ctx);
 int cmd_reinfer(int argc, char **argv, struct ledger_ctx *ctx);
 int cmd_check(int argc, char **argv, struct ledger_ctx *ctx);
+int cmd_trim_log(int argc, char **argv, struct ledger_ctx *ctx);
 int cmd_note(int argc, char **argv, struct ledger_ctx *ctx);
 int cmd_tag(int argc, char **argv, struct ledger_ctx *ctx);
 int cmd_decide(int argc, char **argv, struct ledger_ctx *ctx);
@@ -45,7 +46,7 @@ int cmd_push(int argc, char **argv, struct ledger_ctx *ctx);
 /* Their option tables (name, summary, options, help text), one per command. */
 extern const struct opt_cmd cmd_init_spec, cmd_ingest_spec, cmd_query_spec, cmd_show_spec,
 	cmd_diff_spec, cmd_frontier_spec, cmd_repeats_spec, cmd_quarantine_spec,
-	cmd_campaign_spec, cmd_audit_spec, cmd_variables_spec, cmd_reinfer_spec, cmd_check_spec,
+	cmd_campaign_spec, cmd_audit_spec, cmd_variables_spec, cmd_reinfer_spec, cmd_check_spec, cmd_trim_log_spec,
 	cmd_compare_spec, cmd_summary_spec, cmd_note_spec, cmd_tag_spec, cmd_decide_spec,
 	cmd_archive_spec, cmd_export_spec, cmd_push_spec;
 

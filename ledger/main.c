@@ -104,6 +104,7 @@ static const struct command {
 	TABLED(variables, 0),
 	TABLED(reinfer, NEED_DB),
 	TABLED(check, NEED_DB | ON_PG),
+	{ &cmd_trim_log_spec, cmd_trim_log, NEED_DB | ON_PG }, /* a name with a '-' */
 	TABLED(push, NEED_DB | READS_DB), /* --db: the local SQLite ledger it sends */
 	TABLED(compare, NEED_DB | READS_DB), /* --archived: its filters only (annot_view there) */
 	TABLED(summary, NEED_DB | READS_DB | EFFECTIVE),

@@ -12,13 +12,11 @@
 #include <unistd.h>
 #include "db.h"
 #include "pg_schema.h"
+#include "pg_log.h"
 #include "replica.h"
 #include "sha256.h"
 #include "util.h"
 
-/* pg_advisory_xact_lock(KEY, hashtext(current_schema())): the ledger's
- * write lock, one per schema; "runw" */
-#define WRITE_LOCK "1920298615"
 /* log entries fetched per round trip while catching up */
 #define PULL_BATCH "256"
 /* rows of the server's tables fetched per round trip while copying */
@@ -46,6 +44,7 @@ struct replica {
 	char *path, *name;
 	const char *command;
 	char ledger_id[64];
+	long long log_trimmed; /* the server's PG_LOG_TRIMMED_KEY (pg_log.h) */
 	struct rtable *tables;
 	int ntables;
 	sqlite3_session *session;
@@ -371,11 +370,21 @@ static int copy_table(struct replica *r, const struct rtable *t)
  * them, with the last log entry that snapshot holds: the log's entries are
  * committed in seq order under the write lock, so a snapshot holds a
  * prefix of them and nothing after. Inside the caller's BEGIN IMMEDIATE. */
+/* The seq of the log's last entry: the last one left, or the last one
+ * trimmed (pg_log.h) when that is later — a replica that has applied it
+ * is up to date though the log is empty */
+#define LOG_END_SQL                                                              \
+	"greatest((SELECT coalesce(max(seq), 0) FROM ledger_log),"               \
+	" (SELECT coalesce(max(value::bigint), 0) FROM ledger_meta WHERE key = '" \
+	PG_LOG_TRIMMED_KEY "'))"
+#define LOG_TRIMMED_SQL \
+	"(SELECT coalesce(max(value::bigint), 0) FROM ledger_meta WHERE key = '" PG_LOG_TRIMMED_KEY "')"
+
 static int copy_server(struct replica *r)
 {
 	if (pg_run(r->pg, "read a snapshot of the ledger", "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", 0, NULL))
 		return -1;
-	PGresult *res = pg_exec(r->pg, "read the change log's end", "SELECT coalesce(max(seq), 0)::text FROM ledger_log", 0, NULL);
+	PGresult *res = pg_exec(r->pg, "read the change log's end", "SELECT " LOG_END_SQL "::text", 0, NULL);
 	int rc = res ? 0 : -1;
 	char seq[32] = "0";
 	if (res)
@@ -458,12 +467,21 @@ static int apply_log(struct replica *r)
 		PGresult *res = pg_exec_bin(r->pg, "read the change log",
 					    /* ordered by the number: "ORDER BY seq" would be
 					     * the text column, which puts 10 before 8 */
-					    "SELECT seq::text AS seq_text, changeset FROM ledger_log WHERE seq > $1::bigint"
+					    "SELECT seq::text AS seq_text, changeset, " LOG_TRIMMED_SQL "::text"
+					    " FROM ledger_log WHERE seq > $1::bigint"
 					    " ORDER BY ledger_log.seq LIMIT " PULL_BATCH, 1, p, NULL, NULL, 1);
 		if (!res)
 			return -1;
 		int n = PQntuples(res), rc = 0;
 		const char *seq = NULL;
+		/* the same snapshot as the entries: trimmed past this replica since
+		 * it was found up to date (a read catches up without the lock) */
+		if (n && strtoll(PQgetvalue(res, 0, 2), NULL, 10) > last) {
+			rl_note("PostgreSQL ledger '%s': its change log was trimmed past the local replica '%s' "
+				"while it caught up; making it again", r->name, r->path);
+			PQclear(res);
+			return 1;
+		}
 		for (int i = 0; i < n && !rc; i++) {
 			struct apply a = { 0 };
 			seq = PQgetvalue(res, i, 0);
@@ -494,12 +512,13 @@ static int apply_log(struct replica *r)
 static int server_state(struct replica *r, long long *seq)
 {
 	PGresult *res = pg_exec(r->pg, "read the ledger's identity",
-				"SELECT (SELECT value FROM ledger_meta WHERE key = 'ledger_id'),"
-				" (SELECT coalesce(max(seq), 0) FROM ledger_log)::text", 0, NULL);
+				"SELECT (SELECT value FROM ledger_meta WHERE key = 'ledger_id'), " LOG_END_SQL
+				"::text, " LOG_TRIMMED_SQL "::text", 0, NULL);
 	if (!res)
 		return -1;
 	snprintf(r->ledger_id, sizeof(r->ledger_id), "%s", PQgetvalue(res, 0, 0));
 	*seq = strtoll(PQgetvalue(res, 0, 1), NULL, 10);
+	r->log_trimmed = strtoll(PQgetvalue(res, 0, 2), NULL, 10);
 	PQclear(res);
 	return 0;
 }
@@ -515,11 +534,12 @@ static int replica_matches(struct replica *r, long long server_seq, int say, int
 	sb schema = SB_INIT;
 	*err |= meta_get(r, "schema", &schema);
 	int match = !*err && ok && id.len && !strcmp(id.buf, r->ledger_id) && seq <= server_seq &&
-		    !strcmp(schema.buf, schema_text());
+		    seq >= r->log_trimmed && !strcmp(schema.buf, schema_text());
 	if (say && !*err && ok && id.len && !match && strcmp(id.buf, "rebuild"))
 		rl_note("PostgreSQL ledger '%s': the local replica '%s' was %s; making it again", r->name, r->path,
 			strcmp(id.buf, r->ledger_id) ? "of another ledger"
 			: seq > server_seq	      ? "ahead of the server's change log"
+			: seq < r->log_trimmed	      ? "behind the server's change log, trimmed since (ledger trim-log)"
 						      : "made by another schema version");
 	sb_release(&schema);
 	*err |= !ok;
@@ -898,7 +918,7 @@ static void session_end(struct replica *r)
 	r->session = NULL;
 }
 
-#define LOCK_SQL "SELECT pg_advisory_xact_lock(" WRITE_LOCK ", hashtext(current_schema()))"
+#define LOCK_SQL PG_WRITE_LOCK_SQL
 /* after this long a writer says what it waits for, as ingest does on SQLite */
 #define LOCK_SAY_AFTER_MS 1000
 
