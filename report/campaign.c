@@ -257,7 +257,8 @@ static void sec_keep_rate(struct camp *c, int audited)
 }
 
 /* Keeps on the campaign's hardware and budget ranked by gain over the
- * keep before them; the baseline is the first keep. */
+ * keep they were built on (their parent when it is one of these keeps,
+ * else the keep before them); the baseline is the first keep. */
 static void sec_top_hits(struct camp *c)
 {
 	struct top_hits h;
@@ -269,8 +270,8 @@ static void sec_top_hits(struct camp *c)
 		int kept = base || keep || (r->row.decision && !strcmp(r->row.decision, "baseline"));
 		int on_hw = !c->spec.hardware || (r->row.hw_class && str_ieq(r->row.hw_class, c->spec.hardware));
 		if (kept && on_hw && !r->other_budget && !isnan(r->value))
-			top_hits_keep(&h, r->row.hw_class ? r->row.hw_class : "unknown", r->row.run_id,
-				      r->row.description, r->value, keep && !base);
+			top_hits_keep(&h, r->row.hw_class ? r->row.hw_class : "unknown", r->row.hw_class, r->row.run_id,
+				      r->row.parent, r->row.description, r->value, keep && !base);
 	}
 	sb md = SB_INIT;
 	top_hits_md(&h, c->o->limit, c->spec.metric, &md);

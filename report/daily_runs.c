@@ -76,20 +76,26 @@ void daily_agents(struct day *d)
 
 /* ---- top hits ----------------------------------------------------------------- */
 
-/* The day's keeps ranked by gain over the previous keep of their hardware
- * class (any earlier day counts as "previous"). One pass over every kept
- * run up to the day's end, in frontier order. */
+/* The day's keeps ranked by gain over the keep they were built on
+ * (tophits.h): the parent, or the previous keep of their line of research
+ * on their hardware class — the same campaign, or without one the same
+ * agent, or without one the same source file (one results.tsv is one
+ * session). Another agent's keep that merely finished just before says
+ * nothing about what this change gained. Any earlier day counts. One pass
+ * over every kept run up to the day's end, in frontier order. */
 void daily_top_hits(struct day *d)
 {
 	sqlite3_stmt *st = db_prepare(d->db,
 		"SELECT run_id, coalesce(hw_class, 'unknown'), description, val_bpb, decision = 'keep'"
-		" AND t_finished >= ?1 FROM runs WHERE " KEEP_SQL("") " AND t_finished < ?2"
-		" ORDER BY t_finished, id");
+		" AND t_finished >= ?1, coalesce('campaign ' || campaign, 'agent ' || agent,"
+		" 'file ' || source_file, '') || ' on ' || coalesce(hw_class, 'unknown'), parent"
+		" FROM runs WHERE " KEEP_SQL("") " AND t_finished < ?2 ORDER BY t_finished, id");
 	day_bind(d, st);
 	struct top_hits h;
 	top_hits_init(&h, 0);
 	while (runs_step(&d->failed, st, "read the kept runs") == SQLITE_ROW)
-		top_hits_keep(&h, (const char *)sqlite3_column_text(st, 1), (const char *)sqlite3_column_text(st, 0),
+		top_hits_keep(&h, (const char *)sqlite3_column_text(st, 5), (const char *)sqlite3_column_text(st, 1),
+			      (const char *)sqlite3_column_text(st, 0), (const char *)sqlite3_column_text(st, 6),
 			      (const char *)sqlite3_column_text(st, 2), sqlite3_column_double(st, 3),
 			      sqlite3_column_int(st, 4));
 	sqlite3_finalize(st);

@@ -24,21 +24,51 @@ static int group_of(struct top_hits *h, const char *group)
 	return h->ngroups++;
 }
 
-void top_hits_keep(struct top_hits *h, const char *group, const char *run_id, const char *description,
-		   double value, int counted)
+/* Remember a kept run, for the runs built on it. */
+static void remember_kept(struct top_hits *h, const char *run_id, const char *hardware, double value)
 {
-	int g = group_of(h, group ? group : "unknown");
-	if (counted && h->last_run[g]) {
-		if (h->n == h->cap) {
-			h->cap = h->cap ? 2 * h->cap : 16;
-			h->v = xrealloc(h->v, (size_t)h->cap * sizeof(*h->v));
-		}
-		double prev = h->last_value[g];
-		h->v[h->n] = (struct top_hit){ xstrdup(run_id), description ? xstrdup(description) : NULL,
-					       xstrdup(h->last_run[g]), h->group[g], value, prev,
-					       h->maximize ? value - prev : prev - value, h->n };
-		h->n++;
+	int created;
+	struct strmap_slot *s = strmap_get(&h->kept, run_id, &created);
+	if (!created) { /* the same run fed twice: its latest value */
+		h->kept_value[s->v.n] = value;
+		return;
 	}
+	if (h->nkept == h->capkept) {
+		h->capkept = h->capkept ? 2 * h->capkept : 64;
+		h->kept_value = xrealloc(h->kept_value, (size_t)h->capkept * sizeof(*h->kept_value));
+		h->kept_hw = xrealloc(h->kept_hw, (size_t)h->capkept * sizeof(*h->kept_hw));
+	}
+	s->v.n = h->nkept;
+	h->kept_value[h->nkept] = value;
+	h->kept_hw[h->nkept++] = xstrdup(hardware);
+}
+
+static void add_hit(struct top_hits *h, const char *run_id, const char *hardware, const char *description,
+		    double value, const char *prev_run, double prev)
+{
+	if (h->n == h->cap) {
+		h->cap = h->cap ? 2 * h->cap : 16;
+		h->v = xrealloc(h->v, (size_t)h->cap * sizeof(*h->v));
+	}
+	h->v[h->n] = (struct top_hit){ xstrdup(run_id), description ? xstrdup(description) : NULL, xstrdup(prev_run),
+				       xstrdup(hardware), value, prev, h->maximize ? value - prev : prev - value, h->n };
+	h->n++;
+}
+
+void top_hits_keep(struct top_hits *h, const char *group, const char *hardware, const char *run_id,
+		   const char *parent, const char *description, double value, int counted)
+{
+	if (!hardware)
+		hardware = "unknown";
+	int g = group_of(h, group ? group : "unknown");
+	const struct strmap_slot *p = parent && *parent ? strmap_find(&h->kept, parent) : NULL;
+	if (p && strcmp(h->kept_hw[p->v.n], hardware))
+		p = NULL; /* built on a keep of other hardware: not comparable */
+	if (counted && p)
+		add_hit(h, run_id, hardware, description, value, parent, h->kept_value[p->v.n]);
+	else if (counted && h->last_run[g])
+		add_hit(h, run_id, hardware, description, value, h->last_run[g], h->last_value[g]);
+	remember_kept(h, run_id, hardware, value);
 	free(h->last_run[g]);
 	h->last_run[g] = xstrdup(run_id);
 	h->last_value[g] = value;
@@ -86,8 +116,8 @@ void top_hits_md(struct top_hits *h, int limit, const char *metric, sb *out)
 	md_table_limited(out, &t, limit);
 	sb_reset(&s);
 	fmt_delta(&s, total);
-	sb_addf(out, "\n\nTotal gain of the %d keep%s over the keep before each: %s.", h->n, h->n == 1 ? "" : "s",
-		s.buf);
+	sb_addf(out, "\n\nTotal gain of the %d keep%s over the keep each was built on: %s.", h->n,
+		h->n == 1 ? "" : "s", s.buf);
 	sb_release(&s);
 	table_release(&t);
 }
@@ -102,7 +132,13 @@ void top_hits_release(struct top_hits *h)
 		free(h->v[i].run_id);
 		free(h->v[i].description);
 		free(h->v[i].prev_run);
+		free(h->v[i].hardware);
 	}
+	for (int i = 0; i < h->nkept; i++)
+		free(h->kept_hw[i]);
+	free(h->kept_hw);
+	free(h->kept_value);
+	strmap_release(&h->kept);
 	free(h->group);
 	free(h->last_run);
 	free(h->last_value);

@@ -127,7 +127,7 @@ got=$(awk '/^## Top hits/,/^## Runs/' rep/campaign-sess.md | awk -F' \\| ' '/^\|
 expect_eq ledger-audit-session-4.5 "report: the session's top hits by gain" "| 1 +0.0100
 | 2 +0.0100
 | 3 +0.0100" "$got"
-expect_match ledger-audit-session-4.6 "report: top hits total" "$(cat rep/campaign-sess.md)" '^Total gain of the 3 keeps over the keep before each: \+0\.0300\.$'
+expect_match ledger-audit-session-4.6 "report: top hits total" "$(cat rep/campaign-sess.md)" '^Total gain of the 3 keeps over the keep each was built on: \+0\.0300\.$'
 
 # --- discarding a gain inside the noise floor is a fair call ---------------------
 printf '%s\n' '{"schema":"runrec/1","run_id":"n1","parent":"b1","campaign":"fair","status":"ok","decision":"discard","finished_at":"2026-03-17T09:00:00Z","hardware":{"gpu_name":"NVIDIA H100 80GB HBM3"},"budget":{"seconds":300},"config":{"optim.matrix_lr":0.055,"train.time_budget_s":300},"metrics":{"val_bpb":1.0889}}' >fair.jsonl

@@ -172,25 +172,49 @@ printf '%s\n' '{"schema":"runrec/1","run_id":"solo","status":"ok","agent":"a","f
 expect_match report-daily-singular "one run, one agent, one class in the singular" "$(cat solo/2026-04-01.md)" \
 	'^1 run by 1 agent on 1 hardware class: 0 kept, 0 discarded, 0 without a valid measurement\.$'
 
-# -- top hits: the day's keeps by gain over the previous keep (keep or
-# baseline, valid) of their class, computed here in SQL
+# -- top hits: the day's keeps by gain over the keep they were built on:
+# their parent when it is an earlier keep (keep or baseline, valid) of their
+# class, else the previous keep of their line of research (campaign, else
+# agent, else source file) on their class; computed here in SQL
+SAME_LINE="coalesce('c' || q.campaign, 'a' || q.agent, 'f' || q.source_file) IS coalesce('c' || r.campaign, 'a' || r.agent, 'f' || r.source_file)"
+KEPT_BEFORE="q.hw_class = r.hw_class AND q.decision IN ('keep', 'baseline') AND q.val_bpb IS NOT NULL
+	  AND (q.t_finished < r.t_finished OR (q.t_finished = r.t_finished AND q.id < r.id))"
 want=$(sql l.db "SELECT run_id || ' ' || printf('%+.4f', prev - val_bpb) FROM (SELECT r.id, r.run_id, r.val_bpb,
-	(SELECT q.val_bpb FROM runs q WHERE q.hw_class = r.hw_class AND q.decision IN ('keep', 'baseline')
-	  AND q.val_bpb IS NOT NULL AND (q.t_finished < r.t_finished OR (q.t_finished = r.t_finished AND q.id < r.id))
-	  ORDER BY q.t_finished DESC, q.id DESC LIMIT 1) AS prev
+	coalesce((SELECT q.val_bpb FROM runs q WHERE q.run_id = r.parent AND $KEPT_BEFORE),
+	 (SELECT q.val_bpb FROM runs q WHERE $SAME_LINE AND $KEPT_BEFORE
+	  ORDER BY q.t_finished DESC, q.id DESC LIMIT 1)) AS prev
 	FROM runs r WHERE r.decision = 'keep' AND r.val_bpb IS NOT NULL AND r.t_finished >= $T0 AND r.t_finished < $T1)
 	WHERE prev IS NOT NULL ORDER BY prev - val_bpb DESC, id")
 got=$(section "Top hits" | awk -F' \\| ' '/^\| [0-9]+ \|/ { print $2, $6 }')
 expect_eq report-daily-15 "top hits: keeps ranked by gain over the previous keep" "$want" "$got"
 total=$(sql l.db "SELECT printf('%+.4f', sum(prev - val_bpb)) FROM (SELECT r.val_bpb,
-	(SELECT q.val_bpb FROM runs q WHERE q.hw_class = r.hw_class AND q.decision IN ('keep', 'baseline')
-	  AND q.val_bpb IS NOT NULL AND (q.t_finished < r.t_finished OR (q.t_finished = r.t_finished AND q.id < r.id))
-	  ORDER BY q.t_finished DESC, q.id DESC LIMIT 1) AS prev
+	coalesce((SELECT q.val_bpb FROM runs q WHERE q.run_id = r.parent AND $KEPT_BEFORE),
+	 (SELECT q.val_bpb FROM runs q WHERE $SAME_LINE AND $KEPT_BEFORE
+	  ORDER BY q.t_finished DESC, q.id DESC LIMIT 1)) AS prev
 	FROM runs r WHERE r.decision = 'keep' AND r.val_bpb IS NOT NULL AND r.t_finished >= $T0 AND r.t_finished < $T1)
 	WHERE prev IS NOT NULL")
-expect_match report-daily-15.1 "top hits total" "$md" "^Total gain of the $(printf '%s\n' "$want" | wc -l) keeps over the keep before each: \\$total\\.\$"
+expect_match report-daily-15.1 "top hits total" "$md" "^Total gain of the $(printf '%s\n' "$want" | wc -l) keeps over the keep each was built on: \\$total\\.\$"
 expect_eq report-daily-15.2 "agent profile keep rate: keeps / (keeps + discards), failed apart" \
 	"| forge | 5 | 3 | 1 | 75% | 1 | 0.9264 | B200 |" "$(printf '%s\n' "$md" | grep '^| forge |')"
+
+# Two agents on one class, their runs interleaved, no parents given: each
+# keep is ranked by what it gained over its own agent's previous keep, not
+# over whichever keep finished just before it (the other agent's baseline);
+# then a run built on the other agent's keep (its parent) against that keep
+rec() { # RUN AGENT TIME VAL DECISION [PARENT]
+	printf '{"schema":"runrec/1","run_id":"%s","agent":"%s","status":"ok","decision":"%s","finished_at":"2026-04-02T%s:00Z","parent":%s,"hardware":{"gpu_name":"NVIDIA H100 80GB HBM3"},"metrics":{"val_bpb":%s}}\n' "$1" "$2" "$5" "$3" "${6:-null}" "$4"
+}
+{ rec a1 ann 10:00 1.00 baseline; rec b1 bob 10:05 0.90 baseline; rec a2 ann 10:10 0.98 keep
+  rec b2 bob 10:15 0.89 keep; rec a3 ann 10:20 0.97 keep; rec a4 ann 10:25 0.88 keep '"b2"'; } >two.jsonl
+"$LEDGER" --db two.db ingest two.jsonl >/dev/null 2>&1
+"$REPORT" --db two.db daily --date 2026-04-02 --out two --no-charts >/dev/null 2>&1
+got=$(awk '/^## Top hits/,/^## Failed/' two/2026-04-02.md | awk -F' \\| ' '/^\| [0-9]+ \|/ { print $2, $5, $6 }' |
+	sed -E 's/\[([a-z0-9]+)\]\([^)]*\)/\1/g; s/\[([a-z0-9]+) \(([0-9.]+)\)\]\([^)]*\)/\1@\2/g')
+expect_eq report-daily-15.3 "top hits: each agent's keeps against its own previous keep, or the parent keep" \
+	"a2 a1@1.0000 +0.0200
+b2 b1@0.9000 +0.0100
+a3 a2@0.9800 +0.0100
+a4 b2@0.8900 +0.0100" "$got"
 
 # Runs without a time belong to no day: the digest says how many and how to
 # date them, instead of "0 runs"; stderr too when the day has nothing else.
