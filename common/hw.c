@@ -79,6 +79,13 @@ static const struct hw_row table[] = {
 	{ "L4", "L4", 24, 121, 0 },
 	{ "L40", "L40", 48, 181.05, 0 },
 	{ "L40S", "L40S", 48, 362.05, 0 },
+	/* L20 (China market, AD102 with 11,776 CUDA cores at 2.52 GHz): twice
+	 * its FP32 boost rate, as the L40's 181.05 is twice its own */
+	{ "L20", "L20", 48, 118.7, 0 },
+	/* GB10, the DGX Spark's chip: 128 GB shared with the CPU; NVIDIA
+	 * publishes only an FP4 figure, so its BF16 peak stays unknown */
+	{ "GB10", "GB10", 128, 0, 0 },
+	{ "DGX SPARK", "GB10", 128, 0, 0 },
 	/* NVIDIA workstation: RTX A6000/A5000/A4000 data sheets (309.7, 222.2,
 	 * 153.4 sparse tensor TFLOPS, halved); RTX 6000 Ada (Ada whitepaper,
 	 * 364.2 dense FP16/BF16 with FP32 accumulate). Turing Quadros have no
@@ -88,6 +95,10 @@ static const struct hw_row table[] = {
 	{ "A5000", "RTX A5000", 24, 111.1, 0 },
 	{ "A4000", "RTX A4000", 16, 76.7, 0 },
 	{ "RTX 6000 ADA", "RTX 6000 Ada", 48, 364.2, 0 },
+	/* RTX PRO 6000 Blackwell (Workstation and Server Edition; the Max-Q
+	 * part is another product): NVIDIA's 4 PFLOPS FP4 with sparsity is
+	 * 503.8 dense BF16 with FP32 accumulate, 96 GB */
+	{ "RTX PRO 6000 BLACKWELL", "RTX PRO 6000 Blackwell", 96, 503.8, 0 },
 	{ "QUADRO RTX 5000", "Quadro RTX 5000", 16, 89.2, 0 },
 	{ "QUADRO RTX 6000", "Quadro RTX 6000", 24, 130.5, 0 },
 	{ "QUADRO RTX 8000", "Quadro RTX 8000", 48, 130.5, 0 },
@@ -130,6 +141,8 @@ static const struct hw_row table[] = {
 	{ "RTX 4080", "RTX 4080", 16, 97.5, 0 },
 	{ "RTX 4080 SUPER", "RTX 4080 SUPER", 16, 104.4, 0 },
 	{ "RTX 4090", "RTX 4090", 24, 165.2, 0 },
+	/* the China-market 4090 D: 14,592 CUDA cores at 2.52 GHz boost */
+	{ "RTX 4090 D", "RTX 4090 D", 24, 147.1, 0 },
 	/* GeForce RTX 50 (RTX Blackwell whitepaper, appendix: RTX 5090 209.5
 	 * BF16 dense with FP32 accumulate; twice the FP32 boost rate for the
 	 * others, from NVIDIA's spec pages). */
@@ -156,6 +169,12 @@ static const struct hw_row table[] = {
 	{ "MI325X", "MI325X", 256, 1307.4, 0 },
 	{ "MI350X", "MI350X", 288, 2306.9, 0 },
 	{ "MI355X", "MI355X", 288, 2516.6, 0 },
+	/* AMD Radeon (ROCm runs autoresearch on them): memory from AMD's spec
+	 * pages; RDNA 3's matrix peak for BF16 with FP32 accumulate is not
+	 * published as such, so it stays unknown */
+	{ "RX 7900 XTX", "RX 7900 XTX", 24, 0, 0 },
+	{ "RX 7900 XT", "RX 7900 XT", 20, 0, 0 },
+	{ "W7900", "Radeon PRO W7900", 48, 0, 0 },
 	/* Apple silicon: Apple publishes no BF16 matrix peak, and memory is
 	 * unified and chosen at purchase, so both stay unknown (0): the tier
 	 * then comes from the record's gpu_mem_mb or is left empty. There is no
@@ -254,6 +273,28 @@ static void fill(const struct hw_row *r, hw_info *out)
 	out->peak_bf16_tflops = r->tflops;
 }
 
+/* A name's variant word (the "D" of an RTX 4090 D, a SUPER, a Ti, an XT)
+ * that its best row lacks: another product than the row, with its own
+ * peak, which must not take the row's class. */
+static int names_other_variant(const struct hw_row *r, const struct tokens *tk)
+{
+	static const char *const variants[] = { "D", "SUPER", "TI", "XT", "XTX", "GRE" };
+	for (size_t i = 0; i < ARRAY_SIZE(variants); i++) {
+		size_t n = strlen(variants[i]);
+		if (!has_token(tk, variants[i], n))
+			continue;
+		int in_row = 0;
+		for (const char *p = r->tokens; *p && !in_row;) {
+			size_t m = strcspn(p, " ");
+			in_row = m == n && !memcmp(p, variants[i], n);
+			p += m + (p[m] == ' ');
+		}
+		if (!in_row)
+			return 1;
+	}
+	return 0;
+}
+
 /* The best-scoring row for name, NULL when none; *ties counts the rows
  * with that score (1 unless the table has a gap a test should find). */
 static const struct hw_row *best_row(const char *name, int *ties)
@@ -279,7 +320,7 @@ static const struct hw_row *best_row(const char *name, int *ties)
 			++*ties;
 		}
 	}
-	return hit;
+	return hit && names_other_variant(hit, &tk) ? NULL : hit;
 }
 
 int hw_lookup(const char *name, hw_info *out)
