@@ -39,7 +39,9 @@ static const struct var_def vars[] = {
 	  "learning rate of the token embedding" },
 	{ "optim.unembedding_lr", M, VAR_NUMBER, NULL, BOTH, "UNEMBEDDING_LR",
 	  "learning rate of the output head (lm_head)" },
-	{ "optim.scalar_lr", M, VAR_NUMBER, NULL, BOTH, "SCALAR_LR",
+	/* our trainer's model has no 1-D parameters (its RMSNorm has no gain),
+	 * so it has no such learning rate: one it recorded would change nothing */
+	{ "optim.scalar_lr", M, VAR_NUMBER, NULL, NULL, "SCALAR_LR",
 	  "learning rate of 1-D parameters (per-layer scalars)" },
 	{ "optim.weight_decay", M, VAR_NUMBER, NULL, BOTH, "WEIGHT_DECAY",
 	  "decoupled weight decay of the block matrices" },

@@ -6,6 +6,7 @@
 #include "config.h"
 #include "suggest.h"
 #include "utf8.h"
+#include "varreg.h"
 #include "util.h"
 
 #define OFF(f) offsetof(struct config, f)
@@ -30,7 +31,6 @@ const struct cfg_key cfg_keys[] = {
 	F("optim.matrix_lr", CFG_MATH, "0.04", matrix_lr, "learning rate of the 2-D block matrices"),
 	F("optim.embedding_lr", CFG_MATH, "0.6", embedding_lr, "AdamW learning rate of the token embedding"),
 	F("optim.unembedding_lr", CFG_MATH, "0.004", unembedding_lr, "AdamW learning rate of the output head"),
-	F("optim.scalar_lr", CFG_MATH, "0.5", scalar_lr, "learning rate of 1-D parameters (none in this model yet)"),
 	F("optim.weight_decay", CFG_MATH, "0.2", weight_decay, "decoupled weight decay of the block matrices"),
 	F("optim.beta1", CFG_MATH, "0.8", beta1, "AdamW beta1"),
 	F("optim.beta2", CFG_MATH, "0.95", beta2, "AdamW beta2"),
@@ -132,8 +132,18 @@ int config_set(struct config *c, const char *key, const char *value, const char 
 	long l;
 	double d;
 	if (!k) {
-		rl_error("%s: '%s' is not a trainer variable", where, key);
-		hint_closest_key(key);
+		const struct var_def *known = varreg_find(key);
+		if (known) { /* autoresearch has it; this model has nothing it would change */
+			rl_error("%s: '%s' is not a trainer variable: the variable registry knows it (%s%s%s), "
+				 "but this trainer's model has nothing it would change, and a setting that changes "
+				 "nothing is not recorded",
+				 where, key, known->help, known->constant ? "; autoresearch's " : "",
+				 known->constant ? known->constant : "");
+			rl_hint("trainer --list-variables shows the variables this trainer has");
+		} else {
+			rl_error("%s: '%s' is not a trainer variable", where, key);
+			hint_closest_key(key);
+		}
 		return -1;
 	}
 	field = (char *)c + k->offset;

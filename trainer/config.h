@@ -22,7 +22,7 @@ struct config {
 	int depth, dim, heads, seq_len, vocab_size, qk_norm;
 	double softcap, mlp_ratio;
 	/* optim.* */
-	double matrix_lr, embedding_lr, unembedding_lr, scalar_lr, weight_decay;
+	double matrix_lr, embedding_lr, unembedding_lr, weight_decay;
 	double beta1, beta2, muon_momentum, grad_clip;
 	char matrix_optimizer[16];      /* adamw | muon */
 	/* sched.* (fractions of the time budget) */
