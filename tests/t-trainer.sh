@@ -127,3 +127,20 @@ expect_eq trainer-6.4 "1 thread gives the same val_bpb as 2" "$(grep val_bpb a.o
 "$TRAINER" $TINY train.steps=25 train.seed=3 optim.matrix_optimizer=adamw optim.matrix_lr=0.003 \
 	sched.warmdown_shape=sqrt --no-record >e.out 2>e.err
 expect_match trainer-6.5 "AdamW for the matrices also trains" "$(cat e.out)" '^val_bpb: +[0-7]\.'
+# A setting that would change nothing in its configuration is a usage
+# error, with no record: recorded, it would be a change that changed nothing
+for args in "optim.matrix_optimizer=adamw optim.muon_momentum=0.9|optim.muon_momentum 0.9 is Muon's" \
+	"sched.warmdown_ratio=0 sched.final_lr_frac=0.1|sched.final_lr_frac 0.1 is where the warmdown ends" \
+	"sched.warmdown_ratio=0 sched.warmdown_shape=sqrt|sched.warmdown_shape sqrt shapes the warmdown" \
+	"optim.scalar_lr=0.3|'optim.scalar_lr' is not a trainer variable: the variable registry knows it"; do
+	n=$((${n:-0} + 1))
+	rm -f dead.jsonl
+	# shellcheck disable=SC2086
+	expect_code "trainer-6.6.$n" "${args%%|*}: refused" 2 "$TRAINER" $TINY ${args%%|*} train.steps=1 --record dead.jsonl
+	expect_match "trainer-6.6.$n.msg" "saying why" "$err" "${args#*|}"
+	expect_eq "trainer-6.6.$n.none" "and no record" "no" "$([ -e dead.jsonl ] && echo yes || echo no)"
+done
+# the same keys at their defaults are fine with adamw and no warmdown
+# shellcheck disable=SC2086
+expect_code trainer-6.7 "adamw and no warmdown, the other keys at their defaults" 0 "$TRAINER" $TINY \
+	optim.matrix_optimizer=adamw optim.muon_momentum=0.95 sched.warmdown_ratio=0 train.steps=1 --no-record

@@ -266,6 +266,31 @@ static int need(int cond, const char *fmt, ...)
 	return 1;
 }
 
+/* Settings that change nothing in this configuration, refused when they
+ * differ from their defaults: recorded, each would be a change that changed
+ * nothing, and the ledger would count it as a second variable of the run
+ * (adamw with another Muon momentum would read as two changes, "confounded").
+ * -1 (said) or 0. */
+static int dead_settings(const struct config *c)
+{
+	struct config d;
+	config_defaults(&d);
+	int n = 0, muon = !strcmp(c->matrix_optimizer, "muon"), warmdown = c->warmdown_ratio > 0;
+	n += need(muon || c->muon_momentum == d.muon_momentum,
+		  "optim.muon_momentum %g is Muon's, and optim.matrix_optimizer is %s: it would change nothing "
+		  "(leave it at its default %g, or set optim.matrix_optimizer=muon)",
+		  c->muon_momentum, c->matrix_optimizer, d.muon_momentum);
+	n += need(warmdown || !strcmp(c->warmdown_shape, d.warmdown_shape),
+		  "sched.warmdown_shape %s shapes the warmdown, and sched.warmdown_ratio is 0: it would change "
+		  "nothing (leave it at its default %s, or give the run a warmdown)",
+		  c->warmdown_shape, d.warmdown_shape);
+	n += need(warmdown || c->final_lr_frac == d.final_lr_frac,
+		  "sched.final_lr_frac %g is where the warmdown ends, and sched.warmdown_ratio is 0: it would "
+		  "change nothing (leave it at its default %g, or give the run a warmdown)",
+		  c->final_lr_frac, d.final_lr_frac);
+	return n;
+}
+
 int config_check(const struct config *c)
 {
 	int n = 0;
@@ -291,6 +316,7 @@ int config_check(const struct config *c)
 		  "optim.beta1 and optim.beta2 must be in [0, 1)");
 	n += need(c->steps >= 0, "train.steps must be >= 0");
 	n += need(c->eval_tokens >= 1 && c->threads >= 0, "train.eval_tokens must be >= 1, impl.threads >= 0");
+	n += dead_settings(c);
 	return n ? -1 : 0;
 }
 
