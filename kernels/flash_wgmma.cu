@@ -378,21 +378,54 @@ __device__ __forceinline__ void named_arrive(int id, int threads)
 	asm volatile("bar.arrive %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
 }
 
-/* The producer warpgroup: K_j then V_j for j = 0..last, each into stage j % NS
- * once the consumers have given that stage back. Barriers: full K, full V,
- * empty K, empty V, NS of each, 8 bytes apart. */
-template <int D, int NS>
+/* Tiles of R rows x D (R = 64 or 128 keys): the layout of sw_off with
+ * R-row column blocks (R x 128 bytes each). */
+template <int R> __device__ __forceinline__ uint32_t sw_off_rows(int r, int c)
+{
+	return (uint32_t)((c >> 3) * (R * 128) + r * 128 + (((c & 7) ^ (r & 7)) << 4));
+}
+
+/* R rows of D bf16 into such a tile by the 128 threads of a warpgroup. */
+template <int D, int R>
+__device__ __forceinline__ void load_tile_rows(uint32_t s, const bf16 *g, long gstride)
+{
+	constexpr int VEC = D / 8, ROWS = WG / VEC;
+	int r = threadIdx.x % WG / VEC, c = threadIdx.x % VEC;
+	s += sw_off_rows<R>(r, c); /* ROWS is a multiple of 8: the same swizzle ROWS rows further */
+	g += r * gstride + c * 8;
+#pragma unroll 1
+	for (int it = 0; it < R / ROWS; it++)
+		cp_async16(s + it * ROWS * 128, g + it * ROWS * gstride);
+}
+
+/* K-major descriptor of k slice kk of an R-row tile; MN-major one of
+ * rows 16kk.. (column blocks R x 128 bytes apart; D = 64: one block, the
+ * unused leading offset given the 8-row stride as in desc_mn). */
+template <int R> __device__ __forceinline__ uint64_t desc_k_rows(uint32_t tile, int kk)
+{
+	return sw128_desc(tile + (kk >> 2) * (R * 128) + (kk & 3) * 32, 16);
+}
+
+template <int D, int R> __device__ __forceinline__ uint64_t desc_mn_rows(uint32_t tile, int kk)
+{
+	return sw128_desc(tile + kk * 2048, D == 64 ? 1024 : R * 128);
+}
+
+/* The producer warpgroup: K_j then V_j (KN keys each) for j = 0..last,
+ * each into stage j % NS once the consumers have given that stage back.
+ * Barriers: full K, full V, empty K, empty V, NS of each, 8 bytes apart. */
+template <int D, int NS, int KN>
 __device__ __forceinline__ void pp_produce(uint32_t sKb, uint32_t sVb, uint32_t bars, const bf16 *kg,
 					   const bf16 *vg, int is, int last)
 {
-	constexpr int TB = FT * D * 2;
+	constexpr int TK = KN * D * 2;
 	for (int j = 0; j <= last; j++) {
 		int st = j % NS, free_parity = ((j / NS) & 1) ^ 1; /* a fresh barrier passes parity 1 */
 		mbar_wait(bars + (2 * NS + st) * 8, free_parity);
-		load_tile_sw<D>(sKb + st * TB, kg + (long)j * FT * is, is);
+		load_tile_rows<D, KN>(sKb + st * TK, kg + (long)j * KN * is, is);
 		mbar_arrive_on_copies(bars + st * 8);
 		mbar_wait(bars + (3 * NS + st) * 8, free_parity);
-		load_tile_sw<D>(sVb + st * TB, vg + (long)j * FT * is, is);
+		load_tile_rows<D, KN>(sVb + st * TK, vg + (long)j * KN * is, is);
 		mbar_arrive_on_copies(bars + (NS + st) * 8);
 	}
 	load_wait<0>();
@@ -433,17 +466,81 @@ __device__ __forceinline__ void pp_acquire(uint32_t bar, int parity)
 	asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
 }
 
-template <int D, int NS>
+/* S (64 x KN keys) = Q K^T, Q from registers, K an R = KN row tile. */
+template <int D, int KN> __device__ __forceinline__ void pp_scores(float *s, const uint32_t qa[][4], uint32_t tk)
+{
+#pragma unroll
+	for (int kk = 0; kk < D / 16; kk++) {
+		if constexpr (KN == 64)
+			wg_rs_n64<0>(s, qa[kk], desc_k_rows<KN>(tk, kk), kk > 0);
+		else
+			wg_rs_n128<0>(s, qa[kk], desc_k_rows<KN>(tk, kk), kk > 0);
+	}
+	wg_commit();
+}
+
+/* O += P (64 x KN, as KN/16 A fragments) V (a KN-row tile, MN-major). */
+template <int D, int KN>
+__device__ __forceinline__ void pp_pv(float *o, const uint32_t pa[][4], uint32_t tv)
+{
+#pragma unroll
+	for (int kk = 0; kk < KN / 16; kk++)
+		wg_rs_d<D>(o, pa[kk], desc_mn_rows<D, KN>(tv, kk));
+	wg_commit();
+}
+
+/* softmax_step for KN score columns; on the diagonal tile, query row
+ * r (of the warpgroup's 64) sees key columns <= r + roff. */
+template <int KN>
+__device__ __forceinline__ void pp_softmax(float *s, float m[2], float l[2], float alpha[2], int diag, int roff,
+					   int r0, int g, int t, float sl2)
+{
+	float mx[2] = { -INFINITY, -INFINITY };
+#pragma unroll
+	for (int i = 0; i < KN / 2; i++) {
+		int e = i & 3, row = roff + r0 + g + (e >= 2 ? 8 : 0), col = (i >> 2) * 8 + 2 * t + (e & 1);
+		float x = s[i] * sl2;
+		if (diag && col > row)
+			x = -INFINITY;
+		s[i] = x;
+		mx[e >> 1] = fmaxf(mx[e >> 1], x);
+	}
+#pragma unroll
+	for (int i = 0; i < 2; i++) {
+		float mnew = fmaxf(m[i], quad_max(mx[i])); /* finite: column 0 is always visible */
+		alpha[i] = exp2f(m[i] - mnew);
+		m[i] = mnew;
+		l[i] *= alpha[i];
+	}
+#pragma unroll
+	for (int i = 0; i < KN / 2; i++) {
+		float p = exp2f(s[i] - m[(i >> 1) & 1]);
+		s[i] = p;
+		l[(i >> 1) & 1] += p;
+	}
+}
+
+template <int KN> __device__ __forceinline__ void pp_frags(uint32_t pa[][4], const float *p)
+{
+#pragma unroll
+	for (int kk = 0; kk < KN / 16; kk++)
+		acc_to_a(pa[kk], p + 8 * kk, p + 8 * kk + 4);
+}
+
+/* KN keys a tile: 64 (the block's 128 query rows see key tiles
+ * 0..2qb+1, warpgroup 0 the last but one) or 128 (tiles 0..qb for both;
+ * on the diagonal tile warpgroup 0's rows see only its first half). */
+template <int D, int NS, int KN>
 __global__ void __launch_bounds__(PP_THREADS, 1)
 flash_wg_forward_pp_kernel(bf16 *att, float *lse2, const bf16 *q, const bf16 *k, const bf16 *v, qkv_layout lay,
 			   int T, int H, float sl2)
 {
-	constexpr int TB = FT * D * 2;
+	constexpr int TB = FT * D * 2, TK = KN * D * 2;
 	extern __shared__ unsigned char smem[];
 	/* Q of each consumer, K stages, V stages, then the 4 NS barriers */
-	uint32_t s0 = smem_base_1024(smem), sKb = s0 + 2 * TB, sVb = sKb + NS * TB, bars = sVb + NS * TB;
+	uint32_t s0 = smem_base_1024(smem), sKb = s0 + 2 * TB, sVb = sKb + NS * TK, bars = sVb + NS * TK;
 	int qb = gridDim.x - 1 - blockIdx.x; /* the longest rows first */
-	int last = qb * 2 + 1;
+	int last = KN == 64 ? qb * 2 + 1 : qb;
 	int bh = blockIdx.y, b = bh / H, h = bh % H, C = H * D;
 	int lane = threadIdx.x % WARP;
 	long ib = b * lay.bs + h * lay.hs;
@@ -458,11 +555,14 @@ flash_wg_forward_pp_kernel(bf16 *att, float *lse2, const bf16 *q, const bf16 *k,
 	__syncthreads(); /* the last block-wide barrier: the producer leaves the consumers' loop */
 	if (threadIdx.x >= 2 * WG) {
 		asm volatile("setmaxnreg.dec.sync.aligned.u32 40;\n" ::: "memory");
-		pp_produce<D, NS>(sKb, sVb, bars, k + ib, v + ib, is, last);
+		pp_produce<D, NS, KN>(sKb, sVb, bars, k + ib, v + ib, is, last);
 		return;
 	}
 	asm volatile("setmaxnreg.inc.sync.aligned.u32 232;\n" ::: "memory");
-	int cw = threadIdx.x / WG, qt = qb * 2 + cw, n0 = qb * 2 + 2;
+	int cw = threadIdx.x / WG, qt = qb * 2 + cw; /* this warpgroup's 64-row query tile */
+	int jl = KN == 64 ? qt : qb;                 /* its last key tile */
+	int roff = KN == 64 ? 0 : cw * FT;           /* its rows' offset in the diagonal tile */
+	int n0 = (KN == 64 ? qb * 2 : qb) + 2;       /* warpgroup 0's turns */
 	int warp = threadIdx.x % WG / WARP, g = lane / 4, t = lane % 4, r0 = warp * 16;
 	uint32_t sQ = s0 + cw * TB;
 	load_tile_sw<D>(sQ, q + ib + (long)qt * FT * is, is);
@@ -477,48 +577,48 @@ flash_wg_forward_pp_kernel(bf16 *att, float *lse2, const bf16 *q, const bf16 *k,
 #pragma unroll
 	for (int i = 0; i < D / 2; i++)
 		o[i] = 0.f;
-	float s[32];
-	uint32_t pa[4][4]; /* P of the previous tile, as A fragments */
+	float s[KN / 2];
+	uint32_t pa[KN / 16][4]; /* P of the previous tile, as A fragments */
 	if (cw == 1)
 		named_arrive(2, 2 * WG); /* warpgroup 0 takes the first turn */
 	pp_acquire(bars, 0);         /* K_0 */
 	pp_turn_begin(cw, 0, n0);
 	wg_fence();
-	scores_rs<D>(s, qa, sKb); /* S_0 */
+	pp_scores<D, KN>(s, qa, sKb); /* S_0 */
 	pp_turn_end(cw, 0, n0);
 	wg_wait<0>();
-	wg_hold<32>(s);
+	wg_hold<KN / 2>(s);
 	pp_release(bars + 2 * NS * 8, lane);
-	softmax_step(s, m, l, alpha, qt == 0, r0, g, t, sl2);
-	acc_to_frags(pa, s);
-	for (int j = 1; j <= qt; j++) {
+	pp_softmax<KN>(s, m, l, alpha, jl == 0, roff, r0, g, t, sl2);
+	pp_frags<KN>(pa, s);
+	for (int j = 1; j <= jl; j++) {
 		int st = j % NS, sp = (j - 1) % NS;
 		pp_acquire(bars + st * 8, (j / NS) & 1);              /* K_j */
 		pp_acquire(bars + (NS + sp) * 8, ((j - 1) / NS) & 1); /* V_{j-1} */
 		pp_turn_begin(cw, j, n0);
 		wg_fence();
-		scores_rs<D>(s, qa, sKb + st * TB);             /* S_j */
-		acc_times_tile_wg<D>(o, pa, sVb + sp * TB);     /* O += P_{j-1} V_{j-1} */
+		pp_scores<D, KN>(s, qa, sKb + st * TK); /* S_j */
+		pp_pv<D, KN>(o, pa, sVb + sp * TK);     /* O += P_{j-1} V_{j-1} */
 		pp_turn_end(cw, j, n0);
 		wg_wait<1>(); /* S_j; the P V product may still run */
-		wg_hold<32>(s);
+		wg_hold<KN / 2>(s);
 		pp_release(bars + (2 * NS + st) * 8, lane);
-		softmax_step(s, m, l, alpha, j == qt, r0, g, t, sl2);
+		pp_softmax<KN>(s, m, l, alpha, j == jl, roff, r0, g, t, sl2);
 		wg_wait<0>();
 		wg_hold<D / 2>(o);
 		pp_release(bars + (3 * NS + sp) * 8, lane);
 #pragma unroll
 		for (int i = 0; i < D / 2; i++)
 			o[i] *= alpha[(i >> 1) & 1];
-		acc_to_frags(pa, s);
+		pp_frags<KN>(pa, s);
 	}
-	{ /* O += P_qt V_qt: the last turn */
-		int sp = qt % NS;
-		pp_acquire(bars + (NS + sp) * 8, (qt / NS) & 1);
-		pp_turn_begin(cw, qt + 1, n0);
+	{ /* O += P_jl V_jl: the last turn */
+		int sp = jl % NS;
+		pp_acquire(bars + (NS + sp) * 8, (jl / NS) & 1);
+		pp_turn_begin(cw, jl + 1, n0);
 		wg_fence();
-		acc_times_tile_wg<D>(o, pa, sVb + sp * TB);
-		pp_turn_end(cw, qt + 1, n0);
+		pp_pv<D, KN>(o, pa, sVb + sp * TK);
+		pp_turn_end(cw, jl + 1, n0);
 		wg_wait<0>();
 		wg_hold<D / 2>(o);
 	}
@@ -768,17 +868,17 @@ static int wg_forward_d(bf16 *att, float *lse2, const bf16 *q, const bf16 *k, co
 	return 0;
 }
 
-template <int D, int NS>
+template <int D, int NS, int KN>
 static int wg_forward_pp_d(bf16 *att, float *lse2, const bf16 *q, const bf16 *k, const bf16 *v, int ld, int B,
 			   int T, int H, cudaStream_t s)
 {
 	static int ready;
-	size_t bytes = tiles_bytes(2 + 2 * NS, D, 4 * NS * 8);
-	if (!ready && smem_opt_in(flash_wg_forward_pp_kernel<D, NS>, bytes))
+	size_t bytes = 2 * FT * D * sizeof(bf16) + 2 * NS * KN * D * sizeof(bf16) + 4 * NS * 8 + 1024;
+	if (!ready && smem_opt_in(flash_wg_forward_pp_kernel<D, NS, KN>, bytes))
 		return -1;
 	ready = 1;
 	float sl2 = LOG2E / sqrtf((float)D);
-	flash_wg_forward_pp_kernel<D, NS><<<dim3(T / (2 * FT), B * H), PP_THREADS, bytes, s>>>(
+	flash_wg_forward_pp_kernel<D, NS, KN><<<dim3(T / (2 * FT), B * H), PP_THREADS, bytes, s>>>(
 		att, lse2, q, k, v, qkv_layout_of(ld, H, T, D), T, H, sl2);
 	KERNEL_CHECK();
 	return 0;
@@ -811,7 +911,8 @@ static int wg_backward_d(bf16 *dq, bf16 *dk, bf16 *dv, float *dsum, const bf16 *
 }
 
 /* wide: 0 one warpgroup a block; 1 two, in step; 2 (3) two consumer
- * warpgroups and a producer warp, 2 (3) stages of K and V. Two warpgroups
+ * warpgroups and a producer, 2 (3) stages of 64-key K and V tiles; 4
+ * the same with 2 stages of 128-key tiles. Two warpgroups
  * only where T is a multiple of 128, else one. */
 int flash_wgmma_forward(bf16 *att, float *lse2, const bf16 *q, const bf16 *k, const bf16 *v, int ld, int B,
 			int T, int H, int D, int wide, cudaStream_t s)
@@ -820,10 +921,12 @@ int flash_wgmma_forward(bf16 *att, float *lse2, const bf16 *q, const bf16 *k, co
 	wide = T % (2 * FT) == 0 ? wide : 0;
 	if (wide >= 2) {
 		if (D == 64)
-			return wide == 2 ? wg_forward_pp_d<64, 2>(att, lse2, q, k, v, ld, B, T, H, s)
-					 : wg_forward_pp_d<64, 3>(att, lse2, q, k, v, ld, B, T, H, s);
-		return wide == 2 ? wg_forward_pp_d<128, 2>(att, lse2, q, k, v, ld, B, T, H, s)
-				 : wg_forward_pp_d<128, 3>(att, lse2, q, k, v, ld, B, T, H, s);
+			return wide == 2   ? wg_forward_pp_d<64, 2, 64>(att, lse2, q, k, v, ld, B, T, H, s)
+			       : wide == 3 ? wg_forward_pp_d<64, 3, 64>(att, lse2, q, k, v, ld, B, T, H, s)
+					   : wg_forward_pp_d<64, 2, 128>(att, lse2, q, k, v, ld, B, T, H, s);
+		return wide == 2   ? wg_forward_pp_d<128, 2, 64>(att, lse2, q, k, v, ld, B, T, H, s)
+		       : wide == 3 ? wg_forward_pp_d<128, 3, 64>(att, lse2, q, k, v, ld, B, T, H, s)
+				   : wg_forward_pp_d<128, 2, 128>(att, lse2, q, k, v, ld, B, T, H, s);
 	}
 	if (D == 64)
 		return wide ? wg_forward_d<64, 2>(att, lse2, q, k, v, ld, B, T, H, s)

@@ -161,7 +161,7 @@ int flash_attention_backward(bf16 *dq, bf16 *dk, bf16 *dv, float *dsum, const bf
  * flash.cu's calls into the second file (shape already checked; the
  * backward computes dsum itself). */
 enum { FLASH_MMA_SYNC = 0, FLASH_WGMMA_NARROW = 1, FLASH_WGMMA_WIDE = 2, FLASH_WGMMA = 3, FLASH_WGMMA_PP = 4,
-       FLASH_WGMMA_PP3 = 5 };
+       FLASH_WGMMA_PP3 = 5, FLASH_WGMMA_PPN = 6 };
 void flash_select_kernels(int family);
 int flash_wgmma_forward(bf16 *att, float *lse2, const bf16 *q, const bf16 *k, const bf16 *v, int ld, int B,
 			int T, int H, int D, int wide, cudaStream_t s);
