@@ -654,8 +654,7 @@ static void flash_families(cublasHandle_t h, int timed)
 								  { FLASH_WGMMA, "flash wgmma fwd 2wg bwd 1wg" },
 								  { FLASH_WGMMA_PP, "flash wgmma fwd ping-pong bwd 1wg" },
 								  { FLASH_WGMMA_PP3, "flash wgmma fwd ping-pong 3 stages bwd 1wg" },
-								  { FLASH_WGMMA_PPN, "flash wgmma fwd ping-pong 128-key tiles bwd 1wg" },
-								  { FLASH_WGMMA_PPN3, "flash wgmma fwd ping-pong 128-key tiles 3 stages bwd 1wg" } };
+								  { FLASH_WGMMA_PPN, "flash wgmma fwd ping-pong 128-key tiles bwd 1wg" } };
 	for (auto f : fam) {
 		flash_select_kernels(f.family);
 		flash_family_name = f.name;

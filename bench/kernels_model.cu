@@ -183,7 +183,7 @@ static int parse_impl(struct gpu_options *o, int *graphs, const char *list)
 		else if (!strcmp(w, "unfused_xent")) o->fused_xent = 0;
 		else if (!strcmp(w, "autotune")) o->autotune = 1;
 		else if (!strcmp(w, "graphs")) *graphs = 1;
-		else if (!strncmp(w, "family", 6) && w[6] >= '0' && w[6] <= '7' && !w[7])
+		else if (!strncmp(w, "family", 6) && w[6] >= '0' && w[6] <= '6' && !w[7])
 			flash_select_kernels(w[6] - '0'); /* kernels.h's FLASH_* */
 		else {
 			fprintf(stderr, "bench: unknown impl word '%s'\n", w);

@@ -475,8 +475,7 @@ static int family_for(void)
 					       "wgmma (sm_90a), forward two warpgroups a block, backward one",
 					       "wgmma (sm_90a), forward warp-specialised ping-pong (2 stages), backward one warpgroup",
 					       "wgmma (sm_90a), forward warp-specialised ping-pong (3 stages), backward one warpgroup",
-					       "wgmma (sm_90a), forward warp-specialised ping-pong (128-key tiles), backward one warpgroup",
-					       "wgmma (sm_90a), forward warp-specialised ping-pong (128-key tiles, 3 stages), backward one warpgroup" };
+					       "wgmma (sm_90a), forward warp-specialised ping-pong (128-key tiles), backward one warpgroup" };
 		trace_note("flash: %s kernels", names[f]);
 		noted = f;
 	}
@@ -489,8 +488,7 @@ static int forward_width(int family)
 	return family == FLASH_WGMMA_PP    ? 2
 	       : family == FLASH_WGMMA_PP3 ? 3
 	       : family == FLASH_WGMMA_PPN ? 4
-	       : family == FLASH_WGMMA_PPN3 ? 5
-					    : family != FLASH_WGMMA_NARROW;
+					   : family != FLASH_WGMMA_NARROW;
 }
 
 int flash_attention_forward(bf16 *att, float *lse2, const bf16 *q, const bf16 *k, const bf16 *v,

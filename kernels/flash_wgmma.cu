@@ -341,8 +341,7 @@ __device__ __forceinline__ void mbar_arrive_on_copies(uint32_t bar)
 
 /* Wait until the phase of bar with this parity has completed. (Built
  * with -DPP_WATCHDOG, a wait that spins 2^26 times says where and traps:
- * a diagnostic build, never the shipped one; so are PP_NO_PINGPONG and
- * PP_NO_SOFTMAX below, which docs/performance.md's round 5 timed.) */
+ * a diagnostic build, never the shipped one.) */
 __device__ __forceinline__ void mbar_wait(uint32_t bar, int parity)
 {
 #ifdef PP_WATCHDOG
@@ -438,20 +437,15 @@ __device__ __forceinline__ void pp_produce(uint32_t sKb, uint32_t sVb, uint32_t 
  * tile); warpgroup 1 waits only for turns warpgroup 0 also has, and
  * hands over only to turns warpgroup 0 still has, so every arrival is
  * waited for. */
-#ifdef PP_NO_PINGPONG /* diagnostic build: the warpgroups issue whenever they are ready */
-#define PP_TURNS 0
-#else
-#define PP_TURNS 1
-#endif
 __device__ __forceinline__ void pp_turn_begin(int cw, int turn, int n0)
 {
-	if (PP_TURNS && (cw == 0 || turn < n0))
+	if (cw == 0 || turn < n0)
 		named_sync(2 + cw, 2 * WG);
 }
 
 __device__ __forceinline__ void pp_turn_end(int cw, int turn, int n0)
 {
-	if (PP_TURNS && (cw == 0 || turn + 1 < n0))
+	if (cw == 0 || turn + 1 < n0)
 		named_arrive(3 - cw, 2 * WG);
 }
 
@@ -501,10 +495,6 @@ template <int KN>
 __device__ __forceinline__ void pp_softmax(float *s, float m[2], float l[2], float alpha[2], int diag, int roff,
 					   int r0, int g, int t, float sl2)
 {
-#ifdef PP_NO_SOFTMAX /* diagnostic build (timing only, wrong results): P = S, no exponentials */
-	alpha[0] = alpha[1] = 1.f;
-	return;
-#endif
 	float mx[2] = { -INFINITY, -INFINITY };
 #pragma unroll
 	for (int i = 0; i < KN / 2; i++) {
@@ -589,7 +579,7 @@ flash_wg_forward_pp_kernel(bf16 *att, float *lse2, const bf16 *q, const bf16 *k,
 		o[i] = 0.f;
 	float s[KN / 2];
 	uint32_t pa[KN / 16][4]; /* P of the previous tile, as A fragments */
-	if (PP_TURNS && cw == 1)
+	if (cw == 1)
 		named_arrive(2, 2 * WG); /* warpgroup 0 takes the first turn */
 	pp_acquire(bars, 0);         /* K_0 */
 	pp_turn_begin(cw, 0, n0);
@@ -921,8 +911,8 @@ static int wg_backward_d(bf16 *dq, bf16 *dk, bf16 *dv, float *dsum, const bf16 *
 }
 
 /* wide: 0 one warpgroup a block; 1 two, in step; 2 (3) two consumer
- * warpgroups and a producer, 2 (3) stages of 64-key K and V tiles; 4 (5)
- * the same with 2 (3) stages of 128-key tiles. Two warpgroups
+ * warpgroups and a producer, 2 (3) stages of 64-key K and V tiles; 4
+ * the same with 2 stages of 128-key tiles. Two warpgroups
  * only where T is a multiple of 128, else one. */
 int flash_wgmma_forward(bf16 *att, float *lse2, const bf16 *q, const bf16 *k, const bf16 *v, int ld, int B,
 			int T, int H, int D, int wide, cudaStream_t s)
@@ -933,12 +923,10 @@ int flash_wgmma_forward(bf16 *att, float *lse2, const bf16 *q, const bf16 *k, co
 		if (D == 64)
 			return wide == 2   ? wg_forward_pp_d<64, 2, 64>(att, lse2, q, k, v, ld, B, T, H, s)
 			       : wide == 3 ? wg_forward_pp_d<64, 3, 64>(att, lse2, q, k, v, ld, B, T, H, s)
-			       : wide == 4 ? wg_forward_pp_d<64, 2, 128>(att, lse2, q, k, v, ld, B, T, H, s)
-					   : wg_forward_pp_d<64, 3, 128>(att, lse2, q, k, v, ld, B, T, H, s);
+					   : wg_forward_pp_d<64, 2, 128>(att, lse2, q, k, v, ld, B, T, H, s);
 		return wide == 2   ? wg_forward_pp_d<128, 2, 64>(att, lse2, q, k, v, ld, B, T, H, s)
 		       : wide == 3 ? wg_forward_pp_d<128, 3, 64>(att, lse2, q, k, v, ld, B, T, H, s)
-		       : wide == 4 ? wg_forward_pp_d<128, 2, 128>(att, lse2, q, k, v, ld, B, T, H, s)
-				   : wg_forward_pp_d<128, 3, 128>(att, lse2, q, k, v, ld, B, T, H, s);
+				   : wg_forward_pp_d<128, 2, 128>(att, lse2, q, k, v, ld, B, T, H, s);
 	}
 	if (D == 64)
 		return wide ? wg_forward_d<64, 2>(att, lse2, q, k, v, ld, B, T, H, s)
