@@ -16,9 +16,11 @@
  * A block is WGS warpgroups (4 warps, 128 threads each), each owning 64
  * rows and sharing the tiles it loops over, so a K/V (forward, dQ) or
  * Q/dO (dK, dV) tile crosses from L2 into shared memory once for 64 * WGS
- * rows. Measured (docs/performance.md): the forward is fastest with two
- * (one block an SM either way, by registers), the backward with one (two
- * independent blocks an SM beat two warpgroups kept in step). Warp w of a
+ * rows. Measured (docs/performance.md): of these the forward is fastest
+ * with two (one block an SM either way, by registers), the backward with
+ * one (two independent blocks an SM beat two warpgroups kept in step);
+ * the warp-specialised forward further down beats both and is the
+ * default. Warp w of a
  * group holds rows 16w.. of every accumulator (wgmma.cuh gives the
  * layout, the mma.m16n8 C layout per 8-column slice, so the softmax code
  * is flash.cu's). Tiles of 64 rows x D are copied by cp.async into the
@@ -307,18 +309,21 @@ flash_wg_forward_kernel(bf16 *att, float *lse2, const bf16 *q, const bf16 *k, co
    tiles and meet at a block barrier every tile, so both issue their
    products at once and both run their softmax at once, and the tensor
    cores idle through it. Here the roles are split: warpgroup 2 of the
-   block only copies K and V tiles (cp.async, NS stages each) and signals each
-   landed tile on an mbarrier; the consumers give each stage back on
+   block only copies K and V tiles (cp.async, NS stages each) and signals
+   each landed tile on an mbarrier; the consumers give each stage back on
    another when their products have read it. No block barrier inside the
-   loop. The producer warpgroup gives its registers to the consumers
-   (setmaxnreg: 40 a thread for it, 232 for them; 168 each otherwise, the
-   share of 384 threads, and the consumers would spill). The two consumer
-   warpgroups (warps 0-3 and 4-7, 64 query rows
-   each) take turns issuing their products (ping-pong: named barriers 2
-   and 3), so one warpgroup's products run while the other's softmax
-   does. Inside a warpgroup the loop is the software pipeline above: S_j
-   and O += P_{j-1} V_{j-1} issued together, the softmax of S_j under the
-   P V product. */
+   loop. The producer gives its registers to the consumers (setmaxnreg:
+   40 a thread for it, 232 for them; 168 each otherwise, the share of 384
+   threads, and the consumers would spill). The two consumer warpgroups
+   (warps 0-3 and 4-7, 64 query rows each) take turns issuing their
+   products (ping-pong: named barriers 2 and 3), so one warpgroup's
+   products run while the other's softmax does. Inside a warpgroup the
+   loop is the software pipeline above: S_j and O += P_{j-1} V_{j-1}
+   issued together, the softmax of S_j under the P V product. Key tiles
+   of KN = 64 or 128 rows; 128 (the default family) is the fastest, 782
+   µs a layer against 840 (64 keys, 3 stages) and 868 (2 stages) and the
+   in-step kernel's 904 (docs/performance.md, round 5): m64n128 score
+   products and half the turns, barrier waits and row reductions a key. */
 
 #define PP_THREADS (3 * WG) /* two consumer warpgroups and a producer */
 
