@@ -644,8 +644,8 @@ static void check_matmul(mm_ctx *m)
 
 /* every flash kernel family: mma.sync, wgmma with one or two warpgroups
  * a block, forward two and backward one, and the warp-specialised
- * ping-pong forward (2 or 3 stages) with the one-warpgroup backward;
- * checks only or also timed */
+ * ping-pong forward (64-key tiles in 2 or 3 stages, 128-key tiles) with
+ * the one-warpgroup backward; checks only or also timed */
 static void flash_families(cublasHandle_t h, int timed)
 {
 	const struct { int family; const char *name; } fam[] = { { FLASH_MMA_SYNC, "flash mma.sync" },
