@@ -643,14 +643,18 @@ static void check_matmul(mm_ctx *m)
 }
 
 /* every flash kernel family: mma.sync, wgmma with one or two warpgroups
- * a block, and the default on an H100/H200 (forward two, backward one);
- * checks only or also timed */
+ * a block, forward two and backward one, and the warp-specialised
+ * ping-pong forward (64-key tiles in 2 or 3 stages, 128-key tiles) with
+ * the one-warpgroup backward; checks only or also timed */
 static void flash_families(cublasHandle_t h, int timed)
 {
 	const struct { int family; const char *name; } fam[] = { { FLASH_MMA_SYNC, "flash mma.sync" },
 								  { FLASH_WGMMA_NARROW, "flash wgmma 1wg" },
 								  { FLASH_WGMMA_WIDE, "flash wgmma 2wg" },
-								  { FLASH_WGMMA, "flash wgmma fwd 2wg bwd 1wg" } };
+								  { FLASH_WGMMA, "flash wgmma fwd 2wg bwd 1wg" },
+								  { FLASH_WGMMA_PP, "flash wgmma fwd ping-pong bwd 1wg" },
+								  { FLASH_WGMMA_PP3, "flash wgmma fwd ping-pong 3 stages bwd 1wg" },
+								  { FLASH_WGMMA_PPN, "flash wgmma fwd ping-pong 128-key tiles bwd 1wg" } };
 	for (auto f : fam) {
 		flash_select_kernels(f.family);
 		flash_family_name = f.name;

@@ -13,7 +13,8 @@
  *                         optimiser step per micro-batch, like the PyTorch
  *                         runner in bench/torch/): tokens/s, MFU, memory.
  *                         IMPL words: flash recompute unfused_adamw
- *                         unfused_xent autotune graphs.
+ *                         unfused_xent autotune graphs, familyN (the flash
+ *                         kernel family N of kernels.h, FLASH_*).
  * Tolerances: loss 5e-3 relative; gradients 5e-2 relative L2 per tensor
  * (bf16 operands through every layer); 10-step losses 2e-2 relative. */
 #include "kernels_common.cuh"
@@ -182,6 +183,8 @@ static int parse_impl(struct gpu_options *o, int *graphs, const char *list)
 		else if (!strcmp(w, "unfused_xent")) o->fused_xent = 0;
 		else if (!strcmp(w, "autotune")) o->autotune = 1;
 		else if (!strcmp(w, "graphs")) *graphs = 1;
+		else if (!strncmp(w, "family", 6) && w[6] >= '0' && w[6] <= '6' && !w[7])
+			flash_select_kernels(w[6] - '0'); /* kernels.h's FLASH_* */
 		else {
 			fprintf(stderr, "bench: unknown impl word '%s'\n", w);
 			return -1;

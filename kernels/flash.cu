@@ -467,16 +467,28 @@ static int family_for(void)
 			 cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev) == cudaSuccess &&
 			 major == 9 && minor == 0;
 	}
-	int f = selected_family >= 0 ? selected_family : hopper ? FLASH_WGMMA : FLASH_MMA_SYNC;
+	int f = selected_family >= 0 ? selected_family : hopper ? FLASH_WGMMA_PPN : FLASH_MMA_SYNC;
 	static int noted = -1;
 	if (f != noted) {
 		static const char *names[] = { "mma.sync", "wgmma (sm_90a), one warpgroup a block",
 					       "wgmma (sm_90a), two warpgroups a block",
-					       "wgmma (sm_90a), forward two warpgroups a block, backward one" };
+					       "wgmma (sm_90a), forward two warpgroups a block, backward one",
+					       "wgmma (sm_90a), forward warp-specialised ping-pong (2 stages), backward one warpgroup",
+					       "wgmma (sm_90a), forward warp-specialised ping-pong (3 stages), backward one warpgroup",
+					       "wgmma (sm_90a), forward warp-specialised ping-pong (128-key tiles), backward one warpgroup" };
 		trace_note("flash: %s kernels", names[f]);
 		noted = f;
 	}
 	return f;
+}
+
+/* flash_wgmma_forward's wide argument for a wgmma family */
+static int forward_width(int family)
+{
+	return family == FLASH_WGMMA_PP    ? 2
+	       : family == FLASH_WGMMA_PP3 ? 3
+	       : family == FLASH_WGMMA_PPN ? 4
+					   : family != FLASH_WGMMA_NARROW;
 }
 
 int flash_attention_forward(bf16 *att, float *lse2, const bf16 *q, const bf16 *k, const bf16 *v,
@@ -486,7 +498,7 @@ int flash_attention_forward(bf16 *att, float *lse2, const bf16 *q, const bf16 *k
 		return -1;
 	int f = family_for();
 	if (f != FLASH_MMA_SYNC)
-		return flash_wgmma_forward(att, lse2, q, k, v, ld, B, T, H, D, f != FLASH_WGMMA_NARROW, s);
+		return flash_wgmma_forward(att, lse2, q, k, v, ld, B, T, H, D, forward_width(f), s);
 	return D == 64 ? forward_d<64>(att, lse2, q, k, v, ld, B, T, H, s)
 		       : forward_d<128>(att, lse2, q, k, v, ld, B, T, H, s);
 }

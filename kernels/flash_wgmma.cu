@@ -16,9 +16,11 @@
  * A block is WGS warpgroups (4 warps, 128 threads each), each owning 64
  * rows and sharing the tiles it loops over, so a K/V (forward, dQ) or
  * Q/dO (dK, dV) tile crosses from L2 into shared memory once for 64 * WGS
- * rows. Measured (docs/performance.md): the forward is fastest with two
- * (one block an SM either way, by registers), the backward with one (two
- * independent blocks an SM beat two warpgroups kept in step). Warp w of a
+ * rows. Measured (docs/performance.md): of these the forward is fastest
+ * with two (one block an SM either way, by registers), the backward with
+ * one (two independent blocks an SM beat two warpgroups kept in step);
+ * the warp-specialised forward further down beats both and is the
+ * default. Warp w of a
  * group holds rows 16w.. of every accumulator (wgmma.cuh gives the
  * layout, the mma.m16n8 C layout per 8-column slice, so the softmax code
  * is flash.cu's). Tiles of 64 rows x D are copied by cp.async into the
@@ -301,6 +303,344 @@ flash_wg_forward_kernel(bf16 *att, float *lse2, const bf16 *q, const bf16 *k, co
 	}
 }
 
+/* ---- forward, warp-specialised (FlashAttention-3's structure) ----------
+
+   The two-warpgroup forward above keeps its warpgroups in step: both copy
+   tiles and meet at a block barrier every tile, so both issue their
+   products at once and both run their softmax at once, and the tensor
+   cores idle through it. Here the roles are split: warpgroup 2 of the
+   block only copies K and V tiles (cp.async, NS stages each) and signals
+   each landed tile on an mbarrier; the consumers give each stage back on
+   another when their products have read it. No block barrier inside the
+   loop. The producer gives its registers to the consumers (setmaxnreg:
+   40 a thread for it, 232 for them; 168 each otherwise, the share of 384
+   threads, and the consumers would spill). The two consumer warpgroups
+   (warps 0-3 and 4-7, 64 query rows each) take turns issuing their
+   products (ping-pong: named barriers 2 and 3), so one warpgroup's
+   products run while the other's softmax does. Inside a warpgroup the
+   loop is the software pipeline above: S_j and O += P_{j-1} V_{j-1}
+   issued together, the softmax of S_j under the P V product. Key tiles
+   of KN = 64 or 128 rows; 128 (the default family) is the fastest, 782
+   µs a layer against 840 (64 keys, 3 stages) and 868 (2 stages) and the
+   in-step kernel's 904 (docs/performance.md, round 5): m64n128 score
+   products and half the turns, barrier waits and row reductions a key. */
+
+#define PP_THREADS (3 * WG) /* two consumer warpgroups and a producer */
+
+__device__ __forceinline__ void mbar_init(uint32_t bar, int count)
+{
+	asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(bar), "r"(count) : "memory");
+}
+
+__device__ __forceinline__ void mbar_arrive(uint32_t bar)
+{
+	asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(bar) : "memory");
+}
+
+/* Arrive on bar once all of this thread's earlier cp.async copies have
+ * landed (counted against the barrier's expected arrivals: .noinc). */
+__device__ __forceinline__ void mbar_arrive_on_copies(uint32_t bar)
+{
+	asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];\n" ::"r"(bar) : "memory");
+}
+
+/* Wait until the phase of bar with this parity has completed. (Built
+ * with -DPP_WATCHDOG, a wait that spins 2^26 times says where and traps:
+ * a diagnostic build, never the shipped one.) */
+__device__ __forceinline__ void mbar_wait(uint32_t bar, int parity)
+{
+#ifdef PP_WATCHDOG
+	uint32_t done;
+	long spins = 0;
+	do {
+		asm volatile("{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
+			     "selp.u32 %0, 1, 0, p;\n}\n"
+			     : "=r"(done)
+			     : "r"(bar), "r"(parity)
+			     : "memory");
+		if (++spins == (1l << 26)) {
+			printf("pp watchdog: block (%d,%d) thread %d bar +%u parity %d\n", blockIdx.x, blockIdx.y,
+			       threadIdx.x, bar & 0xffff, parity);
+			__trap();
+		}
+	} while (!done);
+	return;
+#endif
+	asm volatile("{\n.reg .pred p;\nLAB_WAIT:\n"
+		     "mbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n"
+		     "@!p bra LAB_WAIT;\n}\n" ::"r"(bar),
+		     "r"(parity)
+		     : "memory");
+}
+
+__device__ __forceinline__ void named_sync(int id, int threads)
+{
+	asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
+}
+
+__device__ __forceinline__ void named_arrive(int id, int threads)
+{
+	asm volatile("bar.arrive %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
+}
+
+/* Tiles of R rows x D (R = 64 or 128 keys): the layout of sw_off with
+ * R-row column blocks (R x 128 bytes each). */
+template <int R> __device__ __forceinline__ uint32_t sw_off_rows(int r, int c)
+{
+	return (uint32_t)((c >> 3) * (R * 128) + r * 128 + (((c & 7) ^ (r & 7)) << 4));
+}
+
+/* R rows of D bf16 into such a tile by the 128 threads of a warpgroup. */
+template <int D, int R>
+__device__ __forceinline__ void load_tile_rows(uint32_t s, const bf16 *g, long gstride)
+{
+	constexpr int VEC = D / 8, ROWS = WG / VEC;
+	int r = threadIdx.x % WG / VEC, c = threadIdx.x % VEC;
+	s += sw_off_rows<R>(r, c); /* ROWS is a multiple of 8: the same swizzle ROWS rows further */
+	g += r * gstride + c * 8;
+#pragma unroll 1
+	for (int it = 0; it < R / ROWS; it++)
+		cp_async16(s + it * ROWS * 128, g + it * ROWS * gstride);
+}
+
+/* K-major descriptor of k slice kk of an R-row tile; MN-major one of
+ * rows 16kk.. (column blocks R x 128 bytes apart; D = 64: one block, the
+ * unused leading offset given the 8-row stride as in desc_mn). */
+template <int R> __device__ __forceinline__ uint64_t desc_k_rows(uint32_t tile, int kk)
+{
+	return sw128_desc(tile + (kk >> 2) * (R * 128) + (kk & 3) * 32, 16);
+}
+
+template <int D, int R> __device__ __forceinline__ uint64_t desc_mn_rows(uint32_t tile, int kk)
+{
+	return sw128_desc(tile + kk * 2048, D == 64 ? 1024 : R * 128);
+}
+
+/* The producer warpgroup: K_j then V_j (KN keys each) for j = 0..last,
+ * each into stage j % NS once the consumers have given that stage back.
+ * Barriers: full K, full V, empty K, empty V, NS of each, 8 bytes apart. */
+template <int D, int NS, int KN>
+__device__ __forceinline__ void pp_produce(uint32_t sKb, uint32_t sVb, uint32_t bars, const bf16 *kg,
+					   const bf16 *vg, int is, int last)
+{
+	constexpr int TK = KN * D * 2;
+	for (int j = 0; j <= last; j++) {
+		int st = j % NS, free_parity = ((j / NS) & 1) ^ 1; /* a fresh barrier passes parity 1 */
+		mbar_wait(bars + (2 * NS + st) * 8, free_parity);
+		load_tile_rows<D, KN>(sKb + st * TK, kg + (long)j * KN * is, is);
+		mbar_arrive_on_copies(bars + st * 8);
+		mbar_wait(bars + (3 * NS + st) * 8, free_parity);
+		load_tile_rows<D, KN>(sVb + st * TK, vg + (long)j * KN * is, is);
+		mbar_arrive_on_copies(bars + (NS + st) * 8);
+	}
+	load_wait<0>();
+}
+
+/* A consumer warpgroup's turn: wait for it (named barrier 2 + cw, which the
+ * other warpgroup arrives on), and after issuing, hand it over. Warpgroup
+ * 0 has N0 = qt0 + 2 turns, warpgroup 1 one more (its extra diagonal
+ * tile); warpgroup 1 waits only for turns warpgroup 0 also has, and
+ * hands over only to turns warpgroup 0 still has, so every arrival is
+ * waited for. */
+__device__ __forceinline__ void pp_turn_begin(int cw, int turn, int n0)
+{
+	if (cw == 0 || turn < n0)
+		named_sync(2 + cw, 2 * WG);
+}
+
+__device__ __forceinline__ void pp_turn_end(int cw, int turn, int n0)
+{
+	if (cw == 0 || turn + 1 < n0)
+		named_arrive(3 - cw, 2 * WG);
+}
+
+/* Give a stage back: one arrival a warp (the empty barriers expect 8)
+ * after the warp's wait for the products that read it. */
+__device__ __forceinline__ void pp_release(uint32_t bar, int lane)
+{
+	__syncwarp();
+	if (lane == 0)
+		mbar_arrive(bar);
+}
+
+/* Data landed by another thread's cp.async, seen through an mbarrier,
+ * is read by wgmma (the async proxy) next. */
+__device__ __forceinline__ void pp_acquire(uint32_t bar, int parity)
+{
+	mbar_wait(bar, parity);
+	asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+}
+
+/* S (64 x KN keys) = Q K^T, Q from registers, K an R = KN row tile. */
+template <int D, int KN> __device__ __forceinline__ void pp_scores(float *s, const uint32_t qa[][4], uint32_t tk)
+{
+#pragma unroll
+	for (int kk = 0; kk < D / 16; kk++) {
+		if constexpr (KN == 64)
+			wg_rs_n64<0>(s, qa[kk], desc_k_rows<KN>(tk, kk), kk > 0);
+		else
+			wg_rs_n128<0>(s, qa[kk], desc_k_rows<KN>(tk, kk), kk > 0);
+	}
+	wg_commit();
+}
+
+/* O += P (64 x KN, as KN/16 A fragments) V (a KN-row tile, MN-major). */
+template <int D, int KN>
+__device__ __forceinline__ void pp_pv(float *o, const uint32_t pa[][4], uint32_t tv)
+{
+#pragma unroll
+	for (int kk = 0; kk < KN / 16; kk++)
+		wg_rs_d<D>(o, pa[kk], desc_mn_rows<D, KN>(tv, kk));
+	wg_commit();
+}
+
+/* softmax_step for KN score columns; on the diagonal tile, query row
+ * r (of the warpgroup's 64) sees key columns <= r + roff. */
+template <int KN>
+__device__ __forceinline__ void pp_softmax(float *s, float m[2], float l[2], float alpha[2], int diag, int roff,
+					   int r0, int g, int t, float sl2)
+{
+	float mx[2] = { -INFINITY, -INFINITY };
+#pragma unroll
+	for (int i = 0; i < KN / 2; i++) {
+		int e = i & 3, row = roff + r0 + g + (e >= 2 ? 8 : 0), col = (i >> 2) * 8 + 2 * t + (e & 1);
+		float x = s[i] * sl2;
+		if (diag && col > row)
+			x = -INFINITY;
+		s[i] = x;
+		mx[e >> 1] = fmaxf(mx[e >> 1], x);
+	}
+#pragma unroll
+	for (int i = 0; i < 2; i++) {
+		float mnew = fmaxf(m[i], quad_max(mx[i])); /* finite: column 0 is always visible */
+		alpha[i] = exp2f(m[i] - mnew);
+		m[i] = mnew;
+		l[i] *= alpha[i];
+	}
+#pragma unroll
+	for (int i = 0; i < KN / 2; i++) {
+		float p = exp2f(s[i] - m[(i >> 1) & 1]);
+		s[i] = p;
+		l[(i >> 1) & 1] += p;
+	}
+}
+
+template <int KN> __device__ __forceinline__ void pp_frags(uint32_t pa[][4], const float *p)
+{
+#pragma unroll
+	for (int kk = 0; kk < KN / 16; kk++)
+		acc_to_a(pa[kk], p + 8 * kk, p + 8 * kk + 4);
+}
+
+/* KN keys a tile: 64 (the block's 128 query rows see key tiles
+ * 0..2qb+1, warpgroup 0 the last but one) or 128 (tiles 0..qb for both;
+ * on the diagonal tile warpgroup 0's rows see only its first half). */
+template <int D, int NS, int KN>
+__global__ void __launch_bounds__(PP_THREADS, 1)
+flash_wg_forward_pp_kernel(bf16 *att, float *lse2, const bf16 *q, const bf16 *k, const bf16 *v, qkv_layout lay,
+			   int T, int H, float sl2)
+{
+	constexpr int TB = FT * D * 2, TK = KN * D * 2;
+	extern __shared__ unsigned char smem[];
+	/* Q of each consumer, K stages, V stages, then the 4 NS barriers */
+	uint32_t s0 = smem_base_1024(smem), sKb = s0 + 2 * TB, sVb = sKb + NS * TK, bars = sVb + NS * TK;
+	int qb = gridDim.x - 1 - blockIdx.x; /* the longest rows first */
+	int last = KN == 64 ? qb * 2 + 1 : qb;
+	int bh = blockIdx.y, b = bh / H, h = bh % H, C = H * D;
+	int lane = threadIdx.x % WARP;
+	long ib = b * lay.bs + h * lay.hs;
+	const int is = lay.row;
+	if (threadIdx.x == 0) {
+		for (int i = 0; i < 2 * NS; i++)
+			mbar_init(bars + i * 8, WG); /* full: one arrival a producer thread */
+		for (int i = 2 * NS; i < 4 * NS; i++)
+			mbar_init(bars + i * 8, 8); /* empty: one a consumer warp */
+		asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+	}
+	__syncthreads(); /* the last block-wide barrier: the producer leaves the consumers' loop */
+	if (threadIdx.x >= 2 * WG) {
+		asm volatile("setmaxnreg.dec.sync.aligned.u32 40;\n" ::: "memory");
+		pp_produce<D, NS, KN>(sKb, sVb, bars, k + ib, v + ib, is, last);
+		return;
+	}
+	asm volatile("setmaxnreg.inc.sync.aligned.u32 232;\n" ::: "memory");
+	int cw = threadIdx.x / WG, qt = qb * 2 + cw; /* this warpgroup's 64-row query tile */
+	int jl = KN == 64 ? qt : qb;                 /* its last key tile */
+	int roff = KN == 64 ? 0 : cw * FT;           /* its rows' offset in the diagonal tile */
+	int n0 = (KN == 64 ? qb * 2 : qb) + 2;       /* warpgroup 0's turns */
+	int warp = threadIdx.x % WG / WARP, g = lane / 4, t = lane % 4, r0 = warp * 16;
+	uint32_t sQ = s0 + cw * TB;
+	load_tile_sw<D>(sQ, q + ib + (long)qt * FT * is, is);
+	load_commit();
+	load_wait<0>();
+	named_sync(4 + cw, WG); /* this warpgroup's Q has landed */
+	uint32_t qa[D / 16][4];
+#pragma unroll
+	for (int kk = 0; kk < D / 16; kk++)
+		load_a_sw(qa[kk], sQ, r0, kk, lane);
+	float o[D / 2], m[2] = { -INFINITY, -INFINITY }, l[2] = { 0.f, 0.f }, alpha[2];
+#pragma unroll
+	for (int i = 0; i < D / 2; i++)
+		o[i] = 0.f;
+	float s[KN / 2];
+	uint32_t pa[KN / 16][4]; /* P of the previous tile, as A fragments */
+	if (cw == 1)
+		named_arrive(2, 2 * WG); /* warpgroup 0 takes the first turn */
+	pp_acquire(bars, 0);         /* K_0 */
+	pp_turn_begin(cw, 0, n0);
+	wg_fence();
+	pp_scores<D, KN>(s, qa, sKb); /* S_0 */
+	pp_turn_end(cw, 0, n0);
+	wg_wait<0>();
+	wg_hold<KN / 2>(s);
+	pp_release(bars + 2 * NS * 8, lane);
+	pp_softmax<KN>(s, m, l, alpha, jl == 0, roff, r0, g, t, sl2);
+	pp_frags<KN>(pa, s);
+	for (int j = 1; j <= jl; j++) {
+		int st = j % NS, sp = (j - 1) % NS;
+		pp_acquire(bars + st * 8, (j / NS) & 1);              /* K_j */
+		pp_acquire(bars + (NS + sp) * 8, ((j - 1) / NS) & 1); /* V_{j-1} */
+		pp_turn_begin(cw, j, n0);
+		wg_fence();
+		pp_scores<D, KN>(s, qa, sKb + st * TK); /* S_j */
+		pp_pv<D, KN>(o, pa, sVb + sp * TK);     /* O += P_{j-1} V_{j-1} */
+		pp_turn_end(cw, j, n0);
+		wg_wait<1>(); /* S_j; the P V product may still run */
+		wg_hold<KN / 2>(s);
+		pp_release(bars + (2 * NS + st) * 8, lane);
+		pp_softmax<KN>(s, m, l, alpha, j == jl, roff, r0, g, t, sl2);
+		wg_wait<0>();
+		wg_hold<D / 2>(o);
+		pp_release(bars + (3 * NS + sp) * 8, lane);
+#pragma unroll
+		for (int i = 0; i < D / 2; i++)
+			o[i] *= alpha[(i >> 1) & 1];
+		pp_frags<KN>(pa, s);
+	}
+	{ /* O += P_jl V_jl: the last turn */
+		int sp = jl % NS;
+		pp_acquire(bars + (NS + sp) * 8, (jl / NS) & 1);
+		pp_turn_begin(cw, jl + 1, n0);
+		wg_fence();
+		pp_pv<D, KN>(o, pa, sVb + sp * TK);
+		pp_turn_end(cw, jl + 1, n0);
+		wg_wait<0>();
+		wg_hold<D / 2>(o);
+	}
+#pragma unroll
+	for (int i = 0; i < 2; i++) {
+		float lt = quad_sum(l[i]), inv = 1.f / lt;
+		int row = qt * FT + r0 + g + 8 * i;
+		bf16 *out = att + ((long)b * T + row) * C + h * D + 2 * t;
+#pragma unroll
+		for (int dt = 0; dt < D / 8; dt++)
+			*reinterpret_cast<__nv_bfloat162 *>(out + dt * 8) =
+				__floats2bfloat162_rn(o[dt * 4 + 2 * i] * inv, o[dt * 4 + 2 * i + 1] * inv);
+		if (t == 0)
+			lse2[(long)bh * T + row] = m[i] + log2f(lt);
+	}
+}
+
 /* ---- backward ---------------------------------------------------------- */
 
 /* dK, dV of key tile kt (one a warpgroup): rows are key rows j; works with
@@ -533,6 +873,22 @@ static int wg_forward_d(bf16 *att, float *lse2, const bf16 *q, const bf16 *k, co
 	return 0;
 }
 
+template <int D, int NS, int KN>
+static int wg_forward_pp_d(bf16 *att, float *lse2, const bf16 *q, const bf16 *k, const bf16 *v, int ld, int B,
+			   int T, int H, cudaStream_t s)
+{
+	static int ready;
+	size_t bytes = 2 * FT * D * sizeof(bf16) + 2 * NS * KN * D * sizeof(bf16) + 4 * NS * 8 + 1024;
+	if (!ready && smem_opt_in(flash_wg_forward_pp_kernel<D, NS, KN>, bytes))
+		return -1;
+	ready = 1;
+	float sl2 = LOG2E / sqrtf((float)D);
+	flash_wg_forward_pp_kernel<D, NS, KN><<<dim3(T / (2 * FT), B * H), PP_THREADS, bytes, s>>>(
+		att, lse2, q, k, v, qkv_layout_of(ld, H, T, D), T, H, sl2);
+	KERNEL_CHECK();
+	return 0;
+}
+
 template <int D, int WGS>
 static int wg_backward_d(bf16 *dq, bf16 *dk, bf16 *dv, float *dsum, const bf16 *att, const bf16 *datt,
 			 const float *lse2, const bf16 *q, const bf16 *k, const bf16 *v, int ld, int B, int T,
@@ -559,13 +915,24 @@ static int wg_backward_d(bf16 *dq, bf16 *dk, bf16 *dv, float *dsum, const bf16 *
 	return 0;
 }
 
-/* Two warpgroups a block where T is a multiple of 128 and the caller
- * asks for it (wide), else one. */
+/* wide: 0 one warpgroup a block; 1 two, in step; 2 (3) two consumer
+ * warpgroups and a producer, 2 (3) stages of 64-key K and V tiles; 4
+ * the same with 2 stages of 128-key tiles. Two warpgroups
+ * only where T is a multiple of 128, else one. */
 int flash_wgmma_forward(bf16 *att, float *lse2, const bf16 *q, const bf16 *k, const bf16 *v, int ld, int B,
 			int T, int H, int D, int wide, cudaStream_t s)
 {
 	trace_kernel("flash_forward");
-	wide = wide && T % (2 * FT) == 0;
+	wide = T % (2 * FT) == 0 ? wide : 0;
+	if (wide >= 2) {
+		if (D == 64)
+			return wide == 2   ? wg_forward_pp_d<64, 2, 64>(att, lse2, q, k, v, ld, B, T, H, s)
+			       : wide == 3 ? wg_forward_pp_d<64, 3, 64>(att, lse2, q, k, v, ld, B, T, H, s)
+					   : wg_forward_pp_d<64, 2, 128>(att, lse2, q, k, v, ld, B, T, H, s);
+		return wide == 2   ? wg_forward_pp_d<128, 2, 64>(att, lse2, q, k, v, ld, B, T, H, s)
+		       : wide == 3 ? wg_forward_pp_d<128, 3, 64>(att, lse2, q, k, v, ld, B, T, H, s)
+				   : wg_forward_pp_d<128, 2, 128>(att, lse2, q, k, v, ld, B, T, H, s);
+	}
 	if (D == 64)
 		return wide ? wg_forward_d<64, 2>(att, lse2, q, k, v, ld, B, T, H, s)
 			    : wg_forward_d<64, 1>(att, lse2, q, k, v, ld, B, T, H, s);

@@ -154,13 +154,18 @@ int flash_attention_backward(bf16 *dq, bf16 *dk, bf16 *dv, float *dsum, const bf
 /* Kernel families that compute the same function: mma.sync (flash.cu,
  * any build) and Hopper's wgmma (flash_wgmma.cu, sm_90a) with one
  * warpgroup a block (narrow), two where T is a multiple of 128 (wide), or
- * the faster of the two for each direction as measured on the H200
- * (FLASH_WGMMA: forward wide, backward narrow), the default on a compute
+ * the faster of the two for each direction (FLASH_WGMMA: forward wide,
+ * backward narrow); then the warp-specialised ping-pong forward (a
+ * producer warpgroup and two consumers taking turns) with 64-key tiles in
+ * 2 or 3 stages (PP, PP3) or 128-key tiles in 2 (PPN), each with the
+ * narrow backward. FLASH_WGMMA_PPN, the fastest measured on the H200
+ * (docs/performance.md, round 5), is the default on a compute
  * capability 9.0 device. flash_select_kernels(F) forces one (the harness
  * checks and times each), -1 goes back to the default. flash_wgmma_* are
  * flash.cu's calls into the second file (shape already checked; the
  * backward computes dsum itself). */
-enum { FLASH_MMA_SYNC = 0, FLASH_WGMMA_NARROW = 1, FLASH_WGMMA_WIDE = 2, FLASH_WGMMA = 3 };
+enum { FLASH_MMA_SYNC = 0, FLASH_WGMMA_NARROW = 1, FLASH_WGMMA_WIDE = 2, FLASH_WGMMA = 3, FLASH_WGMMA_PP = 4,
+       FLASH_WGMMA_PP3 = 5, FLASH_WGMMA_PPN = 6 };
 void flash_select_kernels(int family);
 int flash_wgmma_forward(bf16 *att, float *lse2, const bf16 *q, const bf16 *k, const bf16 *v, int ld, int B,
 			int T, int H, int D, int wide, cudaStream_t s);
