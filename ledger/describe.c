@@ -587,6 +587,7 @@ struct reader {
 	int added;
 	int depth;      /* parentheses inside parentheses */
 	int first;      /* the first clause's first token */
+	int titled;     /* past "TECHNIQUE:", whose explanation coins no knob */
 };
 
 /* F_NEG: after a negation ("without", "no"), so a form that reads the
@@ -600,6 +601,7 @@ static void reader_open(struct reader *in, const struct reader *outer, const str
 	in->text = outer->text;
 	in->out = outer->out;
 	in->depth = outer->depth + 1;
+	in->titled = outer->titled;
 	tokenize(outer->text, t->a + 1, t->b - 1, &in->tk);
 	in->memo = xcalloc((size_t)in->tk.n + 1, sizeof(*in->memo));
 }
@@ -879,6 +881,15 @@ static int spelled_count(const char *w)
 	return -1;
 }
 
+/* How many letters and digits w has. */
+static int alnum_count(const char *w)
+{
+	int n = 0;
+	for (; *w; w++)
+		n += isalnum((unsigned char)*w) != 0;
+	return n;
+}
+
 /* The value token p states for var: 0 (buf filled), 1 (stated, value
  * unknown), -1 (not a value of var). Unknown knobs (desc.*) take numbers,
  * quoted text, tuples and, if loose, a plain word. */
@@ -915,7 +926,8 @@ static int value_at(const struct reader *r, int p, int end, const char *var, int
 			snprintf(buf, n, "%s", off_value(var)); /* "softcap off", "WD: none" */
 			return 0;
 		}
-		if (is_desc && loose && !in_list(t->w, stop_words) && !strchr(t->w, ' '))
+		/* "MLP_ONLY_LAYERS={}": a word with no letter or digit states no value */
+		if (is_desc && loose && !in_list(t->w, stop_words) && !strchr(t->w, ' ') && alnum_count(t->w))
 			return slice_value(buf, n, r->text + t->a, t->b - t->a);
 		return -1;
 	default:
@@ -1087,13 +1099,30 @@ static int is_result_name(const char *words)
 	return last && in_list(last + 1, measured_last) && in_list(first, measured_first);
 }
 
+/* Words that name which part of the model a registry knob is about
+ * ("matrix" LR, "embedding" LR, "scalar" LR): alone they name no knob. */
+static const char *const part_words[] = {
+	"embedding", "embeddings", "embed", "unembedding", "unembed", "scalar", "scalars",
+	"head", "heads", "lm", "matrices", NULL
+};
+
+/* 1 when every word of [p, q) is a modifier or a part word: "increase
+ * LRs: matrix 0.04->0.06" names the matrix LR, not a knob "matrix". */
+static int only_part_words(const struct reader *r, int p, int q)
+{
+	for (int i = p; i < q; i++)
+		if (!in_list(r->tk.t[i].w, modifiers) && !in_list(r->tk.t[i].w, part_words))
+			return 0;
+	return 1;
+}
+
 /* Words [p, q) as a knob the registry does not know: one to four words,
  * none prose, not a result, not too vague. */
 static int unknown_name(const struct reader *r, int p, int q, struct name *nm)
 {
 	char words[400];
-	if (q - p < 1 || q - p > 4 || join_words(r, p, q, words, sizeof(words)))
-		return -1;
+	if (r->titled || q - p < 1 || q - p > 4 || join_words(r, p, q, words, sizeof(words)))
+		return -1; /* "Multi-Latent Attention (MLA): … shared d_c=384 latent": a part of the technique */
 	for (int i = p; i < q; i++) {
 		const char *w = r->tk.t[i].w;
 		int alpha = 0;
@@ -1104,8 +1133,11 @@ static int unknown_name(const struct reader *r, int p, int q, struct name *nm)
 		    find_value_word(w, NULL))
 			return -1; /* "ReLU^2 -> …" names a value, not a knob */
 	}
-	/* "HD=64", "KV=2": two letters name no knob we could tell from another */
-	if (is_result_name(words) || in_list(words, vague_names) || strlen(words) < 3 ||
+	/* "HD=64", "DBS 32->64", "d_c=384": three letters or fewer are an
+	 * abbreviation, which names no knob we could tell from another (the
+	 * lexicon's VE, XSA, MTP are known names, not coined) */
+	if (is_result_name(words) || in_list(words, vague_names) || alnum_count(words) < 4 ||
+	    only_part_words(r, p, q) ||
 	    in_list(r->tk.t[p].w, comparatives) || spelled_count(r->tk.t[p].w) > 0)
 		return -1; /* "use one GPU", "two more tricks": a count of things, no knob */
 	int m = p;
@@ -1166,6 +1198,24 @@ static int count_like(const char *val)
 {
 	double v;
 	return !val || (!parse_double(val, &v) && v >= 2 && v == floor(v));
+}
+
+static int same_family(const char *a, const char *b);
+
+/* 1 when var, a desc.* knob read in a parenthesis, is of the family of a
+ * change already read (warmup_steps after warmup_ratio): the parenthesis
+ * gives that change in another unit, it turns no second knob. */
+static int restates_in_other_unit(const struct change_list *out, const char *var)
+{
+	if (!str_starts_with(var, "desc."))
+		return 0;
+	const char *mine = var + strlen("desc.");
+	for (int i = 0; i < out->n; i++) {
+		const char *dot = strchr(out->v[i].var, '.');
+		if (dot && strcmp(out->v[i].var, var) && same_family(dot + 1, mine))
+			return 1;
+	}
+	return 0;
 }
 
 static void emit(struct reader *r, const struct name *nm, const char *old_val,
@@ -2430,6 +2480,35 @@ static int piece_filler(const struct reader *in, int i, int b)
 	return t->k == K_NUM && (p_result_at(in, i + 1, b) || (i > 0 && p_result_at(in, i - 1, b)));
 }
 
+/* 1 when [a, b) says where a setting comes from ("from previous keep",
+ * "as in exp 5", "had", "before"): context, not this run's change. */
+static int sourced(const struct reader *r, int a, int b)
+{
+	static const char *const source_words[] = { "from", "previous", "prev", "before", "earlier",
+						    "last", "as", "like", "had", "was", "were",
+						    "baseline", "default", "exp", "run", "best", NULL };
+	for (int i = a; i < b; i++)
+		if (word_in(r, i, b, source_words))
+			return 1;
+	return 0;
+}
+
+static int change_list_has(const struct change_list *cl, const char *var)
+{
+	for (int i = 0; i < cl->n; i++)
+		if (!strcmp(cl->v[i].var, var))
+			return 1;
+	return 0;
+}
+
+/* 1 when c, read first from a piece starting at lo, is a registry knob's
+ * stated transition (old and new) written at the piece's start. */
+static int leads_piece(const struct change *c, const char *lo)
+{
+	return !str_starts_with(c->var, "desc.") && c->old_val && c->new_val && c->span &&
+	       !strncmp(lo, c->span, strlen(c->span));
+}
+
 /* Piece [a, b) of parenthesis in: its settings go to r's list only when
  * they are all the piece says ("(4 heads)", "(device batch 8, 75M
  * params)"); a piece that also names a run, a comparison or where the
@@ -2454,12 +2533,20 @@ static void read_piece(struct reader *in, int a, int b)
 	}
 	for (int i = a; i < b && all; i++)
 		all = (i - a < 64 && covered[i - a]) || piece_filler(in, i, b);
-	for (int c = 0; c < scratch.n && all; c++) {
+	/* "(6->12 attention heads same 768 dim)", "(ASPECT_RATIO 48->38 adds 4
+	 * more layers)": a piece that opens with a known knob's transition,
+	 * both sides stated, states that consequence whatever it says after */
+	int lead = !all && scratch.n && leads_piece(&scratch.v[0], lo) && !sourced(in, a, b) &&
+		   !change_list_has(out, scratch.v[0].var);
+	if (lead)
+		all = 1;
+	for (int c = 0; c < (lead ? 1 : scratch.n) && all; c++) {
 		const struct change *ch = &scratch.v[c];
 		int had = 0;
 		for (int i = 0; i < out->n && !ch->old_val && !ch->new_val; i++)
 			had |= !strcmp(out->v[i].var, ch->var); /* a stated value stays (emit) */
-		if (!had)
+		/* "WARMUP_RATIO 0.05->0.02 (shorter warmup from 76->30 steps)" */
+		if (!had && !restates_in_other_unit(out, ch->var))
 			change_list_add_span(out, ch->var, ch->old_val, ch->new_val, ch->span);
 	}
 	if (!all)
@@ -2499,7 +2586,9 @@ static void read_paren(struct reader *r, const struct tok *t)
 			read_piece(&in, a, a + vs); /* "(4 heads vs 2)": the run's side */
 		else if (!judges(&in, a, b) && !(b < in.tk.n && in.tk.t[b].k == K_COLON))
 			read_piece(&in, a, b);
-		if (b < in.tk.n && in.tk.t[b].k == K_COLON)
+		/* "(wider: model_dim 256->384)": a direction, then its measure */
+		if (b < in.tk.n && in.tk.t[b].k == K_COLON && !(b == a + 1 && word_in(&in, a, b, comparatives) &&
+								 !judges(&in, a, b)))
 			break; /* "hypothesis: …" */
 	}
 	r->added += in.added;
@@ -2556,6 +2645,24 @@ static int next_sentence_changes(const struct reader *r, int p, int end)
 	return word_in(r, q, end, sentence_verbs) ? q - p + 1 : 0; /* to the verb */
 }
 
+/* 1 when [a, p) before a colon is a title: a few words (and a
+ * parenthesis, "Multi-Latent Attention (MLA):") that state no value. What
+ * follows such a colon explains how the technique was built ("Differential
+ * attention: pair 6 heads … + c_proj 384->768"): the identifiers in it are
+ * the technique's parts, not knobs the run turned. */
+static int title_before(const struct reader *r, int a, int p)
+{
+	int words = 0;
+	if (r->depth > 0 || a < 0 || p - a < 1 || p - a > 6)
+		return 0;
+	for (int i = a; i < p; i++) {
+		if (r->tk.t[i].k != K_WORD && r->tk.t[i].k != K_PAREN)
+			return 0;
+		words += r->tk.t[i].k == K_WORD;
+	}
+	return words >= 1;
+}
+
 /* Tokens [a, end) as clauses; returns 1 when a stop ended the reading. */
 static int read_span(struct reader *r, int a, int end, int flags)
 {
@@ -2575,6 +2682,8 @@ static int read_span(struct reader *r, int a, int end, int flags)
 		}
 		if (t->k == K_STOP || (word_in(r, p, end, prose_markers) && at(r, p + 1, end)->k == K_COLON))
 			return 1;
+		if (t->k == K_COLON && !r->titled && title_before(r, r->first, p))
+			r->titled = 1;
 		if (t->k == K_SEP || t->k == K_COLON) {
 			/* "experiment with depth 12": the verb alone before "with"
 			 * makes what follows the change, not its context */

@@ -924,6 +924,40 @@ static void test_round7(void)
 	expect("infer-7.41", "momentum 0.9 -> 0.95", "optim.muon_momentum:0.9>0.95");
 }
 
+/* Round 8 (infer-r8.*): kinds of evidence from the five sources met first
+ * in round 8 — an abbreviation of three letters or fewer names no knob,
+ * a part word alone ("matrix") names none, a technique's explanation
+ * after its title colon coins none, "{}" is no value, a parenthesis that
+ * restates a change in another unit turns no second knob, and one that
+ * opens with a known knob's transition states that consequence. */
+static void test_round8(void)
+{
+	expect("infer-r8.1", "DBS 32->64 TBS 2**16->2**17 (halved steps to 289)", "");
+	expect("infer-r8.2", "DEVICE_BATCH_SIZE 8 -> 32", "train.device_batch_size:8>32");
+	expect("infer-r8.3", "top_k=1", "desc.top_k:~>1"); /* four letters: a name */
+	expect("infer-r8.4", "D_STATE 64->128", "desc.d_state:64>128");
+	expect("infer-r8.5", "increase LRs: matrix 0.04->0.06 embedding 0.6->0.8", "");
+	expect("infer-r8.6", "set MLP_ONLY_LAYERS={}", "");
+	expect("infer-r8.7", "set MLP_ONLY_LAYERS=none", "desc.mlp_only_layers:~>none");
+	expect("infer-r8.8", "Differential attention: pair heads + head RMSNorm + c_proj 384->768",
+	       "desc.differential_attention:~>true");
+	expect("infer-r8.9", "c_proj 384->768", "desc.c_proj:384>768"); /* no title before it */
+	expect("infer-r8.10", "Multi-Latent Attention (MLA): factorize K,V through shared d_c=384 latent", "");
+	expect("infer-r8.11", "WARMUP_RATIO 0.05->0.02 (shorter warmup from 76->30 steps)",
+	       "sched.warmup_ratio:0.05>0.02");
+	expect("infer-r8.12", "warmup 76->30 steps", "desc.warmup_steps:76>30");
+	expect("infer-r8.13", "HEAD_DIM 128->64 (6->12 attention heads same 768 dim)",
+	       "model.head_dim:128>64|model.heads:6>12");
+	expect("infer-r8.14", "ASPECT_RATIO 64 -> 96 (wider: model_dim 256->384, 19.7M params)",
+	       "model.aspect_ratio:64>96|model.dim:256>384");
+	expect("infer-r8.15", "DEPTH 16->20 keeping width 768 constant (ASPECT_RATIO 48->38 adds 4 more layers)",
+	       "model.depth:16>20|model.aspect_ratio:48>38");
+	/* a parenthesis that says where the setting comes from stays context */
+	expect("infer-r8.16", "depth 10 (heads 8->9 as in exp 4)", "model.depth:~>10");
+	expect("infer-r8.17", "depth 10 (depth 8->9 from previous keep)", "model.depth:~>10");
+	expect("infer-r8.18", "depth 10 (note: heads 4->8)", "model.depth:~>10"); /* a marker, not a direction */
+}
+
 int main(void)
 {
 	test_long_words();
@@ -937,6 +971,7 @@ int main(void)
 	test_round5();
 	test_round6();
 	test_round7();
+	test_round8();
 	test_spans();
 	test_prose();
 	test_alias();
