@@ -2010,6 +2010,64 @@ static int lr_list(struct reader *r, int p, int end)
 	return 0;
 }
 
+/* The part words of the learning rates, as a text naming learning rates
+ * first lists them ("LRs: matrix 0.04->0.06 embedding 0.6->0.8"). */
+static const struct lr_part {
+	const char *word, *var;
+} lr_parts[] = {
+	{ "matrix", "optim.matrix_lr" },	  { "embedding", "optim.embedding_lr" },
+	{ "embed", "optim.embedding_lr" },	  { "unembedding", "optim.unembedding_lr" },
+	{ "unembed", "optim.unembedding_lr" }, { "scalar", "optim.scalar_lr" },
+};
+
+static const char *lr_part_var(const struct tok *t)
+{
+	for (size_t i = 0; t->k == K_WORD && i < ARRAY_SIZE(lr_parts); i++)
+		if (!strcmp(t->w, lr_parts[i].word))
+			return lr_parts[i].var;
+	return NULL;
+}
+
+/* 1 when the text before offset pos names learning rates ("LRs",
+ * "LR", "learning rates") as a word of its own. */
+static int lr_named_before(const char *text, int pos)
+{
+	for (int i = 0; i + 1 < pos; i++) {
+		if ((i > 0 && isalnum((unsigned char)text[i - 1])) || tolower((unsigned char)text[i]) != 'l')
+			continue;
+		int k = !strncasecmp(text + i, "learning rate", 13) ? 13
+			: tolower((unsigned char)text[i + 1]) == 'r' ? 2 : 0;
+		if (k && i + k < pos && tolower((unsigned char)text[i + k]) == 's')
+			k++;
+		if (k && i + k <= pos && !isalnum((unsigned char)text[i + k]))
+			return 1;
+	}
+	return 0;
+}
+
+/* "increase LRs: matrix 0.04->0.06 embedding 0.6->0.8 unembed 0.004->0.006",
+ * "3x LR increase (matrix 0.001->0.003, scalar 0.01->0.03)": after a text
+ * that named learning rates, a part word and its value (or its values
+ * around an arrow) is that part's learning rate. */
+static int p_lr_part(struct reader *r, int p, int end)
+{
+	const char *var = lr_part_var(at(r, p, end));
+	char a[100], b[100];
+	if (!var || !lr_named_before(r->text, at(r, p, end)->a) ||
+	    value_at(r, p + 1, end, var, 0, a, sizeof(a)) || at(r, p + 1, end)->k != K_NUM)
+		return 0;
+	int q = p + 2, arrow = at(r, q, end)->k == K_ARROW;
+	if (arrow && (value_at(r, q + 1, end, var, 0, b, sizeof(b)) || at(r, q + 1, end)->k != K_NUM))
+		return 0;
+	q += arrow ? 2 : 0;
+	if (q < end && !boundary(r, q, end) && !lr_part_var(at(r, q, end)))
+		return 0; /* "matrix 0.02 0.04 0.08": a sweep, no one value */
+	struct name nm = { .known = 1 };
+	snprintf(nm.var, sizeof(nm.var), "%s", var);
+	emit(r, &nm, arrow ? a : NULL, arrow ? b : a, p, q);
+	return q - p;
+}
+
 /* halve/double/reduce X [to v] at the start of a clause: X changed, its
  * value unknown unless stated ("reduce warmup", "more heads"). */
 static int p_direction(struct reader *r, int p, int end, int flags)
@@ -2426,6 +2484,8 @@ static int production(struct reader *r, int p, int end, struct clause *cs)
 	struct name nm;
 	if (!known_name(r, p, end, &nm) && (n = p_result(r, p, end)))
 		return n; /* "time budget 300" is a knob, "time 301 s" a result */
+	if ((n = p_lr_part(r, p, end)))
+		return n; /* "LRs: matrix 0.04->0.06 …" */
 	if (paren)
 		return (n = p_named(r, p, end, 0, 0, cs->flags)) ? n
 		       : (n = p_value_first(r, p, end)) ? n : p_unit(r, p, end);

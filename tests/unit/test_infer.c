@@ -929,14 +929,15 @@ static void test_round7(void)
  * a part word alone ("matrix") names none, a technique's explanation
  * after its title colon coins none, "{}" is no value, a parenthesis that
  * restates a change in another unit turns no second knob, and one that
- * opens with a known knob's transition states that consequence. */
+ * opens with a known knob's transition states that consequence; after
+ * learning rates are named, "matrix 0.04->0.06" is the matrix LR. */
 static void test_round8(void)
 {
 	expect("infer-r8.1", "DBS 32->64 TBS 2**16->2**17 (halved steps to 289)", "");
 	expect("infer-r8.2", "DEVICE_BATCH_SIZE 8 -> 32", "train.device_batch_size:8>32");
 	expect("infer-r8.3", "top_k=1", "desc.top_k:~>1"); /* four letters: a name */
 	expect("infer-r8.4", "D_STATE 64->128", "desc.d_state:64>128");
-	expect("infer-r8.5", "increase LRs: matrix 0.04->0.06 embedding 0.6->0.8", "");
+	expect("infer-r8.5", "embedding 0.6->0.8", ""); /* a part word alone names no knob */
 	expect("infer-r8.6", "set MLP_ONLY_LAYERS={}", "");
 	expect("infer-r8.7", "set MLP_ONLY_LAYERS=none", "desc.mlp_only_layers:~>none");
 	expect("infer-r8.8", "Differential attention: pair heads + head RMSNorm + c_proj 384->768",
@@ -956,6 +957,16 @@ static void test_round8(void)
 	expect("infer-r8.16", "depth 10 (heads 8->9 as in exp 4)", "model.depth:~>10");
 	expect("infer-r8.17", "depth 10 (depth 8->9 from previous keep)", "model.depth:~>10");
 	expect("infer-r8.18", "depth 10 (note: heads 4->8)", "model.depth:~>10"); /* a marker, not a direction */
+	/* learning rates named first, then their parts with values */
+	expect("infer-r8.19", "increase LRs: matrix 0.04->0.06 embedding 0.6->0.8 unembed 0.004->0.006",
+	       "optim.matrix_lr:0.04>0.06|optim.embedding_lr:0.6>0.8|optim.unembedding_lr:0.004>0.006");
+	expect("infer-r8.20", "push LRs higher: matrix 0.08 embedding 1.0",
+	       "optim.matrix_lr:~>0.08|optim.embedding_lr:~>1");
+	expect("infer-r8.21", "3x LR increase (matrix 0.001->0.003, scalar 0.01->0.03)",
+	       "optim.matrix_lr:0.001>0.003|optim.scalar_lr:0.01>0.03");
+	expect("infer-r8.22", "matrix 0.04->0.06", ""); /* no learning rate named */
+	expect("infer-r8.23", "LR sweep: matrix 0.02 0.04 0.08", "");
+	expect("infer-r8.24", "flr: matrix 0.04", ""); /* "flr" is no "lr" */
 }
 
 int main(void)
