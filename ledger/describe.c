@@ -588,6 +588,7 @@ struct reader {
 	int depth;      /* parentheses inside parentheses */
 	int first;      /* the first clause's first token */
 	int titled;     /* past "TECHNIQUE:", whose explanation coins no knob */
+	int title_n;    /* changes read before that colon (out->n then) */
 };
 
 /* F_NEG: after a negation ("without", "no"), so a form that reads the
@@ -2742,8 +2743,10 @@ static int read_span(struct reader *r, int a, int end, int flags)
 		}
 		if (t->k == K_STOP || (word_in(r, p, end, prose_markers) && at(r, p + 1, end)->k == K_COLON))
 			return 1;
-		if (t->k == K_COLON && !r->titled && title_before(r, r->first, p))
+		if (t->k == K_COLON && !r->titled && title_before(r, r->first, p)) {
 			r->titled = 1;
+			r->title_n = r->out->n;
+		}
 		if (t->k == K_SEP || t->k == K_COLON) {
 			/* "experiment with depth 12": the verb alone before "with"
 			 * makes what follows the change, not its context */
@@ -2908,6 +2911,34 @@ static void read_hypothesis(struct reader *r)
 		}
 }
 
+/* "Muon optimizer: ns_steps 5 -> 3": a heading that names a setting by
+ * its value word, then a stated transition of another knob — the heading
+ * says what the change is about, not that the setting was switched. The
+ * heading's changes (no number in them) go when a later one states both
+ * sides; "SwiGLU: replaces ReLU^2" (one knob) keeps its heading. */
+static void drop_heading(struct reader *r, int from)
+{
+	int explicit_after = 0, heading_only = 1;
+	struct change_list *out = r->out;
+	for (int i = from + r->title_n; i < out->n; i++)
+		explicit_after |= out->v[i].old_val && out->v[i].new_val;
+	for (int i = from; i < from + r->title_n && i < out->n; i++) {
+		const struct change *c = &out->v[i];
+		heading_only &= !str_starts_with(c->var, "desc.") && !c->old_val && c->span &&
+				!strpbrk(c->span, "0123456789=");
+	}
+	if (!explicit_after || !heading_only || r->title_n <= 0)
+		return;
+	struct change_list kept = CHANGE_LIST_INIT;
+	for (int i = 0; i < out->n; i++)
+		if (i < from || i >= from + r->title_n)
+			change_list_add_span(&kept, out->v[i].var, out->v[i].old_val, out->v[i].new_val,
+					     out->v[i].span);
+	r->added -= r->title_n;
+	change_list_release(out);
+	*out = kept;
+}
+
 /* The description read as changes, or (stated) as the settings it states. */
 static int describe(const char *description, struct change_list *out, int stated)
 {
@@ -2918,8 +2949,13 @@ static int describe(const char *description, struct change_list *out, int stated
 	r.memo = xcalloc((size_t)r.tk.n + 1, sizeof(*r.memo));
 	int p = !stated && says_no_change(&r) ? -1 : skip_labels(&r, stated);
 	r.first = p;
+	int from = out->n;
 	if (p >= 0)
 		read_span(&r, p, r.tk.n, 0);
+	if (r.titled) {
+		r.title_n -= from;
+		drop_heading(&r, from);
+	}
 	if (p >= 0 && !stated && !r.added)
 		read_hypothesis(&r);
 	reader_close(&r);

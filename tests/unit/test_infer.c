@@ -930,7 +930,8 @@ static void test_round7(void)
  * after its title colon coins none, "{}" is no value, a parenthesis that
  * restates a change in another unit turns no second knob, and one that
  * opens with a known knob's transition states that consequence; after
- * learning rates are named, "matrix 0.04->0.06" is the matrix LR. */
+ * learning rates are named, "matrix 0.04->0.06" is the matrix LR; a
+ * heading's value word ("Muon optimizer: ns_steps 5 -> 3") is no switch. */
 static void test_round8(void)
 {
 	expect("infer-r8.1", "DBS 32->64 TBS 2**16->2**17 (halved steps to 289)", "");
@@ -967,6 +968,11 @@ static void test_round8(void)
 	expect("infer-r8.22", "matrix 0.04->0.06", ""); /* no learning rate named */
 	expect("infer-r8.23", "LR sweep: matrix 0.02 0.04 0.08", "");
 	expect("infer-r8.24", "flr: matrix 0.04", ""); /* "flr" is no "lr" */
+	/* a heading that names a value word, then another knob's transition */
+	expect("infer-r8.25", "Muon optimizer: ns_steps 5 -> 3", "desc.ns_steps:5>3");
+	expect("infer-r8.26", "Muon: momentum 0.95 -> 0.9", "optim.muon_momentum:0.95>0.9");
+	expect("infer-r8.27", "SwiGLU activation: replaces ReLU^2 in the MLP", "model.activation:~>swiglu");
+	expect("infer-r8.28", "Optimizer: AdamW for all params", "optim.matrix_optimizer:~>adamw");
 }
 
 int main(void)
