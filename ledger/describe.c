@@ -1100,6 +1100,24 @@ static int is_result_name(const char *words)
 	return last && in_list(last + 1, measured_last) && in_list(first, measured_first);
 }
 
+/* Token p written as a config constant, capitals and '_' ("TTT_EPOCHS",
+ * "MAX_VAL_TOKENS"): a setting of the script even in a technique's
+ * explanation ("TTT-3 smoke test: TTT_EPOCHS=3"), where a code name in
+ * lower case ("d_c", "c_proj") is a part of the technique. */
+static int constant_name(const struct reader *r, int p)
+{
+	const struct tok *t = &r->tk.t[p];
+	int under = 0, upper = 0;
+	for (int i = t->a; i < t->b; i++) {
+		char c = r->text[i];
+		if (islower((unsigned char)c))
+			return 0;
+		under |= c == '_';
+		upper += isupper((unsigned char)c) != 0;
+	}
+	return under && upper >= 4;
+}
+
 /* Words that name which part of the model a registry knob is about
  * ("matrix" LR, "embedding" LR, "scalar" LR): alone they name no knob. */
 static const char *const part_words[] = {
@@ -1122,7 +1140,8 @@ static int only_part_words(const struct reader *r, int p, int q)
 static int unknown_name(const struct reader *r, int p, int q, struct name *nm)
 {
 	char words[400];
-	if (r->titled || q - p < 1 || q - p > 4 || join_words(r, p, q, words, sizeof(words)))
+	if ((r->titled && !(q - p == 1 && constant_name(r, p))) || q - p < 1 || q - p > 4 ||
+	    join_words(r, p, q, words, sizeof(words)))
 		return -1; /* "Multi-Latent Attention (MLA): … shared d_c=384 latent": a part of the technique */
 	for (int i = p; i < q; i++) {
 		const char *w = r->tk.t[i].w;

@@ -973,6 +973,8 @@ static void test_round8(void)
 	expect("infer-r8.26", "Muon: momentum 0.95 -> 0.9", "optim.muon_momentum:0.95>0.9");
 	expect("infer-r8.27", "SwiGLU activation: replaces ReLU^2 in the MLP", "model.activation:~>swiglu");
 	expect("infer-r8.28", "Optimizer: AdamW for all params", "optim.matrix_optimizer:~>adamw");
+	/* a config constant is a setting even in a technique's explanation */
+	expect("infer-r8.29", "TTT-3 smoke test: TTT_EPOCHS=3, ttt_lr=0.01", "desc.ttt_epochs:~>3");
 }
 
 int main(void)
