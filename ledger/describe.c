@@ -1807,6 +1807,37 @@ static int code_token(const struct reader *r, int p, int end)
 	return marks || caps;
 }
 
+/* Nouns that name a part of the model or of the run a knob can be set
+ * for on its own ("embedding weight decay", "attention dropout", "val
+ * batch size"). */
+static const char *const part_nouns[] = {
+	"embedding", "embeddings", "embed", "attention", "attn", "mlp", "ffn", "value", "val",
+	"eval", "validation", "residual", "output", "input", "router", "expert", "experts", "token",
+	"layer", "gate", "norm", "bias", "kv", "query", "key", "vocab", "lm", "head", NULL
+};
+
+/* 1 when [p, q) is part nouns before a registry name that ends the words
+ * ("embedding weight decay", "attention dropout"). */
+static int part_before_known(const struct reader *r, int p, int q)
+{
+	struct name tail;
+	for (int i = p + 1; i < q; i++) {
+		if (!in_list(r->tk.t[i - 1].w, part_nouns))
+			return 0;
+		if (known_name(r, i, q, &tail) == q - i && !str_starts_with(tail.var, "desc."))
+			return 1;
+	}
+	return 0;
+}
+
+/* The end of the phrase q is in: the next boundary. */
+static int phrase_end(const struct reader *r, int q, int end)
+{
+	while (q < end && !boundary(r, q, end))
+		q++;
+	return q;
+}
+
 static int p_named(struct reader *r, int p, int end, int licensed, int at_start, int flags)
 {
 	struct name nm;
@@ -1820,15 +1851,22 @@ static int p_named(struct reader *r, int p, int end, int licensed, int at_start,
 		return 0;
 	int q = name_end(r, p, end);
 	const struct tok *op = at(r, q, end);
+	/* "embedding weight decay 0.01", "attention dropout 0.1": a part's
+	 * knob, which the forms below may coin; the registry knob inside the
+	 * phrase is never read on its own (no weight decay of the embeddings
+	 * is the model's weight decay) */
+	int part = !k && part_before_known(r, p, q);
+	int phrase = part ? phrase_end(r, q, end) - p : 0;
 	if (op->k == K_COLON || (op->k == K_EQ && q - p != 1) || k >= q - p || unknown_name(r, p, q, &nm))
-		return 0; /* a known name the forms refused is not a knob of its own either */
+		return phrase; /* a known name the forms refused is not a knob of its own either */
 	if (q - p == 1 && op->k == K_ARROW && has_digit(r, p, end) && has_digit(r, q + 1, end))
 		return 0; /* "bf16 -> fp8", "v1 -> v2": one setting to another, the knob unnamed */
 	nm.range = k && p + k < q && word_in(r, q - 1, q, schedule_words);
 	struct name last;
 	if (k && known_name(r, p + k, q, &last) == q - p - k && !str_starts_with(last.var, "desc."))
 		nm = last; /* "ADAM_BETAS beta1 0.8->0.9": the more precise name */
-	return name_forms(r, &nm, p, q, end, licensed, flags);
+	int n2 = name_forms(r, &nm, p, q, end, licensed, flags);
+	return n2 ? n2 : phrase;
 }
 
 static const char *zero_off[] = { "optim.weight_decay", "sched.warmup_ratio", "sched.warmdown_ratio",

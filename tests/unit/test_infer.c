@@ -931,7 +931,8 @@ static void test_round7(void)
  * restates a change in another unit turns no second knob, and one that
  * opens with a known knob's transition states that consequence; after
  * learning rates are named, "matrix 0.04->0.06" is the matrix LR; a
- * heading's value word ("Muon optimizer: ns_steps 5 -> 3") is no switch. */
+ * heading's value word ("Muon optimizer: ns_steps 5 -> 3") is no switch;
+ * a part's knob ("embedding weight decay 0.01") is not the registry's. */
 static void test_round8(void)
 {
 	expect("infer-r8.1", "DBS 32->64 TBS 2**16->2**17 (halved steps to 289)", "");
@@ -975,6 +976,11 @@ static void test_round8(void)
 	expect("infer-r8.28", "Optimizer: AdamW for all params", "optim.matrix_optimizer:~>adamw");
 	/* a config constant is a setting even in a technique's explanation */
 	expect("infer-r8.29", "TTT-3 smoke test: TTT_EPOCHS=3, ttt_lr=0.01", "desc.ttt_epochs:~>3");
+	/* a part's knob is no registry knob: coined with a transition, else nothing */
+	expect("infer-r8.30", "embedding weight decay 0.01", "");
+	expect("infer-r8.31", "embedding weight decay 0 -> 0.01, depth 8",
+	       "desc.embedding_weight_decay:0>0.01|model.depth:~>8");
+	expect("infer-r8.32", "val batch size 2^18 -> 2^17", "desc.val_batch_size:262144>131072");
 }
 
 int main(void)
