@@ -644,7 +644,14 @@ static const char *const purpose_verbs[] = {
 	"explore", "spend", "smooth", "handle", "support", "unlock", "learn", "converge",
 	"train", "fix", "address", "extract", "lower", "raise", "cut", "shrink", "grow", "test",
 	"try", "study", "evaluate", "assess", "examine", "investigate", "determine", "understand",
-	NULL
+	/* the verbs agents write after a change ("… to 4 to maximize gradient steps") */
+	"maximize", "maximise", "minimize", "minimise", "simplify", "create", "override", "eliminate",
+	"accelerate", "achieve", "strengthen", "weaken", "sharpen", "soften", "broaden", "focus",
+	"use", "apply", "remove", "disable", "replace", "restore", "approximate", "emulate", "mimic",
+	"reflect", "target", "tighten", "loosen", "relax", "widen", "narrow", "deepen", "extend",
+	"shorten", "lengthen", "provide", "produce", "perform", "compute", "process", "accelerate",
+	"amortize", "spread", "concentrate", "escape", "break", "dampen", "damp", "regularize",
+	"regularise", "prioritize", "prioritise", "emphasize", "emphasise", "bring", NULL
 };
 
 /* "to VERB" at p: a purpose (see purpose_verbs). */
@@ -653,13 +660,29 @@ static int purpose_at(const struct reader *r, int p, int end)
 	return word_is(r, p, end, "to") && word_in(r, p + 1, end, purpose_verbs);
 }
 
-/* Where a phrase may end: the clause ends, a parenthesis, a context word
- * or a purpose follows. */
+/* "while" or "by" and one of these: a change made with the first, or the
+ * change that the phrase before it was the goal of. */
+static const char *const while_changes[] = {
+	"enabling", "disabling", "increasing", "decreasing", "reducing", "raising", "lowering",
+	"adding", "removing", "dropping", "using", "switching", "changing", "setting", "halving",
+	"doubling", NULL
+};
+
+/* "by setting …", "while enabling …" at p: the start of another change. */
+static int means_at(const struct reader *r, int p, int end)
+{
+	return (word_is(r, p, end, "while") || word_is(r, p, end, "by")) &&
+	       word_in(r, p + 1, end, while_changes);
+}
+
+/* Where a phrase may end: the clause ends, a parenthesis, a context word,
+ * a purpose or a means follows. */
 static int boundary(const struct reader *r, int p, int end)
 {
 	const struct tok *t = at(r, p, end);
 	return t->k == K_SEP || t->k == K_STOP || t->k == K_COLON || t->k == K_PAREN ||
-	       t->k == K_BRACKET || word_in(r, p, end, context_words) || purpose_at(r, p, end);
+	       t->k == K_BRACKET || word_in(r, p, end, context_words) || purpose_at(r, p, end) ||
+	       means_at(r, p, end);
 }
 
 /* ---- values ------------------------------------------------------------ */
@@ -2736,12 +2759,6 @@ static const char *const reason_words[] = {
 	"because", "since", "so", "despite", "due", "while", "whereas", "although", "though",
 	"keeping", "maintaining", "holding", "retaining", "preserving", NULL
 };
-/* "while" and one of these: a second change made with the first. */
-static const char *const while_changes[] = {
-	"enabling", "disabling", "increasing", "decreasing", "reducing", "raising", "lowering",
-	"adding", "removing", "dropping", "using", "switching", "changing", "setting", "halving",
-	"doubling", NULL
-};
 
 /* Verbs that open a sentence stating a further change of the run. */
 static const char *const sentence_verbs[] = {
@@ -2781,11 +2798,32 @@ static int title_before(const struct reader *r, int a, int p)
 	return words >= 1;
 }
 
+/* "Remove _hp_defaults dependency by setting DEPTH to 12": the changes
+ * [from, to) of r's list were read from the goal before "by VERB-ing";
+ * when the means read changes of its own (past to), the goal's go — what
+ * a change was for is none ("remove softcap by setting it to 0", a means
+ * with no name, keeps its goal). */
+static int settle_goal(struct reader *r, int from, int to, int ret)
+{
+	struct change_list *out = r->out, kept = CHANGE_LIST_INIT;
+	if (from < 0 || from >= to || out->n <= to)
+		return ret;
+	for (int i = 0; i < out->n; i++)
+		if (i < from || i >= to)
+			change_list_add_span(&kept, out->v[i].var, out->v[i].old_val, out->v[i].new_val,
+					     out->v[i].span);
+	r->added -= to - from;
+	change_list_release(out);
+	*out = kept;
+	return ret;
+}
+
 /* Tokens [a, end) as clauses; returns 1 when a stop ended the reading. */
 static int read_span(struct reader *r, int a, int end, int flags)
 {
 	struct clause cs = { .start = a, .flags = flags, .added = r->added };
-	int stopped = 0;
+	int stopped = 0, clause_out = r->out->n; /* the changes before this clause */
+	int goal_from = -1, goal_to = -1;          /* a goal's changes, before "by VERB-ing" */
 	for (int p = a; p < end;) {
 		const struct tok *t = &r->tk.t[p];
 		int also = t->k == K_STOP ? next_sentence_changes(r, p + 1, end) : 0;
@@ -2794,12 +2832,13 @@ static int read_span(struct reader *r, int a, int end, int flags)
 			 * sentence states another change of this run */
 			static const struct tok clause = { .k = K_SEP, .sep = SEP_CLAUSE };
 			new_clause(&cs, p + also, &clause, flags, r->added);
+			clause_out = r->out->n;
 			stopped = 0;
 			p += also;
 			continue;
 		}
 		if (t->k == K_STOP || (word_in(r, p, end, prose_markers) && at(r, p + 1, end)->k == K_COLON))
-			return 1;
+			return settle_goal(r, goal_from, goal_to, 1);
 		if (t->k == K_COLON && !r->titled && title_before(r, r->first, p)) {
 			r->titled = 1;
 			r->title_n = r->out->n;
@@ -2810,6 +2849,7 @@ static int read_span(struct reader *r, int a, int end, int flags)
 			int lead_verb = t->k == K_SEP && t->sep == SEP_WITH && p == cs.start + 1 &&
 					word_in(r, cs.start, end, with_verbs);
 			new_clause(&cs, p + 1, t, flags, r->added);
+			clause_out = r->out->n;
 			if (lead_verb)
 				cs.flags &= ~F_WITH;
 			/* a reason or a purpose runs over "and" / "," to the next ";" */
@@ -2818,10 +2858,19 @@ static int read_span(struct reader *r, int a, int end, int flags)
 			p++;
 			continue;
 		}
-		if (word_is(r, p, end, "while") && word_in(r, p + 1, end, while_changes)) {
-			/* "increase depth by 1 while enabling checkpointing": two changes */
+		/* "Remove hardware defaults by setting TOTAL_BATCH_SIZE to 128": the
+		 * means is the change */
+		if (means_at(r, p, end)) {
+			/* "increase depth by 1 while enabling checkpointing": two changes;
+			 * "Remove _hp_defaults dependency by setting DEPTH to 12": the
+			 * means is the change, what it was for is none */
+			if (word_is(r, p, end, "by") && goal_from < 0) {
+				goal_from = clause_out;
+				goal_to = r->out->n;
+			}
 			static const struct tok and = { .k = K_SEP, .sep = SEP_AND };
 			new_clause(&cs, p + 1, &and, flags, r->added);
+			clause_out = r->out->n;
 			stopped = 0;
 			p++;
 			continue;
@@ -2845,7 +2894,7 @@ static int read_span(struct reader *r, int a, int end, int flags)
 		int n = production(r, p, end, &cs);
 		p += n ? n : 1;
 	}
-	return 0;
+	return settle_goal(r, goal_from, goal_to, 0);
 }
 
 /* "exp 12", "run 5": a label word and a number. */

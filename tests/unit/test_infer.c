@@ -932,7 +932,8 @@ static void test_round7(void)
  * opens with a known knob's transition states that consequence; after
  * learning rates are named, "matrix 0.04->0.06" is the matrix LR; a
  * heading's value word ("Muon optimizer: ns_steps 5 -> 3") is no switch;
- * a part's knob ("embedding weight decay 0.01") is not the registry's. */
+ * a part's knob ("embedding weight decay 0.01") is not the registry's;
+ * "to maximize …" is a purpose; "X by setting Y" changes Y, not X. */
 static void test_round8(void)
 {
 	expect("infer-r8.1", "DBS 32->64 TBS 2**16->2**17 (halved steps to 289)", "");
@@ -981,6 +982,15 @@ static void test_round8(void)
 	expect("infer-r8.31", "embedding weight decay 0 -> 0.01, depth 8",
 	       "desc.embedding_weight_decay:0>0.01|model.depth:~>8");
 	expect("infer-r8.32", "val batch size 2^18 -> 2^17", "desc.val_batch_size:262144>131072");
+	/* a purpose after a change, and the means of a goal */
+	expect("infer-r8.33", "Reduce DEVICE_BATCH_SIZE from default to 4 to maximize gradient steps",
+	       "train.device_batch_size:~>4");
+	expect("infer-r8.34", "Remove hardware defaults by setting both DEPTH to 6 and DEVICE_BATCH_SIZE to 8",
+	       "model.depth:~>6|train.device_batch_size:~>8");
+	expect("infer-r8.35", "Remove _hp_defaults dependency by setting TOTAL_BATCH_SIZE=1024, DEPTH=24",
+	       "train.total_batch_size:~>1024|model.depth:~>24");
+	expect("infer-r8.36", "remove softcap by setting it to 0", "model.softcap:~>false");
+	expect("infer-r8.37", "increase depth by 2", "model.depth:~>~");
 }
 
 int main(void)
