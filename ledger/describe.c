@@ -946,6 +946,10 @@ static int value_at(const struct reader *r, int p, int end, const char *var, int
 						  d->type == VAR_BOOL))) {
 			return slice_value(buf, n, r->text + t->a, t->b - t->a); /* "1/4", as written */
 		}
+		if (!strcmp(t->w, "zero") && d && (d->type == VAR_NUMBER || d->type == VAR_INT)) {
+			snprintf(buf, n, "0"); /* "Set Muon weight decay to zero" */
+			return 0;
+		}
 		if (in_list(t->w, knob_off_words) && off_value(var)) {
 			snprintf(buf, n, "%s", off_value(var)); /* "softcap off", "WD: none" */
 			return 0;
@@ -1394,11 +1398,26 @@ static int fractional(const char *v)
 }
 
 /* Emit name = (old, new) over tokens [p, q), taking an old value after it. */
+/* Nouns that name a part of the model or of the run a knob can be set
+ * for on its own ("embedding weight decay", "attention dropout", "val
+ * batch size"). */
+static const char *const part_nouns[] = {
+	"embedding", "embeddings", "embed", "attention", "attn", "mlp", "ffn", "value", "val",
+	"eval", "validation", "residual", "output", "input", "router", "expert", "experts", "token",
+	"layer", "gate", "norm", "bias", "kv", "query", "key", "vocab", "lm", "head", NULL
+};
+
+static int for_part_at(const struct reader *r, int q, int end);
+
 static int finish(struct reader *r, const struct name *nm, const char *old_val,
 		  const char *new_val, int p, int q, int end)
 {
 	char old[96];
 	int extra = 0;
+	if (str_starts_with(nm->var, "optim.") || str_starts_with(nm->var, "model.dropout") ||
+	    str_starts_with(nm->var, "model.softcap"))
+		if (for_part_at(r, q, end))
+			return q - p; /* "Increase weight decay for token embeddings": a part's knob, unnamed */
 	if (new_val && restated_at(r, q, end))
 		return q + 1 - p; /* taken, and nothing changed */
 	if (counts_steps(nm->var) && (fractional(old_val) || fractional(new_val)))
@@ -1414,6 +1433,25 @@ static int finish(struct reader *r, const struct name *nm, const char *old_val,
 	}
 	emit(r, nm, old_val, new_val, p, q + extra);
 	return q + extra - p;
+}
+
+/* "for token embeddings", "on the value embedding parameters", "in the
+ * attention": a part of the model at q, which a change of a knob there
+ * restricts to that part (another knob). "for all layers" is no part. */
+static int for_part_at(const struct reader *r, int q, int end)
+{
+	static const char *const preps[] = { "for", "on", "in", "of", NULL };
+	static const char *const dets[] = { "the", "its", "each", "every", "per-layer", "token",
+					    "value", "input", "output", "only", NULL };
+	if (!word_in(r, q, end, preps) || at(r, q + 1, end)->k == K_NUM)
+		return 0;
+	for (int i = q + 1; i < q + 5 && i < end; i++) {
+		if (word_in(r, i, end, part_nouns) && !word_is(r, i, end, "layer"))
+			return 1;
+		if (!word_in(r, i, end, dets))
+			return 0;
+	}
+	return 0;
 }
 
 /* ---- productions ------------------------------------------------------- */
@@ -1477,12 +1515,17 @@ static int skip_between(const struct reader *r, int q, int end, int known)
 	static const char *const between[] = {
 		"up", "down", "back", "further", "slightly", "increased", "decreased", "reduced",
 		"raised", "lowered", "bumped", "changed", "halved", "doubled", "moved", "set",
-		"was", "is", "now", "again", "goes", "went", "grows", "shrinks", NULL
+		"was", "is", "now", "again", "goes", "went", "grows", "shrinks",
+		/* words that name the same knob again ("z-loss regularization
+		 * coefficient from 1e-4 to 5e-4"), and how much */
+		"coefficient", "coef", "strength", "amount", "factor", "term", "regularization",
+		"regularisation", "penalty", "magnitude", "significantly", "substantially", "somewhat",
+		"marginally", "moderately", "considerably", "greatly", NULL
 	};
 	int s = q;
 	if (at(r, q, end)->k == K_COLON && word_is(r, q + 1, end, "from"))
 		return q + 1; /* "X: from a to b" */
-	while (s - q < 3 && word_in(r, s, end, between))
+	while (s - q < 4 && word_in(r, s, end, between))
 		s++;
 	if (s > q && word_is(r, s, end, "by") && at(r, s + 1, end)->k == K_NUM && word_is(r, s + 2, end, "to"))
 		s += 2; /* "increased by 25% to 0.05": the step, then the value */
@@ -1612,6 +1655,9 @@ static int run_share_at(const struct reader *r, int p, int end, int *pct)
 		return 0;
 	*pct = q++;
 	int of = word_is(r, q, end, "of") ? 1 + word_is(r, q + 1, end, "the") : 0;
+	static const char *const kinds[] = { "time", "training", "total", NULL };
+	if (of && word_in(r, q + of, end, kinds) && word_in(r, q + of + 1, end, whole))
+		of++; /* "5% of the time budget", "10% of training steps" */
 	if (of && word_in(r, q + of, end, whole))
 		q += of + 1;
 	else if (!placed)
@@ -1830,14 +1876,6 @@ static int code_token(const struct reader *r, int p, int end)
 	return marks || caps;
 }
 
-/* Nouns that name a part of the model or of the run a knob can be set
- * for on its own ("embedding weight decay", "attention dropout", "val
- * batch size"). */
-static const char *const part_nouns[] = {
-	"embedding", "embeddings", "embed", "attention", "attn", "mlp", "ffn", "value", "val",
-	"eval", "validation", "residual", "output", "input", "router", "expert", "experts", "token",
-	"layer", "gate", "norm", "bias", "kv", "query", "key", "vocab", "lm", "head", NULL
-};
 
 /* 1 when [p, q) is part nouns before a registry name that ends the words
  * ("embedding weight decay", "attention dropout"). */
@@ -2159,6 +2197,10 @@ static int p_direction(struct reader *r, int p, int end, int flags)
 		"narrow", "deepen", "halved", "doubled", "tripled", "increased", "decreased", "reduced",
 		"raised", "lowered", "bumped", "boosted", "shortened", "lengthened", "extended",
 		"widened", "narrowed", "deepened",
+		/* "… by increasing WARMDOWN_RATIO" */
+		"increasing", "decreasing", "reducing", "raising", "lowering", "halving", "doubling",
+		"tripling", "boosting", "shortening", "lengthening", "extending", "widening", "narrowing",
+		"deepening",
 		/* "Set COMPILE_MODE to enable JIT", "tune warmdown": changed, value unsaid */
 		"set", "change", "adjust", "tune", "retune", "tweak", "modify", "vary", "tuned",
 		"adjusted", "tweaked", "changed", "modified", "varied", "retuned",

@@ -933,7 +933,8 @@ static void test_round7(void)
  * learning rates are named, "matrix 0.04->0.06" is the matrix LR; a
  * heading's value word ("Muon optimizer: ns_steps 5 -> 3") is no switch;
  * a part's knob ("embedding weight decay 0.01") is not the registry's;
- * "to maximize …" is a purpose; "X by setting Y" changes Y, not X. */
+ * "to maximize …" is a purpose; "X by setting Y" changes Y, not X; "for
+ * token embeddings" restricts a knob to a part (another knob). */
 static void test_round8(void)
 {
 	expect("infer-r8.1", "DBS 32->64 TBS 2**16->2**17 (halved steps to 289)", "");
@@ -991,6 +992,21 @@ static void test_round8(void)
 	       "train.total_batch_size:~>1024|model.depth:~>24");
 	expect("infer-r8.36", "remove softcap by setting it to 0", "model.softcap:~>false");
 	expect("infer-r8.37", "increase depth by 2", "model.depth:~>~");
+	/* a knob's change for a part of the model is that part's knob, unnamed */
+	expect("infer-r8.38", "Increase weight decay for token embeddings to improve regularization", "");
+	expect("infer-r8.39", "weight decay 0.1 on the value embedding parameters", "");
+	expect("infer-r8.40", "weight decay 0.1 for all layers", "optim.weight_decay:~>0.1");
+	/* words that name the same knob again, and how much */
+	expect("infer-r8.41", "Increase z-loss regularization coefficient from 1e-4 to 5e-4",
+	       "desc.z_loss:0.0001>0.0005");
+	expect("infer-r8.42", "Increase z-loss regularization coefficient slightly to 2e-4",
+	       "desc.z_loss:~>0.0002");
+	/* "zero", a direction as -ing, a share of the time budget */
+	expect("infer-r8.43", "Set Muon weight decay to zero to reduce regularization pressure",
+	       "optim.weight_decay:~>0");
+	expect("infer-r8.44", "Make LR warmdown more aggressive by increasing WARMDOWN_RATIO",
+	       "sched.warmdown_ratio:~>~");
+	expect("infer-r8.45", "warmup 5% of the time budget", "sched.warmup_ratio:~>0.05");
 }
 
 int main(void)
