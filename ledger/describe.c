@@ -1440,14 +1440,21 @@ static int finish(struct reader *r, const struct name *nm, const char *old_val,
  * restricts to that part (another knob). "for all layers" is no part. */
 static int for_part_at(const struct reader *r, int q, int end)
 {
-	static const char *const preps[] = { "for", "on", "in", "of", NULL };
+	static const char *const preps[] = { "for", "on", "in", "of", "to", NULL };
 	static const char *const dets[] = { "the", "its", "each", "every", "per-layer", "token",
 					    "value", "input", "output", "only", NULL };
+	static const char *const extends[] = { "too", "also", "as", NULL };
 	if (!word_in(r, q, end, preps) || at(r, q + 1, end)->k == K_NUM)
 		return 0;
 	for (int i = q + 1; i < q + 5 && i < end; i++) {
-		if (word_in(r, i, end, part_nouns) && !word_is(r, i, end, "layer"))
+		if (word_in(r, i, end, part_nouns) && !word_is(r, i, end, "layer")) {
+			/* "weight decay 0.1 was applied to embeddings too": the
+			 * knob reaches one more part, it is still the knob */
+			for (int j = i + 1; j < end && j < i + 4; j++)
+				if (word_in(r, j, end, extends))
+					return 0;
 			return 1;
+		}
 		if (!word_in(r, i, end, dets))
 			return 0;
 	}
@@ -1837,13 +1844,18 @@ struct clause {
 
 /* The word before the operator: name words run from p to the first token
  * that is not a word, or to "from" / "to". */
-static int name_end(const struct reader *r, int p, int end)
+static int name_end_n(const struct reader *r, int p, int end, int most)
 {
 	int q = p;
-	while (q < end && q - p < 5 && r->tk.t[q].k == K_WORD && !word_is(r, q, end, "from") &&
+	while (q < end && q - p < most && r->tk.t[q].k == K_WORD && !word_is(r, q, end, "from") &&
 	       !word_is(r, q, end, "to"))
 		q++;
 	return q;
+}
+
+static int name_end(const struct reader *r, int p, int end)
+{
+	return name_end_n(r, p, end, 5);
 }
 
 /* A known knob's name and one of these is a schedule of that knob: the
@@ -1879,14 +1891,34 @@ static int code_token(const struct reader *r, int p, int end)
 
 /* 1 when [p, q) is part nouns before a registry name that ends the words
  * ("embedding weight decay", "attention dropout"). */
+/* Words that qualify a part ("value embedding parameter group"). */
+static const char *const part_qualifiers[] = { "parameter", "parameters", "param", "params",
+					       "group", "groups", "weights", NULL };
+
 static int part_before_known(const struct reader *r, int p, int q)
 {
 	struct name tail;
+	if (!in_list(r->tk.t[p].w, part_nouns))
+		return 0;
 	for (int i = p + 1; i < q; i++) {
-		if (!in_list(r->tk.t[i - 1].w, part_nouns))
+		if (!in_list(r->tk.t[i - 1].w, part_nouns) && !in_list(r->tk.t[i - 1].w, part_qualifiers))
 			return 0;
 		if (known_name(r, i, q, &tail) == q - i && !str_starts_with(tail.var, "desc."))
 			return 1;
+	}
+	return 0;
+}
+
+/* 1 when a registry knob's name ends the words [a, e) ("… parameter
+ * group weight decay"), its first word a part qualifier or the name. */
+static int registry_tail(const struct reader *r, int a, int e)
+{
+	struct name tail;
+	for (int i = a; i < e; i++) {
+		if (known_name(r, i, e, &tail) == e - i && !str_starts_with(tail.var, "desc."))
+			return 1;
+		if (!in_list(r->tk.t[i].w, part_qualifiers) && !in_list(r->tk.t[i].w, part_nouns))
+			return 0;
 	}
 	return 0;
 }
@@ -1916,15 +1948,19 @@ static int p_named(struct reader *r, int p, int end, int licensed, int at_start,
 	 * knob, which the forms below may coin; the registry knob inside the
 	 * phrase is never read on its own (no weight decay of the embeddings
 	 * is the model's weight decay) */
-	int part = !k && part_before_known(r, p, q);
-	int phrase = part ? phrase_end(r, q, end) - p : 0;
+	struct name first = nm, last;
+	/* "value embedding (parameter group) weight decay 0.003": a knob of a
+	 * technique's part, not the model's weight decay */
+	int e = name_end_n(r, p, end, 7);
+	int tech_part = k && str_starts_with(first.var, "desc.") && registry_tail(r, p + k, e);
+	int part = (!k && part_before_known(r, p, e)) || tech_part;
+	int phrase = part ? phrase_end(r, e, end) - p : 0;
 	if (op->k == K_COLON || (op->k == K_EQ && q - p != 1) || k >= q - p || unknown_name(r, p, q, &nm))
 		return phrase; /* a known name the forms refused is not a knob of its own either */
 	if (q - p == 1 && op->k == K_ARROW && has_digit(r, p, end) && has_digit(r, q + 1, end))
 		return 0; /* "bf16 -> fp8", "v1 -> v2": one setting to another, the knob unnamed */
 	nm.range = k && p + k < q && word_in(r, q - 1, q, schedule_words);
-	struct name last;
-	if (k && known_name(r, p + k, q, &last) == q - p - k && !str_starts_with(last.var, "desc."))
+	if (k && !tech_part && known_name(r, p + k, q, &last) == q - p - k && !str_starts_with(last.var, "desc."))
 		nm = last; /* "ADAM_BETAS beta1 0.8->0.9": the more precise name */
 	int n2 = name_forms(r, &nm, p, q, end, licensed, flags);
 	return n2 ? n2 : phrase;

@@ -934,7 +934,8 @@ static void test_round7(void)
  * heading's value word ("Muon optimizer: ns_steps 5 -> 3") is no switch;
  * a part's knob ("embedding weight decay 0.01") is not the registry's;
  * "to maximize …" is a purpose; "X by setting Y" changes Y, not X; "for
- * token embeddings" restricts a knob to a part (another knob). */
+ * token embeddings" restricts a knob to a part (another knob), and so
+ * does a technique's name before a knob ("value embedding weight decay"). */
 static void test_round8(void)
 {
 	expect("infer-r8.1", "DBS 32->64 TBS 2**16->2**17 (halved steps to 289)", "");
@@ -1007,6 +1008,14 @@ static void test_round8(void)
 	expect("infer-r8.44", "Make LR warmdown more aggressive by increasing WARMDOWN_RATIO",
 	       "sched.warmdown_ratio:~>~");
 	expect("infer-r8.45", "warmup 5% of the time budget", "sched.warmup_ratio:~>0.05");
+	/* a technique's part and its knob; a part the knob is added to */
+	expect("infer-r8.46", "Increase the value embedding parameter group weight decay to 0.003", "");
+	expect("infer-r8.47", "value embedding weight decay 0 -> 0.1", "desc.value_embedding_weight_decay:0>0.1");
+	expect("infer-r8.48", "Add small weight decay (0.001) to the value embedding parameter group", "");
+	expect("infer-r8.49", "weight decay 0.1 was applied to embeddings too", "optim.weight_decay:~>0.1");
+	/* a coined name whose written values were not read; an alias */
+	expect("infer-r8.50", "Increase the MLP hidden size multiplier from 4x to 6x", "model.mlp_ratio:4>6");
+	expect("infer-r8.51", "Increase the foo bar multiplier from 4x to 6x", "");
 }
 
 int main(void)
