@@ -141,6 +141,8 @@ static const char *const context_words[] = {
 	"same", "at", "after", "on", "than", "vs", "vs.", "worse", "better", "despite", "because",
 	"but", "since", "due", "compared", "during", "while", "for", "still", "then", "so",
 	"which", "confirmed", "kept", "keep", "too",
+	/* "with the current halved TOTAL_BATCH_SIZE=2**19 setup": the setting it had */
+	"current", "proven",
 	/* a verdict on the change: "remove logit softcap hurts stability" */
 	"hurts", "hurt", "helps", "helped", "improves", "improved", "degrades", "degraded", "breaks",
 	"broke", "regresses", "regressed", NULL
@@ -1195,6 +1197,13 @@ static int unknown_name(const struct reader *r, int p, int q, struct name *nm)
 	join_words(r, p, q, words, sizeof(words));
 	memset(nm, 0, sizeof(*nm));
 	desc_slug(words, nm->var, sizeof(nm->var));
+	/* one name per concept: "x0_lambdas learning rate multiplier" and
+	 * "x0_lambdas LR multiplier" coin the same knob */
+	char *lr;
+	while ((lr = strstr(nm->var, "learning_rate")) != NULL) {
+		lr[1] = 'r';
+		memmove(lr + 2, lr + strlen("learning_rate"), strlen(lr + strlen("learning_rate")) + 1);
+	}
 	return 0;
 }
 
@@ -1788,8 +1797,11 @@ static int name_forms(struct reader *r, const struct name *nm, int p, int q, int
 	    !(ko && strcmp(other.var, var) && boundary(r, q + 2 + ko, end)))
 		return finish(r, nm, NULL, SIDE(v.b, v.rb), p, q + 2, end);
 	/* [verb] name (a to b) */
-	if ((licensed || known) && t->k == K_PAREN && !paren_range(r, t, var, loose, &v))
+	int with_after = at(r, q + 1, end)->k == K_SEP && at(r, q + 1, end)->sep == SEP_WITH;
+	if ((licensed || known) && t->k == K_PAREN && !with_after && !paren_range(r, t, var, loose, &v))
 		return finish(r, nm, SIDE(v.a, v.ra), SIDE(v.b, v.rb), p, q + 1, end);
+	if (t->k == K_PAREN && with_after)
+		return 0; /* "Replace adaptive cosine gradient clipping (1.0 to 0.3) with …": the old one's range */
 	/* known-name (a): "bigger batch (2^20)", "smaller model dim (512)",
 	 * "AdamW betas (0.9, 0.95)" */
 	if (known && t->k == K_PAREN && !paren_value(r, t, var, &v))
@@ -2637,6 +2649,15 @@ static int negated_rest(const struct reader *r, int p, int end)
 	return q - p;
 }
 
+/* 1 when p follows "instead of", "rather than" or "replacing": what is
+ * there is what the run moved away from, no new value of its own. */
+static int after_instead(const struct reader *r, int p, int end)
+{
+	(void)end;
+	return p >= 2 && ((word_is(r, p - 2, p, "instead") && word_is(r, p - 1, p, "of")) ||
+			  (word_is(r, p - 2, p, "rather") && word_is(r, p - 1, p, "than")));
+}
+
 static int production(struct reader *r, int p, int end, struct clause *cs)
 {
 	int n, start = p == cs->start, paren = cs->flags & F_PAREN;
@@ -2656,6 +2677,8 @@ static int production(struct reader *r, int p, int end, struct clause *cs)
 	}
 	if (start && r->first == cs->start && (n = p_named_technique(r, p, end)))
 		return n;
+	if (after_instead(r, p, end))
+		return phrase_end(r, p + 1, end) - p; /* "… instead of linear warmdown": the old side */
 	if ((n = p_value_arrow(r, p, end)) || (n = p_toggle(r, p, end, cs)) || (start && (n = p_direction(r, p, end, cs->flags))) ||
 	    (n = p_verb(r, p, end, cs->flags)) || (n = p_named(r, p, end, 0, start, cs->flags)))
 		return n;
@@ -2938,6 +2961,15 @@ static int read_span(struct reader *r, int a, int end, int flags)
 		}
 		/* "Remove hardware defaults by setting TOTAL_BATCH_SIZE to 128": the
 		 * means is the change */
+		if (word_is(r, p, end, "but") && word_in(r, p + 1, end, sentence_verbs)) {
+			/* "Use the current best but add a small LR warmup of 2%" */
+			static const struct tok but = { .k = K_SEP, .sep = SEP_AND };
+			new_clause(&cs, p + 1, &but, flags, r->added);
+			clause_out = r->out->n;
+			stopped = 0;
+			p++;
+			continue;
+		}
 		if (means_at(r, p, end)) {
 			/* "increase depth by 1 while enabling checkpointing": two changes;
 			 * "Remove _hp_defaults dependency by setting DEPTH to 12": the
@@ -3061,6 +3093,10 @@ static int says_no_change(const struct reader *r)
 						   "chore", NULL };
 	int n = r->tk.n;
 	if (names_a_baseline(r) || (word_in(r, 0, n, bookkeeping) && at(r, 1, n)->k == K_COLON))
+		return 1;
+	/* "FAILED TO APPLY: Increase Muon ns_steps from 5 to 6": the edit never
+	 * reached the run */
+	if (word_is(r, 0, n, "failed") && word_is(r, 1, n, "to") && word_is(r, 2, n, "apply"))
 		return 1;
 	for (int p = 0; p + 1 < n; p++) {
 		/* "at same config", "with the same config": context of a change */

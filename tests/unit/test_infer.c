@@ -1016,6 +1016,18 @@ static void test_round8(void)
 	/* a coined name whose written values were not read; an alias */
 	expect("infer-r8.50", "Increase the MLP hidden size multiplier from 4x to 6x", "model.mlp_ratio:4>6");
 	expect("infer-r8.51", "Increase the foo bar multiplier from 4x to 6x", "");
+	/* the old side of "instead of", a replaced knob's range, "but VERB",
+	 * the current setting, an edit that failed to apply, one LR name */
+	expect("infer-r8.52", "Add cosine LR schedule instead of linear warmdown", "");
+	expect("infer-r8.53", "Replace adaptive cosine gradient clipping (1.0 to 0.3) with fixed clip norm of 1.0", "");
+	expect("infer-r8.54", "increase matrix LR (0.04 to 0.05)", "optim.matrix_lr:0.04>0.05");
+	expect("infer-r8.55", "Use the current best but add a small LR warmup of 2%", "sched.warmup_ratio:~>0.02");
+	expect("infer-r8.56", "Combine WARMDOWN_RATIO=0.75 with the current halved TOTAL_BATCH_SIZE=2**19 setup",
+	       "sched.warmdown_ratio:~>0.75");
+	expect("infer-r8.57", "FAILED TO APPLY: Increase Muon ns_steps from 5 to 6", "");
+	expect("infer-r8.58", "Increase x0_lambdas learning rate multiplier from 3.0 to 6.0",
+	       "desc.x0_lambdas_lr_multiplier:3>6");
+	expect("infer-r8.59", "depth 8 but worse", "model.depth:~>8");
 }
 
 int main(void)
