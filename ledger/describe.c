@@ -82,7 +82,15 @@
  * names a knob anywhere ("MoE top_k=1"); a direction without a value changes
  * a numeric knob by an unsaid amount ("Slightly lower weight decay"); and
  * infer.c drops a desc.* name coined from prose words that neither is
- * written as an identifier nor states a transition (infer_drop_coined). */
+ * written as an identifier nor states a transition (infer_drop_coined).
+ * Round 8: abbreviations (three letters or fewer), part words alone, the
+ * explanation after a technique's title colon and a knob changed for a
+ * part of the model ("weight decay for token embeddings", "embedding
+ * weight decay") coin or read no knob; the old side of "instead of", a
+ * parenthesis giving a change in another unit, "FAILED TO APPLY:" rows
+ * and the goal before "by VERB-ing" are no change; a parenthesis opening
+ * with a known knob's transition, "LRs: matrix a->b …" and "but VERB" are
+ * read (docs/ingest.md, "Evidence (round 8)", "Read (round 8)"). */
 #include "describe.h"
 #include "varreg.h"
 #include "util.h"
