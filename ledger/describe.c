@@ -82,7 +82,15 @@
  * names a knob anywhere ("MoE top_k=1"); a direction without a value changes
  * a numeric knob by an unsaid amount ("Slightly lower weight decay"); and
  * infer.c drops a desc.* name coined from prose words that neither is
- * written as an identifier nor states a transition (infer_drop_coined). */
+ * written as an identifier nor states a transition (infer_drop_coined).
+ * Round 8: abbreviations (three letters or fewer), part words alone, the
+ * explanation after a technique's title colon and a knob changed for a
+ * part of the model ("weight decay for token embeddings", "embedding
+ * weight decay") coin or read no knob; the old side of "instead of", a
+ * parenthesis giving a change in another unit, "FAILED TO APPLY:" rows
+ * and the goal before "by VERB-ing" are no change; a parenthesis opening
+ * with a known knob's transition, "LRs: matrix a->b …" and "but VERB" are
+ * read (docs/ingest.md, "Evidence (round 8)", "Read (round 8)"). */
 #include "describe.h"
 #include "varreg.h"
 #include "util.h"
@@ -141,6 +149,8 @@ static const char *const context_words[] = {
 	"same", "at", "after", "on", "than", "vs", "vs.", "worse", "better", "despite", "because",
 	"but", "since", "due", "compared", "during", "while", "for", "still", "then", "so",
 	"which", "confirmed", "kept", "keep", "too",
+	/* "with the current halved TOTAL_BATCH_SIZE=2**19 setup": the setting it had */
+	"current", "proven",
 	/* a verdict on the change: "remove logit softcap hurts stability" */
 	"hurts", "hurt", "helps", "helped", "improves", "improved", "degrades", "degraded", "breaks",
 	"broke", "regresses", "regressed", NULL
@@ -587,6 +597,8 @@ struct reader {
 	int added;
 	int depth;      /* parentheses inside parentheses */
 	int first;      /* the first clause's first token */
+	int titled;     /* past "TECHNIQUE:", whose explanation coins no knob */
+	int title_n;    /* changes read before that colon (out->n then) */
 };
 
 /* F_NEG: after a negation ("without", "no"), so a form that reads the
@@ -600,6 +612,7 @@ static void reader_open(struct reader *in, const struct reader *outer, const str
 	in->text = outer->text;
 	in->out = outer->out;
 	in->depth = outer->depth + 1;
+	in->titled = outer->titled;
 	tokenize(outer->text, t->a + 1, t->b - 1, &in->tk);
 	in->memo = xcalloc((size_t)in->tk.n + 1, sizeof(*in->memo));
 }
@@ -641,7 +654,14 @@ static const char *const purpose_verbs[] = {
 	"explore", "spend", "smooth", "handle", "support", "unlock", "learn", "converge",
 	"train", "fix", "address", "extract", "lower", "raise", "cut", "shrink", "grow", "test",
 	"try", "study", "evaluate", "assess", "examine", "investigate", "determine", "understand",
-	NULL
+	/* the verbs agents write after a change ("… to 4 to maximize gradient steps") */
+	"maximize", "maximise", "minimize", "minimise", "simplify", "create", "override", "eliminate",
+	"accelerate", "achieve", "strengthen", "weaken", "sharpen", "soften", "broaden", "focus",
+	"use", "apply", "remove", "disable", "replace", "restore", "approximate", "emulate", "mimic",
+	"reflect", "target", "tighten", "loosen", "relax", "widen", "narrow", "deepen", "extend",
+	"shorten", "lengthen", "provide", "produce", "perform", "compute", "process", "accelerate",
+	"amortize", "spread", "concentrate", "escape", "break", "dampen", "damp", "regularize",
+	"regularise", "prioritize", "prioritise", "emphasize", "emphasise", "bring", NULL
 };
 
 /* "to VERB" at p: a purpose (see purpose_verbs). */
@@ -650,13 +670,29 @@ static int purpose_at(const struct reader *r, int p, int end)
 	return word_is(r, p, end, "to") && word_in(r, p + 1, end, purpose_verbs);
 }
 
-/* Where a phrase may end: the clause ends, a parenthesis, a context word
- * or a purpose follows. */
+/* "while" or "by" and one of these: a change made with the first, or the
+ * change that the phrase before it was the goal of. */
+static const char *const while_changes[] = {
+	"enabling", "disabling", "increasing", "decreasing", "reducing", "raising", "lowering",
+	"adding", "removing", "dropping", "using", "switching", "changing", "setting", "halving",
+	"doubling", NULL
+};
+
+/* "by setting …", "while enabling …" at p: the start of another change. */
+static int means_at(const struct reader *r, int p, int end)
+{
+	return (word_is(r, p, end, "while") || word_is(r, p, end, "by")) &&
+	       word_in(r, p + 1, end, while_changes);
+}
+
+/* Where a phrase may end: the clause ends, a parenthesis, a context word,
+ * a purpose or a means follows. */
 static int boundary(const struct reader *r, int p, int end)
 {
 	const struct tok *t = at(r, p, end);
 	return t->k == K_SEP || t->k == K_STOP || t->k == K_COLON || t->k == K_PAREN ||
-	       t->k == K_BRACKET || word_in(r, p, end, context_words) || purpose_at(r, p, end);
+	       t->k == K_BRACKET || word_in(r, p, end, context_words) || purpose_at(r, p, end) ||
+	       means_at(r, p, end);
 }
 
 /* ---- values ------------------------------------------------------------ */
@@ -879,6 +915,15 @@ static int spelled_count(const char *w)
 	return -1;
 }
 
+/* How many letters and digits w has. */
+static int alnum_count(const char *w)
+{
+	int n = 0;
+	for (; *w; w++)
+		n += isalnum((unsigned char)*w) != 0;
+	return n;
+}
+
 /* The value token p states for var: 0 (buf filled), 1 (stated, value
  * unknown), -1 (not a value of var). Unknown knobs (desc.*) take numbers,
  * quoted text, tuples and, if loose, a plain word. */
@@ -911,11 +956,16 @@ static int value_at(const struct reader *r, int p, int end, const char *var, int
 						  d->type == VAR_BOOL))) {
 			return slice_value(buf, n, r->text + t->a, t->b - t->a); /* "1/4", as written */
 		}
+		if (!strcmp(t->w, "zero") && d && (d->type == VAR_NUMBER || d->type == VAR_INT)) {
+			snprintf(buf, n, "0"); /* "Set Muon weight decay to zero" */
+			return 0;
+		}
 		if (in_list(t->w, knob_off_words) && off_value(var)) {
 			snprintf(buf, n, "%s", off_value(var)); /* "softcap off", "WD: none" */
 			return 0;
 		}
-		if (is_desc && loose && !in_list(t->w, stop_words) && !strchr(t->w, ' '))
+		/* "MLP_ONLY_LAYERS={}": a word with no letter or digit states no value */
+		if (is_desc && loose && !in_list(t->w, stop_words) && !strchr(t->w, ' ') && alnum_count(t->w))
 			return slice_value(buf, n, r->text + t->a, t->b - t->a);
 		return -1;
 	default:
@@ -1087,13 +1137,49 @@ static int is_result_name(const char *words)
 	return last && in_list(last + 1, measured_last) && in_list(first, measured_first);
 }
 
+/* Token p written as a config constant, capitals and '_' ("TTT_EPOCHS",
+ * "MAX_VAL_TOKENS"): a setting of the script even in a technique's
+ * explanation ("TTT-3 smoke test: TTT_EPOCHS=3"), where a code name in
+ * lower case ("d_c", "c_proj") is a part of the technique. */
+static int constant_name(const struct reader *r, int p)
+{
+	const struct tok *t = &r->tk.t[p];
+	int under = 0, upper = 0;
+	for (int i = t->a; i < t->b; i++) {
+		char c = r->text[i];
+		if (islower((unsigned char)c))
+			return 0;
+		under |= c == '_';
+		upper += isupper((unsigned char)c) != 0;
+	}
+	return under && upper >= 4;
+}
+
+/* Words that name which part of the model a registry knob is about
+ * ("matrix" LR, "embedding" LR, "scalar" LR): alone they name no knob. */
+static const char *const part_words[] = {
+	"embedding", "embeddings", "embed", "unembedding", "unembed", "scalar", "scalars",
+	"head", "heads", "lm", "matrices", NULL
+};
+
+/* 1 when every word of [p, q) is a modifier or a part word: "increase
+ * LRs: matrix 0.04->0.06" names the matrix LR, not a knob "matrix". */
+static int only_part_words(const struct reader *r, int p, int q)
+{
+	for (int i = p; i < q; i++)
+		if (!in_list(r->tk.t[i].w, modifiers) && !in_list(r->tk.t[i].w, part_words))
+			return 0;
+	return 1;
+}
+
 /* Words [p, q) as a knob the registry does not know: one to four words,
  * none prose, not a result, not too vague. */
 static int unknown_name(const struct reader *r, int p, int q, struct name *nm)
 {
 	char words[400];
-	if (q - p < 1 || q - p > 4 || join_words(r, p, q, words, sizeof(words)))
-		return -1;
+	if ((r->titled && !(q - p == 1 && constant_name(r, p))) || q - p < 1 || q - p > 4 ||
+	    join_words(r, p, q, words, sizeof(words)))
+		return -1; /* "Multi-Latent Attention (MLA): … shared d_c=384 latent": a part of the technique */
 	for (int i = p; i < q; i++) {
 		const char *w = r->tk.t[i].w;
 		int alpha = 0;
@@ -1104,8 +1190,11 @@ static int unknown_name(const struct reader *r, int p, int q, struct name *nm)
 		    find_value_word(w, NULL))
 			return -1; /* "ReLU^2 -> …" names a value, not a knob */
 	}
-	/* "HD=64", "KV=2": two letters name no knob we could tell from another */
-	if (is_result_name(words) || in_list(words, vague_names) || strlen(words) < 3 ||
+	/* "HD=64", "DBS 32->64", "d_c=384": three letters or fewer are an
+	 * abbreviation, which names no knob we could tell from another (the
+	 * lexicon's VE, XSA, MTP are known names, not coined) */
+	if (is_result_name(words) || in_list(words, vague_names) || alnum_count(words) < 4 ||
+	    only_part_words(r, p, q) ||
 	    in_list(r->tk.t[p].w, comparatives) || spelled_count(r->tk.t[p].w) > 0)
 		return -1; /* "use one GPU", "two more tricks": a count of things, no knob */
 	int m = p;
@@ -1116,6 +1205,13 @@ static int unknown_name(const struct reader *r, int p, int q, struct name *nm)
 	join_words(r, p, q, words, sizeof(words));
 	memset(nm, 0, sizeof(*nm));
 	desc_slug(words, nm->var, sizeof(nm->var));
+	/* one name per concept: "x0_lambdas learning rate multiplier" and
+	 * "x0_lambdas LR multiplier" coin the same knob */
+	char *lr;
+	while ((lr = strstr(nm->var, "learning_rate")) != NULL) {
+		lr[1] = 'r';
+		memmove(lr + 2, lr + strlen("learning_rate"), strlen(lr + strlen("learning_rate")) + 1);
+	}
 	return 0;
 }
 
@@ -1166,6 +1262,24 @@ static int count_like(const char *val)
 {
 	double v;
 	return !val || (!parse_double(val, &v) && v >= 2 && v == floor(v));
+}
+
+static int same_family(const char *a, const char *b);
+
+/* 1 when var, a desc.* knob read in a parenthesis, is of the family of a
+ * change already read (warmup_steps after warmup_ratio): the parenthesis
+ * gives that change in another unit, it turns no second knob. */
+static int restates_in_other_unit(const struct change_list *out, const char *var)
+{
+	if (!str_starts_with(var, "desc."))
+		return 0;
+	const char *mine = var + strlen("desc.");
+	for (int i = 0; i < out->n; i++) {
+		const char *dot = strchr(out->v[i].var, '.');
+		if (dot && strcmp(out->v[i].var, var) && same_family(dot + 1, mine))
+			return 1;
+	}
+	return 0;
 }
 
 static void emit(struct reader *r, const struct name *nm, const char *old_val,
@@ -1301,11 +1415,26 @@ static int fractional(const char *v)
 }
 
 /* Emit name = (old, new) over tokens [p, q), taking an old value after it. */
+/* Nouns that name a part of the model or of the run a knob can be set
+ * for on its own ("embedding weight decay", "attention dropout", "val
+ * batch size"). */
+static const char *const part_nouns[] = {
+	"embedding", "embeddings", "embed", "attention", "attn", "mlp", "ffn", "value", "val",
+	"eval", "validation", "residual", "output", "input", "router", "expert", "experts", "token",
+	"layer", "gate", "norm", "bias", "kv", "query", "key", "vocab", "lm", "head", NULL
+};
+
+static int for_part_at(const struct reader *r, int q, int end);
+
 static int finish(struct reader *r, const struct name *nm, const char *old_val,
 		  const char *new_val, int p, int q, int end)
 {
 	char old[96];
 	int extra = 0;
+	if (str_starts_with(nm->var, "optim.") || str_starts_with(nm->var, "model.dropout") ||
+	    str_starts_with(nm->var, "model.softcap"))
+		if (for_part_at(r, q, end))
+			return q - p; /* "Increase weight decay for token embeddings": a part's knob, unnamed */
 	if (new_val && restated_at(r, q, end))
 		return q + 1 - p; /* taken, and nothing changed */
 	if (counts_steps(nm->var) && (fractional(old_val) || fractional(new_val)))
@@ -1321,6 +1450,32 @@ static int finish(struct reader *r, const struct name *nm, const char *old_val,
 	}
 	emit(r, nm, old_val, new_val, p, q + extra);
 	return q + extra - p;
+}
+
+/* "for token embeddings", "on the value embedding parameters", "in the
+ * attention": a part of the model at q, which a change of a knob there
+ * restricts to that part (another knob). "for all layers" is no part. */
+static int for_part_at(const struct reader *r, int q, int end)
+{
+	static const char *const preps[] = { "for", "on", "in", "of", "to", NULL };
+	static const char *const dets[] = { "the", "its", "each", "every", "per-layer", "token",
+					    "value", "input", "output", "only", NULL };
+	static const char *const extends[] = { "too", "also", "as", NULL };
+	if (!word_in(r, q, end, preps) || at(r, q + 1, end)->k == K_NUM)
+		return 0;
+	for (int i = q + 1; i < q + 5 && i < end; i++) {
+		if (word_in(r, i, end, part_nouns) && !word_is(r, i, end, "layer")) {
+			/* "weight decay 0.1 was applied to embeddings too": the
+			 * knob reaches one more part, it is still the knob */
+			for (int j = i + 1; j < end && j < i + 4; j++)
+				if (word_in(r, j, end, extends))
+					return 0;
+			return 1;
+		}
+		if (!word_in(r, i, end, dets))
+			return 0;
+	}
+	return 0;
 }
 
 /* ---- productions ------------------------------------------------------- */
@@ -1384,12 +1539,17 @@ static int skip_between(const struct reader *r, int q, int end, int known)
 	static const char *const between[] = {
 		"up", "down", "back", "further", "slightly", "increased", "decreased", "reduced",
 		"raised", "lowered", "bumped", "changed", "halved", "doubled", "moved", "set",
-		"was", "is", "now", "again", "goes", "went", "grows", "shrinks", NULL
+		"was", "is", "now", "again", "goes", "went", "grows", "shrinks",
+		/* words that name the same knob again ("z-loss regularization
+		 * coefficient from 1e-4 to 5e-4"), and how much */
+		"coefficient", "coef", "strength", "amount", "factor", "term", "regularization",
+		"regularisation", "penalty", "magnitude", "significantly", "substantially", "somewhat",
+		"marginally", "moderately", "considerably", "greatly", NULL
 	};
 	int s = q;
 	if (at(r, q, end)->k == K_COLON && word_is(r, q + 1, end, "from"))
 		return q + 1; /* "X: from a to b" */
-	while (s - q < 3 && word_in(r, s, end, between))
+	while (s - q < 4 && word_in(r, s, end, between))
 		s++;
 	if (s > q && word_is(r, s, end, "by") && at(r, s + 1, end)->k == K_NUM && word_is(r, s + 2, end, "to"))
 		s += 2; /* "increased by 25% to 0.05": the step, then the value */
@@ -1519,6 +1679,9 @@ static int run_share_at(const struct reader *r, int p, int end, int *pct)
 		return 0;
 	*pct = q++;
 	int of = word_is(r, q, end, "of") ? 1 + word_is(r, q + 1, end, "the") : 0;
+	static const char *const kinds[] = { "time", "training", "total", NULL };
+	if (of && word_in(r, q + of, end, kinds) && word_in(r, q + of + 1, end, whole))
+		of++; /* "5% of the time budget", "10% of training steps" */
 	if (of && word_in(r, q + of, end, whole))
 		q += of + 1;
 	else if (!placed)
@@ -1642,8 +1805,11 @@ static int name_forms(struct reader *r, const struct name *nm, int p, int q, int
 	    !(ko && strcmp(other.var, var) && boundary(r, q + 2 + ko, end)))
 		return finish(r, nm, NULL, SIDE(v.b, v.rb), p, q + 2, end);
 	/* [verb] name (a to b) */
-	if ((licensed || known) && t->k == K_PAREN && !paren_range(r, t, var, loose, &v))
+	int with_after = at(r, q + 1, end)->k == K_SEP && at(r, q + 1, end)->sep == SEP_WITH;
+	if ((licensed || known) && t->k == K_PAREN && !with_after && !paren_range(r, t, var, loose, &v))
 		return finish(r, nm, SIDE(v.a, v.ra), SIDE(v.b, v.rb), p, q + 1, end);
+	if (t->k == K_PAREN && with_after)
+		return 0; /* "Replace adaptive cosine gradient clipping (1.0 to 0.3) with …": the old one's range */
 	/* known-name (a): "bigger batch (2^20)", "smaller model dim (512)",
 	 * "AdamW betas (0.9, 0.95)" */
 	if (known && t->k == K_PAREN && !paren_value(r, t, var, &v))
@@ -1698,13 +1864,18 @@ struct clause {
 
 /* The word before the operator: name words run from p to the first token
  * that is not a word, or to "from" / "to". */
-static int name_end(const struct reader *r, int p, int end)
+static int name_end_n(const struct reader *r, int p, int end, int most)
 {
 	int q = p;
-	while (q < end && q - p < 5 && r->tk.t[q].k == K_WORD && !word_is(r, q, end, "from") &&
+	while (q < end && q - p < most && r->tk.t[q].k == K_WORD && !word_is(r, q, end, "from") &&
 	       !word_is(r, q, end, "to"))
 		q++;
 	return q;
+}
+
+static int name_end(const struct reader *r, int p, int end)
+{
+	return name_end_n(r, p, end, 5);
 }
 
 /* A known knob's name and one of these is a schedule of that knob: the
@@ -1737,6 +1908,49 @@ static int code_token(const struct reader *r, int p, int end)
 	return marks || caps;
 }
 
+
+/* 1 when [p, q) is part nouns before a registry name that ends the words
+ * ("embedding weight decay", "attention dropout"). */
+/* Words that qualify a part ("value embedding parameter group"). */
+static const char *const part_qualifiers[] = { "parameter", "parameters", "param", "params",
+					       "group", "groups", "weights", NULL };
+
+static int part_before_known(const struct reader *r, int p, int q)
+{
+	struct name tail;
+	if (!in_list(r->tk.t[p].w, part_nouns))
+		return 0;
+	for (int i = p + 1; i < q; i++) {
+		if (!in_list(r->tk.t[i - 1].w, part_nouns) && !in_list(r->tk.t[i - 1].w, part_qualifiers))
+			return 0;
+		if (known_name(r, i, q, &tail) == q - i && !str_starts_with(tail.var, "desc."))
+			return 1;
+	}
+	return 0;
+}
+
+/* 1 when a registry knob's name ends the words [a, e) ("… parameter
+ * group weight decay"), its first word a part qualifier or the name. */
+static int registry_tail(const struct reader *r, int a, int e)
+{
+	struct name tail;
+	for (int i = a; i < e; i++) {
+		if (known_name(r, i, e, &tail) == e - i && !str_starts_with(tail.var, "desc."))
+			return 1;
+		if (!in_list(r->tk.t[i].w, part_qualifiers) && !in_list(r->tk.t[i].w, part_nouns))
+			return 0;
+	}
+	return 0;
+}
+
+/* The end of the phrase q is in: the next boundary. */
+static int phrase_end(const struct reader *r, int q, int end)
+{
+	while (q < end && !boundary(r, q, end))
+		q++;
+	return q;
+}
+
 static int p_named(struct reader *r, int p, int end, int licensed, int at_start, int flags)
 {
 	struct name nm;
@@ -1750,15 +1964,26 @@ static int p_named(struct reader *r, int p, int end, int licensed, int at_start,
 		return 0;
 	int q = name_end(r, p, end);
 	const struct tok *op = at(r, q, end);
+	/* "embedding weight decay 0.01", "attention dropout 0.1": a part's
+	 * knob, which the forms below may coin; the registry knob inside the
+	 * phrase is never read on its own (no weight decay of the embeddings
+	 * is the model's weight decay) */
+	struct name first = nm, last;
+	/* "value embedding (parameter group) weight decay 0.003": a knob of a
+	 * technique's part, not the model's weight decay */
+	int e = name_end_n(r, p, end, 7);
+	int tech_part = k && str_starts_with(first.var, "desc.") && registry_tail(r, p + k, e);
+	int part = (!k && part_before_known(r, p, e)) || tech_part;
+	int phrase = part ? phrase_end(r, e, end) - p : 0;
 	if (op->k == K_COLON || (op->k == K_EQ && q - p != 1) || k >= q - p || unknown_name(r, p, q, &nm))
-		return 0; /* a known name the forms refused is not a knob of its own either */
+		return phrase; /* a known name the forms refused is not a knob of its own either */
 	if (q - p == 1 && op->k == K_ARROW && has_digit(r, p, end) && has_digit(r, q + 1, end))
 		return 0; /* "bf16 -> fp8", "v1 -> v2": one setting to another, the knob unnamed */
 	nm.range = k && p + k < q && word_in(r, q - 1, q, schedule_words);
-	struct name last;
-	if (k && known_name(r, p + k, q, &last) == q - p - k && !str_starts_with(last.var, "desc."))
+	if (k && !tech_part && known_name(r, p + k, q, &last) == q - p - k && !str_starts_with(last.var, "desc."))
 		nm = last; /* "ADAM_BETAS beta1 0.8->0.9": the more precise name */
-	return name_forms(r, &nm, p, q, end, licensed, flags);
+	int n2 = name_forms(r, &nm, p, q, end, licensed, flags);
+	return n2 ? n2 : phrase;
 }
 
 static const char *zero_off[] = { "optim.weight_decay", "sched.warmup_ratio", "sched.warmdown_ratio",
@@ -1960,6 +2185,64 @@ static int lr_list(struct reader *r, int p, int end)
 	return 0;
 }
 
+/* The part words of the learning rates, as a text naming learning rates
+ * first lists them ("LRs: matrix 0.04->0.06 embedding 0.6->0.8"). */
+static const struct lr_part {
+	const char *word, *var;
+} lr_parts[] = {
+	{ "matrix", "optim.matrix_lr" },	  { "embedding", "optim.embedding_lr" },
+	{ "embed", "optim.embedding_lr" },	  { "unembedding", "optim.unembedding_lr" },
+	{ "unembed", "optim.unembedding_lr" }, { "scalar", "optim.scalar_lr" },
+};
+
+static const char *lr_part_var(const struct tok *t)
+{
+	for (size_t i = 0; t->k == K_WORD && i < ARRAY_SIZE(lr_parts); i++)
+		if (!strcmp(t->w, lr_parts[i].word))
+			return lr_parts[i].var;
+	return NULL;
+}
+
+/* 1 when the text before offset pos names learning rates ("LRs",
+ * "LR", "learning rates") as a word of its own. */
+static int lr_named_before(const char *text, int pos)
+{
+	for (int i = 0; i + 1 < pos; i++) {
+		if ((i > 0 && isalnum((unsigned char)text[i - 1])) || tolower((unsigned char)text[i]) != 'l')
+			continue;
+		int k = !strncasecmp(text + i, "learning rate", 13) ? 13
+			: tolower((unsigned char)text[i + 1]) == 'r' ? 2 : 0;
+		if (k && i + k < pos && tolower((unsigned char)text[i + k]) == 's')
+			k++;
+		if (k && i + k <= pos && !isalnum((unsigned char)text[i + k]))
+			return 1;
+	}
+	return 0;
+}
+
+/* "increase LRs: matrix 0.04->0.06 embedding 0.6->0.8 unembed 0.004->0.006",
+ * "3x LR increase (matrix 0.001->0.003, scalar 0.01->0.03)": after a text
+ * that named learning rates, a part word and its value (or its values
+ * around an arrow) is that part's learning rate. */
+static int p_lr_part(struct reader *r, int p, int end)
+{
+	const char *var = lr_part_var(at(r, p, end));
+	char a[100], b[100];
+	if (!var || !lr_named_before(r->text, at(r, p, end)->a) ||
+	    value_at(r, p + 1, end, var, 0, a, sizeof(a)) || at(r, p + 1, end)->k != K_NUM)
+		return 0;
+	int q = p + 2, arrow = at(r, q, end)->k == K_ARROW;
+	if (arrow && (value_at(r, q + 1, end, var, 0, b, sizeof(b)) || at(r, q + 1, end)->k != K_NUM))
+		return 0;
+	q += arrow ? 2 : 0;
+	if (q < end && !boundary(r, q, end) && !lr_part_var(at(r, q, end)))
+		return 0; /* "matrix 0.02 0.04 0.08": a sweep, no one value */
+	struct name nm = { .known = 1 };
+	snprintf(nm.var, sizeof(nm.var), "%s", var);
+	emit(r, &nm, arrow ? a : NULL, arrow ? b : a, p, q);
+	return q - p;
+}
+
 /* halve/double/reduce X [to v] at the start of a clause: X changed, its
  * value unknown unless stated ("reduce warmup", "more heads"). */
 static int p_direction(struct reader *r, int p, int end, int flags)
@@ -1970,6 +2253,10 @@ static int p_direction(struct reader *r, int p, int end, int flags)
 		"narrow", "deepen", "halved", "doubled", "tripled", "increased", "decreased", "reduced",
 		"raised", "lowered", "bumped", "boosted", "shortened", "lengthened", "extended",
 		"widened", "narrowed", "deepened",
+		/* "… by increasing WARMDOWN_RATIO" */
+		"increasing", "decreasing", "reducing", "raising", "lowering", "halving", "doubling",
+		"tripling", "boosting", "shortening", "lengthening", "extending", "widening", "narrowing",
+		"deepening",
 		/* "Set COMPILE_MODE to enable JIT", "tune warmdown": changed, value unsaid */
 		"set", "change", "adjust", "tune", "retune", "tweak", "modify", "vary", "tuned",
 		"adjusted", "tweaked", "changed", "modified", "varied", "retuned",
@@ -2370,12 +2657,23 @@ static int negated_rest(const struct reader *r, int p, int end)
 	return q - p;
 }
 
+/* 1 when p follows "instead of", "rather than" or "replacing": what is
+ * there is what the run moved away from, no new value of its own. */
+static int after_instead(const struct reader *r, int p, int end)
+{
+	(void)end;
+	return p >= 2 && ((word_is(r, p - 2, p, "instead") && word_is(r, p - 1, p, "of")) ||
+			  (word_is(r, p - 2, p, "rather") && word_is(r, p - 1, p, "than")));
+}
+
 static int production(struct reader *r, int p, int end, struct clause *cs)
 {
 	int n, start = p == cs->start, paren = cs->flags & F_PAREN;
 	struct name nm;
 	if (!known_name(r, p, end, &nm) && (n = p_result(r, p, end)))
 		return n; /* "time budget 300" is a knob, "time 301 s" a result */
+	if ((n = p_lr_part(r, p, end)))
+		return n; /* "LRs: matrix 0.04->0.06 …" */
 	if (paren)
 		return (n = p_named(r, p, end, 0, 0, cs->flags)) ? n
 		       : (n = p_value_first(r, p, end)) ? n : p_unit(r, p, end);
@@ -2387,6 +2685,8 @@ static int production(struct reader *r, int p, int end, struct clause *cs)
 	}
 	if (start && r->first == cs->start && (n = p_named_technique(r, p, end)))
 		return n;
+	if (after_instead(r, p, end))
+		return phrase_end(r, p + 1, end) - p; /* "… instead of linear warmdown": the old side */
 	if ((n = p_value_arrow(r, p, end)) || (n = p_toggle(r, p, end, cs)) || (start && (n = p_direction(r, p, end, cs->flags))) ||
 	    (n = p_verb(r, p, end, cs->flags)) || (n = p_named(r, p, end, 0, start, cs->flags)))
 		return n;
@@ -2430,6 +2730,35 @@ static int piece_filler(const struct reader *in, int i, int b)
 	return t->k == K_NUM && (p_result_at(in, i + 1, b) || (i > 0 && p_result_at(in, i - 1, b)));
 }
 
+/* 1 when [a, b) says where a setting comes from ("from previous keep",
+ * "as in exp 5", "had", "before"): context, not this run's change. */
+static int sourced(const struct reader *r, int a, int b)
+{
+	static const char *const source_words[] = { "from", "previous", "prev", "before", "earlier",
+						    "last", "as", "like", "had", "was", "were",
+						    "baseline", "default", "exp", "run", "best", NULL };
+	for (int i = a; i < b; i++)
+		if (word_in(r, i, b, source_words))
+			return 1;
+	return 0;
+}
+
+static int change_list_has(const struct change_list *cl, const char *var)
+{
+	for (int i = 0; i < cl->n; i++)
+		if (!strcmp(cl->v[i].var, var))
+			return 1;
+	return 0;
+}
+
+/* 1 when c, read first from a piece starting at lo, is a registry knob's
+ * stated transition (old and new) written at the piece's start. */
+static int leads_piece(const struct change *c, const char *lo)
+{
+	return !str_starts_with(c->var, "desc.") && c->old_val && c->new_val && c->span &&
+	       !strncmp(lo, c->span, strlen(c->span));
+}
+
 /* Piece [a, b) of parenthesis in: its settings go to r's list only when
  * they are all the piece says ("(4 heads)", "(device batch 8, 75M
  * params)"); a piece that also names a run, a comparison or where the
@@ -2454,12 +2783,20 @@ static void read_piece(struct reader *in, int a, int b)
 	}
 	for (int i = a; i < b && all; i++)
 		all = (i - a < 64 && covered[i - a]) || piece_filler(in, i, b);
-	for (int c = 0; c < scratch.n && all; c++) {
+	/* "(6->12 attention heads same 768 dim)", "(ASPECT_RATIO 48->38 adds 4
+	 * more layers)": a piece that opens with a known knob's transition,
+	 * both sides stated, states that consequence whatever it says after */
+	int lead = !all && scratch.n && leads_piece(&scratch.v[0], lo) && !sourced(in, a, b) &&
+		   !change_list_has(out, scratch.v[0].var);
+	if (lead)
+		all = 1;
+	for (int c = 0; c < (lead ? 1 : scratch.n) && all; c++) {
 		const struct change *ch = &scratch.v[c];
 		int had = 0;
 		for (int i = 0; i < out->n && !ch->old_val && !ch->new_val; i++)
 			had |= !strcmp(out->v[i].var, ch->var); /* a stated value stays (emit) */
-		if (!had)
+		/* "WARMUP_RATIO 0.05->0.02 (shorter warmup from 76->30 steps)" */
+		if (!had && !restates_in_other_unit(out, ch->var))
 			change_list_add_span(out, ch->var, ch->old_val, ch->new_val, ch->span);
 	}
 	if (!all)
@@ -2499,7 +2836,9 @@ static void read_paren(struct reader *r, const struct tok *t)
 			read_piece(&in, a, a + vs); /* "(4 heads vs 2)": the run's side */
 		else if (!judges(&in, a, b) && !(b < in.tk.n && in.tk.t[b].k == K_COLON))
 			read_piece(&in, a, b);
-		if (b < in.tk.n && in.tk.t[b].k == K_COLON)
+		/* "(wider: model_dim 256->384)": a direction, then its measure */
+		if (b < in.tk.n && in.tk.t[b].k == K_COLON && !(b == a + 1 && word_in(&in, a, b, comparatives) &&
+								 !judges(&in, a, b)))
 			break; /* "hypothesis: …" */
 	}
 	r->added += in.added;
@@ -2529,12 +2868,6 @@ static const char *const reason_words[] = {
 	"because", "since", "so", "despite", "due", "while", "whereas", "although", "though",
 	"keeping", "maintaining", "holding", "retaining", "preserving", NULL
 };
-/* "while" and one of these: a second change made with the first. */
-static const char *const while_changes[] = {
-	"enabling", "disabling", "increasing", "decreasing", "reducing", "raising", "lowering",
-	"adding", "removing", "dropping", "using", "switching", "changing", "setting", "halving",
-	"doubling", NULL
-};
 
 /* Verbs that open a sentence stating a further change of the run. */
 static const char *const sentence_verbs[] = {
@@ -2556,11 +2889,50 @@ static int next_sentence_changes(const struct reader *r, int p, int end)
 	return word_in(r, q, end, sentence_verbs) ? q - p + 1 : 0; /* to the verb */
 }
 
+/* 1 when [a, p) before a colon is a title: a few words (and a
+ * parenthesis, "Multi-Latent Attention (MLA):") that state no value. What
+ * follows such a colon explains how the technique was built ("Differential
+ * attention: pair 6 heads … + c_proj 384->768"): the identifiers in it are
+ * the technique's parts, not knobs the run turned. */
+static int title_before(const struct reader *r, int a, int p)
+{
+	int words = 0;
+	if (r->depth > 0 || a < 0 || p - a < 1 || p - a > 6)
+		return 0;
+	for (int i = a; i < p; i++) {
+		if (r->tk.t[i].k != K_WORD && r->tk.t[i].k != K_PAREN)
+			return 0;
+		words += r->tk.t[i].k == K_WORD;
+	}
+	return words >= 1;
+}
+
+/* "Remove _hp_defaults dependency by setting DEPTH to 12": the changes
+ * [from, to) of r's list were read from the goal before "by VERB-ing";
+ * when the means read changes of its own (past to), the goal's go — what
+ * a change was for is none ("remove softcap by setting it to 0", a means
+ * with no name, keeps its goal). */
+static int settle_goal(struct reader *r, int from, int to, int ret)
+{
+	struct change_list *out = r->out, kept = CHANGE_LIST_INIT;
+	if (from < 0 || from >= to || out->n <= to)
+		return ret;
+	for (int i = 0; i < out->n; i++)
+		if (i < from || i >= to)
+			change_list_add_span(&kept, out->v[i].var, out->v[i].old_val, out->v[i].new_val,
+					     out->v[i].span);
+	r->added -= to - from;
+	change_list_release(out);
+	*out = kept;
+	return ret;
+}
+
 /* Tokens [a, end) as clauses; returns 1 when a stop ended the reading. */
 static int read_span(struct reader *r, int a, int end, int flags)
 {
 	struct clause cs = { .start = a, .flags = flags, .added = r->added };
-	int stopped = 0;
+	int stopped = 0, clause_out = r->out->n; /* the changes before this clause */
+	int goal_from = -1, goal_to = -1;          /* a goal's changes, before "by VERB-ing" */
 	for (int p = a; p < end;) {
 		const struct tok *t = &r->tk.t[p];
 		int also = t->k == K_STOP ? next_sentence_changes(r, p + 1, end) : 0;
@@ -2569,18 +2941,24 @@ static int read_span(struct reader *r, int a, int end, int flags)
 			 * sentence states another change of this run */
 			static const struct tok clause = { .k = K_SEP, .sep = SEP_CLAUSE };
 			new_clause(&cs, p + also, &clause, flags, r->added);
+			clause_out = r->out->n;
 			stopped = 0;
 			p += also;
 			continue;
 		}
 		if (t->k == K_STOP || (word_in(r, p, end, prose_markers) && at(r, p + 1, end)->k == K_COLON))
-			return 1;
+			return settle_goal(r, goal_from, goal_to, 1);
+		if (t->k == K_COLON && !r->titled && title_before(r, r->first, p)) {
+			r->titled = 1;
+			r->title_n = r->out->n;
+		}
 		if (t->k == K_SEP || t->k == K_COLON) {
 			/* "experiment with depth 12": the verb alone before "with"
 			 * makes what follows the change, not its context */
 			int lead_verb = t->k == K_SEP && t->sep == SEP_WITH && p == cs.start + 1 &&
 					word_in(r, cs.start, end, with_verbs);
 			new_clause(&cs, p + 1, t, flags, r->added);
+			clause_out = r->out->n;
 			if (lead_verb)
 				cs.flags &= ~F_WITH;
 			/* a reason or a purpose runs over "and" / "," to the next ";" */
@@ -2589,10 +2967,28 @@ static int read_span(struct reader *r, int a, int end, int flags)
 			p++;
 			continue;
 		}
-		if (word_is(r, p, end, "while") && word_in(r, p + 1, end, while_changes)) {
-			/* "increase depth by 1 while enabling checkpointing": two changes */
+		/* "Remove hardware defaults by setting TOTAL_BATCH_SIZE to 128": the
+		 * means is the change */
+		if (word_is(r, p, end, "but") && word_in(r, p + 1, end, sentence_verbs)) {
+			/* "Use the current best but add a small LR warmup of 2%" */
+			static const struct tok but = { .k = K_SEP, .sep = SEP_AND };
+			new_clause(&cs, p + 1, &but, flags, r->added);
+			clause_out = r->out->n;
+			stopped = 0;
+			p++;
+			continue;
+		}
+		if (means_at(r, p, end)) {
+			/* "increase depth by 1 while enabling checkpointing": two changes;
+			 * "Remove _hp_defaults dependency by setting DEPTH to 12": the
+			 * means is the change, what it was for is none */
+			if (word_is(r, p, end, "by") && goal_from < 0) {
+				goal_from = clause_out;
+				goal_to = r->out->n;
+			}
 			static const struct tok and = { .k = K_SEP, .sep = SEP_AND };
 			new_clause(&cs, p + 1, &and, flags, r->added);
+			clause_out = r->out->n;
 			stopped = 0;
 			p++;
 			continue;
@@ -2616,7 +3012,7 @@ static int read_span(struct reader *r, int a, int end, int flags)
 		int n = production(r, p, end, &cs);
 		p += n ? n : 1;
 	}
-	return 0;
+	return settle_goal(r, goal_from, goal_to, 0);
 }
 
 /* "exp 12", "run 5": a label word and a number. */
@@ -2706,6 +3102,10 @@ static int says_no_change(const struct reader *r)
 	int n = r->tk.n;
 	if (names_a_baseline(r) || (word_in(r, 0, n, bookkeeping) && at(r, 1, n)->k == K_COLON))
 		return 1;
+	/* "FAILED TO APPLY: Increase Muon ns_steps from 5 to 6": the edit never
+	 * reached the run */
+	if (word_is(r, 0, n, "failed") && word_is(r, 1, n, "to") && word_is(r, 2, n, "apply"))
+		return 1;
 	for (int p = 0; p + 1 < n; p++) {
 		/* "at same config", "with the same config": context of a change */
 		static const char *const where[] = { "at", "on", "with", "in", "under", "using", NULL };
@@ -2739,6 +3139,34 @@ static void read_hypothesis(struct reader *r)
 		}
 }
 
+/* "Muon optimizer: ns_steps 5 -> 3": a heading that names a setting by
+ * its value word, then a stated transition of another knob — the heading
+ * says what the change is about, not that the setting was switched. The
+ * heading's changes (no number in them) go when a later one states both
+ * sides; "SwiGLU: replaces ReLU^2" (one knob) keeps its heading. */
+static void drop_heading(struct reader *r, int from)
+{
+	int explicit_after = 0, heading_only = 1;
+	struct change_list *out = r->out;
+	for (int i = from + r->title_n; i < out->n; i++)
+		explicit_after |= out->v[i].old_val && out->v[i].new_val;
+	for (int i = from; i < from + r->title_n && i < out->n; i++) {
+		const struct change *c = &out->v[i];
+		heading_only &= !str_starts_with(c->var, "desc.") && !c->old_val && c->span &&
+				!strpbrk(c->span, "0123456789=");
+	}
+	if (!explicit_after || !heading_only || r->title_n <= 0)
+		return;
+	struct change_list kept = CHANGE_LIST_INIT;
+	for (int i = 0; i < out->n; i++)
+		if (i < from || i >= from + r->title_n)
+			change_list_add_span(&kept, out->v[i].var, out->v[i].old_val, out->v[i].new_val,
+					     out->v[i].span);
+	r->added -= r->title_n;
+	change_list_release(out);
+	*out = kept;
+}
+
 /* The description read as changes, or (stated) as the settings it states. */
 static int describe(const char *description, struct change_list *out, int stated)
 {
@@ -2749,8 +3177,13 @@ static int describe(const char *description, struct change_list *out, int stated
 	r.memo = xcalloc((size_t)r.tk.n + 1, sizeof(*r.memo));
 	int p = !stated && says_no_change(&r) ? -1 : skip_labels(&r, stated);
 	r.first = p;
+	int from = out->n;
 	if (p >= 0)
 		read_span(&r, p, r.tk.n, 0);
+	if (r.titled) {
+		r.title_n -= from;
+		drop_heading(&r, from);
+	}
 	if (p >= 0 && !stated && !r.added)
 		read_hypothesis(&r);
 	reader_close(&r);

@@ -229,8 +229,12 @@ int infer_drop_coined(struct change_list *changes)
 	int kept = 0, dropped = 0;
 	for (int i = 0; i < changes->n; i++) {
 		struct change *c = &changes->v[i];
-		if (str_starts_with(c->var, "desc.") && !describe_name_known(c->var) &&
-		    !infer_name_written(c) && !states_transition(c->span)) {
+		int coined = str_starts_with(c->var, "desc.") && !describe_name_known(c->var);
+		/* "MLP hidden size multiplier from 4x to 6x" read as ? -> ?: the
+		 * values were written, no value of this knob was read — the name
+		 * is as unsure as its values */
+		int unread = coined && !c->old_val && !c->new_val && c->span && strpbrk(c->span, "0123456789");
+		if ((coined && !infer_name_written(c) && !states_transition(c->span)) || unread) {
 			change_free(c);
 			dropped++;
 			continue;

@@ -44,7 +44,7 @@ sql old.db .dump >before.sql
 expect_code ledger-reinfer-1.1 "dry run exits 0" 0 "$LEDGER" --db old.db reinfer --dry-run
 expect_eq ledger-reinfer-1.2 "dry run: 12 runs read, 4 change sets and 1 repeat key differ" \
 	"infer_version  n_runs  n_changed  n_repeat_keys  written
-            $V      12          4              1  no" "$out"
+$(printf '%13s' "$V")      12          4              1  no" "$out"
 sql old.db .dump >after.sql
 cmp -s before.sql after.sql && ok ledger-reinfer-1.3 "dry run writes nothing" ||
 	not_ok ledger-reinfer-1.3 "dry run writes nothing"

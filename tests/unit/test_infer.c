@@ -924,6 +924,112 @@ static void test_round7(void)
 	expect("infer-7.41", "momentum 0.9 -> 0.95", "optim.muon_momentum:0.9>0.95");
 }
 
+/* Round 8 (infer-r8.*): kinds of evidence from the five sources met first
+ * in round 8 — an abbreviation of three letters or fewer names no knob,
+ * a part word alone ("matrix") names none, a technique's explanation
+ * after its title colon coins none, "{}" is no value, a parenthesis that
+ * restates a change in another unit turns no second knob, and one that
+ * opens with a known knob's transition states that consequence; after
+ * learning rates are named, "matrix 0.04->0.06" is the matrix LR; a
+ * heading's value word ("Muon optimizer: ns_steps 5 -> 3") is no switch;
+ * a part's knob ("embedding weight decay 0.01") is not the registry's;
+ * "to maximize …" is a purpose; "X by setting Y" changes Y, not X; "for
+ * token embeddings" restricts a knob to a part (another knob), and so
+ * does a technique's name before a knob ("value embedding weight decay"). */
+static void test_round8(void)
+{
+	expect("infer-r8.1", "DBS 32->64 TBS 2**16->2**17 (halved steps to 289)", "");
+	expect("infer-r8.2", "DEVICE_BATCH_SIZE 8 -> 32", "train.device_batch_size:8>32");
+	expect("infer-r8.3", "top_k=1", "desc.top_k:~>1"); /* four letters: a name */
+	expect("infer-r8.4", "D_STATE 64->128", "desc.d_state:64>128");
+	expect("infer-r8.5", "embedding 0.6->0.8", ""); /* a part word alone names no knob */
+	expect("infer-r8.6", "set MLP_ONLY_LAYERS={}", "");
+	expect("infer-r8.7", "set MLP_ONLY_LAYERS=none", "desc.mlp_only_layers:~>none");
+	expect("infer-r8.8", "Differential attention: pair heads + head RMSNorm + c_proj 384->768",
+	       "desc.differential_attention:~>true");
+	expect("infer-r8.9", "c_proj 384->768", "desc.c_proj:384>768"); /* no title before it */
+	expect("infer-r8.10", "Multi-Latent Attention (MLA): factorize K,V through shared d_c=384 latent", "");
+	expect("infer-r8.11", "WARMUP_RATIO 0.05->0.02 (shorter warmup from 76->30 steps)",
+	       "sched.warmup_ratio:0.05>0.02");
+	expect("infer-r8.12", "warmup 76->30 steps", "desc.warmup_steps:76>30");
+	expect("infer-r8.13", "HEAD_DIM 128->64 (6->12 attention heads same 768 dim)",
+	       "model.head_dim:128>64|model.heads:6>12");
+	expect("infer-r8.14", "ASPECT_RATIO 64 -> 96 (wider: model_dim 256->384, 19.7M params)",
+	       "model.aspect_ratio:64>96|model.dim:256>384");
+	expect("infer-r8.15", "DEPTH 16->20 keeping width 768 constant (ASPECT_RATIO 48->38 adds 4 more layers)",
+	       "model.depth:16>20|model.aspect_ratio:48>38");
+	/* a parenthesis that says where the setting comes from stays context */
+	expect("infer-r8.16", "depth 10 (heads 8->9 as in exp 4)", "model.depth:~>10");
+	expect("infer-r8.17", "depth 10 (depth 8->9 from previous keep)", "model.depth:~>10");
+	expect("infer-r8.18", "depth 10 (note: heads 4->8)", "model.depth:~>10"); /* a marker, not a direction */
+	/* learning rates named first, then their parts with values */
+	expect("infer-r8.19", "increase LRs: matrix 0.04->0.06 embedding 0.6->0.8 unembed 0.004->0.006",
+	       "optim.matrix_lr:0.04>0.06|optim.embedding_lr:0.6>0.8|optim.unembedding_lr:0.004>0.006");
+	expect("infer-r8.20", "push LRs higher: matrix 0.08 embedding 1.0",
+	       "optim.matrix_lr:~>0.08|optim.embedding_lr:~>1");
+	expect("infer-r8.21", "3x LR increase (matrix 0.001->0.003, scalar 0.01->0.03)",
+	       "optim.matrix_lr:0.001>0.003|optim.scalar_lr:0.01>0.03");
+	expect("infer-r8.22", "matrix 0.04->0.06", ""); /* no learning rate named */
+	expect("infer-r8.23", "LR sweep: matrix 0.02 0.04 0.08", "");
+	expect("infer-r8.24", "flr: matrix 0.04", ""); /* "flr" is no "lr" */
+	/* a heading that names a value word, then another knob's transition */
+	expect("infer-r8.25", "Muon optimizer: ns_steps 5 -> 3", "desc.ns_steps:5>3");
+	expect("infer-r8.26", "Muon: momentum 0.95 -> 0.9", "optim.muon_momentum:0.95>0.9");
+	expect("infer-r8.27", "SwiGLU activation: replaces ReLU^2 in the MLP", "model.activation:~>swiglu");
+	expect("infer-r8.28", "Optimizer: AdamW for all params", "optim.matrix_optimizer:~>adamw");
+	/* a config constant is a setting even in a technique's explanation */
+	expect("infer-r8.29", "TTT-3 smoke test: TTT_EPOCHS=3, ttt_lr=0.01", "desc.ttt_epochs:~>3");
+	/* a part's knob is no registry knob: coined with a transition, else nothing */
+	expect("infer-r8.30", "embedding weight decay 0.01", "");
+	expect("infer-r8.31", "embedding weight decay 0 -> 0.01, depth 8",
+	       "desc.embedding_weight_decay:0>0.01|model.depth:~>8");
+	expect("infer-r8.32", "val batch size 2^18 -> 2^17", "desc.val_batch_size:262144>131072");
+	/* a purpose after a change, and the means of a goal */
+	expect("infer-r8.33", "Reduce DEVICE_BATCH_SIZE from default to 4 to maximize gradient steps",
+	       "train.device_batch_size:~>4");
+	expect("infer-r8.34", "Remove hardware defaults by setting both DEPTH to 6 and DEVICE_BATCH_SIZE to 8",
+	       "model.depth:~>6|train.device_batch_size:~>8");
+	expect("infer-r8.35", "Remove _hp_defaults dependency by setting TOTAL_BATCH_SIZE=1024, DEPTH=24",
+	       "train.total_batch_size:~>1024|model.depth:~>24");
+	expect("infer-r8.36", "remove softcap by setting it to 0", "model.softcap:~>false");
+	expect("infer-r8.37", "increase depth by 2", "model.depth:~>~");
+	/* a knob's change for a part of the model is that part's knob, unnamed */
+	expect("infer-r8.38", "Increase weight decay for token embeddings to improve regularization", "");
+	expect("infer-r8.39", "weight decay 0.1 on the value embedding parameters", "");
+	expect("infer-r8.40", "weight decay 0.1 for all layers", "optim.weight_decay:~>0.1");
+	/* words that name the same knob again, and how much */
+	expect("infer-r8.41", "Increase z-loss regularization coefficient from 1e-4 to 5e-4",
+	       "desc.z_loss:0.0001>0.0005");
+	expect("infer-r8.42", "Increase z-loss regularization coefficient slightly to 2e-4",
+	       "desc.z_loss:~>0.0002");
+	/* "zero", a direction as -ing, a share of the time budget */
+	expect("infer-r8.43", "Set Muon weight decay to zero to reduce regularization pressure",
+	       "optim.weight_decay:~>0");
+	expect("infer-r8.44", "Make LR warmdown more aggressive by increasing WARMDOWN_RATIO",
+	       "sched.warmdown_ratio:~>~");
+	expect("infer-r8.45", "warmup 5% of the time budget", "sched.warmup_ratio:~>0.05");
+	/* a technique's part and its knob; a part the knob is added to */
+	expect("infer-r8.46", "Increase the value embedding parameter group weight decay to 0.003", "");
+	expect("infer-r8.47", "value embedding weight decay 0 -> 0.1", "desc.value_embedding_weight_decay:0>0.1");
+	expect("infer-r8.48", "Add small weight decay (0.001) to the value embedding parameter group", "");
+	expect("infer-r8.49", "weight decay 0.1 was applied to embeddings too", "optim.weight_decay:~>0.1");
+	/* a coined name whose written values were not read; an alias */
+	expect("infer-r8.50", "Increase the MLP hidden size multiplier from 4x to 6x", "model.mlp_ratio:4>6");
+	expect("infer-r8.51", "Increase the foo bar multiplier from 4x to 6x", "");
+	/* the old side of "instead of", a replaced knob's range, "but VERB",
+	 * the current setting, an edit that failed to apply, one LR name */
+	expect("infer-r8.52", "Add cosine LR schedule instead of linear warmdown", "");
+	expect("infer-r8.53", "Replace adaptive cosine gradient clipping (1.0 to 0.3) with fixed clip norm of 1.0", "");
+	expect("infer-r8.54", "increase matrix LR (0.04 to 0.05)", "optim.matrix_lr:0.04>0.05");
+	expect("infer-r8.55", "Use the current best but add a small LR warmup of 2%", "sched.warmup_ratio:~>0.02");
+	expect("infer-r8.56", "Combine WARMDOWN_RATIO=0.75 with the current halved TOTAL_BATCH_SIZE=2**19 setup",
+	       "sched.warmdown_ratio:~>0.75");
+	expect("infer-r8.57", "FAILED TO APPLY: Increase Muon ns_steps from 5 to 6", "");
+	expect("infer-r8.58", "Increase x0_lambdas learning rate multiplier from 3.0 to 6.0",
+	       "desc.x0_lambdas_lr_multiplier:3>6");
+	expect("infer-r8.59", "depth 8 but worse", "model.depth:~>8");
+}
+
 int main(void)
 {
 	test_long_words();
@@ -937,6 +1043,7 @@ int main(void)
 	test_round5();
 	test_round6();
 	test_round7();
+	test_round8();
 	test_spans();
 	test_prose();
 	test_alias();
