@@ -782,11 +782,6 @@ static void insert_changes(struct store *st, sqlite3_int64 run, const struct cha
 
 /* ---- tags ------------------------------------------------------------ */
 
-static int is_seed_key(const char *k)
-{
-	return rkey_is_seed(k);
-}
-
 /* A string member as canonical JSON, or null when absent or not a string. */
 static void add_str_part(sb *out, const json_t *obj, const char *key)
 {
@@ -800,33 +795,26 @@ static void add_str_part(sb *out, const json_t *obj, const char *key)
 
 /* Repeat key, first part: the same config (seeds aside), code, data and
  * hardware class measure the same thing. The key is the SHA-256 of the
- * canonical text of [config without seeds, code.commit, code.diff_sha256,
- * data.sha256, hardware class]; all but the class is known before the store
+ * canonical text of [config without seeds and with numbers by value
+ * (rkey_config_by_value), code.commit, code.diff_sha256, data.sha256,
+ * hardware class]; all but the class is known before the store
  * sees the record, so store_prepare hashes that much (on the worker thread
  * of a large file) and repeat_key adds the class. Same bytes as building
  * that array and printing it, without building it. */
 static void repeat_prefix(const json_t *rec, const char *cfg_text, size_t cfg_len,
 			  struct store_prep *p)
 {
-	json_t *cfg = json_object_get(rec, "config"), *noseed = NULL, *v;
-	const char *k;
+	json_t *cfg = json_object_get(rec, "config"), *by_value;
 	sb text = SB_INIT;
 	p->has_repeat_prefix = json_is_object(cfg);
 	if (!p->has_repeat_prefix)
 		return;
-	json_object_foreach(cfg, k, v)
-		if (is_seed_key(k)) {
-			noseed = json_object();
-			break;
-		}
 	sb_addc(&text, '[');
-	if (noseed) {
-		json_object_foreach(cfg, k, v)
-			if (!is_seed_key(k))
-				json_object_set(noseed, k, v);
-		runrec_canonical_add(noseed, &text);
-		json_decref(noseed);
-	} else { /* no seeds: the config's text in the record's is this part */
+	by_value = rkey_config_by_value(cfg); /* seeds out, 8.0 as 8 */
+	if (by_value) {
+		runrec_canonical_add(by_value, &text);
+		json_decref(by_value);
+	} else { /* the config's text in the record's is this part */
 		sb_add(&text, cfg_text, cfg_len);
 	}
 	json_t *code = json_object_get(rec, "code");
