@@ -501,26 +501,58 @@ static void describe_measurement(sb *out, const json_t *rec)
 		sb_addf(out, " with val_bpb %.6g", json_number_value(bpb));
 }
 
-/* The row was stored before with other figures or another status: said,
- * since the stored run changes in place (it keeps its id, and the rows
- * after it stay theirs). Nothing is said when only the form of the id
- * differs (a ledger an older build wrote). */
+/* "; its description was 'A', now 'B'" for a field that differs. */
+static void note_field(sb *out, const char *what, const char *was, const char *now)
+{
+	if (!strcmp(was ? was : "", now ? now : ""))
+		return;
+	sb_addf(out, "; its %s was ", what);
+	if (was) {
+		sb_addc(out, '\'');
+		term_escape(out, was, 0);
+		sb_addc(out, '\'');
+	} else {
+		sb_adds(out, "none");
+	}
+	sb_adds(out, ", now ");
+	if (now) {
+		sb_addc(out, '\'');
+		term_escape(out, now, 0);
+		sb_addc(out, '\'');
+	} else {
+		sb_adds(out, "none");
+	}
+}
+
+/* The row was stored before with other figures, another status, other
+ * words or another parent: said, with what it supersedes, since the
+ * stored run changes in place (it keeps its id, and the rows after it
+ * stay theirs). Nothing is said when only the form of the id differs (a
+ * ledger an older build wrote). */
 static void note_edit(struct tsv *t, long no, const json_t *rec, const char *stored_text)
 {
 	json_t *stored = json_loads(stored_text, 0, NULL);
-	sb was = SB_INIT, now = SB_INIT;
+	sb was = SB_INIT, now = SB_INIT, more = SB_INIT;
 	describe_measurement(&was, stored);
 	describe_measurement(&now, rec);
+	note_field(&more, "description", runrec_str(stored, "description"), runrec_str(rec, "description"));
+	note_field(&more, "parent", runrec_str(stored, "parent"), runrec_str(rec, "parent"));
 	if (strcmp(was.buf, now.buf)) {
-		sb shown = SB_INIT;
-		term_escape(&shown, now.buf, 0);
-		rl_note("ingest: %s:%ld: this row was stored as run %s with %s; it now says %s: the run is "
-			"updated in place and keeps its id", t->f->name, no, runrec_str(stored, "run_id"),
-			was.buf, shown.buf);
-		sb_release(&shown);
+		sb_reset(&more);
+		sb_adds(&more, " with ");
+		sb_adds(&more, was.buf);
+		sb_adds(&more, "; it now says ");
+		term_escape(&more, now.buf, 0);
+		note_field(&more, "description", runrec_str(stored, "description"),
+			   runrec_str(rec, "description"));
+		note_field(&more, "parent", runrec_str(stored, "parent"), runrec_str(rec, "parent"));
 	}
+	if (more.len)
+		rl_note("ingest: %s:%ld: this row was stored as run %s%s: the run is updated in place and "
+			"keeps its id", t->f->name, no, runrec_str(stored, "run_id"), more.buf);
 	sb_release(&was);
 	sb_release(&now);
+	sb_release(&more);
 	json_decref(stored);
 }
 
@@ -577,7 +609,7 @@ static void tsv_pending(struct tsv *t, json_t *rec, int named_failure)
 		json_t *probe = json_deep_copy(rec);
 		char *ignored = NULL;
 		settle_identity(probe, named_failure);
-		confirmed = tsv_ident_match(t->ident, probe, &ignored) != TSV_NEW;
+		confirmed = tsv_ident_match(t->ident, probe, t->line, &ignored) != TSV_NEW;
 		free(ignored);
 		json_decref(probe);
 	}
@@ -612,7 +644,7 @@ static void put_row(struct tsv *t, long no, const char *line, size_t n)
 		tsv_pending(t, rec, named_failure);
 	settle_identity(rec, named_failure);
 	char *stored = NULL;
-	enum tsv_match m = tsv_ident_match(t->ident, rec, &stored);
+	enum tsv_match m = tsv_ident_match(t->ident, rec, no, &stored);
 	if (m == TSV_EDITED && !json_object_get(rec, "parent")) {
 		/* the first row: the next one tells (tsv_pending) */
 		t->pending = (struct pending){ rec, stored, named_failure, no, line, n };
@@ -656,6 +688,7 @@ int ingest_tsv(struct ingest_file *f)
 		rl_error("ingest: %s: cannot start the TSV parser", f->name);
 		return -1;
 	}
+	store_refresh_present(f->store, 1);
 	csv_set_delim(&p, '\t');
 	csv_set_quote(&p, '\0');
 	csv_set_space_func(&p, only_space);
@@ -675,6 +708,7 @@ int ingest_tsv(struct ingest_file *f)
 		tsv_pending(&t, NULL, 0);
 	if (rc == 0)
 		warn_untimed(&t);
+	store_refresh_present(f->store, 0);
 	json_decref(t.pending.rec);
 	free(t.pending.stored);
 	tsv_ident_free(t.ident);
