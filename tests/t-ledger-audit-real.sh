@@ -223,8 +223,12 @@ expect_eq audit-real-10.1 "qwen35: warnings, each true of the rows" \
 
 # 11: anaclumos-pgolf: its first row failed (no baseline measured); the
 # three crashes after it changed that configuration and are unresolved, as
-# is the INT8_CLIP_Q run that timed out; the size violation is refused at
-# ingest (no status says "measured but inadmissible"); nothing was repeated
+# is the INT8_CLIP_Q run that timed out; nothing was repeated. Row 22,
+# status size_violation ("improved bpb but exceeded decimal 16 MB cap at
+# 16.06 MB"), was measured at 2.177329 but may not stand: stored as status
+# invalid, decision discard, its value in the record only; before, it was
+# refused at ingest. It is neither unresolved (its effect is known) nor a
+# crash in the keep rate (a discard), and never on the frontier.
 audit_session g.db "$FIXTURES/real/anaclumos-pgolf-results.tsv" ana "NVIDIA H100 80GB HBM3"
 expect_eq audit-real-11.1 "anaclumos: unresolved = the four failed attempts after the first row" \
 	"$(awk -F'\t' 'NR > 2 && $4 == "crash" { print $2 }' "$FIXTURES/real/anaclumos-pgolf-results.tsv" | paste -sd' ')|4" \
@@ -232,3 +236,12 @@ expect_eq audit-real-11.1 "anaclumos: unresolved = the four failed attempts afte
 expect_eq audit-real-11.2 "... warnings: the budget, those four and the unknown floor; 5 without a valid measurement" \
 	"budget unresolved unresolved unresolved unresolved noise_floor|5" \
 	"$(kinds g.db warn)|$(jq -r '.[] | select(.kind == "budget") | .values.invalid' g.db.json)"
+sv=$(sql g.db "SELECT run_id FROM runs WHERE json_extract(record, '$.experiment') IS NULL AND json_extract(record, '$.metrics.experiment') = 21")
+expect_eq audit-real-11.3 "... the size violation: stored, invalid, a discard, its value in the record, not in val_bpb" \
+	"invalid|discard||2.17732936" \
+	"$(sql g.db "SELECT status || '|' || decision || '|' || coalesce(val_bpb, '') || '|' || json_extract(record, '$.metrics.val_bpb') FROM runs WHERE run_id = '$sv'")"
+expect_eq audit-real-11.4 "... keep rate 14/20: 14 kept, 6 discarded (5 reverted + the size violation), 5 crashes; 1 inadmissible" \
+	"14 6 5 1" "$(jq -r '.[] | select(.kind == "budget") | "\(.values.keeps) \(.values.discards) \(.values.crashes) \(.values.inadmissible)"' g.db.json)"
+expect_eq audit-real-11.5 "... named only where it changed EMA_DECAY (info), and not on the frontier (best 2.186513 of row 24, not 2.177329)" \
+	"info out_of_scope desc.ema_decay|2.186513" \
+	"$(jq -r --arg r "$sv" '[.[] | select(.runs | index($r)) | "\(.level) \(.kind) \(.variables | join(","))"] | join("|")' g.db.json)|$("$LEDGER" --db g.db frontier --format tsv | tail -n 1 | cut -f3)"
