@@ -920,7 +920,8 @@ static void audit_budget(struct audit *a)
 	finding_val(f, "invalid", invalid);
 	finding_val(f, "both", both);
 	finding_val(f, "in_scope_valid", in_scope_valid);
-	finding_val(f, "inadmissible", inadmissible);
+	if (inadmissible) /* only then: the value lists of every other campaign stay as they were */
+		finding_val(f, "inadmissible", inadmissible);
 	finding_val(f, "keeps", keeps);
 	finding_val(f, "discards", discards);
 	finding_val(f, "crashes", crashes);
@@ -1035,6 +1036,28 @@ static int width_follows_depth(const struct knob_change *ch, int n)
 	return fabs(r0 - r1) <= 1e-9 * fmax(r0, r1);
 }
 
+/* autoresearch's default head dimension: train.py rounds depth x ratio
+ * up to a multiple of it to get the width. */
+#define AR_HEAD_DIM 128.0
+
+/* The aspect ratio follows a depth change made at a fixed width: "DEPTH
+ * 12→14 at same 768 dim (ASPECT_RATIO 64→54)" (a real session,
+ * tests/fixtures/real/djordje-rtx5070-results.tsv): 12 x 64 = 768 and
+ * 14 x 54 = 756, which train.py rounds up to the same 768. The run
+ * measured depth at constant width, one knob; before, it was confounded
+ * ("test them one at a time": depth alone would move the width too). Only
+ * with all four values known, the width and head_dim not changed, and
+ * both products rounded to one multiple of the default head_dim. */
+static int ratio_keeps_width(const struct knob_change *ch, int n)
+{
+	double d0, d1, r0, r1;
+	if (find_change(ch, n, "model.dim") || find_change(ch, n, "model.head_dim") ||
+	    !known_sides(find_change(ch, n, "model.depth"), &d0, &d1) ||
+	    !known_sides(find_change(ch, n, "model.aspect_ratio"), &r0, &r1) || d0 == d1)
+		return 0;
+	return ceil(d0 * r0 / AR_HEAD_DIM) == ceil(d1 * r1 / AR_HEAD_DIM);
+}
+
 /* A variable that follows from another the run changed, and so is no
  * second knob: with the model width fixed the head count is width /
  * head_dim ("more heads, head_dim 128 -> 64"), and autoresearch's width is
@@ -1053,6 +1076,8 @@ int audit_derived_var(const struct knob_change *ch, int n, int i)
 		if (!strcmp(var, rules[k].var) && find_change(ch, n, rules[k].from) &&
 		    !find_change(ch, n, rules[k].fixed))
 			return 1;
+	if (!strcmp(var, "model.aspect_ratio"))
+		return ratio_keeps_width(ch, n);
 	return !strcmp(var, "model.dim") && width_follows_depth(ch, n);
 }
 

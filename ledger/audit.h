@@ -133,7 +133,10 @@ struct knob_change {
  * width did not (heads = width / head_dim); the width when the aspect
  * ratio changed and the depth did not, or when the depth changed, the
  * aspect ratio did not, and the known old and new values keep width /
- * depth (autoresearch: width = depth x aspect ratio). The audit's
+ * depth (autoresearch: width = depth x aspect ratio); the aspect ratio
+ * when the depth changed at a fixed width (the width and head_dim not
+ * changed, depth x ratio rounded up to the same multiple of 128 before and
+ * after: "DEPTH 12→14 at same 768 dim, ASPECT_RATIO 64→54"). The audit's
  * confounded rule, coverage and report campaign count knobs by it. */
 int audit_derived_var(const struct knob_change *ch, int n, int i);
 

@@ -164,8 +164,11 @@ expect_no_match audit-real-6.5 "... and never 'more than the noise floor'" "$(ca
 
 # aroughidea-winrtx: rows of status 'missing' (planned, never run) are
 # refused with file:line, the rest go in with their times; "depth 6->7
-# aspect_ratio 64->54" moved two knobs (width kept by hand: still two
-# constants, so confounded); "muon ramp" / "muon warmup" is one knob the
+# aspect_ratio 64->54" moved the depth at a fixed width (6 x 64 = 384 and
+# 7 x 54 = 378, which train.py rounds up to 384): one knob, as depth 12 ->
+# 14 at ratio 64 -> 54 in section 12 (before, both were confounded: the
+# ratio alone at depth 6 gives the same 384, so "test them one at a time"
+# had nothing to test); "muon ramp" / "muon warmup" is one knob the
 # registry lacks, of unknown scope
 A="$FIXTURES/real/aroughidea-winrtx-results.tsv"
 "$LEDGER" --db a.db ingest "$A" --hardware "RTX 4000 Ada" --campaign aro >stdout.txt 2>stderr.txt
@@ -175,8 +178,8 @@ expect_eq audit-real-7.1 "aroughidea: the 'missing' rows quarantined, each said,
 printf '{"name":"aro","baseline":"first valid run","search_space":["model.*","optim.*","sched.*","train.*"],"record_budget":60}\n' |
 	"$LEDGER" --db a.db campaign add - >/dev/null
 "$LEDGER" --db a.db audit --campaign aro --format json >a.db.json
-expect_eq audit-real-7.2 "... warnings: the depth + aspect ratio run, and the unknown floor" \
-	"confounded $(run_of a.db 'depth 6->7 aspect_ratio%')|noise_floor" \
+expect_eq audit-real-7.2 "... warnings: only the unknown floor (depth 6 -> 7 at the same width is one knob)" \
+	"noise_floor" \
 	"$(jq -r '[.[] | select(.level == "warn" and .kind != "budget") | "\(.kind)\(if .kind == "confounded" then " " + (.runs | join(" ")) else "" end)"] | join("|")' a.db.json)"
 expect_eq audit-real-7.3 "... the muon momentum warmup is one knob of unknown scope, in its three runs" \
 	"info desc.muon_momentum_warmup_steps 3" \
@@ -245,3 +248,42 @@ expect_eq audit-real-11.4 "... keep rate 14/20: 14 kept, 6 discarded (5 reverted
 expect_eq audit-real-11.5 "... named only where it changed EMA_DECAY (info), and not on the frontier (best 2.186513 of row 24, not 2.177329)" \
 	"info out_of_scope desc.ema_decay|2.186513" \
 	"$(jq -r --arg r "$sv" '[.[] | select(.runs | index($r)) | "\(.level) \(.kind) \(.variables | join(","))"] | join("|")' g.db.json)|$("$LEDGER" --db g.db frontier --format tsv | tail -n 1 | cut -f3)"
+
+# 12: djordje-rtx5070 (tests/fixtures/real/README.md): 66 rows on an RTX
+# 5070, each description a change, its hypothesis and its result
+# ("val_bpb 1.283→1.341 WORSE"). Read against the rows by hand:
+# - "DEPTH 12→14 at same 768 dim (ASPECT_RATIO 64→54, 215M params)" and
+#   "DEPTH 12→14 same 768 dim (AR 64→54 …)" measured depth at a fixed
+#   width (14 x 54 = 756, rounded up to 768 by train.py): one knob, not
+#   confounded. Before, both were "test them one at a time" (false);
+# - confounded and true: "constant WD (remove decay) + WARMDOWN_RATIO
+#   0.4→0.3" and "grad clip max_norm=1.0 + WARMDOWN_RATIO=0.4";
+# - unresolved and true: weight tying (crash), compile mode=reduce-overhead
+#   (crash), MXFP4 (SKIPPED: invalid), Gated DeltaNet (HUNG: timeout);
+# - keep rate 19 of 59, 7 without a valid measurement; nothing repeated.
+D="$FIXTURES/real/djordje-rtx5070-results.tsv"
+audit_session j.db "$D" dj "NVIDIA GeForce RTX 5070"
+commits_of() { # DB KIND: the commits of the kind's findings' runs, sorted
+	jq -r --arg k "$2" '.[] | select(.kind == $k) | .runs[]' "$1.json" | while read -r r; do
+		sql "$1" "SELECT code_commit FROM runs WHERE run_id = '$r'"; done | sort -u | paste -sd' '; }
+expect_eq audit-real-12.1 "djordje: 66 runs, nothing quarantined" "66|0" \
+	"$(sql j.db "SELECT count(*) FROM runs")|$(sql j.db "SELECT count(*) FROM quarantine")"
+expect_eq audit-real-12.2 "... depth 12 -> 14 at the same width: aspect ratio 64 -> 54 recorded, yet one knob" \
+	"model.aspect_ratio 64 -> 54; model.depth 12 -> 14|0" \
+	"$(changes_of j.db 'DEPTH 12→14 at same 768 dim%')|$(jq '[.[] | select(.kind == "confounded") | .runs[]] | map(select(. == "'"$(run_of j.db 'DEPTH 12→14 at same 768 dim%')"'" or . == "'"$(run_of j.db 'DEPTH 12→14 same 768 dim%')"'")) | length' j.db.json)"
+expect_match audit-real-12.3 "... the two runs that changed two things are confounded" \
+	"$(commits_of j.db confounded)" '0708cec.*81dd182'
+expect_match audit-real-12.4 "... weight tying, reduce-overhead, MXFP4 (skipped) and Gated DeltaNet (hung) are unresolved" \
+	"$(commits_of j.db unresolved)" '056d498 .*7b1c5a1 7d8719c .*ef1b0c7'
+expect_eq audit-real-12.5 "... keep rate 19/59, 7 without a valid measurement; the floor unknown (nothing repeated)" \
+	"19 40 7|warn" \
+	"$(jq -r '.[] | select(.kind == "budget") | "\(.values.keeps) \(.values.discards) \(.values.crashes)"' j.db.json)|$(jq -r '.[] | select(.kind == "noise_floor") | .level' j.db.json)"
+# a made-up row moving depth and ratio apart (12 x 64 = 768 to 14 x 72 =
+# 1008, rounded to 1024): two knobs, still confounded
+awk 'NR == 36 { print "c0ffee2\t1.3\t5.5\t55.0\t30000\t500\t250.0\t4\t3.2\tdiscard\tDEPTH 12→14 ASPECT_RATIO 64→72 made up" } { print }' "$D" >wider.tsv
+audit_session w.db wider.tsv dj "NVIDIA GeForce RTX 5070"
+expect_eq audit-real-12.6 "... a made-up row at another width (depth 12 -> 14, ratio 64 -> 72) is confounded" \
+	"model.aspect_ratio 64 -> 72; model.depth 12 -> 14|1" \
+	"$(changes_of w.db '%made up')|$(jq '[.[] | select(.kind == "confounded") | .runs[]] | map(select(. == "'"$(run_of w.db '%made up')"'")) | length' w.db.json)"
+expect_eq audit-real-12.7 "... ledger compare shows mfu 80.0 as 80, not 8e+01" "80" \
+	"$("$LEDGER" --db j.db compare "$(run_of j.db 'Dynamic grad_accum%')" --format tsv | awk -F'\t' '$2 == "mfu_percent" { print $3 }')"
