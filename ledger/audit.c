@@ -1535,6 +1535,8 @@ static void fill_summary(const struct audit *a, const struct finding_list *fl, s
 			s->out_of_scope = (long)finding_value(&fl->v[i], "out_of_scope");
 			s->invalid = (long)finding_value(&fl->v[i], "invalid");
 			s->in_scope_valid = (long)finding_value(&fl->v[i], "in_scope_valid");
+			double inadmissible = finding_value(&fl->v[i], "inadmissible");
+			s->inadmissible = isnan(inadmissible) ? 0 : (long)inadmissible;
 		}
 	}
 }

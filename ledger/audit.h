@@ -99,6 +99,7 @@ struct audit_summary {
 	int repeat_groups;
 	long records, record_budget; /* budget 0 = none declared */
 	long out_of_scope, invalid, in_scope_valid;
+	long inadmissible;      /* measured but not admitted (size_violation): not in invalid */
 	/* autoresearch's arithmetic: keep rate = keeps / (keeps + discards),
 	 * the baseline counted as a keep, crashes (no valid measurement) apart */
 	long keeps, discards, crashes;
