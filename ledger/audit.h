@@ -124,6 +124,14 @@ int audit_campaign(sqlite3 *db, const char *campaign, const struct audit_opts *o
  * database error. */
 int audit_all(sqlite3 *db, const struct audit_opts *o, struct finding_list *out);
 
+/* SQL: the run (columns prefixed p) was measured but its result not
+ * admitted: status invalid and a failure message "inadmissible: …"
+ * (results.tsv size_violation; docs/audit.md). The keep rate counts it as
+ * a discard, not a crash, wherever it is computed (the audit, ledger
+ * summary, the daily digest). */
+#define AUDIT_INADMISSIBLE_SQL(p) \
+	"(" p "status = 'invalid' AND json_extract(" p "record, '$.failure.message') LIKE 'inadmissible: %')"
+
 /* One change of a run as the knob rule reads it (old/new_: NULL unknown). */
 struct knob_change {
 	const char *var, *old, *new_;

@@ -327,3 +327,11 @@ expect_eq audit-real-14.2 "... unresolved: the three aborted rows; keep rate 10/
 	"$(commits_of ch.db unresolved)|$(jq -r '.[] | select(.kind == "budget") | "\(.values.keeps) \(.values.discards) \(.values.crashes)"' ch.db.json)"
 expect_eq audit-real-14.3 "... warnings: the budget, those three and the unknown floor" \
 	"budget unresolved unresolved unresolved noise_floor" "$(kinds ch.db warn)"
+# the same arithmetic where users compare (issue 9 item 7): ledger summary
+# and the daily digest count the size violation as a discard, not a crash
+# (before: 14/19 = 73.7% with 6 crashes in summary; the digest left it out)
+expect_eq audit-real-11.7 "anaclumos: ledger summary keeps the audit's keep rate: 14 kept, 6 discarded, 5 crashes" \
+	"14 6 5 0.7" "$("$LEDGER" --db g.db summary --campaign ana --format json | jq -r '"\(.n_keeps) \(.n_discards) \(.n_crashes) \(.keep_rate)"')"
+"$REPORT" --db g.db daily --date 2026-04-04 --out day-ana --no-charts >/dev/null 2>&1
+expect_match audit-real-11.8 "... and the digest of its day counts it among the discards" \
+	"$(cat day-ana/2026-04-04.md)" '^10 runs by 1 agent on 1 hardware class: 7 kept, 3 discarded \(keep rate 70%, the baseline counted as a keep\), 0 without a valid measurement\.$'
