@@ -218,3 +218,10 @@ sed -i 's/^e000005\t/f000005\t/' wide.tsv
 "$LEDGER" --db w.db ingest wide.tsv >/dev/null 2>&1
 expect_eq tsv-ident-10.10 "another commit at the same line: a new run" "6|$wide" \
 	"$(sql w.db "SELECT count(*) FROM runs")|$(ids w.db | cut -d' ' -f1-5)"
+# the first row's words corrected: it is that run when the row after it
+# is stored below it (as for any edit of a first row)
+sed -i '2s/\tbaseline$/\tbaseline (depth 8)/' wide.tsv
+expect_code tsv-ident-10.11 "the first row's description corrected: exit 0" 0 "$LEDGER" --db w.db ingest wide.tsv
+expect_eq tsv-ident-10.12 "... nothing new, the first run keeps its id and has the new words" \
+	"wide.tsv: 0 new, 5 already present, 0 quarantined (results.tsv)|$(printf '%s' "$wide" | cut -d' ' -f1)|baseline (depth 8)" \
+	"$out|$(ids w.db | cut -d' ' -f1)|$(sql w.db "SELECT description FROM runs WHERE id = 1")"
