@@ -14,6 +14,10 @@ void double_text(double x, sb *out)
 		if (strtod(buf, NULL) == x)
 			break;
 	}
+	/* a whole number in digits, not "8e+01" for 80.0 (a real session's
+	 * mfu 80.0 read so in ledger compare) */
+	if (strchr(buf, 'e') && x == floor(x) && fabs(x) < 1e15)
+		snprintf(buf, sizeof(buf), "%.0f", x);
 	sb_adds(out, buf);
 }
 

@@ -62,6 +62,9 @@ struct arun {
 	int comparable;                /* on_hw and not off_budget: compared with the baseline */
 	int parent_budget_differs;     /* the parent (in the campaign) trained for another budget */
 	int is_baseline;
+	int inadmissible;              /* measured, but its result broke a rule it had to meet
+	                                  (status invalid, failure "inadmissible: …"): a
+	                                  discard with an answer, not a crash */
 	int by_description;            /* hyp from the description alone (see below) */
 	int rerun;                     /* measures its parent's configuration again (rkey.h):
 	                                  no hypothesis, its changes (a seed) set aside */
@@ -418,6 +421,17 @@ static char *failure_text(sqlite3_stmt *st, const char *status)
 	return sb_detach(&s);
 }
 
+/* The mark ingest gives a measured result that was not admitted
+ * (ingest_tsv.c not_admitted: results.tsv status size_violation). */
+#define INADMISSIBLE_MARK "inadmissible: "
+
+static int is_inadmissible(sqlite3_stmt *st, const char *status)
+{
+	const char *msg = (const char *)sqlite3_column_text(st, COL_MESSAGE);
+	return status && !strcmp(status, "invalid") && msg &&
+	       !strncmp(msg, INADMISSIBLE_MARK, strlen(INADMISSIBLE_MARK));
+}
+
 static int load_runs(struct audit *a)
 {
 	int cap = 0;
@@ -445,6 +459,7 @@ static int load_runs(struct audit *a)
 		r->value = db_column_num(st, COL_VALUE);
 		if (isnan(r->value))
 			r->failure = failure_text(st, r->row.status);
+		r->inadmissible = is_inadmissible(st, r->row.status);
 		r->on_hw = !a->c.hardware || (r->row.hw_class && str_ieq(r->row.hw_class, a->c.hardware));
 		if (load_changes(a, chg, r->row.id, r)) {
 			rc = DB_ERROR;
@@ -857,13 +872,17 @@ static int decided(const struct arun *r, const char *d)
 
 /* Autoresearch's keep rate (analysis.ipynb): keeps / (keeps + discards),
  * the baseline counted as a keep; runs without a valid measurement are
- * crashes, counted apart whatever their decision. */
+ * crashes, counted apart whatever their decision, but for a measured
+ * result that was not admitted (size_violation), which was measured and
+ * not kept: a discard, as the session itself counts it. */
 static void keep_counts(const struct audit *a, long *keeps, long *discards, long *crashes)
 {
 	*keeps = *discards = *crashes = 0;
 	for (int i = 0; i < a->n; i++) {
 		const struct arun *r = &a->r[i];
-		if (isnan(r->value))
+		if (r->inadmissible)
+			++*discards;
+		else if (isnan(r->value))
 			++*crashes;
 		else if (r->is_baseline || decided(r, "keep") || decided(r, "baseline"))
 			++*keeps;
@@ -880,10 +899,12 @@ static double keep_rate(long keeps, long discards)
 static void audit_budget(struct audit *a)
 {
 	long oos = 0, invalid = 0, both = 0, in_scope_valid = 0, unknown = 0, keeps, discards, crashes;
+	long inadmissible = 0;
 	keep_counts(a, &keeps, &discards, &crashes);
 	for (int i = 0; i < a->n; i++) {
 		const struct arun *r = &a->r[i];
-		int bad = isnan(r->value);
+		int bad = isnan(r->value) && !r->inadmissible;
+		inadmissible += r->inadmissible;
 		oos += r->oos > 0;
 		invalid += bad;
 		both += bad && r->oos > 0;
@@ -899,6 +920,8 @@ static void audit_budget(struct audit *a)
 	finding_val(f, "invalid", invalid);
 	finding_val(f, "both", both);
 	finding_val(f, "in_scope_valid", in_scope_valid);
+	if (inadmissible) /* only then: the value lists of every other campaign stay as they were */
+		finding_val(f, "inadmissible", inadmissible);
 	finding_val(f, "keeps", keeps);
 	finding_val(f, "discards", discards);
 	finding_val(f, "crashes", crashes);
@@ -914,6 +937,9 @@ static void audit_budget(struct audit *a)
 		oos, invalid);
 	if (both)
 		sb_addf(&s, " (%ld of them also out of scope)", both);
+	if (inadmissible)
+		sb_addf(&s, ", %ld %s measured but not admissible (a rule of the result broken)", inadmissible,
+			inadmissible == 1 ? "was" : "were");
 	sb_addf(&s, ", %ld validly measured an in-scope change or repeat", in_scope_valid);
 	if (unknown)
 		sb_addf(&s, " (%ld of them changed a knob the registry does not know: its scope cannot be told)",
@@ -1010,6 +1036,28 @@ static int width_follows_depth(const struct knob_change *ch, int n)
 	return fabs(r0 - r1) <= 1e-9 * fmax(r0, r1);
 }
 
+/* autoresearch's default head dimension: train.py rounds depth x ratio
+ * up to a multiple of it to get the width. */
+#define AR_HEAD_DIM 128.0
+
+/* The aspect ratio follows a depth change made at a fixed width: "DEPTH
+ * 12→14 at same 768 dim (ASPECT_RATIO 64→54)" (a real session,
+ * tests/fixtures/real/djordje-rtx5070-results.tsv): 12 x 64 = 768 and
+ * 14 x 54 = 756, which train.py rounds up to the same 768. The run
+ * measured depth at constant width, one knob; before, it was confounded
+ * ("test them one at a time": depth alone would move the width too). Only
+ * with all four values known, the width and head_dim not changed, and
+ * both products rounded to one multiple of the default head_dim. */
+static int ratio_keeps_width(const struct knob_change *ch, int n)
+{
+	double d0, d1, r0, r1;
+	if (find_change(ch, n, "model.dim") || find_change(ch, n, "model.head_dim") ||
+	    !known_sides(find_change(ch, n, "model.depth"), &d0, &d1) ||
+	    !known_sides(find_change(ch, n, "model.aspect_ratio"), &r0, &r1) || d0 == d1)
+		return 0;
+	return ceil(d0 * r0 / AR_HEAD_DIM) == ceil(d1 * r1 / AR_HEAD_DIM);
+}
+
 /* A variable that follows from another the run changed, and so is no
  * second knob: with the model width fixed the head count is width /
  * head_dim ("more heads, head_dim 128 -> 64"), and autoresearch's width is
@@ -1028,6 +1076,8 @@ int audit_derived_var(const struct knob_change *ch, int n, int i)
 		if (!strcmp(var, rules[k].var) && find_change(ch, n, rules[k].from) &&
 		    !find_change(ch, n, rules[k].fixed))
 			return 1;
+	if (!strcmp(var, "model.aspect_ratio"))
+		return ratio_keeps_width(ch, n);
 	return !strcmp(var, "model.dim") && width_follows_depth(ch, n);
 }
 
@@ -1180,10 +1230,13 @@ static void audit_hypotheses(struct audit *a, enum audit_kind kind)
 	for (int k = 0; k < g.n; k++) {
 		const int *idx = g.idx + g.start[k];
 		int n = g.start[k + 1] - g.start[k], measured = -1;
-		for (int j = 0; j < n && measured < 0; j++)
-			if (!isnan(a->r[idx[j]].value))
+		int answered = 0; /* a result not admitted still says what the change does */
+		for (int j = 0; j < n; j++) {
+			answered |= a->r[idx[j]].inadmissible;
+			if (measured < 0 && !isnan(a->r[idx[j]].value))
 				measured = j;
-		if (kind == AUDIT_UNRESOLVED && measured < 0)
+		}
+		if (kind == AUDIT_UNRESOLVED && measured < 0 && !answered)
 			unresolved(a, idx, n);
 		/* dkey is NULL for an unreadable description, which may well be
 		 * a repeat of the parent, which is how noise is measured */
@@ -1482,6 +1535,8 @@ static void fill_summary(const struct audit *a, const struct finding_list *fl, s
 			s->out_of_scope = (long)finding_value(&fl->v[i], "out_of_scope");
 			s->invalid = (long)finding_value(&fl->v[i], "invalid");
 			s->in_scope_valid = (long)finding_value(&fl->v[i], "in_scope_valid");
+			double inadmissible = finding_value(&fl->v[i], "inadmissible");
+			s->inadmissible = isnan(inadmissible) ? 0 : (long)inadmissible;
 		}
 	}
 }

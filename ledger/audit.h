@@ -99,6 +99,7 @@ struct audit_summary {
 	int repeat_groups;
 	long records, record_budget; /* budget 0 = none declared */
 	long out_of_scope, invalid, in_scope_valid;
+	long inadmissible;      /* measured but not admitted (size_violation): not in invalid */
 	/* autoresearch's arithmetic: keep rate = keeps / (keeps + discards),
 	 * the baseline counted as a keep, crashes (no valid measurement) apart */
 	long keeps, discards, crashes;
@@ -123,6 +124,14 @@ int audit_campaign(sqlite3 *db, const char *campaign, const struct audit_opts *o
  * database error. */
 int audit_all(sqlite3 *db, const struct audit_opts *o, struct finding_list *out);
 
+/* SQL: the run (columns prefixed p) was measured but its result not
+ * admitted: status invalid and a failure message "inadmissible: …"
+ * (results.tsv size_violation; docs/audit.md). The keep rate counts it as
+ * a discard, not a crash, wherever it is computed (the audit, ledger
+ * summary, the daily digest). */
+#define AUDIT_INADMISSIBLE_SQL(p) \
+	"(" p "status = 'invalid' AND json_extract(" p "record, '$.failure.message') LIKE 'inadmissible: %')"
+
 /* One change of a run as the knob rule reads it (old/new_: NULL unknown). */
 struct knob_change {
 	const char *var, *old, *new_;
@@ -133,7 +142,10 @@ struct knob_change {
  * width did not (heads = width / head_dim); the width when the aspect
  * ratio changed and the depth did not, or when the depth changed, the
  * aspect ratio did not, and the known old and new values keep width /
- * depth (autoresearch: width = depth x aspect ratio). The audit's
+ * depth (autoresearch: width = depth x aspect ratio); the aspect ratio
+ * when the depth changed at a fixed width (the width and head_dim not
+ * changed, depth x ratio rounded up to the same multiple of 128 before and
+ * after: "DEPTH 12→14 at same 768 dim, ASPECT_RATIO 64→54"). The audit's
  * confounded rule, coverage and report campaign count knobs by it. */
 int audit_derived_var(const struct knob_change *ch, int n, int i);
 

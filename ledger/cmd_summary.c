@@ -98,7 +98,8 @@ static int count_runs(sqlite3 *db, const struct summary_args *a, struct summary 
 {
 	sb sql = SB_INIT;
 	struct sql_args args = SQL_ARGS_INIT;
-	sb_adds(&sql, "SELECT r.id, r.run_id, " RUN_STATUS_SQL("r.") ", r.decision, ");
+	sb_adds(&sql, "SELECT r.id, r.run_id, " RUN_STATUS_SQL("r.") ", r.decision, "
+		AUDIT_INADMISSIBLE_SQL("r.") ", ");
 	run_metric_sql(a->metric, "r", &sql, &args);
 	sb_adds(&sql, " FROM runs r WHERE 1");
 	run_filter_sql(&a->filter, "r", &sql, &args);
@@ -110,16 +111,17 @@ static int count_runs(sqlite3 *db, const struct summary_args *a, struct summary 
 		sqlite3_int64 id = sqlite3_column_int64(st, 0);
 		const char *status = (const char *)sqlite3_column_text(st, 2);
 		const char *decision = (const char *)sqlite3_column_text(st, 3);
-		int type = sqlite3_column_type(st, 4);
+		int inadmissible = sqlite3_column_int(st, 4); /* measured, not admitted: a discard */
+		int type = sqlite3_column_type(st, 5);
 		s->runs++;
 		int valid = status && !strcmp(status, "ok") && (type == SQLITE_FLOAT || type == SQLITE_INTEGER);
 		s->valid += valid;
 		/* keeps and discards as the audit and the digest count them: valid
 		 * measurements only, the baseline a keep (a crash is never either) */
 		s->keeps += valid && decision && (!strcmp(decision, "keep") || !strcmp(decision, "baseline"));
-		s->discards += valid && decision && !strcmp(decision, "discard");
-		s->crashes += failed(status);
-		s->crash_streak = failed(status) ? s->crash_streak + 1 : 0;
+		s->discards += (valid && decision && !strcmp(decision, "discard")) || inadmissible;
+		s->crashes += failed(status) && !inadmissible;
+		s->crash_streak = failed(status) && !inadmissible ? s->crash_streak + 1 : 0;
 		s->since_move++;
 		s->since_improved++;
 		for (int k = 0; k < s->f.n; k++) {

@@ -81,7 +81,9 @@ struct tsv {
 	int time_col;               /* the header names a time column */
 	char *parent;               /* run_id of the last kept row */
 	struct strmap seen;         /* rows since that row: fields -> times seen */
-	int said_invalid;           /* the row being read: its description says invalid */
+	int said_invalid;           /* the row being read: its description says invalid, or it
+	                               was measured but not admitted (size_violation) */
+	int inadmissible;           /* the row being read: status size_violation */
 	struct tsv_ident *ident;    /* which stored run an edited row is */
 	/* The first row, when it reads as an edit of a stored first row: it
 	 * is that row only if the next row is stored below it (tsv_pending). */
@@ -320,6 +322,11 @@ static int put_cell(struct tsv *t, json_t *rec, int i, const char *status, sb *w
 	return 0;
 }
 
+/* The status word of a measured row whose result broke the rules it had
+ * to meet (parameter-golf: the artifact over the 16 MB cap): a discard,
+ * measured, whose value may not stand. */
+#define INADMISSIBLE_WORD "size_violation"
+
 /* The row's status and decision. A crash, or a row with no status at all,
  * whose description names how it failed ("(OOM)", "HUNG at step 40") gets
  * the status that names (ingest_failure_word); keep and discard rows are
@@ -333,6 +340,12 @@ static const char *row_status(struct tsv *t, const char **decision, int *named_f
 			desc = t->cell[i];
 		if (t->role[i] != COL_STATUS || missing(t->cell[i]))
 			continue;
+		if (str_ieq(t->cell[i], INADMISSIBLE_WORD)) { /* measured, then not admitted */
+			status = "ok";
+			*decision = "discard";
+			t->inadmissible = 1;
+			continue;
+		}
 		if (ingest_ar_status(t->cell[i], &status, decision)) {
 			sb_addf(why, "status '%s' is not keep, discard or crash", t->cell[i]);
 			return NULL;
@@ -412,6 +425,30 @@ static const char *described_invalid(struct tsv *t, const char *status, const ch
 	return "invalid";
 }
 
+/* A size_violation row: measured (its val_bpb is a real result) but not
+ * admissible, since its artifact broke the size limit. Stored as status
+ * invalid, decision discard, the value in the record only, and a failure
+ * message that starts "inadmissible: " (runrec.h's vocabulary has no
+ * status for it; docs/run-record.md): the frontier and every comparison
+ * leave it out, and the audit counts it as a measured discard, not as a
+ * crash, and its change as answered (docs/audit.md). Before, the row was
+ * refused and quarantined, and the session's record lost its best value. */
+static const char *not_admitted(struct tsv *t, const char *status, sb *failure)
+{
+	if (!t->inadmissible || strcmp(status, "ok"))
+		return status; /* a size_violation row without a value: no measurement */
+	const char *v = NULL;
+	for (int i = 0; i < t->ncells && !v; i++)
+		if (t->role[i] == COL_BPB)
+			v = t->cell[i];
+	sb shown = SB_INIT;
+	term_escape(&shown, v ? v : "", 0);
+	sb_addf(failure, "inadmissible: measured val_bpb %s, but results.tsv says " INADMISSIBLE_WORD
+		" (the artifact broke the size limit)", shown.buf);
+	sb_release(&shown);
+	return "invalid";
+}
+
 /* How many times this row's fields have now been seen since the last kept
  * row (1 the first time). Only those rows can share the row's parent: the
  * parent moves on at each kept row and never comes back, so put_row empties
@@ -435,6 +472,7 @@ static json_t *row_record(struct tsv *t, int *named_failure, sb *why)
 {
 	const char *decision = NULL, *status;
 	*named_failure = 0;
+	t->inadmissible = 0;
 	if (t->too_many || t->ncells != t->ncols) {
 		sb_addf(why, "%d fields, the header has %d", t->ncells, t->ncols);
 		return NULL;
@@ -445,6 +483,7 @@ static json_t *row_record(struct tsv *t, int *named_failure, sb *why)
 	status = measured_status(t, status, decision, &failure);
 	const char *measured = status;
 	status = described_invalid(t, status, decision, &failure);
+	status = not_admitted(t, status, &failure);
 	t->said_invalid = status != measured;
 	json_t *rec = runrec_new(status);
 	if (failure.len) {
@@ -501,26 +540,58 @@ static void describe_measurement(sb *out, const json_t *rec)
 		sb_addf(out, " with val_bpb %.6g", json_number_value(bpb));
 }
 
-/* The row was stored before with other figures or another status: said,
- * since the stored run changes in place (it keeps its id, and the rows
- * after it stay theirs). Nothing is said when only the form of the id
- * differs (a ledger an older build wrote). */
+/* "; its description was 'A', now 'B'" for a field that differs. */
+static void note_field(sb *out, const char *what, const char *was, const char *now)
+{
+	if (!strcmp(was ? was : "", now ? now : ""))
+		return;
+	sb_addf(out, "; its %s was ", what);
+	if (was) {
+		sb_addc(out, '\'');
+		term_escape(out, was, 0);
+		sb_addc(out, '\'');
+	} else {
+		sb_adds(out, "none");
+	}
+	sb_adds(out, ", now ");
+	if (now) {
+		sb_addc(out, '\'');
+		term_escape(out, now, 0);
+		sb_addc(out, '\'');
+	} else {
+		sb_adds(out, "none");
+	}
+}
+
+/* The row was stored before with other figures, another status, other
+ * words or another parent: said, with what it supersedes, since the
+ * stored run changes in place (it keeps its id, and the rows after it
+ * stay theirs). Nothing is said when only the form of the id differs (a
+ * ledger an older build wrote). */
 static void note_edit(struct tsv *t, long no, const json_t *rec, const char *stored_text)
 {
 	json_t *stored = json_loads(stored_text, 0, NULL);
-	sb was = SB_INIT, now = SB_INIT;
+	sb was = SB_INIT, now = SB_INIT, more = SB_INIT;
 	describe_measurement(&was, stored);
 	describe_measurement(&now, rec);
+	note_field(&more, "description", runrec_str(stored, "description"), runrec_str(rec, "description"));
+	note_field(&more, "parent", runrec_str(stored, "parent"), runrec_str(rec, "parent"));
 	if (strcmp(was.buf, now.buf)) {
-		sb shown = SB_INIT;
-		term_escape(&shown, now.buf, 0);
-		rl_note("ingest: %s:%ld: this row was stored as run %s with %s; it now says %s: the run is "
-			"updated in place and keeps its id", t->f->name, no, runrec_str(stored, "run_id"),
-			was.buf, shown.buf);
-		sb_release(&shown);
+		sb_reset(&more);
+		sb_adds(&more, " with ");
+		sb_adds(&more, was.buf);
+		sb_adds(&more, "; it now says ");
+		term_escape(&more, now.buf, 0);
+		note_field(&more, "description", runrec_str(stored, "description"),
+			   runrec_str(rec, "description"));
+		note_field(&more, "parent", runrec_str(stored, "parent"), runrec_str(rec, "parent"));
 	}
+	if (more.len)
+		rl_note("ingest: %s:%ld: this row was stored as run %s%s: the run is updated in place and "
+			"keeps its id", t->f->name, no, runrec_str(stored, "run_id"), more.buf);
 	sb_release(&was);
 	sb_release(&now);
+	sb_release(&more);
 	json_decref(stored);
 }
 
@@ -577,7 +648,7 @@ static void tsv_pending(struct tsv *t, json_t *rec, int named_failure)
 		json_t *probe = json_deep_copy(rec);
 		char *ignored = NULL;
 		settle_identity(probe, named_failure);
-		confirmed = tsv_ident_match(t->ident, probe, &ignored) != TSV_NEW;
+		confirmed = tsv_ident_match(t->ident, probe, t->line, &ignored) != TSV_NEW;
 		free(ignored);
 		json_decref(probe);
 	}
@@ -612,7 +683,7 @@ static void put_row(struct tsv *t, long no, const char *line, size_t n)
 		tsv_pending(t, rec, named_failure);
 	settle_identity(rec, named_failure);
 	char *stored = NULL;
-	enum tsv_match m = tsv_ident_match(t->ident, rec, &stored);
+	enum tsv_match m = tsv_ident_match(t->ident, rec, no, &stored);
 	if (m == TSV_EDITED && !json_object_get(rec, "parent")) {
 		/* the first row: the next one tells (tsv_pending) */
 		t->pending = (struct pending){ rec, stored, named_failure, no, line, n };
@@ -656,6 +727,7 @@ int ingest_tsv(struct ingest_file *f)
 		rl_error("ingest: %s: cannot start the TSV parser", f->name);
 		return -1;
 	}
+	store_refresh_present(f->store, 1);
 	csv_set_delim(&p, '\t');
 	csv_set_quote(&p, '\0');
 	csv_set_space_func(&p, only_space);
@@ -675,6 +747,7 @@ int ingest_tsv(struct ingest_file *f)
 		tsv_pending(&t, NULL, 0);
 	if (rc == 0)
 		warn_untimed(&t);
+	store_refresh_present(f->store, 0);
 	json_decref(t.pending.rec);
 	free(t.pending.stored);
 	tsv_ident_free(t.ident);

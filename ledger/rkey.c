@@ -10,6 +10,49 @@ int rkey_is_seed(const char *var)
 	return var && (str_ends_with(var, ".seed") || !strcmp(var, "seed"));
 }
 
+/* ---- configs by value ---------------------------------------------------- */
+
+/* 2^53: every integer up to it is a double exactly, so a number in that
+ * range that is whole reads as the same integer however it was written. */
+#define WHOLE_LIMIT 9007199254740992.0
+
+/* A number as one spelling of its value: whole and within 2^53 an integer,
+ * else a real. json_same compares numbers as doubles, so two numbers it
+ * calls equal come out as the same JSON (8 and 8.0 both as 8). */
+static json_t *number_by_value(const json_t *v)
+{
+	double d = json_number_value(v);
+	if (d == floor(d) && fabs(d) <= WHOLE_LIMIT)
+		return json_integer((json_int_t)d);
+	return json_real(d);
+}
+
+/* 1 when the number is not written as number_by_value writes it. */
+static int number_respelled(const json_t *v)
+{
+	if (json_is_integer(v))
+		return fabs((double)json_integer_value(v)) > WHOLE_LIMIT;
+	double d = json_real_value(v);
+	return d == floor(d) && fabs(d) <= WHOLE_LIMIT;
+}
+
+json_t *rkey_config_by_value(const json_t *cfg)
+{
+	const char *k;
+	json_t *v, *out;
+	int copy = 0;
+	/* config values are scalars (runrec/1) */
+	json_object_foreach((json_t *)cfg, k, v)
+		copy |= rkey_is_seed(k) || (json_is_number(v) && number_respelled(v));
+	if (!copy)
+		return NULL;
+	out = json_object();
+	json_object_foreach((json_t *)cfg, k, v)
+		if (!rkey_is_seed(k))
+			json_object_set_new(out, k, json_is_number(v) ? number_by_value(v) : json_incref(v));
+	return out;
+}
+
 /* ---- rerun phrases ------------------------------------------------------ */
 
 /* Words that may stand in a rerun's description ('-' and '_' removed). */

@@ -56,6 +56,14 @@ int rkey_is_seed(const char *var);
  * 64"), runs of spaces collapsed. Appended to key. */
 void rkey_description(sb *key, const char *description);
 
+/* The config as a key reads it: seeds left out and every number by its
+ * value, so that configs json_same calls equal ({"model.depth": 8} and
+ * {"model.depth": 8.0}; key order and 1e-3 against 0.001 are the canonical
+ * text's already) are one configuration. A new object (the caller
+ * decrefs), or NULL when cfg already reads so and its canonical text is
+ * the key's as it is. */
+json_t *rkey_config_by_value(const json_t *cfg);
+
 /* What the key of one run is made of. Strings may be NULL. */
 struct rkey_run {
 	const char *run_id, *parent, *description, *hw_class;

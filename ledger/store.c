@@ -360,6 +360,10 @@ struct store {
 	char ingested_at[32];
 	struct codediff *code;  /* ledger ingest --repo, or NULL (store_set_codediff) */
 	sqlite3_stmt *sel_commit;
+	/* store_refresh_present: a run already present is keyed (and its
+	 * changes found) again, as rows after an edited row need */
+	int refresh_present, changed_in_place;
+	sqlite3_stmt *sel_key, *upd_key;
 	/* A statement failed in this transaction (reported): later steps are
 	 * skipped, so one message stands for the file, and store_commit
 	 * refuses, so the caller rolls the file back whole. */
@@ -443,6 +447,8 @@ void store_free(struct store *st)
 	sqlite3_finalize(st->sel_run_changes);
 	sqlite3_finalize(st->upd_run.q);
 	sqlite3_finalize(st->del_changes);
+	sqlite3_finalize(st->sel_key);
+	sqlite3_finalize(st->upd_key);
 	metrics_writer_free(st->metrics);
 	rkey_memo_free(st->rkeys);
 	state_memo_free(st->states);
@@ -544,7 +550,8 @@ char *store_run_record(struct store *st, const char *run_id)
  * as it reads now (tsv_ident.c). */
 void store_each_tsv_run(struct store *st, sqlite3_int64 upto_id, store_tsv_run_fn *fn, void *arg)
 {
-	sqlite3_stmt *q = db_prepare(st->db, "SELECT run_id, parent, code_commit, description"
+	sqlite3_stmt *q = db_prepare(st->db, "SELECT run_id, parent, code_commit, description,"
+					     " source_file, source_line"
 					     " FROM runs WHERE id <= ?1 AND source_format = 'results.tsv'"
 					     " ORDER BY id");
 	if (!q) {
@@ -553,9 +560,15 @@ void store_each_tsv_run(struct store *st, sqlite3_int64 upto_id, store_tsv_run_f
 	}
 	sqlite3_bind_int64(q, 1, upto_id);
 	int rc;
-	while ((rc = store_step(st, q, "read the runs ingested from results.tsv files")) == SQLITE_ROW)
-		fn(arg, (const char *)sqlite3_column_text(q, 0), (const char *)sqlite3_column_text(q, 1),
-		   (const char *)sqlite3_column_text(q, 2), (const char *)sqlite3_column_text(q, 3));
+	while ((rc = store_step(st, q, "read the runs ingested from results.tsv files")) == SQLITE_ROW) {
+		struct store_tsv_run r = {
+			(const char *)sqlite3_column_text(q, 0), (const char *)sqlite3_column_text(q, 1),
+			(const char *)sqlite3_column_text(q, 2), (const char *)sqlite3_column_text(q, 3),
+			(const char *)sqlite3_column_text(q, 4),
+			sqlite3_column_type(q, 5) == SQLITE_NULL ? -1 : (long)sqlite3_column_int64(q, 5),
+		};
+		fn(arg, &r);
+	}
 	sqlite3_finalize(q);
 }
 
@@ -782,11 +795,6 @@ static void insert_changes(struct store *st, sqlite3_int64 run, const struct cha
 
 /* ---- tags ------------------------------------------------------------ */
 
-static int is_seed_key(const char *k)
-{
-	return rkey_is_seed(k);
-}
-
 /* A string member as canonical JSON, or null when absent or not a string. */
 static void add_str_part(sb *out, const json_t *obj, const char *key)
 {
@@ -800,33 +808,26 @@ static void add_str_part(sb *out, const json_t *obj, const char *key)
 
 /* Repeat key, first part: the same config (seeds aside), code, data and
  * hardware class measure the same thing. The key is the SHA-256 of the
- * canonical text of [config without seeds, code.commit, code.diff_sha256,
- * data.sha256, hardware class]; all but the class is known before the store
+ * canonical text of [config without seeds and with numbers by value
+ * (rkey_config_by_value), code.commit, code.diff_sha256, data.sha256,
+ * hardware class]; all but the class is known before the store
  * sees the record, so store_prepare hashes that much (on the worker thread
  * of a large file) and repeat_key adds the class. Same bytes as building
  * that array and printing it, without building it. */
 static void repeat_prefix(const json_t *rec, const char *cfg_text, size_t cfg_len,
 			  struct store_prep *p)
 {
-	json_t *cfg = json_object_get(rec, "config"), *noseed = NULL, *v;
-	const char *k;
+	json_t *cfg = json_object_get(rec, "config"), *by_value;
 	sb text = SB_INIT;
 	p->has_repeat_prefix = json_is_object(cfg);
 	if (!p->has_repeat_prefix)
 		return;
-	json_object_foreach(cfg, k, v)
-		if (is_seed_key(k)) {
-			noseed = json_object();
-			break;
-		}
 	sb_addc(&text, '[');
-	if (noseed) {
-		json_object_foreach(cfg, k, v)
-			if (!is_seed_key(k))
-				json_object_set(noseed, k, v);
-		runrec_canonical_add(noseed, &text);
-		json_decref(noseed);
-	} else { /* no seeds: the config's text in the record's is this part */
+	by_value = rkey_config_by_value(cfg); /* seeds out, 8.0 as 8 */
+	if (by_value) {
+		runrec_canonical_add(by_value, &text);
+		json_decref(by_value);
+	} else { /* the config's text in the record's is this part */
 		sb_add(&text, cfg_text, cfg_len);
 	}
 	json_t *code = json_object_get(rec, "code");
@@ -1042,35 +1043,45 @@ static void cache_config(struct store *st, const char *run_id, json_t *config)
 }
 
 /* What a results.tsv row measured, or how it failed: the fields an edit of
- * the row's status and figures changes, and nothing else (store.h). */
-static int measurement_field(const char *key)
+ * the row's status and figures changes, and nothing else (store.h); with
+ * wide, also what a wider edit of the session changes: the description and
+ * the parent. */
+static int edited_field(const char *key, int wide)
 {
 	static const char *const fields[] = { "run_id", "status", "decision", "metrics", "failure",
 					      "occurrence", NULL };
 	for (const char *const *f = fields; *f; f++)
 		if (!strcmp(key, *f))
 			return 1;
-	return 0;
+	return wide && (!strcmp(key, "description") || !strcmp(key, "parent"));
 }
 
-static int equal_but_measurement(const json_t *a, const json_t *b)
+static int equal_but_edited(const json_t *a, const json_t *b, int wide)
 {
 	const char *k;
 	json_t *v;
 	json_object_foreach((json_t *)a, k, v) {
 		json_t *w = json_object_get(b, k);
-		if (!measurement_field(k) && (!w || !json_equal(v, w)))
+		if (!edited_field(k, wide) && (!w || !json_equal(v, w)))
 			return 0;
 	}
 	json_object_foreach((json_t *)b, k, v)
-		if (!measurement_field(k) && !json_object_get(a, k))
+		if (!edited_field(k, wide) && !json_object_get(a, k))
 			return 0;
 	return 1;
 }
 
 int store_same_row_remeasured(const json_t *rec, const json_t *stored)
 {
-	return json_is_object(rec) && json_is_object(stored) && equal_but_measurement(rec, stored);
+	return json_is_object(rec) && json_is_object(stored) && equal_but_edited(rec, stored, 0);
+}
+
+int store_same_row_edited(const json_t *rec, const json_t *stored)
+{
+	/* "code" is compared whole by equal_but_edited: the same commit */
+	return json_is_object(rec) && json_is_object(stored) &&
+	       json_is_string(json_object_get(json_object_get(rec, "code"), "commit")) &&
+	       equal_but_edited(rec, stored, 1);
 }
 
 /* Same run_id, other content, stored as run #id: the only replacement
@@ -1108,7 +1119,8 @@ static int tsv_row_edited(const json_t *rec, const json_t *stored, const char *s
 			  const char *stored_format)
 {
 	return src_format && stored_format && !strcmp(src_format, "results.tsv") &&
-	       !strcmp(stored_format, "results.tsv") && store_same_row_remeasured(rec, stored);
+	       !strcmp(stored_format, "results.tsv") &&
+	       (store_same_row_remeasured(rec, stored) || store_same_row_edited(rec, stored));
 }
 
 static enum store_outcome judge_clash(const json_t *rec, const char *run_id, sqlite3_int64 id,
@@ -1282,6 +1294,49 @@ static void import_annotations(struct store *st, const char *run_id, const struc
 		st->failed = 1;
 }
 
+void store_refresh_present(struct store *st, int on)
+{
+	st->refresh_present = on;
+	st->changed_in_place = 0;
+}
+
+/* A run present as it reads, below a run an edit changed in place: its
+ * parent's key, and the parent's state its changes are read against, may
+ * be other now. Its changes and key as found now replace the stored ones,
+ * so that the ledger holds what a fresh ingest of the file would. */
+static void refresh_present(struct store *st, const char *run_id, const char *key,
+			    const struct change_list *cl, int how)
+{
+	if (!st->sel_key) {
+		st->sel_key = db_prepare(st->db, "SELECT id, repeat_key FROM runs WHERE run_id = ?1");
+		st->upd_key = db_prepare(st->db, "UPDATE runs SET repeat_key = ?1 WHERE id = ?2");
+	}
+	if (!st->sel_key || !st->upd_key) {
+		st->failed = 1;
+		return;
+	}
+	db_bind_text(st->sel_key, 1, run_id);
+	int rc = store_step(st, st->sel_key, "read the present run's repeat key");
+	sqlite3_int64 id = rc == SQLITE_ROW ? sqlite3_column_int64(st->sel_key, 0) : 0;
+	const char *was = rc == SQLITE_ROW ? (const char *)sqlite3_column_text(st->sel_key, 1) : NULL;
+	int same_key = was && !strcmp(was, key);
+	sqlite3_reset(st->sel_key);
+	if (!id)
+		return;
+	if (!same_key) {
+		db_bind_text(st->upd_key, 1, key);
+		sqlite3_bind_int64(st->upd_key, 2, id);
+		store_step(st, st->upd_key, "store the present run's repeat key");
+		sqlite3_reset(st->upd_key);
+	}
+	sqlite3_bind_int64(st->del_changes, 1, id);
+	rc = store_step(st, st->del_changes, "drop the present run's changes");
+	sqlite3_reset(st->del_changes);
+	if (rc != DB_ERROR)
+		insert_changes(st, id, cl, (enum change_how)how);
+	state_memo_forget(st->states, run_id);
+}
+
 enum store_outcome store_put_prepared(struct store *st, json_t *rec, const struct store_prep *p,
 				      const struct store_src *src, const char **run_id, sb *why)
 {
@@ -1316,6 +1371,10 @@ enum store_outcome store_put_prepared(struct store *st, json_t *rec, const struc
 		rkey_memo_put(st->rkeys, *run_id, key, hw->cls, p->cols.code_commit, p->cols.diff_sha256);
 	} else if ((out = explain_conflict(st, rec, *run_id, p->hash, src->format, &id, &restatus, why)) == STORE_SUPERSEDE) {
 		supersede(st, id, p, src, key, &cl, how);
+		rkey_memo_put(st->rkeys, *run_id, key, hw->cls, p->cols.code_commit, p->cols.diff_sha256);
+		st->changed_in_place = 1;
+	} else if (out == STORE_PRESENT && st->refresh_present && st->changed_in_place && !p->carried) {
+		refresh_present(st, *run_id, key, &cl, how);
 		rkey_memo_put(st->rkeys, *run_id, key, hw->cls, p->cols.code_commit, p->cols.diff_sha256);
 	}
 	if (id && (out == STORE_NEW || out == STORE_SUPERSEDE) && !st->failed)

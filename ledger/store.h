@@ -142,16 +142,32 @@ long store_lookalikes(struct store *st, const char *file, sqlite3_int64 since_id
 /* The stored record of the run of this run_id (malloc'd), or NULL. */
 char *store_run_record(struct store *st, const char *run_id);
 /* Each run with id <= upto_id ingested from a results.tsv, in id order:
- * its run_id, parent, code commit and description (each may be NULL),
- * valid during the call (the record is not read: store_run_record). */
-typedef void store_tsv_run_fn(void *arg, const char *run_id, const char *parent,
-			      const char *commit, const char *description);
+ * its run_id, parent, code commit, description, and the file and line it
+ * was last stored from (each text may be NULL), valid during the call
+ * (the record is not read: store_run_record). */
+struct store_tsv_run {
+	const char *run_id, *parent, *commit, *description, *file;
+	long line;
+};
+typedef void store_tsv_run_fn(void *arg, const struct store_tsv_run *run);
 void store_each_tsv_run(struct store *st, sqlite3_int64 upto_id, store_tsv_run_fn *fn, void *arg);
 /* rec and stored are the same results.tsv row but for what it measured or
  * how it failed (status, decision, metrics, failure, occurrence, run_id):
  * an edit of those keeps the row's run_id, and the stored record is
  * replaced in place when rec carries that run_id (ingest_tsv.c). */
 int store_same_row_remeasured(const json_t *rec, const json_t *stored);
+/* The same experiment of a session edited more widely: equal but for the
+ * fields above, the description (its words corrected) and the parent (a
+ * keep edited to a discard, or back, before it), and with the same
+ * commit, which must be there (ingest_tsv_ident.c finds it by its commit
+ * and its place in the file). */
+int store_same_row_edited(const json_t *rec, const json_t *stored);
+/* on (the results.tsv reader, for one file): once a run was changed in
+ * place (an edited row), every run found present after it is keyed again
+ * and its changes found again as ingest finds them now, since its parent's
+ * key or state may have moved; off (the default): present runs are left
+ * as stored. */
+void store_refresh_present(struct store *st, int on);
 /* The repeat key of a stored record whose changes against its parent are
  * cl (sorted by variable; how: enum change_how, or -1 without a parent),
  * formed as store_put forms it (rkey.h), the parent's key read from the

@@ -225,6 +225,10 @@ static void sec_headline(struct camp *c, int audited)
 	tpl_setf(&c->vars, "out_of_scope_runs", "%ld", audited ? m->out_of_scope : 0L);
 	tpl_setf(&c->vars, "invalid_runs", "%ld", audited ? m->invalid : 0L);
 	tpl_setf(&c->vars, "in_scope_valid_runs", "%ld", audited ? m->in_scope_valid : 0L);
+	if (audited && m->inadmissible) /* else empty: the template leaves the part out */
+		tpl_setf(&c->vars, "inadmissible_runs", "%ld", m->inadmissible);
+	else
+		tpl_set(&c->vars, "inadmissible_runs", "");
 }
 
 /* Keep rate as autoresearch's analysis.ipynb computes it, and the runs the

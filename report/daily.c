@@ -110,7 +110,8 @@ static void summary_untimed(struct day *d, int runs)
 static void summary_counts(struct day *d)
 {
 	sqlite3_stmt *st = db_prepare(d->db,
-		"SELECT count(*), sum(" KEEP_SQL("") "), sum(status <> 'ok' OR val_bpb IS NULL), "
+		"SELECT count(*), sum(" KEEP_SQL("") "), sum((status <> 'ok' OR val_bpb IS NULL) AND NOT "
+		AUDIT_INADMISSIBLE_SQL("") "), "
 		"sum(" DISCARD_SQL("") ") FROM runs WHERE t_finished >= ?1 AND t_finished < ?2");
 	day_bind(d, st);
 	if (runs_step(&d->failed, st, "count the day's runs") != SQLITE_ROW) {

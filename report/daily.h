@@ -5,6 +5,7 @@
 #ifndef RL_DAILY_H
 #define RL_DAILY_H
 #include <sqlite3.h>
+#include "audit.h"
 #include "frontier.h"
 #include "report.h"
 #include "template.h"
@@ -25,7 +26,8 @@ struct day {
  * kept or the baseline, a discard a valid run discarded; runs without a
  * valid measurement are counted apart. p is the table alias with its dot. */
 #define KEEP_SQL(p) "(" p "decision IN ('keep', 'baseline') AND " p "val_bpb IS NOT NULL)"
-#define DISCARD_SQL(p) "(" p "decision = 'discard' AND " p "val_bpb IS NOT NULL)"
+/* a measured result not admitted (size_violation) is a discard, as the audit counts it */
+#define DISCARD_SQL(p) "((" p "decision = 'discard' AND " p "val_bpb IS NOT NULL) OR " AUDIT_INADMISSIBLE_SQL(p) ")"
 
 /* daily_runs.c: sections that list the day's runs. */
 void daily_agents(struct day *d);

@@ -164,8 +164,11 @@ expect_no_match audit-real-6.5 "... and never 'more than the noise floor'" "$(ca
 
 # aroughidea-winrtx: rows of status 'missing' (planned, never run) are
 # refused with file:line, the rest go in with their times; "depth 6->7
-# aspect_ratio 64->54" moved two knobs (width kept by hand: still two
-# constants, so confounded); "muon ramp" / "muon warmup" is one knob the
+# aspect_ratio 64->54" moved the depth at a fixed width (6 x 64 = 384 and
+# 7 x 54 = 378, which train.py rounds up to 384): one knob, as depth 12 ->
+# 14 at ratio 64 -> 54 in section 12 (before, both were confounded: the
+# ratio alone at depth 6 gives the same 384, so "test them one at a time"
+# had nothing to test); "muon ramp" / "muon warmup" is one knob the
 # registry lacks, of unknown scope
 A="$FIXTURES/real/aroughidea-winrtx-results.tsv"
 "$LEDGER" --db a.db ingest "$A" --hardware "RTX 4000 Ada" --campaign aro >stdout.txt 2>stderr.txt
@@ -175,8 +178,8 @@ expect_eq audit-real-7.1 "aroughidea: the 'missing' rows quarantined, each said,
 printf '{"name":"aro","baseline":"first valid run","search_space":["model.*","optim.*","sched.*","train.*"],"record_budget":60}\n' |
 	"$LEDGER" --db a.db campaign add - >/dev/null
 "$LEDGER" --db a.db audit --campaign aro --format json >a.db.json
-expect_eq audit-real-7.2 "... warnings: the depth + aspect ratio run, and the unknown floor" \
-	"confounded $(run_of a.db 'depth 6->7 aspect_ratio%')|noise_floor" \
+expect_eq audit-real-7.2 "... warnings: only the unknown floor (depth 6 -> 7 at the same width is one knob)" \
+	"noise_floor" \
 	"$(jq -r '[.[] | select(.level == "warn" and .kind != "budget") | "\(.kind)\(if .kind == "confounded" then " " + (.runs | join(" ")) else "" end)"] | join("|")' a.db.json)"
 expect_eq audit-real-7.3 "... the muon momentum warmup is one knob of unknown scope, in its three runs" \
 	"info desc.muon_momentum_warmup_steps 3" \
@@ -223,8 +226,12 @@ expect_eq audit-real-10.1 "qwen35: warnings, each true of the rows" \
 
 # 11: anaclumos-pgolf: its first row failed (no baseline measured); the
 # three crashes after it changed that configuration and are unresolved, as
-# is the INT8_CLIP_Q run that timed out; the size violation is refused at
-# ingest (no status says "measured but inadmissible"); nothing was repeated
+# is the INT8_CLIP_Q run that timed out; nothing was repeated. Row 22,
+# status size_violation ("improved bpb but exceeded decimal 16 MB cap at
+# 16.06 MB"), was measured at 2.177329 but may not stand: stored as status
+# invalid, decision discard, its value in the record only; before, it was
+# refused at ingest. It is neither unresolved (its effect is known) nor a
+# crash in the keep rate (a discard), and never on the frontier.
 audit_session g.db "$FIXTURES/real/anaclumos-pgolf-results.tsv" ana "NVIDIA H100 80GB HBM3"
 expect_eq audit-real-11.1 "anaclumos: unresolved = the four failed attempts after the first row" \
 	"$(awk -F'\t' 'NR > 2 && $4 == "crash" { print $2 }' "$FIXTURES/real/anaclumos-pgolf-results.tsv" | paste -sd' ')|4" \
@@ -232,3 +239,99 @@ expect_eq audit-real-11.1 "anaclumos: unresolved = the four failed attempts afte
 expect_eq audit-real-11.2 "... warnings: the budget, those four and the unknown floor; 5 without a valid measurement" \
 	"budget unresolved unresolved unresolved unresolved noise_floor|5" \
 	"$(kinds g.db warn)|$(jq -r '.[] | select(.kind == "budget") | .values.invalid' g.db.json)"
+sv=$(sql g.db "SELECT run_id FROM runs WHERE json_extract(record, '$.experiment') IS NULL AND json_extract(record, '$.metrics.experiment') = 21")
+expect_eq audit-real-11.3 "... the size violation: stored, invalid, a discard, its value in the record, not in val_bpb" \
+	"invalid|discard||2.17732936" \
+	"$(sql g.db "SELECT status || '|' || decision || '|' || coalesce(val_bpb, '') || '|' || json_extract(record, '$.metrics.val_bpb') FROM runs WHERE run_id = '$sv'")"
+expect_eq audit-real-11.4 "... keep rate 14/20: 14 kept, 6 discarded (5 reverted + the size violation), 5 crashes; 1 inadmissible" \
+	"14 6 5 1" "$(jq -r '.[] | select(.kind == "budget") | "\(.values.keeps) \(.values.discards) \(.values.crashes) \(.values.inadmissible)"' g.db.json)"
+expect_eq audit-real-11.5 "... named only where it changed EMA_DECAY (info), and not on the frontier (best 2.186513 of row 24, not 2.177329)" \
+	"info out_of_scope desc.ema_decay|2.186513" \
+	"$(jq -r --arg r "$sv" '[.[] | select(.runs | index($r)) | "\(.level) \(.kind) \(.variables | join(","))"] | join("|")' g.db.json)|$("$LEDGER" --db g.db frontier --format tsv | tail -n 1 | cut -f3)"
+
+# 12: djordje-rtx5070 (tests/fixtures/real/README.md): 66 rows on an RTX
+# 5070, each description a change, its hypothesis and its result
+# ("val_bpb 1.283→1.341 WORSE"). Read against the rows by hand:
+# - "DEPTH 12→14 at same 768 dim (ASPECT_RATIO 64→54, 215M params)" and
+#   "DEPTH 12→14 same 768 dim (AR 64→54 …)" measured depth at a fixed
+#   width (14 x 54 = 756, rounded up to 768 by train.py): one knob, not
+#   confounded. Before, both were "test them one at a time" (false);
+# - confounded and true: "constant WD (remove decay) + WARMDOWN_RATIO
+#   0.4→0.3" and "grad clip max_norm=1.0 + WARMDOWN_RATIO=0.4";
+# - unresolved and true: weight tying (crash), compile mode=reduce-overhead
+#   (crash), MXFP4 (SKIPPED: invalid), Gated DeltaNet (HUNG: timeout);
+# - keep rate 19 of 59, 7 without a valid measurement; nothing repeated.
+D="$FIXTURES/real/djordje-rtx5070-results.tsv"
+audit_session j.db "$D" dj "NVIDIA GeForce RTX 5070"
+commits_of() { # DB KIND: the commits of the kind's findings' runs, sorted
+	jq -r --arg k "$2" '.[] | select(.kind == $k) | .runs[]' "$1.json" | while read -r r; do
+		sql "$1" "SELECT code_commit FROM runs WHERE run_id = '$r'"; done | sort -u | paste -sd' '; }
+expect_eq audit-real-12.1 "djordje: 66 runs, nothing quarantined" "66|0" \
+	"$(sql j.db "SELECT count(*) FROM runs")|$(sql j.db "SELECT count(*) FROM quarantine")"
+expect_eq audit-real-12.2 "... depth 12 -> 14 at the same width: aspect ratio 64 -> 54 recorded, yet one knob" \
+	"model.aspect_ratio 64 -> 54; model.depth 12 -> 14|0" \
+	"$(changes_of j.db 'DEPTH 12→14 at same 768 dim%')|$(jq '[.[] | select(.kind == "confounded") | .runs[]] | map(select(. == "'"$(run_of j.db 'DEPTH 12→14 at same 768 dim%')"'" or . == "'"$(run_of j.db 'DEPTH 12→14 same 768 dim%')"'")) | length' j.db.json)"
+expect_match audit-real-12.3 "... the two runs that changed two things are confounded" \
+	"$(commits_of j.db confounded)" '0708cec.*81dd182'
+expect_match audit-real-12.4 "... weight tying, reduce-overhead, MXFP4 (skipped) and Gated DeltaNet (hung) are unresolved" \
+	"$(commits_of j.db unresolved)" '056d498 .*7b1c5a1 7d8719c .*ef1b0c7'
+expect_eq audit-real-12.5 "... keep rate 19/59, 7 without a valid measurement; the floor unknown (nothing repeated)" \
+	"19 40 7|warn" \
+	"$(jq -r '.[] | select(.kind == "budget") | "\(.values.keeps) \(.values.discards) \(.values.crashes)"' j.db.json)|$(jq -r '.[] | select(.kind == "noise_floor") | .level' j.db.json)"
+# a made-up row moving depth and ratio apart (12 x 64 = 768 to 14 x 72 =
+# 1008, rounded to 1024): two knobs, still confounded
+awk 'NR == 36 { print "c0ffee2\t1.3\t5.5\t55.0\t30000\t500\t250.0\t4\t3.2\tdiscard\tDEPTH 12→14 ASPECT_RATIO 64→72 made up" } { print }' "$D" >wider.tsv
+audit_session w.db wider.tsv dj "NVIDIA GeForce RTX 5070"
+expect_eq audit-real-12.6 "... a made-up row at another width (depth 12 -> 14, ratio 64 -> 72) is confounded" \
+	"model.aspect_ratio 64 -> 72; model.depth 12 -> 14|1" \
+	"$(changes_of w.db '%made up')|$(jq '[.[] | select(.kind == "confounded") | .runs[]] | map(select(. == "'"$(run_of w.db '%made up')"'")) | length' w.db.json)"
+expect_eq audit-real-12.7 "... ledger compare shows mfu 80.0 as 80, not 8e+01" "80" \
+	"$("$LEDGER" --db j.db compare "$(run_of j.db 'Dynamic grad_accum%')" --format tsv | awk -F'\t' '$2 == "mfu_percent" { print $3 }')"
+"$REPORT" --db g.db campaign --campaign ana --out rep-ana --no-charts >/dev/null 2>&1
+expect_eq audit-real-11.6 "anaclumos: report campaign counts the size violation apart, so the parts add up to 25" \
+	"- Records: 25 of a budget of 50 (19 valid and in scope, 0 out of scope, 5 without a valid measurement, 1 measured but not admissible)" \
+	"$(grep '^- Records' rep-ana/campaign-ana.md)"
+
+# 13: bervaso-macos (tests/fixtures/real/README.md): 25 rows with "expN:"
+# labels and "[radical]" / "[combo]" tags. Every finding read against the
+# rows is true: "5% warmup + warmdown 0.5->0.3" changed two things; weight
+# tying crashed and was never measured; nothing was repeated; keep rate
+# 6 of 24. "HEAD_DIM 128->64 (4 heads …)" is one knob (heads follow).
+audit_session bv.db "$FIXTURES/real/bervaso-macos-results.tsv" bv "Apple M4 Max"
+expect_eq audit-real-13.1 "bervaso: warnings, each true of the rows" \
+	"budget|confounded 283a210|unresolved fe6c00e|noise_floor" \
+	"$(jq -r '.[] | select(.level == "warn") | if (.runs | length) == 1 then "\(.kind) \(.runs[0])" else .kind end' bv.db.json |
+		while read -r k r; do if [ -n "$r" ]; then printf '%s %s\n' "$k" "$(sql bv.db "SELECT code_commit FROM runs WHERE run_id = '$r'")"; else echo "$k"; fi; done | paste -sd'|')"
+expect_eq audit-real-13.2 "... keep rate 6/24, 1 crash; the head_dim run one knob" "6 18 1|model.head_dim 128 -> 64; model.heads ? -> 4|0" \
+	"$(jq -r '.[] | select(.kind == "budget") | "\(.values.keeps) \(.values.discards) \(.values.crashes)"' bv.db.json)|$(changes_of bv.db 'exp4:%')|$(jq '[.[] | select(.kind == "confounded") | .runs[]] | map(select(. == "'"$(run_of bv.db 'exp4:%')"'")) | length' bv.db.json)"
+
+# 14: changhan-moe (tests/fixtures/real/README.md): 19 rows, a wide layout
+# of prose columns (hypothesis, expected_result, interpretation, …: not
+# numeric, said once each and not stored). Read against the rows: the
+# three rows "Aborted before validation" / "at step 727" / "at step 600"
+# say discard with val_bpb 0.000000: no measurement, stored invalid, and
+# their changes are unresolved (true); the statuses 'tentative' and
+# 'repair' are no word ingest knows: those two rows are refused with
+# file:line (measured rows the ledger does not hold: said, never dropped
+# silently); keep rate 10 of 14; nothing repeated.
+"$LEDGER" --db ch.db ingest "$FIXTURES/real/changhan-moe-results.tsv" --hardware "NVIDIA H100 80GB HBM3" --campaign ch \
+	--started-at 2026-03-10T00:00:00Z >/dev/null 2>ch.err
+printf '{"name":"ch","baseline":"first valid run","search_space":["model.*","optim.*","sched.*","train.*"],"record_budget":50}\n' |
+	"$LEDGER" --db ch.db campaign add - >/dev/null
+"$LEDGER" --db ch.db audit --campaign ch --format json >ch.db.json
+expect_eq audit-real-14.1 "changhan: 17 runs, the tentative and repair rows refused with file:line" \
+	"17|2|changhan-moe-results.tsv:7: status 'tentative' is not keep, discard or crash|changhan-moe-results.tsv:10: status 'repair' is not keep, discard or crash" \
+	"$(sql ch.db "SELECT count(*) FROM runs")|$(sql ch.db "SELECT count(*) FROM quarantine")|$(grep -o "changhan-moe-results.tsv:[0-9]*: status '[a-z]*' is not keep, discard or crash" ch.err | paste -sd'|')"
+expect_eq audit-real-14.2 "... unresolved: the three aborted rows; keep rate 10/14, 3 without a measurement" \
+	"523dc00 7392e4d 9c582bf|10 4 3" \
+	"$(commits_of ch.db unresolved)|$(jq -r '.[] | select(.kind == "budget") | "\(.values.keeps) \(.values.discards) \(.values.crashes)"' ch.db.json)"
+expect_eq audit-real-14.3 "... warnings: the budget, those three and the unknown floor" \
+	"budget unresolved unresolved unresolved noise_floor" "$(kinds ch.db warn)"
+# the same arithmetic where users compare (issue 9 item 7): ledger summary
+# and the daily digest count the size violation as a discard, not a crash
+# (before: 14/19 = 73.7% with 6 crashes in summary; the digest left it out)
+expect_eq audit-real-11.7 "anaclumos: ledger summary keeps the audit's keep rate: 14 kept, 6 discarded, 5 crashes" \
+	"14 6 5 0.7" "$("$LEDGER" --db g.db summary --campaign ana --format json | jq -r '"\(.n_keeps) \(.n_discards) \(.n_crashes) \(.keep_rate)"')"
+"$REPORT" --db g.db daily --date 2026-04-04 --out day-ana --no-charts >/dev/null 2>&1
+expect_match audit-real-11.8 "... and the digest of its day counts it among the discards" \
+	"$(cat day-ana/2026-04-04.md)" '^10 runs by 1 agent on 1 hardware class: 7 kept, 3 discarded \(keep rate 70%, the baseline counted as a keep\), 0 without a valid measurement\.$'

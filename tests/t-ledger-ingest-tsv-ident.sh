@@ -164,10 +164,64 @@ G="$FIXTURES/real/anaclumos-pgolf-results.tsv"
 cp "$G" results.tsv
 "$LEDGER" --db g.db ingest results.tsv >/dev/null 2>&1
 before=$(ids g.db)
-expect_eq tsv-ident-9.1 "anaclumos: 24 runs (its size_violation row refused), the failed first row the parent of rows 2-5" "24|4" \
+expect_eq tsv-ident-9.1 "anaclumos: 25 runs (its size_violation row measured, not admissible), the failed first row the parent of rows 2-5" "25|4" \
 	"$(sql g.db "SELECT count(*) FROM runs")|$(sql g.db "SELECT count(*) FROM runs WHERE parent = (SELECT run_id FROM runs WHERE id = 1)")"
 sed -i '2s/\tcrash\tBaseline/\toom\tBaseline/' results.tsv
-expect_code tsv-ident-9.2 "... its first row crash -> oom: exit 1 (the refused row again)" 1 "$LEDGER" --db g.db ingest results.tsv
-expect_eq tsv-ident-9.3 "... 0 new, 24 already present, every id kept, the first run oom" \
-	"results.tsv: 0 new, 24 already present, 1 quarantined (results.tsv)|$before|oom" \
+expect_code tsv-ident-9.2 "... its first row crash -> oom: exit 0" 0 "$LEDGER" --db g.db ingest results.tsv
+expect_eq tsv-ident-9.3 "... 0 new, 25 already present, every id kept, the first run oom" \
+	"results.tsv: 0 new, 25 already present, 0 quarantined (results.tsv)|$before|oom" \
 	"$out|$(ids g.db)|$(sql g.db "SELECT status FROM runs WHERE id = 1")"
+
+# 10: wider edits of a session are the same experiments: the same commit at
+# the same line keeps its id when its description is corrected, and when a
+# keep before it is edited to a discard (every row after it changes parent)
+# or back. Before, each such row was stored again beside the old run.
+parents() { sql "$1" "SELECT group_concat(r.code_commit || '<' || coalesce(p.code_commit, '-'), ' ')
+	FROM (SELECT * FROM runs ORDER BY id) r LEFT JOIN runs p ON p.run_id = r.parent"; }
+{
+	printf "$head_line"
+	printf 'e000001\t1.000000\t44.0\tkeep\tbaseline\n'
+	printf 'e000002\t0.990000\t44.0\tkeep\tdepth 8 to 9\n'
+	printf 'e000003\t0.995000\t44.0\tdiscard\tmatrix lr 0.04 to 0.05\n'
+	printf 'e000004\t0.985000\t44.0\tkeep\twarmdown 0.5 to 0.3\n'
+	printf 'e000005\t0.986000\t44.0\tdiscard\twindow pattern SSSL\n'
+} >wide.tsv
+"$LEDGER" --db w.db ingest wide.tsv >/dev/null 2>&1
+wide=$(ids w.db)
+sed -i 's/matrix lr 0.04 to 0.05/matrix lr 0.04 to 0.06/' wide.tsv
+expect_code tsv-ident-10.1 "a description corrected: exit 0" 0 "$LEDGER" --db w.db ingest wide.tsv
+expect_eq tsv-ident-10.2 "... nothing new, the same ids, its change read from the new words" \
+	"wide.tsv: 0 new, 5 already present, 0 quarantined (results.tsv)|$wide|optim.matrix_lr 0.04 -> 0.06" \
+	"$out|$(ids w.db)|$(sql w.db "SELECT var || ' ' || old || ' -> ' || new FROM changes WHERE run = 3")"
+expect_match tsv-ident-10.3 "... and what it superseded is said" "$err" \
+	"^ledger: ingest: wide.tsv:4: this row was stored as run $(sql w.db "SELECT run_id FROM runs WHERE id = 3"); its description was 'matrix lr 0.04 to 0.05', now 'matrix lr 0.04 to 0.06': the run is updated in place and keeps its id$"
+sed -i '3s/\tkeep\t/\tdiscard\t/' wide.tsv
+expect_code tsv-ident-10.4 "a keep edited to a discard: exit 0" 0 "$LEDGER" --db w.db ingest wide.tsv
+expect_eq tsv-ident-10.5 "... nothing new, the same ids, the rows after it children of the baseline" \
+	"wide.tsv: 0 new, 5 already present, 0 quarantined (results.tsv)|$wide|e000001<- e000002<e000001 e000003<e000001 e000004<e000001 e000005<e000004" \
+	"$out|$(ids w.db)|$(parents w.db)"
+expect_eq tsv-ident-10.6 "... the new parent said for each of the two rows up to the next keep" "2" \
+	"$(printf '%s\n' "$err" | grep -c "; its parent was '$(sql w.db "SELECT run_id FROM runs WHERE id = 2")', now '$(sql w.db "SELECT run_id FROM runs WHERE id = 1")': the run is updated")"
+# e000005 is present as it reads, but its parent's key moved: keyed again
+expect_eq tsv-ident-10.6k "... every change and repeat key as ledger reinfer forms them (0 changes, 0 keys to redo)" \
+	"0	0" "$("$LEDGER" --db w.db reinfer --dry-run --format tsv | tail -n +2 | cut -f3,4)"
+"$LEDGER" --db wfresh.db ingest wide.tsv >/dev/null 2>&1
+expect_eq tsv-ident-10.7 "... the statuses and parents a fresh ledger of the edited file holds" \
+	"$(rows wfresh.db)|$(parents wfresh.db)" "$(rows w.db)|$(parents w.db)"
+sed -i '3s/\tdiscard\t/\tkeep\t/' wide.tsv
+expect_code tsv-ident-10.8 "and back to a keep: exit 0" 0 "$LEDGER" --db w.db ingest wide.tsv
+expect_eq tsv-ident-10.9 "... the same ids, the parents as first ingested" \
+	"wide.tsv: 0 new, 5 already present, 0 quarantined (results.tsv)|$wide|e000001<- e000002<e000001 e000003<e000002 e000004<e000002 e000005<e000004" \
+	"$out|$(ids w.db)|$(parents w.db)"
+# another commit in a row's place is another experiment: a new run, the old one kept
+sed -i 's/^e000005\t/f000005\t/' wide.tsv
+"$LEDGER" --db w.db ingest wide.tsv >/dev/null 2>&1
+expect_eq tsv-ident-10.10 "another commit at the same line: a new run" "6|$wide" \
+	"$(sql w.db "SELECT count(*) FROM runs")|$(ids w.db | cut -d' ' -f1-5)"
+# the first row's words corrected: it is that run when the row after it
+# is stored below it (as for any edit of a first row)
+sed -i '2s/\tbaseline$/\tbaseline (depth 8)/' wide.tsv
+expect_code tsv-ident-10.11 "the first row's description corrected: exit 0" 0 "$LEDGER" --db w.db ingest wide.tsv
+expect_eq tsv-ident-10.12 "... nothing new, the first run keeps its id and has the new words" \
+	"wide.tsv: 0 new, 5 already present, 0 quarantined (results.tsv)|$(printf '%s' "$wide" | cut -d' ' -f1)|baseline (depth 8)" \
+	"$out|$(ids w.db | cut -d' ' -f1)|$(sql w.db "SELECT description FROM runs WHERE id = 1")"

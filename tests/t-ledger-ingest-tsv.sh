@@ -289,6 +289,19 @@ expect_eq ledger-ingest-tsv-15.1 "peak_mem_gb -> peak_vram_mb (x 1024), tok_sec 
 	"$(sql q.db "SELECT printf('%.1f', json_extract(record, '\$.metrics.peak_vram_mb')) || '|' || json_extract(record, '\$.metrics.tokens_per_second') || '|' || gpu_name || '|' || coalesce(json_extract(record, '\$.metrics.peak_mem_gb'), '') || '|' || coalesce(json_extract(record, '\$.metrics.tok_sec'), '') || '|' FROM runs WHERE id = 1")"
 expect_eq ledger-ingest-tsv-15.2 "... every row, the crash with no zeros" "51|50|1" \
 	"$(sql q.db "SELECT count(*) FROM runs")|$(sql q.db "SELECT count(*) FROM runs WHERE json_extract(record, '\$.metrics.peak_vram_mb') > 0")|$(sql q.db "SELECT count(*) FROM runs WHERE status = 'crash' AND json_extract(record, '\$.metrics') IS NULL")"
-expect_eq ledger-ingest-tsv-15.3 "size_violation (anaclumos-pgolf) is still refused, with file:line: measured but inadmissible has no status yet (invalid would make it unresolved, ok/discard a discarded improvement)" \
-	"ledger: ingest: anaclumos-pgolf-results.tsv:23: status 'size_violation' is not keep, discard or crash|24" \
-	"$(cp "$FIXTURES/real/anaclumos-pgolf-results.tsv" .; "$LEDGER" --db g.db ingest anaclumos-pgolf-results.tsv 2>&1 >/dev/null | grep size_violation)|$(sql g.db "SELECT count(*) FROM runs")"
+# size_violation (anaclumos-pgolf row 22): measured, but the artifact broke
+# the 16 MB cap. Before, the row was refused ("status 'size_violation' is
+# not keep, discard or crash") and the session lost it; now it is a measured
+# discard that may not stand: status invalid (no valid measurement, so no
+# frontier), its value in the record, the reason in failure.message
+cp "$FIXTURES/real/anaclumos-pgolf-results.tsv" .
+expect_code ledger-ingest-tsv-15.3 "size_violation (anaclumos-pgolf): ingested, nothing quarantined: exit 0" 0 \
+	"$LEDGER" --db g.db ingest anaclumos-pgolf-results.tsv
+expect_eq ledger-ingest-tsv-15.4 "... 25 runs; the row: invalid, discard, val_bpb in the record only, the reason said" \
+	"25|invalid|discard||2.17732936|inadmissible: measured val_bpb 2.17732936, but results.tsv says size_violation (the artifact broke the size limit)" \
+	"$(sql g.db "SELECT count(*) FROM runs")|$(sql g.db "SELECT status || '|' || decision || '|' || coalesce(val_bpb, '') || '|' || json_extract(record, '\$.metrics.val_bpb') || '|' || json_extract(record, '\$.failure.message') FROM runs WHERE source_line = 23")"
+printf 'commit\tval_bpb\tmemory_gb\tstatus\tdescription\nf000001\t1.0\t1.0\tkeep\tbaseline\nf000002\t0.0\t0.0\tSIZE_VIOLATION\tdepth 8 to 16\nf000003\t0.99\t1.0\tkeep\tdepth 8 to 9\n' >sv.tsv
+"$LEDGER" --db sv.db ingest sv.tsv >/dev/null 2>&1
+expect_eq ledger-ingest-tsv-15.5 "... in any case; without a value it measured nothing (invalid, no inadmissible mark), and it moves no parent" \
+	"invalid|discard|results.tsv says discard with val_bpb '0.0', which is no measurement|f000001" \
+	"$(sql sv.db "SELECT status || '|' || decision || '|' || json_extract(record, '\$.failure.message') FROM runs WHERE code_commit = 'f000002'")|$(sql sv.db "SELECT p.code_commit FROM runs r JOIN runs p ON p.run_id = r.parent WHERE r.code_commit = 'f000003'")"

@@ -54,3 +54,29 @@ expect_eq ledger-repeats-2.5 "--metric mfu_percent" "40.96666667	0.1527525232" \
 expect_code ledger-repeats-3.1 "--min-n 1 is not a repeat" 2 "$LEDGER" repeats --min-n 1
 expect_match ledger-repeats-3.1m "message" "$err" "^ledger: repeats: --min-n '1' is not a count of 2 or more"
 expect_code ledger-repeats-3.2 "unknown option" 2 "$LEDGER" repeats --by tier
+
+# 4: a run without a parent is keyed on its config's values, as changes_exact
+# compares them (json_same): 8 and 8.0, key order, 1e-3 and 0.001, 0 and 0.0 are one configuration. Before, the key hashed the
+# config's JSON text and b stood alone (a and c were a pair).
+mkdir k || exit 1
+cat > k/v.jsonl <<'EOT'
+{"schema":"runrec/1","run_id":"a","status":"ok","hardware":{"gpu_name":"NVIDIA H100 80GB HBM3"},"code":{"commit":"abc1234"},"config":{"model.depth":8,"optim.matrix_lr":0.001,"optim.weight_decay":0,"train.seed":1},"metrics":{"val_bpb":1.01}}
+{"schema":"runrec/1","run_id":"b","status":"ok","hardware":{"gpu_name":"NVIDIA H100 80GB HBM3"},"code":{"commit":"abc1234"},"config":{"optim.weight_decay":0.0,"optim.matrix_lr":1e-3,"model.depth":8.0},"metrics":{"val_bpb":1.02}}
+{"schema":"runrec/1","run_id":"c","status":"ok","hardware":{"gpu_name":"NVIDIA H100 80GB HBM3"},"code":{"commit":"abc1234"},"config":{"optim.matrix_lr":1e-3,"model.depth":8,"optim.weight_decay":0},"metrics":{"val_bpb":1.03}}
+{"schema":"runrec/1","run_id":"d","status":"ok","hardware":{"gpu_name":"NVIDIA H100 80GB HBM3"},"code":{"commit":"abc1234"},"config":{"optim.matrix_lr":1e-3,"model.depth":8.5,"optim.weight_decay":0},"metrics":{"val_bpb":1.04}}
+EOT
+"$LEDGER" --db k/k.db ingest k/v.jsonl >/dev/null 2>&1
+expect_eq ledger-repeats-4.1 "8 and 8.0 (and 1e-3, key order, 0.0) are one group; 8.5 is not" \
+	"3	a,b,c" "$("$LEDGER" --db k/k.db repeats --format tsv | tail -n +2 | cut -f2,10)"
+# A ledger an older build filled holds b under the key of its text: the
+# hash of [config, commit, diff, data, class] with 8.0 printed as 8.0.
+old=$(printf '[{"model.depth":8.0,"optim.matrix_lr":0.001,"optim.weight_decay":0.0},"abc1234",null,null,"H100"]' |
+	sha256sum | cut -c1-64)
+sql k/k.db "UPDATE runs SET repeat_key = '$old' WHERE run_id = 'b'"
+expect_eq ledger-repeats-4.2 "the old key splits the group" "2	a,c" \
+	"$("$LEDGER" --db k/k.db repeats --format tsv | tail -n +2 | cut -f2,10)"
+expect_eq ledger-repeats-4.3 "reinfer keys the old run again (1 key changed)" "1" \
+	"$("$LEDGER" --db k/k.db reinfer --format tsv | tail -n +2 | cut -f4)"
+expect_eq ledger-repeats-4.4 "after reinfer: one group again, b's key is a's" "3	a,b,c|1" \
+	"$("$LEDGER" --db k/k.db repeats --format tsv | tail -n +2 | cut -f2,10)|$(sql k/k.db \
+	"SELECT count(DISTINCT repeat_key) FROM runs WHERE run_id IN ('a','b','c')")"

@@ -110,7 +110,7 @@ printf 'c0ffee1\t1.0\t90.0\tkeep\tbaseline\n' >>over.tsv
 "$LEDGER" --db over.db ingest over.tsv --hardware "NVIDIA H100 80GB HBM3" --started-at 2026-03-16T04:00:00Z >/dev/null 2>&1
 expect_code ledger-show-5.2 "show the run over its card" 0 "$LEDGER" --db over.db show '#1'
 expect_eq ledger-show-5.3 "the mark names the peak and the card's memory" \
-"ledger.peak_vram_above_card.peak_vram_mb  9.216e+04
+"ledger.peak_vram_above_card.peak_vram_mb  92160
 ledger.peak_vram_above_card.card_mb       81920" "$(printf '%s\n' "$out" | grep '^ledger.peak_vram_above_card')"
 "$LEDGER" --db over.db show '#1' --format json >over.json
 expect_eq ledger-show-5.4 "json: ledger.peak_vram_above_card as numbers" "92160.0|81920" \

@@ -595,8 +595,28 @@ static void test_json_same(void)
 	CHECK("json-same-10", json_same(NULL, NULL) && !same_text("null", "[]"));
 }
 
+/* Shortest text that reads back, whole numbers in digits: 80.0 was
+ * printed "8e+01", 92160.0 "9.216e+04". */
+static void test_double_text(void)
+{
+	static const struct { double x; const char *text; } cases[] = {
+		{ 80.0, "80" }, { 92160.0, "92160" }, { 300.0, "300" }, { 0.04, "0.04" },
+		{ 1e-05, "1e-05" }, { 2.5, "2.5" }, { 1e20, "1e+20" }, { -1500.0, "-1500" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		sb s = SB_INIT;
+		double_text(cases[i].x, &s);
+		char id[32];
+		snprintf(id, sizeof(id), "double-text-%zu", i + 1);
+		if (!CHECK(id, !strcmp(s.buf, cases[i].text)))
+			printf("#   %s, expected %s\n", s.buf, cases[i].text);
+		sb_release(&s);
+	}
+}
+
 int main(void)
 {
+	test_double_text();
 	test_json_same();
 	test_suggest();
 	test_underflow();
