@@ -1616,8 +1616,12 @@ static int audit_undeclared(sqlite3 *db, struct finding_list *out)
 		finding_run(f, (const char *)sqlite3_column_text(st, 1));
 		f->values[0].v = f->nruns; /* the sentence is rewritten as runs come */
 		int one = f->nruns == 1;
+		/* the name is not repeated in the example: a sentence that lands in
+		 * a terminal, markdown or HTML must not become a command to paste */
 		finding_say(f, "%d run%s campaign '%s', which was never declared, so nothing holds %s "
-			    "to a question; declare it with 'ledger campaign add FILE'.",
+			    "to a question; declare it with 'ledger campaign add FILE' (the least a declaration "
+			    "holds is its name and a search space: {\"name\": …, \"search_space\": [\"*\"]} "
+			    "puts every variable in scope), then audit it.",
 			    f->nruns, one ? " names" : "s name", name, one ? "it" : "them");
 	}
 	sqlite3_finalize(st);

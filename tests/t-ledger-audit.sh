@@ -102,6 +102,13 @@ expect_eq ledger-audit-7.2 "campaigns in name order, undeclared last" "depth-cle
 qwen-compile
 ghost" "$(printf '%s\n' "$out" | awk -F'\t' 'NR>1{print $1}' | uniq)"
 expect_match ledger-audit-7.3 "undeclared sentence" "$out" "1 run names campaign 'ghost', which was never declared, so nothing holds it"
+expect_match ledger-audit-7.3.1 "says the least declaration" "$out" 'search_space": \["\*"\]\} puts every variable in scope\), then audit it\.'
+# ... and that declaration, from stdin, is enough to audit it (on a copy)
+cp "${LEDGER_DB:-ledger.db}" ghost.db
+echo '{"name": "ghost", "search_space": ["*"]}' | "$LEDGER" --db ghost.db campaign add - >/dev/null 2>&1
+expect_code ledger-audit-7.4 "the least declaration audits the campaign" 1 "$LEDGER" --db ghost.db audit --campaign ghost --format tsv
+expect_match ledger-audit-7.4.1 "its one crash measured nothing to beat" "$out" "^ghost	no_improvement	warn	"
+expect_code ledger-audit-7.4.2 "and nothing is undeclared any more" 0 "$LEDGER" --db ghost.db audit --kind undeclared
 
 # a declared baseline that is not in the ledger stops that campaign's audit
 printf '%s\n' '{"name":"lost-base","baseline":"q99","search_space":["impl.*"]}' >lost.json
