@@ -63,7 +63,12 @@ const struct opt_cmd cmd_ingest_spec = {
 		 "  results.tsv  autoresearch results.tsv (a header row naming val_bpb)\n"
 		 "  run.log      autoresearch run.log: '---' summary, step lines, traceback or FAIL\n"
 		 "  arh.json     autoresearch@home result JSON (one object, or JSONL of them)\n",
-	.notes = "Prints 'FILE: N new, M already present, Q quarantined (FORMAT)' per file.\n"
+	.notes = "Prints 'FILE: N new, M already present, Q quarantined (FORMAT)' per file,\n"
+		 "with ', E running runs ended' and ', U updated in place' before the format\n"
+		 "when there are (a running record replaced by its final one; a stored run\n"
+		 "changed, keeping its id: a results.tsv row edited since, a crash given the\n"
+		 "status its description names). --format gives the columns file, format,\n"
+		 "new, present, quarantined, ended, updated.\n"
 		 "A bad line is reported as 'ledger: ingest: FILE:LINE: reason' and kept in\n"
 		 "the quarantine table ('ledger quarantine'); the rest of the file goes in.\n"
 		 "Ingesting the same content twice adds nothing. One transaction per file.\n"
@@ -116,8 +121,11 @@ static void report_file(struct summary *s, const struct ingest_file *f)
 	if (!s->structured) {
 		printf("%s: %ld new, %ld already present, %ld quarantined", f->name, f->n_new,
 		       f->n_present, f->n_quarantined);
-		if (f->n_ended) /* only then: the line others parse keeps its shape */
+		/* only when there are: the line others parse keeps its shape */
+		if (f->n_ended)
 			printf(", %ld running run%s ended", f->n_ended, f->n_ended == 1 ? "" : "s");
+		if (f->n_updated)
+			printf(", %ld updated in place", f->n_updated);
 		printf(" (%s)\n", ingest_format_name(f->format));
 		return;
 	}
@@ -127,6 +135,8 @@ static void report_file(struct summary *s, const struct ingest_file *f)
 	table_set_int(&s->t, r, 2, f->n_new);
 	table_set_int(&s->t, r, 3, f->n_present);
 	table_set_int(&s->t, r, 4, f->n_quarantined);
+	table_set_int(&s->t, r, 5, f->n_ended);
+	table_set_int(&s->t, r, 6, f->n_updated);
 }
 
 /* A UTF-8 byte-order mark (EF BB BF, what some Windows editors put first)
@@ -251,7 +261,7 @@ static int parse_args(int argc, char **argv, struct ingest_opts *o, enum ingest_
 
 int cmd_ingest(int argc, char **argv, struct ledger_ctx *ctx)
 {
-	static const char *const cols[] = { "file", "format", "new", "present", "quarantined" };
+	static const char *const cols[] = { "file", "format", "new", "present", "quarantined", "ended", "updated" };
 	struct ingest_opts o = { .started_at = NAN, .every = 300, .wait_s = -1 };
 	enum ingest_format as = IN_UNKNOWN;
 	int nfiles, rc = EXIT_OK;
@@ -272,7 +282,7 @@ int cmd_ingest(int argc, char **argv, struct ledger_ctx *ctx)
 		}
 	}
 	struct summary s = { .structured = ctx->fmt_given };
-	table_init(&s.t, 5, cols);
+	table_init(&s.t, ARRAY_SIZE(cols), cols);
 	struct ingest_session *in = ingest_session_new(ctx->db, &o, cd);
 	int i = 0;
 	for (; i < nfiles && rc != EXIT_FAILURE_RT; i++) {

@@ -34,6 +34,7 @@ struct ingest_file {
 	struct store *store;
 	long n_new, n_present, n_quarantined;
 	long n_ended;           /* running records replaced by their run's final record */
+	long n_updated;         /* stored runs changed in place (store.h STORE_UPDATED) */
 	sb run_id;              /* the last stored run_id (see ingest_put) */
 	sb warned;              /* readers: "\n"-separated names already warned about */
 	int progress;           /* stderr is a terminal: show how far the file has got */

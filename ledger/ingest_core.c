@@ -116,7 +116,7 @@ static void progress_tick(struct ingest_file *f, const char *raw)
 	if (now < f->progress_next)
 		return;
 	f->progress_next = now + 0.5;
-	long n = f->n_new + f->n_present + f->n_quarantined + f->n_ended;
+	long n = f->n_new + f->n_present + f->n_quarantined + f->n_ended + f->n_updated;
 	if (raw >= f->text && raw < f->text + f->len)
 		rl_progress("ingest: %s: %ld records, %.0f%% of the file", f->name, n,
 			    100.0 * (double)(raw - f->text) / (double)f->len);
@@ -154,6 +154,7 @@ const char *ingest_finish(struct ingest_file *f, struct ingest_item *it)
 		break;
 	case STORE_PRESENT: f->n_present++; break;
 	case STORE_SUPERSEDE: f->n_ended++; break; /* counted apart: not a new run */
+	case STORE_UPDATED: f->n_updated++; break;
 	case STORE_CONFLICT:
 		reject_sb(f, it->line, it->raw, it->rawlen, &it->why);
 		run_id = NULL;
@@ -259,7 +260,7 @@ static int commit_file(struct ingest_file *f)
 {
 	if (f->progress && f->ticks >= 1024)
 		rl_progress("ingest: %s: %ld records read; writing them to the ledger", f->name,
-			    f->n_new + f->n_present + f->n_quarantined);
+			    f->n_new + f->n_present + f->n_quarantined + f->n_ended + f->n_updated);
 	int rc = store_commit(f->store);
 	rl_progress_end();
 	return rc;

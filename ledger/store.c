@@ -1386,9 +1386,10 @@ enum store_outcome store_put_prepared(struct store *st, json_t *rec, const struc
 	if (out != STORE_CONFLICT && p->carried)
 		import_annotations(st, *run_id, p->carried);
 	change_list_release(&cl);
-	/* a stored crash given the status its words name is the run already
-	 * present, read better, not a running run that ended */
-	return restatus && out == STORE_SUPERSEDE ? STORE_PRESENT : out;
+	/* a stored crash given the status its words name, or a results.tsv row
+	 * edited since, is the run already stored, changed in place: no running
+	 * run that ended */
+	return restatus && out == STORE_SUPERSEDE ? STORE_UPDATED : out;
 }
 
 enum store_outcome store_put(struct store *st, json_t *rec, const struct store_src *src,

@@ -38,10 +38,12 @@ struct store_src {
 
 enum store_outcome {
 	STORE_NEW,      /* inserted */
-	STORE_PRESENT,  /* same content already stored: nothing added (or a stored
-	                 * crash brought up to the status its words name) */
+	STORE_PRESENT,  /* same content already stored: nothing added */
 	STORE_CONFLICT, /* same run_id, different content: caller quarantines */
-	STORE_SUPERSEDE /* the run's final record replaced its running record */
+	STORE_SUPERSEDE, /* the run's final record replaced its running record */
+	STORE_UPDATED   /* the stored run changed in place, keeping its id: a crash
+	                 * given the status its words name, a results.tsv row
+	                 * edited since (store.c judge_clash) */
 };
 
 /* Prepare statements on an open ledger. A failed prepare is reported and

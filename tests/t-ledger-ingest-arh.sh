@@ -38,11 +38,11 @@ expect_eq ledger-ingest-arh-2.2 "forced format shows in the summary" "arh-result
 expect_match ledger-ingest-arh-2.3 "the runrec reason names the schema field" "$err" "^ledger: ingest: arh-results.jsonl:1: field 'schema': is required and must be \"runrec/1\"; field 'status': "
 cp "$FIXTURES/ingest/results.tsv" "$FIXTURES/ingest/run.log" "$FIXTURES/ingest/runs.jsonl" .
 expect_code ledger-ingest-arh-2.4 "all four formats in one call" 1 "$LEDGER" --db all.db --format tsv ingest runs.jsonl results.tsv run.log arh-result.json
-expect_eq ledger-ingest-arh-2.5 "each detected" "file	format	new	present	quarantined
-runs.jsonl	runrec	6	1	4
-results.tsv	results.tsv	124	0	0
-run.log	run.log	1	0	0
-arh-result.json	arh.json	1	0	0" "$out"
+expect_eq ledger-ingest-arh-2.5 "each detected" "file	format	new	present	quarantined	ended	updated
+runs.jsonl	runrec	6	1	4	0	0
+results.tsv	results.tsv	124	0	0	0	0
+run.log	run.log	1	0	0	0	0
+arh-result.json	arh.json	1	0	0	0	0" "$out"
 
 # --- keys that are not numbers: one warning per key and file -------------
 printf '{"agent_id":"a","val_bpb":1.0,"status":"keep","host":"n1"}\n{"agent_id":"a","val_bpb":1.1,"status":"discard","host":"n2","note":"z"}\n' >extra.jsonl

@@ -36,7 +36,7 @@ expect_eq tsv-ident-1.1 "five rows, the failed first one the parent of the next"
 # 2: the first row's status edited: before, every row was stored again
 sed -i 's/\tcrash\tbaseline (no/\toom\tbaseline (no/' results.tsv
 expect_code tsv-ident-2.1 "first row crash -> oom: exit 0" 0 "$LEDGER" --db s.db ingest results.tsv
-expect_eq tsv-ident-2.2 "... nothing new" "results.tsv: 0 new, 5 already present, 0 quarantined (results.tsv)" "$out"
+expect_eq tsv-ident-2.2 "... nothing new" "results.tsv: 0 new, 4 already present, 0 quarantined, 1 updated in place (results.tsv)" "$out"
 expect_eq tsv-ident-2.3 "... every run keeps its id" "$first" "$(ids s.db)"
 expect_eq tsv-ident-2.4 "... the first run has the status the file says now" \
 	"oom/-/- ok/keep/0.998 crash/-/- ok/keep/0.997 ok/discard/0.999" "$(rows s.db)"
@@ -49,7 +49,7 @@ expect_eq tsv-ident-2.7 "... nothing new, nothing said" "results.tsv: 0 new, 5 a
 # 3: the first row measured in place, a later crash turned into a discard
 sed -i 's/^a000001\t0.000000\t0.0\toom/a000001\t1.002000\t44.0\tkeep/; s/^a000003\t0.000000\t0.0\tcrash/a000003\t0.999500\t44.0\tdiscard/' results.tsv
 expect_code tsv-ident-3.1 "crash -> keep (the first row), crash -> discard: exit 0" 0 "$LEDGER" --db s.db ingest results.tsv
-expect_eq tsv-ident-3.2 "... nothing new, the same ids" "results.tsv: 0 new, 5 already present, 0 quarantined (results.tsv)|$first" "$out|$(ids s.db)"
+expect_eq tsv-ident-3.2 "... nothing new, the same ids" "results.tsv: 0 new, 3 already present, 0 quarantined, 2 updated in place (results.tsv)|$first" "$out|$(ids s.db)"
 expect_eq tsv-ident-3.3 "... the first row is the baseline now, the crash a discard with its value" \
 	"ok/baseline/1.002 ok/keep/0.998 ok/discard/0.9995 ok/keep/0.997 ok/discard/0.999" "$(rows s.db)"
 expect_eq tsv-ident-3.4 "... their metrics rows follow the record" "1.002|45056.0" \
@@ -94,7 +94,7 @@ before=$(ids t.db)
 sed -i '4s/0.000000\t0.0\tcrash/0.990000\t44.0\tdiscard/' twice.tsv
 expect_code tsv-ident-6.1 "the second of two identical crashes edited: exit 0" 0 "$LEDGER" --db t.db ingest twice.tsv
 expect_eq tsv-ident-6.2 "... nothing new, the same ids, the second one a discard now" \
-	"twice.tsv: 0 new, 3 already present, 0 quarantined (results.tsv)|$before|ok/baseline/1.0 crash/-/- ok/discard/0.99" \
+	"twice.tsv: 0 new, 2 already present, 0 quarantined, 1 updated in place (results.tsv)|$before|ok/baseline/1.0 crash/-/- ok/discard/0.99" \
 	"$out|$(ids t.db)|$(rows t.db)"
 
 # 7: ledgers older builds wrote. Between bc5180e and 9e76c0d a crash row
@@ -129,7 +129,7 @@ expect_eq tsv-ident-7.1 "the older ledger: 4 runs under other ids than this buil
 	"$(sql older.db "SELECT count(*) FROM runs")|$(sql older.db "ATTACH 'now.db' AS n; SELECT count(*) FROM runs r JOIN n.runs m ON m.run_id = r.run_id")"
 expect_code tsv-ident-7.2 "the same file into it: exit 0" 0 "$LEDGER" --db older.db ingest old.tsv
 expect_eq tsv-ident-7.3 "... nothing new, nothing said, the ids it had" \
-	"old.tsv: 0 new, 4 already present, 0 quarantined (results.tsv)||$older" \
+	"old.tsv: 0 new, 0 already present, 0 quarantined, 4 updated in place (results.tsv)||$older" \
 	"$out|$(printf '%s\n' "$err" | grep -v 'no time\|hint')|$(ids older.db)"
 expect_eq tsv-ident-7.4 "... the statuses a fresh ingest gives" "$(rows now.db)" "$(rows older.db)"
 expect_code tsv-ident-7.5 "and again: exit 0" 0 "$LEDGER" --db older.db ingest old.tsv
@@ -150,7 +150,7 @@ all=$(ids v.db)
 sed -i 's/^5f9e3ee\t0.000000\t0.0\tcrash\t/5f9e3ee\t0.000000\t0.0\toom\t/' results.tsv
 expect_code tsv-ident-8.3 "... its first crash edited to oom: exit 0" 0 "$LEDGER" --db v.db ingest results.tsv --hardware "Apple M4"
 expect_eq tsv-ident-8.4 "... nothing new, every id kept, the run is oom" \
-	"results.tsv: 0 new, 115 already present, 0 quarantined (results.tsv)|$all|oom" \
+	"results.tsv: 0 new, 114 already present, 0 quarantined, 1 updated in place (results.tsv)|$all|oom" \
 	"$out|$(ids v.db)|$(sql v.db "SELECT status FROM runs WHERE code_commit = '5f9e3ee'")"
 "$LEDGER" --db fresh.db ingest results.tsv --hardware "Apple M4" >/dev/null 2>&1
 expect_eq tsv-ident-8.5 "... and the statuses and values a fresh ledger of the edited file holds" \
@@ -169,7 +169,7 @@ expect_eq tsv-ident-9.1 "anaclumos: 25 runs (its size_violation row measured, no
 sed -i '2s/\tcrash\tBaseline/\toom\tBaseline/' results.tsv
 expect_code tsv-ident-9.2 "... its first row crash -> oom: exit 0" 0 "$LEDGER" --db g.db ingest results.tsv
 expect_eq tsv-ident-9.3 "... 0 new, 25 already present, every id kept, the first run oom" \
-	"results.tsv: 0 new, 25 already present, 0 quarantined (results.tsv)|$before|oom" \
+	"results.tsv: 0 new, 24 already present, 0 quarantined, 1 updated in place (results.tsv)|$before|oom" \
 	"$out|$(ids g.db)|$(sql g.db "SELECT status FROM runs WHERE id = 1")"
 
 # 10: wider edits of a session are the same experiments: the same commit at
@@ -191,14 +191,14 @@ wide=$(ids w.db)
 sed -i 's/matrix lr 0.04 to 0.05/matrix lr 0.04 to 0.06/' wide.tsv
 expect_code tsv-ident-10.1 "a description corrected: exit 0" 0 "$LEDGER" --db w.db ingest wide.tsv
 expect_eq tsv-ident-10.2 "... nothing new, the same ids, its change read from the new words" \
-	"wide.tsv: 0 new, 5 already present, 0 quarantined (results.tsv)|$wide|optim.matrix_lr 0.04 -> 0.06" \
+	"wide.tsv: 0 new, 4 already present, 0 quarantined, 1 updated in place (results.tsv)|$wide|optim.matrix_lr 0.04 -> 0.06" \
 	"$out|$(ids w.db)|$(sql w.db "SELECT var || ' ' || old || ' -> ' || new FROM changes WHERE run = 3")"
 expect_match tsv-ident-10.3 "... and what it superseded is said" "$err" \
 	"^ledger: ingest: wide.tsv:4: this row was stored as run $(sql w.db "SELECT run_id FROM runs WHERE id = 3"); its description was 'matrix lr 0.04 to 0.05', now 'matrix lr 0.04 to 0.06': the run is updated in place and keeps its id$"
 sed -i '3s/\tkeep\t/\tdiscard\t/' wide.tsv
 expect_code tsv-ident-10.4 "a keep edited to a discard: exit 0" 0 "$LEDGER" --db w.db ingest wide.tsv
 expect_eq tsv-ident-10.5 "... nothing new, the same ids, the rows after it children of the baseline" \
-	"wide.tsv: 0 new, 5 already present, 0 quarantined (results.tsv)|$wide|e000001<- e000002<e000001 e000003<e000001 e000004<e000001 e000005<e000004" \
+	"wide.tsv: 0 new, 2 already present, 0 quarantined, 3 updated in place (results.tsv)|$wide|e000001<- e000002<e000001 e000003<e000001 e000004<e000001 e000005<e000004" \
 	"$out|$(ids w.db)|$(parents w.db)"
 expect_eq tsv-ident-10.6 "... the new parent said for each of the two rows up to the next keep" "2" \
 	"$(printf '%s\n' "$err" | grep -c "; its parent was '$(sql w.db "SELECT run_id FROM runs WHERE id = 2")', now '$(sql w.db "SELECT run_id FROM runs WHERE id = 1")': the run is updated")"
@@ -211,7 +211,7 @@ expect_eq tsv-ident-10.7 "... the statuses and parents a fresh ledger of the edi
 sed -i '3s/\tdiscard\t/\tkeep\t/' wide.tsv
 expect_code tsv-ident-10.8 "and back to a keep: exit 0" 0 "$LEDGER" --db w.db ingest wide.tsv
 expect_eq tsv-ident-10.9 "... the same ids, the parents as first ingested" \
-	"wide.tsv: 0 new, 5 already present, 0 quarantined (results.tsv)|$wide|e000001<- e000002<e000001 e000003<e000002 e000004<e000002 e000005<e000004" \
+	"wide.tsv: 0 new, 2 already present, 0 quarantined, 3 updated in place (results.tsv)|$wide|e000001<- e000002<e000001 e000003<e000002 e000004<e000002 e000005<e000004" \
 	"$out|$(ids w.db)|$(parents w.db)"
 # another commit in a row's place is another experiment: a new run, the old one kept
 sed -i 's/^e000005\t/f000005\t/' wide.tsv
@@ -223,5 +223,5 @@ expect_eq tsv-ident-10.10 "another commit at the same line: a new run" "6|$wide"
 sed -i '2s/\tbaseline$/\tbaseline (depth 8)/' wide.tsv
 expect_code tsv-ident-10.11 "the first row's description corrected: exit 0" 0 "$LEDGER" --db w.db ingest wide.tsv
 expect_eq tsv-ident-10.12 "... nothing new, the first run keeps its id and has the new words" \
-	"wide.tsv: 0 new, 5 already present, 0 quarantined (results.tsv)|$(printf '%s' "$wide" | cut -d' ' -f1)|baseline (depth 8)" \
+	"wide.tsv: 0 new, 4 already present, 0 quarantined, 1 updated in place (results.tsv)|$(printf '%s' "$wide" | cut -d' ' -f1)|baseline (depth 8)" \
 	"$out|$(ids w.db | cut -d' ' -f1)|$(sql w.db "SELECT description FROM runs WHERE id = 1")"

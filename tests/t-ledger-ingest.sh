@@ -69,7 +69,7 @@ expect_code ledger-ingest-3.1 "all-good input exits 0" 0 "$LEDGER" --db fresh.db
 expect_eq ledger-ingest-3.2 "stdin is named stdin" "stdin: 3 new, 0 already present, 0 quarantined (runrec)" "$out"
 expect_eq ledger-ingest-3.3 "stdin rows record their source" "stdin|3" "$(sql fresh.db "SELECT source_file, count(*) FROM runs")"
 expect_code ledger-ingest-3.4 "--format json summary" 0 "$LEDGER" --db fresh.db ingest --format json good.jsonl
-expect_eq ledger-ingest-3.5 "json summary keys and counts" '[{"file":"good.jsonl","format":"runrec","new":0,"present":3,"quarantined":0}]' \
+expect_eq ledger-ingest-3.5 "json summary keys and counts" '[{"file":"good.jsonl","format":"runrec","new":0,"present":3,"quarantined":0,"ended":0,"updated":0}]' \
 	"$(printf '%s' "$out" | tr -d ' \n')"
 
 # --- usage -------------------------------------------------------------
