@@ -1918,6 +1918,8 @@ static const char *const part_qualifiers[] = { "parameter", "parameters", "param
 static int part_before_known(const struct reader *r, int p, int q)
 {
 	struct name tail;
+	if (p >= q) /* no words: p may stand past the last token (make fuzz found it) */
+		return 0;
 	if (!in_list(r->tk.t[p].w, part_nouns))
 		return 0;
 	for (int i = p + 1; i < q; i++) {

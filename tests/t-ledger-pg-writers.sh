@@ -108,7 +108,7 @@ kill_at locked "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND gr
 # while it sends its rows to the server's tables
 kill_at sending "SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'INSERT INTO \"runs\"%' AND state <> 'idle'"
 expect_code pg-kill-then "the same file ingested again, whole" 0 "$LEDGER" --db "$PG_URL" --format tsv ingest big.jsonl
-expect_match pg-kill-then-new "every run of it new" "$out" "	4000	0	0$"
+expect_match pg-kill-then-new "every run of it new" "$out" "	4000	0	0	0	0$"
 expect_eq pg-kill-then-count "on the server" "$((before + 4000))" "$(pg_sql "SELECT count(*) FROM runs")"
 
 # ---- waiting for the lock: said after a second, bounded by LEDGER_BUSY_TIMEOUT

@@ -1030,6 +1030,24 @@ static void test_round8(void)
 	expect("infer-r8.59", "depth 8 but worse", "model.depth:~>8");
 }
 
+/* make fuzz (infer) read one token past the end: a part noun looked for
+ * where a name stood last (fuzz/corpus/infer/crash-part-past-end). The read
+ * shows under ASan (make SAN=1 test); the result is checked like the
+ * harness checks it. */
+static void test_fuzz_regressions(void)
+{
+	static const char raw[] = "e\xd8""x)p7: batch 16K->8K (too noiWEIto ove\x87""fit): val_bpb 1.265\xe2""\x86"
+		"tchpb 1.265\xe2""\x86"
+		"tch03 impro)vement). Lower WD lets weight03 impro)vement). Lower WD lets weights \x92"
+		"1descs.y, ltyaqui step\x89"". dropped)";
+	char *desc = utf8_lossy_strdup(raw, NULL);
+	struct change_list cl = CHANGE_LIST_INIT;
+	int n = infer_changes(desc, &cl);
+	CHECK("infer-fuzz-1", n >= 0 && (n > 0) == (cl.n > 0));
+	change_list_release(&cl);
+	free(desc);
+}
+
 int main(void)
 {
 	test_long_words();
@@ -1050,5 +1068,6 @@ int main(void)
 	test_exact();
 	test_context();
 	test_fill_old();
+	test_fuzz_regressions();
 	return check_status();
 }
