@@ -242,6 +242,11 @@ PGresult *pg_exec_bin_at(struct pg *pg, const char *purpose, const char *sql, in
 	return NULL;
 }
 
+void pg_rollback(struct pg *pg)
+{
+	PQclear(PQexec(pg->conn, "ROLLBACK")); /* no parameters, no result to read */
+}
+
 int pg_conflict(const struct pg *pg)
 {
 	return !strcmp(pg->sqlstate, "40P01") || !strcmp(pg->sqlstate, "40001");

@@ -46,6 +46,9 @@ int pg_run_at(struct pg *pg, const char *purpose, const char *sql, int n,
 	      const char *const *params, const char *file, int line);
 #define pg_run(pg, purpose, sql, n, params) \
 	pg_run_at((pg), (purpose), (sql), (n), (params), __FILE__, __LINE__)
+/* End the open transaction, whatever state it is in: after a failure,
+ * when there is nothing left to report (the failure was). */
+void pg_rollback(struct pg *pg);
 /* 1 when the last failure was one retry_conflicts leaves to the caller. */
 int pg_conflict(const struct pg *pg);
 /* How many server errors pg_exec has reported (main's safety net, as

@@ -92,11 +92,6 @@ static int remove_through(struct pg *pg, long long through)
 		      p + 1);
 }
 
-static void rollback(struct pg *pg)
-{
-	PQclear(PQexec(pg->conn, "ROLLBACK")); /* no parameters, no result to read */
-}
-
 int pg_log_trim(struct pg *pg, int dry_run, long long keep_bytes, struct pg_log_trim *out)
 {
 	memset(out, 0, sizeof(*out));
@@ -112,6 +107,6 @@ int pg_log_trim(struct pg *pg, int dry_run, long long keep_bytes, struct pg_log_
 	}
 	if (!rc && !dry_run)
 		return pg_run(pg, "commit the trim", "COMMIT", 0, NULL);
-	rollback(pg);
+	pg_rollback(pg);
 	return rc;
 }

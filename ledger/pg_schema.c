@@ -185,7 +185,7 @@ static int ensure_locked(struct pg *pg, int *created)
 		rc = runs != 0 || create_schema(pg);
 	}
 	if (rc || pg_run(pg, "commit the schema", "COMMIT", 0, NULL)) {
-		PQclear(PQexec(pg->conn, "ROLLBACK")); /* no parameters, no result to read */
+		pg_rollback(pg);
 		return -1;
 	}
 	*created = !v;
@@ -247,7 +247,7 @@ int pg_log_ensure(struct pg *pg)
 	else
 		rc = -1;
 	if (rc) {
-		PQclear(PQexec(pg->conn, "ROLLBACK"));
+		pg_rollback(pg);
 		rl_error("PostgreSQL ledger '%s' has no change log (table ledger_log), which every command but "
 			 "init and check reads, and it could not be made here%s%s", pg->name,
 			 *pg->sqlstate ? ": SQLSTATE " : "", pg->sqlstate);

@@ -78,11 +78,6 @@ static int lite_exec(struct replica *r, const char *sql, const char *purpose)
 	return -1;
 }
 
-static void pg_rollback(struct replica *r)
-{
-	PQclear(PQexec(r->pg->conn, "ROLLBACK")); /* no parameters, no result to read */
-}
-
 /* ---- where the replica lives ------------------------------------------ */
 
 /* $RUNLEDGER_CACHE_DIR, else $XDG_CACHE_HOME/runledger, else
@@ -366,20 +361,18 @@ static int copy_table(struct replica *r, const struct rtable *t)
 	return rc;
 }
 
+/* The last log entry trimmed (pg_log.h), 0 when none was */
+#define LOG_TRIMMED_SQL \
+	"(SELECT coalesce(max(value::bigint), 0) FROM ledger_meta WHERE key = '" PG_LOG_TRIMMED_KEY "')"
+/* The seq of the log's last entry: the last one left, or the last one
+ * trimmed when that is later — a replica that has applied it is up to
+ * date though the log is empty */
+#define LOG_END_SQL "greatest((SELECT coalesce(max(seq), 0) FROM ledger_log), " LOG_TRIMMED_SQL ")"
+
 /* Make the replica a copy of the server's tables as one snapshot shows
  * them, with the last log entry that snapshot holds: the log's entries are
  * committed in seq order under the write lock, so a snapshot holds a
  * prefix of them and nothing after. Inside the caller's BEGIN IMMEDIATE. */
-/* The seq of the log's last entry: the last one left, or the last one
- * trimmed (pg_log.h) when that is later — a replica that has applied it
- * is up to date though the log is empty */
-#define LOG_END_SQL                                                              \
-	"greatest((SELECT coalesce(max(seq), 0) FROM ledger_log),"               \
-	" (SELECT coalesce(max(value::bigint), 0) FROM ledger_meta WHERE key = '" \
-	PG_LOG_TRIMMED_KEY "'))"
-#define LOG_TRIMMED_SQL \
-	"(SELECT coalesce(max(value::bigint), 0) FROM ledger_meta WHERE key = '" PG_LOG_TRIMMED_KEY "')"
-
 static int copy_server(struct replica *r)
 {
 	if (pg_run(r->pg, "read a snapshot of the ledger", "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", 0, NULL))
@@ -407,7 +400,7 @@ static int copy_server(struct replica *r)
 		rc = meta_set(r, "ledger_id", r->ledger_id) || meta_set(r, "seq", seq) ||
 		     meta_set(r, "server", r->name) || meta_set(r, "schema", schema_text());
 	if (rc)
-		pg_rollback(r);
+		pg_rollback(r->pg);
 	else
 		rc = pg_run(r->pg, "end the snapshot", "COMMIT", 0, NULL);
 	return rc;
@@ -978,14 +971,14 @@ static int write_begin(void *arg)
 	if (pg_run(r->pg, "begin a write", "BEGIN", 0, NULL))
 		return -1;
 	if (lock_ledger(r)) {
-		pg_rollback(r);
+		pg_rollback(r->pg);
 		return -1;
 	}
 	r->internal = 1;
 	int rc = lite_exec(r, "BEGIN IMMEDIATE", "lock the local replica");
 	r->internal = 0;
 	if (rc) {
-		pg_rollback(r);
+		pg_rollback(r->pg);
 		return -1;
 	}
 	r->in_write = 1;
@@ -1059,7 +1052,7 @@ static void on_rollback(void *arg)
 	if (!r->in_write)
 		return;
 	r->in_write = 0;
-	pg_rollback(r);
+	pg_rollback(r->pg);
 }
 
 /* ---- open and close ----------------------------------------------------- */
