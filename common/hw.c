@@ -279,17 +279,11 @@ static void fill(const struct hw_row *r, hw_info *out)
 static int names_other_variant(const struct hw_row *r, const struct tokens *tk)
 {
 	static const char *const variants[] = { "D", "SUPER", "TI", "XT", "XTX", "GRE" };
+	struct tokens row;
+	tokenize(r->tokens, &row);
 	for (size_t i = 0; i < ARRAY_SIZE(variants); i++) {
 		size_t n = strlen(variants[i]);
-		if (!has_token(tk, variants[i], n))
-			continue;
-		int in_row = 0;
-		for (const char *p = r->tokens; *p && !in_row;) {
-			size_t m = strcspn(p, " ");
-			in_row = m == n && !memcmp(p, variants[i], n);
-			p += m + (p[m] == ' ');
-		}
-		if (!in_row)
+		if (has_token(tk, variants[i], n) && !has_token(&row, variants[i], n))
 			return 1;
 	}
 	return 0;
