@@ -1177,6 +1177,17 @@ static enum store_outcome explain_conflict(struct store *st, const json_t *rec, 
  * same row with the status its words name): the row in place, its
  * changes anew (the parent and config are the stored record's, so they
  * come out the same, but the row's are the new record's). */
+/* Run #id's stored changes dropped and cl stored instead. */
+static void replace_changes(struct store *st, sqlite3_int64 id, const struct change_list *cl, int how,
+			    const char *purpose)
+{
+	sqlite3_bind_int64(st->del_changes, 1, id);
+	int rc = store_step(st, st->del_changes, purpose);
+	sqlite3_reset(st->del_changes);
+	if (rc != DB_ERROR)
+		insert_changes(st, id, cl, (enum change_how)how);
+}
+
 static void supersede(struct store *st, sqlite3_int64 id, const struct store_prep *p,
 		      const struct store_src *src, const char *key, const struct change_list *cl,
 		      int how)
@@ -1188,13 +1199,8 @@ static void supersede(struct store *st, sqlite3_int64 id, const struct store_pre
 	sqlite3_bind_int64(s->q, s->at_id, id);
 	int rc = store_step(st, s->q, "replace the running record by its final one");
 	sqlite3_reset(s->q);
-	if (rc == DB_ERROR)
-		return;
-	sqlite3_bind_int64(st->del_changes, 1, id);
-	rc = store_step(st, st->del_changes, "drop the running record's changes");
-	sqlite3_reset(st->del_changes);
 	if (rc != DB_ERROR)
-		insert_changes(st, id, cl, (enum change_how)how);
+		replace_changes(st, id, cl, how, "drop the running record's changes");
 }
 
 void store_prepare(json_t *rec, struct store_prep *p)
@@ -1329,11 +1335,7 @@ static void refresh_present(struct store *st, const char *run_id, const char *ke
 		store_step(st, st->upd_key, "store the present run's repeat key");
 		sqlite3_reset(st->upd_key);
 	}
-	sqlite3_bind_int64(st->del_changes, 1, id);
-	rc = store_step(st, st->del_changes, "drop the present run's changes");
-	sqlite3_reset(st->del_changes);
-	if (rc != DB_ERROR)
-		insert_changes(st, id, cl, (enum change_how)how);
+	replace_changes(st, id, cl, how, "drop the present run's changes");
 	state_memo_forget(st->states, run_id);
 }
 
