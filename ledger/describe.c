@@ -699,15 +699,7 @@ static int boundary(const struct reader *r, int p, int end)
 
 static void format_number(double v, char *buf, size_t n)
 {
-	if (v == floor(v) && fabs(v) < 1e15) {
-		snprintf(buf, n, "%.0f", v);
-		return;
-	}
-	for (int prec = 1; prec <= 17; prec++) {
-		snprintf(buf, n, "%.*g", prec, v);
-		if (strtod(buf, NULL) == v)
-			break;
-	}
+	infer_number_text(v, buf, n); /* one text for one value: 0.00001, not 1e-05 */
 }
 
 /* Token counts: "524K" means 2^19, "16K" 2^14 (the power of two meant). */

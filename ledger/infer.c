@@ -81,9 +81,38 @@ void change_list_sort(struct change_list *cl)
 
 /* ---- exact diffs ----------------------------------------------------- */
 
+/* Shortest text that reads back as the same double, in plain decimals:
+ * 0.04, not 0.040000000000000001; 300, not "3e+02"; 0.00001, not
+ * "1e-05". A value's text keys repeats and is compared as text after a
+ * reinfer, so one value must always be written one way. Magnitudes
+ * outside [1e-12, 1e15) keep the exponent (a plain form would be long). */
+void infer_number_text(double v, char *buf, size_t n)
+{
+	if (!isfinite(v)) {
+		snprintf(buf, n, "%s", isnan(v) ? "nan" : v > 0 ? "inf" : "-inf");
+		return;
+	}
+	if (v == floor(v) && fabs(v) < 1e15) {
+		snprintf(buf, n, "%.0f", v == 0 ? 0.0 : v); /* no "-0" */
+		return;
+	}
+	for (int prec = 1; prec <= 17; prec++) {
+		snprintf(buf, n, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	if (!strchr(buf, 'e') || fabs(v) < 1e-12 || fabs(v) >= 1e15)
+		return;
+	for (int decimals = 1; decimals <= 30; decimals++) {
+		snprintf(buf, n, "%.*f", decimals, v);
+		if (strtod(buf, NULL) == v)
+			return;
+	}
+}
+
 void json_scalar_text(const json_t *v, sb *out)
 {
-	char buf[40];
+	char buf[64];
 	switch (json_typeof(v)) {
 	case JSON_STRING:
 		sb_add(out, json_string_value(v), json_string_length(v));
@@ -92,13 +121,7 @@ void json_scalar_text(const json_t *v, sb *out)
 		sb_addf(out, "%lld", (long long)json_integer_value(v));
 		break;
 	case JSON_REAL:
-		/* Shortest text that reads back as the same double: 0.04, not
-		 * 0.040000000000000001. */
-		for (int prec = 1; prec <= 17; prec++) {
-			snprintf(buf, sizeof(buf), "%.*g", prec, json_real_value(v));
-			if (strtod(buf, NULL) == json_real_value(v))
-				break;
-		}
+		infer_number_text(json_real_value(v), buf, sizeof(buf));
 		sb_adds(out, buf);
 		break;
 	case JSON_TRUE: sb_adds(out, "true"); break;

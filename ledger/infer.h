@@ -116,8 +116,12 @@ int infer_fill_old(const struct change_list *parent_state, struct change_list *c
  * or NULL when the alias table does not know it. */
 const char *infer_alias(const char *name);
 
-/* Append a JSON scalar as change text: strings raw, numbers in their
- * shortest round-trip form, true/false/null as words. */
+/* A number as change text: the shortest text that reads back as v, in
+ * plain decimals (300, 0.00001; an exponent only outside [1e-12, 1e15)). */
+void infer_number_text(double v, char *buf, size_t n);
+
+/* Append a JSON scalar as change text: strings raw, numbers as
+ * infer_number_text writes them, true/false/null as words. */
 void json_scalar_text(const json_t *v, sb *out);
 
 #endif

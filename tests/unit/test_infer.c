@@ -412,6 +412,32 @@ static void test_exact(void)
 	CHECK("infer-5.3", !strcmp(s.buf, "0.04"));
 	json_decref(r);
 	sb_release(&s);
+
+	/* plain decimals (round 9): a value's text keys repeats, so 300.0 is
+	 * "300" as the integer 300 is, never "3e+02"; 1e-05 is 0.00001 */
+	const double reals[] = { 300.0, 1e-05, 0.00025, 2.5e6, 1234567.5, -0.0, 1e-15 };
+	const char *const texts[] = { "300", "0.00001", "0.00025", "2500000", "1234567.5", "0", "1e-15" };
+	for (int i = 0; i < 7; i++) {
+		char id[32];
+		snprintf(id, sizeof(id), "infer-r9.num.%d", i + 1);
+		r = json_real(reals[i]);
+		json_scalar_text(r, &s);
+		if (!check_report(id, texts[i], !strcmp(s.buf, texts[i]), __FILE__, __LINE__))
+			printf("#   got '%s'\n", s.buf);
+		json_decref(r);
+		sb_release(&s);
+	}
+	json_t *p300 = json_loads("{\"train.time_budget_s\":300}", 0, NULL);
+	json_t *c600 = json_loads("{\"train.time_budget_s\":600.0}", 0, NULL);
+	changes_exact(p300, c600, &cl);
+	got = render(&cl);
+	if (!CHECK("infer-r9.num.8", !strcmp(got, "train.time_budget_s:300>600")))
+		printf("#   got '%s'\n", got);
+	free(got);
+	change_list_release(&cl);
+	json_decref(p300);
+	json_decref(c600);
+	expect("infer-r9.num.9", "weight decay 1e-5 -> 3e-4", "optim.weight_decay:0.00001>0.0003");
 }
 
 /* The context rule: restated values go, real changes stay. */
