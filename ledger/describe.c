@@ -510,6 +510,12 @@ static int lex_word(struct toks *tk, const char *s, int i, int end)
 	int j = word_end(s, i, end), b = j;
 	while (b > i + 1 && strchr(".!?", s[b - 1]) && blank_at(s, j, end))
 		b--;
+	/* "(delta +0.005). z-loss is redundant with softcap=30": a stop
+	 * right after a parenthesis or a quote ends the sentence too */
+	if (j == i + 1 && strchr(".!?", s[i]) && i > 0 && strchr(")]\"'`", s[i - 1]) && blank_at(s, j, end)) {
+		snprintf(tok_push(tk, K_STOP, i, j)->w, 2, ".");
+		return j;
+	}
 	char tail[8];
 	snprintf(tail, sizeof(tail), "%.*s", j - i, s + i);
 	int abbrev = !strcmp(tail, "e.g.") || !strcmp(tail, "i.e.") || !strcmp(tail, "vs.");
@@ -791,13 +797,15 @@ static int is_window_pattern(const struct tok *t, const char *text)
 	return n >= 1 && n <= 64; /* one letter a layer */
 }
 
-/* reduce-overhead, max-autotune, fa3: a word that can only be a value
- * (prose words have neither '-' nor digits). */
+/* fa3, bf16: a word that can only be a value (prose words have no
+ * digits). A hyphen alone is no mark: "sub-heads", "half-sized" are
+ * prose (round 9: "12 attention sub-heads" was impl.attention
+ * sub-heads); reduce-overhead, max-autotune are their knob's choices. */
 static int looks_like_value(const struct reader *r, const struct tok *t)
 {
 	int marks = 0, alpha = 0;
 	for (int i = t->a; i < t->b; i++) {
-		marks += r->text[i] == '-' || isdigit((unsigned char)r->text[i]);
+		marks += isdigit((unsigned char)r->text[i]);
 		alpha += isalpha((unsigned char)r->text[i]) != 0;
 	}
 	return marks && alpha >= 2 && r->text[t->a] != '-';
@@ -820,10 +828,16 @@ static int word_value(const struct reader *r, const struct tok *t, const char *v
 	if (d && d->type == VAR_CHOICE && d->choices) {
 		char pat[160];
 		snprintf(pat, sizeof(pat), "|%s|", d->choices);
-		char w[100];
+		char w[100], raw[100];
 		snprintf(w, sizeof(w), "|%s|", t->w);
 		if (strstr(pat, w))
 			return snprintf(buf, n, "%s", t->w), 0;
+		/* the word as written: t->w reads "reduce-overhead" as two words */
+		int len = snprintf(raw, sizeof(raw), "|%.*s|", t->b - t->a, r->text + t->a);
+		for (int i = 0; i < len; i++)
+			raw[i] = (char)tolower((unsigned char)raw[i]);
+		if (len < (int)sizeof(raw) && strstr(pat, raw))
+			return slice_value(buf, n, raw + 1, len - 2);
 	}
 	return -1;
 }
@@ -1147,6 +1161,16 @@ static int constant_name(const struct reader *r, int p)
 	return under && upper >= 4;
 }
 
+/* Token p a config constant whose last word names no measure
+ * ("AUTOTUNE_MAX_MEMORY_FRACTION", a fraction): a setting of the script
+ * even where its other words name a measure; "PEAK_VRAM_MB" and "VAL_BPB"
+ * are measured. */
+static int constant_setting(const struct reader *r, int p)
+{
+	const char *w = r->tk.t[p].w, *last = strrchr(w, ' ');
+	return constant_name(r, p) && last && !is_result_name(last + 1) && !in_list(w, result_words);
+}
+
 /* Words that name which part of the model a registry knob is about
  * ("matrix" LR, "embedding" LR, "scalar" LR): alone they name no knob. */
 static const char *const part_words[] = {
@@ -1185,7 +1209,8 @@ static int unknown_name(const struct reader *r, int p, int q, struct name *nm)
 	/* "HD=64", "DBS 32->64", "d_c=384": three letters or fewer are an
 	 * abbreviation, which names no knob we could tell from another (the
 	 * lexicon's VE, XSA, MTP are known names, not coined) */
-	if (is_result_name(words) || in_list(words, vague_names) || alnum_count(words) < 4 ||
+	int constant = q - p == 1 && constant_setting(r, p);
+	if ((!constant && is_result_name(words)) || in_list(words, vague_names) || alnum_count(words) < 4 ||
 	    only_part_words(r, p, q) ||
 	    in_list(r->tk.t[p].w, comparatives) || spelled_count(r->tk.t[p].w) > 0)
 		return -1; /* "use one GPU", "two more tricks": a count of things, no knob */
@@ -1233,6 +1258,10 @@ static const struct range {
 	{ "optim.matrix_lr", 0, 100 }, { "optim.embedding_lr", 0, 100 },
 	{ "optim.unembedding_lr", 0, 100 }, { "optim.scalar_lr", 0, 100 },
 	{ "optim.grad_clip", 0, 1e6 }, { "model.softcap", 0, 1e6 },
+	/* sizes and counts of at least one: "layer 0→11" numbers layers */
+	{ "model.depth", 1, 1e6 }, { "model.heads", 1, 1e6 }, { "model.head_dim", 1, 1e6 },
+	{ "model.dim", 1, 1e9 }, { "model.seq_len", 1, 1e9 }, { "model.vocab_size", 1, 1e9 },
+	{ "train.device_batch_size", 1, 1e9 }, { "train.total_batch_size", 1, 1e12 },
 };
 
 /* 1 when a stated number of var lies outside its range, or is no whole
@@ -1476,7 +1505,7 @@ static int for_part_at(const struct reader *r, int q, int end)
 static int p_result_at(const struct reader *r, int p, int end)
 {
 	const struct tok *t = at(r, p, end);
-	return t->k == K_WORD && is_result_name(t->w);
+	return t->k == K_WORD && is_result_name(t->w) && !(p < end && constant_setting(r, p));
 }
 
 /* A score word at p: "… -> 0.975 bpb" names what the run got, not a value. */
@@ -1602,6 +1631,30 @@ static int own_unit(const struct reader *r, int p, int end, const char *var)
 	if (counts_steps(var))
 		return word_in(r, p, end, step_units) && boundary(r, p + 1, end);
 	return 0;
+}
+
+/* "MoE MLP: 4 experts", "heads: 4 experts": a number followed by a
+ * plural noun that is neither a name nor a unit of var counts that noun,
+ * not var (round 9: "Sparse MoE MLP: 4 half-sized SwiGLU experts" was an
+ * MLP ratio of 4). Looks past hyphenated adjectives and value words. */
+static int counts_other(const struct reader *r, int p, int end, const char *var)
+{
+	struct name nm;
+	int i = p;
+	while (i < p + 3 && at(r, i, end)->k == K_WORD && (strchr(r->tk.t[i].w, ' ') ||
+							   find_value_word(r->tk.t[i].w, NULL)))
+		i++; /* "half-sized" (read as two words), "SwiGLU" */
+	const struct tok *t = at(r, i, end);
+	size_t n = t->k == K_WORD ? strlen(t->w) : 0;
+	if (n < 4 || t->w[n - 1] != 's' || t->w[n - 2] == 's' || own_unit(r, i, end, var) ||
+	    in_list(t->w, stop_words) || in_list(t->w, context_words) || in_list(t->w, verbs) ||
+	    in_list(t->w, not_knob_words) || in_list(t->w, judgement_words) ||
+	    is_result_name(t->w) || known_name(r, i, end, &nm))
+		return 0; /* "MATRIX_LR=0.045 settings", "DEVICE_BATCH_SIZE 64 OOMs" */
+	for (const char *c = t->w; *c; c++)
+		if (!isalpha((unsigned char)*c))
+			return 0;
+	return 1;
 }
 
 /* "(512)", "(32K tokens)": 0 and v->b filled when parenthesis t holds one
@@ -1780,6 +1833,9 @@ static int name_forms(struct reader *r, const struct name *nm, int p, int q, int
 		return finish(r, nm, e > a + 3 ? NULL : SIDE(v.a, v.ra), SIDE(v.b, v.rb), p, e, end);
 	}
 	/* (= | :) a [-> b] */
+	if ((t->k == K_EQ || t->k == K_COLON) && at(r, q + 1, end)->k == K_NUM &&
+	    counts_other(r, q + 2, end, var))
+		return 0;
 	if ((t->k == K_EQ || t->k == K_COLON) && VAL(q + 1, v.a, v.ra)) {
 		if (at(r, q + 2, end)->k == K_ARROW && VAL(q + 3, v.b, v.rb))
 			return finish(r, nm, SIDE(v.a, v.ra), SIDE(v.b, v.rb), p, q + 4, end);
@@ -1835,6 +1891,8 @@ static int name_forms(struct reader *r, const struct name *nm, int p, int q, int
 		return finish(r, nm, SIDE(v.a, v.ra), SIDE(v.b, v.rb), p, q + 4, end);
 	if (known && t->k == K_NUM && own_unit(r, q + 1, end, var) && VAL(q, v.a, v.ra))
 		return finish(r, nm, NULL, SIDE(v.a, v.ra), p, q + 2, end); /* "batch 64K tokens" */
+	if (known && t->k == K_NUM && counts_other(r, q + 1, end, var))
+		return 0; /* "mlp 4 experts" */
 	if (known && t->k != K_PAREN && (!p_result_at(r, q + 1, end) || scored_at(r, q + 1, end)) &&
 	    (at(r, q + 1, end)->k != K_ARROW || p_result_at(r, q + 2, end)) && !word_in(r, q + 1, end, times) && !value_list_at(r, q, end) && VAL(q, v.a, v.ra))
 		return finish(r, nm, NULL, SIDE(v.a, v.ra), p, q + 1, end);
@@ -2593,7 +2651,7 @@ static int p_postfix_toggle(struct reader *r, int p, int end)
 static int p_result(struct reader *r, int p, int end)
 {
 	const struct tok *t = at(r, p, end);
-	if (t->k != K_WORD || !is_result_name(t->w))
+	if (t->k != K_WORD || !is_result_name(t->w) || constant_setting(r, p))
 		return 0;
 	int q = p + 1;
 	while (q < end && (r->tk.t[q].k == K_NUM || r->tk.t[q].k == K_ARROW))

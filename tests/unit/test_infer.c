@@ -1056,6 +1056,34 @@ static void test_round8(void)
 	expect("infer-r8.59", "depth 8 but worse", "model.depth:~>8");
 }
 
+/* Round 9 (infer-r9.*): the false reads left on djordje's session
+ * (tests/fixtures/real/djordje-rtx5070-results.tsv), each as a kind. */
+static void test_round9(void)
+{
+	/* a hyphen makes no value: "sub-heads" is prose */
+	expect("infer-r9.1", "Doubled Q projection + 12 attention sub-heads too expensive", "");
+	expect("infer-r9.2", "compile mode=reduce-overhead for CUDA graphs", "impl.compile_mode:~>reduce-overhead");
+	expect("infer-r9.3", "attention: sdpa -> fa3", "impl.attention:sdpa>fa3");
+	/* a number that counts another noun */
+	expect("infer-r9.4", "Sparse MoE MLP: 4 half-sized SwiGLU experts with Top-1 routing", "");
+	expect("infer-r9.5", "mlp 4 experts", "");
+	expect("infer-r9.6", "MLP ratio 4", "model.mlp_ratio:~>4");
+	expect("infer-r9.7", "depth 12 layers", "model.depth:~>12");
+	expect("infer-r9.8", "DEVICE_BATCH_SIZE 64 OOMs on 24GB", "train.device_batch_size:~>64");
+	/* a layer's index is no depth: sizes and counts are at least 1 */
+	expect("infer-r9.9", "U-Net skip connections with sigmoid gating (layer 0\xe2\x86\x92" "11, 1\xe2\x86\x92" "10)", "");
+	expect("infer-r9.10", "depth 0 -> 12", "");
+	/* a stop right after a parenthesis ends the sentence */
+	expect("infer-r9.11", "z-loss regularization 1e-4 (delta +0.005). z-loss is redundant with softcap=30", "");
+	expect("infer-r9.12", "depth 8 (was 6). Also raised matrix LR to 0.05",
+	       "model.depth:6>8|optim.matrix_lr:~>0.05");
+	/* a config constant is a setting though its words name a measure */
+	expect("infer-r9.13", "AUTOTUNE_MAX_MEMORY_FRACTION 0.90\xe2\x86\x92" "0.98 (hypothesis: lets autotune accept batch=4)",
+	       "desc.autotune_max_memory_fraction:0.9>0.98");
+	expect("infer-r9.14", "PEAK_VRAM_MB 8000 -> 9000", "");
+	expect("infer-r9.15", "VAL_BPB 0.98 -> 0.97", "");
+}
+
 /* make fuzz (infer) read one token past the end: a part noun looked for
  * where a name stood last (fuzz/corpus/infer/crash-part-past-end). The read
  * shows under ASan (make SAN=1 test); the result is checked like the
@@ -1088,6 +1116,7 @@ int main(void)
 	test_round6();
 	test_round7();
 	test_round8();
+	test_round9();
 	test_spans();
 	test_prose();
 	test_alias();
