@@ -115,7 +115,6 @@ static const struct var_def vars[] = {
 static const struct var_alias aliases[] = {
 	/* autoresearch names without a row below: GPTConfig's fields, the
 	 * prepare.py constants, and more prose spellings (issue 9). */
-	{ "sequence len", "model.seq_len", NULL }, { "seq length", "model.seq_len", NULL },
 	{ "context len", "model.seq_len", NULL }, { "ctx len", "model.seq_len", NULL },
 	{ "soft capping", "model.softcap", NULL }, { "logit soft capping", "model.softcap", NULL },
 	{ "softcapping", "model.softcap", NULL }, { "logit softcapping", "model.softcap", NULL },
@@ -126,15 +125,14 @@ static const struct var_alias aliases[] = {
 	{ "validation tokens", "train.eval_tokens", NULL },
 	{ "number of layers", "model.depth", NULL }, { "layer count", "model.depth", NULL },
 	{ "d model", "model.dim", NULL }, { "model width", "model.dim", NULL },
-	{ "embed dim", "model.dim", NULL }, { "n embed", "model.dim", NULL },
+	{ "n embed", "model.dim", NULL },
 	{ "n heads", "model.heads", NULL }, { "attention heads", "model.heads", NULL },
 	{ "number of heads", "model.heads", NULL }, { "head count", "model.heads", NULL },
-	{ "head size", "model.head_dim", NULL }, { "head dimension", "model.head_dim", NULL },
+	{ "head size", "model.head_dim", NULL },
 	{ "vocabulary size", "model.vocab_size", NULL }, { "n vocab", "model.vocab_size", NULL },
 	{ "sliding window pattern", "model.window_pattern", NULL },
 	{ "attention window pattern", "model.window_pattern", NULL },
 	{ "activation function", "model.activation", NULL },
-	{ "qk normalization", "model.qk_norm", NULL }, { "qk normalisation", "model.qk_norm", NULL },
 	{ "qknorm", "model.qk_norm", NULL },
 	{ "logit cap", "model.softcap", NULL }, { "logit softcapping", "model.softcap", NULL },
 	{ "softcapping", "model.softcap", NULL }, { "soft cap", "model.softcap", NULL },
@@ -143,16 +141,10 @@ static const struct var_alias aliases[] = {
 	{ "ffn expansion", "model.mlp_ratio", NULL }, { "mlp multiplier", "model.mlp_ratio", NULL },
 	{ "mlp hidden multiplier", "model.mlp_ratio", NULL },
 	{ "mlp hidden size multiplier", "model.mlp_ratio", NULL },
-	{ "rotary base", "model.rope_base", NULL }, { "rope freq base", "model.rope_base", NULL },
+	{ "rope freq base", "model.rope_base", NULL },
 	{ "dropout rate", "model.dropout", NULL },
-	{ "matrix learning rate", "optim.matrix_lr", NULL },
-	{ "muon learning rate", "optim.matrix_lr", NULL },
-	{ "embedding learning rate", "optim.embedding_lr", NULL },
 	{ "emb lr", "optim.embedding_lr", NULL }, { "wte lr", "optim.embedding_lr", NULL },
-	{ "unembedding learning rate", "optim.unembedding_lr", NULL },
-	{ "lm head learning rate", "optim.unembedding_lr", NULL },
 	{ "head lr", "optim.unembedding_lr", NULL },
-	{ "scalar learning rate", "optim.scalar_lr", NULL },
 	{ "betas", "optim.adam_betas", NULL }, { "adamw betas", "optim.adam_betas", NULL },
 	{ "adam b1", "optim.beta1", NULL }, { "adam b2", "optim.beta2", NULL },
 	{ "grad clipping", "optim.grad_clip", NULL }, { "gradient clip", "optim.grad_clip", NULL },
@@ -216,7 +208,6 @@ static const struct var_alias aliases[] = {
 	{ "num heads", "model.heads", NULL }, { "head dim", "model.head_dim", NULL },
 	{ "qk norm", "model.qk_norm", NULL }, { "seq len", "model.seq_len", NULL },
 	{ "max seq len", "model.seq_len", NULL },
-	{ "sequence length", "model.seq_len", NULL }, { "context length", "model.seq_len", NULL },
 	{ "aspect ratio", "model.aspect_ratio", NULL }, { "mlp ratio", "model.mlp_ratio", NULL },
 	{ "vocab", "model.vocab_size", NULL }, { "vocab size", "model.vocab_size", NULL },
 	{ "window pattern", "model.window_pattern", NULL },
@@ -226,9 +217,9 @@ static const struct var_alias aliases[] = {
 	{ "rope base", "model.rope_base", NULL }, { "rope theta", "model.rope_base", NULL },
 	{ "dropout", "model.dropout", NULL },
 	{ "matrix lr", "optim.matrix_lr", NULL }, { "muon lr", "optim.matrix_lr", NULL },
-	{ "embedding lr", "optim.embedding_lr", NULL }, { "embed lr", "optim.embedding_lr", NULL },
+	{ "embedding lr", "optim.embedding_lr", NULL },
 	{ "unembedding lr", "optim.unembedding_lr", NULL },
-	{ "unembed lr", "optim.unembedding_lr", NULL }, { "lm head lr", "optim.unembedding_lr", NULL },
+	{ "lm head lr", "optim.unembedding_lr", NULL },
 	{ "scalar lr", "optim.scalar_lr", NULL },
 	{ "weight decay", "optim.weight_decay", NULL }, { "wd", "optim.weight_decay", NULL },
 	{ "adam betas", "optim.adam_betas", NULL },
@@ -281,23 +272,19 @@ static const struct var_alias aliases[] = {
 	{ "linear warmdown", "sched.warmdown_shape", "linear" },
 	{ "final lr", "sched.final_lr_frac", NULL }, { "final lr fraction", "sched.final_lr_frac", NULL },
 	{ "final lr floor", "sched.final_lr_frac", NULL }, { "lr floor", "sched.final_lr_frac", NULL },
-	{ "device bs", "train.device_batch_size", NULL },
 	{ "train batch tokens", "train.total_batch_size", NULL },
 	{ "batch tokens", "train.total_batch_size", NULL },
 	{ "total batch tokens", "train.total_batch_size", NULL },
 	{ "eager mode", "impl.compile_mode", "eager" }, { "torch.compile", "impl.compile_mode", NULL },
 	{ "qk layernorm", "model.qk_norm", NULL }, { "model width", "model.dim", NULL },
-	{ "seq length", "model.seq_len", NULL }, { "sequence len", "model.seq_len", NULL },
 	{ "context len", "model.seq_len", NULL }, { "ctx len", "model.seq_len", NULL },
 	{ "soft capping", "model.softcap", NULL }, { "logit soft capping", "model.softcap", NULL },
 	{ "softcapping", "model.softcap", NULL }, { "logit softcapping", "model.softcap", NULL },
 	{ "context", "model.seq_len", NULL }, { "context size", "model.seq_len", NULL },
 	{ "context window", "model.seq_len", NULL }, { "ctx", "model.seq_len", NULL },
 	{ "block size", "model.seq_len", NULL }, { "beta 1", "optim.beta1", NULL },
-	{ "beta 2", "optim.beta2", NULL }, { "embedding learning rate", "optim.embedding_lr", NULL },
-	{ "matrix learning rate", "optim.matrix_lr", NULL },
-	{ "unembedding learning rate", "optim.unembedding_lr", NULL },
-	{ "scalar learning rate", "optim.scalar_lr", NULL }, { "warm up", "sched.warmup_ratio", NULL },
+	{ "beta 2", "optim.beta2", NULL },
+	{ "warm up", "sched.warmup_ratio", NULL },
 	{ "warm down", "sched.warmdown_ratio", NULL }, { "cool down", "sched.warmdown_ratio", NULL },
 	{ "ffn ratio", "model.mlp_ratio", NULL }, { "ffn mult", "model.mlp_ratio", NULL },
 	{ "logit cap", "model.softcap", NULL }, { "logits softcap", "model.softcap", NULL },
@@ -307,7 +294,7 @@ static const struct var_alias aliases[] = {
 	{ "all long windows", "model.window_pattern", "L" },
 	{ "all long attention windows", "model.window_pattern", "L" },
 	{ "aspect", "model.aspect_ratio", NULL }, { "layer", "model.depth", NULL },
-	{ "n heads", "model.heads", NULL }, { "qk normalization", "model.qk_norm", NULL },
+	{ "n heads", "model.heads", NULL },
 	{ "adamw betas", "optim.adam_betas", NULL }, { "betas", "optim.adam_betas", NULL },
 	/* Muon's one momentum is its beta1 ("Muon beta1=0.9"); the value the
 	 * warmup ramps it to is the "final momentum"; AR the aspect ratio
@@ -352,14 +339,66 @@ void varreg_normalise(const char *s, char *buf, size_t n)
 	buf[o] = '\0';
 }
 
-const struct var_alias *varreg_alias(const char *name)
+/* Words written in more than one way, each to the one the aliases use:
+ * a rule for every name instead of an alias for each ("embedding learning
+ * rate", "UNEMBED_LR", "device bs", "sequence length", "QK normalization",
+ * "rotary base" are each one name of the table). Whole words only. */
+static const struct { const char *word, *canonical; } synonyms[] = {
+	{ "learning rate", "lr" }, { "embed", "embedding" }, { "unembed", "unembedding" },
+	{ "bs", "batch size" }, { "sequence", "seq" }, { "length", "len" },
+	{ "normalization", "norm" }, { "normalisation", "norm" }, { "rotary", "rope" },
+	{ "dimension", "dim" },
+};
+
+int varreg_canonical(const char *norm, char *buf, size_t n)
 {
-	char norm[128];
-	varreg_normalise(name, norm, sizeof(norm));
+	size_t o = 0;
+	int changed = 0;
+	if (!n)
+		return 0;
+	for (const char *p = norm; *p && o + 1 < n;) {
+		size_t k = 0;
+		const char *to = NULL;
+		for (size_t i = 0; i < ARRAY_SIZE(synonyms) && !to; i++) {
+			k = strlen(synonyms[i].word);
+			if (!strncmp(p, synonyms[i].word, k) && (p[k] == ' ' || !p[k]))
+				to = synonyms[i].canonical;
+		}
+		if (!to) { /* a word as it is */
+			k = strcspn(p, " ");
+			to = p;
+		} else {
+			changed = 1;
+		}
+		size_t len = to == p ? k : strlen(to);
+		if (o + len + 1 >= n)
+			break;
+		memcpy(buf + o, to, len);
+		o += len;
+		p += k;
+		if (*p == ' ' && o + 1 < n)
+			buf[o++] = *p++;
+	}
+	buf[o] = '\0';
+	return changed;
+}
+
+static const struct var_alias *alias_exact(const char *norm)
+{
 	for (size_t i = 0; i < ARRAY_SIZE(aliases); i++)
 		if (!strcmp(aliases[i].name, norm))
 			return &aliases[i];
 	return NULL;
+}
+
+const struct var_alias *varreg_alias(const char *name)
+{
+	char norm[128], canon[160];
+	varreg_normalise(name, norm, sizeof(norm));
+	const struct var_alias *a = alias_exact(norm);
+	if (!a && varreg_canonical(norm, canon, sizeof(canon)))
+		a = alias_exact(canon);
+	return a;
 }
 
 int varreg_categorical(const struct var_def *d)

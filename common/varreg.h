@@ -48,8 +48,15 @@ const struct var_def *varreg_find(const char *key);
 
 size_t varreg_alias_count(void);
 const struct var_alias *varreg_alias_at(size_t i);
-/* The alias for a name as written (case, '_', '-' and spaces alike), or NULL. */
+/* The alias for a name as written (case, '_', '-' and spaces alike; a
+ * word written another way, varreg_canonical, as the table writes it), or
+ * NULL. */
 const struct var_alias *varreg_alias(const char *name);
+
+/* Normalised name norm with its words in the table's spelling
+ * ("embedding learning rate" -> "embedding lr", "device bs" -> "device
+ * batch size"); returns 1 when a word was rewritten. */
+int varreg_canonical(const char *norm, char *buf, size_t n);
 
 /* Lowercase, '_' / '-' / white space as one space, trimmed. */
 void varreg_normalise(const char *name, char *buf, size_t n);

@@ -29,6 +29,11 @@ characters other than letters and digits written `_`, none leading or trailing
 - **aliases**: names people write, normalised (lowercase; `_`, `-` and spaces
   as one space), so `MATRIX_LR`, `matrix-lr` and `Matrix LR` are one name;
   `(=v)` marks a name that implies the value v (`flash attention` → flash).
+  A few words are one word written two ways, in every name (common/varreg.c,
+  `synonyms`): `learning rate` is `lr`, `embed` `embedding`, `unembed`
+  `unembedding`, `bs` `batch size`, `sequence` `seq`, `length` `len`,
+  `normalization` `norm`, `rotary` `rope`, `dimension` `dim` — so `embedding
+  learning rate`, `UNEMBED_LR` and `device bs` resolve without an alias each.
 
 `ledger variables --alias NAME` resolves one name (exit 1 when it names no
 variable); see [ledger.md](ledger.md#variables).

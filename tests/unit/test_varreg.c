@@ -281,6 +281,19 @@ static void test_lookups(void)
 	CHECK("varreg-5.8", varreg_kind_of("desc.value_embeddings") == VAR_MATH);
 	CHECK("varreg-5.9", varreg_kind_of("impl.unheard_of") == VAR_IMPL);
 	CHECK("varreg-5.10", varreg_kind_of("data.other") == VAR_DATA);
+	/* one word written two ways (varreg_canonical): a rule, not an alias each */
+	CHECK("varreg-5.11", !strcmp(varreg_resolve("embedding learning rate", NULL), "optim.embedding_lr"));
+	CHECK("varreg-5.12", !strcmp(varreg_resolve("UNEMBED_LR", NULL), "optim.unembedding_lr"));
+	CHECK("varreg-5.13", !strcmp(varreg_resolve("device_bs", NULL), "train.device_batch_size"));
+	CHECK("varreg-5.14", !strcmp(varreg_resolve("Sequence Length", NULL), "model.seq_len"));
+	CHECK("varreg-5.15", !strcmp(varreg_resolve("QK normalization", NULL), "model.qk_norm"));
+	CHECK("varreg-5.16", varreg_resolve("learning rate", NULL) == NULL); /* "lr" alone is vague */
+	CHECK("varreg-5.17", varreg_resolve("embeddings", NULL) == NULL);     /* whole words only */
+	char canon[64];
+	CHECK("varreg-5.18", varreg_canonical("muon learning rate warmup", canon, sizeof(canon)) &&
+				     !strcmp(canon, "muon lr warmup"));
+	CHECK("varreg-5.19", !varreg_canonical("embeddings lr", canon, sizeof(canon)) &&
+				     !strcmp(canon, "embeddings lr"));
 	char buf[64];
 	varreg_desc_key("Value Embeddings", buf, sizeof(buf));
 	CHECK("varreg-6.1", !strcmp(buf, "desc.value_embeddings"));
