@@ -288,11 +288,8 @@ static const struct var_alias aliases[] = {
 	{ "warm down", "sched.warmdown_ratio", NULL }, { "cool down", "sched.warmdown_ratio", NULL },
 	{ "ffn ratio", "model.mlp_ratio", NULL }, { "ffn mult", "model.mlp_ratio", NULL },
 	{ "logit cap", "model.softcap", NULL }, { "logits softcap", "model.softcap", NULL },
-	/* every layer attending in full: the window pattern "L" */
-	{ "full context windows", "model.window_pattern", "L" },
-	{ "all full context windows", "model.window_pattern", "L" },
-	{ "all long windows", "model.window_pattern", "L" },
-	{ "all long attention windows", "model.window_pattern", "L" },
+	/* every layer attending in full ("all long windows"): a rule of the
+	 * grammar (ledger/describe.c, full_windows), no alias */
 	{ "aspect", "model.aspect_ratio", NULL }, { "layer", "model.depth", NULL },
 	{ "n heads", "model.heads", NULL },
 	{ "adamw betas", "optim.adam_betas", NULL }, { "betas", "optim.adam_betas", NULL },
@@ -347,7 +344,7 @@ static const struct { const char *word, *canonical; } synonyms[] = {
 	{ "learning rate", "lr" }, { "embed", "embedding" }, { "unembed", "unembedding" },
 	{ "bs", "batch size" }, { "sequence", "seq" }, { "length", "len" },
 	{ "normalization", "norm" }, { "normalisation", "norm" }, { "rotary", "rope" },
-	{ "dimension", "dim" },
+	{ "dimension", "dim" }, { "iterations", "steps" }, { "newton schulz", "ns" },
 };
 
 int varreg_canonical(const char *norm, char *buf, size_t n)

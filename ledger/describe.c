@@ -223,9 +223,7 @@ static const struct desc_name {
 	{ "value embed", "value_embeddings", 1 },
 	{ "n kv head", "n_kv_head", 0 }, { "n kv heads", "n_kv_head", 0 },
 	{ "kv heads", "n_kv_head", 0 }, { "ns steps", "ns_steps", 0 },
-	{ "ns iterations", "ns_steps", 0 }, { "newton schulz steps", "ns_steps", 0 },
-	{ "newton schulz iterations", "ns_steps", 0 }, { "muon ns steps", "ns_steps", 0 },
-	{ "muon ns iterations", "ns_steps", 0 },
+	{ "muon ns steps", "ns_steps", 0 }, /* "NS iterations", "Newton-Schulz steps": varreg_canonical */
 	{ "muon momentum warmup steps", "muon_momentum_warmup_steps", 0 },
 	{ "momentum warmup", "muon_momentum_warmup_steps", 0 },
 	{ "muon momentum ramp", "muon_momentum_warmup_steps", 0 },
@@ -265,8 +263,6 @@ static const struct desc_name {
 static const struct desc_value {
 	const char *spelling, *name, *value;
 } desc_values[] = {
-	{ "constant wd", "weight_decay_schedule", "constant" },
-	{ "constant weight decay", "weight_decay_schedule", "constant" },
 	{ "untie embeddings", "weight_tying", "false" }, { "untied embeddings", "weight_tying", "false" },
 	{ "untie weights", "weight_tying", "false" }, { "untied weights", "weight_tying", "false" },
 };
@@ -983,6 +979,14 @@ static int value_at(const struct reader *r, int p, int end, const char *var, int
 
 static const struct desc_value *find_desc_value(const char *spelling)
 {
+	/* "constant WD", "constant weight decay": autoresearch decays the
+	 * weight decay with the run's progress; constant is that schedule
+	 * removed, in any spelling of the knob */
+	static const struct desc_value constant_wd = { "constant", "weight_decay_schedule", "constant" };
+	const struct var_alias *al;
+	if (str_starts_with(spelling, "constant ") && (al = varreg_alias(spelling + 9)) &&
+	    !strcmp(al->key, "optim.weight_decay"))
+		return &constant_wd;
 	for (size_t i = 0; i < ARRAY_SIZE(desc_values); i++)
 		if (!strcmp(desc_values[i].spelling, spelling))
 			return &desc_values[i];
@@ -998,12 +1002,23 @@ static int find_desc_name_var(const char *var)
 	return 0;
 }
 
-static const struct desc_name *find_desc_name(const char *spelling)
+static const struct desc_name *desc_name_exact(const char *spelling)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(desc_names); i++)
 		if (!strcmp(desc_names[i].spelling, spelling))
 			return &desc_names[i];
 	return NULL;
+}
+
+/* As written, else with its words in the table's spelling (varreg_canonical:
+ * "Newton-Schulz iterations" is "ns steps"). */
+static const struct desc_name *find_desc_name(const char *spelling)
+{
+	char canon[160];
+	const struct desc_name *dn = desc_name_exact(spelling);
+	if (!dn && varreg_canonical(spelling, canon, sizeof(canon)))
+		dn = desc_name_exact(canon);
+	return dn;
 }
 
 /* desc.NAME: lower case, runs of anything but letters and digits as one '_'. */
@@ -1025,8 +1040,46 @@ static void desc_slug(const char *words, char *var, size_t n)
 }
 
 /* A known spelling: registry alias, desc spelling, or a dotted key. */
+/* "all full-context windows", "all-long attention windows", "all-full
+ * attention window pattern", "full context windows": every layer attends
+ * in full, the window pattern L. A rule of the words, not an alias for
+ * each of the ways four sources wrote it. */
+static int full_windows(const char *words)
+{
+	static const char *const full[] = { "full", "long", "global", "dense", NULL };
+	static const char *const kind[] = { "context", "causal", "attention", "attn", NULL };
+	char w[8][32];
+	int n = 0;
+	for (const char *p = words; *p && n < 8; n++) {
+		size_t k = strcspn(p, " ");
+		if (k >= sizeof(w[0]))
+			return 0;
+		memcpy(w[n], p, k);
+		w[n][k] = '\0';
+		p += k + (p[k] == ' ');
+	}
+	int i = !strcmp(w[0], "all");
+	if (i >= n || !in_list(w[i++], full))
+		return 0;
+	while (i < n && in_list(w[i], kind))
+		i++;
+	if (i >= n || (strcmp(w[i], "windows") && strcmp(w[i], "window")))
+		return 0;
+	i++;
+	i += i < n && !strcmp(w[i], "pattern");
+	/* one window alone ("full window") may be one layer's: "all" or a plural says every layer */
+	return i == n && (!strcmp(w[0], "all") || strstr(words, "windows"));
+}
+
 static int lookup_name(const char *words, struct name *nm)
 {
+	if (full_windows(words)) {
+		memset(nm, 0, sizeof(*nm));
+		snprintf(nm->var, sizeof(nm->var), "model.window_pattern");
+		nm->implied = "L";
+		nm->known = 1;
+		return 0;
+	}
 	const struct var_alias *al = varreg_alias(words);
 	const struct desc_name *dn = al ? NULL : find_desc_name(words);
 	const struct desc_value *dv = al || dn ? NULL : find_desc_value(words);
@@ -3268,8 +3321,8 @@ int describe_name_known(const char *var)
 					     "desc.warmdown_steps", "desc.warmdown_iters", NULL };
 	if (!str_starts_with(var, "desc."))
 		return varreg_find(var) != NULL;
-	if (find_desc_name_var(var) || in_list(var, steps))
-		return 1; /* steps: step_count_form's names, by their unit */
+	if (find_desc_name_var(var) || in_list(var, steps) || !strcmp(var, "desc.weight_decay_schedule"))
+		return 1; /* steps: step_count_form's names, by their unit; the schedule: find_desc_value's */
 	/* p_layers: "<technique>_layers" of a lexicon technique */
 	char stem[96];
 	size_t n = strlen(var);

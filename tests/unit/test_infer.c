@@ -1082,6 +1082,22 @@ static void test_round9(void)
 	       "desc.autotune_max_memory_fraction:0.9>0.98");
 	expect("infer-r9.14", "PEAK_VRAM_MB 8000 -> 9000", "");
 	expect("infer-r9.15", "VAL_BPB 0.98 -> 0.97", "");
+	/* words written two ways (varreg_canonical), rules instead of aliases */
+	expect("infer-r9.16", "UNEMBED_LR 0.012->0.03 hurts", "optim.unembedding_lr:0.012>0.03");
+	expect("infer-r9.17", "Muon learning rate 0.04->0.02", "optim.matrix_lr:0.04>0.02");
+	expect("infer-r9.18", "DEVICE_BS=64 (slower; 128 better)", "train.device_batch_size:~>64");
+	expect("infer-r9.19", "Newton-Schulz iterations 5 -> 4", "desc.ns_steps:5>4");
+	expect("infer-r9.20", "rotary base 10000 -> 5000", "model.rope_base:10000>5000");
+	/* every layer attending in full, however written */
+	expect("infer-r9.21", "all full-context windows (SSSL better)", "model.window_pattern:~>L");
+	expect("infer-r9.22", "all-full attention window pattern", "model.window_pattern:~>L");
+	expect("infer-r9.23", "all global windows", "model.window_pattern:~>L");
+	expect("infer-r9.24", "full window on the last layer", "");
+	/* constant weight decay: autoresearch's decay schedule removed */
+	expect("infer-r9.25", "constant weight decay: scheduled decay to 0 is better",
+	       "desc.weight_decay_schedule:~>constant");
+	expect("infer-r9.26", "constant WD (remove decay)", "desc.weight_decay_schedule:~>constant");
+	expect("infer-r9.27", "constant matrix lr", "");
 }
 
 /* make fuzz (infer) read one token past the end: a part noun looked for
