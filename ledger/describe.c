@@ -276,6 +276,7 @@ static const struct value_word {
 	{ "relu", "model.activation", "relu" }, { "relu2", "model.activation", "relu2" },
 	{ "relu\xc2\xb2", "model.activation", "relu2" }, { "relu^2", "model.activation", "relu2" },
 	{ "squared relu", "model.activation", "relu2" }, { "relu squared", "model.activation", "relu2" },
+	{ "relu square", "model.activation", "relu2" }, /* "ReLU-square" */
 	{ "muon", "optim.matrix_optimizer", "muon" }, { "adamw", "optim.matrix_optimizer", "adamw" },
 	{ "flash", "impl.attention", "flash" }, { "sdpa", "impl.attention", "sdpa" },
 	{ "naive", "impl.attention", "naive" }, { "fa2", "impl.attention", "fa2" },
@@ -1498,7 +1499,7 @@ static const char *const part_nouns[] = {
 	"layer", "gate", "norm", "bias", "kv", "query", "key", "vocab", "lm", "head", NULL
 };
 
-static int for_part_at(const struct reader *r, int q, int end);
+static int for_part_at(const struct reader *r, int q, int end, const char *var);
 
 static int finish(struct reader *r, const struct name *nm, const char *old_val,
 		  const char *new_val, int p, int q, int end)
@@ -1507,7 +1508,7 @@ static int finish(struct reader *r, const struct name *nm, const char *old_val,
 	int extra = 0;
 	if (str_starts_with(nm->var, "optim.") || str_starts_with(nm->var, "model.dropout") ||
 	    str_starts_with(nm->var, "model.softcap"))
-		if (for_part_at(r, q, end))
+		if (for_part_at(r, q, end, nm->var))
 			return q - p; /* "Increase weight decay for token embeddings": a part's knob, unnamed */
 	if (new_val && restated_at(r, q, end))
 		return q + 1 - p; /* taken, and nothing changed */
@@ -1529,8 +1530,12 @@ static int finish(struct reader *r, const struct name *nm, const char *old_val,
 /* "for token embeddings", "on the value embedding parameters", "in the
  * attention": a part of the model at q, which a change of a knob there
  * restricts to that part (another knob). "for all layers" is no part. */
-static int for_part_at(const struct reader *r, int q, int end)
+static int for_part_at(const struct reader *r, int q, int end, const char *var)
 {
+	/* "Increase softcap from 12 to 16 in output logits tanh": the output
+	 * logits are where the softcap is, no part of its own (an attention
+	 * softcap would be) */
+	static const char *const softcap_home[] = { "output", "lm", "final", "logit", "logits", NULL };
 	static const char *const preps[] = { "for", "on", "in", "of", "to", NULL };
 	static const char *const dets[] = { "the", "its", "each", "every", "per-layer", "token",
 					    "value", "input", "output", "only", NULL };
@@ -1538,6 +1543,8 @@ static int for_part_at(const struct reader *r, int q, int end)
 	if (!word_in(r, q, end, preps) || at(r, q + 1, end)->k == K_NUM)
 		return 0;
 	for (int i = q + 1; i < q + 5 && i < end; i++) {
+		if (!strcmp(var, "model.softcap") && word_in(r, i, end, softcap_home))
+			return 0;
 		if (word_in(r, i, end, part_nouns) && !word_is(r, i, end, "layer")) {
 			/* "weight decay 0.1 was applied to embeddings too": the
 			 * knob reaches one more part, it is still the knob */
@@ -2139,6 +2146,31 @@ static int paren_counts_steps(const struct reader *r, const struct tok *t)
 	return yes;
 }
 
+/* "Add a small LR warmup (5% of the time budget)", "Add dropout (p=0.1)":
+ * a numeric knob turned on with its value in the parenthesis after it —
+ * one value, as a share of the run, or "p=" / "rate=" and one value. 1
+ * and buf filled, else 0. */
+static int added_value(struct reader *r, int q, int end, const char *var, char *buf, size_t n)
+{
+	const struct tok *t = at(r, q, end);
+	if (t->k != K_PAREN)
+		return 0;
+	struct reader in;
+	reader_open(&in, r, t);
+	int m = in.tk.n, pct = -1, ok = 0;
+	if (m >= 3 && in.tk.t[0].k == K_WORD && (word_is(&in, 0, m, "p") || word_is(&in, 0, m, "rate")) &&
+	    in.tk.t[1].k == K_EQ && in.tk.t[2].k == K_NUM && m == 3)
+		pct = 2;
+	else if (m == 1 && in.tk.t[0].k == K_NUM)
+		pct = 0;
+	else if (run_share_at(&in, 0, m, &pct) != m)
+		pct = -1;
+	if (pct >= 0)
+		ok = value_at(&in, pct, m, var, 0, buf, n) == 0 && !out_of_range(var, buf);
+	reader_close(&in);
+	return ok;
+}
+
 /* toggle name: the name runs to the end of the phrase. */
 static int toggle_name(struct reader *r, int p, int end, int on)
 {
@@ -2167,6 +2199,18 @@ static int toggle_name(struct reader *r, int p, int end, int on)
 	    word_in(r, p + k, end, place) && at(r, p + k + 1, end)->k == K_WORD)
 		return 0; /* "add RMSNorm after embedding": which norm is named by its place */
 	const char *val = toggle_value(&nm, on);
+	char given[96];
+	static const char *const where[] = { "after", "before", "on", "in", "to", "for", "at", "between",
+					     "inside", "within", "into", NULL };
+	if (!val && on && added_value(r, p + k, end, nm.var, given, sizeof(given))) {
+		/* "Add dropout (p=0.2) after the attention output": that place's
+		 * dropout, another knob; "… (5% of the time budget) to improve
+		 * early training" is a purpose */
+		if (word_in(r, p + k + 1, end, where) && at(r, p + k + 2, end)->k == K_WORD &&
+		    !purpose_at(r, p + k + 1, end))
+			return 0;
+		return finish(r, &nm, NULL, given, p, p + k + 1, end); /* "add dropout (p=0.1)" */
+	}
 	if (!val)
 		return 0;
 	const struct tok *unit = at(r, p + k, end);
@@ -2611,6 +2655,14 @@ static int p_value_arrow(struct reader *r, int p, int end)
 		ka++;
 	for (int i = 0; replace && i < 3 && word_in(r, q + ka, end, value_nouns); i++)
 		ka++; /* "replace linear learning-rate decay with …" */
+	/* "Replace squared ReLU activation in MLP with GELU": the block the
+	 * value lives in, no part of its own (activations are the MLP's) */
+	static const char *const blocks[] = { "mlp", "mlps", "ffn", "block", "blocks", NULL };
+	if (replace && word_is(r, q + ka, end, "in")) {
+		int d = word_in(r, q + ka + 1, end, articles);
+		if (word_in(r, q + ka + 1 + d, end, blocks))
+			ka += 2 + d;
+	}
 	const struct tok *op = at(r, q + ka, end);
 	int with = replace &&
 		   ((op->k == K_SEP && op->sep == SEP_WITH) ||

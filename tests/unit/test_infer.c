@@ -1098,6 +1098,20 @@ static void test_round9(void)
 	       "desc.weight_decay_schedule:~>constant");
 	expect("infer-r9.26", "constant WD (remove decay)", "desc.weight_decay_schedule:~>constant");
 	expect("infer-r9.27", "constant matrix lr", "");
+	/* a place that is the knob's own home is no part of its own */
+	expect("infer-r9.28", "Increase softcap from 12 to 16 in output logits tanh to allow higher logit magnitude",
+	       "model.softcap:12>16");
+	expect("infer-r9.29", "Increase softcap from 12 to 16 in the attention logits", "");
+	expect("infer-r9.30", "Replace squared ReLU activation in MLP with GELU for smoother gradients",
+	       "model.activation:relu2>gelu");
+	expect("infer-r9.31", "Replace ReLU-square activation in MLP with SiLU (Swish)", "model.activation:relu2>silu");
+	/* a numeric knob added with its value in a parenthesis */
+	expect("infer-r9.32", "Add a small learning rate warmup (5% of the time budget) to improve early training stability",
+	       "sched.warmup_ratio:~>0.05");
+	expect("infer-r9.33", "add dropout (p=0.1)", "model.dropout:~>0.1");
+	expect("infer-r9.34", "Add dropout (p=0.2) after the attention output to improve regularization", "");
+	expect("infer-r9.35", "Add small weight decay (0.001) to the value embedding parameter group", "");
+	expect("infer-r9.36", "add warmup (lots)", "");
 }
 
 /* make fuzz (infer) read one token past the end: a part noun looked for
