@@ -135,7 +135,9 @@ static const char *const fillers[] = { "only", "the", "a", "an", "back", "to", "
 static const char *const modifiers[] = {
 	"small", "large", "longer", "shorter", "full", "higher", "lower", "new", "more", "less",
 	"bigger", "smaller", "tuned", "matrix", "dead", "plain", "current", "initial", "peak",
-	"muon", "adam", "larger", "wider", "deeper", "narrower", "shallower", NULL
+	"muon", "adam", "larger", "wider", "deeper", "narrower", "shallower",
+	"final", /* "remove final logit cap": the cap on the final logits */
+	NULL
 };
 /* A name we do not know that starts with one of these compares rather
  * than names: "use more data", "add more regularization". */
@@ -1896,6 +1898,10 @@ static int name_forms(struct reader *r, const struct name *nm, int p, int q, int
 	if ((t->k == K_EQ || t->k == K_COLON) && at(r, q + 1, end)->k == K_NUM &&
 	    counts_other(r, q + 2, end, var))
 		return 0;
+	/* "logit softcapping at 15.0": a known knob held at a value */
+	if (known && !(flags & F_WITH) && word_is(r, q, end, "at") && at(r, q + 1, end)->k == K_NUM &&
+	    VAL(q + 1, v.b, v.rb) && boundary(r, q + 2, end) && !p_result_at(r, q + 2, end))
+		return finish(r, nm, NULL, SIDE(v.b, v.rb), p, q + 2, end);
 	if ((t->k == K_EQ || t->k == K_COLON) && VAL(q + 1, v.a, v.ra)) {
 		if (at(r, q + 2, end)->k == K_ARROW && VAL(q + 3, v.b, v.rb))
 			return finish(r, nm, SIDE(v.a, v.ra), SIDE(v.b, v.rb), p, q + 4, end);

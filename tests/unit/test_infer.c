@@ -1112,6 +1112,13 @@ static void test_round9(void)
 	expect("infer-r9.34", "Add dropout (p=0.2) after the attention output to improve regularization", "");
 	expect("infer-r9.35", "Add small weight decay (0.001) to the value embedding parameter group", "");
 	expect("infer-r9.36", "add warmup (lots)", "");
+	/* "final" qualifies a name; a known knob held "at" a value */
+	expect("infer-r9.37", "remove final logit cap", "model.softcap:~>false");
+	expect("infer-r9.38", "final lr frac 0.0 -> 0.1", "sched.final_lr_frac:0>0.1");
+	expect("infer-r9.39", "logit softcapping at 15.0", "model.softcap:~>15");
+	expect("infer-r9.40", "depth 10 at batch 32", "model.depth:~>10");
+	expect("infer-r9.41", "MFU at 40%", "");
+	expect("infer-r9.42", "re-check depth 4 with softcap at 15", "model.depth:~>4");
 }
 
 /* make fuzz (infer) read one token past the end: a part noun looked for
