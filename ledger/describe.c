@@ -1223,8 +1223,15 @@ static int constant_name(const struct reader *r, int p)
  * are measured. */
 static int constant_setting(const struct reader *r, int p)
 {
+	/* what a constant's last word must not be: a measure's unit. Tokens,
+	 * steps and time count settings too ("TTT_CHUNK_TOKENS=32768",
+	 * "WARMUP_STEPS", "TIME_BUDGET") */
+	static const char *const measures[] = { "bpb", "mfu", "loss", "mb", "gb", "params", "vram",
+						"mem", "memory", "throughput", "speed", "latency",
+						"accuracy", "acc", "ppl", "perplexity", "score", NULL };
 	const char *w = r->tk.t[p].w, *last = strrchr(w, ' ');
-	return constant_name(r, p) && last && !is_result_name(last + 1) && !in_list(w, result_words);
+	return constant_name(r, p) && last && !in_list(last + 1, measures) && !is_rate(last + 1) &&
+	       !in_list(w, result_words);
 }
 
 /* Words that name which part of the model a registry knob is about
@@ -1617,6 +1624,24 @@ static int is_to(const struct reader *r, int p, int end)
 
 /* "warmdown reduced to 0.3", "LR back to 0.04", "weight decay of 0.1":
  * words between a name and its operator; returns where the operator is. */
+/* "Reduce weight decay for Muon optimizer to 0.05": autoresearch decays
+ * only the matrices Muon steps, so weight decay "for Muon" is the weight
+ * decay, no part's; the tokens to skip before the value, else 0. */
+static int muon_scope(const struct reader *r, int q, int end, const char *var)
+{
+	static const char *const what[] = { "optimizer", "params", "parameters", "matrices",
+					    "matrix", "weights", NULL };
+	if (strcmp(var, "optim.weight_decay") || !word_is(r, q, end, "for"))
+		return 0;
+	int s = q + 1 + word_is(r, q + 1, end, "the");
+	if (!word_is(r, s, end, "muon"))
+		return 0;
+	s++;
+	while (s - q < 6 && word_in(r, s, end, what))
+		s++;
+	return word_is(r, s, end, "to") || word_is(r, s, end, "from") || at(r, s, end)->k == K_ARROW ? s - q : 0;
+}
+
 static int skip_between(const struct reader *r, int q, int end, int known)
 {
 	static const char *const between[] = {
@@ -1853,6 +1878,7 @@ static int name_forms(struct reader *r, const struct name *nm, int p, int q, int
 	struct vals v;
 	if (nm->implied)
 		return 0; /* "AdamW to Muon": AdamW is a value */
+	q += muon_scope(r, q, end, nm->var);
 	q = skip_between(r, q, end, nm->known);
 	int n;
 	if ((n = step_count_form(r, nm, p, q, end)) || (n = run_share_form(r, nm, p, q, end)))

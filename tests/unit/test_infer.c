@@ -1119,6 +1119,13 @@ static void test_round9(void)
 	expect("infer-r9.40", "depth 10 at batch 32", "model.depth:~>10");
 	expect("infer-r9.41", "MFU at 40%", "");
 	expect("infer-r9.42", "re-check depth 4 with softcap at 15", "model.depth:~>4");
+	/* constants that count tokens or steps are settings; weight decay for Muon is the weight decay */
+	expect("infer-r9.43", "TTT-3 smoke test: TTT_EPOCHS=3, TTT_CHUNK_TOKENS=32768. val_bpb 9.380",
+	       "desc.ttt_epochs:~>3|desc.ttt_chunk_tokens:~>32768");
+	expect("infer-r9.44", "PEAK_VRAM_MB 8000 -> 9000", "");
+	expect("infer-r9.45", "Reduce weight decay for Muon optimizer to 0.05 to allow parameters to learn more freely",
+	       "optim.weight_decay:~>0.05");
+	expect("infer-r9.46", "weight decay for AdamW params to 0.01", "");
 }
 
 /* make fuzz (infer) read one token past the end: a part noun looked for
