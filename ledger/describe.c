@@ -1128,9 +1128,46 @@ static const char *const name_suffixes[] = {
 /* The longest known name of up to four words at p (leading modifiers
  * allowed, and a suffix from name_suffixes); returns its length in tokens,
  * 0 when none. */
+/* "learning rate for matrix params", "LR of the embeddings": a learning
+ * rate named by the part it is for, as "matrix LR" is; its length, or 0. */
+static int lr_of_part(const struct reader *r, int p, int end, struct name *nm)
+{
+	static const struct { const char *part, *name; } parts[] = {
+		{ "matrix", "matrix lr" }, { "matrices", "matrix lr" }, { "muon", "matrix lr" },
+		{ "embedding", "embedding lr" }, { "embeddings", "embedding lr" },
+		{ "unembedding", "unembedding lr" }, { "lm head", "unembedding lr" },
+		{ "scalar", "scalar lr" }, { "scalars", "scalar lr" },
+	};
+	static const char *const group[] = { "params", "parameters", "weights", "group", "param", NULL };
+	int q = p;
+	if (word_is(r, q, end, "lr"))
+		q++;
+	else if (word_is(r, q, end, "learning") && word_is(r, q + 1, end, "rate"))
+		q += 2;
+	else
+		return 0;
+	if (!word_is(r, q, end, "for") && !word_is(r, q, end, "of"))
+		return 0;
+	q += 1 + word_is(r, q + 1, end, "the");
+	for (size_t i = 0; i < ARRAY_SIZE(parts); i++) {
+		int k = strchr(parts[i].part, ' ') ? 2 : 1;
+		char words[64];
+		if (join_words(r, q, q + k, words, sizeof(words)) || strcmp(words, parts[i].part))
+			continue;
+		q += k;
+		while (word_in(r, q, end, group))
+			q++;
+		return lookup_name(parts[i].name, nm) ? 0 : q - p;
+	}
+	return 0;
+}
+
 static int lookup_known(const struct reader *r, int p, int end, struct name *nm)
 {
 	char words[400];
+	int lp = lr_of_part(r, p, end, nm);
+	if (lp)
+		return lp;
 	for (int k = 4; k >= 1; k--) {
 		if (p + k > end || join_words(r, p, p + k, words, sizeof(words)))
 			continue;
@@ -2631,7 +2668,19 @@ static int p_valueword(struct reader *r, int p, int end)
 {
 	int k;
 	const struct value_word *vw = value_word_at(r, p, end, NULL, &k);
-	if (!vw || !strcmp(vw->var, "sched.warmdown_shape") || !strcmp(vw->var, "impl.attention"))
+	/* "cosine LR decay", "cosine_decay", "Cosine LR schedule": a shape
+	 * word is the warmdown's only before a word of decay (alone,
+	 * "linear" and "cosine" name many things: "linear warmup") */
+	static const char *const decay_nouns[] = { "decay", "schedule", "annealing", "lr", NULL };
+	int shape = vw && !strcmp(vw->var, "sched.warmdown_shape");
+	if (shape) {
+		int d = k;
+		while (d < k + 2 && word_in(r, p + d, end, decay_nouns))
+			d++;
+		shape = d > k && (word_is(r, p + d - 1, end, "decay") || word_is(r, p + d - 1, end, "schedule") ||
+				  word_is(r, p + d - 1, end, "annealing"));
+	}
+	if (!vw || (!strcmp(vw->var, "sched.warmdown_shape") && !shape) || !strcmp(vw->var, "impl.attention"))
 		return 0;
 	while (word_in(r, p + k, end, value_nouns))
 		k++;

@@ -1044,7 +1044,9 @@ static void test_round8(void)
 	expect("infer-r8.51", "Increase the foo bar multiplier from 4x to 6x", "");
 	/* the old side of "instead of", a replaced knob's range, "but VERB",
 	 * the current setting, an edit that failed to apply, one LR name */
-	expect("infer-r8.52", "Add cosine LR schedule instead of linear warmdown", "");
+	/* round 9: "cosine LR schedule" is the shape, so the old side is read too
+	 * (the corpus labels elemcoll-sonnet46 row 8 so); "linear" is never new */
+	expect("infer-r8.52", "Add cosine LR schedule instead of linear warmdown", "sched.warmdown_shape:linear>cosine");
 	expect("infer-r8.53", "Replace adaptive cosine gradient clipping (1.0 to 0.3) with fixed clip norm of 1.0", "");
 	expect("infer-r8.54", "increase matrix LR (0.04 to 0.05)", "optim.matrix_lr:0.04>0.05");
 	expect("infer-r8.55", "Use the current best but add a small LR warmup of 2%", "sched.warmup_ratio:~>0.02");
@@ -1126,6 +1128,15 @@ static void test_round9(void)
 	expect("infer-r9.45", "Reduce weight decay for Muon optimizer to 0.05 to allow parameters to learn more freely",
 	       "optim.weight_decay:~>0.05");
 	expect("infer-r9.46", "weight decay for AdamW params to 0.01", "");
+	/* a shape word before a word of decay is the warmdown's shape */
+	expect("infer-r9.47", "cosine LR decay (EST_TOTAL_STEPS=200)", "sched.warmdown_shape:~>cosine");
+	expect("infer-r9.48", "Cosine LR schedule", "sched.warmdown_shape:~>cosine");
+	expect("infer-r9.49", "linear warmup", "");
+	expect("infer-r9.50", "cosine similarity loss", "");
+	/* a learning rate named by the part it is for */
+	expect("infer-r9.51", "increase learning rate for matrix params to 0.05", "optim.matrix_lr:~>0.05");
+	expect("infer-r9.52", "LR of the lm head 0.004 -> 0.008", "optim.unembedding_lr:0.004>0.008");
+	expect("infer-r9.53", "learning rate for the value embeddings 0.3", "");
 }
 
 /* make fuzz (infer) read one token past the end: a part noun looked for
