@@ -65,6 +65,12 @@ int ingest_ar_status(const char *word, const char **status, const char **decisio
 		{ "best", "ok", "keep" },
 		{ "reverted", "ok", "discard" },
 		{ "discarded", "ok", "discard" },
+		/* measured, the decision not taken (yet): a valid measurement
+		 * that is neither kept nor discarded (an MoE session's
+		 * "tentative" and "repair" rows; "missing", planned and never
+		 * run, has no measurement and stays refused) */
+		{ "tentative", "ok", NULL },
+		{ "repair", "ok", NULL },
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(map); i++)
 		if (str_ieq(word, map[i].word)) {

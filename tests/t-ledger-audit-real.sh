@@ -311,17 +311,18 @@ expect_eq audit-real-13.2 "... keep rate 6/24, 1 crash; the head_dim run one kno
 # three rows "Aborted before validation" / "at step 727" / "at step 600"
 # say discard with val_bpb 0.000000: no measurement, stored invalid, and
 # their changes are unresolved (true); the statuses 'tentative' and
-# 'repair' are no word ingest knows: those two rows are refused with
-# file:line (measured rows the ledger does not hold: said, never dropped
-# silently); keep rate 10 of 14; nothing repeated.
+# 'repair' are measured rows whose decision was not taken: stored with
+# status ok and no decision (round 9; they were refused with file:line),
+# so they are neither keeps nor discards: keep rate 10 of 14; nothing
+# repeated.
 "$LEDGER" --db ch.db ingest "$FIXTURES/real/changhan-moe-results.tsv" --hardware "NVIDIA H100 80GB HBM3" --campaign ch \
 	--started-at 2026-03-10T00:00:00Z >/dev/null 2>ch.err
 printf '{"name":"ch","baseline":"first valid run","search_space":["model.*","optim.*","sched.*","train.*"],"record_budget":50}\n' |
 	"$LEDGER" --db ch.db campaign add - >/dev/null
 "$LEDGER" --db ch.db audit --campaign ch --format json >ch.db.json
-expect_eq audit-real-14.1 "changhan: 17 runs, the tentative and repair rows refused with file:line" \
-	"17|2|changhan-moe-results.tsv:7: status 'tentative' is not keep, discard or crash|changhan-moe-results.tsv:10: status 'repair' is not keep, discard or crash" \
-	"$(sql ch.db "SELECT count(*) FROM runs")|$(sql ch.db "SELECT count(*) FROM quarantine")|$(grep -o "changhan-moe-results.tsv:[0-9]*: status '[a-z]*' is not keep, discard or crash" ch.err | paste -sd'|')"
+expect_eq audit-real-14.1 "changhan: 19 runs, the tentative and repair rows measured with no decision, nothing refused" \
+	"19|0|e1f81c1 ok - 0.954935|af12d68 ok - 0.943786" \
+	"$(sql ch.db "SELECT count(*) FROM runs")|$(sql ch.db "SELECT count(*) FROM quarantine")|$(sql ch.db "SELECT code_commit || ' ' || status || ' ' || coalesce(decision, '-') || ' ' || val_bpb FROM runs WHERE code_commit IN ('e1f81c1', 'af12d68') ORDER BY code_commit DESC" | paste -sd'|')"
 expect_eq audit-real-14.2 "... unresolved: the three aborted rows; keep rate 10/14, 3 without a measurement" \
 	"523dc00 7392e4d 9c582bf|10 4 3" \
 	"$(commits_of ch.db unresolved)|$(jq -r '.[] | select(.kind == "budget") | "\(.values.keeps) \(.values.discards) \(.values.crashes)"' ch.db.json)"

@@ -63,6 +63,10 @@ static void test_status(void)
 	CHECK("ingest-status-9", !ingest_ar_status("reverted", &st, &dec) && !strcmp(st, "ok") &&
 				 !strcmp(dec, "discard"));
 	CHECK("ingest-status-6", ingest_ar_status("", &st, &dec) == -1);
+	/* measured, the decision not taken; "missing" was never run */
+	CHECK("ingest-status-10", !ingest_ar_status("Tentative", &st, &dec) && !strcmp(st, "ok") && dec == NULL);
+	CHECK("ingest-status-11", !ingest_ar_status("repair", &st, &dec) && !strcmp(st, "ok") && dec == NULL);
+	CHECK("ingest-status-12", ingest_ar_status("missing", &st, &dec) == -1);
 }
 
 static void test_format_names(void)
