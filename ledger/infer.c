@@ -445,11 +445,11 @@ int infer_drop_restated(const struct change_list *parent_state, struct change_li
 	char ratio[32];
 	for (int i = 0; i < changes->n; i++) {
 		struct change *c = &changes->v[i];
-		/* "WARMDOWN_RATIO 0.5->0.3: GPU1 result" after a kept 0.5 -> 0.3:
-		 * the parent already has 0.3, so the run changed nothing of it,
-		 * whatever old side the text states (the kept experiment's,
-		 * restated; round 9 — before, a stated old side kept the change) */
-		const char *had = c->new_val ? known_value(parent_state, c->var, 1, ratio, sizeof(ratio)) : NULL;
+		/* "X 0.65 -> 0.6" where the state says 0.6: the text knows the
+		 * parent better than the state does, and is kept */
+		const char *had = c->new_val && !c->old_val
+					  ? known_value(parent_state, c->var, 1, ratio, sizeof(ratio))
+					  : NULL;
 		if (had && same_value(had, c->new_val)) {
 			change_free(c);
 			dropped++;

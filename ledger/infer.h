@@ -95,8 +95,8 @@ void infer_state_advance(struct change_list *state, const struct change_list *ch
 
 /* Drop from changes each one whose new value equals the value parent_state
  * knows for its variable (numbers numerically, text case-insensitively).
- * A change that states an old value is dropped too ("depth 4 -> 8" after
- * a kept depth 8 restates that experiment). Old values are not filled in
+ * A change that states its old value is kept (the text knows the parent
+ * better than the inferred state does). Old values are not filled in
  * here (infer_fill_old does, for ingest). Returns how many were
  * dropped. */
 int infer_drop_restated(const struct change_list *parent_state, struct change_list *changes);
