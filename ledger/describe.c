@@ -90,7 +90,13 @@
  * parenthesis giving a change in another unit, "FAILED TO APPLY:" rows
  * and the goal before "by VERB-ing" are no change; a parenthesis opening
  * with a known knob's transition, "LRs: matrix a->b …" and "but VERB" are
- * read (docs/ingest.md, "Evidence (round 8)", "Read (round 8)"). */
+ * read (docs/ingest.md, "Evidence (round 8)", "Read (round 8)").
+ * Round 9: a hyphen makes no value, a number before another plural noun
+ * counts it, sizes are at least 1, a stop after a parenthesis ends the
+ * sentence, capitals name a setting; words written two ways are one
+ * (varreg_canonical), full windows, constant WD, a knob's own place, a
+ * value added in a parenthesis, "at", "final", shape before decay, an LR
+ * named by its part (docs/ingest.md, "Round 9"). */
 #include "describe.h"
 #include "varreg.h"
 #include "util.h"
