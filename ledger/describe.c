@@ -1059,7 +1059,8 @@ static int full_windows(const char *words)
 	static const char *const kind[] = { "context", "causal", "attention", "attn", NULL };
 	char w[8][32];
 	int n = 0;
-	for (const char *p = words; *p && n < 8; n++) {
+	const char *p = words;
+	for (; *p && n < 8; n++) {
 		size_t k = strcspn(p, " ");
 		if (k >= sizeof(w[0]))
 			return 0;
@@ -1067,6 +1068,8 @@ static int full_windows(const char *words)
 		w[n][k] = '\0';
 		p += k + (p[k] == ' ');
 	}
+	if (*p || !n)
+		return 0; /* more words than any spelling of it has */
 	int i = !strcmp(w[0], "all");
 	if (i >= n || !in_list(w[i++], full))
 		return 0;
