@@ -118,3 +118,14 @@ expect_no_match infer-eval-3.3 "... without its text" "$out$err" SECRET
 printf '# source: test\ndepth 8 to 9\tmodel.depth 8 -> 9\n' >bad/d.tsv
 expect_code infer-eval-3.4 "a file without a split header exits 2" 2 "$EVAL" bad
 expect_code infer-eval-3.5 "a missing directory exits 2" 2 "$EVAL" nowhere
+
+# the options are documented where a user asks
+expect_code infer-eval-5.1 "--help exits 0" 0 "$EVAL" --help
+help=$out n=0
+for o in --heldout-total --show-heldout --given --by-kind --list-coined --keep-coined --loso; do
+	n=$((n + 1))
+	expect_match infer-eval-5.2.$n "... and explains $o" "$help" "^  $o +[a-z(]"
+done
+expect_code infer-eval-5.3 "an unknown option exits 2" 2 "$EVAL" --bogus
+expect_match infer-eval-5.4 "... naming it" "$err" "unknown option '--bogus'"
+expect_match infer-eval-5.5 "... and where the options are listed" "$err" 'infer-eval --help'

@@ -719,6 +719,27 @@ static void print_loso(char **names, int n, const struct tally *files, const cha
 	lexicon_n = 0;
 }
 
+static const char usage_text[] =
+	"usage: infer-eval [--show-heldout | --heldout-total] [--given] [--by-kind | --list-coined]\n"
+	"                  [--keep-coined] [--loso] [DIR]\n"
+	"\n"
+	"Scores the description grammar against the hand-written expectations in DIR\n"
+	"(default tests/fixtures/infer): correct / partly / wrong / missed per source.\n"
+	"\n"
+	"  --heldout-total  the held-out split as one total row, not a row per file\n"
+	"                   (whoever writes rules may see the aggregate alone)\n"
+	"  --show-heldout   also list the held-out files' failures (spoils the split)\n"
+	"  --given          score each line's third column (changes written as EXPECTED)\n"
+	"                   instead of running the grammar: checks the scorer itself\n"
+	"  --by-kind        tally inferred names by the evidence they came from\n"
+	"                   (registry key, lexicon, coined identifier, coined prose)\n"
+	"  --list-coined    as --by-kind, and list every coined desc.* name of a train line\n"
+	"  --keep-coined    keep the coined names the grammar's filter drops\n"
+	"  --loso           also score each train source with the spellings only it attests\n"
+	"                   left out of the lexicon (leave one source out)\n"
+	"\n"
+	"Exit status: 0 after a report, 2 for a usage error or a malformed file.\n";
+
 static int parse_args(int argc, char **argv, struct opts *o)
 {
 	o->dir = "tests/fixtures/infer";
@@ -737,11 +758,14 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			infer_keep_coined = 1;
 		else if (!strcmp(argv[i], "--loso"))
 			o->loso = 1;
-		else if (argv[i][0] != '-')
+		else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			fputs(usage_text, stdout);
+			exit(0);
+		} else if (argv[i][0] != '-')
 			o->dir = argv[i];
 		else {
 			rl_error("unknown option '%s'", argv[i]);
-			rl_hint("usage: infer-eval [--show-heldout | --heldout-total] [--given] [--by-kind | --list-coined] [--keep-coined] [--loso] [DIR]");
+			rl_hint("infer-eval --help lists the options");
 			return -1;
 		}
 	}
