@@ -467,7 +467,7 @@ static int family_for(void)
 			 cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev) == cudaSuccess &&
 			 major == 9 && minor == 0;
 	}
-	int f = selected_family >= 0 ? selected_family : hopper ? FLASH_WGMMA_PPN : FLASH_MMA_SYNC;
+	int f = selected_family >= 0 ? selected_family : hopper ? FLASH_WGMMA_PPQKV : FLASH_MMA_SYNC;
 	static int noted = -1;
 	if (f != noted) {
 		static const char *names[] = { "mma.sync", "wgmma (sm_90a), one warpgroup a block",
@@ -475,7 +475,12 @@ static int family_for(void)
 					       "wgmma (sm_90a), forward two warpgroups a block, backward one",
 					       "wgmma (sm_90a), forward warp-specialised ping-pong (2 stages), backward one warpgroup",
 					       "wgmma (sm_90a), forward warp-specialised ping-pong (3 stages), backward one warpgroup",
-					       "wgmma (sm_90a), forward warp-specialised ping-pong (128-key tiles), backward one warpgroup" };
+					       "wgmma (sm_90a), forward warp-specialised ping-pong (128-key tiles), backward one warpgroup",
+					       "wgmma (sm_90a), forward ping-pong (128-key tiles), dQ warp-specialised ping-pong, dK/dV one warpgroup",
+					       "wgmma (sm_90a), forward ping-pong (128-key tiles), dQ ping-pong with dO in registers, dK/dV one warpgroup",
+					       "wgmma (sm_90a), forward ping-pong (128-key tiles), dQ ping-pong, dK/dV warp-specialised",
+					       "wgmma (sm_90a), forward ping-pong (128-key tiles), dQ warp-specialised without turns, dK/dV warp-specialised",
+					       "wgmma (sm_90a), forward ping-pong (128-key tiles), dQ ping-pong, dK/dV warp-specialised (3 stages)" };
 		trace_note("flash: %s kernels", names[f]);
 		noted = f;
 	}
@@ -487,8 +492,19 @@ static int forward_width(int family)
 {
 	return family == FLASH_WGMMA_PP    ? 2
 	       : family == FLASH_WGMMA_PP3 ? 3
-	       : family == FLASH_WGMMA_PPN ? 4
+	       : family >= FLASH_WGMMA_PPN ? 4
 					   : family != FLASH_WGMMA_NARROW;
+}
+
+/* flash_wgmma_backward's mode for a wgmma family */
+static int backward_mode(int family)
+{
+	return family == FLASH_WGMMA_PPQ     ? 2
+	       : family == FLASH_WGMMA_PPQR  ? 3
+	       : family == FLASH_WGMMA_PPQKV ? 4
+	       : family == FLASH_WGMMA_PPQKV_NT ? 5
+	       : family == FLASH_WGMMA_PPQKV3 ? 6
+					     : family == FLASH_WGMMA_WIDE;
 }
 
 int flash_attention_forward(bf16 *att, float *lse2, const bf16 *q, const bf16 *k, const bf16 *v,
@@ -512,7 +528,7 @@ int flash_attention_backward(bf16 *dq, bf16 *dk, bf16 *dv, float *dsum, const bf
 	int f = family_for();
 	if (f != FLASH_MMA_SYNC)
 		return flash_wgmma_backward(dq, dk, dv, dsum, att, datt, lse2, q, k, v, ld, B, T, H, D,
-					    f == FLASH_WGMMA_WIDE, s);
+					    backward_mode(f), s);
 	long rows = (long)B * H * T;
 	trace_kernel("flash_dsum");
 	flash_dsum_kernel<<<ceil_div(rows, 8), 256, 0, s>>>(dsum, att, datt, B, T, H, D);
