@@ -660,7 +660,8 @@ static void flash_families(cublasHandle_t h, int timed, const char *only)
 								  { FLASH_WGMMA_PPQR, "flash wgmma fwd ping-pong 128-key, dQ ping-pong dO regs, dK/dV 1wg" },
 								  { FLASH_WGMMA_PPQKV, "flash wgmma fwd ping-pong 128-key, dQ ping-pong, dK/dV producer" },
 								  { FLASH_WGMMA_PPQKV_NT, "flash wgmma fwd ping-pong 128-key, dQ producer no turns, dK/dV producer" },
-								  { FLASH_WGMMA_PPQKV3, "flash wgmma fwd ping-pong 128-key, dQ ping-pong, dK/dV producer 3 stages" } };
+								  { FLASH_WGMMA_PPQKV3, "flash wgmma fwd ping-pong 128-key, dQ ping-pong, dK/dV producer 3 stages" },
+								  { FLASH_WGMMA_PPQ128KV, "flash wgmma fwd ping-pong 128-key, dQ producer 128-key, dK/dV producer" } };
 	for (auto f : fam) {
 		if (only && !strstr(only, (std::string(",") + std::to_string(f.family) + ",").c_str()))
 			continue;

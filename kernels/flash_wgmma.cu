@@ -164,39 +164,6 @@ __device__ __forceinline__ void load_pair(uint32_t buf, const bf16 *a, const bf1
 		load_tile_sw<D>(buf + FT * D * 2, b, gstride);
 }
 
-/* One step of the online softmax on a 64 x 64 score tile s (accumulator
- * layout): scale to the log2 domain, mask the diagonal tile, new row
- * maxima m, the factor alpha the old sums (and O) are scaled by, s
- * replaced by P = exp2(s - m), l the rescaled sums plus this thread's
- * part of the new ones (summed over the quad at the end). */
-__device__ __forceinline__ void softmax_step(float *s, float m[2], float l[2], float alpha[2], int diag, int r0,
-					     int g, int t, float sl2)
-{
-	float mx[2] = { -INFINITY, -INFINITY };
-#pragma unroll
-	for (int i = 0; i < 32; i++) {
-		int e = i & 3, row = r0 + g + (e >= 2 ? 8 : 0), col = (i >> 2) * 8 + 2 * t + (e & 1);
-		float x = s[i] * sl2;
-		if (diag && col > row)
-			x = -INFINITY;
-		s[i] = x;
-		mx[e >> 1] = fmaxf(mx[e >> 1], x);
-	}
-#pragma unroll
-	for (int i = 0; i < 2; i++) {
-		float mnew = fmaxf(m[i], quad_max(mx[i])); /* finite: column 0 is always visible */
-		alpha[i] = exp2f(m[i] - mnew);
-		m[i] = mnew;
-		l[i] *= alpha[i];
-	}
-#pragma unroll
-	for (int i = 0; i < 32; i++) {
-		float p = exp2f(s[i] - m[(i >> 1) & 1]);
-		s[i] = p;
-		l[(i >> 1) & 1] += p;
-	}
-}
-
 /* Software-pipelined over key tiles j (as FlashAttention-3 does inside a
  * warpgroup): iteration j issues S_j = Q K_j^T and O += P_{j-1} V_{j-1}
  * together, runs the softmax of S_j while the P V product is still on
@@ -249,7 +216,7 @@ flash_wg_forward_kernel(bf16 *att, float *lse2, const bf16 *q, const bf16 *k, co
 	scores_rs<D>(s, qa, sKb); /* S_0 */
 	wg_wait<0>();
 	wg_hold<32>(s);
-	softmax_step(s, m, l, alpha, qt == 0, r0, g, t, sl2);
+	softmax_step<64>(s, m, l, alpha, qt == 0, 0, r0, g, t, sl2);
 	acc_to_frags(pa, s);
 	__syncthreads(); /* both warpgroups are done with K_0 before K_2 replaces it */
 	for (int j = 1; j <= last; j++) {
@@ -267,7 +234,7 @@ flash_wg_forward_kernel(bf16 *att, float *lse2, const bf16 *q, const bf16 *k, co
 			acc_times_tile_wg<D>(o, pa, sVprev); /* O += P_{j-1} V_{j-1} */
 			wg_wait<1>();                        /* S_j; the P V product may still run */
 			wg_hold<32>(s);
-			softmax_step(s, m, l, alpha, j == qt, r0, g, t, sl2);
+			softmax_step<64>(s, m, l, alpha, j == qt, 0, r0, g, t, sl2);
 			wg_wait<0>();
 			wg_hold<D / 2>(o);
 #pragma unroll
@@ -495,37 +462,6 @@ __device__ __forceinline__ void pp_pv(float *o, const uint32_t pa[][4], uint32_t
 	wg_commit();
 }
 
-/* softmax_step for KN score columns; on the diagonal tile, query row
- * r (of the warpgroup's 64) sees key columns <= r + roff. */
-template <int KN>
-__device__ __forceinline__ void pp_softmax(float *s, float m[2], float l[2], float alpha[2], int diag, int roff,
-					   int r0, int g, int t, float sl2)
-{
-	float mx[2] = { -INFINITY, -INFINITY };
-#pragma unroll
-	for (int i = 0; i < KN / 2; i++) {
-		int e = i & 3, row = roff + r0 + g + (e >= 2 ? 8 : 0), col = (i >> 2) * 8 + 2 * t + (e & 1);
-		float x = s[i] * sl2;
-		if (diag && col > row)
-			x = -INFINITY;
-		s[i] = x;
-		mx[e >> 1] = fmaxf(mx[e >> 1], x);
-	}
-#pragma unroll
-	for (int i = 0; i < 2; i++) {
-		float mnew = fmaxf(m[i], quad_max(mx[i])); /* finite: column 0 is always visible */
-		alpha[i] = exp2f(m[i] - mnew);
-		m[i] = mnew;
-		l[i] *= alpha[i];
-	}
-#pragma unroll
-	for (int i = 0; i < KN / 2; i++) {
-		float p = exp2f(s[i] - m[(i >> 1) & 1]);
-		s[i] = p;
-		l[(i >> 1) & 1] += p;
-	}
-}
-
 template <int KN> __device__ __forceinline__ void pp_frags(uint32_t pa[][4], const float *p)
 {
 #pragma unroll
@@ -595,7 +531,7 @@ flash_wg_forward_pp_kernel(bf16 *att, float *lse2, const bf16 *q, const bf16 *k,
 	wg_wait<0>();
 	wg_hold<KN / 2>(s);
 	pp_release(bars + 2 * NS * 8, lane);
-	pp_softmax<KN>(s, m, l, alpha, jl == 0, roff, r0, g, t, sl2);
+	softmax_step<KN>(s, m, l, alpha, jl == 0, roff, r0, g, t, sl2);
 	pp_frags<KN>(pa, s);
 	for (int j = 1; j <= jl; j++) {
 		int st = j % NS, sp = (j - 1) % NS;
@@ -609,7 +545,7 @@ flash_wg_forward_pp_kernel(bf16 *att, float *lse2, const bf16 *q, const bf16 *k,
 		wg_wait<1>(); /* S_j; the P V product may still run */
 		wg_hold<KN / 2>(s);
 		pp_release(bars + (2 * NS + st) * 8, lane);
-		pp_softmax<KN>(s, m, l, alpha, j == jl, roff, r0, g, t, sl2);
+		softmax_step<KN>(s, m, l, alpha, j == jl, roff, r0, g, t, sl2);
 		wg_wait<0>();
 		wg_hold<D / 2>(o);
 		pp_release(bars + (3 * NS + sp) * 8, lane);
@@ -862,6 +798,33 @@ flash_wg_dq_kernel(bf16 *dq, float *dsum, const bf16 *q, const bf16 *k, const bf
    what the turns are worth). dsum = rowsum(dO * O) is computed and
    stored here, as in flash_wg_dq_kernel. */
 
+/* This thread's two query rows (row0, row0 + 8 of head bh): lse2, and
+ * dsum = rowsum(dO * O) (the four threads of a quad take D/4 columns
+ * each), stored for the dK/dV kernel, which runs next. */
+template <int D>
+__device__ __forceinline__ void dq_row_stats(float L[2], float Ds[2], float *dsum, const bf16 *att, const bf16 *datt,
+					     const float *lse2, int b, int bh, int h, int T, int C, int row0, int t)
+{
+#pragma unroll
+	for (int i = 0; i < 2; i++) {
+		long row = (long)bh * T + row0 + 8 * i;
+		long off = ((long)b * T + row0 + 8 * i) * C + h * D + t * (D / 4);
+		float acc = 0.f;
+#pragma unroll
+		for (int c = 0; c < D / 4; c += 8) {
+			bf16x8 x = { *reinterpret_cast<const uint4 *>(att + off + c) };
+			bf16x8 y = { *reinterpret_cast<const uint4 *>(datt + off + c) };
+#pragma unroll
+			for (int e = 0; e < 8; e++)
+				acc += x.get(e) * y.get(e);
+		}
+		Ds[i] = quad_sum(acc);
+		L[i] = lse2[row];
+		if (t == 0)
+			dsum[row] = Ds[i];
+	}
+}
+
 /* The turns, or none (TURNS false: both warpgroups issue when ready). */
 template <bool TURNS> __device__ __forceinline__ void dq_turn_begin(int cw, int turn, int n0)
 {
@@ -949,26 +912,8 @@ flash_wg_dq_pp_kernel(bf16 *dq, float *dsum, const bf16 *q, const bf16 *k, const
 	load_tile_sw<D>(sQ, q + ib + (long)qt * FT * is, is);
 	load_tile_sw<D>(sO, datt + ((long)b * T + (long)qt * FT) * C + h * D, C);
 	load_commit();
-	/* this thread's two rows: lse2, and dsum (for the dK/dV kernel, next) */
 	float L[2], Ds[2];
-#pragma unroll
-	for (int i = 0; i < 2; i++) {
-		long row = (long)bh * T + qt * FT + r0 + g + 8 * i;
-		long off = ((long)b * T + qt * FT + r0 + g + 8 * i) * C + h * D + t * (D / 4);
-		float acc = 0.f;
-#pragma unroll
-		for (int c = 0; c < D / 4; c += 8) {
-			bf16x8 x = { *reinterpret_cast<const uint4 *>(att + off + c) };
-			bf16x8 y = { *reinterpret_cast<const uint4 *>(datt + off + c) };
-#pragma unroll
-			for (int e = 0; e < 8; e++)
-				acc += x.get(e) * y.get(e);
-		}
-		Ds[i] = quad_sum(acc);
-		L[i] = lse2[row];
-		if (t == 0)
-			dsum[row] = Ds[i];
-	}
+	dq_row_stats<D>(L, Ds, dsum, att, datt, lse2, b, bh, h, T, C, qt * FT + r0 + g, t);
 	load_wait<0>();
 	asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"); /* dO is read by wgmma */
 	named_sync(4 + cw, WG); /* this warpgroup's Q and dO have landed */
@@ -1026,6 +971,100 @@ flash_wg_dq_pp_kernel(bf16 *dq, float *dsum, const bf16 *q, const bf16 *k, const
 	dq_turn_end<TURNS>(cw, qt + 1, n0);
 	wg_wait<0>();
 	wg_hold<D / 2>(dQ);
+	long base = (long)bh * T * D;
+#pragma unroll
+	for (int i = 0; i < 2; i++) {
+		long row = base + ((long)qt * FT + r0 + g + 8 * i) * D + 2 * t;
+#pragma unroll
+		for (int dt = 0; dt < D / 8; dt++)
+			*reinterpret_cast<__nv_bfloat162 *>(dq + row + dt * 8) =
+				__floats2bfloat162_rn(dQ[dt * 4 + 2 * i] * scale, dQ[dt * 4 + 2 * i + 1] * scale);
+	}
+}
+
+/* dQ with 128-key K and V tiles (2 stages; 192 KB of shared memory at
+   D = 128): S and dP as m64n128 products, half the waits, stage hand-overs
+   and loop iterations a key of the 64-key kernel above — the change that
+   gave the forward 7% (round 5). S, dP and dQ take 192 accumulator
+   registers, so Q and dO are read from shared memory and there is no
+   pipeline inside a warpgroup (dS of the previous tile would need 32
+   more) and no turns (they measured nothing in the 64-key kernel). On
+   the diagonal tile warpgroup 0's rows see only the first 64 keys. */
+template <int D>
+__global__ void __launch_bounds__(PP_THREADS, 1)
+flash_wg_dq_pp128_kernel(bf16 *dq, float *dsum, const bf16 *q, const bf16 *k, const bf16 *v, qkv_layout lay,
+			 const bf16 *att, const bf16 *datt, const float *lse2, int T, int H, float sl2, float scale)
+{
+	constexpr int TB = FT * D * 2, KN = 2 * FT, TK = KN * D * 2, NS = 2;
+	extern __shared__ unsigned char smem[];
+	/* Q and dO of each consumer, K stages, V stages, then the 4 NS barriers */
+	uint32_t s0 = smem_base_1024(smem), sKb = s0 + 4 * TB, sVb = sKb + NS * TK, bars = sVb + NS * TK;
+	int qb = gridDim.x - 1 - blockIdx.x; /* the longest rows first; also the last key tile */
+	int bh = blockIdx.y, b = bh / H, h = bh % H, C = H * D;
+	int lane = threadIdx.x % WARP;
+	long ib = b * lay.bs + h * lay.hs;
+	const int is = lay.row;
+	if (threadIdx.x == 0) {
+		for (int i = 0; i < 2 * NS; i++)
+			mbar_init(bars + i * 8, WG);
+		for (int i = 2 * NS; i < 4 * NS; i++)
+			mbar_init(bars + i * 8, 8);
+		asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+	}
+	__syncthreads(); /* the last block-wide barrier */
+	if (threadIdx.x >= 2 * WG) {
+		asm volatile("setmaxnreg.dec.sync.aligned.u32 40;\n" ::: "memory");
+		pp_produce<D, NS, KN>(sKb, sVb, bars, k + ib, v + ib, is, qb);
+		return;
+	}
+	asm volatile("setmaxnreg.inc.sync.aligned.u32 232;\n" ::: "memory");
+	int cw = threadIdx.x / WG, qt = qb * 2 + cw, roff = cw * FT;
+	int warp = threadIdx.x % WG / WARP, g = lane / 4, t = lane % 4, r0 = warp * 16;
+	uint32_t sQ = s0 + cw * 2 * TB, sO = sQ + TB;
+	load_tile_sw<D>(sQ, q + ib + (long)qt * FT * is, is);
+	load_tile_sw<D>(sO, datt + ((long)b * T + (long)qt * FT) * C + h * D, C);
+	load_commit();
+	float L[2], Ds[2];
+	dq_row_stats<D>(L, Ds, dsum, att, datt, lse2, b, bh, h, T, C, qt * FT + r0 + g, t);
+	load_wait<0>();
+	asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"); /* Q, dO are read by wgmma */
+	named_sync(4 + cw, WG);
+	float dQ[D / 2];
+#pragma unroll
+	for (int i = 0; i < D / 2; i++)
+		dQ[i] = 0.f;
+	for (int j = 0; j <= qb; j++) {
+		int st = j % NS, par = (j / NS) & 1;
+		uint32_t sK = sKb + st * TK, sV = sVb + st * TK;
+		pp_acquire(bars + st * 8, par);        /* K_j */
+		pp_acquire(bars + (NS + st) * 8, par); /* V_j */
+		float s[KN / 2], dp[KN / 2];
+		wg_fence();
+#pragma unroll
+		for (int kk = 0; kk < D / 16; kk++)
+			wg_ss_n128(s, desc_k(sQ, kk), desc_k_rows<KN>(sK, kk), kk > 0); /* S = Q K^T */
+#pragma unroll
+		for (int kk = 0; kk < D / 16; kk++)
+			wg_ss_n128(dp, desc_k(sO, kk), desc_k_rows<KN>(sV, kk), kk > 0); /* dP = dO V^T */
+		wg_commit();
+		wg_wait<0>();
+		wg_hold<KN / 2>(s);
+		wg_hold<KN / 2>(dp);
+		pp_release(bars + (3 * NS + st) * 8, lane); /* V_j */
+#pragma unroll
+		for (int n = 0; n < KN / 2; n++) {
+			int e = n & 3, i = roff + r0 + g + (e >= 2 ? 8 : 0), c = (n >> 2) * 8 + 2 * t + (e & 1);
+			float p = j == qb && c > i ? 0.f : exp2f(s[n] * sl2 - L[e >> 1]);
+			dp[n] = p * (dp[n] - Ds[e >> 1]); /* dS */
+		}
+		uint32_t da[KN / 16][4];
+		pp_frags<KN>(da, dp);
+		wg_fence();
+		pp_pv<D, KN>(dQ, da, sK); /* dQ += dS K */
+		wg_wait<0>();
+		wg_hold<D / 2>(dQ);
+		pp_release(bars + (2 * NS + st) * 8, lane); /* K_j */
+	}
 	long base = (long)bh * T * D;
 #pragma unroll
 	for (int i = 0; i < 2; i++) {
@@ -1250,6 +1289,24 @@ static int wg_dq_pp_d(bf16 *dq, float *dsum, const bf16 *att, const bf16 *datt, 
 	return 0;
 }
 
+template <int D>
+static int wg_dq_pp128_d(bf16 *dq, float *dsum, const bf16 *att, const bf16 *datt, const float *lse2, const bf16 *q,
+			 const bf16 *k, const bf16 *v, qkv_layout lay, int B, int T, int H, cudaStream_t s)
+{
+	constexpr int NS = 2;
+	static int ready;
+	size_t bytes = tiles_bytes(4 + 4 * NS, D, 4 * NS * 8); /* K, V stages of 128 rows: 2 tiles each */
+	if (!ready && smem_opt_in(flash_wg_dq_pp128_kernel<D>, bytes))
+		return -1;
+	ready = 1;
+	float scale = 1.f / sqrtf((float)D), sl2 = LOG2E * scale;
+	trace_kernel("flash_backward_dq");
+	flash_wg_dq_pp128_kernel<D><<<dim3(T / (2 * FT), B * H), PP_THREADS, bytes, s>>>(dq, dsum, q, k, v, lay, att,
+											 datt, lse2, T, H, sl2, scale);
+	KERNEL_CHECK();
+	return 0;
+}
+
 template <int D, int WGS>
 static int wg_dkdv_d(bf16 *dk, bf16 *dv, const float *dsum, const bf16 *datt, const float *lse2, const bf16 *q,
 		     const bf16 *k, const bf16 *v, qkv_layout lay, int B, int T, int H, cudaStream_t s)
@@ -1287,15 +1344,17 @@ static int wg_dkdv_pp_d(bf16 *dk, bf16 *dv, const float *dsum, const bf16 *datt,
 /* mode: 0 one warpgroup a block, 1 two in step, 2 (3) the warp-specialised
  * dQ with dO from shared memory (registers) and the one-warpgroup dK/dV;
  * 4 both warp-specialised (dO from shared memory, dK/dV in 2 stages), 5
- * the same with dQ's turns left out, 6 with 3 dK/dV stages. dQ first: it
- * computes dsum, which the dK/dV kernel reads. */
+ * the same with dQ's turns left out, 6 with 3 dK/dV stages, 7 with dQ on
+ * 128-key tiles. dQ first: it computes dsum, which the dK/dV kernel
+ * reads. */
 template <int D>
 static int wg_backward_d(bf16 *dq, bf16 *dk, bf16 *dv, float *dsum, const bf16 *att, const bf16 *datt,
 			 const float *lse2, const bf16 *q, const bf16 *k, const bf16 *v, int ld, int B, int T,
 			 int H, int mode, cudaStream_t s)
 {
 	qkv_layout lay = qkv_layout_of(ld, H, T, D);
-	int rc = mode == 3   ? wg_dq_pp_d<D, true, true>(dq, dsum, att, datt, lse2, q, k, v, lay, B, T, H, s)
+	int rc = mode == 7   ? wg_dq_pp128_d<D>(dq, dsum, att, datt, lse2, q, k, v, lay, B, T, H, s)
+		 : mode == 3 ? wg_dq_pp_d<D, true, true>(dq, dsum, att, datt, lse2, q, k, v, lay, B, T, H, s)
 		 : mode == 5 ? wg_dq_pp_d<D, false, false>(dq, dsum, att, datt, lse2, q, k, v, lay, B, T, H, s)
 		 : mode >= 2 ? wg_dq_pp_d<D, false, true>(dq, dsum, att, datt, lse2, q, k, v, lay, B, T, H, s)
 		 : mode == 1 ? wg_dq_d<D, 2>(dq, dsum, att, datt, lse2, q, k, v, lay, B, T, H, s)
