@@ -642,11 +642,12 @@ static void check_matmul(mm_ctx *m)
 	CU(cudaFree(X)); CU(cudaFree(Wt)); CU(cudaFree(Y)); CU(cudaFree(DW));
 }
 
-/* every flash kernel family: mma.sync, wgmma with one or two warpgroups
- * a block, forward two and backward one, and the warp-specialised
- * ping-pong forward (64-key tiles in 2 or 3 stages, 128-key tiles) with
- * the one-warpgroup backward; checks only or also timed */
-static void flash_families(cublasHandle_t h, int timed)
+/* every flash kernel family (or those named in only, ",N,M,"): mma.sync,
+ * wgmma with one or two warpgroups a block, forward two and backward one,
+ * the warp-specialised ping-pong forward (64-key tiles in 2 or 3 stages,
+ * 128-key tiles) with the one-warpgroup backward, then with the dQ and
+ * dK/dV kernels warp-specialised too; checks only or also timed */
+static void flash_families(cublasHandle_t h, int timed, const char *only)
 {
 	const struct { int family; const char *name; } fam[] = { { FLASH_MMA_SYNC, "flash mma.sync" },
 								  { FLASH_WGMMA_NARROW, "flash wgmma 1wg" },
@@ -654,8 +655,16 @@ static void flash_families(cublasHandle_t h, int timed)
 								  { FLASH_WGMMA, "flash wgmma fwd 2wg bwd 1wg" },
 								  { FLASH_WGMMA_PP, "flash wgmma fwd ping-pong bwd 1wg" },
 								  { FLASH_WGMMA_PP3, "flash wgmma fwd ping-pong 3 stages bwd 1wg" },
-								  { FLASH_WGMMA_PPN, "flash wgmma fwd ping-pong 128-key tiles bwd 1wg" } };
+								  { FLASH_WGMMA_PPN, "flash wgmma fwd ping-pong 128-key tiles bwd 1wg" },
+								  { FLASH_WGMMA_PPQ, "flash wgmma fwd ping-pong 128-key, dQ ping-pong, dK/dV 1wg" },
+								  { FLASH_WGMMA_PPQR, "flash wgmma fwd ping-pong 128-key, dQ ping-pong dO regs, dK/dV 1wg" },
+								  { FLASH_WGMMA_PPQKV, "flash wgmma fwd ping-pong 128-key, dQ ping-pong, dK/dV producer" },
+								  { FLASH_WGMMA_PPQKV_NT, "flash wgmma fwd ping-pong 128-key, dQ producer no turns, dK/dV producer" },
+								  { FLASH_WGMMA_PPQKV3, "flash wgmma fwd ping-pong 128-key, dQ ping-pong, dK/dV producer 3 stages" },
+								  { FLASH_WGMMA_PPQ128KV, "flash wgmma fwd ping-pong 128-key, dQ producer 128-key, dK/dV producer" } };
 	for (auto f : fam) {
+		if (only && !strstr(only, (std::string(",") + std::to_string(f.family) + ",").c_str()))
+			continue;
 		flash_select_kernels(f.family);
 		flash_family_name = f.name;
 		check_flash(h, TH, TD);
@@ -666,23 +675,26 @@ static void flash_families(cublasHandle_t h, int timed)
 	flash_select_kernels(-1);
 }
 
-/* bench_kernels: every check and timing; bench_kernels flash [time]: the
- * flash and rotary checks alone (small shapes: fast enough for
- * compute-sanitizer), with the flash timings at the default shape. */
+/* bench_kernels: every check and timing; bench_kernels flash [time
+ * [N,M,...]]: the flash and rotary checks alone (small shapes: fast enough
+ * for compute-sanitizer), with the flash timings at the default shape;
+ * N,M,...: of those flash kernel families only (kernels.h's FLASH_*). */
 int main(int argc, char **argv)
 {
 	mm_ctx m;
 	cublasHandle_t h;
 	OK(mm_init(&m));
 	DIE_IF(cublasCreate(&h) != CUBLAS_STATUS_SUCCESS, "cublasCreate failed");
-	if ((argc == 2 || argc == 3) && !strcmp(argv[1], "flash")) {
-		int timed = argc == 3 && !strcmp(argv[2], "time");
+	if (argc >= 2 && argc <= 4 && !strcmp(argv[1], "flash")) {
+		int timed = argc >= 3 && !strcmp(argv[2], "time");
+		/* a third word N,M,...: only those families (",N,M,..," to match whole numbers) */
+		std::string only = argc == 4 ? "," + std::string(argv[3]) + "," : "";
 		if (timed)
 			ceil_ = measure_ceilings(&m);
 		check_rotary(TH, TD, 0);
 		check_rotary(TH, TD, 1);
 		check_rotary(2, 24, 0);
-		flash_families(h, timed);
+		flash_families(h, timed, argc == 4 ? only.c_str() : NULL);
 		print_table();
 		cublasDestroy(h);
 		mm_release(&m);
@@ -702,7 +714,7 @@ int main(int argc, char **argv)
 	time_rotary(0);
 	check_attention(h);
 	time_attention(h);
-	flash_families(h, 1);
+	flash_families(h, 1, NULL);
 	check_relu2();
 	check_xent();
 	check_adamw();

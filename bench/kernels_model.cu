@@ -170,6 +170,14 @@ static void check_steps(const char *optimizer, int fused_adamw)
 	model_release(&cm);
 }
 
+/* "N" -> a flash kernel family (kernels.h's FLASH_*), else -1. */
+static int family_number(const char *digits)
+{
+	char *end;
+	long n = strtol(digits, &end, 10);
+	return *digits >= '0' && *digits <= '9' && !*end && n < FLASH_FAMILIES ? (int)n : -1;
+}
+
 /* "flash,recompute,…" -> options; 0 ok. */
 static int parse_impl(struct gpu_options *o, int *graphs, const char *list)
 {
@@ -183,8 +191,8 @@ static int parse_impl(struct gpu_options *o, int *graphs, const char *list)
 		else if (!strcmp(w, "unfused_xent")) o->fused_xent = 0;
 		else if (!strcmp(w, "autotune")) o->autotune = 1;
 		else if (!strcmp(w, "graphs")) *graphs = 1;
-		else if (!strncmp(w, "family", 6) && w[6] >= '0' && w[6] <= '6' && !w[7])
-			flash_select_kernels(w[6] - '0'); /* kernels.h's FLASH_* */
+		else if (!strncmp(w, "family", 6) && family_number(w + 6) >= 0)
+			flash_select_kernels(family_number(w + 6)); /* kernels.h's FLASH_* */
 		else {
 			fprintf(stderr, "bench: unknown impl word '%s'\n", w);
 			return -1;

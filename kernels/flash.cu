@@ -156,34 +156,8 @@ flash_forward_kernel(bf16 *att, float *lse2, const bf16 *q, const bf16 *k, const
 		for (int nt = 0; nt < 8; nt++)
 			s[nt][0] = s[nt][1] = s[nt][2] = s[nt][3] = 0.f;
 		rows_times_tile_t<D>(s, sQ, r0, sK, lane);
-		float mx[2] = { -INFINITY, -INFINITY };
-#pragma unroll
-		for (int nt = 0; nt < 8; nt++)
-#pragma unroll
-			for (int e = 0; e < 4; e++) {
-				int row = r0 + g + (e >= 2 ? 8 : 0), col = nt * 8 + 2 * t + (e & 1);
-				float x = s[nt][e] * sl2;
-				if (kt == qt && col > row)
-					x = -INFINITY;
-				s[nt][e] = x;
-				mx[e >> 1] = fmaxf(mx[e >> 1], x);
-			}
 		float alpha[2];
-#pragma unroll
-		for (int i = 0; i < 2; i++) {
-			float mnew = fmaxf(m[i], quad_max(mx[i])); /* finite: column 0 is always visible */
-			alpha[i] = exp2f(m[i] - mnew);
-			m[i] = mnew;
-			l[i] *= alpha[i];
-		}
-#pragma unroll
-		for (int nt = 0; nt < 8; nt++)
-#pragma unroll
-			for (int e = 0; e < 4; e++) {
-				float p = exp2f(s[nt][e] - m[e >> 1]);
-				s[nt][e] = p;
-				l[e >> 1] += p; /* this thread's part; summed over the quad at the end */
-			}
+		softmax_step<64>(&s[0][0], m, l, alpha, kt == qt, 0, r0, g, t, sl2);
 #pragma unroll
 		for (int dt = 0; dt < D / 8; dt++) {
 			o[dt][0] *= alpha[0];
@@ -467,7 +441,7 @@ static int family_for(void)
 			 cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev) == cudaSuccess &&
 			 major == 9 && minor == 0;
 	}
-	int f = selected_family >= 0 ? selected_family : hopper ? FLASH_WGMMA_PPN : FLASH_MMA_SYNC;
+	int f = selected_family >= 0 ? selected_family : hopper ? FLASH_WGMMA_PPQ128KV : FLASH_MMA_SYNC;
 	static int noted = -1;
 	if (f != noted) {
 		static const char *names[] = { "mma.sync", "wgmma (sm_90a), one warpgroup a block",
@@ -475,7 +449,13 @@ static int family_for(void)
 					       "wgmma (sm_90a), forward two warpgroups a block, backward one",
 					       "wgmma (sm_90a), forward warp-specialised ping-pong (2 stages), backward one warpgroup",
 					       "wgmma (sm_90a), forward warp-specialised ping-pong (3 stages), backward one warpgroup",
-					       "wgmma (sm_90a), forward warp-specialised ping-pong (128-key tiles), backward one warpgroup" };
+					       "wgmma (sm_90a), forward warp-specialised ping-pong (128-key tiles), backward one warpgroup",
+					       "wgmma (sm_90a), forward ping-pong (128-key tiles), dQ warp-specialised ping-pong, dK/dV one warpgroup",
+					       "wgmma (sm_90a), forward ping-pong (128-key tiles), dQ ping-pong with dO in registers, dK/dV one warpgroup",
+					       "wgmma (sm_90a), forward ping-pong (128-key tiles), dQ ping-pong, dK/dV warp-specialised",
+					       "wgmma (sm_90a), forward ping-pong (128-key tiles), dQ warp-specialised without turns, dK/dV warp-specialised",
+					       "wgmma (sm_90a), forward ping-pong (128-key tiles), dQ ping-pong, dK/dV warp-specialised (3 stages)",
+					       "wgmma (sm_90a), forward ping-pong (128-key tiles), dQ warp-specialised (128-key tiles), dK/dV warp-specialised" };
 		trace_note("flash: %s kernels", names[f]);
 		noted = f;
 	}
@@ -487,8 +467,20 @@ static int forward_width(int family)
 {
 	return family == FLASH_WGMMA_PP    ? 2
 	       : family == FLASH_WGMMA_PP3 ? 3
-	       : family == FLASH_WGMMA_PPN ? 4
+	       : family >= FLASH_WGMMA_PPN ? 4
 					   : family != FLASH_WGMMA_NARROW;
+}
+
+/* flash_wgmma_backward's mode for a wgmma family */
+static int backward_mode(int family)
+{
+	return family == FLASH_WGMMA_PPQ     ? 2
+	       : family == FLASH_WGMMA_PPQR  ? 3
+	       : family == FLASH_WGMMA_PPQKV ? 4
+	       : family == FLASH_WGMMA_PPQKV_NT ? 5
+	       : family == FLASH_WGMMA_PPQKV3 ? 6
+	       : family == FLASH_WGMMA_PPQ128KV ? 7
+					     : family == FLASH_WGMMA_WIDE;
 }
 
 int flash_attention_forward(bf16 *att, float *lse2, const bf16 *q, const bf16 *k, const bf16 *v,
@@ -512,7 +504,7 @@ int flash_attention_backward(bf16 *dq, bf16 *dk, bf16 *dv, float *dsum, const bf
 	int f = family_for();
 	if (f != FLASH_MMA_SYNC)
 		return flash_wgmma_backward(dq, dk, dv, dsum, att, datt, lse2, q, k, v, ld, B, T, H, D,
-					    f == FLASH_WGMMA_WIDE, s);
+					    backward_mode(f), s);
 	long rows = (long)B * H * T;
 	trace_kernel("flash_dsum");
 	flash_dsum_kernel<<<ceil_div(rows, 8), 256, 0, s>>>(dsum, att, datt, B, T, H, D);

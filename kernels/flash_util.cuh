@@ -92,4 +92,40 @@ __device__ __forceinline__ float quad_sum(float v)
 	return v + __shfl_xor_sync(0xffffffffu, v, 2);
 }
 
+/* One step of the online softmax on a 64 x KN score tile s (the wgmma
+ * accumulator layout; flash.cu's s[KN/8][4] is the same order): scale to
+ * the log2 domain, mask the diagonal tile (there query row r of the 64
+ * sees key columns <= r + roff), new row maxima m, the factor alpha the
+ * old sums (and O) are scaled by, s replaced by P = exp2(s - m), l the
+ * rescaled sums plus this thread's part of the new ones (summed over the
+ * quad at the end). Rows r0 + g and r0 + g + 8 are this thread's. */
+template <int KN>
+__device__ __forceinline__ void softmax_step(float *s, float m[2], float l[2], float alpha[2], int diag, int roff,
+					     int r0, int g, int t, float sl2)
+{
+	float mx[2] = { -INFINITY, -INFINITY };
+#pragma unroll
+	for (int i = 0; i < KN / 2; i++) {
+		int e = i & 3, row = roff + r0 + g + (e >= 2 ? 8 : 0), col = (i >> 2) * 8 + 2 * t + (e & 1);
+		float x = s[i] * sl2;
+		if (diag && col > row)
+			x = -INFINITY;
+		s[i] = x;
+		mx[e >> 1] = fmaxf(mx[e >> 1], x);
+	}
+#pragma unroll
+	for (int i = 0; i < 2; i++) {
+		float mnew = fmaxf(m[i], quad_max(mx[i])); /* finite: column 0 is always visible */
+		alpha[i] = exp2f(m[i] - mnew);
+		m[i] = mnew;
+		l[i] *= alpha[i];
+	}
+#pragma unroll
+	for (int i = 0; i < KN / 2; i++) {
+		float p = exp2f(s[i] - m[(i >> 1) & 1]);
+		s[i] = p;
+		l[(i >> 1) & 1] += p;
+	}
+}
+
 #endif

@@ -19,8 +19,9 @@
  * rows. Measured (docs/performance.md): of these the forward is fastest
  * with two (one block an SM either way, by registers), the backward with
  * one (two independent blocks an SM beat two warpgroups kept in step);
- * the warp-specialised forward further down beats both and is the
- * default. Warp w of a
+ * the warp-specialised kernels further down (a producer warpgroup and
+ * two consumers: forward, dQ, dK/dV) beat both and are the default.
+ * Warp w of a
  * group holds rows 16w.. of every accumulator (wgmma.cuh gives the
  * layout, the mma.m16n8 C layout per 8-column slice, so the softmax code
  * is flash.cu's). Tiles of 64 rows x D are copied by cp.async into the
@@ -163,39 +164,6 @@ __device__ __forceinline__ void load_pair(uint32_t buf, const bf16 *a, const bf1
 		load_tile_sw<D>(buf + FT * D * 2, b, gstride);
 }
 
-/* One step of the online softmax on a 64 x 64 score tile s (accumulator
- * layout): scale to the log2 domain, mask the diagonal tile, new row
- * maxima m, the factor alpha the old sums (and O) are scaled by, s
- * replaced by P = exp2(s - m), l the rescaled sums plus this thread's
- * part of the new ones (summed over the quad at the end). */
-__device__ __forceinline__ void softmax_step(float *s, float m[2], float l[2], float alpha[2], int diag, int r0,
-					     int g, int t, float sl2)
-{
-	float mx[2] = { -INFINITY, -INFINITY };
-#pragma unroll
-	for (int i = 0; i < 32; i++) {
-		int e = i & 3, row = r0 + g + (e >= 2 ? 8 : 0), col = (i >> 2) * 8 + 2 * t + (e & 1);
-		float x = s[i] * sl2;
-		if (diag && col > row)
-			x = -INFINITY;
-		s[i] = x;
-		mx[e >> 1] = fmaxf(mx[e >> 1], x);
-	}
-#pragma unroll
-	for (int i = 0; i < 2; i++) {
-		float mnew = fmaxf(m[i], quad_max(mx[i])); /* finite: column 0 is always visible */
-		alpha[i] = exp2f(m[i] - mnew);
-		m[i] = mnew;
-		l[i] *= alpha[i];
-	}
-#pragma unroll
-	for (int i = 0; i < 32; i++) {
-		float p = exp2f(s[i] - m[(i >> 1) & 1]);
-		s[i] = p;
-		l[(i >> 1) & 1] += p;
-	}
-}
-
 /* Software-pipelined over key tiles j (as FlashAttention-3 does inside a
  * warpgroup): iteration j issues S_j = Q K_j^T and O += P_{j-1} V_{j-1}
  * together, runs the softmax of S_j while the P V product is still on
@@ -248,7 +216,7 @@ flash_wg_forward_kernel(bf16 *att, float *lse2, const bf16 *q, const bf16 *k, co
 	scores_rs<D>(s, qa, sKb); /* S_0 */
 	wg_wait<0>();
 	wg_hold<32>(s);
-	softmax_step(s, m, l, alpha, qt == 0, r0, g, t, sl2);
+	softmax_step<64>(s, m, l, alpha, qt == 0, 0, r0, g, t, sl2);
 	acc_to_frags(pa, s);
 	__syncthreads(); /* both warpgroups are done with K_0 before K_2 replaces it */
 	for (int j = 1; j <= last; j++) {
@@ -266,7 +234,7 @@ flash_wg_forward_kernel(bf16 *att, float *lse2, const bf16 *q, const bf16 *k, co
 			acc_times_tile_wg<D>(o, pa, sVprev); /* O += P_{j-1} V_{j-1} */
 			wg_wait<1>();                        /* S_j; the P V product may still run */
 			wg_hold<32>(s);
-			softmax_step(s, m, l, alpha, j == qt, r0, g, t, sl2);
+			softmax_step<64>(s, m, l, alpha, j == qt, 0, r0, g, t, sl2);
 			wg_wait<0>();
 			wg_hold<D / 2>(o);
 #pragma unroll
@@ -494,37 +462,6 @@ __device__ __forceinline__ void pp_pv(float *o, const uint32_t pa[][4], uint32_t
 	wg_commit();
 }
 
-/* softmax_step for KN score columns; on the diagonal tile, query row
- * r (of the warpgroup's 64) sees key columns <= r + roff. */
-template <int KN>
-__device__ __forceinline__ void pp_softmax(float *s, float m[2], float l[2], float alpha[2], int diag, int roff,
-					   int r0, int g, int t, float sl2)
-{
-	float mx[2] = { -INFINITY, -INFINITY };
-#pragma unroll
-	for (int i = 0; i < KN / 2; i++) {
-		int e = i & 3, row = roff + r0 + g + (e >= 2 ? 8 : 0), col = (i >> 2) * 8 + 2 * t + (e & 1);
-		float x = s[i] * sl2;
-		if (diag && col > row)
-			x = -INFINITY;
-		s[i] = x;
-		mx[e >> 1] = fmaxf(mx[e >> 1], x);
-	}
-#pragma unroll
-	for (int i = 0; i < 2; i++) {
-		float mnew = fmaxf(m[i], quad_max(mx[i])); /* finite: column 0 is always visible */
-		alpha[i] = exp2f(m[i] - mnew);
-		m[i] = mnew;
-		l[i] *= alpha[i];
-	}
-#pragma unroll
-	for (int i = 0; i < KN / 2; i++) {
-		float p = exp2f(s[i] - m[(i >> 1) & 1]);
-		s[i] = p;
-		l[(i >> 1) & 1] += p;
-	}
-}
-
 template <int KN> __device__ __forceinline__ void pp_frags(uint32_t pa[][4], const float *p)
 {
 #pragma unroll
@@ -594,7 +531,7 @@ flash_wg_forward_pp_kernel(bf16 *att, float *lse2, const bf16 *q, const bf16 *k,
 	wg_wait<0>();
 	wg_hold<KN / 2>(s);
 	pp_release(bars + 2 * NS * 8, lane);
-	pp_softmax<KN>(s, m, l, alpha, jl == 0, roff, r0, g, t, sl2);
+	softmax_step<KN>(s, m, l, alpha, jl == 0, roff, r0, g, t, sl2);
 	pp_frags<KN>(pa, s);
 	for (int j = 1; j <= jl; j++) {
 		int st = j % NS, sp = (j - 1) % NS;
@@ -608,7 +545,7 @@ flash_wg_forward_pp_kernel(bf16 *att, float *lse2, const bf16 *q, const bf16 *k,
 		wg_wait<1>(); /* S_j; the P V product may still run */
 		wg_hold<KN / 2>(s);
 		pp_release(bars + (2 * NS + st) * 8, lane);
-		pp_softmax<KN>(s, m, l, alpha, j == jl, roff, r0, g, t, sl2);
+		softmax_step<KN>(s, m, l, alpha, j == jl, roff, r0, g, t, sl2);
 		wg_wait<0>();
 		wg_hold<D / 2>(o);
 		pp_release(bars + (3 * NS + sp) * 8, lane);
@@ -844,6 +781,432 @@ flash_wg_dq_kernel(bf16 *dq, float *dsum, const bf16 *q, const bf16 *k, const bf
 	}
 }
 
+/* ---- backward dQ, warp-specialised --------------------------------------
+
+   The dQ kernel's loop has the forward's shape (a query tile against a
+   stream of K, V tiles), so it takes the forward's structure: warpgroup
+   2 copies K and V tiles of 64 keys (pp_produce, NS stages each) and two
+   consumer warpgroups of 64 query rows each (a block's 128) take turns
+   issuing their products (pp_turn_*). Inside a warpgroup the loop is
+   software-pipelined: iteration j issues S_j = Q K_j^T and dP_j = dO V_j^T
+   (one group) and dQ += dS_{j-1} K_{j-1} (the next), and computes dS_j
+   while the dQ product runs. V_j is given back once dP_j is read, K_j
+   only after dQ += dS_j K_j (an iteration later): three stages keep the
+   producer a tile ahead. dO is the A operand of dP from shared memory or,
+   with DO_REG, from registers (32 more a thread). Without TURNS the two
+   consumers issue whenever their operands are there (a measurement of
+   what the turns are worth). dsum = rowsum(dO * O) is computed and
+   stored here, as in flash_wg_dq_kernel. */
+
+/* This thread's two query rows (row0, row0 + 8 of head bh): lse2, and
+ * dsum = rowsum(dO * O) (the four threads of a quad take D/4 columns
+ * each), stored for the dK/dV kernel, which runs next. */
+template <int D>
+__device__ __forceinline__ void dq_row_stats(float L[2], float Ds[2], float *dsum, const bf16 *att, const bf16 *datt,
+					     const float *lse2, int b, int bh, int h, int T, int C, int row0, int t)
+{
+#pragma unroll
+	for (int i = 0; i < 2; i++) {
+		long row = (long)bh * T + row0 + 8 * i;
+		long off = ((long)b * T + row0 + 8 * i) * C + h * D + t * (D / 4);
+		float acc = 0.f;
+#pragma unroll
+		for (int c = 0; c < D / 4; c += 8) {
+			bf16x8 x = { *reinterpret_cast<const uint4 *>(att + off + c) };
+			bf16x8 y = { *reinterpret_cast<const uint4 *>(datt + off + c) };
+#pragma unroll
+			for (int e = 0; e < 8; e++)
+				acc += x.get(e) * y.get(e);
+		}
+		Ds[i] = quad_sum(acc);
+		L[i] = lse2[row];
+		if (t == 0)
+			dsum[row] = Ds[i];
+	}
+}
+
+/* The turns, or none (TURNS false: both warpgroups issue when ready). */
+template <bool TURNS> __device__ __forceinline__ void dq_turn_begin(int cw, int turn, int n0)
+{
+	if (TURNS)
+		pp_turn_begin(cw, turn, n0);
+}
+
+template <bool TURNS> __device__ __forceinline__ void dq_turn_end(int cw, int turn, int n0)
+{
+	if (TURNS)
+		pp_turn_end(cw, turn, n0);
+}
+
+/* S = Q K^T and dP = dO V^T for one 64-key tile, one commit group. */
+template <int D, bool DO_REG>
+__device__ __forceinline__ void dq_scores(float *s, float *dp, const uint32_t qa[][4], const uint32_t oa[][4],
+					  uint32_t sO, uint32_t tk, uint32_t tv)
+{
+#pragma unroll
+	for (int kk = 0; kk < D / 16; kk++)
+		wg_rs_n64<0>(s, qa[kk], desc_k(tk, kk), kk > 0);
+#pragma unroll
+	for (int kk = 0; kk < D / 16; kk++) {
+		if constexpr (DO_REG)
+			wg_rs_n64<0>(dp, oa[kk], desc_k(tv, kk), kk > 0);
+		else
+			wg_ss_n64(dp, desc_k(sO, kk), desc_k(tv, kk), kk > 0);
+	}
+	wg_commit();
+}
+
+/* dS = P (dP - dsum) into dp, P = exp2(S sl2 - lse2), 0 above the
+ * diagonal on the diagonal tile. */
+__device__ __forceinline__ void dq_dscores(const float *s, float *dp, const float L[2], const float Ds[2], int diag,
+					   int r0, int g, int t, float sl2)
+{
+#pragma unroll
+	for (int n = 0; n < 32; n++) {
+		int e = n & 3, i = r0 + g + (e >= 2 ? 8 : 0), j = (n >> 2) * 8 + 2 * t + (e & 1);
+		float p = diag && j > i ? 0.f : exp2f(s[n] * sl2 - L[e >> 1]);
+		dp[n] = p * (dp[n] - Ds[e >> 1]);
+	}
+}
+
+template <int D, int NS, bool DO_REG, bool TURNS>
+__global__ void __launch_bounds__(PP_THREADS, 1)
+flash_wg_dq_pp_kernel(bf16 *dq, float *dsum, const bf16 *q, const bf16 *k, const bf16 *v, qkv_layout lay,
+		      const bf16 *att, const bf16 *datt, const float *lse2, int T, int H, float sl2, float scale)
+{
+	constexpr int TB = FT * D * 2;
+	extern __shared__ unsigned char smem[];
+	/* Q and dO of each consumer, K stages, V stages, then the 4 NS barriers */
+	uint32_t s0 = smem_base_1024(smem), sKb = s0 + 4 * TB, sVb = sKb + NS * TB, bars = sVb + NS * TB;
+	int qb = gridDim.x - 1 - blockIdx.x; /* the longest rows first */
+	int bh = blockIdx.y, b = bh / H, h = bh % H, C = H * D;
+	int lane = threadIdx.x % WARP;
+	long ib = b * lay.bs + h * lay.hs;
+	const int is = lay.row;
+	if (threadIdx.x == 0) {
+		for (int i = 0; i < 2 * NS; i++)
+			mbar_init(bars + i * 8, WG); /* full: one arrival a producer thread */
+		for (int i = 2 * NS; i < 4 * NS; i++)
+			mbar_init(bars + i * 8, 8); /* empty: one a consumer warp */
+		asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+	}
+	__syncthreads(); /* the last block-wide barrier */
+	/* dO in registers too needs 240 a consumer thread (232 spills at D =
+	 * 128), which leaves the producer 24 */
+	if (threadIdx.x >= 2 * WG) {
+		if constexpr (DO_REG)
+			asm volatile("setmaxnreg.dec.sync.aligned.u32 24;\n" ::: "memory");
+		else
+			asm volatile("setmaxnreg.dec.sync.aligned.u32 40;\n" ::: "memory");
+		pp_produce<D, NS, FT>(sKb, sVb, bars, k + ib, v + ib, is, qb * 2 + 1);
+		return;
+	}
+	if constexpr (DO_REG)
+		asm volatile("setmaxnreg.inc.sync.aligned.u32 240;\n" ::: "memory");
+	else
+		asm volatile("setmaxnreg.inc.sync.aligned.u32 232;\n" ::: "memory");
+	int cw = threadIdx.x / WG, qt = qb * 2 + cw; /* this warpgroup's query tile, also its last key tile */
+	int n0 = qb * 2 + 2;                         /* warpgroup 0's turns */
+	int warp = threadIdx.x % WG / WARP, g = lane / 4, t = lane % 4, r0 = warp * 16;
+	uint32_t sQ = s0 + cw * 2 * TB, sO = sQ + TB;
+	load_tile_sw<D>(sQ, q + ib + (long)qt * FT * is, is);
+	load_tile_sw<D>(sO, datt + ((long)b * T + (long)qt * FT) * C + h * D, C);
+	load_commit();
+	float L[2], Ds[2];
+	dq_row_stats<D>(L, Ds, dsum, att, datt, lse2, b, bh, h, T, C, qt * FT + r0 + g, t);
+	load_wait<0>();
+	asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"); /* dO is read by wgmma */
+	named_sync(4 + cw, WG); /* this warpgroup's Q and dO have landed */
+	uint32_t qa[D / 16][4], oa[DO_REG ? D / 16 : 1][4];
+#pragma unroll
+	for (int kk = 0; kk < D / 16; kk++)
+		load_a_sw(qa[kk], sQ, r0, kk, lane);
+	if constexpr (DO_REG) {
+#pragma unroll
+		for (int kk = 0; kk < D / 16; kk++)
+			load_a_sw(oa[kk], sO, r0, kk, lane);
+	}
+	float dQ[D / 2], s[32], dp[32];
+#pragma unroll
+	for (int i = 0; i < D / 2; i++)
+		dQ[i] = 0.f;
+	uint32_t da[4][4]; /* dS of the previous tile, as A fragments */
+	if (TURNS && cw == 1)
+		named_arrive(2, 2 * WG); /* warpgroup 0 takes the first turn */
+	pp_acquire(bars, 0);            /* K_0 */
+	pp_acquire(bars + NS * 8, 0);   /* V_0 */
+	dq_turn_begin<TURNS>(cw, 0, n0);
+	wg_fence();
+	dq_scores<D, DO_REG>(s, dp, qa, oa, sO, sKb, sVb);
+	dq_turn_end<TURNS>(cw, 0, n0);
+	wg_wait<0>();
+	wg_hold<32>(s);
+	wg_hold<32>(dp);
+	pp_release(bars + 3 * NS * 8, lane); /* V_0 */
+	dq_dscores(s, dp, L, Ds, qt == 0, r0, g, t, sl2);
+	acc_to_frags(da, dp);
+	for (int j = 1; j <= qt; j++) {
+		int st = j % NS, sp = (j - 1) % NS, par = (j / NS) & 1;
+		pp_acquire(bars + st * 8, par);        /* K_j */
+		pp_acquire(bars + (NS + st) * 8, par); /* V_j */
+		dq_turn_begin<TURNS>(cw, j, n0);
+		wg_fence();
+		dq_scores<D, DO_REG>(s, dp, qa, oa, sO, sKb + st * TB, sVb + st * TB); /* S_j, dP_j */
+		acc_times_tile_wg<D>(dQ, da, sKb + sp * TB);                           /* dQ += dS_{j-1} K_{j-1} */
+		dq_turn_end<TURNS>(cw, j, n0);
+		wg_wait<1>(); /* S_j, dP_j; the dQ product may still run */
+		wg_hold<32>(s);
+		wg_hold<32>(dp);
+		pp_release(bars + (3 * NS + st) * 8, lane); /* V_j */
+		dq_dscores(s, dp, L, Ds, j == qt, r0, g, t, sl2);
+		wg_wait<0>();
+		wg_hold<D / 2>(dQ);
+		pp_release(bars + (2 * NS + sp) * 8, lane); /* K_{j-1} */
+		acc_to_frags(da, dp);
+	}
+	/* dQ += dS_qt K_qt: the last turn (nobody waits for that stage again) */
+	dq_turn_begin<TURNS>(cw, qt + 1, n0);
+	wg_fence();
+	acc_times_tile_wg<D>(dQ, da, sKb + (qt % NS) * TB);
+	dq_turn_end<TURNS>(cw, qt + 1, n0);
+	wg_wait<0>();
+	wg_hold<D / 2>(dQ);
+	long base = (long)bh * T * D;
+#pragma unroll
+	for (int i = 0; i < 2; i++) {
+		long row = base + ((long)qt * FT + r0 + g + 8 * i) * D + 2 * t;
+#pragma unroll
+		for (int dt = 0; dt < D / 8; dt++)
+			*reinterpret_cast<__nv_bfloat162 *>(dq + row + dt * 8) =
+				__floats2bfloat162_rn(dQ[dt * 4 + 2 * i] * scale, dQ[dt * 4 + 2 * i + 1] * scale);
+	}
+}
+
+/* dQ with 128-key K and V tiles (2 stages; 192 KB of shared memory at
+   D = 128): S and dP as m64n128 products, half the waits, stage hand-overs
+   and loop iterations a key of the 64-key kernel above — the change that
+   gave the forward 7% (round 5). S, dP and dQ take 192 accumulator
+   registers, so Q and dO are read from shared memory and there is no
+   pipeline inside a warpgroup (dS of the previous tile would need 32
+   more) and no turns (they measured nothing in the 64-key kernel). On
+   the diagonal tile warpgroup 0's rows see only the first 64 keys. */
+template <int D>
+__global__ void __launch_bounds__(PP_THREADS, 1)
+flash_wg_dq_pp128_kernel(bf16 *dq, float *dsum, const bf16 *q, const bf16 *k, const bf16 *v, qkv_layout lay,
+			 const bf16 *att, const bf16 *datt, const float *lse2, int T, int H, float sl2, float scale)
+{
+	constexpr int TB = FT * D * 2, KN = 2 * FT, TK = KN * D * 2, NS = 2;
+	extern __shared__ unsigned char smem[];
+	/* Q and dO of each consumer, K stages, V stages, then the 4 NS barriers */
+	uint32_t s0 = smem_base_1024(smem), sKb = s0 + 4 * TB, sVb = sKb + NS * TK, bars = sVb + NS * TK;
+	int qb = gridDim.x - 1 - blockIdx.x; /* the longest rows first; also the last key tile */
+	int bh = blockIdx.y, b = bh / H, h = bh % H, C = H * D;
+	int lane = threadIdx.x % WARP;
+	long ib = b * lay.bs + h * lay.hs;
+	const int is = lay.row;
+	if (threadIdx.x == 0) {
+		for (int i = 0; i < 2 * NS; i++)
+			mbar_init(bars + i * 8, WG);
+		for (int i = 2 * NS; i < 4 * NS; i++)
+			mbar_init(bars + i * 8, 8);
+		asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+	}
+	__syncthreads(); /* the last block-wide barrier */
+	if (threadIdx.x >= 2 * WG) {
+		asm volatile("setmaxnreg.dec.sync.aligned.u32 40;\n" ::: "memory");
+		pp_produce<D, NS, KN>(sKb, sVb, bars, k + ib, v + ib, is, qb);
+		return;
+	}
+	asm volatile("setmaxnreg.inc.sync.aligned.u32 232;\n" ::: "memory");
+	int cw = threadIdx.x / WG, qt = qb * 2 + cw, roff = cw * FT;
+	int warp = threadIdx.x % WG / WARP, g = lane / 4, t = lane % 4, r0 = warp * 16;
+	uint32_t sQ = s0 + cw * 2 * TB, sO = sQ + TB;
+	load_tile_sw<D>(sQ, q + ib + (long)qt * FT * is, is);
+	load_tile_sw<D>(sO, datt + ((long)b * T + (long)qt * FT) * C + h * D, C);
+	load_commit();
+	float L[2], Ds[2];
+	dq_row_stats<D>(L, Ds, dsum, att, datt, lse2, b, bh, h, T, C, qt * FT + r0 + g, t);
+	load_wait<0>();
+	asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"); /* Q, dO are read by wgmma */
+	named_sync(4 + cw, WG);
+	float dQ[D / 2];
+#pragma unroll
+	for (int i = 0; i < D / 2; i++)
+		dQ[i] = 0.f;
+	for (int j = 0; j <= qb; j++) {
+		int st = j % NS, par = (j / NS) & 1;
+		uint32_t sK = sKb + st * TK, sV = sVb + st * TK;
+		pp_acquire(bars + st * 8, par);        /* K_j */
+		pp_acquire(bars + (NS + st) * 8, par); /* V_j */
+		float s[KN / 2], dp[KN / 2];
+		wg_fence();
+#pragma unroll
+		for (int kk = 0; kk < D / 16; kk++)
+			wg_ss_n128(s, desc_k(sQ, kk), desc_k_rows<KN>(sK, kk), kk > 0); /* S = Q K^T */
+#pragma unroll
+		for (int kk = 0; kk < D / 16; kk++)
+			wg_ss_n128(dp, desc_k(sO, kk), desc_k_rows<KN>(sV, kk), kk > 0); /* dP = dO V^T */
+		wg_commit();
+		wg_wait<0>();
+		wg_hold<KN / 2>(s);
+		wg_hold<KN / 2>(dp);
+		pp_release(bars + (3 * NS + st) * 8, lane); /* V_j */
+#pragma unroll
+		for (int n = 0; n < KN / 2; n++) {
+			int e = n & 3, i = roff + r0 + g + (e >= 2 ? 8 : 0), c = (n >> 2) * 8 + 2 * t + (e & 1);
+			float p = j == qb && c > i ? 0.f : exp2f(s[n] * sl2 - L[e >> 1]);
+			dp[n] = p * (dp[n] - Ds[e >> 1]); /* dS */
+		}
+		uint32_t da[KN / 16][4];
+		pp_frags<KN>(da, dp);
+		wg_fence();
+		pp_pv<D, KN>(dQ, da, sK); /* dQ += dS K */
+		wg_wait<0>();
+		wg_hold<D / 2>(dQ);
+		pp_release(bars + (2 * NS + st) * 8, lane); /* K_j */
+	}
+	long base = (long)bh * T * D;
+#pragma unroll
+	for (int i = 0; i < 2; i++) {
+		long row = base + ((long)qt * FT + r0 + g + 8 * i) * D + 2 * t;
+#pragma unroll
+		for (int dt = 0; dt < D / 8; dt++)
+			*reinterpret_cast<__nv_bfloat162 *>(dq + row + dt * 8) =
+				__floats2bfloat162_rn(dQ[dt * 4 + 2 * i] * scale, dQ[dt * 4 + 2 * i + 1] * scale);
+	}
+}
+
+/* ---- backward dK/dV, warp-specialised -----------------------------------
+
+   The dK/dV kernel with a producer: warpgroup 2 copies each query tile's
+   Q and dO (and its 64 rows of lse2 and dsum) into one of NS stages and
+   signals it on an mbarrier; two consumer warpgroups, each with its own
+   64 key rows (a block's 128), read every stage and give it back once
+   their dV and dK products have read it. Both consumers share each Q, dO
+   tile (half the copies of the one-warpgroup kernel) and neither copies
+   nor waits at a block barrier. No turns: each iteration issues three
+   groups of products with elementwise work between them, and dK, dV (128
+   registers) leave no room for a software pipeline. The consumers hold
+   240 registers a thread (the one-warpgroup kernel uses 242 under its cap
+   of 255), the producer 24. */
+
+template <int D, int NS>
+__device__ __forceinline__ void dkdv_produce(uint32_t sQO, uint32_t bars, const bf16 *qg, const bf16 *dO,
+					     const float *lse2, const float *dsum, int is, int C, int first,
+					     int nT)
+{
+	constexpr int TB = FT * D * 2, STAGE = 2 * TB + 1024 /* lse2, dsum; padded: tiles 1024-byte aligned */;
+	for (int i = first; i < nT; i++) {
+		int n = i - first, st = n % NS;
+		uint32_t buf = sQO + st * STAGE;
+		mbar_wait(bars + (NS + st) * 8, ((n / NS) & 1) ^ 1);
+		load_tile_sw<D>(buf, qg + (long)i * FT * is, is);
+		load_tile_sw<D>(buf + TB, dO + (long)i * FT * C, C);
+		load_row_f32(buf + 2 * TB, lse2 + (long)i * FT, 2 * WG);
+		load_row_f32(buf + 2 * TB + FT * 4, dsum + (long)i * FT, 2 * WG + 16);
+		mbar_arrive_on_copies(bars + st * 8);
+	}
+	load_wait<0>();
+}
+
+template <int D, int NS>
+__global__ void __launch_bounds__(PP_THREADS, 1)
+flash_wg_dkdv_pp_kernel(bf16 *dk, bf16 *dv, const bf16 *q, const bf16 *k, const bf16 *v, qkv_layout lay,
+			const bf16 *datt, const float *lse2, const float *dsum, int T, int H, float sl2, float scale)
+{
+	constexpr int TB = FT * D * 2, STAGE = 2 * TB + 1024 /* lse2, dsum; padded: tiles 1024-byte aligned */;
+	extern __shared__ unsigned char smem[];
+	/* each consumer's K and V, then NS stages of Q, dO, lse2, dsum, then the
+	 * 2 NS barriers (full, empty) */
+	uint32_t s0 = smem_base_1024(smem), sQO = s0 + 4 * TB, bars = sQO + NS * STAGE;
+	int nT = T / FT, first = blockIdx.x * 2; /* the longest loops (small key tiles) first */
+	int bh = blockIdx.y, b = bh / H, h = bh % H, C = H * D;
+	int lane = threadIdx.x % WARP;
+	long ib = b * lay.bs + h * lay.hs;
+	const int is = lay.row;
+	const bf16 *dO = datt + (long)b * T * C + h * D;
+	if (threadIdx.x == 0) {
+		for (int i = 0; i < NS; i++)
+			mbar_init(bars + i * 8, WG); /* full: one arrival a producer thread */
+		for (int i = NS; i < 2 * NS; i++)
+			mbar_init(bars + i * 8, 8); /* empty: one a consumer warp */
+		asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+	}
+	__syncthreads(); /* the last block-wide barrier */
+	if (threadIdx.x >= 2 * WG) {
+		asm volatile("setmaxnreg.dec.sync.aligned.u32 24;\n" ::: "memory");
+		dkdv_produce<D, NS>(sQO, bars, q + ib, dO, lse2 + (long)bh * T, dsum + (long)bh * T, is, C, first,
+				    nT);
+		return;
+	}
+	asm volatile("setmaxnreg.inc.sync.aligned.u32 240;\n" ::: "memory");
+	int cw = threadIdx.x / WG, kt = first + cw;
+	int warp = threadIdx.x % WG / WARP, g = lane / 4, t = lane % 4, r0 = warp * 16;
+	uint32_t sK = s0 + cw * 2 * TB, sV = sK + TB;
+	load_tile_sw<D>(sK, k + ib + (long)kt * FT * is, is);
+	load_tile_sw<D>(sV, v + ib + (long)kt * FT * is, is);
+	load_commit();
+	load_wait<0>();
+	asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"); /* K, V are read by wgmma */
+	named_sync(4 + cw, WG);
+	if (cw == 1) /* query tile `first` lies above this warpgroup's diagonal: give it back unread */
+		pp_release(bars + NS * 8, lane);
+	float dK[D / 2], dV[D / 2];
+#pragma unroll
+	for (int i = 0; i < D / 2; i++)
+		dK[i] = dV[i] = 0.f;
+	const float *fbase = reinterpret_cast<const float *>(smem + (sQO - (uint32_t)__cvta_generic_to_shared(smem)));
+	for (int qt = kt; qt < nT; qt++) {
+		int n = qt - first, st = n % NS;
+		uint32_t sQ = sQO + st * STAGE, sO = sQ + TB;
+		const float *sL = fbase + st * (STAGE / 4) + 2 * TB / 4, *sD = sL + FT;
+		pp_acquire(bars + st * 8, (n / NS) & 1);
+		float p[32], dp[32];
+		wg_fence();
+		scores_ss<D>(p, sK, sQ);  /* S^T = K Q^T: rows j, cols i */
+		scores_ss<D>(dp, sV, sO); /* dP^T = V dO^T */
+		wg_wait<1>();
+		wg_hold<32>(p);
+#pragma unroll
+		for (int e = 0; e < 32; e++) {
+			int ee = e & 3, j = r0 + g + (ee >= 2 ? 8 : 0), i = (e >> 2) * 8 + 2 * t + (ee & 1);
+			float x = exp2f(p[e] * sl2 - sL[i]);
+			p[e] = qt == kt && i < j ? 0.f : x;
+		}
+		uint32_t pa[4][4];
+		acc_to_frags(pa, p);
+		wg_fence();
+		acc_times_tile_wg<D>(dV, pa, sO); /* dV += P^T dO */
+		wg_wait<1>();                      /* dP^T (the older group) */
+		wg_hold<32>(dp);
+#pragma unroll
+		for (int e = 0; e < 32; e++) {
+			int i = (e >> 2) * 8 + 2 * t + (e & 1);
+			dp[e] = p[e] * (dp[e] - sD[i]); /* dS^T */
+		}
+		uint32_t da[4][4];
+		acc_to_frags(da, dp);
+		wg_fence();
+		acc_times_tile_wg<D>(dK, da, sQ); /* dK += dS^T Q */
+		wg_wait<0>();
+		wg_hold<D / 2>(dV);
+		wg_hold<D / 2>(dK);
+		pp_release(bars + (NS + st) * 8, lane);
+	}
+	long base = (long)bh * T * D;
+#pragma unroll
+	for (int i = 0; i < 2; i++) {
+		long r = (long)kt * FT + r0 + g + 8 * i, row = base + r * D + 2 * t, vrow = ib + r * is + 2 * t;
+#pragma unroll
+		for (int dt = 0; dt < D / 8; dt++) {
+			*reinterpret_cast<__nv_bfloat162 *>(dk + row + dt * 8) =
+				__floats2bfloat162_rn(dK[dt * 4 + 2 * i] * scale, dK[dt * 4 + 2 * i + 1] * scale);
+			*reinterpret_cast<__nv_bfloat162 *>(dv + vrow + dt * 8) =
+				__floats2bfloat162_rn(dV[dt * 4 + 2 * i], dV[dt * 4 + 2 * i + 1]);
+		}
+	}
+}
+
 /* ---- launchers (called by flash.cu) ------------------------------------ */
 
 template <typename K> static int smem_opt_in(K kernel, size_t bytes)
@@ -890,29 +1253,120 @@ static int wg_forward_pp_d(bf16 *att, float *lse2, const bf16 *q, const bf16 *k,
 }
 
 template <int D, int WGS>
-static int wg_backward_d(bf16 *dq, bf16 *dk, bf16 *dv, float *dsum, const bf16 *att, const bf16 *datt,
-			 const float *lse2, const bf16 *q, const bf16 *k, const bf16 *v, int ld, int B, int T,
-			 int H, cudaStream_t s)
+static int wg_dq_d(bf16 *dq, float *dsum, const bf16 *att, const bf16 *datt, const float *lse2, const bf16 *q,
+		   const bf16 *k, const bf16 *v, qkv_layout lay, int B, int T, int H, cudaStream_t s)
 {
 	static int ready;
-	size_t kv_bytes = tiles_bytes(2 * WGS + 4, D, 4 * FT * sizeof(float)), q_bytes = tiles_bytes(2 * WGS + 4, D, 0);
-	if (!ready && (smem_opt_in(flash_wg_dkdv_kernel<D, WGS>, kv_bytes) ||
-		       smem_opt_in(flash_wg_dq_kernel<D, WGS>, q_bytes)))
+	size_t bytes = tiles_bytes(2 * WGS + 4, D, 0);
+	if (!ready && smem_opt_in(flash_wg_dq_kernel<D, WGS>, bytes))
 		return -1;
 	ready = 1;
 	float scale = 1.f / sqrtf((float)D), sl2 = LOG2E * scale;
-	dim3 grid(T / (FT * WGS), B * H);
-	qkv_layout lay = qkv_layout_of(ld, H, T, D);
-	/* dQ first: it computes dsum, which the dK/dV kernel reads */
 	trace_kernel("flash_backward_dq");
-	flash_wg_dq_kernel<D, WGS><<<grid, WG * WGS, q_bytes, s>>>(dq, dsum, q, k, v, lay, att, datt, lse2, T, H,
-								   sl2, scale);
-	KERNEL_CHECK();
-	trace_kernel("flash_backward_dkdv");
-	flash_wg_dkdv_kernel<D, WGS><<<grid, WG * WGS, kv_bytes, s>>>(dk, dv, q, k, v, lay, datt, lse2, dsum, T,
-								      H, sl2, scale);
+	flash_wg_dq_kernel<D, WGS><<<dim3(T / (FT * WGS), B * H), WG * WGS, bytes, s>>>(dq, dsum, q, k, v, lay, att,
+										      datt, lse2, T, H, sl2, scale);
 	KERNEL_CHECK();
 	return 0;
+}
+
+/* The warp-specialised dQ: 3 stages of K and V tiles (2 would make the
+ * producer wait for dQ += dS K of the tile before last). */
+template <int D, bool DO_REG, bool TURNS>
+static int wg_dq_pp_d(bf16 *dq, float *dsum, const bf16 *att, const bf16 *datt, const float *lse2, const bf16 *q,
+		      const bf16 *k, const bf16 *v, qkv_layout lay, int B, int T, int H, cudaStream_t s)
+{
+	constexpr int NS = 3;
+	static int ready;
+	size_t bytes = tiles_bytes(4 + 2 * NS, D, 4 * NS * 8);
+	if (!ready && smem_opt_in(flash_wg_dq_pp_kernel<D, NS, DO_REG, TURNS>, bytes))
+		return -1;
+	ready = 1;
+	float scale = 1.f / sqrtf((float)D), sl2 = LOG2E * scale;
+	trace_kernel("flash_backward_dq");
+	flash_wg_dq_pp_kernel<D, NS, DO_REG, TURNS><<<dim3(T / (2 * FT), B * H), PP_THREADS, bytes, s>>>(
+		dq, dsum, q, k, v, lay, att, datt, lse2, T, H, sl2, scale);
+	KERNEL_CHECK();
+	return 0;
+}
+
+template <int D>
+static int wg_dq_pp128_d(bf16 *dq, float *dsum, const bf16 *att, const bf16 *datt, const float *lse2, const bf16 *q,
+			 const bf16 *k, const bf16 *v, qkv_layout lay, int B, int T, int H, cudaStream_t s)
+{
+	constexpr int NS = 2;
+	static int ready;
+	size_t bytes = tiles_bytes(4 + 4 * NS, D, 4 * NS * 8); /* K, V stages of 128 rows: 2 tiles each */
+	if (!ready && smem_opt_in(flash_wg_dq_pp128_kernel<D>, bytes))
+		return -1;
+	ready = 1;
+	float scale = 1.f / sqrtf((float)D), sl2 = LOG2E * scale;
+	trace_kernel("flash_backward_dq");
+	flash_wg_dq_pp128_kernel<D><<<dim3(T / (2 * FT), B * H), PP_THREADS, bytes, s>>>(dq, dsum, q, k, v, lay, att,
+											 datt, lse2, T, H, sl2, scale);
+	KERNEL_CHECK();
+	return 0;
+}
+
+template <int D, int WGS>
+static int wg_dkdv_d(bf16 *dk, bf16 *dv, const float *dsum, const bf16 *datt, const float *lse2, const bf16 *q,
+		     const bf16 *k, const bf16 *v, qkv_layout lay, int B, int T, int H, cudaStream_t s)
+{
+	static int ready;
+	size_t bytes = tiles_bytes(2 * WGS + 4, D, 4 * FT * sizeof(float));
+	if (!ready && smem_opt_in(flash_wg_dkdv_kernel<D, WGS>, bytes))
+		return -1;
+	ready = 1;
+	float scale = 1.f / sqrtf((float)D), sl2 = LOG2E * scale;
+	trace_kernel("flash_backward_dkdv");
+	flash_wg_dkdv_kernel<D, WGS><<<dim3(T / (FT * WGS), B * H), WG * WGS, bytes, s>>>(
+		dk, dv, q, k, v, lay, datt, lse2, dsum, T, H, sl2, scale);
+	KERNEL_CHECK();
+	return 0;
+}
+
+template <int D, int NS>
+static int wg_dkdv_pp_d(bf16 *dk, bf16 *dv, const float *dsum, const bf16 *datt, const float *lse2, const bf16 *q,
+			const bf16 *k, const bf16 *v, qkv_layout lay, int B, int T, int H, cudaStream_t s)
+{
+	static int ready;
+	size_t bytes = tiles_bytes(4 + 2 * NS, D, NS * 1024 + 2 * NS * 8);
+	if (!ready && smem_opt_in(flash_wg_dkdv_pp_kernel<D, NS>, bytes))
+		return -1;
+	ready = 1;
+	float scale = 1.f / sqrtf((float)D), sl2 = LOG2E * scale;
+	trace_kernel("flash_backward_dkdv");
+	flash_wg_dkdv_pp_kernel<D, NS><<<dim3(T / (2 * FT), B * H), PP_THREADS, bytes, s>>>(
+		dk, dv, q, k, v, lay, datt, lse2, dsum, T, H, sl2, scale);
+	KERNEL_CHECK();
+	return 0;
+}
+
+/* mode: 0 one warpgroup a block, 1 two in step, 2 (3) the warp-specialised
+ * dQ with dO from shared memory (registers) and the one-warpgroup dK/dV;
+ * 4 both warp-specialised (dO from shared memory, dK/dV in 2 stages), 5
+ * the same with dQ's turns left out, 6 with 3 dK/dV stages, 7 with dQ on
+ * 128-key tiles. dQ first: it computes dsum, which the dK/dV kernel
+ * reads. */
+template <int D>
+static int wg_backward_d(bf16 *dq, bf16 *dk, bf16 *dv, float *dsum, const bf16 *att, const bf16 *datt,
+			 const float *lse2, const bf16 *q, const bf16 *k, const bf16 *v, int ld, int B, int T,
+			 int H, int mode, cudaStream_t s)
+{
+	qkv_layout lay = qkv_layout_of(ld, H, T, D);
+	int rc = mode == 7   ? wg_dq_pp128_d<D>(dq, dsum, att, datt, lse2, q, k, v, lay, B, T, H, s)
+		 : mode == 3 ? wg_dq_pp_d<D, true, true>(dq, dsum, att, datt, lse2, q, k, v, lay, B, T, H, s)
+		 : mode == 5 ? wg_dq_pp_d<D, false, false>(dq, dsum, att, datt, lse2, q, k, v, lay, B, T, H, s)
+		 : mode >= 2 ? wg_dq_pp_d<D, false, true>(dq, dsum, att, datt, lse2, q, k, v, lay, B, T, H, s)
+		 : mode == 1 ? wg_dq_d<D, 2>(dq, dsum, att, datt, lse2, q, k, v, lay, B, T, H, s)
+			     : wg_dq_d<D, 1>(dq, dsum, att, datt, lse2, q, k, v, lay, B, T, H, s);
+	if (rc)
+		return rc;
+	if (mode == 6)
+		return wg_dkdv_pp_d<D, 3>(dk, dv, dsum, datt, lse2, q, k, v, lay, B, T, H, s);
+	if (mode >= 4)
+		return wg_dkdv_pp_d<D, 2>(dk, dv, dsum, datt, lse2, q, k, v, lay, B, T, H, s);
+	return mode == 1 ? wg_dkdv_d<D, 2>(dk, dv, dsum, datt, lse2, q, k, v, lay, B, T, H, s)
+			 : wg_dkdv_d<D, 1>(dk, dv, dsum, datt, lse2, q, k, v, lay, B, T, H, s);
 }
 
 /* wide: 0 one warpgroup a block; 1 two, in step; 2 (3) two consumer
@@ -942,12 +1396,10 @@ int flash_wgmma_forward(bf16 *att, float *lse2, const bf16 *q, const bf16 *k, co
 
 int flash_wgmma_backward(bf16 *dq, bf16 *dk, bf16 *dv, float *dsum, const bf16 *att, const bf16 *datt,
 			 const float *lse2, const bf16 *q, const bf16 *k, const bf16 *v, int ld, int B, int T,
-			 int H, int D, int wide, cudaStream_t s)
+			 int H, int D, int mode, cudaStream_t s)
 {
-	wide = wide && T % (2 * FT) == 0;
+	mode = T % (2 * FT) == 0 ? mode : 0; /* the two-warpgroup kernels take 128 rows a block */
 	if (D == 64)
-		return wide ? wg_backward_d<64, 2>(dq, dk, dv, dsum, att, datt, lse2, q, k, v, ld, B, T, H, s)
-			    : wg_backward_d<64, 1>(dq, dk, dv, dsum, att, datt, lse2, q, k, v, ld, B, T, H, s);
-	return wide ? wg_backward_d<128, 2>(dq, dk, dv, dsum, att, datt, lse2, q, k, v, ld, B, T, H, s)
-		    : wg_backward_d<128, 1>(dq, dk, dv, dsum, att, datt, lse2, q, k, v, ld, B, T, H, s);
+		return wg_backward_d<64>(dq, dk, dv, dsum, att, datt, lse2, q, k, v, ld, B, T, H, mode, s);
+	return wg_backward_d<128>(dq, dk, dv, dsum, att, datt, lse2, q, k, v, ld, B, T, H, mode, s);
 }
