@@ -3,7 +3,7 @@
 # -fsanitize=fuzzer,address,undefined and runs each (fuzz/run.sh);
 # docs/fuzzing.md says how to run one by hand and keep a crash as a test.
 
-FUZZ_NAMES := runrec paths tsv runlog arh template infer
+FUZZ_NAMES := runrec paths cfgdiff tsv runlog arh template infer
 FUZZ_BUILD := build-fuzz
 FUZZ_SECONDS ?= 60
 # Every object is instrumented for coverage; only the harness links the
