@@ -33,6 +33,7 @@ OPT := -O1
 SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 endif
 
+# libcrypto (Debian libssl-dev): the SHA-256 of a record's identity (ledger/store.c)
 PKGS := sqlite3 jansson libcrypto
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS := $(or $(shell pkg-config --libs $(PKGS) 2>/dev/null),-lsqlite3 -ljansson -lcrypto)
