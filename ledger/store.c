@@ -9,8 +9,6 @@
  * all it can without the database (identity, canonical text, most of the
  * repeat key, the columns read from the record) so that a worker thread
  * can do it. */
-#include <openssl/evp.h>
-#include <pthread.h>
 #include "annot.h"
 #include "carried.h"
 #include "cfgdiff.h"
@@ -1234,31 +1232,6 @@ static void supersede(struct store *st, sqlite3_int64 id, const struct store_pre
 		replace_changes(st, id, cl, how, "drop the running record's changes");
 }
 
-/* The identity is hashed by libcrypto, which uses the CPU's SHA
- * instructions where it has them: 1.3 against 11.5 us for a record's ~1.6
- * KB text with common/sha256.c's loop (docs/ingest.md, "Fifth pass"),
- * ~10% of the worker. The digest is fetched once: SHA256() looks it up by
- * name on every call. common/ keeps its own SHA-256 (the trainer links it
- * without libcrypto); should libcrypto fail, that one serves. test_sha256
- * checks that the two agree. */
-static EVP_MD *libcrypto_sha256;
-
-static void fetch_sha256(void)
-{
-	libcrypto_sha256 = EVP_MD_fetch(NULL, "SHA256", NULL);
-}
-
-void store_record_hash(const char *text, size_t n, char hex[65])
-{
-	static pthread_once_t once = PTHREAD_ONCE_INIT;
-	unsigned char d[EVP_MAX_MD_SIZE];
-	pthread_once(&once, fetch_sha256);
-	if (libcrypto_sha256 && EVP_Digest(text, n, d, NULL, libcrypto_sha256, NULL))
-		sha256_to_hex(d, hex);
-	else
-		sha256_hex(text, n, hex);
-}
-
 void store_prepare(json_t *rec, struct store_prep *p)
 {
 	size_t cfg_off, cfg_len;
@@ -1269,7 +1242,7 @@ void store_prepare(json_t *rec, struct store_prep *p)
 		json_object_del(rec, "run_id");
 	char *canon = runrec_canonical_member(rec, "config", &cfg_off, &cfg_len);
 	p->canon_len = strlen(canon);
-	store_record_hash(canon, p->canon_len, p->hash);
+	sha256_hex(canon, p->canon_len, p->hash);
 	json_t *id = json_object_get(rec, "run_id");
 	if (!json_is_string(id) || json_string_length(id) == 0) {
 		/* a derived run_id is added after the identity, so it is the

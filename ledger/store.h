@@ -121,9 +121,6 @@ struct store_prep {
 	 * source and annotations instead of working them out. */
 	struct carried *carried;
 };
-/* SHA-256 of text as 64 hex digits, as common/sha256.h's sha256_hex
- * gives it, by libcrypto (store.c says why): a record's identity. */
-void store_record_hash(const char *text, size_t n, char hex[65]);
 void store_prepare(json_t *rec, struct store_prep *p);
 void store_prep_release(struct store_prep *p);
 enum store_outcome store_put_prepared(struct store *st, json_t *rec, const struct store_prep *p,
