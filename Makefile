@@ -33,10 +33,9 @@ OPT := -O1
 SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 endif
 
-# libcrypto (Debian libssl-dev): the SHA-256 of a record's identity (ledger/store.c)
-PKGS := sqlite3 jansson libcrypto
+PKGS := sqlite3 jansson
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS := $(or $(shell pkg-config --libs $(PKGS) 2>/dev/null),-lsqlite3 -ljansson -lcrypto)
+PKG_LIBS := $(or $(shell pkg-config --libs $(PKGS) 2>/dev/null),-lsqlite3 -ljansson)
 CMARK_LIBS := -lcmark-gfm-extensions -lcmark-gfm
 # libgit2 (Debian libgit2-dev) for ledger ingest --repo: the ledger, the
 # report (it links the ledger library) and the unit tests link it; the

@@ -1,7 +1,4 @@
-/* sha256.c — SHA-256: the incremental hash from FIPS 180-4 section 6.2,
- * the one-shot by libcrypto (below); see sha256.h. */
-#include <openssl/evp.h>
-#include <pthread.h>
+/* sha256.c — SHA-256 from FIPS 180-4 section 6.2; see sha256.h. */
 #include <string.h>
 #include "sha256.h"
 
@@ -102,30 +99,12 @@ void sha256_to_hex(const uint8_t d[32], char hex[65])
 	hex[64] = '\0';
 }
 
-/* The one-shot hash is a record's identity (~1.6 KB each, on ingest's
- * worker thread): libcrypto's SHA-256 uses the CPU's SHA instructions
- * where it has them, 1.4 us a record here against 8.8 for the loop above
- * (docs/ingest.md, "Fifth pass"). The digest is fetched once: SHA256()
- * looks it up by name on every call, which cost more than the hash of a
- * short text. Should libcrypto fail, the loop above serves. test_sha256
- * checks that both give the same digests. */
-static EVP_MD *libcrypto_sha256;
-
-static void fetch_sha256(void)
-{
-	libcrypto_sha256 = EVP_MD_fetch(NULL, "SHA256", NULL);
-}
-
 void sha256_hex(const void *data, size_t n, char hex[65])
 {
-	static pthread_once_t once = PTHREAD_ONCE_INIT;
-	uint8_t d[EVP_MAX_MD_SIZE];
-	pthread_once(&once, fetch_sha256);
-	if (!libcrypto_sha256 || !EVP_Digest(data, n, d, NULL, libcrypto_sha256, NULL)) {
-		sha256_ctx c;
-		sha256_init(&c);
-		sha256_update(&c, data, n);
-		sha256_final(&c, d);
-	}
+	sha256_ctx c;
+	uint8_t d[32];
+	sha256_init(&c);
+	sha256_update(&c, data, n);
+	sha256_final(&c, d);
 	sha256_to_hex(d, hex);
 }

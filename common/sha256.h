@@ -1,5 +1,4 @@
-/* sha256.h — SHA-256 (FIPS 180-4): the incremental hash written from the
- * specification, the one-shot sha256_hex by libcrypto (sha256.c says why).
+/* sha256.h — SHA-256 (FIPS 180-4), written from the specification.
  * Used for run-record identity, data-shard manifests and diff hashes.
  * Low-level: no allocation, no I/O. */
 #ifndef RL_SHA256_H

@@ -4,8 +4,7 @@
 set -e
 pkgs="build-essential pkg-config sqlite3 libsqlite3-dev libjansson-dev libcsv-dev
 libcmark-gfm-dev libcmark-gfm-extensions-dev libgit2-dev git gnuplot-nox jq
-groff-base man-db libpq-dev libssl-dev postgresql-15 python3-numpy"
-# libssl-dev: libcrypto's SHA-256 for record identities (common/sha256.c);
+groff-base man-db libpq-dev postgresql-15 python3-numpy"
 # libpq-dev: PostgreSQL ledgers (docs/postgres.md); postgresql-15: the
 # server binaries for the throwaway server each PostgreSQL test starts itself
 # (tests/lib-pg.sh); the tests need no running service; python3-numpy: the

@@ -1,7 +1,6 @@
 /* test_sha256.c — common/sha256.c against FIPS 180-4's examples, and the
  * buffering of sha256_update: a text fed in pieces of any size hashes as
- * the whole text fed at once. The one-shot sha256_hex is libcrypto's, the
- * incremental hash our own: 2.1 is also the check that the two agree.
+ * the whole text fed at once.
  *
  * Test plan:
  *   sha256-1.x  FIPS 180-4 examples ("abc", the 448-bit message, a million 'a')
