@@ -3,7 +3,7 @@
 # -fsanitize=fuzzer,address,undefined and runs each (fuzz/run.sh);
 # docs/fuzzing.md says how to run one by hand and keep a crash as a test.
 
-FUZZ_NAMES := runrec paths tsv runlog arh template infer
+FUZZ_NAMES := runrec paths cfgdiff tsv runlog arh template infer
 FUZZ_BUILD := build-fuzz
 FUZZ_SECONDS ?= 60
 # Every object is instrumented for coverage; only the harness links the
@@ -16,9 +16,12 @@ $(BUILD)/fuzz/fuzz_%: $(BUILD)/obj/fuzz/fuzz_%.o $(BUILD)/obj/fuzz/ingest_sink.o
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) -fsanitize=fuzzer $^ $(GIT_LIBS) $(LDLIBS_ALL) -o $@
 
-# fuzz_paths compares the worker thread with one thread: here it takes
-# files of 2 lines or more (ledger/ingest_runrec.c; 2,048 in the real build)
-$(FUZZ_BUILD)/obj/ledger/ingest_runrec.o: CFLAGS += -DPIPE_MIN_LINES=2
+# fuzz_paths compares the two threads with one thread: here they take
+# files of 2 lines or more, in chunks of 2 lines within a window of 6
+# (ledger/ingest_runrec.c; 2,048, 64 and 8,192 in the real build), so that
+# a small input goes through the worker's waits and this thread's
+# preparing of chunks the worker has not taken
+$(FUZZ_BUILD)/obj/ledger/ingest_runrec.o: CFLAGS += -DPIPE_MIN_LINES=2 -DPIPE_CHUNK=2 -DPIPE_WINDOW=6
 
 fuzz-build: $(FUZZ_BIN)
 

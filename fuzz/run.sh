@@ -14,13 +14,14 @@ cd "$(dirname "$0")/.."
 B=${FUZZ_BUILD:-build-fuzz}
 SECS=${FUZZ_SECONDS:-60}
 SEED=${FUZZ_SEED:-1}
-names=${*:-runrec paths tsv runlog arh template infer}
+names=${*:-runrec paths cfgdiff tsv runlog arh template infer}
 
 # Longest input per harness: a few times the largest real input of the
 # kind (a run record ~1 KB, a results.tsv of a campaign, a run.log tail).
 max_len() {
 	case $1 in
 	infer) echo 512 ;;
+	cfgdiff) echo 2048 ;;
 	arh) echo 4096 ;;
 	runrec|paths|tsv|template) echo 8192 ;;
 	runlog) echo 16384 ;;

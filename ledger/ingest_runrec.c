@@ -105,68 +105,110 @@ static void put_text(struct ingest_file *f, long no, const char *text, size_t n)
 
 /* Parsing, validating and printing the canonical text take about half of
  * the time of a record, storing it the other half; so a worker thread
- * prepares lines ahead while this thread stores them in file order. The
- * worker touches only its items (jansson values are not shared), and stays
- * at most WINDOW lines ahead so memory stays bounded. It earns its place
- * (issue 11 item 8): a 2*10^5-record import took 1.4-3.0x the wall time on
- * one thread (RL_INGEST_PLAIN=1), same run, on the shared 2-core machine;
- * it gains only while the second core is free (docs/ingest.md). */
-#ifndef PIPE_MIN_LINES /* -DPIPE_MIN_LINES=… in a test build to compare paths */
+ * prepares lines ahead while this thread stores them in file order. It
+ * earns its place (issue 11 item 8): a 2*10^5-record import took 1.4-3.0x
+ * the wall time on one thread (RL_INGEST_PLAIN=1), same run, on the shared
+ * 2-core machine; it gains only while the second core is free
+ * (docs/ingest.md).
+ *
+ * The lines are prepared in chunks: the worker takes the next chunk that
+ * nobody has taken, and so does this thread whenever the next line to
+ * store is not ready yet. So when preparing is the larger half (a day's
+ * ingest into a ledger of 10^5 runs: the worker ~0.75 s, storing ~0.5 s),
+ * both threads prepare; when storing is (a large import), this thread only
+ * stores. The worker stays at most WINDOW lines ahead so memory stays
+ * bounded. Each thread frees what it prepared, once stored: freeing memory
+ * another thread allocated contends for glibc's arena locks and cost a
+ * third more CPU. */
+/* -DPIPE_…=… in a test build: the fuzz build (fuzz/fuzz.mk) takes files
+ * of 2 lines on, in chunks of 2 within a window of 6, so that a small
+ * input goes through every hand-over */
+#ifndef PIPE_MIN_LINES
 #define PIPE_MIN_LINES 2048
 #endif
-#define WINDOW 8192
-#define PUBLISH 64 /* lines per hand-over */
+#ifndef PIPE_WINDOW
+#define PIPE_WINDOW 8192
+#endif
+#ifndef PIPE_CHUNK
+#define PIPE_CHUNK 64 /* lines taken and handed over at once */
+#endif
+#define WINDOW PIPE_WINDOW
+#define CHUNK PIPE_CHUNK
 
 struct pipe {
 	const struct ingest_file *f;
 	struct ingest_item *items;
-	size_t n;
-	size_t prepared, consumed; /* under mu */
-	size_t released;           /* items freed by the worker */
+	size_t n, chunks;
+	/* under mu: */
+	size_t next;              /* the first chunk nobody has taken */
+	size_t consumed;          /* lines stored */
+	unsigned char *ready;     /* per chunk: prepared */
+	unsigned char *by_main;   /* per chunk: prepared by this thread */
+	size_t released;          /* lines freed by the worker (read after join) */
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 };
 
-/* The worker also frees the items the main thread is done with: freeing
- * memory another thread allocated contends for glibc's arena locks and
- * cost a third more CPU. */
+static void prepare_chunk(struct pipe *p, size_t c)
+{
+	size_t end = (c + 1) * CHUNK < p->n ? (c + 1) * CHUNK : p->n;
+	for (size_t i = c * CHUNK; i < end; i++)
+		prepare_line(p->f, &p->items[i]);
+}
+
+/* Frees the lines before done that the worker prepared (by_main was set
+ * under mu before the worker read done). */
+static size_t release_own(struct pipe *p, size_t from, size_t done)
+{
+	for (size_t i = from; i < done; i++)
+		if (!p->by_main[i / CHUNK])
+			ingest_item_release(&p->items[i]);
+	return done > from ? done : from;
+}
+
 static void *worker(void *arg)
 {
 	struct pipe *p = arg;
 	size_t released = 0;
-	for (size_t i = 0; i < p->n; i++) {
-		if (i % PUBLISH == 0) {
-			pthread_mutex_lock(&p->mu);
-			p->prepared = i;
-			pthread_cond_broadcast(&p->cv);
-			while (i >= p->consumed + WINDOW)
-				pthread_cond_wait(&p->cv, &p->mu);
-			size_t done = p->consumed;
-			pthread_mutex_unlock(&p->mu);
-			for (; released < done; released++)
-				ingest_item_release(&p->items[released]);
-		}
-		prepare_line(p->f, &p->items[i]);
-	}
-	p->released = released; /* read by the main thread after join */
 	pthread_mutex_lock(&p->mu);
-	p->prepared = p->n;
-	pthread_cond_broadcast(&p->cv);
+	for (;;) {
+		while (p->next < p->chunks && p->next * CHUNK >= p->consumed + WINDOW)
+			pthread_cond_wait(&p->cv, &p->mu);
+		if (p->next == p->chunks)
+			break;
+		size_t c = p->next++, done = p->consumed;
+		pthread_mutex_unlock(&p->mu);
+		released = release_own(p, released, done);
+		prepare_chunk(p, c);
+		pthread_mutex_lock(&p->mu);
+		p->ready[c] = 1;
+		pthread_cond_broadcast(&p->cv);
+	}
+	p->released = released;
 	pthread_mutex_unlock(&p->mu);
 	return NULL;
 }
 
-/* Wait until item i is prepared; tell the worker what was consumed. */
-static size_t wait_prepared(struct pipe *p, size_t i)
+/* Wait until chunk c is prepared, preparing chunks nobody has taken
+ * meanwhile; tell the worker what was consumed. */
+static void wait_chunk(struct pipe *p, size_t c)
 {
 	pthread_mutex_lock(&p->mu);
-	p->consumed = i;
+	p->consumed = c * CHUNK;
 	pthread_cond_broadcast(&p->cv);
-	while (p->prepared <= i)
-		pthread_cond_wait(&p->cv, &p->mu);
-	size_t ready = p->prepared;
+	while (!p->ready[c]) {
+		if (p->next < p->chunks && p->next * CHUNK < p->consumed + WINDOW) {
+			size_t k = p->next++;
+			p->by_main[k] = 1;
+			pthread_mutex_unlock(&p->mu);
+			prepare_chunk(p, k);
+			pthread_mutex_lock(&p->mu);
+			p->ready[k] = 1;
+		} else {
+			pthread_cond_wait(&p->cv, &p->mu);
+		}
+	}
 	pthread_mutex_unlock(&p->mu);
-	return ready;
 }
 
 static size_t split_lines(const struct ingest_file *f, struct ingest_item **out)
@@ -192,8 +234,10 @@ static size_t split_lines(const struct ingest_file *f, struct ingest_item **out)
 
 static int ingest_piped(struct ingest_file *f, struct ingest_item *items, size_t n)
 {
-	struct pipe p = { .f = f, .items = items, .n = n };
+	struct pipe p = { .f = f, .items = items, .n = n, .chunks = (n + CHUNK - 1) / CHUNK };
 	pthread_t th;
+	p.ready = xcalloc(p.chunks, 1);
+	p.by_main = xcalloc(p.chunks, 1);
 	pthread_mutex_init(&p.mu, NULL);
 	pthread_cond_init(&p.cv, NULL);
 	json_decref(json_object()); /* jansson's hash seed is set up before two threads use it */
@@ -201,18 +245,22 @@ static int ingest_piped(struct ingest_file *f, struct ingest_item *items, size_t
 		for (size_t i = 0; i < n; i++)
 			put_text(f, items[i].line, items[i].raw, items[i].rawlen);
 	} else {
-		size_t ready = 0;
 		for (size_t i = 0; i < n; i++) {
-			if (i >= ready)
-				ready = wait_prepared(&p, i);
+			size_t c = i / CHUNK;
+			if (i % CHUNK == 0)
+				wait_chunk(&p, c);
 			ingest_finish(f, &items[i]);
+			if (p.by_main[c] && (i % CHUNK == CHUNK - 1 || i == n - 1))
+				for (size_t j = c * CHUNK; j <= i; j++)
+					ingest_item_release(&items[j]);
 		}
 		pthread_join(th, NULL);
-		for (size_t i = p.released; i < n; i++)
-			ingest_item_release(&items[i]);
+		release_own(&p, p.released, n);
 	}
 	pthread_cond_destroy(&p.cv);
 	pthread_mutex_destroy(&p.mu);
+	free(p.ready);
+	free(p.by_main);
 	return 0;
 }
 

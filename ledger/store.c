@@ -11,6 +11,7 @@
  * can do it. */
 #include "annot.h"
 #include "carried.h"
+#include "cfgdiff.h"
 #include "codediff.h"
 #include "db.h"
 #include "hw.h"
@@ -27,13 +28,19 @@
 
 /* run_id -> config (NULL: the run is known and has no config). Two
  * generations bound the memory: when the young one fills up, the old one is
- * dropped and the young one ages. Parents are nearly always recent runs. */
+ * dropped and the young one ages. Parents are nearly always recent runs.
+ * A config is kept as its canonical text, cut from the stored record's
+ * (one copy in one block), and a child's changes are found by comparing
+ * texts (cfgdiff.h): copying every stored run's jansson config and freeing
+ * the copies as they aged was 15% of the storing thread at 10^6 records
+ * (docs/ingest.md, "Fifth pass"). */
 #define CACHE_GEN_MAX 16384
 #define CACHE_SLOTS (2 * CACHE_GEN_MAX) /* power of two, load <= 1/2 */
 
 struct cache_entry {
 	char *run_id;
-	json_t *config;
+	char *config; /* JSON text, NULL when none */
+	size_t config_len;
 };
 
 struct cache_gen {
@@ -53,7 +60,7 @@ static void gen_clear(struct cache_gen *g)
 {
 	for (size_t i = 0; i < CACHE_SLOTS; i++) {
 		free(g->slot[i].run_id);
-		json_decref(g->slot[i].config);
+		free(g->slot[i].config);
 	}
 	memset(g->slot, 0, CACHE_SLOTS * sizeof(*g->slot));
 	g->n = 0;
@@ -81,26 +88,26 @@ static struct cache_entry *cache_slot(struct cache *c, const char *run_id)
 	return e;
 }
 
-/* Keep a copy of config (NULL: none) for run_id; returns the copy. */
-static json_t *cache_put(struct cache *c, const char *run_id, const json_t *config)
+/* Keep a copy of the config's text (NULL: none) for run_id. */
+static const struct cache_entry *cache_put(struct cache *c, const char *run_id, const char *config,
+					   size_t len)
 {
 	struct cache_entry *e = cache_slot(c, run_id);
-	json_decref(e->config);
-	e->config = config ? json_deep_copy(config) : NULL;
-	return e->config;
+	free(e->config);
+	e->config = config ? xstrndup(config, len) : NULL;
+	e->config_len = len;
+	return e;
 }
 
-/* Returns 1 and sets *config when the run is cached. */
-static int cache_get(struct cache *c, const char *run_id, json_t **config)
+/* The run's entry, or NULL when it is not cached. */
+static const struct cache_entry *cache_get(struct cache *c, const char *run_id)
 {
 	for (int g = 0; g < 2; g++) {
 		struct cache_entry *e = gen_find(&c->gen[g], run_id);
-		if (e->run_id) {
-			*config = e->config;
-			return 1;
-		}
+		if (e->run_id)
+			return e;
 	}
-	return 0;
+	return NULL;
 }
 
 /* The parents' repeat keys (rkey.h): the last runs stored by this store
@@ -574,23 +581,29 @@ void store_each_tsv_run(struct store *st, sqlite3_int64 upto_id, store_tsv_run_f
 
 /* ---- parents and changes --------------------------------------------- */
 
-/* The parent's config: 1 when the parent is known (config may be NULL),
- * 0 when it is not stored. Borrowed reference, owned by the cache. */
-static int parent_config(struct store *st, const char *parent, json_t **config)
+/* The parent's cache entry (its config's canonical text, NULL when it has
+ * none), read from the ledger when it is not cached; NULL when the parent
+ * is not stored. A config read from the ledger is printed canonically
+ * again, as cfgdiff.c wants it (json_extract's text need not be). */
+static const struct cache_entry *parent_entry(struct store *st, const char *parent)
 {
-	if (cache_get(&st->cache, parent, config))
-		return 1;
+	const struct cache_entry *e = cache_get(&st->cache, parent);
+	if (e)
+		return e;
 	sqlite3_stmt *q = st->sel_config;
 	db_bind_text(q, 1, parent);
-	int rc = store_step(st, q, "read the parent's config"), found = rc == SQLITE_ROW;
-	json_t *cfg = NULL;
-	if (found && sqlite3_column_type(q, 0) == SQLITE_TEXT)
-		cfg = json_loads((const char *)sqlite3_column_text(q, 0), 0, NULL);
+	if (store_step(st, q, "read the parent's config") == SQLITE_ROW) {
+		/* objects and arrays only, as json_loads takes them */
+		json_t *cfg = sqlite3_column_type(q, 0) == SQLITE_TEXT
+				      ? json_loads((const char *)sqlite3_column_text(q, 0), 0, NULL)
+				      : NULL;
+		char *text = cfg ? runrec_canonical(cfg) : NULL;
+		e = cache_put(&st->cache, parent, text, text ? strlen(text) : 0);
+		free(text);
+		json_decref(cfg);
+	}
 	sqlite3_reset(q);
-	if (found)
-		*config = cache_put(&st->cache, parent, cfg);
-	json_decref(cfg);
-	return found;
+	return e;
 }
 
 void store_set_codediff(struct store *st, struct codediff *cd)
@@ -746,26 +759,41 @@ void store_infer_changes(struct store *st, const json_t *rec, struct change_list
 	change_list_release(&parent_state);
 }
 
+/* Exact changes of a record whose config (an object) has the canonical
+ * text config[0..len). */
+static int exact_changes(struct store *st, const char *parent, const char *config, size_t len,
+			 struct change_list *out)
+{
+	const struct cache_entry *e = parent_entry(st, parent);
+	if (!e || !e->config)
+		return -1;
+	return config_changes(e->config, e->config_len, config, len, out);
+}
+
 int store_exact_changes(struct store *st, const json_t *rec, struct change_list *out)
 {
 	const char *parent = runrec_str(rec, "parent");
-	json_t *cfg = json_object_get(rec, "config"), *pcfg = NULL;
-	if (!parent || !*parent || !json_is_object(cfg) || !parent_config(st, parent, &pcfg) ||
-	    !json_is_object(pcfg))
+	json_t *cfg = json_object_get(rec, "config");
+	if (!parent || !*parent || !json_is_object(cfg))
 		return -1;
-	changes_exact(pcfg, cfg, out);
-	return 0;
+	char *text = runrec_canonical(cfg);
+	int rc = exact_changes(st, parent, text, strlen(text), out);
+	free(text);
+	return rc;
 }
 
 /* Exact when both configs exist; else, with a repository, from the
  * commits' diff; else inferred from the description. Returns how they
  * were found, or -1 when the run has no parent. */
-static int find_changes(struct store *st, const json_t *rec, struct change_list *out)
+static int find_changes(struct store *st, const json_t *rec, const struct store_prep *p,
+			struct change_list *out)
 {
 	const char *parent = runrec_str(rec, "parent");
 	if (!parent || !*parent)
 		return -1;
-	if (store_exact_changes(st, rec, out) == 0)
+	/* the config's text is in the record's canonical text */
+	if (json_is_object(json_object_get(rec, "config")) &&
+	    exact_changes(st, parent, p->canon + p->config_off, p->config_len, out) == 0)
 		return CHANGES_EXACT;
 	if (st->code && code_changes(st, rec, parent, out) == 0)
 		return CHANGES_CODE;
@@ -1033,13 +1061,14 @@ static void bind_record(struct store *st, const struct run_stmt *s, const struct
 	sqlite3_bind_text(s->q, s->at[COL_record], p->canon, (int)p->canon_len, SQLITE_STATIC);
 }
 
-/* Remember a stored run's config for its children. A copy, not a
- * reference: on the two-thread path the record was built by the worker,
- * and freeing the worker's values here when the cache aged took the
- * worker's malloc lock (~9% of the samples at 3*10^5 records). */
-static void cache_config(struct store *st, const char *run_id, json_t *config)
+/* Remember a stored run's config for its children: its text in the
+ * record's canonical text. A copy, not a reference to the record's values:
+ * on the two-thread path the worker built those, and freeing them here when
+ * the cache aged took the worker's malloc lock (~9% of the samples at
+ * 3*10^5 records). */
+static void cache_config(struct store *st, const char *run_id, const struct store_prep *p)
 {
-	cache_put(&st->cache, run_id, config);
+	cache_put(&st->cache, run_id, p->config_len ? p->canon + p->config_off : NULL, p->config_len);
 }
 
 /* What a results.tsv row measured, or how it failed: the fields an edit of
@@ -1226,6 +1255,8 @@ void store_prepare(json_t *rec, struct store_prep *p)
 		p->canon_len = strlen(canon);
 	}
 	p->canon = canon;
+	p->config_off = cfg_off;
+	p->config_len = cfg_len;
 	repeat_prefix(rec, canon + cfg_off, cfg_len, p);
 	read_columns(rec, &p->cols);
 }
@@ -1346,7 +1377,7 @@ enum store_outcome store_put_prepared(struct store *st, json_t *rec, const struc
 	struct change_list cl = CHANGE_LIST_INIT;
 	/* an exported record's changes are stored as they were, never inferred again */
 	int how = p->carried && p->carried->has_changes ? carried_change_list(p->carried, &cl)
-							 : find_changes(st, rec, &cl);
+							 : find_changes(st, rec, p, &cl);
 	enum store_outcome out = STORE_NEW;
 	const struct run_stmt *s = &st->ins_run;
 
@@ -1384,7 +1415,7 @@ enum store_outcome store_put_prepared(struct store *st, json_t *rec, const struc
 	if (out == STORE_CONFLICT || out == STORE_SUPERSEDE) /* the stored run of that id changed */
 		state_memo_forget(st->states, *run_id);
 	if (out != STORE_CONFLICT)
-		cache_config(st, *run_id, json_object_get(rec, "config"));
+		cache_config(st, *run_id, p);
 	if (out != STORE_CONFLICT && p->carried)
 		import_annotations(st, *run_id, p->carried);
 	change_list_release(&cl);

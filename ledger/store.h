@@ -109,6 +109,7 @@ struct store_prep {
 	char hash[65];
 	char *canon;
 	size_t canon_len; /* known, so the storing thread binds without a strlen */
+	size_t config_off, config_len; /* where the config's text lies in canon; len 0: none */
 	struct store_cols cols;
 	/* The repeat key of a record with a config, hashed as far as it can
 	 * be without the store: all parts but the hardware class (store.c). */
