@@ -580,6 +580,69 @@ flash_wg_forward_pp_kernel(bf16 *att, float *lse2, const bf16 *q, const bf16 *k,
 
 /* ---- backward ---------------------------------------------------------- */
 
+/* One query tile's part of a key tile's dK and dV, in the transposed
+ * scores (rows j = this thread's key rows j0 and j0 + 8, columns i): S^T =
+ * K Q^T and dP^T = V dO^T from shared memory, P^T from lse2 (sL), dS^T =
+ * P^T (dP^T - dsum) (sD), then dV += P^T dO and dK += dS^T Q with P^T and
+ * dS^T as register A operands. diag: the tile on the diagonal, where a key
+ * after its query is masked. Shared by the one-warpgroup and the
+ * warp-specialised dK/dV kernels. */
+template <int D>
+__device__ __forceinline__ void dkdv_tile(float *dK, float *dV, uint32_t sK, uint32_t sV, uint32_t sQ, uint32_t sO,
+					  const float *sL, const float *sD, bool diag, float sl2, int j0, int t)
+{
+	float p[32], dp[32];
+	wg_fence();
+	scores_ss<D>(p, sK, sQ);  /* S^T = K Q^T: rows j, cols i */
+	scores_ss<D>(dp, sV, sO); /* dP^T = V dO^T */
+	wg_wait<1>();
+	wg_hold<32>(p);
+#pragma unroll
+	for (int n = 0; n < 32; n++) {
+		int e = n & 3, j = j0 + (e >= 2 ? 8 : 0), i = (n >> 2) * 8 + 2 * t + (e & 1);
+		float x = exp2f(p[n] * sl2 - sL[i]);
+		p[n] = diag && i < j ? 0.f : x;
+	}
+	uint32_t pa[4][4];
+	acc_to_frags(pa, p);
+	wg_fence();
+	acc_times_tile_wg<D>(dV, pa, sO); /* dV += P^T dO */
+	wg_wait<1>();                      /* dP^T (the older group) */
+	wg_hold<32>(dp);
+#pragma unroll
+	for (int n = 0; n < 32; n++) {
+		int i = (n >> 2) * 8 + 2 * t + (n & 1);
+		dp[n] = p[n] * (dp[n] - sD[i]); /* dS^T */
+	}
+	uint32_t da[4][4];
+	acc_to_frags(da, dp);
+	wg_fence();
+	acc_times_tile_wg<D>(dK, da, sQ); /* dK += dS^T Q */
+	wg_wait<0>();
+	wg_hold<D / 2>(dV);
+	wg_hold<D / 2>(dK);
+}
+
+/* A key tile's dK (times scale) and dV as bf16: this thread's rows j0 and
+ * j0 + 8 (of T), dk heads-major from base, dv in the packed layout from ib
+ * with row stride is. */
+template <int D>
+__device__ __forceinline__ void dkdv_store(bf16 *dk, bf16 *dv, const float *dK, const float *dV, long base, long ib,
+					   int is, int j0, int t, float scale)
+{
+#pragma unroll
+	for (int i = 0; i < 2; i++) {
+		long r = j0 + 8 * i, row = base + r * D + 2 * t, vrow = ib + r * is + 2 * t;
+#pragma unroll
+		for (int dt = 0; dt < D / 8; dt++) {
+			*reinterpret_cast<__nv_bfloat162 *>(dk + row + dt * 8) =
+				__floats2bfloat162_rn(dK[dt * 4 + 2 * i] * scale, dK[dt * 4 + 2 * i + 1] * scale);
+			*reinterpret_cast<__nv_bfloat162 *>(dv + vrow + dt * 8) =
+				__floats2bfloat162_rn(dV[dt * 4 + 2 * i], dV[dt * 4 + 2 * i + 1]);
+		}
+	}
+}
+
 /* dK, dV of key tile kt (one a warpgroup): rows are key rows j; works with
  * the transposed scores S^T[j][i] = k_j . q_i so that P^T and dS^T sit in
  * registers as A operands of dV += P^T dO and dK += dS^T Q. */
@@ -631,50 +694,11 @@ flash_wg_dkdv_kernel(bf16 *dk, bf16 *dv, const bf16 *q, const bf16 *k, const bf1
 		publish_tiles();
 		if (qt >= kt) { /* uniform in a warpgroup: the upper one skips the first tile */
 			const float *sL = fLD + cur * 2 * FT, *sD = sL + FT;
-			float p[32], dp[32];
-			wg_fence();
-			scores_ss<D>(p, sK, sQ);  /* S^T = K Q^T: rows j, cols i */
-			scores_ss<D>(dp, sV, sO); /* dP^T = V dO^T */
-			wg_wait<1>();
-			wg_hold<32>(p);
-#pragma unroll
-			for (int n = 0; n < 32; n++) {
-				int e = n & 3, j = r0 + g + (e >= 2 ? 8 : 0), i = (n >> 2) * 8 + 2 * t + (e & 1);
-				float x = exp2f(p[n] * sl2 - sL[i]);
-				p[n] = qt == kt && i < j ? 0.f : x;
-			}
-			uint32_t pa[4][4];
-			acc_to_frags(pa, p);
-			wg_fence();
-			acc_times_tile_wg<D>(dV, pa, sO); /* dV += P^T dO */
-			wg_wait<1>();                      /* dP^T (the older group) */
-			wg_hold<32>(dp);
-#pragma unroll
-			for (int n = 0; n < 32; n++) {
-				int i = (n >> 2) * 8 + 2 * t + (n & 1);
-				dp[n] = p[n] * (dp[n] - sD[i]); /* dS^T */
-			}
-			uint32_t da[4][4];
-			acc_to_frags(da, dp);
-			wg_fence();
-			acc_times_tile_wg<D>(dK, da, sQ); /* dK += dS^T Q */
-			wg_wait<0>();
-			wg_hold<D / 2>(dV);
-			wg_hold<D / 2>(dK);
+			dkdv_tile<D>(dK, dV, sK, sV, sQ, sO, sL, sD, qt == kt, sl2, r0 + g, t);
 		}
 		__syncthreads(); /* every warp is done with buffer cur before it is refilled */
 	}
-#pragma unroll
-	for (int i = 0; i < 2; i++) {
-		long r = (long)kt * FT + r0 + g + 8 * i, row = base + r * D + 2 * t, vrow = ib + r * is + 2 * t;
-#pragma unroll
-		for (int dt = 0; dt < D / 8; dt++) {
-			*reinterpret_cast<__nv_bfloat162 *>(dk + row + dt * 8) =
-				__floats2bfloat162_rn(dK[dt * 4 + 2 * i] * scale, dK[dt * 4 + 2 * i + 1] * scale);
-			*reinterpret_cast<__nv_bfloat162 *>(dv + vrow + dt * 8) =
-				__floats2bfloat162_rn(dV[dt * 4 + 2 * i], dV[dt * 4 + 2 * i + 1]);
-		}
-	}
+	dkdv_store<D>(dk, dv, dK, dV, base, ib, is, kt * FT + r0 + g, t, scale);
 }
 
 /* dQ of query tile qt (one a warpgroup): rows are query rows i. Q is
@@ -1161,50 +1185,10 @@ flash_wg_dkdv_pp_kernel(bf16 *dk, bf16 *dv, const bf16 *q, const bf16 *k, const 
 		uint32_t sQ = sQO + st * STAGE, sO = sQ + TB;
 		const float *sL = fbase + st * (STAGE / 4) + 2 * TB / 4, *sD = sL + FT;
 		pp_acquire(bars + st * 8, (n / NS) & 1);
-		float p[32], dp[32];
-		wg_fence();
-		scores_ss<D>(p, sK, sQ);  /* S^T = K Q^T: rows j, cols i */
-		scores_ss<D>(dp, sV, sO); /* dP^T = V dO^T */
-		wg_wait<1>();
-		wg_hold<32>(p);
-#pragma unroll
-		for (int e = 0; e < 32; e++) {
-			int ee = e & 3, j = r0 + g + (ee >= 2 ? 8 : 0), i = (e >> 2) * 8 + 2 * t + (ee & 1);
-			float x = exp2f(p[e] * sl2 - sL[i]);
-			p[e] = qt == kt && i < j ? 0.f : x;
-		}
-		uint32_t pa[4][4];
-		acc_to_frags(pa, p);
-		wg_fence();
-		acc_times_tile_wg<D>(dV, pa, sO); /* dV += P^T dO */
-		wg_wait<1>();                      /* dP^T (the older group) */
-		wg_hold<32>(dp);
-#pragma unroll
-		for (int e = 0; e < 32; e++) {
-			int i = (e >> 2) * 8 + 2 * t + (e & 1);
-			dp[e] = p[e] * (dp[e] - sD[i]); /* dS^T */
-		}
-		uint32_t da[4][4];
-		acc_to_frags(da, dp);
-		wg_fence();
-		acc_times_tile_wg<D>(dK, da, sQ); /* dK += dS^T Q */
-		wg_wait<0>();
-		wg_hold<D / 2>(dV);
-		wg_hold<D / 2>(dK);
+		dkdv_tile<D>(dK, dV, sK, sV, sQ, sO, sL, sD, qt == kt, sl2, r0 + g, t);
 		pp_release(bars + (NS + st) * 8, lane);
 	}
-	long base = (long)bh * T * D;
-#pragma unroll
-	for (int i = 0; i < 2; i++) {
-		long r = (long)kt * FT + r0 + g + 8 * i, row = base + r * D + 2 * t, vrow = ib + r * is + 2 * t;
-#pragma unroll
-		for (int dt = 0; dt < D / 8; dt++) {
-			*reinterpret_cast<__nv_bfloat162 *>(dk + row + dt * 8) =
-				__floats2bfloat162_rn(dK[dt * 4 + 2 * i] * scale, dK[dt * 4 + 2 * i + 1] * scale);
-			*reinterpret_cast<__nv_bfloat162 *>(dv + vrow + dt * 8) =
-				__floats2bfloat162_rn(dV[dt * 4 + 2 * i], dV[dt * 4 + 2 * i + 1]);
-		}
-	}
+	dkdv_store<D>(dk, dv, dK, dV, (long)bh * T * D, ib, is, kt * FT + r0 + g, t, scale);
 }
 
 /* ---- launchers (called by flash.cu) ------------------------------------ */
