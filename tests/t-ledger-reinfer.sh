@@ -8,7 +8,8 @@
 # inferred changes and repeat keys of a fresh ingest, puts the tampered
 # exact change back as the two configs give it (12 runs read: 5 inferred,
 # 7 exact), and a second reinfer finds nothing to do; json output;
-# usage errors.
+# usage errors; exact changes of reals written in the old number format
+# (6e+02) come back as plain decimals.
 . "$ROOT/tests/lib.sh"
 # the rules' version, as the build has it (ledger/infer.h)
 V=$(sed -n 's/^#define INFER_VERSION \([0-9]*\).*/\1/p' "$ROOT/ledger/infer.h")
@@ -68,3 +69,23 @@ $V	12	0	0	yes" "$out"
 expect_code ledger-reinfer-4.1 "unknown argument exits 2" 2 "$LEDGER" --db old.db reinfer --all
 expect_match ledger-reinfer-4.2 "... and says which" "$err" "unknown option '--all'"
 expect_code ledger-reinfer-4.3 "a missing ledger exits 3" 3 "$LEDGER" --db none.db reinfer
+
+# a ledger from before plain-decimal numbers: its exact changes of reals
+# read 6e+02 -> 3e+02 and 0 -> 1e-05; reinfer writes them as ingest does now
+cat >reals.jsonl <<'EOT'
+{"schema": "runrec/1", "run_id": "re-1", "status": "ok", "description": "baseline", "config": {"sched.warmdown_ratio": 600.0, "optim.weight_decay": 0.0}, "metrics": {"val_bpb": 1.0}}
+{"schema": "runrec/1", "run_id": "re-2", "parent": "re-1", "status": "ok", "description": "two knobs", "config": {"sched.warmdown_ratio": 300.0, "optim.weight_decay": 1e-05}, "metrics": {"val_bpb": 0.99}}
+EOT
+"$LEDGER" --db reals.db ingest reals.jsonl >/dev/null 2>&1 || not_ok ledger-reinfer-5.0 "reals ingest"
+exact_of() { sql "$1" "SELECT group_concat(var || ' ' || old || ' ' || new, '|') FROM (SELECT * FROM changes ORDER BY var)"; }
+expect_eq ledger-reinfer-5.1 "reals are stored as plain decimals" \
+	"optim.weight_decay 0 0.00001|sched.warmdown_ratio 600 300" "$(exact_of reals.db)"
+fresh_key=$(sql reals.db "SELECT repeat_key FROM runs WHERE run_id = 're-2'")
+sql reals.db "UPDATE changes SET old = '6e+02', new = '3e+02' WHERE var = 'sched.warmdown_ratio';
+	UPDATE changes SET new = '1e-05' WHERE var = 'optim.weight_decay';
+	UPDATE runs SET repeat_key = 'stale' WHERE run_id = 're-2'"
+expect_code ledger-reinfer-5.2 "reinfer of the old texts exits 0" 0 "$LEDGER" --db reals.db reinfer
+expect_eq ledger-reinfer-5.3 "... and writes them as an ingest does now" \
+	"optim.weight_decay 0 0.00001|sched.warmdown_ratio 600 300" "$(exact_of reals.db)"
+expect_eq ledger-reinfer-5.4 "... with the repeat key of a fresh ingest" "$fresh_key" \
+	"$(sql reals.db "SELECT repeat_key FROM runs WHERE run_id = 're-2'")"
