@@ -701,6 +701,48 @@ flash_wg_dkdv_kernel(bf16 *dk, bf16 *dv, const bf16 *q, const bf16 *k, const bf1
 	dkdv_store<D>(dk, dv, dK, dV, base, ib, is, kt * FT + r0 + g, t, scale);
 }
 
+/* This thread's two query rows (row0, row0 + 8 of head bh): lse2, and
+ * dsum = rowsum(dO * O) (the four threads of a quad take D/4 columns
+ * each), stored for the dK/dV kernel, which runs next. */
+template <int D>
+__device__ __forceinline__ void dq_row_stats(float L[2], float Ds[2], float *dsum, const bf16 *att, const bf16 *datt,
+					     const float *lse2, int b, int bh, int h, int T, int C, int row0, int t)
+{
+#pragma unroll
+	for (int i = 0; i < 2; i++) {
+		long row = (long)bh * T + row0 + 8 * i;
+		long off = ((long)b * T + row0 + 8 * i) * C + h * D + t * (D / 4);
+		float acc = 0.f;
+#pragma unroll
+		for (int c = 0; c < D / 4; c += 8) {
+			bf16x8 x = { *reinterpret_cast<const uint4 *>(att + off + c) };
+			bf16x8 y = { *reinterpret_cast<const uint4 *>(datt + off + c) };
+#pragma unroll
+			for (int e = 0; e < 8; e++)
+				acc += x.get(e) * y.get(e);
+		}
+		Ds[i] = quad_sum(acc);
+		L[i] = lse2[row];
+		if (t == 0)
+			dsum[row] = Ds[i];
+	}
+}
+
+/* A query tile's dQ (times scale) as bf16, heads-major from base: this
+ * thread's rows i0 and i0 + 8. */
+template <int D>
+__device__ __forceinline__ void dq_store(bf16 *dq, const float *dQ, long base, int i0, int t, float scale)
+{
+#pragma unroll
+	for (int i = 0; i < 2; i++) {
+		long row = base + ((long)i0 + 8 * i) * D + 2 * t;
+#pragma unroll
+		for (int dt = 0; dt < D / 8; dt++)
+			*reinterpret_cast<__nv_bfloat162 *>(dq + row + dt * 8) =
+				__floats2bfloat162_rn(dQ[dt * 4 + 2 * i] * scale, dQ[dt * 4 + 2 * i + 1] * scale);
+	}
+}
+
 /* dQ of query tile qt (one a warpgroup): rows are query rows i. Q is
  * this warpgroup's own for the whole loop and comes from registers; dO
  * is read from shared memory (from registers as well it ran no faster,
@@ -733,24 +775,7 @@ flash_wg_dq_kernel(bf16 *dq, float *dsum, const bf16 *q, const bf16 *k, const bf
 	 * (the four threads of a quad take D/4 columns each) and stored for
 	 * the dK/dV kernel, which runs next */
 	float L[2], Ds[2];
-#pragma unroll
-	for (int i = 0; i < 2; i++) {
-		long row = (long)bh * T + qt * FT + r0 + g + 8 * i;
-		long off = ((long)b * T + qt * FT + r0 + g + 8 * i) * C + h * D + t * (D / 4);
-		float acc = 0.f;
-#pragma unroll
-		for (int c = 0; c < D / 4; c += 8) {
-			bf16x8 x = { *reinterpret_cast<const uint4 *>(att + off + c) };
-			bf16x8 y = { *reinterpret_cast<const uint4 *>(datt + off + c) };
-#pragma unroll
-			for (int e = 0; e < 8; e++)
-				acc += x.get(e) * y.get(e);
-		}
-		Ds[i] = quad_sum(acc);
-		L[i] = lse2[row];
-		if (t == 0)
-			dsum[row] = Ds[i];
-	}
+	dq_row_stats<D>(L, Ds, dsum, att, datt, lse2, b, bh, h, T, C, qt * FT + r0 + g, t);
 	float dQ[D / 2];
 #pragma unroll
 	for (int i = 0; i < D / 2; i++)
@@ -795,14 +820,7 @@ flash_wg_dq_kernel(bf16 *dq, float *dsum, const bf16 *q, const bf16 *k, const bf
 		}
 		__syncthreads();
 	}
-#pragma unroll
-	for (int i = 0; i < 2; i++) {
-		long row = base + ((long)qt * FT + r0 + g + 8 * i) * D + 2 * t;
-#pragma unroll
-		for (int dt = 0; dt < D / 8; dt++)
-			*reinterpret_cast<__nv_bfloat162 *>(dq + row + dt * 8) =
-				__floats2bfloat162_rn(dQ[dt * 4 + 2 * i] * scale, dQ[dt * 4 + 2 * i + 1] * scale);
-	}
+	dq_store<D>(dq, dQ, base, qt * FT + r0 + g, t, scale);
 }
 
 /* ---- backward dQ, warp-specialised --------------------------------------
@@ -820,34 +838,7 @@ flash_wg_dq_kernel(bf16 *dq, float *dsum, const bf16 *q, const bf16 *k, const bf
    with DO_REG, from registers (32 more a thread). Without TURNS the two
    consumers issue whenever their operands are there (a measurement of
    what the turns are worth). dsum = rowsum(dO * O) is computed and
-   stored here, as in flash_wg_dq_kernel. */
-
-/* This thread's two query rows (row0, row0 + 8 of head bh): lse2, and
- * dsum = rowsum(dO * O) (the four threads of a quad take D/4 columns
- * each), stored for the dK/dV kernel, which runs next. */
-template <int D>
-__device__ __forceinline__ void dq_row_stats(float L[2], float Ds[2], float *dsum, const bf16 *att, const bf16 *datt,
-					     const float *lse2, int b, int bh, int h, int T, int C, int row0, int t)
-{
-#pragma unroll
-	for (int i = 0; i < 2; i++) {
-		long row = (long)bh * T + row0 + 8 * i;
-		long off = ((long)b * T + row0 + 8 * i) * C + h * D + t * (D / 4);
-		float acc = 0.f;
-#pragma unroll
-		for (int c = 0; c < D / 4; c += 8) {
-			bf16x8 x = { *reinterpret_cast<const uint4 *>(att + off + c) };
-			bf16x8 y = { *reinterpret_cast<const uint4 *>(datt + off + c) };
-#pragma unroll
-			for (int e = 0; e < 8; e++)
-				acc += x.get(e) * y.get(e);
-		}
-		Ds[i] = quad_sum(acc);
-		L[i] = lse2[row];
-		if (t == 0)
-			dsum[row] = Ds[i];
-	}
-}
+   stored here (dq_row_stats), as in flash_wg_dq_kernel. */
 
 /* The turns, or none (TURNS false: both warpgroups issue when ready). */
 template <bool TURNS> __device__ __forceinline__ void dq_turn_begin(int cw, int turn, int n0)
@@ -996,14 +987,7 @@ flash_wg_dq_pp_kernel(bf16 *dq, float *dsum, const bf16 *q, const bf16 *k, const
 	wg_wait<0>();
 	wg_hold<D / 2>(dQ);
 	long base = (long)bh * T * D;
-#pragma unroll
-	for (int i = 0; i < 2; i++) {
-		long row = base + ((long)qt * FT + r0 + g + 8 * i) * D + 2 * t;
-#pragma unroll
-		for (int dt = 0; dt < D / 8; dt++)
-			*reinterpret_cast<__nv_bfloat162 *>(dq + row + dt * 8) =
-				__floats2bfloat162_rn(dQ[dt * 4 + 2 * i] * scale, dQ[dt * 4 + 2 * i + 1] * scale);
-	}
+	dq_store<D>(dq, dQ, base, qt * FT + r0 + g, t, scale);
 }
 
 /* dQ with 128-key K and V tiles (2 stages; 192 KB of shared memory at
@@ -1090,14 +1074,7 @@ flash_wg_dq_pp128_kernel(bf16 *dq, float *dsum, const bf16 *q, const bf16 *k, co
 		pp_release(bars + (2 * NS + st) * 8, lane); /* K_j */
 	}
 	long base = (long)bh * T * D;
-#pragma unroll
-	for (int i = 0; i < 2; i++) {
-		long row = base + ((long)qt * FT + r0 + g + 8 * i) * D + 2 * t;
-#pragma unroll
-		for (int dt = 0; dt < D / 8; dt++)
-			*reinterpret_cast<__nv_bfloat162 *>(dq + row + dt * 8) =
-				__floats2bfloat162_rn(dQ[dt * 4 + 2 * i] * scale, dQ[dt * 4 + 2 * i + 1] * scale);
-	}
+	dq_store<D>(dq, dQ, base, qt * FT + r0 + g, t, scale);
 }
 
 /* ---- backward dK/dV, warp-specialised -----------------------------------
