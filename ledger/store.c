@@ -1202,10 +1202,6 @@ static enum store_outcome explain_conflict(struct store *st, const json_t *rec, 
 	return out;
 }
 
-/* Replace running run #id by its final record (or a stored crash by the
- * same row with the status its words name): the row in place, its
- * changes anew (the parent and config are the stored record's, so they
- * come out the same, but the row's are the new record's). */
 /* Run #id's stored changes dropped and cl stored instead. */
 static void replace_changes(struct store *st, sqlite3_int64 id, const struct change_list *cl, int how,
 			    const char *purpose)
@@ -1217,6 +1213,10 @@ static void replace_changes(struct store *st, sqlite3_int64 id, const struct cha
 		insert_changes(st, id, cl, (enum change_how)how);
 }
 
+/* Replace running run #id by its final record (or a stored crash by the
+ * same row with the status its words name): the row in place, its
+ * changes anew (the parent and config are the stored record's, so they
+ * come out the same, but the row's are the new record's). */
 static void supersede(struct store *st, sqlite3_int64 id, const struct store_prep *p,
 		      const struct store_src *src, const char *key, const struct change_list *cl,
 		      int how)
