@@ -184,6 +184,8 @@ static void check_alias(const struct var_alias *a, size_t i)
 			problem("alias '%s' means %s%s%s and %s%s%s", a->name, b->key,
 				b->implied ? "=" : "", b->implied ? b->implied : "", a->key,
 				a->implied ? "=" : "", a->implied ? a->implied : "");
+		else /* the first match wins, so a second row is dead weight */
+			problem("alias '%s' is listed twice", a->name);
 	}
 }
 
