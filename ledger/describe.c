@@ -285,6 +285,7 @@ static const struct value_word {
 	{ "relu\xc2\xb2", "model.activation", "relu2" }, { "relu^2", "model.activation", "relu2" },
 	{ "squared relu", "model.activation", "relu2" }, { "relu squared", "model.activation", "relu2" },
 	{ "relu square", "model.activation", "relu2" }, /* "ReLU-square" */
+	{ "relusquared", "model.activation", "relu2" }, /* the class name, "ReluSquared" */
 	{ "muon", "optim.matrix_optimizer", "muon" }, { "adamw", "optim.matrix_optimizer", "adamw" },
 	{ "flash", "impl.attention", "flash" }, { "sdpa", "impl.attention", "sdpa" },
 	{ "naive", "impl.attention", "naive" }, { "fa2", "impl.attention", "fa2" },
@@ -824,8 +825,10 @@ static int word_value(const struct reader *r, const struct tok *t, const char *v
 	const struct value_word *vw = find_value_word(t->w, var);
 	if (vw)
 		return snprintf(buf, n, "%s", vw->value), 0;
-	if (!strcmp(var, "model.window_pattern") && is_window_pattern(t, r->text))
-		return slice_value(buf, n, r->text + t->a, t->b - t->a);
+	if (!strcmp(var, "model.window_pattern"))
+		/* letters a layer and nothing else (round 10: "short window from
+		 * seq_len/2 to seq_len/4" is the short window's length, not a layout) */
+		return is_window_pattern(t, r->text) ? slice_value(buf, n, r->text + t->a, t->b - t->a) : -1;
 	if (d && d->type == VAR_BOOL && (in_list(t->w, yes) || in_list(t->w, no)))
 		return snprintf(buf, n, "%s", in_list(t->w, yes) ? "true" : "false"), 0;
 	if (d && varreg_categorical(d) && looks_like_value(r, t))
@@ -1570,8 +1573,14 @@ static int finish(struct reader *r, const struct name *nm, const char *old_val,
 	if (counts_steps(nm->var) && (fractional(old_val) || fractional(new_val)))
 		return q - p; /* "momentum warmup 0.85 -> 0.95": momenta, not a step count */
 	if (strstr(nm->var, "momentum") && !counts_steps(nm->var) &&
-	    (word_is(r, p - 1, end, "constant") || word_is(r, p - 1, end, "fixed")))
-		return q - p; /* "constant Muon momentum 0.95": its warmup is what went, unnamed */
+	    (word_is(r, p - 1, end, "constant") || word_is(r, p - 1, end, "fixed"))) {
+		/* "constant Muon momentum 0.95": the value stays, its warmup went
+		 * (README: desc.muon_momentum_warmup_steps 0) */
+		struct name warm = { .var = "desc.muon_momentum_warmup_steps", .known = 1 };
+		if (!strcmp(nm->var, "optim.muon_momentum"))
+			emit(r, &warm, NULL, "0", p - 1, q);
+		return q - p;
+	}
 	if (!old_val && (extra = take_old(r, q, end, nm->var, old, sizeof(old))))
 		old_val = old;
 	if (nm->range) { /* "seq len curriculum 512->2048": the schedule is tried */
@@ -2185,8 +2194,10 @@ static const char *toggle_value(const struct name *nm, int on)
 	const struct var_def *d = varreg_find(nm->var);
 	if (on)
 		return nm->implied ? nm->implied : (!d || d->type == VAR_BOOL) ? "true" : NULL;
-	if (!d)
-		return str_ends_with(nm->var, "_loss") ? "0" : "false";
+	if (!d) /* a loss term, or a warmup counted in steps ("remove Muon momentum
+		 * warmup"): zero is its off */
+		return str_ends_with(nm->var, "_loss") || (counts_steps(nm->var) &&
+			(strstr(nm->var, "warmup") || strstr(nm->var, "warmdown"))) ? "0" : "false";
 	if (d->type == VAR_BOOL)
 		return "false";
 	if (in_list(nm->var, zero_off))
@@ -2759,7 +2770,11 @@ static int p_value_arrow(struct reader *r, int p, int end)
 		    (str_starts_with(at(r, p, end)->w, "swap") && word_is(r, q + ka, end, "for")));
 	if (!with && !is_to(r, q + ka, end))
 		return replace && value_word_at(r, q, end, NULL, &kb) ? q + ka - p : 0;
+	/* "replace ReluSquared with plain ReLU": a word that says the value is
+	 * the usual one, not another knob */
+	static const char *const plain[] = { "plain", "standard", "vanilla", "regular", NULL };
 	int qb = q + ka + 1 + (with && word_in(r, q + ka + 1, end, articles));
+	qb += with && word_in(r, qb, end, plain);
 	b = value_word_at(r, qb, end, a->var, &kb);
 	while (b && !boundary(r, qb + kb, end) && word_in(r, qb + kb, end, value_nouns))
 		kb++; /* "… -> SwiGLU MLP" */

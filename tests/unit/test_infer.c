@@ -930,7 +930,10 @@ static void test_round7(void)
 	expect("infer-7.29", "no warmup (0 steps)", "desc.warmup_steps:~>0");
 	expect("infer-7.30", "Muon momentum fixed 0.95 no warmup: warmup important", "");
 	expect("infer-7.31", "depth 10 no warmup", "model.depth:~>10|sched.warmup_ratio:~>0");
-	expect("infer-7.32", "constant Muon momentum 0.95 - worse than warmup 0.85->0.95", "");
+	/* round 10: the README's label of this row (pimlock-spark) is the
+	 * warmup removed; round 7 refused it, infer-r10.7 reads it */
+	expect("infer-7.32", "constant Muon momentum 0.95 - worse than warmup 0.85->0.95",
+	       "desc.muon_momentum_warmup_steps:~>0");
 	/* two letters name no knob of their own */
 	expect("infer-7.33", "HD=64", "");
 	expect("infer-7.34", "HEAD_DIM=64", "model.head_dim:~>64");
@@ -1139,6 +1142,27 @@ static void test_round9(void)
 	expect("infer-r9.53", "learning rate for the value embeddings 0.3", "");
 }
 
+/* Round 10 (infer-r10.*): what the round-9 sources (tests/fixtures/infer
+ * README, "Round 9 additions") showed at first contact, each as a kind. */
+static void test_round10(void)
+{
+	/* a window pattern is letters a layer, nothing else */
+	expect("infer-r10.1", "reduce short window from seq_len/2 to seq_len/4", "");
+	expect("infer-r10.2", "try short window seq_len/6 (between /4 and /8)", "");
+	expect("infer-r10.3", "window pattern S (all short except last layer)", "model.window_pattern:~>S");
+	expect("infer-r10.4", "change window pattern from SSSL to SSSSL", "model.window_pattern:SSSL>SSSSL");
+	/* a warmup counted in steps is off at zero */
+	expect("infer-r10.5", "remove Muon momentum warmup (constant 0.95)", "desc.muon_momentum_warmup_steps:~>0");
+	expect("infer-r10.6", "remove value embeddings", "desc.value_embeddings:~>false");
+	/* a constant Muon momentum is its warmup removed */
+	expect("infer-r10.7", "constant Muon momentum 0.95 - worse than warmup 0.85->0.95",
+	       "desc.muon_momentum_warmup_steps:~>0");
+	expect("infer-r10.8", "constant matrix lr", "");
+	/* ReluSquared, the class name; "plain" ReLU is ReLU */
+	expect("infer-r10.9", "replace ReluSquared MLP with SwiGLU", "model.activation:relu2>swiglu");
+	expect("infer-r10.10", "replace ReluSquared with plain ReLU (much worse)", "model.activation:relu2>relu");
+}
+
 /* make fuzz (infer) read one token past the end: a part noun looked for
  * where a name stood last (fuzz/corpus/infer/crash-part-past-end). The read
  * shows under ASan (make SAN=1 test); the result is checked like the
@@ -1172,6 +1196,7 @@ int main(void)
 	test_round7();
 	test_round8();
 	test_round9();
+	test_round10();
 	test_spans();
 	test_prose();
 	test_alias();
