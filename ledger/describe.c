@@ -66,7 +66,8 @@
  * words is not that name ("seq len curriculum 512->2048" is
  * desc.seq_len_curriculum); after "with" only explicit changes count (what
  * follows "with" is usually context, unless a lone verb came before it:
- * "experiment with depth 12"), after a context word (same, at, after, than,
+ * "experiment with depth 12"; round 10: a registry knob and its number after
+ * a change, "depth 7 with device batch 16"), after a context word (same, at, after, than,
  * …) nothing but parentheses; "baseline", "rerun", "no logic change" mean no
  * change at all; a name we do not know that compares ("more data"), names a
  * place ("RMSNorm after embedding") or no knob ("the previous best config",
@@ -679,7 +680,13 @@ static const char *const purpose_verbs[] = {
 /* "to VERB" at p: a purpose (see purpose_verbs). */
 static int purpose_at(const struct reader *r, int p, int end)
 {
-	return word_is(r, p, end, "to") && word_in(r, p + 1, end, purpose_verbs);
+	/* "to potentially improve", "to further reduce": an adverb first */
+	const struct tok *adv = at(r, p + 1, end);
+	int ly = adv->k == K_WORD && strlen(adv->w) > 4 && str_ends_with(adv->w, "ly") &&
+		 !strchr(adv->w, ' ');
+	return word_is(r, p, end, "to") &&
+	       (word_in(r, p + 1, end, purpose_verbs) || ((ly || word_is(r, p + 1, end, "further")) &&
+							   word_in(r, p + 2, end, purpose_verbs)));
 }
 
 /* "while" or "by" and one of these: a change made with the first, or the
@@ -1990,6 +1997,13 @@ static int name_forms(struct reader *r, const struct name *nm, int p, int q, int
 			return 0; /* "softcap: 15 -> ???": a is what it was, not the value */
 		return finish(r, nm, NULL, SIDE(v.a, v.ra), p, q + 2, end);
 	}
+	/* "depth 7 with device batch 16": a registry knob and its number after
+	 * "with" is a setting of this run too, once the text has changed
+	 * something ("val_bpb 0.985 -> 0.979 with depth 10" reports a run);
+	 * a value the parent already had is dropped by the state */
+	if ((flags & F_WITH) && known && r->out->n > 0 && !str_starts_with(var, "desc.") && t->k == K_NUM &&
+	    boundary(r, q + 1, end) && !counts_other(r, q + 1, end, var) && VAL(q, v.a, v.ra))
+		return finish(r, nm, NULL, SIDE(v.a, v.ra), p, q + 1, end);
 	if (flags & F_WITH)
 		return 0;
 	/* (-> | to) b, b not another knob's ("4 heads -> 8 layers") */
@@ -2360,6 +2374,9 @@ static int p_toggle(struct reader *r, int p, int end, struct clause *cs)
 	if (!turn && word_is(r, p + 1, end, "to"))
 		return 0;
 	int q = skip_fillers(r, p + 1 + turn, end), n;
+	struct name all;
+	if (off && word_is(r, q, end, "all") && known_name(r, q + 1, end, &all))
+		q++; /* "disable all value embeddings": every one of them, the knob itself */
 	if ((n = p_named(r, q, end, 1, 1, cs->flags | (off ? F_NEG : 0))))
 		return q - p + n;
 	int use = word_is(r, p, end, "use");
@@ -2539,6 +2556,10 @@ static int p_direction(struct reader *r, int p, int end, int flags)
 		k += 1 + by_amount(r, q + k + 1, end); /* "reduce batch by half", "by a small factor" */
 	while (k && !by && word_in(r, q + k, end, amounts) && q + k < end && !boundary(r, q + k, end))
 		k++; /* "a bit", "upward" */
+	int dk;
+	if (k && !by && word_is(r, q + k, end, "from") && (dk = default_at(r, q + k + 1, end)) &&
+	    boundary(r, q + k + 1 + dk, end))
+		k += 1 + dk; /* "Increase DEPTH from default to allow more capacity": the old side is the default */
 	/* "more heads than …" compares; "by 2 while keeping …" has said its amount */
 	/* a size compared says nothing of a switch or a choice ("longer flash attention") */
 	static const char *const sizes[] = { "higher", "larger", "bigger", "smaller", "longer", "shorter",

@@ -1161,6 +1161,21 @@ static void test_round10(void)
 	/* ReluSquared, the class name; "plain" ReLU is ReLU */
 	expect("infer-r10.9", "replace ReluSquared MLP with SwiGLU", "model.activation:relu2>swiglu");
 	expect("infer-r10.10", "replace ReluSquared with plain ReLU (much worse)", "model.activation:relu2>relu");
+	/* a purpose after an adverb, the default as the old side */
+	expect("infer-r10.11", "Increase matrix learning rate to potentially improve parameter updates.",
+	       "optim.matrix_lr:~>~");
+	expect("infer-r10.12", "Increase DEPTH from default to allow more model capacity", "model.depth:~>~");
+	expect("infer-r10.13", "Increase DEPTH from default to 12", "model.depth:~>12");
+	/* "disable all X" is X off */
+	expect("infer-r10.14", "disable all value embeddings (VE is critical)", "desc.value_embeddings:~>false");
+	expect("infer-r10.15", "disable all layers", "");
+	/* a registry knob and its number after "with", once something changed */
+	expect("infer-r10.16", "depth 7 with device batch 16 (grad accum too slow)",
+	       "model.depth:~>7|train.device_batch_size:~>16");
+	expect("infer-r10.17", "total batch 2^15 with device batch 16 (too small)",
+	       "train.total_batch_size:~>32768|train.device_batch_size:~>16");
+	expect("infer-r10.18", "val_bpb 0.985 -> 0.979 with depth 10", "");
+	expect("infer-r10.19", "depth 8 -> 9 with SwiGLU", "model.depth:8>9");
 }
 
 /* make fuzz (infer) read one token past the end: a part noun looked for
