@@ -141,6 +141,7 @@ static const char *const fillers[] = { "only", "the", "a", "an", "back", "to", "
 /* Adjectives before a name: "small LR warmup", "matrix weight decay". */
 static const char *const modifiers[] = {
 	"small", "large", "longer", "shorter", "full", "higher", "lower", "new", "more", "less",
+	"modest", "short", "tiny", "slight", "brief", "mild",
 	"bigger", "smaller", "tuned", "matrix", "dead", "plain", "current", "initial", "peak",
 	"muon", "adam", "larger", "wider", "deeper", "narrower", "shallower",
 	"final", /* "remove final logit cap": the cap on the final logits */
@@ -2314,6 +2315,12 @@ static int toggle_name(struct reader *r, int p, int end, int on)
 			return 0;
 		return finish(r, &nm, NULL, given, p, p + k + 1, end); /* "add dropout (p=0.1)" */
 	}
+	const struct tok *next = at(r, p + k, end);
+	if (!val && on && in_list(nm.var, zero_off) &&
+	    (next->k == K_SEP || next->k == K_STOP || p + k >= end || purpose_at(r, p + k, end)))
+		/* "add warmup and less aggressive cooldown", "Add a modest LR
+		 * warmup and …": a knob off at zero turned on, to a value unsaid */
+		return finish(r, &nm, NULL, NULL, p, p + k, end);
 	if (!val)
 		return 0;
 	const struct tok *unit = at(r, p + k, end);

@@ -1176,6 +1176,12 @@ static void test_round10(void)
 	       "train.total_batch_size:~>32768|train.device_batch_size:~>16");
 	expect("infer-r10.18", "val_bpb 0.985 -> 0.979 with depth 10", "");
 	expect("infer-r10.19", "depth 8 -> 9 with SwiGLU", "model.depth:8>9");
+	/* a knob off at zero, added without a value: changed, value unsaid */
+	expect("infer-r10.20", "Add a modest LR warmup and increase z-loss regularization to 5e-4",
+	       "sched.warmup_ratio:~>~|desc.z_loss:~>0.0005");
+	expect("infer-r10.21", "add weight decay", "optim.weight_decay:~>~");
+	expect("infer-r10.22", "add warmup to the embeddings", "");
+	expect("infer-r10.23", "add warmup (lots)", "");
 }
 
 /* make fuzz (infer) read one token past the end: a part noun looked for
