@@ -141,7 +141,7 @@ static const struct var_alias aliases[] = {
 	{ "ffn expansion", "model.mlp_ratio", NULL }, { "mlp multiplier", "model.mlp_ratio", NULL },
 	{ "mlp hidden multiplier", "model.mlp_ratio", NULL },
 	{ "mlp hidden size multiplier", "model.mlp_ratio", NULL },
-	{ "rope freq base", "model.rope_base", NULL },
+	{ "rope freq base", "model.rope_base", NULL }, { "rope base freq", "model.rope_base", NULL },
 	{ "dropout rate", "model.dropout", NULL },
 	{ "emb lr", "optim.embedding_lr", NULL }, { "wte lr", "optim.embedding_lr", NULL },
 	{ "head lr", "optim.unembedding_lr", NULL },
@@ -333,6 +333,7 @@ static const struct { const char *word, *canonical; } synonyms[] = {
 	{ "bs", "batch size" }, { "sequence", "seq" }, { "length", "len" },
 	{ "normalization", "norm" }, { "normalisation", "norm" }, { "rotary", "rope" },
 	{ "dimension", "dim" }, { "iterations", "steps" }, { "newton schulz", "ns" },
+	{ "frequency", "freq" },
 };
 
 int varreg_canonical(const char *norm, char *buf, size_t n)

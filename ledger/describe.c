@@ -2207,6 +2207,8 @@ static const char *zero_off[] = { "optim.weight_decay", "sched.warmup_ratio", "s
 static const char *toggle_value(const struct name *nm, int on)
 {
 	const struct var_def *d = varreg_find(nm->var);
+	if (on && !d && !nm->implied && !strcmp(nm->var, "desc.n_kv_head"))
+		return NULL; /* "enable GQA": a count of KV heads, not a switch */
 	if (on)
 		return nm->implied ? nm->implied : (!d || d->type == VAR_BOOL) ? "true" : NULL;
 	if (!d) /* a loss term, or a warmup counted in steps ("remove Muon momentum
@@ -2316,7 +2318,7 @@ static int toggle_name(struct reader *r, int p, int end, int on)
 		return finish(r, &nm, NULL, given, p, p + k + 1, end); /* "add dropout (p=0.1)" */
 	}
 	const struct tok *next = at(r, p + k, end);
-	if (!val && on && in_list(nm.var, zero_off) &&
+	if (!val && on && (in_list(nm.var, zero_off) || !strcmp(nm.var, "desc.n_kv_head")) &&
 	    (next->k == K_SEP || next->k == K_STOP || p + k >= end || purpose_at(r, p + k, end)))
 		/* "add warmup and less aggressive cooldown", "Add a modest LR
 		 * warmup and …": a knob off at zero turned on, to a value unsaid */

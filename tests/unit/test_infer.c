@@ -1182,6 +1182,12 @@ static void test_round10(void)
 	expect("infer-r10.21", "add weight decay", "optim.weight_decay:~>~");
 	expect("infer-r10.22", "add warmup to the embeddings", "");
 	expect("infer-r10.23", "add warmup (lots)", "");
+	/* GQA turned on changes a count of KV heads, to a value unsaid */
+	expect("infer-r10.24", "enable GQA with n_kv_head = n_head // 2", "desc.n_kv_head:~>~");
+	expect("infer-r10.25", "GQA 3 KV heads (worse than full MHA)", "desc.n_kv_head:~>3");
+	/* "frequency" is "freq"; the RoPE base is a frequency */
+	expect("infer-r10.26", "increase RoPE base freq from 10000 to 50000", "model.rope_base:10000>50000");
+	expect("infer-r10.27", "RoPE base frequency 10000 -> 50000", "model.rope_base:10000>50000");
 }
 
 /* make fuzz (infer) read one token past the end: a part noun looked for
