@@ -2929,6 +2929,9 @@ static int p_named_technique(struct reader *r, int p, int end)
 	if (strstr(t->w, "muon") || strstr(t->w, "adam"))
 		return 0; /* "NorMuon": an optimizer, the matrix optimizer's value or a
 		           * knob of its own; which is not sure */
+	if (memchr(r->text + t->a, '+', (size_t)(t->b - t->a)))
+		return 0; /* "LeakyReLU²+batch1M+mlp4x", "SwiGLU+warmup": several
+		           * changes run together, no one technique */
 	return finish(r, &nm, NULL, "true", p, p + 1, end);
 }
 

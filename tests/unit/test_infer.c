@@ -1188,6 +1188,10 @@ static void test_round10(void)
 	/* "frequency" is "freq"; the RoPE base is a frequency */
 	expect("infer-r10.26", "increase RoPE base freq from 10000 to 50000", "model.rope_base:10000>50000");
 	expect("infer-r10.27", "RoPE base frequency 10000 -> 50000", "model.rope_base:10000>50000");
+	/* a CamelCase word joined to others by "+" names no one technique */
+	expect("infer-r10.28", "LeakyReLU\xc2\xb2+batch1M+mlp4x (too slow, 407 steps)", "");
+	expect("infer-r10.29", "SwiGLU+warmup", "");
+	expect("infer-r10.30", "GatedNorm", "desc.gatednorm:~>true");
 }
 
 /* make fuzz (infer) read one token past the end: a part noun looked for
