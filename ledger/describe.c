@@ -949,6 +949,28 @@ static int alnum_count(const char *w)
 /* The value token p states for var: 0 (buf filled), 1 (stated, value
  * unknown), -1 (not a value of var). Unknown knobs (desc.*) take numbers,
  * quoted text, tuples and, if loose, a plain word. */
+/* "seq_len/4", "context/8": a length given as a share of the context (a
+ * sliding window's), kept as written (README: a fraction as written). */
+static int share_of_context(const struct reader *r, const struct tok *t)
+{
+	static const char *const whole[] = { "seq_len", "seq len", "seqlen", "context", "ctx",
+					     "max_seq_len", NULL };
+	const char *slash = memchr(r->text + t->a, '/', (size_t)(t->b - t->a));
+	if (!slash || slash + 1 >= r->text + t->b)
+		return 0;
+	char head[32];
+	int hn = (int)(slash - (r->text + t->a));
+	if (hn <= 0 || hn >= (int)sizeof(head))
+		return 0;
+	for (int i = 0; i < hn; i++)
+		head[i] = (char)tolower((unsigned char)r->text[t->a + i]);
+	head[hn] = '\0';
+	for (const char *c = slash + 1; c < r->text + t->b; c++)
+		if (!isdigit((unsigned char)*c))
+			return 0;
+	return in_list(head, whole);
+}
+
 static int value_at(const struct reader *r, int p, int end, const char *var, int loose,
 		    char *buf, size_t n)
 {
@@ -974,6 +996,8 @@ static int value_at(const struct reader *r, int p, int end, const char *var, int
 			snprintf(buf, n, "%d", spelled_count(t->w)); /* "heads from four to eight" */
 			return 0;
 		}
+		if (!strcmp(var, "desc.short_window") && share_of_context(r, t))
+			return slice_value(buf, n, r->text + t->a, t->b - t->a); /* "seq_len/4", as written */
 		if (is_fraction(r, t) && !(d && (d->type == VAR_CHOICE || d->type == VAR_STRING ||
 						  d->type == VAR_BOOL))) {
 			return slice_value(buf, n, r->text + t->a, t->b - t->a); /* "1/4", as written */

@@ -1147,8 +1147,8 @@ static void test_round9(void)
 static void test_round10(void)
 {
 	/* a window pattern is letters a layer, nothing else */
-	expect("infer-r10.1", "reduce short window from seq_len/2 to seq_len/4", "");
-	expect("infer-r10.2", "try short window seq_len/6 (between /4 and /8)", "");
+	expect("infer-r10.1", "reduce window from seq_len/2 to seq_len/4", "");
+	expect("infer-r10.2", "sliding window seq_len/6", "");
 	expect("infer-r10.3", "window pattern S (all short except last layer)", "model.window_pattern:~>S");
 	expect("infer-r10.4", "change window pattern from SSSL to SSSSL", "model.window_pattern:SSSL>SSSSL");
 	/* a warmup counted in steps is off at zero */
@@ -1192,6 +1192,10 @@ static void test_round10(void)
 	expect("infer-r10.28", "LeakyReLU\xc2\xb2+batch1M+mlp4x (too slow, 407 steps)", "");
 	expect("infer-r10.29", "SwiGLU+warmup", "");
 	expect("infer-r10.30", "GatedNorm", "desc.gatednorm:~>true");
+	/* the short window as a share of the context, kept as written */
+	expect("infer-r10.31", "reduce short window from seq_len/2 to seq_len/4", "desc.short_window:seq_len/2>seq_len/4");
+	expect("infer-r10.32", "try short window seq_len/6 (between /4 and /8)", "desc.short_window:~>seq_len/6");
+	expect("infer-r10.33", "window seq_len/4", "");
 }
 
 /* make fuzz (infer) read one token past the end: a part noun looked for
