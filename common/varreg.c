@@ -286,6 +286,8 @@ static const struct var_alias aliases[] = {
 	 * ("DEPTH=6 AR=64") */
 	{ "muon beta1", "optim.muon_momentum", NULL }, { "final momentum", "optim.muon_momentum", NULL },
 	{ "final muon momentum", "optim.muon_momentum", NULL }, { "ar", "model.aspect_ratio", NULL },
+	/* DEVICE_BATCH_SIZE, TOTAL_BATCH_SIZE by their initials ("DBS 32->64 TBS 2**16->2**17") */
+	{ "dbs", "train.device_batch_size", NULL }, { "tbs", "train.total_batch_size", NULL },
 };
 
 size_t varreg_count(void) { return ARRAY_SIZE(vars); }

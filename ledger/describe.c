@@ -2301,6 +2301,22 @@ static int added_value(struct reader *r, int q, int end, const char *var, char *
 	return ok;
 }
 
+/* "on 16GB", "on H100", "on the M4": where the run ran (a word with a
+ * digit after "on"), not a part of the model the knob is restricted to. */
+static int on_hardware(const struct reader *r, int p, int end)
+{
+	static const char *const det[] = { "the", "a", "an", NULL };
+	if (!word_is(r, p, end, "on"))
+		return 0;
+	const struct tok *t = at(r, p + 1 + word_in(r, p + 1, end, det), end);
+	if (t->k != K_WORD)
+		return 0;
+	for (int i = t->a; i < t->b; i++)
+		if (isdigit((unsigned char)r->text[i]))
+			return 1;
+	return 0;
+}
+
 /* toggle name: the name runs to the end of the phrase. */
 static int toggle_name(struct reader *r, int p, int end, int on)
 {
@@ -2323,7 +2339,8 @@ static int toggle_name(struct reader *r, int p, int end, int on)
 	static const char *const scope[] = { "on", "in", "to", "from", NULL };
 	static const char *const place[] = { "after", "before", "at", "between", "inside", "within",
 					     "for", "of", NULL };
-	if (word_in(r, p + k, end, scope) && at(r, p + k + 1, end)->k == K_WORD && !purpose_at(r, p + k, end))
+	if (word_in(r, p + k, end, scope) && at(r, p + k + 1, end)->k == K_WORD && !purpose_at(r, p + k, end) &&
+	    !on_hardware(r, p + k, end))
 		return 0; /* "no weight decay on embeddings": X for a part only, another knob */
 	if (str_starts_with(nm.var, "desc.") && !find_desc_name_var(nm.var) &&
 	    word_in(r, p + k, end, place) && at(r, p + k + 1, end)->k == K_WORD)

@@ -886,8 +886,10 @@ static void test_round6(void)
 static void test_round7(void)
 {
 	/* a negation never reads what it negates as switched on or tried */
+	/* round 10: and "on 16GB" is where it ran, so checkpointing is off
+	 * (jkeller-rocm's label) */
 	expect("infer-7.1", "use batch_size 16 without checkpointing on 16GB ROCm profile",
-	       "train.device_batch_size:~>16");
+	       "train.device_batch_size:~>16|impl.recompute:~>false");
 	expect("infer-7.2", "no flash attention", "");
 	expect("infer-7.3", "depth 10, no flash attention", "model.depth:~>10");
 	expect("infer-7.4", "without checkpointing", "impl.recompute:~>false");
@@ -967,7 +969,11 @@ static void test_round7(void)
  * does a technique's name before a knob ("value embedding weight decay"). */
 static void test_round8(void)
 {
-	expect("infer-r8.1", "DBS 32->64 TBS 2**16->2**17 (halved steps to 289)", "");
+	/* round 10: DBS and TBS are aliases now (josephkern-dgx's label);
+	 * another two-or-three-letter identifier still names nothing */
+	expect("infer-r8.1", "DBS 32->64 TBS 2**16->2**17 (halved steps to 289)",
+	       "train.device_batch_size:32>64|train.total_batch_size:65536>131072");
+	expect("infer-r8.1b", "XBS 32->64 (halved steps to 289)", "");
 	expect("infer-r8.2", "DEVICE_BATCH_SIZE 8 -> 32", "train.device_batch_size:8>32");
 	expect("infer-r8.3", "top_k=1", "desc.top_k:~>1"); /* four letters: a name */
 	expect("infer-r8.4", "D_STATE 64->128", "desc.d_state:64>128");
@@ -1196,6 +1202,13 @@ static void test_round10(void)
 	expect("infer-r10.31", "reduce short window from seq_len/2 to seq_len/4", "desc.short_window:seq_len/2>seq_len/4");
 	expect("infer-r10.32", "try short window seq_len/6 (between /4 and /8)", "desc.short_window:~>seq_len/6");
 	expect("infer-r10.33", "window seq_len/4", "");
+	/* "on 16GB": where the run ran, no part of the model */
+	expect("infer-r10.34", "use batch_size 16 without checkpointing on 16GB ROCm profile",
+	       "train.device_batch_size:~>16|impl.recompute:~>false");
+	expect("infer-r10.35", "no weight decay on embeddings", "");
+	/* the batch sizes by their initials */
+	expect("infer-r10.36", "DBS 32->64 TBS 2**16->2**17 (halved steps to 289)",
+	       "train.device_batch_size:32>64|train.total_batch_size:65536>131072");
 }
 
 /* make fuzz (infer) read one token past the end: a part noun looked for
