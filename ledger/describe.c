@@ -2762,7 +2762,8 @@ static int p_valueword(struct reader *r, int p, int end)
 	/* "cosine LR decay", "cosine_decay", "Cosine LR schedule": a shape
 	 * word is the warmdown's only before a word of decay (alone,
 	 * "linear" and "cosine" name many things: "linear warmup") */
-	static const char *const decay_nouns[] = { "decay", "schedule", "annealing", "lr", NULL };
+	static const char *const decay_nouns[] = { "decay", "schedule", "annealing", "lr", "warmdown",
+						   "cooldown", NULL }; /* "sqrt warmdown decay" */
 	int shape = vw && !strcmp(vw->var, "sched.warmdown_shape");
 	if (shape) {
 		int d = k;
@@ -2867,6 +2868,9 @@ static int p_bare(struct reader *r, int p, int end, int alone)
 		return 0; /* "VE on all layers" is about VE, not VE itself */
 	if (nm.implied)
 		return finish(r, &nm, NULL, nm.implied, p, p + k, end);
+	if (!strcmp(nm.var, "impl.compile_mode") && alone && str_starts_with(at(r, p, end)->w, "torch"))
+		return finish(r, &nm, NULL, NULL, p, p + k, end); /* "torch.compile": on, its mode unsaid
+								    * (a bare "compile" may be the verb) */
 	return nm.technique ? finish(r, &nm, NULL, "true", p, p + k, end) : 0;
 }
 

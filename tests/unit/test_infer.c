@@ -1209,6 +1209,11 @@ static void test_round10(void)
 	/* the batch sizes by their initials */
 	expect("infer-r10.36", "DBS 32->64 TBS 2**16->2**17 (halved steps to 289)",
 	       "train.device_batch_size:32>64|train.total_batch_size:65536>131072");
+	/* a shape word before "warmdown decay"; torch.compile named alone */
+	expect("infer-r10.37", "sqrt warmdown decay (slower start, faster end)", "sched.warmdown_shape:~>sqrt");
+	expect("infer-r10.38", "cosine warmup", "");
+	expect("infer-r10.39", "torch.compile", "impl.compile_mode:~>~");
+	expect("infer-r10.40", "compile", "");
 }
 
 /* make fuzz (infer) read one token past the end: a part noun looked for
