@@ -117,7 +117,7 @@ static const struct var_alias aliases[] = {
 	 * prepare.py constants, and more prose spellings (issue 9). */
 	{ "context len", "model.seq_len", NULL }, { "ctx len", "model.seq_len", NULL },
 	{ "soft capping", "model.softcap", NULL }, { "logit soft capping", "model.softcap", NULL },
-	{ "softcapping", "model.softcap", NULL }, { "logit softcapping", "model.softcap", NULL },
+	
 	{ "context", "model.seq_len", NULL }, { "context size", "model.seq_len", NULL },
 	{ "context window", "model.seq_len", NULL }, { "ctx", "model.seq_len", NULL },
 	{ "block size", "model.seq_len", NULL },
@@ -147,7 +147,7 @@ static const struct var_alias aliases[] = {
 	{ "head lr", "optim.unembedding_lr", NULL },
 	{ "betas", "optim.adam_betas", NULL }, { "adamw betas", "optim.adam_betas", NULL },
 	{ "adam b1", "optim.beta1", NULL }, { "adam b2", "optim.beta2", NULL },
-	{ "grad clipping", "optim.grad_clip", NULL }, { "gradient clip", "optim.grad_clip", NULL },
+	{ "gradient clip", "optim.grad_clip", NULL },
 	{ "clip grad norm", "optim.grad_clip", NULL }, { "grad norm clip", "optim.grad_clip", NULL },
 	{ "max grad norm", "optim.grad_clip", NULL },
 	{ "warmup frac", "sched.warmup_ratio", NULL }, { "warmup fraction", "sched.warmup_ratio", NULL },
@@ -184,10 +184,10 @@ static const struct var_alias aliases[] = {
 	{ "torch compile mode", "impl.compile_mode", NULL },
 	{ "attention impl", "impl.attention", NULL },
 	{ "attention implementation", "impl.attention", NULL },
-	{ "attn kernel", "impl.attention", NULL }, { "attn impl", "impl.attention", NULL },
+	
 	{ "flashattention", "impl.attention", "flash" }, { "fa2", "impl.attention", "flash" },
 	{ "flash attention 2", "impl.attention", "flash" },
-	{ "flash attention 3", "impl.attention", "fa3" }, { "flash attn 3", "impl.attention", "fa3" },
+	{ "flash attention 3", "impl.attention", "fa3" },
 	{ "fa3", "impl.attention", "fa3" }, { "naive attention", "impl.attention", "naive" },
 	{ "scaled dot product attention", "impl.attention", "sdpa" },
 	{ "fused adam", "impl.fused_adamw", NULL }, { "fused optim", "impl.fused_adamw", NULL },
@@ -239,13 +239,12 @@ static const struct var_alias aliases[] = {
 	{ "total batch", "train.total_batch_size", NULL },
 	{ "total batch size", "train.total_batch_size", NULL },
 	{ "seed", "train.seed", NULL }, { "time budget", "train.time_budget_s", NULL },
-	{ "grad checkpointing", "impl.recompute", NULL },
 	{ "gradient checkpointing", "impl.recompute", NULL },
 	{ "activation checkpointing", "impl.recompute", NULL },
 	{ "checkpointing", "impl.recompute", NULL }, { "recompute", "impl.recompute", NULL },
 	{ "recomputation", "impl.recompute", NULL },
 	{ "attention", "impl.attention", NULL }, { "attention kernel", "impl.attention", NULL },
-	{ "flash attention", "impl.attention", "flash" }, { "flash attn", "impl.attention", "flash" },
+	{ "flash attention", "impl.attention", "flash" },
 	{ "sdpa", "impl.attention", "sdpa" },
 	{ "compile", "impl.compile_mode", NULL }, { "torch compile", "impl.compile_mode", NULL },
 	{ "compile mode", "impl.compile_mode", NULL },
@@ -336,6 +335,10 @@ static const struct { const char *word, *canonical; } synonyms[] = {
 	{ "normalization", "norm" }, { "normalisation", "norm" }, { "rotary", "rope" },
 	{ "dimension", "dim" }, { "iterations", "steps" }, { "newton schulz", "ns" },
 	{ "frequency", "freq" },
+	/* round 10: shortenings, so that each needs no spelling of its own */
+	{ "grad", "gradient" }, { "accum", "accumulation" },
+	{ "embeds", "embeddings" }, { "attn", "attention" }, { "diff", "differential" },
+	{ "softcapping", "softcap" },
 };
 
 int varreg_canonical(const char *norm, char *buf, size_t n)

@@ -229,17 +229,17 @@ static const struct desc_name {
 	int technique;
 } desc_names[] = {
 	{ "value embeddings", "value_embeddings", 1 }, { "value embedding", "value_embeddings", 1 },
-	{ "value embeds", "value_embeddings", 1 }, { "ve", "value_embeddings", 1 },
+	{ "ve", "value_embeddings", 1 },
 	{ "value embed", "value_embeddings", 1 },
 	{ "n kv head", "n_kv_head", 0 }, { "n kv heads", "n_kv_head", 0 },
 	{ "kv heads", "n_kv_head", 0 }, { "ns steps", "ns_steps", 0 },
 	{ "muon ns steps", "ns_steps", 0 }, /* "NS iterations", "Newton-Schulz steps": varreg_canonical */
 	{ "muon momentum warmup steps", "muon_momentum_warmup_steps", 0 },
 	{ "momentum warmup", "muon_momentum_warmup_steps", 0 },
+	{ "muon momentum warmup", "muon_momentum_warmup_steps", 0 },
 	{ "muon momentum ramp", "muon_momentum_warmup_steps", 0 },
 	{ "momentum ramp", "muon_momentum_warmup_steps", 0 },
 	{ "muon momentum ramp steps", "muon_momentum_warmup_steps", 0 },
-	{ "muon momentum warmup", "muon_momentum_warmup_steps", 0 },
 	{ "num kv heads", "n_kv_head", 0 },
 	{ "weight tying", "weight_tying", 1 }, { "tied embeddings", "weight_tying", 1 },
 	{ "tie embeddings", "weight_tying", 1 }, { "tie word embeddings", "weight_tying", 1 },
@@ -257,14 +257,11 @@ static const struct desc_name {
 	{ "x0 lambda init", "x0_init", 0 }, { "muon beta2", "muon_beta2", 0 },
 	{ "normuon beta2", "muon_beta2", 0 }, { "gqa", "n_kv_head", 0 },
 	{ "zloss", "z_loss", 0 }, { "ema", "ema_decay", 0 },
-	{ "grad accum steps", "grad_accum_steps", 0 },
 	{ "gradient accumulation steps", "grad_accum_steps", 0 },
 	{ "parallel residual", "parallel_block", 1 }, { "parallel blocks", "parallel_block", 1 },
-	{ "diff attn", "differential_attention", 1 }, { "diff attention", "differential_attention", 1 },
 	/* round 6: spellings two sources share */
 	{ "autotune", "autotune", 1 }, { "accum", "grad_accum_steps", 0 },
-	{ "grad accum", "grad_accum_steps", 0 }, { "gradient accumulation", "grad_accum_steps", 0 },
-	{ "grad accumulation", "grad_accum_steps", 0 }, { "accum steps", "grad_accum_steps", 0 },
+	{ "gradient accumulation", "grad_accum_steps", 0 }, { "accum steps", "grad_accum_steps", 0 },
 	{ "muon warmup", "muon_momentum_warmup_steps", 0 },
 	{ "muon ramp", "muon_momentum_warmup_steps", 0 },
 };

@@ -1214,6 +1214,13 @@ static void test_round10(void)
 	expect("infer-r10.38", "cosine warmup", "");
 	expect("infer-r10.39", "torch.compile", "impl.compile_mode:~>~");
 	expect("infer-r10.40", "compile", "");
+	/* shortenings are words of the canonical spelling, no lexicon entry each */
+	expect("infer-r10.41", "remove value embeds", "desc.value_embeddings:~>false");
+	expect("infer-r10.42", "grad accum steps 4 -> 8", "desc.grad_accum_steps:4>8");
+	expect("infer-r10.43", "diff attn", "desc.differential_attention:~>true");
+	expect("infer-r10.44", "logit softcapping 15 -> 30", "model.softcap:15>30");
+	expect("infer-r10.45", "grad clipping 1.0", "optim.grad_clip:~>1");
+	expect("infer-r10.46", "flash attn", "impl.attention:~>flash");
 }
 
 /* make fuzz (infer) read one token past the end: a part noun looked for
