@@ -2759,15 +2759,18 @@ static int p_valueword(struct reader *r, int p, int end)
 	/* "cosine LR decay", "cosine_decay", "Cosine LR schedule": a shape
 	 * word is the warmdown's only before a word of decay (alone,
 	 * "linear" and "cosine" name many things: "linear warmup") */
-	static const char *const decay_nouns[] = { "decay", "schedule", "annealing", "lr", "warmdown",
-						   "cooldown", NULL }; /* "sqrt warmdown decay" */
+	static const char *const decay_nouns[] = { "decay", "schedule", "annealing", "lr", "learning rate",
+						   "learning", "rate", "warmdown", "cooldown", NULL };
+	/* "sqrt warmdown decay", "linear learning rate decay" */
 	int shape = vw && !strcmp(vw->var, "sched.warmdown_shape");
 	if (shape) {
 		int d = k;
-		while (d < k + 2 && word_in(r, p + d, end, decay_nouns))
+		while (d < k + 3 && word_in(r, p + d, end, decay_nouns))
 			d++;
 		shape = d > k && (word_is(r, p + d - 1, end, "decay") || word_is(r, p + d - 1, end, "schedule") ||
 				  word_is(r, p + d - 1, end, "annealing"));
+		if (shape)
+			k = d; /* the nouns are the shape's */
 	}
 	if (!vw || (!strcmp(vw->var, "sched.warmdown_shape") && !shape) || !strcmp(vw->var, "impl.attention"))
 		return 0;

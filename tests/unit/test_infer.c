@@ -1221,6 +1221,11 @@ static void test_round10(void)
 	expect("infer-r10.44", "logit softcapping 15 -> 30", "model.softcap:15>30");
 	expect("infer-r10.45", "grad clipping 1.0", "optim.grad_clip:~>1");
 	expect("infer-r10.46", "flash attn", "impl.attention:~>flash");
+	/* a shape word before a learning rate's decay, however many words */
+	expect("infer-r10.47", "Restore linear learning-rate decay after cosine decay worsened loss",
+	       "sched.warmdown_shape:~>linear");
+	expect("infer-r10.48", "cosine learning rate schedule", "sched.warmdown_shape:~>cosine");
+	expect("infer-r10.49", "linear learning rate warmup", "");
 }
 
 /* make fuzz (infer) read one token past the end: a part noun looked for
