@@ -159,7 +159,7 @@ static const struct var_alias aliases[] = {
 	{ "cooldown shape", "sched.warmdown_shape", NULL },
 	{ "warmdown curve", "sched.warmdown_shape", NULL },
 	{ "final lr fraction", "sched.final_lr_frac", NULL },
-	{ "min lr frac", "sched.final_lr_frac", NULL },
+	{ "min lr frac", "sched.final_lr_frac", NULL }, { "lr min frac", "sched.final_lr_frac", NULL },
 	{ "total batch tokens", "train.total_batch_size", NULL },
 	{ "batch tokens", "train.total_batch_size", NULL },
 	{ "tokens per step", "train.total_batch_size", NULL },
@@ -339,6 +339,9 @@ static const struct { const char *word, *canonical; } synonyms[] = {
 	{ "grad", "gradient" }, { "accum", "accumulation" },
 	{ "embeds", "embeddings" }, { "attn", "attention" }, { "diff", "differential" },
 	{ "softcapping", "softcap" },
+	/* a count's "n" glued on (NLAYERS, nheads): nanoGPT's n_layer, n_head */
+	{ "nlayers", "n layers" }, { "nlayer", "n layer" }, { "nheads", "n heads" },
+	{ "nhead", "n head" }, { "nembd", "n embd" },
 };
 
 int varreg_canonical(const char *norm, char *buf, size_t n)

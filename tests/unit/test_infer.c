@@ -1226,6 +1226,10 @@ static void test_round10(void)
 	       "sched.warmdown_shape:~>linear");
 	expect("infer-r10.48", "cosine learning rate schedule", "sched.warmdown_shape:~>cosine");
 	expect("infer-r10.49", "linear learning rate warmup", "");
+	/* a count's "n" glued on; LR_MIN_FRAC */
+	expect("infer-r10.50", "NLAYERS=8 too slow (arch reset)", "model.depth:~>8");
+	expect("infer-r10.51", "nheads 4 -> 8", "model.heads:4>8");
+	expect("infer-r10.52", "LR_MIN_FRAC=0.01", "sched.final_lr_frac:~>0.01");
 }
 
 /* make fuzz (infer) read one token past the end: a part noun looked for
