@@ -159,7 +159,7 @@ static const struct var_alias aliases[] = {
 	{ "cooldown shape", "sched.warmdown_shape", NULL },
 	{ "warmdown curve", "sched.warmdown_shape", NULL },
 	{ "final lr fraction", "sched.final_lr_frac", NULL },
-	{ "min lr frac", "sched.final_lr_frac", NULL }, { "lr min frac", "sched.final_lr_frac", NULL },
+	{ "min lr frac", "sched.final_lr_frac", NULL },
 	{ "total batch tokens", "train.total_batch_size", NULL },
 	{ "batch tokens", "train.total_batch_size", NULL },
 	{ "tokens per step", "train.total_batch_size", NULL },
@@ -393,6 +393,50 @@ const struct var_alias *varreg_alias(const char *name)
 	if (!a && varreg_canonical(norm, canon, sizeof(canon)))
 		a = alias_exact(canon);
 	return a;
+}
+
+/* Words of norm sorted, joined by one space, into buf; how many words. */
+static int sorted_words(const char *norm, char *buf, size_t n)
+{
+	char copy[160], *words[16];
+	int k = 0;
+	snprintf(copy, sizeof(copy), "%s", norm);
+	for (char *w = strtok(copy, " "); w && k < 16; w = strtok(NULL, " "))
+		words[k++] = w;
+	for (int i = 1; i < k; i++) /* insertion sort: a name has a few words */
+		for (int j = i; j > 0 && strcmp(words[j - 1], words[j]) > 0; j--) {
+			char *t = words[j];
+			words[j] = words[j - 1];
+			words[j - 1] = t;
+		}
+	size_t o = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < k && o < n; i++)
+		o += (size_t)snprintf(buf + o, n - o, "%s%s", i ? " " : "", words[i]);
+	return k;
+}
+
+const struct var_alias *varreg_alias_any_order(const char *name)
+{
+	char norm[128], canon[160], want[160], have[160], alias_canon[160];
+	const struct var_alias *found = NULL;
+	varreg_normalise(name, norm, sizeof(norm));
+	if (!varreg_canonical(norm, canon, sizeof(canon)))
+		snprintf(canon, sizeof(canon), "%s", norm);
+	if (sorted_words(canon, want, sizeof(want)) < 2)
+		return NULL;
+	for (size_t i = 0; i < ARRAY_SIZE(aliases); i++) {
+		const char *a = aliases[i].name;
+		if (varreg_canonical(a, alias_canon, sizeof(alias_canon)))
+			a = alias_canon;
+		sorted_words(a, have, sizeof(have));
+		if (strcmp(have, want))
+			continue;
+		if (found && strcmp(found->key, aliases[i].key))
+			return NULL; /* two knobs with those words: which is not sure */
+		found = &aliases[i];
+	}
+	return found;
 }
 
 int varreg_categorical(const struct var_def *d)

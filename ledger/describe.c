@@ -1203,6 +1203,8 @@ static int lr_of_part(const struct reader *r, int p, int end, struct name *nm)
 	return 0;
 }
 
+static int constant_name(const struct reader *r, int p);
+
 static int lookup_known(const struct reader *r, int p, int end, struct name *nm)
 {
 	char words[400];
@@ -1219,6 +1221,19 @@ static int lookup_known(const struct reader *r, int p, int end, struct name *nm)
 			    !lookup_name(words, nm))
 				return k + word_in(r, p + k, end, name_suffixes);
 		}
+	}
+	/* "LR_MIN_FRAC": a config constant is a name of the registry in the
+	 * author's word order */
+	const struct var_alias *al;
+	if (p < end && r->tk.t[p].k == K_WORD && constant_name(r, p) &&
+	    (al = varreg_alias_any_order(r->tk.t[p].w))) {
+		memset(nm, 0, sizeof(*nm));
+		snprintf(nm->var, sizeof(nm->var), "%s", al->key);
+		nm->implied = al->implied;
+		nm->technique = varreg_find(al->key) && varreg_find(al->key)->type == VAR_BOOL;
+		nm->known = 1;
+		nm->total = strstr(r->tk.t[p].w, "total") || strstr(r->tk.t[p].w, "tokens");
+		return 1;
 	}
 	return 0;
 }

@@ -1230,6 +1230,8 @@ static void test_round10(void)
 	expect("infer-r10.50", "NLAYERS=8 too slow (arch reset)", "model.depth:~>8");
 	expect("infer-r10.51", "nheads 4 -> 8", "model.heads:4>8");
 	expect("infer-r10.52", "LR_MIN_FRAC=0.01", "sched.final_lr_frac:~>0.01");
+	expect("infer-r10.53", "LR_MATRIX=0.05", "optim.matrix_lr:~>0.05");
+	expect("infer-r10.54", "lr min frac 0.1", ""); /* prose keeps its order */
 }
 
 /* make fuzz (infer) read one token past the end: a part noun looked for
