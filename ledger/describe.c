@@ -2419,6 +2419,8 @@ static int others_schedule(const struct reader *r, int p, int end, const struct 
 
 /* add/enable/use | remove/disable/drop/no/without X, or a value form after
  * them ("add small LR warmup 0.0 -> 0.05"). */
+static int p_layers(struct reader *r, int p, int end);
+
 static int p_toggle(struct reader *r, int p, int end, struct clause *cs)
 {
 	int on = word_in(r, p, end, toggles_on), off = word_in(r, p, end, toggles_off), turn = 0;
@@ -2439,6 +2441,8 @@ static int p_toggle(struct reader *r, int p, int end, struct clause *cs)
 	struct name all;
 	if (off && word_is(r, q, end, "all") && known_name(r, q + 1, end, &all))
 		q++; /* "disable all value embeddings": every one of them, the knob itself */
+	if (on && (n = p_layers(r, q, end)))
+		return q - p + n; /* "add value embeddings to all layers": which layers have it */
 	if ((n = p_named(r, q, end, 1, 1, cs->flags | (off ? F_NEG : 0))))
 		return q - p + n;
 	int use = word_is(r, p, end, "use");
@@ -2894,7 +2898,7 @@ static int p_bare(struct reader *r, int p, int end, int alone)
  * desc.value_embedding_layers), valued all or alternating. */
 static int p_layers(struct reader *r, int p, int end)
 {
-	static const char *const on[] = { "on", "in", "for", "at", NULL };
+	static const char *const on[] = { "on", "in", "for", "at", "to", NULL };
 	static const char *const all[] = { "all", "every", "each", NULL };
 	static const char *const alt[] = { "alternating", "alternate", NULL };
 	static const char *const all_layers[] = { "all layers", "every layer", NULL };

@@ -1232,6 +1232,10 @@ static void test_round10(void)
 	expect("infer-r10.52", "LR_MIN_FRAC=0.01", "sched.final_lr_frac:~>0.01");
 	expect("infer-r10.53", "LR_MATRIX=0.05", "optim.matrix_lr:~>0.05");
 	expect("infer-r10.54", "lr min frac 0.1", ""); /* prose keeps its order */
+	/* a technique added to all layers: which layers have it */
+	expect("infer-r10.55", "add value embeddings to all layers", "desc.value_embedding_layers:~>all");
+	expect("infer-r10.56", "apply XSA to every layer", "desc.xsa_layers:~>all");
+	expect("infer-r10.57", "add dropout to all layers", "");
 }
 
 /* make fuzz (infer) read one token past the end: a part noun looked for
