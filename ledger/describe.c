@@ -1472,7 +1472,9 @@ static void emit(struct reader *r, const struct name *nm, const char *old_val,
 			    (old_val || new_val) && count_like(old_val) && count_like(new_val);
 		if (!steps)
 			return; /* no value of this knob: another knob, unnamed */
-		var = !strcmp(var, "sched.warmup_ratio") ? "desc.warmup_steps" : "desc.warmdown_steps";
+		/* unit unsaid: the corpus's names, warmup_steps (round 6) and
+		 * warmdown_iters (parameter-golf's WARMDOWN_ITERS, two sources) */
+		var = !strcmp(var, "sched.warmup_ratio") ? "desc.warmup_steps" : "desc.warmdown_iters";
 	}
 	for (int i = 0; i < r->out->n; i++) {
 		const struct change *c = &r->out->v[i];

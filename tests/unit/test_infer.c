@@ -1236,6 +1236,9 @@ static void test_round10(void)
 	expect("infer-r10.55", "add value embeddings to all layers", "desc.value_embedding_layers:~>all");
 	expect("infer-r10.56", "apply XSA to every layer", "desc.xsa_layers:~>all");
 	expect("infer-r10.57", "add dropout to all layers", "");
+	/* a warmdown counted in steps, its unit unsaid: the corpus's name */
+	expect("infer-r10.58", "warmdown=450 (improved, deq_res=5999 recon=11713)", "desc.warmdown_iters:~>450");
+	expect("infer-r10.59", "warmdown 100 steps", "desc.warmdown_steps:~>100");
 }
 
 /* make fuzz (infer) read one token past the end: a part noun looked for
