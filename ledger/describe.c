@@ -254,6 +254,7 @@ static const struct desc_name {
 	{ "shards", "shards", 0 }, { "data shards", "shards", 0 }, { "train shards", "shards", 0 },
 	/* the README's one-name-per-concept table (tests/fixtures/infer) */
 	{ "x0 init", "x0_init", 0 }, { "x0 lambdas init", "x0_init", 0 },
+	{ "x0 residual", "x0_residual", 1 }, { "x0 residual connection", "x0_residual", 1 },
 	{ "x0 lambda init", "x0_init", 0 }, { "muon beta2", "muon_beta2", 0 },
 	{ "normuon beta2", "muon_beta2", 0 }, { "gqa", "n_kv_head", 0 },
 	{ "zloss", "z_loss", 0 }, { "ema", "ema_decay", 0 },

@@ -1239,6 +1239,8 @@ static void test_round10(void)
 	/* a warmdown counted in steps, its unit unsaid: the corpus's name */
 	expect("infer-r10.58", "warmdown=450 (improved, deq_res=5999 recon=11713)", "desc.warmdown_iters:~>450");
 	expect("infer-r10.59", "warmdown 100 steps", "desc.warmdown_steps:~>100");
+	/* the x0 skip by the corpus's name for it */
+	expect("infer-r10.60", "disable x0 residual connection (init to 0)", "desc.x0_residual:~>false");
 }
 
 /* make fuzz (infer) read one token past the end: a part noun looked for
