@@ -2051,8 +2051,13 @@ static int name_forms(struct reader *r, const struct name *nm, int p, int q, int
 	int ko = known_name(r, q + 2, end, &other);
 	if ((t->k == K_ARROW || (word_is(r, q, end, "to") && (known || licensed))) &&
 	    VAL(q + 1, v.b, v.rb) && (known || boundary(r, q + 2, end)) &&
-	    !(ko && strcmp(other.var, var) && boundary(r, q + 2 + ko, end)))
-		return finish(r, nm, NULL, SIDE(v.b, v.rb), p, q + 2, end);
+	    !(ko && strcmp(other.var, var) && boundary(r, q + 2 + ko, end))) {
+		int e = q + 2;
+		if (!strcmp(var, "sched.warmdown_shape"))
+			while (word_in(r, e, end, value_nouns))
+				e++; /* "to cosine schedule instead of linear": the old side follows */
+		return finish(r, nm, NULL, SIDE(v.b, v.rb), p, e, end);
+	}
 	/* [verb] name (a to b) */
 	int with_after = at(r, q + 1, end)->k == K_SEP && at(r, q + 1, end)->sep == SEP_WITH;
 	if ((licensed || known) && t->k == K_PAREN && !with_after && !paren_range(r, t, var, loose, &v))
@@ -2207,7 +2212,12 @@ static int phrase_end(const struct reader *r, int q, int end)
 static int p_named(struct reader *r, int p, int end, int licensed, int at_start, int flags)
 {
 	struct name nm;
-	int k = known_name(r, p, end, &nm), n;
+	int k = known_name(r, p, end, &nm), n, kv;
+	/* "switch LR warmdown to cosine (schedule)": a shape given to the
+	 * warmdown is its shape's change, not its ratio's */
+	if (k && !strcmp(nm.var, "sched.warmdown_ratio") && is_to(r, p + k, end) &&
+	    value_word_at(r, p + k + 1, end, "sched.warmdown_shape", &kv))
+		snprintf(nm.var, sizeof(nm.var), "sched.warmdown_shape");
 	if (k && (n = name_forms(r, &nm, p, p + k, end, licensed, flags)))
 		return n;
 	/* "MoE top_k=1", "lr=1e-3+accum=4": one token written as code right

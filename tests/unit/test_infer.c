@@ -1241,6 +1241,11 @@ static void test_round10(void)
 	expect("infer-r10.59", "warmdown 100 steps", "desc.warmdown_steps:~>100");
 	/* the x0 skip by the corpus's name for it */
 	expect("infer-r10.60", "disable x0 residual connection (init to 0)", "desc.x0_residual:~>false");
+	/* a shape given to the warmdown is its shape */
+	expect("infer-r10.61", "Switch LR warmdown to cosine schedule instead of linear for smoother decay.",
+	       "sched.warmdown_shape:linear>cosine");
+	expect("infer-r10.62", "change warmdown to linear", "sched.warmdown_shape:~>linear");
+	expect("infer-r10.63", "warmdown 0.5 -> 0.7", "sched.warmdown_ratio:0.5>0.7");
 }
 
 /* make fuzz (infer) read one token past the end: a part noun looked for
