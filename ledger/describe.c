@@ -2342,6 +2342,16 @@ static int on_hardware(const struct reader *r, int p, int end)
 	return 0;
 }
 
+/* "to cross-entropy loss", "to the loss": where a loss term lives, no
+ * part of the model ("Add label smoothing to cross-entropy loss"). */
+static int loss_home(const struct reader *r, int p, int end)
+{
+	static const char *const det[] = { "the", "a", NULL };
+	static const char *const home[] = { "loss", "cross entropy", "cross", "ce", "objective", "xent", NULL };
+	int q = p + 1 + word_in(r, p + 1, end, det);
+	return word_is(r, p, end, "to") && word_in(r, q, end, home);
+}
+
 /* toggle name: the name runs to the end of the phrase. */
 static int toggle_name(struct reader *r, int p, int end, int on)
 {
@@ -2350,7 +2360,7 @@ static int toggle_name(struct reader *r, int p, int end, int on)
 	int k = known_name(r, p, end, &nm), q = p;
 	if (k && word_in(r, p + k, end, again) && boundary(r, p + k + 1, end))
 		k++; /* "add value embeddings back" */
-	else if (k && !boundary(r, p + k, end))
+	else if (k && !boundary(r, p + k, end) && !loss_home(r, p + k, end))
 		return 0; /* "remove seq len warmup" is no knob we can name */
 	if (!k) {
 		while (q < end && q - p < 4 && !boundary(r, q, end))
@@ -2365,7 +2375,7 @@ static int toggle_name(struct reader *r, int p, int end, int on)
 	static const char *const place[] = { "after", "before", "at", "between", "inside", "within",
 					     "for", "of", NULL };
 	if (word_in(r, p + k, end, scope) && at(r, p + k + 1, end)->k == K_WORD && !purpose_at(r, p + k, end) &&
-	    !on_hardware(r, p + k, end))
+	    !on_hardware(r, p + k, end) && !loss_home(r, p + k, end))
 		return 0; /* "no weight decay on embeddings": X for a part only, another knob */
 	if (str_starts_with(nm.var, "desc.") && !find_desc_name_var(nm.var) &&
 	    word_in(r, p + k, end, place) && at(r, p + k + 1, end)->k == K_WORD)

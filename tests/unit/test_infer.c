@@ -1246,6 +1246,10 @@ static void test_round10(void)
 	       "sched.warmdown_shape:linear>cosine");
 	expect("infer-r10.62", "change warmdown to linear", "sched.warmdown_shape:~>linear");
 	expect("infer-r10.63", "warmdown 0.5 -> 0.7", "sched.warmdown_ratio:0.5>0.7");
+	/* the loss is a loss term's home, no part */
+	expect("infer-r10.64", "Add label smoothing to cross-entropy loss to improve generalization",
+	       "desc.label_smoothing:~>true");
+	expect("infer-r10.65", "add label smoothing to embeddings", "");
 }
 
 /* make fuzz (infer) read one token past the end: a part noun looked for
