@@ -1638,6 +1638,22 @@ static int finish(struct reader *r, const struct name *nm, const char *old_val,
 	return q + extra - p;
 }
 
+/* Where the softcap is: the output logits (an attention softcap would be
+ * another knob). */
+static const char *const softcap_home[] = { "output", "lm", "final", "logit", "logits", "tanh", NULL };
+
+/* "in output logits tanh", "on the final logits" at q after the softcap:
+ * tokens of its home, 0 when none. */
+static int softcap_home_at(const struct reader *r, int q, int end)
+{
+	if (!word_is(r, q, end, "in") && !word_is(r, q, end, "on"))
+		return 0;
+	int h = q + 1 + word_is(r, q + 1, end, "the"), s = h;
+	while (h < s + 4 && word_in(r, h, end, softcap_home))
+		h++;
+	return h > s ? h - q : 0;
+}
+
 /* "for token embeddings", "on the value embedding parameters", "in the
  * attention": a part of the model at q, which a change of a knob there
  * restricts to that part (another knob). "for all layers" is no part. */
@@ -1646,7 +1662,6 @@ static int for_part_at(const struct reader *r, int q, int end, const char *var)
 	/* "Increase softcap from 12 to 16 in output logits tanh": the output
 	 * logits are where the softcap is, no part of its own (an attention
 	 * softcap would be) */
-	static const char *const softcap_home[] = { "output", "lm", "final", "logit", "logits", NULL };
 	static const char *const preps[] = { "for", "on", "in", "of", "to", NULL };
 	static const char *const dets[] = { "the", "its", "each", "every", "per-layer", "token",
 					    "value", "input", "output", "only", NULL };
@@ -2218,6 +2233,9 @@ static int p_named(struct reader *r, int p, int end, int licensed, int at_start,
 	if (k && !strcmp(nm.var, "sched.warmdown_ratio") && is_to(r, p + k, end) &&
 	    value_word_at(r, p + k + 1, end, "sched.warmdown_shape", &kv))
 		snprintf(nm.var, sizeof(nm.var), "sched.warmdown_shape");
+	int home = k && !strcmp(nm.var, "model.softcap") ? softcap_home_at(r, p + k, end) : 0;
+	if (home && (n = name_forms(r, &nm, p, p + k + home, end, licensed, flags)))
+		return n; /* "softcap in output logits tanh from 12 to 14" */
 	if (k && (n = name_forms(r, &nm, p, p + k, end, licensed, flags)))
 		return n;
 	/* "MoE top_k=1", "lr=1e-3+accum=4": one token written as code right

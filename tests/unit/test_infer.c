@@ -1250,6 +1250,10 @@ static void test_round10(void)
 	expect("infer-r10.64", "Add label smoothing to cross-entropy loss to improve generalization",
 	       "desc.label_smoothing:~>true");
 	expect("infer-r10.65", "add label smoothing to embeddings", "");
+	/* the softcap's home before its values */
+	expect("infer-r10.66", "Increase softcap in output logits tanh from 12 to 14 to allow higher logit magnitude",
+	       "model.softcap:12>14");
+	expect("infer-r10.67", "softcap in attention 15 -> 30", "");
 }
 
 /* make fuzz (infer) read one token past the end: a part noun looked for
