@@ -142,6 +142,7 @@ static const char *const fillers[] = { "only", "the", "a", "an", "back", "to", "
 static const char *const modifiers[] = {
 	"small", "large", "longer", "shorter", "full", "higher", "lower", "new", "more", "less",
 	"modest", "short", "tiny", "slight", "brief", "mild",
+	"per layer", /* "per-layer scalar learning rate": the scalars are per layer */
 	"bigger", "smaller", "tuned", "matrix", "dead", "plain", "current", "initial", "peak",
 	"muon", "adam", "larger", "wider", "deeper", "narrower", "shallower",
 	"final", /* "remove final logit cap": the cap on the final logits */
@@ -2661,6 +2662,11 @@ static int p_direction(struct reader *r, int p, int end, int flags)
 	}
 	else if (k && word_is(r, q + k, end, "by"))
 		k += 1 + by_amount(r, q + k + 1, end); /* "reduce batch by half", "by a small factor" */
+	/* "z-loss regularization coefficient": words naming the same knob again */
+	static const char *const again[] = { "coefficient", "coef", "strength", "term", "regularization",
+					     "regularisation", "penalty", NULL };
+	for (int i = 0; k && !by && i < 2 && word_in(r, q + k, end, again); i++)
+		k++;
 	while (k && !by && word_in(r, q + k, end, amounts) && q + k < end && !boundary(r, q + k, end))
 		k++; /* "a bit", "upward" */
 	int dk;

@@ -1254,6 +1254,10 @@ static void test_round10(void)
 	expect("infer-r10.66", "Increase softcap in output logits tanh from 12 to 14 to allow higher logit magnitude",
 	       "model.softcap:12>14");
 	expect("infer-r10.67", "softcap in attention 15 -> 30", "");
+	/* a direction past words naming the knob again, and "per-layer" */
+	expect("infer-r10.68", "Increase z-loss regularization coefficient to strengthen logit regularization",
+	       "desc.z_loss:~>~");
+	expect("infer-r10.69", "Increase per-layer scalar learning rate to accelerate adaptation", "optim.scalar_lr:~>~");
 }
 
 /* make fuzz (infer) read one token past the end: a part noun looked for
