@@ -1641,7 +1641,8 @@ static int finish(struct reader *r, const struct name *nm, const char *old_val,
 
 /* Where the softcap is: the output logits (an attention softcap would be
  * another knob). */
-static const char *const softcap_home[] = { "output", "lm", "final", "logit", "logits", "tanh", NULL };
+static const char *const softcap_home[] = { "output", "lm", "final", "logit", "logits", "tanh",
+					    NULL };
 
 /* "in output logits tanh", "on the final logits" at q after the softcap:
  * tokens of its home, 0 when none. */
@@ -2057,7 +2058,8 @@ static int name_forms(struct reader *r, const struct name *nm, int p, int q, int
 	 * "with" is a setting of this run too, once the text has changed
 	 * something ("val_bpb 0.985 -> 0.979 with depth 10" reports a run);
 	 * a value the parent already had is dropped by the state */
-	if ((flags & F_WITH) && known && r->out->n > 0 && !str_starts_with(var, "desc.") && t->k == K_NUM &&
+	if ((flags & F_WITH) && known && r->out->n > 0 && !str_starts_with(var, "desc.") &&
+	    t->k == K_NUM &&
 	    boundary(r, q + 1, end) && !counts_other(r, q + 1, end, var) && VAL(q, v.a, v.ra))
 		return finish(r, nm, NULL, SIDE(v.a, v.ra), p, q + 1, end);
 	if (flags & F_WITH)
@@ -2366,7 +2368,8 @@ static int on_hardware(const struct reader *r, int p, int end)
 static int loss_home(const struct reader *r, int p, int end)
 {
 	static const char *const det[] = { "the", "a", NULL };
-	static const char *const home[] = { "loss", "cross entropy", "cross", "ce", "objective", "xent", NULL };
+	static const char *const home[] = { "loss", "cross entropy", "cross", "ce", "objective", "xent",
+					     NULL };
 	int q = p + 1 + word_in(r, p + 1, end, det);
 	return word_is(r, p, end, "to") && word_in(r, q, end, home);
 }
@@ -2393,8 +2396,8 @@ static int toggle_name(struct reader *r, int p, int end, int on)
 	static const char *const scope[] = { "on", "in", "to", "from", NULL };
 	static const char *const place[] = { "after", "before", "at", "between", "inside", "within",
 					     "for", "of", NULL };
-	if (word_in(r, p + k, end, scope) && at(r, p + k + 1, end)->k == K_WORD && !purpose_at(r, p + k, end) &&
-	    !on_hardware(r, p + k, end) && !loss_home(r, p + k, end))
+	if (word_in(r, p + k, end, scope) && at(r, p + k + 1, end)->k == K_WORD &&
+	    !purpose_at(r, p + k, end) && !on_hardware(r, p + k, end) && !loss_home(r, p + k, end))
 		return 0; /* "no weight decay on embeddings": X for a part only, another knob */
 	if (str_starts_with(nm.var, "desc.") && !find_desc_name_var(nm.var) &&
 	    word_in(r, p + k, end, place) && at(r, p + k + 1, end)->k == K_WORD)
@@ -2672,7 +2675,8 @@ static int p_direction(struct reader *r, int p, int end, int flags)
 	int dk;
 	if (k && !by && word_is(r, q + k, end, "from") && (dk = default_at(r, q + k + 1, end)) &&
 	    boundary(r, q + k + 1 + dk, end))
-		k += 1 + dk; /* "Increase DEPTH from default to allow more capacity": the old side is the default */
+		k += 1 + dk; /* "Increase DEPTH from default to allow more capacity": the
+			      * old side is the default */
 	/* "more heads than …" compares; "by 2 while keeping …" has said its amount */
 	/* a size compared says nothing of a switch or a choice ("longer flash attention") */
 	static const char *const sizes[] = { "higher", "larger", "bigger", "smaller", "longer", "shorter",
