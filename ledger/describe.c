@@ -256,6 +256,7 @@ static const struct desc_name {
 	/* the README's one-name-per-concept table (tests/fixtures/infer) */
 	{ "x0 init", "x0_init", 0 }, { "x0 lambdas init", "x0_init", 0 },
 	{ "x0 residual", "x0_residual", 1 }, { "x0 residual connection", "x0_residual", 1 },
+	{ "cudnn benchmark", "cudnn_benchmark", 1 }, /* torch.backends.cudnn.benchmark */
 	{ "x0 lambda init", "x0_init", 0 }, { "muon beta2", "muon_beta2", 0 },
 	{ "normuon beta2", "muon_beta2", 0 }, { "gqa", "n_kv_head", 0 },
 	{ "zloss", "z_loss", 0 }, { "ema", "ema_decay", 0 },
@@ -2117,6 +2118,12 @@ static int name_forms(struct reader *r, const struct name *nm, int p, int q, int
 		return finish(r, nm, NULL, SIDE(v.a, v.ra), p, q + 2, end); /* "batch 64K tokens" */
 	if (known && t->k == K_NUM && counts_other(r, q + 1, end, var))
 		return 0; /* "mlp 4 experts" */
+	/* "flash attention 2x faster", "weight tying 1.2x slower": a multiple
+	 * that a comparison follows is a result, no step of the knob */
+	static const char *const speeds[] = { "faster", "slower", "quicker", "speedup", "speed", NULL };
+	if (known && t->k == K_NUM && strpbrk(t->w, "xX") &&
+	    (word_in(r, q + 1, end, speeds) || word_in(r, q + 1, end, comparatives)))
+		return 0;
 	if (known && t->k != K_PAREN && (!p_result_at(r, q + 1, end) || scored_at(r, q + 1, end)) &&
 	    (at(r, q + 1, end)->k != K_ARROW || p_result_at(r, q + 2, end)) && !word_in(r, q + 1, end, times) && !value_list_at(r, q, end) && VAL(q, v.a, v.ra))
 		return finish(r, nm, NULL, SIDE(v.a, v.ra), p, q + 1, end);

@@ -1258,6 +1258,11 @@ static void test_round10(void)
 	expect("infer-r10.68", "Increase z-loss regularization coefficient to strengthen logit regularization",
 	       "desc.z_loss:~>~");
 	expect("infer-r10.69", "Increase per-layer scalar learning rate to accelerate adaptation", "optim.scalar_lr:~>~");
+	/* cuDNN's benchmark flag; a multiple a comparison follows is a result */
+	expect("infer-r10.70", "Enable TF32 and cuDNN benchmark for higher throughput",
+	       "desc.tf32:~>true|desc.cudnn_benchmark:~>true");
+	expect("infer-r10.71", "weight tying 1.2x faster", "");
+	expect("infer-r10.72", "total batch 2x", "train.total_batch_size:~>~");
 }
 
 /* make fuzz (infer) read one token past the end: a part noun looked for
