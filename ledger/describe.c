@@ -1607,6 +1607,7 @@ static const char *const part_nouns[] = {
 };
 
 static int for_part_at(const struct reader *r, int q, int end, const char *var);
+static int part_knob_at(const struct reader *r, int q, int end, const char *knob, char *var, size_t n);
 
 static int finish(struct reader *r, const struct name *nm, const char *old_val,
 		  const char *new_val, int p, int q, int end)
@@ -1615,8 +1616,23 @@ static int finish(struct reader *r, const struct name *nm, const char *old_val,
 	int extra = 0;
 	if (str_starts_with(nm->var, "optim.") || str_starts_with(nm->var, "model.dropout") ||
 	    str_starts_with(nm->var, "model.softcap"))
-		if (for_part_at(r, q, end, nm->var))
-			return q - p; /* "Increase weight decay for token embeddings": a part's knob, unnamed */
+		if (for_part_at(r, q, end, nm->var)) {
+			/* "Increase weight decay for token embeddings": a part's knob,
+			 * named where the corpus names it, else unnamed */
+			struct name part = { .known = 1 };
+			char to[96];
+			int k = part_knob_at(r, q, end, nm->var, part.var, sizeof(part.var));
+			if (k && !new_val && word_is(r, q + k, end, "to") && at(r, q + k + 1, end)->k == K_NUM &&
+			    !value_at(r, q + k + 1, end, nm->var, 0, to, sizeof(to))) {
+				emit(r, &part, old_val, to, p, q + k + 2); /* "… for embeddings to 0.01" */
+				return q + k + 2 - p;
+			}
+			if (k && boundary(r, q + k, end)) {
+				emit(r, &part, old_val, new_val, p, q + k);
+				return q + k - p;
+			}
+			return q - p;
+		}
 	if (new_val && restated_at(r, q, end))
 		return q + 1 - p; /* taken, and nothing changed */
 	if (counts_steps(nm->var) && (fractional(old_val) || fractional(new_val)))
@@ -1686,6 +1702,52 @@ static int for_part_at(const struct reader *r, int q, int end, const char *var)
 			return 0;
 	}
 	return 0;
+}
+
+/* "for token embeddings", "to the value embedding parameter group",
+ * "after the attention output" at q: a part whose weight decay or dropout
+ * is a knob of the corpus's ("desc.embedding_weight_decay",
+ * "desc.value_embedding_weight_decay", "desc.attention_dropout",
+ * "desc.mlp_dropout", "desc.embedding_dropout"; README: a knob changed for
+ * one part is that part's knob). Writes the knob into var and returns the
+ * tokens of the phrase, 0 for another part or another knob. */
+static int part_knob_at(const struct reader *r, int q, int end, const char *knob, char *var, size_t n)
+{
+	static const char *const preps[] = { "for", "on", "to", "after", "in", "of", NULL };
+	static const char *const dets[] = { "the", "all", NULL };
+	static const char *const tails[] = { "output", "outputs", "projection", "parameters", "params",
+					     "parameter", "param", "group", "weights", "layer", "layers",
+					     NULL };
+	const char *base = !strcmp(knob, "optim.weight_decay") ? "weight_decay"
+			   : !strcmp(knob, "model.dropout") ? "dropout" : NULL;
+	if (!base || !word_in(r, q, end, preps))
+		return 0;
+	int i = q + 1 + word_in(r, q + 1, end, dets);
+	const char *part = NULL;
+	if (word_is(r, i, end, "value") && (word_is(r, i + 1, end, "embedding") ||
+					   word_is(r, i + 1, end, "embeddings")))
+		part = "value_embedding", i += 2;
+	else if (word_is(r, i, end, "token") && (word_is(r, i + 1, end, "embedding") ||
+						word_is(r, i + 1, end, "embeddings")))
+		part = "embedding", i += 2;
+	else if (word_is(r, i, end, "embedding") || word_is(r, i, end, "embeddings"))
+		part = "embedding", i += 1;
+	else if (!strcmp(base, "dropout") && (word_is(r, i, end, "attention") || word_is(r, i, end, "attn")))
+		part = "attention", i += 1; /* the attention's weight decay is no knob of the corpus */
+	else if (!strcmp(base, "dropout") && (word_is(r, i, end, "mlp") || word_is(r, i, end, "ffn")))
+		part = "mlp", i += 1;
+	if (!part)
+		return 0;
+	while (i < q + 8 && word_in(r, i, end, tails))
+		i++;
+	if (!boundary(r, i, end) && !word_is(r, i, end, "to"))
+		return 0;
+	const struct tok *sep = at(r, i, end);
+	if (sep->k == K_SEP && (sep->sep == SEP_AND || sep->sep == SEP_LIST) &&
+	    (word_in(r, i + 1, end, part_nouns) || word_in(r, i + 1, end, dets)))
+		return 0; /* "for embeddings and the lm head": not that part alone */
+	snprintf(var, n, "desc.%s_%s", part, base);
+	return i - q;
 }
 
 /* ---- productions ------------------------------------------------------- */
@@ -2413,13 +2475,27 @@ static int toggle_name(struct reader *r, int p, int end, int on)
 	char given[96];
 	static const char *const where[] = { "after", "before", "on", "in", "to", "for", "at", "between",
 					     "inside", "within", "into", NULL };
+	struct name part = { .known = 1 };
+	int kp;
+	if (!val && on && (kp = part_knob_at(r, p + k, end, nm.var, part.var, sizeof(part.var)))) {
+		/* "Add dropout after token embedding", "… after token embeddings
+		 * (p=0.1)": that part's knob, the corpus's name for it; a dropout
+		 * named is tried (true), a weight decay's value is unsaid */
+		const char *v = !strcmp(nm.var, "model.dropout") ? "true" : NULL;
+		if (added_value(r, p + k + kp, end, nm.var, given, sizeof(given)))
+			v = given, kp++;
+		return finish(r, &part, NULL, v, p, p + k + kp, end);
+	}
 	if (!val && on && added_value(r, p + k, end, nm.var, given, sizeof(given))) {
 		/* "Add dropout (p=0.2) after the attention output": that place's
-		 * dropout, another knob; "… (5% of the time budget) to improve
-		 * early training" is a purpose */
+		 * dropout, another knob (named when the corpus names it); "… (5%
+		 * of the time budget) to improve early training" is a purpose */
 		if (word_in(r, p + k + 1, end, where) && at(r, p + k + 2, end)->k == K_WORD &&
-		    !purpose_at(r, p + k + 1, end))
+		    !purpose_at(r, p + k + 1, end)) {
+			if ((kp = part_knob_at(r, p + k + 1, end, nm.var, part.var, sizeof(part.var))))
+				return finish(r, &part, NULL, given, p, p + k + 1 + kp, end);
 			return 0;
+		}
 		return finish(r, &nm, NULL, given, p, p + k + 1, end); /* "add dropout (p=0.1)" */
 	}
 	const struct tok *next = at(r, p + k, end);
@@ -3630,11 +3706,16 @@ int describe_lexicon_at(size_t i, const char **spelling, char *key, size_t n)
 int describe_name_known(const char *var)
 {
 	static const char *const steps[] = { "desc.warmup_steps", "desc.warmup_iters",
-					     "desc.warmdown_steps", "desc.warmdown_iters", NULL };
+					     "desc.warmdown_steps", "desc.warmdown_iters",
+					     /* part_knob_at's names */
+					     "desc.embedding_weight_decay", "desc.value_embedding_weight_decay",
+					     "desc.embedding_dropout", "desc.value_embedding_dropout",
+					     "desc.attention_dropout", "desc.mlp_dropout", NULL };
 	if (!str_starts_with(var, "desc."))
 		return varreg_find(var) != NULL;
 	if (find_desc_name_var(var) || in_list(var, steps) || !strcmp(var, "desc.weight_decay_schedule"))
-		return 1; /* steps: step_count_form's names, by their unit; the schedule: find_desc_value's */
+		return 1; /* steps: step_count_form's names, by their unit; the schedule:
+			   * find_desc_value's; the parts' knobs: part_knob_at's */
 	/* p_layers: "<technique>_layers" of a lexicon technique */
 	char stem[96];
 	size_t n = strlen(var);

@@ -1028,9 +1028,13 @@ static void test_round8(void)
 	       "train.total_batch_size:~>1024|model.depth:~>24");
 	expect("infer-r8.36", "remove softcap by setting it to 0", "model.softcap:~>false");
 	expect("infer-r8.37", "increase depth by 2", "model.depth:~>~");
-	/* a knob's change for a part of the model is that part's knob, unnamed */
-	expect("infer-r8.38", "Increase weight decay for token embeddings to improve regularization", "");
-	expect("infer-r8.39", "weight decay 0.1 on the value embedding parameters", "");
+	/* a knob's change for a part of the model is that part's knob (round 10:
+	 * named where the corpus names it, part_knob_at; else unnamed) */
+	expect("infer-r8.38", "Increase weight decay for token embeddings to improve regularization",
+	       "desc.embedding_weight_decay:~>~");
+	expect("infer-r8.39", "weight decay 0.1 on the value embedding parameters",
+	       "desc.value_embedding_weight_decay:~>0.1");
+	expect("infer-r8.39b", "weight decay 0.1 on the router", "");
 	expect("infer-r8.40", "weight decay 0.1 for all layers", "optim.weight_decay:~>0.1");
 	/* words that name the same knob again, and how much */
 	expect("infer-r8.41", "Increase z-loss regularization coefficient from 1e-4 to 5e-4",
@@ -1046,7 +1050,8 @@ static void test_round8(void)
 	/* a technique's part and its knob; a part the knob is added to */
 	expect("infer-r8.46", "Increase the value embedding parameter group weight decay to 0.003", "");
 	expect("infer-r8.47", "value embedding weight decay 0 -> 0.1", "desc.value_embedding_weight_decay:0>0.1");
-	expect("infer-r8.48", "Add small weight decay (0.001) to the value embedding parameter group", "");
+	expect("infer-r8.48", "Add small weight decay (0.001) to the value embedding parameter group",
+	       "desc.value_embedding_weight_decay:~>0.001"); /* round 10: named, part_knob_at */
 	expect("infer-r8.49", "weight decay 0.1 was applied to embeddings too", "optim.weight_decay:~>0.1");
 	/* a coined name whose written values were not read; an alias */
 	expect("infer-r8.50", "Increase the MLP hidden size multiplier from 4x to 6x", "model.mlp_ratio:4>6");
@@ -1120,8 +1125,12 @@ static void test_round9(void)
 	expect("infer-r9.32", "Add a small learning rate warmup (5% of the time budget) to improve early training stability",
 	       "sched.warmup_ratio:~>0.05");
 	expect("infer-r9.33", "add dropout (p=0.1)", "model.dropout:~>0.1");
-	expect("infer-r9.34", "Add dropout (p=0.2) after the attention output to improve regularization", "");
-	expect("infer-r9.35", "Add small weight decay (0.001) to the value embedding parameter group", "");
+	/* round 10: that place's knob is named where the corpus names it (part_knob_at) */
+	expect("infer-r9.34", "Add dropout (p=0.2) after the attention output to improve regularization",
+	       "desc.attention_dropout:~>0.2");
+	expect("infer-r9.35", "Add small weight decay (0.001) to the value embedding parameter group",
+	       "desc.value_embedding_weight_decay:~>0.001");
+	expect("infer-r9.35b", "Add dropout (p=0.2) after the router", "");
 	expect("infer-r9.36", "add warmup (lots)", "");
 	/* "final" qualifies a name; a known knob held "at" a value */
 	expect("infer-r9.37", "remove final logit cap", "model.softcap:~>false");
@@ -1263,6 +1272,14 @@ static void test_round10(void)
 	       "desc.tf32:~>true|desc.cudnn_benchmark:~>true");
 	expect("infer-r10.71", "weight tying 1.2x faster", "");
 	expect("infer-r10.72", "total batch 2x", "train.total_batch_size:~>~");
+	/* a part's weight decay or dropout by the corpus's name for it */
+	expect("infer-r10.73", "Add dropout after token embedding to regularize embeddings",
+	       "desc.embedding_dropout:~>true");
+	expect("infer-r10.74", "Add dropout (p=0.1) after the MLP projection to improve regularization",
+	       "desc.mlp_dropout:~>0.1");
+	expect("infer-r10.75", "Increase weight decay for embeddings to 0.01", "desc.embedding_weight_decay:~>0.01");
+	expect("infer-r10.76", "reduce weight decay for embeddings and the lm head", "");
+	expect("infer-r10.77", "weight decay for the lm head 0.01", "");
 }
 
 /* make fuzz (infer) read one token past the end: a part noun looked for
