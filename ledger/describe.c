@@ -1704,6 +1704,57 @@ static int for_part_at(const struct reader *r, int q, int end, const char *var)
 	return 0;
 }
 
+/* The part of the model named at i whose knob base ("weight_decay",
+ * "dropout") the corpus has ("value embedding" -> "value_embedding",
+ * "token embeddings" -> "embedding", "MLP" -> "mlp"), *len its tokens;
+ * NULL for another. */
+static const char *part_of(const struct reader *r, int i, int end, const char *base, int *len)
+{
+	int emb = word_is(r, i + 1, end, "embedding") || word_is(r, i + 1, end, "embeddings");
+	*len = 2;
+	if (word_is(r, i, end, "value") && emb)
+		return "value_embedding";
+	if (word_is(r, i, end, "token") && emb)
+		return "embedding";
+	*len = 1;
+	if (word_is(r, i, end, "embedding") || word_is(r, i, end, "embeddings"))
+		return "embedding";
+	if (strcmp(base, "dropout"))
+		return NULL; /* the attention's, the MLP's weight decay: no knob of the corpus */
+	if (word_is(r, i, end, "attention") || word_is(r, i, end, "attn"))
+		return "attention";
+	if (word_is(r, i, end, "mlp") || word_is(r, i, end, "ffn"))
+		return "mlp";
+	return NULL;
+}
+
+/* The corpus's base of a knob one part may have, or NULL. */
+static const char *part_base(const char *var)
+{
+	return !strcmp(var, "optim.weight_decay") ? "weight_decay"
+	       : !strcmp(var, "model.dropout") ? "dropout" : NULL;
+}
+
+/* "MLP dropout", "embedding weight decay", "token embedding dropout" at p:
+ * the part's knob (part_knob_at's names), its tokens; 0 when none. */
+static int part_first_name(const struct reader *r, int p, int end, struct name *nm)
+{
+	static const char *const bases[] = { "weight_decay", "dropout", NULL };
+	struct name tail;
+	for (int b = 0; bases[b]; b++) {
+		int len, kt;
+		const char *part = part_of(r, p, end, bases[b], &len);
+		if (!part || !(kt = known_name(r, p + len, end, &tail)) || !part_base(tail.var) ||
+		    strcmp(part_base(tail.var), bases[b]))
+			continue;
+		memset(nm, 0, sizeof(*nm));
+		snprintf(nm->var, sizeof(nm->var), "desc.%s_%s", part, bases[b]);
+		nm->known = 1;
+		return len + kt;
+	}
+	return 0;
+}
+
 /* "for token embeddings", "to the value embedding parameter group",
  * "after the attention output" at q: a part whose weight decay or dropout
  * is a knob of the corpus's ("desc.embedding_weight_decay",
@@ -1718,26 +1769,14 @@ static int part_knob_at(const struct reader *r, int q, int end, const char *knob
 	static const char *const tails[] = { "output", "outputs", "projection", "parameters", "params",
 					     "parameter", "param", "group", "weights", "layer", "layers",
 					     NULL };
-	const char *base = !strcmp(knob, "optim.weight_decay") ? "weight_decay"
-			   : !strcmp(knob, "model.dropout") ? "dropout" : NULL;
+	const char *base = part_base(knob);
 	if (!base || !word_in(r, q, end, preps))
 		return 0;
-	int i = q + 1 + word_in(r, q + 1, end, dets);
-	const char *part = NULL;
-	if (word_is(r, i, end, "value") && (word_is(r, i + 1, end, "embedding") ||
-					   word_is(r, i + 1, end, "embeddings")))
-		part = "value_embedding", i += 2;
-	else if (word_is(r, i, end, "token") && (word_is(r, i + 1, end, "embedding") ||
-						word_is(r, i + 1, end, "embeddings")))
-		part = "embedding", i += 2;
-	else if (word_is(r, i, end, "embedding") || word_is(r, i, end, "embeddings"))
-		part = "embedding", i += 1;
-	else if (!strcmp(base, "dropout") && (word_is(r, i, end, "attention") || word_is(r, i, end, "attn")))
-		part = "attention", i += 1; /* the attention's weight decay is no knob of the corpus */
-	else if (!strcmp(base, "dropout") && (word_is(r, i, end, "mlp") || word_is(r, i, end, "ffn")))
-		part = "mlp", i += 1;
+	int i = q + 1 + word_in(r, q + 1, end, dets), len;
+	const char *part = part_of(r, i, end, base, &len);
 	if (!part)
 		return 0;
+	i += len;
 	while (i < q + 8 && word_in(r, i, end, tails))
 		i++;
 	if (!boundary(r, i, end) && !word_is(r, i, end, "to"))
@@ -2299,7 +2338,10 @@ static int phrase_end(const struct reader *r, int q, int end)
 static int p_named(struct reader *r, int p, int end, int licensed, int at_start, int flags)
 {
 	struct name nm;
-	int k = known_name(r, p, end, &nm), n, kv;
+	int k = known_name(r, p, end, &nm), n, kv, kp;
+	/* "MLP dropout 0.1", "embedding weight decay 0.01": a part's knob */
+	if ((kp = part_first_name(r, p, end, &nm)))
+		return name_forms(r, &nm, p, p + kp, end, licensed, flags);
 	/* "switch LR warmdown to cosine (schedule)": a shape given to the
 	 * warmdown is its shape's change, not its ratio's */
 	if (k && !strcmp(nm.var, "sched.warmdown_ratio") && is_to(r, p + k, end) &&
@@ -2333,8 +2375,11 @@ static int p_named(struct reader *r, int p, int end, int licensed, int at_start,
 	if (q - p == 1 && op->k == K_ARROW && has_digit(r, p, end) && has_digit(r, q + 1, end))
 		return 0; /* "bf16 -> fp8", "v1 -> v2": one setting to another, the knob unnamed */
 	nm.range = k && p + k < q && word_in(r, q - 1, q, schedule_words);
-	if (k && !tech_part && known_name(r, p + k, q, &last) == q - p - k && !str_starts_with(last.var, "desc."))
+	if (k && !tech_part && known_name(r, p + k, q, &last) == q - p - k && !str_starts_with(last.var, "desc.")) {
+		if (part_base(last.var) && in_list(r->tk.t[p].w, part_nouns))
+			return phrase_end(r, q, end) - p; /* "attention weight decay 0.1": a part's knob, unnamed */
 		nm = last; /* "ADAM_BETAS beta1 0.8->0.9": the more precise name */
+	}
 	int n2 = name_forms(r, &nm, p, q, end, licensed, flags);
 	return n2 ? n2 : phrase;
 }
@@ -2350,9 +2395,10 @@ static const char *toggle_value(const struct name *nm, int on)
 		return NULL; /* "enable GQA": a count of KV heads, not a switch */
 	if (on)
 		return nm->implied ? nm->implied : (!d || d->type == VAR_BOOL) ? "true" : NULL;
-	if (!d) /* a loss term, or a warmup counted in steps ("remove Muon momentum
-		 * warmup"): zero is its off */
-		return str_ends_with(nm->var, "_loss") || (counts_steps(nm->var) &&
+	if (!d) /* a loss term, a warmup counted in steps ("remove Muon momentum
+		 * warmup"), a part's dropout or weight decay: zero is its off */
+		return str_ends_with(nm->var, "_loss") || str_ends_with(nm->var, "_dropout") ||
+		       str_ends_with(nm->var, "_weight_decay") || (counts_steps(nm->var) &&
 			(strstr(nm->var, "warmup") || strstr(nm->var, "warmdown"))) ? "0" : "false";
 	if (d->type == VAR_BOOL)
 		return "false";
@@ -2448,7 +2494,9 @@ static int toggle_name(struct reader *r, int p, int end, int on)
 {
 	static const char *const again[] = { "back", "again", "too", "entirely", "completely", NULL };
 	struct name nm;
-	int k = known_name(r, p, end, &nm), q = p;
+	int k = known_name(r, p, end, &nm), q = p, kf = part_first_name(r, p, end, &nm);
+	if (kf)
+		k = kf; /* "no MLP dropout": the part's knob (nm is it) */
 	if (k && word_in(r, p + k, end, again) && boundary(r, p + k + 1, end))
 		k++; /* "add value embeddings back" */
 	else if (k && !boundary(r, p + k, end) && !loss_home(r, p + k, end))

@@ -1014,8 +1014,11 @@ static void test_round8(void)
 	expect("infer-r8.28", "Optimizer: AdamW for all params", "optim.matrix_optimizer:~>adamw");
 	/* a config constant is a setting even in a technique's explanation */
 	expect("infer-r8.29", "TTT-3 smoke test: TTT_EPOCHS=3, ttt_lr=0.01", "desc.ttt_epochs:~>3");
-	/* a part's knob is no registry knob: coined with a transition, else nothing */
-	expect("infer-r8.30", "embedding weight decay 0.01", "");
+	/* a part's knob is no registry knob: coined with a transition, else nothing
+	 * (round 10: but a part's weight decay or dropout is named by the corpus's
+	 * name, part_first_name) */
+	expect("infer-r8.30", "embedding weight decay 0.01", "desc.embedding_weight_decay:~>0.01");
+	expect("infer-r8.30b", "router weight decay 0.01", "");
 	expect("infer-r8.31", "embedding weight decay 0 -> 0.01, depth 8",
 	       "desc.embedding_weight_decay:0>0.01|model.depth:~>8");
 	expect("infer-r8.32", "val batch size 2^18 -> 2^17", "desc.val_batch_size:262144>131072");
@@ -1280,6 +1283,10 @@ static void test_round10(void)
 	expect("infer-r10.75", "Increase weight decay for embeddings to 0.01", "desc.embedding_weight_decay:~>0.01");
 	expect("infer-r10.76", "reduce weight decay for embeddings and the lm head", "");
 	expect("infer-r10.77", "weight decay for the lm head 0.01", "");
+	expect("infer-r10.78", "MLP dropout 0.1", "desc.mlp_dropout:~>0.1");
+	expect("infer-r10.79", "no MLP dropout (attn only)", "desc.mlp_dropout:~>0");
+	expect("infer-r10.80", "attention weight decay 0.1", "");
+	expect("infer-r10.81", "MLP 4x -> 3x", "model.mlp_ratio:4>3");
 }
 
 /* make fuzz (infer) read one token past the end: a part noun looked for
