@@ -117,7 +117,7 @@ static const struct var_alias aliases[] = {
 	 * prepare.py constants, and more prose spellings (issue 9). */
 	{ "context len", "model.seq_len", NULL }, { "ctx len", "model.seq_len", NULL },
 	{ "soft capping", "model.softcap", NULL }, { "logit soft capping", "model.softcap", NULL },
-	{ "softcapping", "model.softcap", NULL }, { "logit softcapping", "model.softcap", NULL },
+	
 	{ "context", "model.seq_len", NULL }, { "context size", "model.seq_len", NULL },
 	{ "context window", "model.seq_len", NULL }, { "ctx", "model.seq_len", NULL },
 	{ "block size", "model.seq_len", NULL },
@@ -141,13 +141,13 @@ static const struct var_alias aliases[] = {
 	{ "ffn expansion", "model.mlp_ratio", NULL }, { "mlp multiplier", "model.mlp_ratio", NULL },
 	{ "mlp hidden multiplier", "model.mlp_ratio", NULL },
 	{ "mlp hidden size multiplier", "model.mlp_ratio", NULL },
-	{ "rope freq base", "model.rope_base", NULL },
+	{ "rope freq base", "model.rope_base", NULL }, { "rope base freq", "model.rope_base", NULL },
 	{ "dropout rate", "model.dropout", NULL },
 	{ "emb lr", "optim.embedding_lr", NULL }, { "wte lr", "optim.embedding_lr", NULL },
 	{ "head lr", "optim.unembedding_lr", NULL },
 	{ "betas", "optim.adam_betas", NULL }, { "adamw betas", "optim.adam_betas", NULL },
 	{ "adam b1", "optim.beta1", NULL }, { "adam b2", "optim.beta2", NULL },
-	{ "grad clipping", "optim.grad_clip", NULL }, { "gradient clip", "optim.grad_clip", NULL },
+	{ "gradient clip", "optim.grad_clip", NULL },
 	{ "clip grad norm", "optim.grad_clip", NULL }, { "grad norm clip", "optim.grad_clip", NULL },
 	{ "max grad norm", "optim.grad_clip", NULL },
 	{ "warmup frac", "sched.warmup_ratio", NULL }, { "warmup fraction", "sched.warmup_ratio", NULL },
@@ -184,10 +184,10 @@ static const struct var_alias aliases[] = {
 	{ "torch compile mode", "impl.compile_mode", NULL },
 	{ "attention impl", "impl.attention", NULL },
 	{ "attention implementation", "impl.attention", NULL },
-	{ "attn kernel", "impl.attention", NULL }, { "attn impl", "impl.attention", NULL },
+	
 	{ "flashattention", "impl.attention", "flash" }, { "fa2", "impl.attention", "flash" },
 	{ "flash attention 2", "impl.attention", "flash" },
-	{ "flash attention 3", "impl.attention", "fa3" }, { "flash attn 3", "impl.attention", "fa3" },
+	{ "flash attention 3", "impl.attention", "fa3" },
 	{ "fa3", "impl.attention", "fa3" }, { "naive attention", "impl.attention", "naive" },
 	{ "scaled dot product attention", "impl.attention", "sdpa" },
 	{ "fused adam", "impl.fused_adamw", NULL }, { "fused optim", "impl.fused_adamw", NULL },
@@ -239,13 +239,12 @@ static const struct var_alias aliases[] = {
 	{ "total batch", "train.total_batch_size", NULL },
 	{ "total batch size", "train.total_batch_size", NULL },
 	{ "seed", "train.seed", NULL }, { "time budget", "train.time_budget_s", NULL },
-	{ "grad checkpointing", "impl.recompute", NULL },
 	{ "gradient checkpointing", "impl.recompute", NULL },
 	{ "activation checkpointing", "impl.recompute", NULL },
 	{ "checkpointing", "impl.recompute", NULL }, { "recompute", "impl.recompute", NULL },
 	{ "recomputation", "impl.recompute", NULL },
 	{ "attention", "impl.attention", NULL }, { "attention kernel", "impl.attention", NULL },
-	{ "flash attention", "impl.attention", "flash" }, { "flash attn", "impl.attention", "flash" },
+	{ "flash attention", "impl.attention", "flash" },
 	{ "sdpa", "impl.attention", "sdpa" },
 	{ "compile", "impl.compile_mode", NULL }, { "torch compile", "impl.compile_mode", NULL },
 	{ "compile mode", "impl.compile_mode", NULL },
@@ -286,6 +285,8 @@ static const struct var_alias aliases[] = {
 	 * ("DEPTH=6 AR=64") */
 	{ "muon beta1", "optim.muon_momentum", NULL }, { "final momentum", "optim.muon_momentum", NULL },
 	{ "final muon momentum", "optim.muon_momentum", NULL }, { "ar", "model.aspect_ratio", NULL },
+	/* DEVICE_BATCH_SIZE, TOTAL_BATCH_SIZE by their initials ("DBS 32->64 TBS 2**16->2**17") */
+	{ "dbs", "train.device_batch_size", NULL }, { "tbs", "train.total_batch_size", NULL },
 };
 
 size_t varreg_count(void) { return ARRAY_SIZE(vars); }
@@ -333,6 +334,14 @@ static const struct { const char *word, *canonical; } synonyms[] = {
 	{ "bs", "batch size" }, { "sequence", "seq" }, { "length", "len" },
 	{ "normalization", "norm" }, { "normalisation", "norm" }, { "rotary", "rope" },
 	{ "dimension", "dim" }, { "iterations", "steps" }, { "newton schulz", "ns" },
+	{ "frequency", "freq" },
+	/* round 10: shortenings, so that each needs no spelling of its own */
+	{ "grad", "gradient" }, { "accum", "accumulation" },
+	{ "embeds", "embeddings" }, { "attn", "attention" }, { "diff", "differential" },
+	{ "softcapping", "softcap" },
+	/* a count's "n" glued on (NLAYERS, nheads): nanoGPT's n_layer, n_head */
+	{ "nlayers", "n layers" }, { "nlayer", "n layer" }, { "nheads", "n heads" },
+	{ "nhead", "n head" }, { "nembd", "n embd" },
 };
 
 int varreg_canonical(const char *norm, char *buf, size_t n)
@@ -384,6 +393,50 @@ const struct var_alias *varreg_alias(const char *name)
 	if (!a && varreg_canonical(norm, canon, sizeof(canon)))
 		a = alias_exact(canon);
 	return a;
+}
+
+/* Words of norm sorted, joined by one space, into buf; how many words. */
+static int sorted_words(const char *norm, char *buf, size_t n)
+{
+	char copy[160], *words[16];
+	int k = 0;
+	snprintf(copy, sizeof(copy), "%s", norm);
+	for (char *w = strtok(copy, " "); w && k < 16; w = strtok(NULL, " "))
+		words[k++] = w;
+	for (int i = 1; i < k; i++) /* insertion sort: a name has a few words */
+		for (int j = i; j > 0 && strcmp(words[j - 1], words[j]) > 0; j--) {
+			char *t = words[j];
+			words[j] = words[j - 1];
+			words[j - 1] = t;
+		}
+	size_t o = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < k && o < n; i++)
+		o += (size_t)snprintf(buf + o, n - o, "%s%s", i ? " " : "", words[i]);
+	return k;
+}
+
+const struct var_alias *varreg_alias_any_order(const char *name)
+{
+	char norm[128], canon[160], want[160], have[160], alias_canon[160];
+	const struct var_alias *found = NULL;
+	varreg_normalise(name, norm, sizeof(norm));
+	if (!varreg_canonical(norm, canon, sizeof(canon)))
+		snprintf(canon, sizeof(canon), "%s", norm);
+	if (sorted_words(canon, want, sizeof(want)) < 2)
+		return NULL;
+	for (size_t i = 0; i < ARRAY_SIZE(aliases); i++) {
+		const char *a = aliases[i].name;
+		if (varreg_canonical(a, alias_canon, sizeof(alias_canon)))
+			a = alias_canon;
+		sorted_words(a, have, sizeof(have));
+		if (strcmp(have, want))
+			continue;
+		if (found && strcmp(found->key, aliases[i].key))
+			return NULL; /* two knobs with those words: which is not sure */
+		found = &aliases[i];
+	}
+	return found;
 }
 
 int varreg_categorical(const struct var_def *d)

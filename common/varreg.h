@@ -52,6 +52,12 @@ const struct var_alias *varreg_alias_at(size_t i);
  * word written another way, varreg_canonical, as the table writes it), or
  * NULL. */
 const struct var_alias *varreg_alias(const char *name);
+/* The alias whose words are name's in another order ("lr min frac" is
+ * "min lr frac", "rope base freq" "rope freq base"), two words at least
+ * and after varreg_canonical; NULL when none, or when aliases of two keys
+ * have those words. For config constants (LR_MIN_FRAC), whose word order
+ * is the author's. */
+const struct var_alias *varreg_alias_any_order(const char *name);
 
 /* Normalised name norm with its words in the table's spelling
  * ("embedding learning rate" -> "embedding lr", "device bs" -> "device

@@ -66,7 +66,8 @@
  * words is not that name ("seq len curriculum 512->2048" is
  * desc.seq_len_curriculum); after "with" only explicit changes count (what
  * follows "with" is usually context, unless a lone verb came before it:
- * "experiment with depth 12"), after a context word (same, at, after, than,
+ * "experiment with depth 12"; round 10: a registry knob and its number after
+ * a change, "depth 7 with device batch 16"), after a context word (same, at, after, than,
  * …) nothing but parentheses; "baseline", "rerun", "no logic change" mean no
  * change at all; a name we do not know that compares ("more data"), names a
  * place ("RMSNorm after embedding") or no knob ("the previous best config",
@@ -140,6 +141,8 @@ static const char *const fillers[] = { "only", "the", "a", "an", "back", "to", "
 /* Adjectives before a name: "small LR warmup", "matrix weight decay". */
 static const char *const modifiers[] = {
 	"small", "large", "longer", "shorter", "full", "higher", "lower", "new", "more", "less",
+	"modest", "short", "tiny", "slight", "brief", "mild",
+	"per layer", /* "per-layer scalar learning rate": the scalars are per layer */
 	"bigger", "smaller", "tuned", "matrix", "dead", "plain", "current", "initial", "peak",
 	"muon", "adam", "larger", "wider", "deeper", "narrower", "shallower",
 	"final", /* "remove final logit cap": the cap on the final logits */
@@ -227,17 +230,17 @@ static const struct desc_name {
 	int technique;
 } desc_names[] = {
 	{ "value embeddings", "value_embeddings", 1 }, { "value embedding", "value_embeddings", 1 },
-	{ "value embeds", "value_embeddings", 1 }, { "ve", "value_embeddings", 1 },
+	{ "ve", "value_embeddings", 1 },
 	{ "value embed", "value_embeddings", 1 },
 	{ "n kv head", "n_kv_head", 0 }, { "n kv heads", "n_kv_head", 0 },
 	{ "kv heads", "n_kv_head", 0 }, { "ns steps", "ns_steps", 0 },
 	{ "muon ns steps", "ns_steps", 0 }, /* "NS iterations", "Newton-Schulz steps": varreg_canonical */
 	{ "muon momentum warmup steps", "muon_momentum_warmup_steps", 0 },
 	{ "momentum warmup", "muon_momentum_warmup_steps", 0 },
+	{ "muon momentum warmup", "muon_momentum_warmup_steps", 0 },
 	{ "muon momentum ramp", "muon_momentum_warmup_steps", 0 },
 	{ "momentum ramp", "muon_momentum_warmup_steps", 0 },
 	{ "muon momentum ramp steps", "muon_momentum_warmup_steps", 0 },
-	{ "muon momentum warmup", "muon_momentum_warmup_steps", 0 },
 	{ "num kv heads", "n_kv_head", 0 },
 	{ "weight tying", "weight_tying", 1 }, { "tied embeddings", "weight_tying", 1 },
 	{ "tie embeddings", "weight_tying", 1 }, { "tie word embeddings", "weight_tying", 1 },
@@ -252,17 +255,16 @@ static const struct desc_name {
 	{ "shards", "shards", 0 }, { "data shards", "shards", 0 }, { "train shards", "shards", 0 },
 	/* the README's one-name-per-concept table (tests/fixtures/infer) */
 	{ "x0 init", "x0_init", 0 }, { "x0 lambdas init", "x0_init", 0 },
+	{ "x0 residual", "x0_residual", 1 }, { "x0 residual connection", "x0_residual", 1 },
+	{ "cudnn benchmark", "cudnn_benchmark", 1 }, /* torch.backends.cudnn.benchmark */
 	{ "x0 lambda init", "x0_init", 0 }, { "muon beta2", "muon_beta2", 0 },
 	{ "normuon beta2", "muon_beta2", 0 }, { "gqa", "n_kv_head", 0 },
 	{ "zloss", "z_loss", 0 }, { "ema", "ema_decay", 0 },
-	{ "grad accum steps", "grad_accum_steps", 0 },
 	{ "gradient accumulation steps", "grad_accum_steps", 0 },
 	{ "parallel residual", "parallel_block", 1 }, { "parallel blocks", "parallel_block", 1 },
-	{ "diff attn", "differential_attention", 1 }, { "diff attention", "differential_attention", 1 },
 	/* round 6: spellings two sources share */
 	{ "autotune", "autotune", 1 }, { "accum", "grad_accum_steps", 0 },
-	{ "grad accum", "grad_accum_steps", 0 }, { "gradient accumulation", "grad_accum_steps", 0 },
-	{ "grad accumulation", "grad_accum_steps", 0 }, { "accum steps", "grad_accum_steps", 0 },
+	{ "gradient accumulation", "grad_accum_steps", 0 }, { "accum steps", "grad_accum_steps", 0 },
 	{ "muon warmup", "muon_momentum_warmup_steps", 0 },
 	{ "muon ramp", "muon_momentum_warmup_steps", 0 },
 };
@@ -285,6 +287,7 @@ static const struct value_word {
 	{ "relu\xc2\xb2", "model.activation", "relu2" }, { "relu^2", "model.activation", "relu2" },
 	{ "squared relu", "model.activation", "relu2" }, { "relu squared", "model.activation", "relu2" },
 	{ "relu square", "model.activation", "relu2" }, /* "ReLU-square" */
+	{ "relusquared", "model.activation", "relu2" }, /* the class name, "ReluSquared" */
 	{ "muon", "optim.matrix_optimizer", "muon" }, { "adamw", "optim.matrix_optimizer", "adamw" },
 	{ "flash", "impl.attention", "flash" }, { "sdpa", "impl.attention", "sdpa" },
 	{ "naive", "impl.attention", "naive" }, { "fa2", "impl.attention", "fa2" },
@@ -678,7 +681,13 @@ static const char *const purpose_verbs[] = {
 /* "to VERB" at p: a purpose (see purpose_verbs). */
 static int purpose_at(const struct reader *r, int p, int end)
 {
-	return word_is(r, p, end, "to") && word_in(r, p + 1, end, purpose_verbs);
+	/* "to potentially improve", "to further reduce": an adverb first */
+	const struct tok *adv = at(r, p + 1, end);
+	int ly = adv->k == K_WORD && strlen(adv->w) > 4 && str_ends_with(adv->w, "ly") &&
+		 !strchr(adv->w, ' ');
+	return word_is(r, p, end, "to") &&
+	       (word_in(r, p + 1, end, purpose_verbs) || ((ly || word_is(r, p + 1, end, "further")) &&
+							   word_in(r, p + 2, end, purpose_verbs)));
 }
 
 /* "while" or "by" and one of these: a change made with the first, or the
@@ -824,8 +833,10 @@ static int word_value(const struct reader *r, const struct tok *t, const char *v
 	const struct value_word *vw = find_value_word(t->w, var);
 	if (vw)
 		return snprintf(buf, n, "%s", vw->value), 0;
-	if (!strcmp(var, "model.window_pattern") && is_window_pattern(t, r->text))
-		return slice_value(buf, n, r->text + t->a, t->b - t->a);
+	if (!strcmp(var, "model.window_pattern"))
+		/* letters a layer and nothing else (round 10: "short window from
+		 * seq_len/2 to seq_len/4" is the short window's length, not a layout) */
+		return is_window_pattern(t, r->text) ? slice_value(buf, n, r->text + t->a, t->b - t->a) : -1;
 	if (d && d->type == VAR_BOOL && (in_list(t->w, yes) || in_list(t->w, no)))
 		return snprintf(buf, n, "%s", in_list(t->w, yes) ? "true" : "false"), 0;
 	if (d && varreg_categorical(d) && looks_like_value(r, t))
@@ -938,6 +949,28 @@ static int alnum_count(const char *w)
 /* The value token p states for var: 0 (buf filled), 1 (stated, value
  * unknown), -1 (not a value of var). Unknown knobs (desc.*) take numbers,
  * quoted text, tuples and, if loose, a plain word. */
+/* "seq_len/4", "context/8": a length given as a share of the context (a
+ * sliding window's), kept as written (README: a fraction as written). */
+static int share_of_context(const struct reader *r, const struct tok *t)
+{
+	static const char *const whole[] = { "seq_len", "seq len", "seqlen", "context", "ctx",
+					     "max_seq_len", NULL };
+	const char *slash = memchr(r->text + t->a, '/', (size_t)(t->b - t->a));
+	if (!slash || slash + 1 >= r->text + t->b)
+		return 0;
+	char head[32];
+	int hn = (int)(slash - (r->text + t->a));
+	if (hn <= 0 || hn >= (int)sizeof(head))
+		return 0;
+	for (int i = 0; i < hn; i++)
+		head[i] = (char)tolower((unsigned char)r->text[t->a + i]);
+	head[hn] = '\0';
+	for (const char *c = slash + 1; c < r->text + t->b; c++)
+		if (!isdigit((unsigned char)*c))
+			return 0;
+	return in_list(head, whole);
+}
+
 static int value_at(const struct reader *r, int p, int end, const char *var, int loose,
 		    char *buf, size_t n)
 {
@@ -963,6 +996,8 @@ static int value_at(const struct reader *r, int p, int end, const char *var, int
 			snprintf(buf, n, "%d", spelled_count(t->w)); /* "heads from four to eight" */
 			return 0;
 		}
+		if (!strcmp(var, "desc.short_window") && share_of_context(r, t))
+			return slice_value(buf, n, r->text + t->a, t->b - t->a); /* "seq_len/4", as written */
 		if (is_fraction(r, t) && !(d && (d->type == VAR_CHOICE || d->type == VAR_STRING ||
 						  d->type == VAR_BOOL))) {
 			return slice_value(buf, n, r->text + t->a, t->b - t->a); /* "1/4", as written */
@@ -1171,6 +1206,8 @@ static int lr_of_part(const struct reader *r, int p, int end, struct name *nm)
 	return 0;
 }
 
+static int constant_name(const struct reader *r, int p);
+
 static int lookup_known(const struct reader *r, int p, int end, struct name *nm)
 {
 	char words[400];
@@ -1187,6 +1224,19 @@ static int lookup_known(const struct reader *r, int p, int end, struct name *nm)
 			    !lookup_name(words, nm))
 				return k + word_in(r, p + k, end, name_suffixes);
 		}
+	}
+	/* "LR_MIN_FRAC": a config constant is a name of the registry in the
+	 * author's word order */
+	const struct var_alias *al;
+	if (p < end && r->tk.t[p].k == K_WORD && constant_name(r, p) &&
+	    (al = varreg_alias_any_order(r->tk.t[p].w))) {
+		memset(nm, 0, sizeof(*nm));
+		snprintf(nm->var, sizeof(nm->var), "%s", al->key);
+		nm->implied = al->implied;
+		nm->technique = varreg_find(al->key) && varreg_find(al->key)->type == VAR_BOOL;
+		nm->known = 1;
+		nm->total = strstr(r->tk.t[p].w, "total") || strstr(r->tk.t[p].w, "tokens");
+		return 1;
 	}
 	return 0;
 }
@@ -1425,7 +1475,9 @@ static void emit(struct reader *r, const struct name *nm, const char *old_val,
 			    (old_val || new_val) && count_like(old_val) && count_like(new_val);
 		if (!steps)
 			return; /* no value of this knob: another knob, unnamed */
-		var = !strcmp(var, "sched.warmup_ratio") ? "desc.warmup_steps" : "desc.warmdown_steps";
+		/* unit unsaid: the corpus's names, warmup_steps (round 6) and
+		 * warmdown_iters (parameter-golf's WARMDOWN_ITERS, two sources) */
+		var = !strcmp(var, "sched.warmup_ratio") ? "desc.warmup_steps" : "desc.warmdown_iters";
 	}
 	for (int i = 0; i < r->out->n; i++) {
 		const struct change *c = &r->out->v[i];
@@ -1555,6 +1607,7 @@ static const char *const part_nouns[] = {
 };
 
 static int for_part_at(const struct reader *r, int q, int end, const char *var);
+static int part_knob_at(const struct reader *r, int q, int end, const char *knob, char *var, size_t n);
 
 static int finish(struct reader *r, const struct name *nm, const char *old_val,
 		  const char *new_val, int p, int q, int end)
@@ -1563,15 +1616,36 @@ static int finish(struct reader *r, const struct name *nm, const char *old_val,
 	int extra = 0;
 	if (str_starts_with(nm->var, "optim.") || str_starts_with(nm->var, "model.dropout") ||
 	    str_starts_with(nm->var, "model.softcap"))
-		if (for_part_at(r, q, end, nm->var))
-			return q - p; /* "Increase weight decay for token embeddings": a part's knob, unnamed */
+		if (for_part_at(r, q, end, nm->var)) {
+			/* "Increase weight decay for token embeddings": a part's knob,
+			 * named where the corpus names it, else unnamed */
+			struct name part = { .known = 1 };
+			char to[96];
+			int k = part_knob_at(r, q, end, nm->var, part.var, sizeof(part.var));
+			if (k && !new_val && word_is(r, q + k, end, "to") && at(r, q + k + 1, end)->k == K_NUM &&
+			    !value_at(r, q + k + 1, end, nm->var, 0, to, sizeof(to))) {
+				emit(r, &part, old_val, to, p, q + k + 2); /* "… for embeddings to 0.01" */
+				return q + k + 2 - p;
+			}
+			if (k && boundary(r, q + k, end)) {
+				emit(r, &part, old_val, new_val, p, q + k);
+				return q + k - p;
+			}
+			return q - p;
+		}
 	if (new_val && restated_at(r, q, end))
 		return q + 1 - p; /* taken, and nothing changed */
 	if (counts_steps(nm->var) && (fractional(old_val) || fractional(new_val)))
 		return q - p; /* "momentum warmup 0.85 -> 0.95": momenta, not a step count */
 	if (strstr(nm->var, "momentum") && !counts_steps(nm->var) &&
-	    (word_is(r, p - 1, end, "constant") || word_is(r, p - 1, end, "fixed")))
-		return q - p; /* "constant Muon momentum 0.95": its warmup is what went, unnamed */
+	    (word_is(r, p - 1, end, "constant") || word_is(r, p - 1, end, "fixed"))) {
+		/* "constant Muon momentum 0.95": the value stays, its warmup went
+		 * (README: desc.muon_momentum_warmup_steps 0) */
+		struct name warm = { .var = "desc.muon_momentum_warmup_steps", .known = 1 };
+		if (!strcmp(nm->var, "optim.muon_momentum"))
+			emit(r, &warm, NULL, "0", p - 1, q);
+		return q - p;
+	}
 	if (!old_val && (extra = take_old(r, q, end, nm->var, old, sizeof(old))))
 		old_val = old;
 	if (nm->range) { /* "seq len curriculum 512->2048": the schedule is tried */
@@ -1582,6 +1656,23 @@ static int finish(struct reader *r, const struct name *nm, const char *old_val,
 	return q + extra - p;
 }
 
+/* Where the softcap is: the output logits (an attention softcap would be
+ * another knob). */
+static const char *const softcap_home[] = { "output", "lm", "final", "logit", "logits", "tanh",
+					    NULL };
+
+/* "in output logits tanh", "on the final logits" at q after the softcap:
+ * tokens of its home, 0 when none. */
+static int softcap_home_at(const struct reader *r, int q, int end)
+{
+	if (!word_is(r, q, end, "in") && !word_is(r, q, end, "on"))
+		return 0;
+	int h = q + 1 + word_is(r, q + 1, end, "the"), s = h;
+	while (h < s + 4 && word_in(r, h, end, softcap_home))
+		h++;
+	return h > s ? h - q : 0;
+}
+
 /* "for token embeddings", "on the value embedding parameters", "in the
  * attention": a part of the model at q, which a change of a knob there
  * restricts to that part (another knob). "for all layers" is no part. */
@@ -1590,7 +1681,6 @@ static int for_part_at(const struct reader *r, int q, int end, const char *var)
 	/* "Increase softcap from 12 to 16 in output logits tanh": the output
 	 * logits are where the softcap is, no part of its own (an attention
 	 * softcap would be) */
-	static const char *const softcap_home[] = { "output", "lm", "final", "logit", "logits", NULL };
 	static const char *const preps[] = { "for", "on", "in", "of", "to", NULL };
 	static const char *const dets[] = { "the", "its", "each", "every", "per-layer", "token",
 					    "value", "input", "output", "only", NULL };
@@ -1612,6 +1702,91 @@ static int for_part_at(const struct reader *r, int q, int end, const char *var)
 			return 0;
 	}
 	return 0;
+}
+
+/* The part of the model named at i whose knob base ("weight_decay",
+ * "dropout") the corpus has ("value embedding" -> "value_embedding",
+ * "token embeddings" -> "embedding", "MLP" -> "mlp"), *len its tokens;
+ * NULL for another. */
+static const char *part_of(const struct reader *r, int i, int end, const char *base, int *len)
+{
+	int emb = word_is(r, i + 1, end, "embedding") || word_is(r, i + 1, end, "embeddings");
+	*len = 2;
+	if (word_is(r, i, end, "value") && emb)
+		return "value_embedding";
+	if (word_is(r, i, end, "token") && emb)
+		return "embedding";
+	*len = 1;
+	if (word_is(r, i, end, "embedding") || word_is(r, i, end, "embeddings"))
+		return "embedding";
+	if (strcmp(base, "dropout"))
+		return NULL; /* the attention's, the MLP's weight decay: no knob of the corpus */
+	if (word_is(r, i, end, "attention") || word_is(r, i, end, "attn"))
+		return "attention";
+	if (word_is(r, i, end, "mlp") || word_is(r, i, end, "ffn"))
+		return "mlp";
+	return NULL;
+}
+
+/* The corpus's base of a knob one part may have, or NULL. */
+static const char *part_base(const char *var)
+{
+	return !strcmp(var, "optim.weight_decay") ? "weight_decay"
+	       : !strcmp(var, "model.dropout") ? "dropout" : NULL;
+}
+
+/* "MLP dropout", "embedding weight decay", "token embedding dropout" at p:
+ * the part's knob (part_knob_at's names), its tokens; 0 when none. */
+static int part_first_name(const struct reader *r, int p, int end, struct name *nm)
+{
+	static const char *const bases[] = { "weight_decay", "dropout", NULL };
+	struct name tail;
+	for (int b = 0; bases[b]; b++) {
+		int len, kt;
+		const char *part = part_of(r, p, end, bases[b], &len);
+		if (!part || !(kt = known_name(r, p + len, end, &tail)) || !part_base(tail.var) ||
+		    strcmp(part_base(tail.var), bases[b]))
+			continue;
+		memset(nm, 0, sizeof(*nm));
+		snprintf(nm->var, sizeof(nm->var), "desc.%s_%s", part, bases[b]);
+		nm->known = 1;
+		return len + kt;
+	}
+	return 0;
+}
+
+/* "for token embeddings", "to the value embedding parameter group",
+ * "after the attention output" at q: a part whose weight decay or dropout
+ * is a knob of the corpus's ("desc.embedding_weight_decay",
+ * "desc.value_embedding_weight_decay", "desc.attention_dropout",
+ * "desc.mlp_dropout", "desc.embedding_dropout"; README: a knob changed for
+ * one part is that part's knob). Writes the knob into var and returns the
+ * tokens of the phrase, 0 for another part or another knob. */
+static int part_knob_at(const struct reader *r, int q, int end, const char *knob, char *var, size_t n)
+{
+	static const char *const preps[] = { "for", "on", "to", "after", "in", "of", NULL };
+	static const char *const dets[] = { "the", "all", NULL };
+	static const char *const tails[] = { "output", "outputs", "projection", "parameters", "params",
+					     "parameter", "param", "group", "weights", "layer", "layers",
+					     NULL };
+	const char *base = part_base(knob);
+	if (!base || !word_in(r, q, end, preps))
+		return 0;
+	int i = q + 1 + word_in(r, q + 1, end, dets), len;
+	const char *part = part_of(r, i, end, base, &len);
+	if (!part)
+		return 0;
+	i += len;
+	while (i < q + 8 && word_in(r, i, end, tails))
+		i++;
+	if (!boundary(r, i, end) && !word_is(r, i, end, "to"))
+		return 0;
+	const struct tok *sep = at(r, i, end);
+	if (sep->k == K_SEP && (sep->sep == SEP_AND || sep->sep == SEP_LIST) &&
+	    (word_in(r, i + 1, end, part_nouns) || word_in(r, i + 1, end, dets)))
+		return 0; /* "for embeddings and the lm head": not that part alone */
+	snprintf(var, n, "desc.%s_%s", part, base);
+	return i - q;
 }
 
 /* ---- productions ------------------------------------------------------- */
@@ -1981,6 +2156,14 @@ static int name_forms(struct reader *r, const struct name *nm, int p, int q, int
 			return 0; /* "softcap: 15 -> ???": a is what it was, not the value */
 		return finish(r, nm, NULL, SIDE(v.a, v.ra), p, q + 2, end);
 	}
+	/* "depth 7 with device batch 16": a registry knob and its number after
+	 * "with" is a setting of this run too, once the text has changed
+	 * something ("val_bpb 0.985 -> 0.979 with depth 10" reports a run);
+	 * a value the parent already had is dropped by the state */
+	if ((flags & F_WITH) && known && r->out->n > 0 && !str_starts_with(var, "desc.") &&
+	    t->k == K_NUM &&
+	    boundary(r, q + 1, end) && !counts_other(r, q + 1, end, var) && VAL(q, v.a, v.ra))
+		return finish(r, nm, NULL, SIDE(v.a, v.ra), p, q + 1, end);
 	if (flags & F_WITH)
 		return 0;
 	/* (-> | to) b, b not another knob's ("4 heads -> 8 layers") */
@@ -1988,8 +2171,13 @@ static int name_forms(struct reader *r, const struct name *nm, int p, int q, int
 	int ko = known_name(r, q + 2, end, &other);
 	if ((t->k == K_ARROW || (word_is(r, q, end, "to") && (known || licensed))) &&
 	    VAL(q + 1, v.b, v.rb) && (known || boundary(r, q + 2, end)) &&
-	    !(ko && strcmp(other.var, var) && boundary(r, q + 2 + ko, end)))
-		return finish(r, nm, NULL, SIDE(v.b, v.rb), p, q + 2, end);
+	    !(ko && strcmp(other.var, var) && boundary(r, q + 2 + ko, end))) {
+		int e = q + 2;
+		if (!strcmp(var, "sched.warmdown_shape"))
+			while (word_in(r, e, end, value_nouns))
+				e++; /* "to cosine schedule instead of linear": the old side follows */
+		return finish(r, nm, NULL, SIDE(v.b, v.rb), p, e, end);
+	}
 	/* [verb] name (a to b) */
 	int with_after = at(r, q + 1, end)->k == K_SEP && at(r, q + 1, end)->sep == SEP_WITH;
 	if ((licensed || known) && t->k == K_PAREN && !with_after && !paren_range(r, t, var, loose, &v))
@@ -2031,6 +2219,12 @@ static int name_forms(struct reader *r, const struct name *nm, int p, int q, int
 		return finish(r, nm, NULL, SIDE(v.a, v.ra), p, q + 2, end); /* "batch 64K tokens" */
 	if (known && t->k == K_NUM && counts_other(r, q + 1, end, var))
 		return 0; /* "mlp 4 experts" */
+	/* "flash attention 2x faster", "weight tying 1.2x slower": a multiple
+	 * that a comparison follows is a result, no step of the knob */
+	static const char *const speeds[] = { "faster", "slower", "quicker", "speedup", "speed", NULL };
+	if (known && t->k == K_NUM && strpbrk(t->w, "xX") &&
+	    (word_in(r, q + 1, end, speeds) || word_in(r, q + 1, end, comparatives)))
+		return 0;
 	if (known && t->k != K_PAREN && (!p_result_at(r, q + 1, end) || scored_at(r, q + 1, end)) &&
 	    (at(r, q + 1, end)->k != K_ARROW || p_result_at(r, q + 2, end)) && !word_in(r, q + 1, end, times) && !value_list_at(r, q, end) && VAL(q, v.a, v.ra))
 		return finish(r, nm, NULL, SIDE(v.a, v.ra), p, q + 1, end);
@@ -2144,7 +2338,18 @@ static int phrase_end(const struct reader *r, int q, int end)
 static int p_named(struct reader *r, int p, int end, int licensed, int at_start, int flags)
 {
 	struct name nm;
-	int k = known_name(r, p, end, &nm), n;
+	int k = known_name(r, p, end, &nm), n, kv, kp;
+	/* "MLP dropout 0.1", "embedding weight decay 0.01": a part's knob */
+	if ((kp = part_first_name(r, p, end, &nm)))
+		return name_forms(r, &nm, p, p + kp, end, licensed, flags);
+	/* "switch LR warmdown to cosine (schedule)": a shape given to the
+	 * warmdown is its shape's change, not its ratio's */
+	if (k && !strcmp(nm.var, "sched.warmdown_ratio") && is_to(r, p + k, end) &&
+	    value_word_at(r, p + k + 1, end, "sched.warmdown_shape", &kv))
+		snprintf(nm.var, sizeof(nm.var), "sched.warmdown_shape");
+	int home = k && !strcmp(nm.var, "model.softcap") ? softcap_home_at(r, p + k, end) : 0;
+	if (home && (n = name_forms(r, &nm, p, p + k + home, end, licensed, flags)))
+		return n; /* "softcap in output logits tanh from 12 to 14" */
 	if (k && (n = name_forms(r, &nm, p, p + k, end, licensed, flags)))
 		return n;
 	/* "MoE top_k=1", "lr=1e-3+accum=4": one token written as code right
@@ -2170,8 +2375,11 @@ static int p_named(struct reader *r, int p, int end, int licensed, int at_start,
 	if (q - p == 1 && op->k == K_ARROW && has_digit(r, p, end) && has_digit(r, q + 1, end))
 		return 0; /* "bf16 -> fp8", "v1 -> v2": one setting to another, the knob unnamed */
 	nm.range = k && p + k < q && word_in(r, q - 1, q, schedule_words);
-	if (k && !tech_part && known_name(r, p + k, q, &last) == q - p - k && !str_starts_with(last.var, "desc."))
+	if (k && !tech_part && known_name(r, p + k, q, &last) == q - p - k && !str_starts_with(last.var, "desc.")) {
+		if (part_base(last.var) && in_list(r->tk.t[p].w, part_nouns))
+			return phrase_end(r, q, end) - p; /* "attention weight decay 0.1": a part's knob, unnamed */
 		nm = last; /* "ADAM_BETAS beta1 0.8->0.9": the more precise name */
+	}
 	int n2 = name_forms(r, &nm, p, q, end, licensed, flags);
 	return n2 ? n2 : phrase;
 }
@@ -2183,10 +2391,15 @@ static const char *zero_off[] = { "optim.weight_decay", "sched.warmup_ratio", "s
 static const char *toggle_value(const struct name *nm, int on)
 {
 	const struct var_def *d = varreg_find(nm->var);
+	if (on && !d && !nm->implied && !strcmp(nm->var, "desc.n_kv_head"))
+		return NULL; /* "enable GQA": a count of KV heads, not a switch */
 	if (on)
 		return nm->implied ? nm->implied : (!d || d->type == VAR_BOOL) ? "true" : NULL;
-	if (!d)
-		return str_ends_with(nm->var, "_loss") ? "0" : "false";
+	if (!d) /* a loss term, a warmup counted in steps ("remove Muon momentum
+		 * warmup"), a part's dropout or weight decay: zero is its off */
+		return str_ends_with(nm->var, "_loss") || str_ends_with(nm->var, "_dropout") ||
+		       str_ends_with(nm->var, "_weight_decay") || (counts_steps(nm->var) &&
+			(strstr(nm->var, "warmup") || strstr(nm->var, "warmdown"))) ? "0" : "false";
 	if (d->type == VAR_BOOL)
 		return "false";
 	if (in_list(nm->var, zero_off))
@@ -2249,15 +2462,44 @@ static int added_value(struct reader *r, int q, int end, const char *var, char *
 	return ok;
 }
 
+/* "on 16GB", "on H100", "on the M4": where the run ran (a word with a
+ * digit after "on"), not a part of the model the knob is restricted to. */
+static int on_hardware(const struct reader *r, int p, int end)
+{
+	static const char *const det[] = { "the", "a", "an", NULL };
+	if (!word_is(r, p, end, "on"))
+		return 0;
+	const struct tok *t = at(r, p + 1 + word_in(r, p + 1, end, det), end);
+	if (t->k != K_WORD)
+		return 0;
+	for (int i = t->a; i < t->b; i++)
+		if (isdigit((unsigned char)r->text[i]))
+			return 1;
+	return 0;
+}
+
+/* "to cross-entropy loss", "to the loss": where a loss term lives, no
+ * part of the model ("Add label smoothing to cross-entropy loss"). */
+static int loss_home(const struct reader *r, int p, int end)
+{
+	static const char *const det[] = { "the", "a", NULL };
+	static const char *const home[] = { "loss", "cross entropy", "cross", "ce", "objective", "xent",
+					     NULL };
+	int q = p + 1 + word_in(r, p + 1, end, det);
+	return word_is(r, p, end, "to") && word_in(r, q, end, home);
+}
+
 /* toggle name: the name runs to the end of the phrase. */
 static int toggle_name(struct reader *r, int p, int end, int on)
 {
 	static const char *const again[] = { "back", "again", "too", "entirely", "completely", NULL };
 	struct name nm;
-	int k = known_name(r, p, end, &nm), q = p;
+	int k = known_name(r, p, end, &nm), q = p, kf = part_first_name(r, p, end, &nm);
+	if (kf)
+		k = kf; /* "no MLP dropout": the part's knob (nm is it) */
 	if (k && word_in(r, p + k, end, again) && boundary(r, p + k + 1, end))
 		k++; /* "add value embeddings back" */
-	else if (k && !boundary(r, p + k, end))
+	else if (k && !boundary(r, p + k, end) && !loss_home(r, p + k, end))
 		return 0; /* "remove seq len warmup" is no knob we can name */
 	if (!k) {
 		while (q < end && q - p < 4 && !boundary(r, q, end))
@@ -2271,7 +2513,8 @@ static int toggle_name(struct reader *r, int p, int end, int on)
 	static const char *const scope[] = { "on", "in", "to", "from", NULL };
 	static const char *const place[] = { "after", "before", "at", "between", "inside", "within",
 					     "for", "of", NULL };
-	if (word_in(r, p + k, end, scope) && at(r, p + k + 1, end)->k == K_WORD && !purpose_at(r, p + k, end))
+	if (word_in(r, p + k, end, scope) && at(r, p + k + 1, end)->k == K_WORD &&
+	    !purpose_at(r, p + k, end) && !on_hardware(r, p + k, end) && !loss_home(r, p + k, end))
 		return 0; /* "no weight decay on embeddings": X for a part only, another knob */
 	if (str_starts_with(nm.var, "desc.") && !find_desc_name_var(nm.var) &&
 	    word_in(r, p + k, end, place) && at(r, p + k + 1, end)->k == K_WORD)
@@ -2280,15 +2523,35 @@ static int toggle_name(struct reader *r, int p, int end, int on)
 	char given[96];
 	static const char *const where[] = { "after", "before", "on", "in", "to", "for", "at", "between",
 					     "inside", "within", "into", NULL };
+	struct name part = { .known = 1 };
+	int kp;
+	if (!val && on && (kp = part_knob_at(r, p + k, end, nm.var, part.var, sizeof(part.var)))) {
+		/* "Add dropout after token embedding", "… after token embeddings
+		 * (p=0.1)": that part's knob, the corpus's name for it; a dropout
+		 * named is tried (true), a weight decay's value is unsaid */
+		const char *v = !strcmp(nm.var, "model.dropout") ? "true" : NULL;
+		if (added_value(r, p + k + kp, end, nm.var, given, sizeof(given)))
+			v = given, kp++;
+		return finish(r, &part, NULL, v, p, p + k + kp, end);
+	}
 	if (!val && on && added_value(r, p + k, end, nm.var, given, sizeof(given))) {
 		/* "Add dropout (p=0.2) after the attention output": that place's
-		 * dropout, another knob; "… (5% of the time budget) to improve
-		 * early training" is a purpose */
+		 * dropout, another knob (named when the corpus names it); "… (5%
+		 * of the time budget) to improve early training" is a purpose */
 		if (word_in(r, p + k + 1, end, where) && at(r, p + k + 2, end)->k == K_WORD &&
-		    !purpose_at(r, p + k + 1, end))
+		    !purpose_at(r, p + k + 1, end)) {
+			if ((kp = part_knob_at(r, p + k + 1, end, nm.var, part.var, sizeof(part.var))))
+				return finish(r, &part, NULL, given, p, p + k + 1 + kp, end);
 			return 0;
+		}
 		return finish(r, &nm, NULL, given, p, p + k + 1, end); /* "add dropout (p=0.1)" */
 	}
+	const struct tok *next = at(r, p + k, end);
+	if (!val && on && (in_list(nm.var, zero_off) || !strcmp(nm.var, "desc.n_kv_head")) &&
+	    (next->k == K_SEP || next->k == K_STOP || p + k >= end || purpose_at(r, p + k, end)))
+		/* "add warmup and less aggressive cooldown", "Add a modest LR
+		 * warmup and …": a knob off at zero turned on, to a value unsaid */
+		return finish(r, &nm, NULL, NULL, p, p + k, end);
 	if (!val)
 		return 0;
 	const struct tok *unit = at(r, p + k, end);
@@ -2332,6 +2595,8 @@ static int others_schedule(const struct reader *r, int p, int end, const struct 
 
 /* add/enable/use | remove/disable/drop/no/without X, or a value form after
  * them ("add small LR warmup 0.0 -> 0.05"). */
+static int p_layers(struct reader *r, int p, int end);
+
 static int p_toggle(struct reader *r, int p, int end, struct clause *cs)
 {
 	int on = word_in(r, p, end, toggles_on), off = word_in(r, p, end, toggles_off), turn = 0;
@@ -2349,6 +2614,11 @@ static int p_toggle(struct reader *r, int p, int end, struct clause *cs)
 	if (!turn && word_is(r, p + 1, end, "to"))
 		return 0;
 	int q = skip_fillers(r, p + 1 + turn, end), n;
+	struct name all;
+	if (off && word_is(r, q, end, "all") && known_name(r, q + 1, end, &all))
+		q++; /* "disable all value embeddings": every one of them, the knob itself */
+	if (on && (n = p_layers(r, q, end)))
+		return q - p + n; /* "add value embeddings to all layers": which layers have it */
 	if ((n = p_named(r, q, end, 1, 1, cs->flags | (off ? F_NEG : 0))))
 		return q - p + n;
 	int use = word_is(r, p, end, "use");
@@ -2526,8 +2796,18 @@ static int p_direction(struct reader *r, int p, int end, int flags)
 	}
 	else if (k && word_is(r, q + k, end, "by"))
 		k += 1 + by_amount(r, q + k + 1, end); /* "reduce batch by half", "by a small factor" */
+	/* "z-loss regularization coefficient": words naming the same knob again */
+	static const char *const again[] = { "coefficient", "coef", "strength", "term", "regularization",
+					     "regularisation", "penalty", NULL };
+	for (int i = 0; k && !by && i < 2 && word_in(r, q + k, end, again); i++)
+		k++;
 	while (k && !by && word_in(r, q + k, end, amounts) && q + k < end && !boundary(r, q + k, end))
 		k++; /* "a bit", "upward" */
+	int dk;
+	if (k && !by && word_is(r, q + k, end, "from") && (dk = default_at(r, q + k + 1, end)) &&
+	    boundary(r, q + k + 1 + dk, end))
+		k += 1 + dk; /* "Increase DEPTH from default to allow more capacity": the
+			      * old side is the default */
 	/* "more heads than …" compares; "by 2 while keeping …" has said its amount */
 	/* a size compared says nothing of a switch or a choice ("longer flash attention") */
 	static const char *const sizes[] = { "higher", "larger", "bigger", "smaller", "longer", "shorter",
@@ -2680,14 +2960,18 @@ static int p_valueword(struct reader *r, int p, int end)
 	/* "cosine LR decay", "cosine_decay", "Cosine LR schedule": a shape
 	 * word is the warmdown's only before a word of decay (alone,
 	 * "linear" and "cosine" name many things: "linear warmup") */
-	static const char *const decay_nouns[] = { "decay", "schedule", "annealing", "lr", NULL };
+	static const char *const decay_nouns[] = { "decay", "schedule", "annealing", "lr", "learning rate",
+						   "learning", "rate", "warmdown", "cooldown", NULL };
+	/* "sqrt warmdown decay", "linear learning rate decay" */
 	int shape = vw && !strcmp(vw->var, "sched.warmdown_shape");
 	if (shape) {
 		int d = k;
-		while (d < k + 2 && word_in(r, p + d, end, decay_nouns))
+		while (d < k + 3 && word_in(r, p + d, end, decay_nouns))
 			d++;
 		shape = d > k && (word_is(r, p + d - 1, end, "decay") || word_is(r, p + d - 1, end, "schedule") ||
 				  word_is(r, p + d - 1, end, "annealing"));
+		if (shape)
+			k = d; /* the nouns are the shape's */
 	}
 	if (!vw || (!strcmp(vw->var, "sched.warmdown_shape") && !shape) || !strcmp(vw->var, "impl.attention"))
 		return 0;
@@ -2759,7 +3043,11 @@ static int p_value_arrow(struct reader *r, int p, int end)
 		    (str_starts_with(at(r, p, end)->w, "swap") && word_is(r, q + ka, end, "for")));
 	if (!with && !is_to(r, q + ka, end))
 		return replace && value_word_at(r, q, end, NULL, &kb) ? q + ka - p : 0;
+	/* "replace ReluSquared with plain ReLU": a word that says the value is
+	 * the usual one, not another knob */
+	static const char *const plain[] = { "plain", "standard", "vanilla", "regular", NULL };
 	int qb = q + ka + 1 + (with && word_in(r, q + ka + 1, end, articles));
+	qb += with && word_in(r, qb, end, plain);
 	b = value_word_at(r, qb, end, a->var, &kb);
 	while (b && !boundary(r, qb + kb, end) && word_in(r, qb + kb, end, value_nouns))
 		kb++; /* "… -> SwiGLU MLP" */
@@ -2781,6 +3069,9 @@ static int p_bare(struct reader *r, int p, int end, int alone)
 		return 0; /* "VE on all layers" is about VE, not VE itself */
 	if (nm.implied)
 		return finish(r, &nm, NULL, nm.implied, p, p + k, end);
+	if (!strcmp(nm.var, "impl.compile_mode") && alone && str_starts_with(at(r, p, end)->w, "torch"))
+		return finish(r, &nm, NULL, NULL, p, p + k, end); /* "torch.compile": on, its mode unsaid
+								    * (a bare "compile" may be the verb) */
 	return nm.technique ? finish(r, &nm, NULL, "true", p, p + k, end) : 0;
 }
 
@@ -2789,7 +3080,7 @@ static int p_bare(struct reader *r, int p, int end, int alone)
  * desc.value_embedding_layers), valued all or alternating. */
 static int p_layers(struct reader *r, int p, int end)
 {
-	static const char *const on[] = { "on", "in", "for", "at", NULL };
+	static const char *const on[] = { "on", "in", "for", "at", "to", NULL };
 	static const char *const all[] = { "all", "every", "each", NULL };
 	static const char *const alt[] = { "alternating", "alternate", NULL };
 	static const char *const all_layers[] = { "all layers", "every layer", NULL };
@@ -2884,6 +3175,9 @@ static int p_named_technique(struct reader *r, int p, int end)
 	if (strstr(t->w, "muon") || strstr(t->w, "adam"))
 		return 0; /* "NorMuon": an optimizer, the matrix optimizer's value or a
 		           * knob of its own; which is not sure */
+	if (memchr(r->text + t->a, '+', (size_t)(t->b - t->a)))
+		return 0; /* "LeakyReLU²+batch1M+mlp4x", "SwiGLU+warmup": several
+		           * changes run together, no one technique */
 	return finish(r, &nm, NULL, "true", p, p + 1, end);
 }
 
@@ -3460,11 +3754,16 @@ int describe_lexicon_at(size_t i, const char **spelling, char *key, size_t n)
 int describe_name_known(const char *var)
 {
 	static const char *const steps[] = { "desc.warmup_steps", "desc.warmup_iters",
-					     "desc.warmdown_steps", "desc.warmdown_iters", NULL };
+					     "desc.warmdown_steps", "desc.warmdown_iters",
+					     /* part_knob_at's names */
+					     "desc.embedding_weight_decay", "desc.value_embedding_weight_decay",
+					     "desc.embedding_dropout", "desc.value_embedding_dropout",
+					     "desc.attention_dropout", "desc.mlp_dropout", NULL };
 	if (!str_starts_with(var, "desc."))
 		return varreg_find(var) != NULL;
 	if (find_desc_name_var(var) || in_list(var, steps) || !strcmp(var, "desc.weight_decay_schedule"))
-		return 1; /* steps: step_count_form's names, by their unit; the schedule: find_desc_value's */
+		return 1; /* steps: step_count_form's names, by their unit; the schedule:
+			   * find_desc_value's; the parts' knobs: part_knob_at's */
 	/* p_layers: "<technique>_layers" of a lexicon technique */
 	char stem[96];
 	size_t n = strlen(var);

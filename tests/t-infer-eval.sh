@@ -93,17 +93,17 @@ expect_code infer-eval-2.1 "the grammar is scored" 0 "$EVAL" real
 expect_eq infer-eval-2.2 "both read right" "2 2 0 0 0" "$(row train c)"
 
 # --loso: a spelling only the source being scored attests is taken away
-# ("value embeds" from h alone); one another source attests too stays
+# ("VE" from h alone); one another source attests too stays
 mkdir loso
-printf '# source: test\n# split: train\nremove value embeds\tdesc.value_embeddings ? -> false\ndepth 8 to 9\tmodel.depth 8 -> 9\n' >loso/h.tsv
+printf '# source: test\n# split: train\nremove VE\tdesc.value_embeddings ? -> false\ndepth 8 to 9\tmodel.depth 8 -> 9\n' >loso/h.tsv
 printf '# source: test\n# split: train\ndepth 9 to 10\tmodel.depth 9 -> 10\n' >loso/i.tsv
-printf '# source: test\n# split: heldout\nSECRET-LOSO no value embeds\tdesc.value_embeddings ? -> false\n' >loso/k.tsv
+printf '# source: test\n# split: heldout\nSECRET-LOSO no VE\tdesc.value_embeddings ? -> false\n' >loso/k.tsv
 expect_code infer-eval-4.1 "--loso runs" 0 "$EVAL" --loso loso
 expect_eq infer-eval-4.2 "the train total is as without it" "3 3 0 0 0" "$(row train all)"
 expect_eq infer-eval-4.3 "left out, h loses the spelling only it attests (a heldout file attests nothing)" \
 	"3 2 0 0 1" "$(row loso all)"
 expect_no_match infer-eval-4.4 "... and no heldout line is printed" "$out" SECRET
-printf '# source: test\n# split: train\nno value embeds\tdesc.value_embeddings ? -> false\n' >loso/j.tsv
+printf '# source: test\n# split: train\nno VE\tdesc.value_embeddings ? -> false\n' >loso/j.tsv
 expect_code infer-eval-4.5 "--loso with a second source attesting it" 0 "$EVAL" --loso loso
 expect_eq infer-eval-4.6 "... keeps it for both" "4 4 0 0 0" "$(row loso all)"
 expect_code infer-eval-4.7 "--by-kind runs" 0 "$EVAL" --by-kind loso

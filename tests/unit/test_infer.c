@@ -886,8 +886,10 @@ static void test_round6(void)
 static void test_round7(void)
 {
 	/* a negation never reads what it negates as switched on or tried */
+	/* round 10: and "on 16GB" is where it ran, so checkpointing is off
+	 * (jkeller-rocm's label) */
 	expect("infer-7.1", "use batch_size 16 without checkpointing on 16GB ROCm profile",
-	       "train.device_batch_size:~>16");
+	       "train.device_batch_size:~>16|impl.recompute:~>false");
 	expect("infer-7.2", "no flash attention", "");
 	expect("infer-7.3", "depth 10, no flash attention", "model.depth:~>10");
 	expect("infer-7.4", "without checkpointing", "impl.recompute:~>false");
@@ -930,7 +932,10 @@ static void test_round7(void)
 	expect("infer-7.29", "no warmup (0 steps)", "desc.warmup_steps:~>0");
 	expect("infer-7.30", "Muon momentum fixed 0.95 no warmup: warmup important", "");
 	expect("infer-7.31", "depth 10 no warmup", "model.depth:~>10|sched.warmup_ratio:~>0");
-	expect("infer-7.32", "constant Muon momentum 0.95 - worse than warmup 0.85->0.95", "");
+	/* round 10: the README's label of this row (pimlock-spark) is the
+	 * warmup removed; round 7 refused it, infer-r10.7 reads it */
+	expect("infer-7.32", "constant Muon momentum 0.95 - worse than warmup 0.85->0.95",
+	       "desc.muon_momentum_warmup_steps:~>0");
 	/* two letters name no knob of their own */
 	expect("infer-7.33", "HD=64", "");
 	expect("infer-7.34", "HEAD_DIM=64", "model.head_dim:~>64");
@@ -964,7 +969,11 @@ static void test_round7(void)
  * does a technique's name before a knob ("value embedding weight decay"). */
 static void test_round8(void)
 {
-	expect("infer-r8.1", "DBS 32->64 TBS 2**16->2**17 (halved steps to 289)", "");
+	/* round 10: DBS and TBS are aliases now (josephkern-dgx's label);
+	 * another two-or-three-letter identifier still names nothing */
+	expect("infer-r8.1", "DBS 32->64 TBS 2**16->2**17 (halved steps to 289)",
+	       "train.device_batch_size:32>64|train.total_batch_size:65536>131072");
+	expect("infer-r8.1b", "XBS 32->64 (halved steps to 289)", "");
 	expect("infer-r8.2", "DEVICE_BATCH_SIZE 8 -> 32", "train.device_batch_size:8>32");
 	expect("infer-r8.3", "top_k=1", "desc.top_k:~>1"); /* four letters: a name */
 	expect("infer-r8.4", "D_STATE 64->128", "desc.d_state:64>128");
@@ -1005,8 +1014,11 @@ static void test_round8(void)
 	expect("infer-r8.28", "Optimizer: AdamW for all params", "optim.matrix_optimizer:~>adamw");
 	/* a config constant is a setting even in a technique's explanation */
 	expect("infer-r8.29", "TTT-3 smoke test: TTT_EPOCHS=3, ttt_lr=0.01", "desc.ttt_epochs:~>3");
-	/* a part's knob is no registry knob: coined with a transition, else nothing */
-	expect("infer-r8.30", "embedding weight decay 0.01", "");
+	/* a part's knob is no registry knob: coined with a transition, else nothing
+	 * (round 10: but a part's weight decay or dropout is named by the corpus's
+	 * name, part_first_name) */
+	expect("infer-r8.30", "embedding weight decay 0.01", "desc.embedding_weight_decay:~>0.01");
+	expect("infer-r8.30b", "router weight decay 0.01", "");
 	expect("infer-r8.31", "embedding weight decay 0 -> 0.01, depth 8",
 	       "desc.embedding_weight_decay:0>0.01|model.depth:~>8");
 	expect("infer-r8.32", "val batch size 2^18 -> 2^17", "desc.val_batch_size:262144>131072");
@@ -1019,9 +1031,13 @@ static void test_round8(void)
 	       "train.total_batch_size:~>1024|model.depth:~>24");
 	expect("infer-r8.36", "remove softcap by setting it to 0", "model.softcap:~>false");
 	expect("infer-r8.37", "increase depth by 2", "model.depth:~>~");
-	/* a knob's change for a part of the model is that part's knob, unnamed */
-	expect("infer-r8.38", "Increase weight decay for token embeddings to improve regularization", "");
-	expect("infer-r8.39", "weight decay 0.1 on the value embedding parameters", "");
+	/* a knob's change for a part of the model is that part's knob (round 10:
+	 * named where the corpus names it, part_knob_at; else unnamed) */
+	expect("infer-r8.38", "Increase weight decay for token embeddings to improve regularization",
+	       "desc.embedding_weight_decay:~>~");
+	expect("infer-r8.39", "weight decay 0.1 on the value embedding parameters",
+	       "desc.value_embedding_weight_decay:~>0.1");
+	expect("infer-r8.39b", "weight decay 0.1 on the router", "");
 	expect("infer-r8.40", "weight decay 0.1 for all layers", "optim.weight_decay:~>0.1");
 	/* words that name the same knob again, and how much */
 	expect("infer-r8.41", "Increase z-loss regularization coefficient from 1e-4 to 5e-4",
@@ -1037,7 +1053,8 @@ static void test_round8(void)
 	/* a technique's part and its knob; a part the knob is added to */
 	expect("infer-r8.46", "Increase the value embedding parameter group weight decay to 0.003", "");
 	expect("infer-r8.47", "value embedding weight decay 0 -> 0.1", "desc.value_embedding_weight_decay:0>0.1");
-	expect("infer-r8.48", "Add small weight decay (0.001) to the value embedding parameter group", "");
+	expect("infer-r8.48", "Add small weight decay (0.001) to the value embedding parameter group",
+	       "desc.value_embedding_weight_decay:~>0.001"); /* round 10: named, part_knob_at */
 	expect("infer-r8.49", "weight decay 0.1 was applied to embeddings too", "optim.weight_decay:~>0.1");
 	/* a coined name whose written values were not read; an alias */
 	expect("infer-r8.50", "Increase the MLP hidden size multiplier from 4x to 6x", "model.mlp_ratio:4>6");
@@ -1111,8 +1128,12 @@ static void test_round9(void)
 	expect("infer-r9.32", "Add a small learning rate warmup (5% of the time budget) to improve early training stability",
 	       "sched.warmup_ratio:~>0.05");
 	expect("infer-r9.33", "add dropout (p=0.1)", "model.dropout:~>0.1");
-	expect("infer-r9.34", "Add dropout (p=0.2) after the attention output to improve regularization", "");
-	expect("infer-r9.35", "Add small weight decay (0.001) to the value embedding parameter group", "");
+	/* round 10: that place's knob is named where the corpus names it (part_knob_at) */
+	expect("infer-r9.34", "Add dropout (p=0.2) after the attention output to improve regularization",
+	       "desc.attention_dropout:~>0.2");
+	expect("infer-r9.35", "Add small weight decay (0.001) to the value embedding parameter group",
+	       "desc.value_embedding_weight_decay:~>0.001");
+	expect("infer-r9.35b", "Add dropout (p=0.2) after the router", "");
 	expect("infer-r9.36", "add warmup (lots)", "");
 	/* "final" qualifies a name; a known knob held "at" a value */
 	expect("infer-r9.37", "remove final logit cap", "model.softcap:~>false");
@@ -1137,6 +1158,135 @@ static void test_round9(void)
 	expect("infer-r9.51", "increase learning rate for matrix params to 0.05", "optim.matrix_lr:~>0.05");
 	expect("infer-r9.52", "LR of the lm head 0.004 -> 0.008", "optim.unembedding_lr:0.004>0.008");
 	expect("infer-r9.53", "learning rate for the value embeddings 0.3", "");
+}
+
+/* Round 10 (infer-r10.*): what the round-9 sources (tests/fixtures/infer
+ * README, "Round 9 additions") showed at first contact, each as a kind. */
+static void test_round10(void)
+{
+	/* a window pattern is letters a layer, nothing else */
+	expect("infer-r10.1", "reduce window from seq_len/2 to seq_len/4", "");
+	expect("infer-r10.2", "sliding window seq_len/6", "");
+	expect("infer-r10.3", "window pattern S (all short except last layer)", "model.window_pattern:~>S");
+	expect("infer-r10.4", "change window pattern from SSSL to SSSSL", "model.window_pattern:SSSL>SSSSL");
+	/* a warmup counted in steps is off at zero */
+	expect("infer-r10.5", "remove Muon momentum warmup (constant 0.95)", "desc.muon_momentum_warmup_steps:~>0");
+	expect("infer-r10.6", "remove value embeddings", "desc.value_embeddings:~>false");
+	/* a constant Muon momentum is its warmup removed */
+	expect("infer-r10.7", "constant Muon momentum 0.95 - worse than warmup 0.85->0.95",
+	       "desc.muon_momentum_warmup_steps:~>0");
+	expect("infer-r10.8", "constant matrix lr", "");
+	/* ReluSquared, the class name; "plain" ReLU is ReLU */
+	expect("infer-r10.9", "replace ReluSquared MLP with SwiGLU", "model.activation:relu2>swiglu");
+	expect("infer-r10.10", "replace ReluSquared with plain ReLU (much worse)", "model.activation:relu2>relu");
+	/* a purpose after an adverb, the default as the old side */
+	expect("infer-r10.11", "Increase matrix learning rate to potentially improve parameter updates.",
+	       "optim.matrix_lr:~>~");
+	expect("infer-r10.12", "Increase DEPTH from default to allow more model capacity", "model.depth:~>~");
+	expect("infer-r10.13", "Increase DEPTH from default to 12", "model.depth:~>12");
+	/* "disable all X" is X off */
+	expect("infer-r10.14", "disable all value embeddings (VE is critical)", "desc.value_embeddings:~>false");
+	expect("infer-r10.15", "disable all layers", "");
+	/* a registry knob and its number after "with", once something changed */
+	expect("infer-r10.16", "depth 7 with device batch 16 (grad accum too slow)",
+	       "model.depth:~>7|train.device_batch_size:~>16");
+	expect("infer-r10.17", "total batch 2^15 with device batch 16 (too small)",
+	       "train.total_batch_size:~>32768|train.device_batch_size:~>16");
+	expect("infer-r10.18", "val_bpb 0.985 -> 0.979 with depth 10", "");
+	expect("infer-r10.19", "depth 8 -> 9 with SwiGLU", "model.depth:8>9");
+	/* a knob off at zero, added without a value: changed, value unsaid */
+	expect("infer-r10.20", "Add a modest LR warmup and increase z-loss regularization to 5e-4",
+	       "sched.warmup_ratio:~>~|desc.z_loss:~>0.0005");
+	expect("infer-r10.21", "add weight decay", "optim.weight_decay:~>~");
+	expect("infer-r10.22", "add warmup to the embeddings", "");
+	expect("infer-r10.23", "add warmup (lots)", "");
+	/* GQA turned on changes a count of KV heads, to a value unsaid */
+	expect("infer-r10.24", "enable GQA with n_kv_head = n_head // 2", "desc.n_kv_head:~>~");
+	expect("infer-r10.25", "GQA 3 KV heads (worse than full MHA)", "desc.n_kv_head:~>3");
+	/* "frequency" is "freq"; the RoPE base is a frequency */
+	expect("infer-r10.26", "increase RoPE base freq from 10000 to 50000", "model.rope_base:10000>50000");
+	expect("infer-r10.27", "RoPE base frequency 10000 -> 50000", "model.rope_base:10000>50000");
+	/* a CamelCase word joined to others by "+" names no one technique */
+	expect("infer-r10.28", "LeakyReLU\xc2\xb2+batch1M+mlp4x (too slow, 407 steps)", "");
+	expect("infer-r10.29", "SwiGLU+warmup", "");
+	expect("infer-r10.30", "GatedNorm", "desc.gatednorm:~>true");
+	/* the short window as a share of the context, kept as written */
+	expect("infer-r10.31", "reduce short window from seq_len/2 to seq_len/4", "desc.short_window:seq_len/2>seq_len/4");
+	expect("infer-r10.32", "try short window seq_len/6 (between /4 and /8)", "desc.short_window:~>seq_len/6");
+	expect("infer-r10.33", "window seq_len/4", "");
+	/* "on 16GB": where the run ran, no part of the model */
+	expect("infer-r10.34", "use batch_size 16 without checkpointing on 16GB ROCm profile",
+	       "train.device_batch_size:~>16|impl.recompute:~>false");
+	expect("infer-r10.35", "no weight decay on embeddings", "");
+	/* the batch sizes by their initials */
+	expect("infer-r10.36", "DBS 32->64 TBS 2**16->2**17 (halved steps to 289)",
+	       "train.device_batch_size:32>64|train.total_batch_size:65536>131072");
+	/* a shape word before "warmdown decay"; torch.compile named alone */
+	expect("infer-r10.37", "sqrt warmdown decay (slower start, faster end)", "sched.warmdown_shape:~>sqrt");
+	expect("infer-r10.38", "cosine warmup", "");
+	expect("infer-r10.39", "torch.compile", "impl.compile_mode:~>~");
+	expect("infer-r10.40", "compile", "");
+	/* shortenings are words of the canonical spelling, no lexicon entry each */
+	expect("infer-r10.41", "remove value embeds", "desc.value_embeddings:~>false");
+	expect("infer-r10.42", "grad accum steps 4 -> 8", "desc.grad_accum_steps:4>8");
+	expect("infer-r10.43", "diff attn", "desc.differential_attention:~>true");
+	expect("infer-r10.44", "logit softcapping 15 -> 30", "model.softcap:15>30");
+	expect("infer-r10.45", "grad clipping 1.0", "optim.grad_clip:~>1");
+	expect("infer-r10.46", "flash attn", "impl.attention:~>flash");
+	/* a shape word before a learning rate's decay, however many words */
+	expect("infer-r10.47", "Restore linear learning-rate decay after cosine decay worsened loss",
+	       "sched.warmdown_shape:~>linear");
+	expect("infer-r10.48", "cosine learning rate schedule", "sched.warmdown_shape:~>cosine");
+	expect("infer-r10.49", "linear learning rate warmup", "");
+	/* a count's "n" glued on; LR_MIN_FRAC */
+	expect("infer-r10.50", "NLAYERS=8 too slow (arch reset)", "model.depth:~>8");
+	expect("infer-r10.51", "nheads 4 -> 8", "model.heads:4>8");
+	expect("infer-r10.52", "LR_MIN_FRAC=0.01", "sched.final_lr_frac:~>0.01");
+	expect("infer-r10.53", "LR_MATRIX=0.05", "optim.matrix_lr:~>0.05");
+	expect("infer-r10.54", "lr min frac 0.1", ""); /* prose keeps its order */
+	/* a technique added to all layers: which layers have it */
+	expect("infer-r10.55", "add value embeddings to all layers", "desc.value_embedding_layers:~>all");
+	expect("infer-r10.56", "apply XSA to every layer", "desc.xsa_layers:~>all");
+	expect("infer-r10.57", "add dropout to all layers", "");
+	/* a warmdown counted in steps, its unit unsaid: the corpus's name */
+	expect("infer-r10.58", "warmdown=450 (improved, deq_res=5999 recon=11713)", "desc.warmdown_iters:~>450");
+	expect("infer-r10.59", "warmdown 100 steps", "desc.warmdown_steps:~>100");
+	/* the x0 skip by the corpus's name for it */
+	expect("infer-r10.60", "disable x0 residual connection (init to 0)", "desc.x0_residual:~>false");
+	/* a shape given to the warmdown is its shape */
+	expect("infer-r10.61", "Switch LR warmdown to cosine schedule instead of linear for smoother decay.",
+	       "sched.warmdown_shape:linear>cosine");
+	expect("infer-r10.62", "change warmdown to linear", "sched.warmdown_shape:~>linear");
+	expect("infer-r10.63", "warmdown 0.5 -> 0.7", "sched.warmdown_ratio:0.5>0.7");
+	/* the loss is a loss term's home, no part */
+	expect("infer-r10.64", "Add label smoothing to cross-entropy loss to improve generalization",
+	       "desc.label_smoothing:~>true");
+	expect("infer-r10.65", "add label smoothing to embeddings", "");
+	/* the softcap's home before its values */
+	expect("infer-r10.66", "Increase softcap in output logits tanh from 12 to 14 to allow higher logit magnitude",
+	       "model.softcap:12>14");
+	expect("infer-r10.67", "softcap in attention 15 -> 30", "");
+	/* a direction past words naming the knob again, and "per-layer" */
+	expect("infer-r10.68", "Increase z-loss regularization coefficient to strengthen logit regularization",
+	       "desc.z_loss:~>~");
+	expect("infer-r10.69", "Increase per-layer scalar learning rate to accelerate adaptation", "optim.scalar_lr:~>~");
+	/* cuDNN's benchmark flag; a multiple a comparison follows is a result */
+	expect("infer-r10.70", "Enable TF32 and cuDNN benchmark for higher throughput",
+	       "desc.tf32:~>true|desc.cudnn_benchmark:~>true");
+	expect("infer-r10.71", "weight tying 1.2x faster", "");
+	expect("infer-r10.72", "total batch 2x", "train.total_batch_size:~>~");
+	/* a part's weight decay or dropout by the corpus's name for it */
+	expect("infer-r10.73", "Add dropout after token embedding to regularize embeddings",
+	       "desc.embedding_dropout:~>true");
+	expect("infer-r10.74", "Add dropout (p=0.1) after the MLP projection to improve regularization",
+	       "desc.mlp_dropout:~>0.1");
+	expect("infer-r10.75", "Increase weight decay for embeddings to 0.01", "desc.embedding_weight_decay:~>0.01");
+	expect("infer-r10.76", "reduce weight decay for embeddings and the lm head", "");
+	expect("infer-r10.77", "weight decay for the lm head 0.01", "");
+	expect("infer-r10.78", "MLP dropout 0.1", "desc.mlp_dropout:~>0.1");
+	expect("infer-r10.79", "no MLP dropout (attn only)", "desc.mlp_dropout:~>0");
+	expect("infer-r10.80", "attention weight decay 0.1", "");
+	expect("infer-r10.81", "MLP 4x -> 3x", "model.mlp_ratio:4>3");
 }
 
 /* make fuzz (infer) read one token past the end: a part noun looked for
@@ -1172,6 +1322,7 @@ int main(void)
 	test_round7();
 	test_round8();
 	test_round9();
+	test_round10();
 	test_spans();
 	test_prose();
 	test_alias();

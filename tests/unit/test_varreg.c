@@ -296,6 +296,13 @@ static void test_lookups(void)
 				     !strcmp(canon, "muon lr warmup"));
 	CHECK("varreg-5.19", !varreg_canonical("embeddings lr", canon, sizeof(canon)) &&
 				     !strcmp(canon, "embeddings lr"));
+	/* a constant's words in the author's order (varreg_alias_any_order) */
+	const struct var_alias *any = varreg_alias_any_order("LR_MIN_FRAC");
+	CHECK("varreg-5.20", any && !strcmp(any->key, "sched.final_lr_frac"));
+	CHECK("varreg-5.21", (any = varreg_alias_any_order("RATIO_WARMDOWN")) &&
+				     !strcmp(any->key, "sched.warmdown_ratio"));
+	CHECK("varreg-5.22", varreg_alias_any_order("DEPTH") == NULL); /* one word: varreg_alias's */
+	CHECK("varreg-5.23", varreg_alias_any_order("LR_VALUE_EMBEDDING") == NULL);
 	char buf[64];
 	varreg_desc_key("Value Embeddings", buf, sizeof(buf));
 	CHECK("varreg-6.1", !strcmp(buf, "desc.value_embeddings"));
