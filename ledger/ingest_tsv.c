@@ -48,6 +48,9 @@ static const struct { const char *name; enum col_role role; } known_cols[] = {
 	{ "peak_mem_gb", COL_MEMORY }, { "peak_memory_gb", COL_MEMORY }, { "mem_gb", COL_MEMORY },
 	{ "peak_vram_gb", COL_MEMORY }, { "vram_gb", COL_MEMORY },
 	{ "status", COL_STATUS }, { "description", COL_DESC }, { "gpu", COL_GPU },
+	/* a kept column of True/False (parthwhy/autoresearch-lite) is the
+	 * status, and notes the description */
+	{ "kept", COL_STATUS }, { "notes", COL_DESC },
 	{ "gpu_name", COL_GPU }, { "hardware", COL_GPU }, { "agent", COL_AGENT },
 	{ "started_at", COL_STARTED }, { "timestamp", COL_STARTED },
 	{ "finished_at", COL_FINISHED }, { "completed_at", COL_FINISHED },
@@ -71,6 +74,7 @@ struct tsv {
 	struct ingest_file *f;
 	int ncols;
 	enum col_role role[MAX_COLS];
+	unsigned char kept_col[MAX_COLS]; /* COL_STATUS named kept: True/False mean keep/discard */
 	char *metric[MAX_COLS];     /* COL_EXTRA: metric name */
 	/* the row being read */
 	char *cell[MAX_COLS];
@@ -211,6 +215,7 @@ static int read_header(struct tsv *t, long no)
 		if (repaired)
 			rl_warn("ingest: %s:%ld: the name of column %d is not valid UTF-8; it is read as '%s'",
 				t->f->name, no, i + 1, t->metric[i]);
+		t->kept_col[i] = !strcmp(low, "kept");
 		t->time_col |= t->role[i] == COL_STARTED || t->role[i] == COL_FINISHED;
 		seen_bpb |= t->role[i] == COL_BPB;
 		seen_status |= t->role[i] == COL_STATUS;
@@ -327,6 +332,18 @@ static int put_cell(struct tsv *t, json_t *rec, int i, const char *status, sb *w
  * measured, whose value may not stand. */
 #define INADMISSIBLE_WORD "size_violation"
 
+/* A cell of a column named kept that says yes or no: a measured row,
+ * kept or discarded. Other words there are status words as anywhere. */
+static int kept_cell(const char *cell, const char **status, const char **decision)
+{
+	int yes = str_ieq(cell, "true") || str_ieq(cell, "yes");
+	if (!yes && !str_ieq(cell, "false") && !str_ieq(cell, "no"))
+		return 0;
+	*status = "ok";
+	*decision = yes ? "keep" : "discard";
+	return 1;
+}
+
 /* The row's status and decision. A crash, or a row with no status at all,
  * whose description names how it failed ("(OOM)", "HUNG at step 40") gets
  * the status that names (ingest_failure_word); keep and discard rows are
@@ -346,6 +363,8 @@ static const char *row_status(struct tsv *t, const char **decision, int *named_f
 			t->inadmissible = 1;
 			continue;
 		}
+		if (t->kept_col[i] && kept_cell(t->cell[i], &status, decision))
+			continue;
 		if (ingest_ar_status(t->cell[i], &status, decision)) {
 			sb_addf(why, "status '%s' is not keep, discard or crash", t->cell[i]);
 			return NULL;

@@ -305,3 +305,23 @@ printf 'commit\tval_bpb\tmemory_gb\tstatus\tdescription\nf000001\t1.0\t1.0\tkeep
 expect_eq ledger-ingest-tsv-15.5 "... in any case; without a value it measured nothing (invalid, no inadmissible mark), and it moves no parent" \
 	"invalid|discard|results.tsv says discard with val_bpb '0.0', which is no measurement|f000001" \
 	"$(sql sv.db "SELECT status || '|' || decision || '|' || json_extract(record, '\$.failure.message') FROM runs WHERE code_commit = 'f000002'")|$(sql sv.db "SELECT p.code_commit FROM runs r JOIN runs p ON p.run_id = r.parent WHERE r.code_commit = 'f000003'")"
+
+# --- a kept column instead of status, notes instead of description
+# (tests/fixtures/real/parthwhy-t4-results.tsv): before, the whole file was
+# refused ("the header has no status column"). The kept cell says True for
+# the baseline and a status word after; True/False (any case) are keep and
+# discard there, and only there
+cp "$FIXTURES/real/parthwhy-t4-results.tsv" pw.tsv
+expect_code ledger-ingest-tsv-16.1 "kept and notes columns (parthwhy-t4): ingested, exit 0" 0 \
+	"$LEDGER" --db pw.db ingest pw.tsv
+expect_eq ledger-ingest-tsv-16.2 "... 4 runs: the baseline, three discards on it, each with its notes as description" \
+	"ok baseline baseline T4 run 0|ok discard Reduce device batch size to increase gradient noise and potentially improve generalization. 1|ok discard Reduce DEVICE_BATCH_SIZE to increase gradient noise and potentially improve generalization. 1|ok discard Increase matrix learning rate to potentially improve parameter updates. 1" \
+	"$(sql pw.db "SELECT group_concat(status || ' ' || decision || ' ' || description || ' ' || (parent IS NOT NULL), '|') FROM (SELECT * FROM runs ORDER BY id)")"
+printf 'commit\tval_bpb\tmemory_gb\tkept\tnotes\na1\t1.0\t1.0\tTRUE\tbaseline\na2\t0.9\t1.0\ttrue\tdepth 8 to 9\na3\t0.95\t1.0\tFalse\tdepth 9 to 10\na4\t0\t0\tcrash\tdepth 9 to 12\n' >kept.tsv
+"$LEDGER" --db kept.db ingest kept.tsv >/dev/null 2>&1
+expect_eq ledger-ingest-tsv-16.3 "... True/False in any case (the first kept row is the baseline); a kept row is the next one's parent; crash is still a crash" \
+	"a1 baseline|a2 keep a1|a3 discard a2|a4 crash a2" \
+	"$(sql kept.db "SELECT group_concat(r.code_commit || ' ' || CASE WHEN r.status = 'crash' THEN 'crash' ELSE r.decision END || coalesce(' ' || p.code_commit, ''), '|') FROM (SELECT * FROM runs ORDER BY id) r LEFT JOIN runs p ON p.run_id = r.parent")"
+printf 'commit\tval_bpb\tmemory_gb\tstatus\tdescription\nb1\t1.0\t1.0\ttrue\tbaseline\n' >truestatus.tsv
+expect_code ledger-ingest-tsv-16.4 "a status column saying true is no status word there: the row quarantined, exit 1" 1 \
+	"$LEDGER" --db ts.db ingest truestatus.tsv
