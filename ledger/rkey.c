@@ -303,8 +303,9 @@ int rkey_is_rerun(const struct rkey_run *r, const struct rkey_parent *p)
 	if (nonseed == 0 && r->config_key && r->exact && p->found && same_text(r->commit, p->commit) &&
 	    same_text(r->diff, p->diff))
 		return 1; /* the parent's config on the parent's code */
-	/* an exact change outweighs what the description says */
-	if (rkey_rerun_text(r->description) && (!r->exact || nonseed == 0))
+	/* an exact change outweighs what the description says (so the text,
+	 * the costlier test, is read only when it can decide) */
+	if ((!r->exact || nonseed == 0) && rkey_rerun_text(r->description))
 		return 1;
 	/* nothing the grammar could read, and the text says the training is
 	 * unchanged: a measurement of the parent again, whatever else was done */
