@@ -313,9 +313,9 @@ int rkey_is_rerun(const struct rkey_run *r, const struct rkey_parent *p)
 }
 
 /* A key's parts are the canonical text of a JSON array of strings and
- * nulls, printed here directly: building the array of jansson strings to
- * print it cost the storing thread ~5 us a run in mallocs and frees
- * (docs/ingest.md, sixth pass). The text is what json_array and
+ * nulls, printed here directly: building an array of new jansson strings
+ * to print and free it cost the storing thread ~4,000 instructions a run
+ * of 150,000 (docs/ingest.md, sixth pass). The text is what json_array and
  * runrec_canonical gave, byte for byte, down to its one oddity: a string
  * that is not UTF-8 (a class cut inside a character, hw_tags in store.c)
  * was refused by json_string, so json_array_append_new left it out. */
