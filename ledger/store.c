@@ -407,11 +407,12 @@ struct store *store_new(sqlite3 *db)
 	 * large one spills dirty pages to the WAL and reads them back. At 10^5
 	 * records 64 MB cuts that from 5.8 to 2.5 page writes and from 2.3 to
 	 * 1.2 reads a record. At 10^6 the indexes of random keys (repeat_key,
-	 * run_id, t_finished: ~160 of their ~230 MB) outgrow 64 MB, and their
-	 * pages were spilled and read back: 256 MB wrote 4.48 GB instead of
-	 * 5.40 and read 3.62 instead of 5.16, the storing thread ~10% less
-	 * (docs/ingest.md, sixth pass). A cap, not an allocation: SQLite
-	 * takes pages as the transaction touches them. */
+	 * the frontier's, run_id, t_finished: ~160 of the ~230 MB of indexes)
+	 * outgrow 64 MB, and their pages were spilled and read back: 256 MB
+	 * wrote 4.48 GB instead of 5.40 and read 3.62 instead of 5.16, the
+	 * storing thread's kernel time 15-25% less (docs/ingest.md, sixth
+	 * pass). A cap, not an allocation: SQLite takes pages as the
+	 * transaction touches them. */
 	db_exec(db, "PRAGMA cache_size = -262144");
 	st->ins_run = prepare_insert_run(db);
 	/* A plain INSERT: a change list names each variable once (infer.c,
