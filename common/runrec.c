@@ -608,11 +608,12 @@ void runrec_canonical_add(const json_t *v, sb *out)
 	canon_value(out, v);
 }
 
-/* Grown as it goes, not by 1 KB up front: the repeat key prints arrays of
- * ~100 bytes with it for every record (ledger/rkey.c), and glibc serves a
- * request of 1 KB or more only after merging every small chunk freed
- * since (malloc_consolidate): at 10^6 records that was the storing
- * thread's second-largest malloc cost (docs/ingest.md, fourth pass). */
+/* Grown as it goes, not by 1 KB up front: small values are printed with
+ * it (the repeat key's ~100-byte arrays did so for every record until the
+ * sixth pass, docs/ingest.md), and glibc serves a request of 1 KB or more
+ * only after merging every small chunk freed since (malloc_consolidate):
+ * at 10^6 records that was the storing thread's second-largest malloc
+ * cost (docs/ingest.md, fourth pass). */
 char *runrec_canonical(const json_t *rec)
 {
 	sb s = SB_INIT;

@@ -54,7 +54,8 @@ int field_problem(sb *err, const char *field, const char *fmt, ...)
 char *runrec_canonical(const json_t *rec);
 
 /* The canonical text of any JSON value appended to out (runrec_canonical
- * without the copy; the ledger's repeat key prints its parts with it). */
+ * without the copy; the ledger's repeat key prints its config part and
+ * hardware class with it). */
 void runrec_canonical_add(const json_t *v, sb *out);
 
 /* The canonical text of the JSON string s[0..n) appended to out: what
