@@ -410,7 +410,7 @@ struct store *store_new(sqlite3 *db)
 	 * the frontier's, run_id, t_finished: ~160 of the ~230 MB of indexes)
 	 * outgrow 64 MB, and their pages were spilled and read back: 256 MB
 	 * wrote 4.48 GB instead of 5.40 and read 3.62 instead of 5.16, the
-	 * storing thread's kernel time 15-25% less (docs/ingest.md, sixth
+	 * storing thread's kernel time ~15% less (docs/ingest.md, sixth
 	 * pass). A cap, not an allocation: SQLite takes pages as the
 	 * transaction touches them. */
 	db_exec(db, "PRAGMA cache_size = -262144");
