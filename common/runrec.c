@@ -447,7 +447,7 @@ int runrec_validate(const json_t *rec, sb *err)
 /* Strings: '"', '\\' and control characters escaped as jansson does
  * (short forms where JSON has them, else \u00XX in upper case); all else,
  * UTF-8 included, as it is. Jansson strings are valid UTF-8. */
-static void canon_string(sb *out, const char *s, size_t n)
+void runrec_canonical_string(const char *s, size_t n, sb *out)
 {
 	static const char hex[] = "0123456789ABCDEF";
 	size_t run = 0;
@@ -554,7 +554,7 @@ static void canon_object(sb *out, const json_t *obj, struct canon_mark *mark)
 	for (i = 0; i < n; i++) {
 		if (i)
 			sb_addc(out, ',');
-		canon_string(out, k[i].key, k[i].len);
+		runrec_canonical_string(k[i].key, k[i].len, out);
 		sb_addc(out, ':');
 		size_t start = out->len;
 		canon_value(out, k[i].val);
@@ -584,7 +584,7 @@ static void canon_value(sb *out, const json_t *v)
 		sb_addc(out, ']');
 		break;
 	case JSON_STRING:
-		canon_string(out, json_string_value(v), json_string_length(v));
+		runrec_canonical_string(json_string_value(v), json_string_length(v), out);
 		break;
 	case JSON_INTEGER:
 		canon_integer(out, json_integer_value(v));
@@ -608,11 +608,12 @@ void runrec_canonical_add(const json_t *v, sb *out)
 	canon_value(out, v);
 }
 
-/* Grown as it goes, not by 1 KB up front: the repeat key prints arrays of
- * ~100 bytes with it for every record (ledger/rkey.c), and glibc serves a
- * request of 1 KB or more only after merging every small chunk freed
- * since (malloc_consolidate): at 10^6 records that was the storing
- * thread's second-largest malloc cost (docs/ingest.md, fourth pass). */
+/* Grown as it goes, not by 1 KB up front: small values are printed with
+ * it (the repeat key's ~100-byte arrays did so for every record until the
+ * sixth pass, docs/ingest.md), and glibc serves a request of 1 KB or more
+ * only after merging every small chunk freed since (malloc_consolidate):
+ * at 10^6 records that was the storing thread's second-largest malloc
+ * cost (docs/ingest.md, fourth pass). */
 char *runrec_canonical(const json_t *rec)
 {
 	sb s = SB_INIT;

@@ -54,8 +54,15 @@ int field_problem(sb *err, const char *field, const char *fmt, ...)
 char *runrec_canonical(const json_t *rec);
 
 /* The canonical text of any JSON value appended to out (runrec_canonical
- * without the copy; the ledger's repeat key prints its parts with it). */
+ * without the copy; the ledger's repeat key prints its config part and
+ * hardware class with it). */
 void runrec_canonical_add(const json_t *v, sb *out);
+
+/* The canonical text of the JSON string s[0..n) appended to out: what
+ * runrec_canonical_add prints for a string value (s must be UTF-8, as
+ * jansson's strings are). For texts built without jansson values: the
+ * ledger's repeat key. */
+void runrec_canonical_string(const char *s, size_t n, sb *out);
 
 /* runrec_canonical, also saying where the value of rec's top-level member
  * key lies in it (*len = 0 when absent): the ledger reuses the config's

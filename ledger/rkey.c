@@ -3,6 +3,7 @@
 #include "infer.h"
 #include "runrec.h"
 #include "sha256.h"
+#include "utf8.h"
 #include "util.h"
 
 int rkey_is_seed(const char *var)
@@ -302,26 +303,53 @@ int rkey_is_rerun(const struct rkey_run *r, const struct rkey_parent *p)
 	if (nonseed == 0 && r->config_key && r->exact && p->found && same_text(r->commit, p->commit) &&
 	    same_text(r->diff, p->diff))
 		return 1; /* the parent's config on the parent's code */
-	/* an exact change outweighs what the description says */
-	if (rkey_rerun_text(r->description) && (!r->exact || nonseed == 0))
+	/* an exact change outweighs what the description says (so the text,
+	 * the costlier test, is read only when it can decide) */
+	if ((!r->exact || nonseed == 0) && rkey_rerun_text(r->description))
 		return 1;
 	/* nothing the grammar could read, and the text says the training is
 	 * unchanged: a measurement of the parent again, whatever else was done */
 	return !r->exact && n == 0 && rkey_unchanged_text(r->description);
 }
 
-static json_t *str_or_null(const char *s)
+/* A key's parts are the canonical text of a JSON array of strings and
+ * nulls, printed here directly: building an array of new jansson strings
+ * to print and free it cost the storing thread ~4,000 instructions a run
+ * of 150,000 (docs/ingest.md, sixth pass). The text is what json_array and
+ * runrec_canonical gave, byte for byte, down to its one oddity: a string
+ * that is not UTF-8 (a class cut inside a character, hw_tags in store.c)
+ * was refused by json_string, so json_array_append_new left it out. */
+static void parts_open(sb *ps, const char *what)
 {
-	return s ? json_string(s) : json_null();
+	sb_init(ps);
+	sb_addc(ps, '[');
+	runrec_canonical_string(what, strlen(what), ps);
 }
 
-/* SHA-256 hex of the canonical text of parts (consumed). */
-static void hash_parts(json_t *parts, char key[65])
+/* A string part, or null for NULL; left out when not UTF-8 (above). */
+static void parts_add_n(sb *ps, const char *s, size_t n)
 {
-	char *text = runrec_canonical(parts);
-	sha256_hex(text, strlen(text), key);
-	free(text);
-	json_decref(parts);
+	if (!s) {
+		sb_adds(ps, ",null");
+		return;
+	}
+	if (!utf8_valid(s, n))
+		return;
+	sb_addc(ps, ',');
+	runrec_canonical_string(s, n, ps);
+}
+
+static void parts_add(sb *ps, const char *s)
+{
+	parts_add_n(ps, s, s ? strlen(s) : 0);
+}
+
+/* SHA-256 hex of the parts' text; releases it. */
+static void parts_hash(sb *ps, char key[65])
+{
+	sb_addc(ps, ']');
+	sha256_hex(ps->buf, ps->len, key);
+	sb_release(ps);
 }
 
 /* The key of a run nothing else is known to repeat: its own id. A stored
@@ -329,10 +357,10 @@ static void hash_parts(json_t *parts, char key[65])
  * parent still names the same configuration. */
 static void own_key(const char *run_id, char key[65])
 {
-	json_t *parts = json_array();
-	json_array_append_new(parts, json_string("run"));
-	json_array_append_new(parts, str_or_null(run_id));
-	hash_parts(parts, key);
+	sb ps;
+	parts_open(&ps, "run");
+	parts_add(&ps, run_id);
+	parts_hash(&ps, key);
 }
 
 static void copy_key(const char *from, char key[65])
@@ -342,22 +370,22 @@ static void copy_key(const char *from, char key[65])
 
 /* The parent's configuration and the run's hardware class open every key
  * that builds on the parent. */
-static json_t *on_parent(const char *what, const char *parent_key, const char *hw)
+static void on_parent(sb *ps, const char *what, const char *parent_key, const char *hw)
 {
-	json_t *parts = json_array();
-	json_array_append_new(parts, json_string(what));
-	json_array_append_new(parts, json_string(parent_key));
-	json_array_append_new(parts, json_string(hw ? hw : ""));
-	return parts;
+	parts_open(ps, what);
+	parts_add(ps, parent_key);
+	parts_add(ps, hw ? hw : "");
 }
 
-static json_t *description_part(const char *d)
+/* The description as rkey_description reads it; "" when that is not
+ * UTF-8 (json_stringn refused it, and "" stood in). */
+static void description_part(sb *ps, const char *d)
 {
 	sb s = SB_INIT;
 	rkey_description(&s, d);
-	json_t *v = json_stringn(s.buf ? s.buf : "", s.len);
+	int valid = s.buf && utf8_valid(s.buf, s.len);
+	parts_add_n(ps, valid ? s.buf : "", valid ? s.len : 0);
 	sb_release(&s);
-	return v ? v : json_string("");
 }
 
 void rkey_derive(const struct rkey_run *r, const struct rkey_parent *p, char key[65])
@@ -377,25 +405,29 @@ void rkey_derive(const struct rkey_run *r, const struct rkey_parent *p, char key
 	if (rkey_is_rerun(r, p)) {
 		if (!p->found || same_text(r->hw_class, p->hw_class))
 			copy_key(pk, key);
-		else
-			hash_parts(on_parent("rerun", pk, r->hw_class), key);
+		else {
+			sb ps;
+			on_parent(&ps, "rerun", pk, r->hw_class);
+			parts_hash(&ps, key);
+		}
 		return;
 	}
 	if (nonseed_changes(r->changes) > 0) {
-		json_t *parts = on_parent("changes", pk, r->hw_class);
+		sb ps;
 		int unknown = 0;
+		on_parent(&ps, "changes", pk, r->hw_class);
 		for (int i = 0; i < r->changes->n; i++) {
 			const struct change *c = &r->changes->v[i];
 			if (rkey_is_seed(c->var))
 				continue;
-			json_array_append_new(parts, json_string(c->var));
-			json_array_append_new(parts, str_or_null(c->new_val));
+			parts_add(&ps, c->var);
+			parts_add(&ps, c->new_val);
 			unknown |= !c->new_val && !r->exact;
 		}
 		/* two inferred changes of unknown value are told apart by their text */
 		if (unknown && r->description)
-			json_array_append_new(parts, description_part(r->description));
-		hash_parts(parts, key);
+			description_part(&ps, r->description);
+		parts_hash(&ps, key);
 		return;
 	}
 	if (r->config_key) {
@@ -403,9 +435,10 @@ void rkey_derive(const struct rkey_run *r, const struct rkey_parent *p, char key
 		return;
 	}
 	if (r->description && *r->description) {
-		json_t *parts = on_parent("description", pk, r->hw_class);
-		json_array_append_new(parts, description_part(r->description));
-		hash_parts(parts, key);
+		sb ps;
+		on_parent(&ps, "description", pk, r->hw_class);
+		description_part(&ps, r->description);
+		parts_hash(&ps, key);
 		return;
 	}
 	own_key(r->run_id, key);

@@ -406,8 +406,14 @@ struct store *store_new(sqlite3 *db)
 	/* A file is one transaction: with SQLite's default 2 MB page cache a
 	 * large one spills dirty pages to the WAL and reads them back. At 10^5
 	 * records 64 MB cuts that from 5.8 to 2.5 page writes and from 2.3 to
-	 * 1.2 reads a record; 256 MB gained nothing more at 10^6. */
-	db_exec(db, "PRAGMA cache_size = -65536");
+	 * 1.2 reads a record. At 10^6 the indexes of random keys (repeat_key,
+	 * the frontier's, run_id, t_finished: ~160 of the ~230 MB of indexes)
+	 * outgrow 64 MB, and their pages were spilled and read back: 256 MB
+	 * wrote 4.48 GB instead of 5.40 and read 3.62 instead of 5.16, the
+	 * storing thread's kernel time ~15% less (docs/ingest.md, sixth
+	 * pass). A cap, not an allocation: SQLite takes pages as the
+	 * transaction touches them. */
+	db_exec(db, "PRAGMA cache_size = -262144");
 	st->ins_run = prepare_insert_run(db);
 	/* A plain INSERT: a change list names each variable once (infer.c,
 	 * carried.c) and a run's changes are written once (supersede drops the
@@ -788,7 +794,7 @@ int store_exact_changes(struct store *st, const json_t *rec, struct change_list 
 static int find_changes(struct store *st, const json_t *rec, const struct store_prep *p,
 			struct change_list *out)
 {
-	const char *parent = runrec_str(rec, "parent");
+	const char *parent = p->cols.parent;
 	if (!parent || !*parent)
 		return -1;
 	/* the config's text is in the record's canonical text */
@@ -905,8 +911,8 @@ static void rkey_parent_lookup(struct store *st, const char *parent, struct rkey
 
 /* The full repeat key (rkey.h): the config key when the run has a config,
  * then the rules that build on the parent. */
-static void repeat_key(struct store *st, const json_t *rec, const struct store_prep *p,
-		       const struct hw_memo *hw, const struct change_list *cl, int how, char key[65])
+static void repeat_key(struct store *st, const struct store_prep *p, const struct hw_memo *hw,
+		       const struct change_list *cl, int how, char key[65])
 {
 	char config_key[65] = "";
 	if (p->has_repeat_prefix) {
@@ -917,8 +923,8 @@ static void repeat_key(struct store *st, const json_t *rec, const struct store_p
 		sha256_to_hex(digest, config_key);
 	}
 	struct rkey_run r = {
-		.run_id = runrec_str(rec, "run_id"), .parent = runrec_str(rec, "parent"),
-		.description = runrec_str(rec, "description"), .hw_class = hw->cls,
+		.run_id = p->cols.run_id, .parent = p->cols.parent,
+		.description = p->cols.description, .hw_class = hw->cls,
 		.commit = p->cols.code_commit, .diff = p->cols.diff_sha256,
 		.config_key = p->has_repeat_prefix ? config_key : NULL, .changes = cl,
 		.exact = how == CHANGES_EXACT,
@@ -1274,7 +1280,7 @@ void store_repeat_key(struct store *st, json_t *rec, const struct change_list *c
 {
 	struct store_prep p;
 	store_prepare(rec, &p);
-	repeat_key(st, rec, &p, bind_hardware(st, &st->ins_run, &p.cols), cl, how, key);
+	repeat_key(st, &p, bind_hardware(st, &st->ins_run, &p.cols), cl, how, key);
 	store_prep_release(&p);
 }
 
@@ -1381,10 +1387,10 @@ enum store_outcome store_put_prepared(struct store *st, json_t *rec, const struc
 	enum store_outcome out = STORE_NEW;
 	const struct run_stmt *s = &st->ins_run;
 
-	*run_id = runrec_str(rec, "run_id");
+	*run_id = p->cols.run_id;
 	bind_record(st, s, p, src);
 	const struct hw_memo *hw = bind_hardware(st, s, &p->cols);
-	repeat_key(st, rec, p, hw, &cl, how, key);
+	repeat_key(st, p, hw, &cl, how, key);
 	carried_bind(s, p->carried, key);
 	bind_text_col(s, COL_repeat_key, key);
 	int rc = store_step(st, s->q, "store the run");

@@ -8,9 +8,12 @@
  * code, and a rerun description give the parent's key; an exact change
  * outweighs a "rerun" description; "no logic change" with no change read
  * is a rerun; a root without config keys on its id, as its children name
- * it before it is stored. */
+ * it before it is stored. Key texts: each key is the SHA-256 of the JSON
+ * array written out here (escapes, null, a class that is not UTF-8 left
+ * out), as stored ledgers have them. */
 #include <math.h>
 #include "rkey.h"
+#include "sha256.h"
 #include "util.h"
 #include "check.h"
 
@@ -143,9 +146,52 @@ static void test_keys(void)
 	change_list_release(&lr);
 }
 
+/* 1 when key is the SHA-256 of text with "ROOT" replaced by root. */
+static int key_is(const char *key, const char *text, const char *root)
+{
+	char want[65], buf[512];
+	const char *at = strstr(text, "ROOT");
+	if (at)
+		snprintf(buf, sizeof(buf), "%.*s%s%s", (int)(at - text), text, root, at + 4);
+	else
+		snprintf(buf, sizeof(buf), "%s", text);
+	sha256_hex(buf, strlen(buf), want);
+	return !strcmp(key, want);
+}
+
+/* The texts the keys hash, byte for byte: a ledger's stored keys are
+ * these, so printing them another way must not change one. */
+static void test_key_texts(void)
+{
+	char root[65], k[65];
+	struct rkey_parent none = { 0 };
+	struct change_list empty = CHANGE_LIST_INIT, depth = one("model.depth", "8", "9");
+	struct change_list unknown = one("optim.lr", NULL, NULL);
+	key_of("base", NULL, "baseline", "H100", &empty, 0, &none, root);
+	CHECK("rkey-text-own", key_is(root, "[\"run\",\"base\"]", root));
+	struct rkey_parent p = { 1, root, "H100", "c0", NULL };
+	key_of("a", "base", "depth 8 to 9", "H100", &depth, 0, &p, k);
+	CHECK("rkey-text-changes", key_is(k, "[\"changes\",\"ROOT\",\"H100\",\"model.depth\",\"9\"]", root));
+	key_of("b", "base", "Raise  the LR (a lot)\t", "RTX \"3090\"\\", &unknown, 0, &p, k);
+	CHECK("rkey-text-unknown-value",
+	      key_is(k, "[\"changes\",\"ROOT\",\"RTX \\\"3090\\\"\\\\\",\"optim.lr\",null,\"raise the lr\"]", root));
+	key_of("c", "base", "Compile  mode (x)", "A100", &empty, 0, &p, k);
+	CHECK("rkey-text-description", key_is(k, "[\"description\",\"ROOT\",\"A100\",\"compile mode\"]", root));
+	key_of("d", "base", "baseline again", "A100", &empty, 0, &p, k);
+	CHECK("rkey-text-rerun", key_is(k, "[\"rerun\",\"ROOT\",\"A100\"]", root));
+	/* a class cut inside a character is no JSON string: left out */
+	key_of("e", "base", "baseline again", "H\xe2\x80", &empty, 0, &p, k);
+	CHECK("rkey-text-class-not-utf8", key_is(k, "[\"rerun\",\"ROOT\"]", root));
+	key_of("f", "base", "depth 8 to 9", NULL, &depth, 0, &p, k);
+	CHECK("rkey-text-no-class", key_is(k, "[\"changes\",\"ROOT\",\"\",\"model.depth\",\"9\"]", root));
+	change_list_release(&depth);
+	change_list_release(&unknown);
+}
+
 int main(void)
 {
 	test_phrases();
 	test_keys();
+	test_key_texts();
 	return check_status();
 }

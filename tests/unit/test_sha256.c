@@ -4,6 +4,8 @@
  *
  * Test plan:
  *   sha256-1.x  FIPS 180-4 examples ("abc", the 448-bit message, a million 'a')
+ *   sha256-3.x  'a' repeated 55, 56, 63, 64 and 119 times: the padding's
+ *               edges (one block or two; digests from coreutils sha256sum)
  *   sha256-2.1  2,000 buffers of lengths 0..4,000, fed in random pieces of
  *               1..130 bytes (crossing block edges): the one-shot digest */
 #include <stdint.h>
@@ -65,5 +67,20 @@ int main(void)
 	CHECK("sha256-1.3", !strcmp(hex, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0"));
 	free(million);
 	CHECK("sha256-2.1", pieces_agree());
+	static const struct { size_t n; const char *hex; } edges[] = {
+		{ 55, "9f4390f8d30c2dd92ec9f095b65e2b9ae9b0a925a5258e241c9f1e910f734318" },
+		{ 56, "b35439a4ac6f0948b6d6f9e3c6af0f5f590ce20f1bde7090ef7970686ec6738a" },
+		{ 63, "7d3e74a05d7db15bce4ad9ec0658ea98e3f06eeecf16b4c6fff2da457ddc2f34" },
+		{ 64, "ffe054fe7ae0cb6dc65c3af9b61d5209f439851db43d0ba5997337df154668eb" },
+		{ 119, "31eba51c313a5c08226adf18d4a359cfdfd8d2e816b13f4af952f7ea6584dcfb" },
+	};
+	static const char *const ids[] = { "sha256-3.1", "sha256-3.2", "sha256-3.3", "sha256-3.4",
+					   "sha256-3.5" };
+	char as[128];
+	memset(as, 'a', sizeof(as));
+	for (size_t i = 0; i < sizeof(edges) / sizeof(edges[0]); i++) {
+		sha256_hex(as, edges[i].n, hex);
+		CHECK(ids[i], !strcmp(hex, edges[i].hex));
+	}
 	return check_status();
 }
