@@ -100,6 +100,7 @@
  * named by its part (docs/ingest.md, "Round 9"). */
 #include "describe.h"
 #include "varreg.h"
+#include "utf8.h"
 #include "util.h"
 
 /* ---- lexicon ----------------------------------------------------------- */
@@ -620,6 +621,22 @@ struct reader {
 enum { F_PAREN = 1, F_WITH = 2, F_NEG = 4 };
 
 /* A reader of the inside of parenthesis t of outer. */
+/* Where the text inside the bracket token t ends: at its closing bracket,
+ * or at the token's end when the bracket is never closed ("(replaces
+ * ReLU^2" as the last words: its last byte is text, not a bracket; cut
+ * off, it split a character, found by fuzz_infer). */
+static int inner_end(const char *s, const struct tok *t)
+{
+	char open = s[t->a], close = open == '(' ? ')' : ']';
+	int depth = 0;
+	for (int j = t->a; j < t->b; j++)
+		if (s[j] == open)
+			depth++;
+		else if (s[j] == close && --depth == 0)
+			return j;
+	return t->b;
+}
+
 static void reader_open(struct reader *in, const struct reader *outer, const struct tok *t)
 {
 	memset(in, 0, sizeof(*in));
@@ -627,7 +644,7 @@ static void reader_open(struct reader *in, const struct reader *outer, const str
 	in->out = outer->out;
 	in->depth = outer->depth + 1;
 	in->titled = outer->titled;
-	tokenize(outer->text, t->a + 1, t->b - 1, &in->tk);
+	tokenize(outer->text, t->a + 1, inner_end(outer->text, t), &in->tk);
 	in->memo = xcalloc((size_t)in->tk.n + 1, sizeof(*in->memo));
 }
 
@@ -772,11 +789,13 @@ static int number_value(const char *raw, const char *var, char *buf, size_t n)
 }
 
 /* Copy len bytes of text into buf (n bytes) as a value: 0, or -1 when it
- * does not fit. A value is never cut: cut, it would be another value, or
- * end inside a character and not be UTF-8 (found by fuzz_infer). */
+ * does not fit or is not UTF-8. A value is never cut: cut, it would be
+ * another value, or end inside a character and not be UTF-8 (found by
+ * fuzz_infer). Text that is not UTF-8 for any other reason is no value
+ * either (a record keeps only UTF-8; see inner_end for one such cut). */
 static int slice_value(char *buf, size_t n, const char *text, int len)
 {
-	if (len < 0 || (size_t)len >= n)
+	if (len < 0 || (size_t)len >= n || !utf8_valid(text, (size_t)len))
 		return -1;
 	memcpy(buf, text, (size_t)len);
 	buf[len] = '\0';
@@ -875,7 +894,7 @@ static const struct value_word *value_word_at(const struct reader *r, int p, int
 static int tuple_value(const struct reader *r, const struct tok *t, char *buf, size_t n)
 {
 	struct toks in = { 0 };
-	tokenize(r->text, t->a + 1, t->b - 1, &in);
+	tokenize(r->text, t->a + 1, inner_end(r->text, t), &in);
 	int ok = in.n >= 3, len = snprintf(buf, n, "(");
 	for (int i = 0; i < in.n && ok; i++) {
 		char num[40];
@@ -2431,7 +2450,7 @@ static int is_lr_schedule(const char *var)
 static int paren_counts_steps(const struct reader *r, const struct tok *t)
 {
 	struct toks in = { 0 };
-	tokenize(r->text, t->a + 1, t->b - 1, &in);
+	tokenize(r->text, t->a + 1, inner_end(r->text, t), &in);
 	int yes = in.n == 2 && in.t[0].k == K_NUM && in.t[1].k == K_WORD && in_list(in.t[1].w, step_units);
 	free(in.t);
 	return yes;

@@ -1305,6 +1305,24 @@ static void test_fuzz_regressions(void)
 	CHECK("infer-fuzz-1", n >= 0 && (n > 0) == (cl.n > 0));
 	change_list_release(&cl);
 	free(desc);
+
+	/* a U+FFFD after a value word of an unclosed "(replaces …" was cut
+	 * into the old value, half a character a record cannot hold
+	 * (fuzz/corpus/infer/crash-stray-byte-value): every value UTF-8 */
+	static const char stray_raw[] = "SwiGLU activation (replaces ReLU^2\xa9";
+	char *stray = utf8_lossy_strdup(stray_raw, NULL); /* the byte becomes U+FFFD */
+	struct change_list sc = CHANGE_LIST_INIT;
+	infer_changes(stray, &sc);
+	free(stray);
+	int valid = 1;
+	for (size_t i = 0; i < sc.n; i++)
+		valid &= (!sc.v[i].old_val || utf8_valid(sc.v[i].old_val, strlen(sc.v[i].old_val))) &&
+			 (!sc.v[i].new_val || utf8_valid(sc.v[i].new_val, strlen(sc.v[i].new_val)));
+	CHECK("infer-fuzz-2", valid);
+	change_list_release(&sc);
+	/* the cause: an unclosed parenthesis lost its last byte as if it
+	 * were the closing one ("ReLU^2" read as "ReLU^") */
+	expect("infer-fuzz-3", "SwiGLU activation (replaces ReLU^2", "model.activation:relu2>swiglu");
 }
 
 int main(void)
