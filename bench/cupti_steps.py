@@ -17,8 +17,9 @@ import sys
 
 
 def family(name):
+    if any(s in name for s in ("gemm", "xmma", "cutlass", "sm90_", "cublas", "splitKreduce")):
+        return "cuBLAS"
     if name.startswith("_Z"):
-        m = re.match(r"_ZN?\d*", name)
         m = re.match(r"_Z(?:N\d+\w+?)?(\d+)", name)
         if m:
             n = int(m.group(1))
@@ -27,8 +28,6 @@ def family(name):
     else:
         name = re.split(r"[(<]", name)[0].strip()
         name = name.split()[-1] if name.split() else name
-    if any(s in name for s in ("gemm", "xmma", "cutlass", "sm90_", "cublas", "splitKreduce")):
-        return "cuBLAS"
     return name
 
 
