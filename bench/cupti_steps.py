@@ -5,7 +5,8 @@ time, from bench/cupti_trace.c's output of a bench_kernels_model bench run.
     python3 bench/cupti_steps.py trace.txt [WARMUPS]
 
 Steps are delimited by the loss read-back (the one small device-to-host
-memcpy a step, bench without graphs); the first WARMUPS (default 3) steps
+memcpy a step, bench without graphs; a trace without the copy kind
+counts every small copy, so a step's small upload splits it in two); the first WARMUPS (default 3) steps
 are dropped. Prints, per timed step on average: wall (end of one read-back
 to the end of the next), the sum of kernel durations, the busy time (the
 union of kernel intervals), idle = wall - busy split into gaps by size, and
@@ -39,7 +40,9 @@ def load(path):
             if p[0] == "K":
                 kernels.append((int(p[1]), int(p[2]), family(p[3].strip())))
             elif p[0] == "M":
-                copies.append((int(p[1]), int(p[2]), int(p[3])))
+                q = p[3].split()
+                # (start, end, bytes, kind); kind 2 = device to host, -1 unknown
+                copies.append((int(p[1]), int(p[2]), int(q[0]), int(q[1]) if len(q) > 1 else -1))
     kernels.sort()
     copies.sort()
     return kernels, copies
@@ -67,7 +70,8 @@ def main():
     path = sys.argv[1]
     warm = int(sys.argv[2]) if len(sys.argv) > 2 else 3
     ks, cs = load(path)
-    small = [c for c in cs if c[2] <= 64]
+    # the loss read-back: small and device to host (the schedule's upload is small too)
+    small = [c for c in cs if c[2] <= 64 and c[3] in (2, -1)]
     if warm >= 0:
         wins = [(small[i][1], small[i + 1][1]) for i in range(warm - 1, len(small) - 1)]
     else:

@@ -7,7 +7,8 @@
  * It records every kernel, memcpy and memset with CUPTI's activity API
  * (start and end on the GPU's clock, in ns; the concurrent-kernel kind,
  * which does not serialise kernels) and writes one line each at exit:
- *   K start end name      M start end bytes      S start end bytes
+ *   K start end name    M start end bytes copykind    S start end bytes
+ * (copykind: CUpti_ActivityMemcpyKind, 2 = device to host)
  * bench/cupti_steps.py turns the file into per-step kernel time, idle
  * time between kernels and the largest gaps. Built by bench/kernels.sh. */
 #define _GNU_SOURCE
@@ -50,8 +51,8 @@ static void write_record(const CUpti_Activity *rec)
 	}
 	case CUPTI_ACTIVITY_KIND_MEMCPY: {
 		const CUpti_ActivityMemcpy6 *m = (const CUpti_ActivityMemcpy6 *)rec;
-		fprintf(out, "M %llu %llu %llu\n", (unsigned long long)m->start,
-			(unsigned long long)m->end, (unsigned long long)m->bytes);
+		fprintf(out, "M %llu %llu %llu %u\n", (unsigned long long)m->start,
+			(unsigned long long)m->end, (unsigned long long)m->bytes, (unsigned)m->copyKind);
 		break;
 	}
 	case CUPTI_ACTIVITY_KIND_MEMSET: {
