@@ -22,6 +22,11 @@ build() {
 			-L"$CUDA_HOME/lib64" -lcublasLt -lcublas -ljansson -lm -o "$BUILD/bench_$prog" ||
 			exit 2
 	done
+	# the in-situ kernel tracer (bench/cupti_trace.c), loaded through
+	# CUDA_INJECTION64_PATH; libcupti found beside it or in CUDA's lib64
+	cc -std=c11 -O2 -Wall -shared -fPIC -I"$CUDA_HOME/include" bench/cupti_trace.c \
+		-L"$CUDA_HOME/lib64" -lcupti -Wl,-rpath,'$ORIGIN' -Wl,-rpath,"$CUDA_HOME/lib64" \
+		-o "$BUILD/libcupti_trace.so" || exit 2
 }
 
 run() {

@@ -7,7 +7,7 @@
  * 16 rows of the block's tile. Scores live in registers in the mma
  * accumulator layout; for the next product they are repacked as bf16 A
  * operands (the accumulator of two n8 tiles is exactly an A fragment of
- * one k16 slice). Softmax in the log2 domain (exp2f, scale * log2 e).
+ * one k16 slice). Softmax in the log2 domain (exp2 by ex2.approx.ftz, flash_util.cuh; scale * log2 e).
  *   forward: per (b,h, query tile): online softmax over key tiles 0..qt;
  *            att (N,C) and lse2 (B,H,T) = log2 of each row's denominator.
  *   backward: dsum = rowsum(dO * O); one kernel per key tile for dK, dV
@@ -157,14 +157,14 @@ flash_forward_kernel(bf16 *att, float *lse2, const bf16 *q, const bf16 *k, const
 			s[nt][0] = s[nt][1] = s[nt][2] = s[nt][3] = 0.f;
 		rows_times_tile_t<D>(s, sQ, r0, sK, lane);
 		float alpha[2];
-		softmax_step<64>(&s[0][0], m, l, alpha, kt == qt, 0, r0, g, t, sl2);
+		if (softmax_step<64>(&s[0][0], m, l, alpha, kt == qt, 0, r0, g, t, sl2)) /* warp-uniform */
 #pragma unroll
-		for (int dt = 0; dt < D / 8; dt++) {
-			o[dt][0] *= alpha[0];
-			o[dt][1] *= alpha[0];
-			o[dt][2] *= alpha[1];
-			o[dt][3] *= alpha[1];
-		}
+			for (int dt = 0; dt < D / 8; dt++) {
+				o[dt][0] *= alpha[0];
+				o[dt][1] *= alpha[0];
+				o[dt][2] *= alpha[1];
+				o[dt][3] *= alpha[1];
+			}
 		load_wait<0>();
 		__syncthreads(); /* V */
 		acc_times_tile<D>(o, s, sV, lane);
@@ -257,7 +257,7 @@ flash_backward_dkdv_kernel(bf16 *dk, bf16 *dv, const bf16 *q, const bf16 *k, con
 #pragma unroll
 			for (int e = 0; e < 4; e++) {
 				int j = r0 + g + (e >= 2 ? 8 : 0), i = nt * 8 + 2 * t + (e & 1);
-				float x = exp2f(p[nt][e] * sl2 - sL[i]);
+				float x = exp2_ftz(p[nt][e] * sl2 - sL[i]);
 				p[nt][e] = qt == kt && i < j ? 0.f : x;
 			}
 		load_wait<0>();
@@ -336,7 +336,7 @@ flash_backward_dq_kernel(bf16 *dq, const bf16 *q, const bf16 *k, const bf16 *v, 
 #pragma unroll
 			for (int e = 0; e < 4; e++) {
 				int i = r0 + g + (e >= 2 ? 8 : 0), j = nt * 8 + 2 * t + (e & 1);
-				float pr = kt == qt && j > i ? 0.f : exp2f(p[nt][e] * sl2 - L[e >> 1]);
+				float pr = kt == qt && j > i ? 0.f : exp2_ftz(p[nt][e] * sl2 - L[e >> 1]);
 				dp[nt][e] = pr * (dp[nt][e] - Ds[e >> 1]); /* dS */
 			}
 		acc_times_tile<D>(dQ, dp, sK, lane); /* dQ += dS K */

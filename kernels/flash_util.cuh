@@ -14,6 +14,21 @@
 #define FT FLASH_TILE /* 64 rows a tile */
 #define LOG2E 1.4426950408889634f
 
+/* 2^x by the special-function unit alone. exp2f() without -ftz compiles
+ * to ex2.approx.f32, which ptxas wraps in a range test and two predicated
+ * multiplies so that results below 2^-126 come out denormal: three more
+ * instructions on every score, in kernels whose exponentials are the
+ * largest share of the non-tensor-core work. Here such results (and
+ * denormal inputs, which give 2^0 either way) are flushed to zero: a
+ * probability under 1.2e-38 next to the row maximum's 1 changes no sum and
+ * no bf16 product. exp2(-inf) is +0, as the masks need. */
+__device__ __forceinline__ float exp2_ftz(float x)
+{
+	float y;
+	asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+	return y;
+}
+
 __device__ __forceinline__ uint32_t pack_bf16(float lo, float hi)
 {
 	__nv_bfloat162 v = __floats2bfloat162_rn(lo, hi);
@@ -92,40 +107,70 @@ __device__ __forceinline__ float quad_sum(float v)
 	return v + __shfl_xor_sync(0xffffffffu, v, 2);
 }
 
+/* How far (log2 units) a row maximum may grow before O and the sums are
+ * rescaled to it: until then P = exp2(s sl2 - m) uses the old maximum and
+ * is at most 2^8, which bf16 and fp32 hold with their usual relative
+ * precision; O / l and lse2 = m + log2(l) are the same function of the
+ * same m either way. FLASH_EAGER_RESCALE (a build of its own, for the
+ * harness) rescales on every increase, as before round 7. */
+#ifdef FLASH_EAGER_RESCALE
+#define FLASH_RESCALE_LOG2 0.f
+#else
+#define FLASH_RESCALE_LOG2 8.f
+#endif
+
 /* One step of the online softmax on a 64 x KN score tile s (the wgmma
- * accumulator layout; flash.cu's s[KN/8][4] is the same order): scale to
- * the log2 domain, mask the diagonal tile (there query row r of the 64
- * sees key columns <= r + roff), new row maxima m, the factor alpha the
- * old sums (and O) are scaled by, s replaced by P = exp2(s - m), l the
- * rescaled sums plus this thread's part of the new ones (summed over the
- * quad at the end). Rows r0 + g and r0 + g + 8 are this thread's. */
+ * accumulator layout; flash.cu's s[KN/8][4] is the same order): mask the
+ * diagonal tile (there query row r of the 64 sees key columns <= r +
+ * roff), row maxima m (in the log2 domain, i.e. of s * sl2), the factor
+ * alpha the old sums (and O) are scaled by, s replaced by
+ * P = exp2(s sl2 - m), l the rescaled sums plus this thread's part of the
+ * new ones (summed over the quad at the end). Rows r0 + g and r0 + g + 8
+ * are this thread's. The maxima are taken over the raw scores (sl2 > 0,
+ * so max(s) sl2 = max(s sl2)) and the scaling goes into the exponent's
+ * FFMA: one instruction a score less than scaling first. The maxima move
+ * only when one of the warp's 16 rows grew by more than
+ * FLASH_RESCALE_LOG2 (a warp-uniform choice); returns whether they did —
+ * if not, alpha is 1 and the caller may skip rescaling O (64 multiplies
+ * a thread on the path from the P V product to the next tile's). */
 template <int KN>
-__device__ __forceinline__ void softmax_step(float *s, float m[2], float l[2], float alpha[2], int diag, int roff,
-					     int r0, int g, int t, float sl2)
+__device__ __forceinline__ int softmax_step(float *s, float m[2], float l[2], float alpha[2], int diag, int roff,
+					    int r0, int g, int t, float sl2)
 {
 	float mx[2] = { -INFINITY, -INFINITY };
+	if (diag) {
 #pragma unroll
-	for (int i = 0; i < KN / 2; i++) {
-		int e = i & 3, row = roff + r0 + g + (e >= 2 ? 8 : 0), col = (i >> 2) * 8 + 2 * t + (e & 1);
-		float x = s[i] * sl2;
-		if (diag && col > row)
-			x = -INFINITY;
-		s[i] = x;
-		mx[e >> 1] = fmaxf(mx[e >> 1], x);
+		for (int i = 0; i < KN / 2; i++) {
+			int e = i & 3, row = roff + r0 + g + (e >= 2 ? 8 : 0), col = (i >> 2) * 8 + 2 * t + (e & 1);
+			if (col > row)
+				s[i] = -INFINITY;
+		}
 	}
 #pragma unroll
+	for (int i = 0; i < KN / 2; i++)
+		mx[(i >> 1) & 1] = fmaxf(mx[(i >> 1) & 1], s[i]);
+	float mt[2];
+	int grew = 0;
+#pragma unroll
 	for (int i = 0; i < 2; i++) {
-		float mnew = fmaxf(m[i], quad_max(mx[i])); /* finite: column 0 is always visible */
-		alpha[i] = exp2f(m[i] - mnew);
+		mt[i] = quad_max(mx[i]) * sl2; /* finite where a column is visible: column 0 always is */
+		grew |= mt[i] > m[i] + FLASH_RESCALE_LOG2; /* m = -inf: always */
+	}
+	int rescale = __any_sync(0xffffffffu, grew);
+#pragma unroll
+	for (int i = 0; i < 2; i++) {
+		float mnew = rescale ? fmaxf(m[i], mt[i]) : m[i];
+		alpha[i] = exp2_ftz(m[i] - mnew); /* 1 when unchanged; 0 from -inf */
 		m[i] = mnew;
 		l[i] *= alpha[i];
 	}
 #pragma unroll
 	for (int i = 0; i < KN / 2; i++) {
-		float p = exp2f(s[i] - m[(i >> 1) & 1]);
+		float p = exp2_ftz(fmaf(s[i], sl2, -m[(i >> 1) & 1]));
 		s[i] = p;
 		l[(i >> 1) & 1] += p;
 	}
+	return rescale;
 }
 
 #endif

@@ -234,12 +234,13 @@ flash_wg_forward_kernel(bf16 *att, float *lse2, const bf16 *q, const bf16 *k, co
 			acc_times_tile_wg<D>(o, pa, sVprev); /* O += P_{j-1} V_{j-1} */
 			wg_wait<1>();                        /* S_j; the P V product may still run */
 			wg_hold<32>(s);
-			softmax_step<64>(s, m, l, alpha, j == qt, 0, r0, g, t, sl2);
+			int rescale = softmax_step<64>(s, m, l, alpha, j == qt, 0, r0, g, t, sl2);
 			wg_wait<0>();
 			wg_hold<D / 2>(o);
+			if (rescale) /* warp-uniform */
 #pragma unroll
-			for (int i = 0; i < D / 2; i++)
-				o[i] *= alpha[(i >> 1) & 1];
+				for (int i = 0; i < D / 2; i++)
+					o[i] *= alpha[(i >> 1) & 1];
 			acc_to_frags(pa, s);
 		} else if (j - 1 == qt) { /* the lower warpgroup's last product */
 			wg_fence();
@@ -545,13 +546,14 @@ flash_wg_forward_pp_kernel(bf16 *att, float *lse2, const bf16 *q, const bf16 *k,
 		wg_wait<1>(); /* S_j; the P V product may still run */
 		wg_hold<KN / 2>(s);
 		pp_release(bars + (2 * NS + st) * 8, lane);
-		softmax_step<KN>(s, m, l, alpha, j == jl, roff, r0, g, t, sl2);
+		int rescale = softmax_step<KN>(s, m, l, alpha, j == jl, roff, r0, g, t, sl2);
 		wg_wait<0>();
 		wg_hold<D / 2>(o);
 		pp_release(bars + (3 * NS + sp) * 8, lane);
+		if (rescale) /* warp-uniform */
 #pragma unroll
-		for (int i = 0; i < D / 2; i++)
-			o[i] *= alpha[(i >> 1) & 1];
+			for (int i = 0; i < D / 2; i++)
+				o[i] *= alpha[(i >> 1) & 1];
 		pp_frags<KN>(pa, s);
 	}
 	{ /* O += P_jl V_jl: the last turn */
@@ -600,7 +602,7 @@ __device__ __forceinline__ void dkdv_tile(float *dK, float *dV, uint32_t sK, uin
 #pragma unroll
 	for (int n = 0; n < 32; n++) {
 		int e = n & 3, j = j0 + (e >= 2 ? 8 : 0), i = (n >> 2) * 8 + 2 * t + (e & 1);
-		float x = exp2f(p[n] * sl2 - sL[i]);
+		float x = exp2_ftz(p[n] * sl2 - sL[i]);
 		p[n] = diag && i < j ? 0.f : x;
 	}
 	uint32_t pa[4][4];
@@ -804,7 +806,7 @@ flash_wg_dq_kernel(bf16 *dq, float *dsum, const bf16 *q, const bf16 *k, const bf
 #pragma unroll
 			for (int n = 0; n < 32; n++) {
 				int e = n & 3, i = r0 + g + (e >= 2 ? 8 : 0), j = (n >> 2) * 8 + 2 * t + (e & 1);
-				p[n] = kt == qt && j > i ? 0.f : exp2f(p[n] * sl2 - L[e >> 1]);
+				p[n] = kt == qt && j > i ? 0.f : exp2_ftz(p[n] * sl2 - L[e >> 1]);
 			}
 			wg_wait<0>();
 			wg_hold<32>(dp);
@@ -879,7 +881,7 @@ __device__ __forceinline__ void dq_dscores(const float *s, float *dp, const floa
 #pragma unroll
 	for (int n = 0; n < 32; n++) {
 		int e = n & 3, i = r0 + g + (e >= 2 ? 8 : 0), j = (n >> 2) * 8 + 2 * t + (e & 1);
-		float p = diag && j > i ? 0.f : exp2f(s[n] * sl2 - L[e >> 1]);
+		float p = diag && j > i ? 0.f : exp2_ftz(s[n] * sl2 - L[e >> 1]);
 		dp[n] = p * (dp[n] - Ds[e >> 1]);
 	}
 }
@@ -1062,7 +1064,7 @@ flash_wg_dq_pp128_kernel(bf16 *dq, float *dsum, const bf16 *q, const bf16 *k, co
 #pragma unroll
 		for (int n = 0; n < KN / 2; n++) {
 			int e = n & 3, i = roff + r0 + g + (e >= 2 ? 8 : 0), c = (n >> 2) * 8 + 2 * t + (e & 1);
-			float p = j == qb && c > i ? 0.f : exp2f(s[n] * sl2 - L[e >> 1]);
+			float p = j == qb && c > i ? 0.f : exp2_ftz(s[n] * sl2 - L[e >> 1]);
 			dp[n] = p * (dp[n] - Ds[e >> 1]); /* dS */
 		}
 		uint32_t da[KN / 16][4];

@@ -1,0 +1,143 @@
+#!/bin/sh
+# gpu_round.sh — one device call of a performance round, run on the GPU
+# machine from the repository root: the binaries and libraries come in a
+# carried folder (DIR, default .gpu/r7) holding bin/ (bench_kernels,
+# bench_kernels_model, trainer, libcupti_trace.so, ledger) and the Debian
+# packages they need (*.deb, unpacked into /tmp/pfx). Logs go to $OUT.
+#   sh bench/gpu_round.sh PARTS [DIR]
+# PARTS, comma-separated, run in the order given:
+#   checks   bench_kernels (flash checks), bench_kernels_model check,
+#            tests/t-trainer-impl-gpu.sh
+#   clocks   bench_kernels_model bench (flash, AdamW, default shape, 50
+#            steps) with nvidia-smi sampling SM clock, power and the
+#            clock-event reasons every 50 ms
+#   trace    the same bench under bench/cupti_trace.c (in-situ kernel
+#            times and the idle time between them), plain and as a graph
+#   ncu      ncu --clock-control none, one step's kernels (docs' command)
+#            and the SM clock each ran at; ncu_compile the same for torch.compile
+#   table    ROWS="flash compile" sh bench/torch/run.sh, nvidia-smi
+#            sampling throughout
+#   compile_clocks  torch.compile's bench (50 steps) with the same sampling
+#   ab       bin/*.before (the committed build) and bin/*.eager (round 7
+#            without the lazy rescale) against bin/*, interleaved
+#   sass     instruction counts of the flash kernels, both builds
+#   bench    bench_kernels_model bench at both shapes, each IMPL in $IMPLS
+set -u
+PARTS=${1:?parts}
+DIR=${2:-.gpu/r7}
+OUT=${OUT:-/tmp/out}
+BIN=$(cd "$DIR/bin" && pwd)
+mkdir -p "$OUT" /tmp/pfx
+for f in "$DIR"/*.deb; do dpkg -x "$f" /tmp/pfx; done
+export LD_LIBRARY_PATH=/tmp/pfx/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
+SMI_Q=clocks.sm,clocks.mem,power.draw,temperature.gpu,clocks_event_reasons.active
+
+smi_start() { # file
+	nvidia-smi --query-gpu=timestamp,$SMI_Q --format=csv,noheader -lms 50 >"$1" 2>&1 &
+	SMI_PID=$!
+}
+smi_stop() { kill "$SMI_PID" 2>/dev/null; wait "$SMI_PID" 2>/dev/null; }
+smi_summary() { # file label: SM clock and power over the loaded samples (power > 200 W)
+	awk -F', ' '$4 + 0 > 200' "$1" >/tmp/loaded.csv
+	n=$(wc -l </tmp/loaded.csv)
+	[ "$n" -gt 0 ] || { echo "$2: no loaded samples"; return; }
+	clk=$(cut -d, -f2 /tmp/loaded.csv | tr -dc '0-9\n' | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)] " (min " a[1] ", max " a[NR] ")"}')
+	pw=$(cut -d, -f4 /tmp/loaded.csv | tr -dc '0-9.\n' | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)] " W (max " a[NR] ")"}')
+	why=$(cut -d, -f6 /tmp/loaded.csv | sort | uniq -c | tr -s ' ' | tr '\n' ';')
+	echo "$2: $n samples > 200 W: SM MHz median $clk, power median $pw; reasons:$why"
+}
+
+rc=0
+nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,power.limit,power.max_limit --format=csv | tee "$OUT/gpu.txt"
+command -v nsys >/dev/null && echo "nsys: $(command -v nsys)" || echo "nsys: not on PATH"
+for part in $(echo "$PARTS" | tr ',' ' '); do
+	echo "=== $part $(date -u +%T)"
+	case $part in
+	checks)
+		"$BIN/bench_kernels" flash >"$OUT/flash_checks.log" 2>&1 || rc=1
+		tail -n 3 "$OUT/flash_checks.log"
+		"$BIN/bench_kernels_model" check >"$OUT/model_check.log" 2>&1 || rc=1
+		tail -n 1 "$OUT/model_check.log"
+		mkdir -p /tmp/tb && cp "$BIN"/* /tmp/tb/ && BUILD=/tmp/tb sh tests/run.sh t-trainer-impl-gpu >"$OUT/impl_gpu.log" 2>&1 || rc=1
+		tail -n 2 "$OUT/impl_gpu.log"
+		;;
+	clocks)
+		smi_start "$OUT/smi_bench.csv"
+		sleep 1
+		"$BIN/bench_kernels_model" bench 8 512 4 adamw 50 flash
+		sleep 1
+		smi_stop
+		smi_summary "$OUT/smi_bench.csv" "ours, bench 8 512 4 adamw 50 flash"
+		;;
+	trace)
+		for impl in flash flash,graphs; do
+			CUDA_INJECTION64_PATH=$BIN/libcupti_trace.so RL_CUPTI_OUT=$OUT/trace_$impl.txt \
+				"$BIN/bench_kernels_model" bench 8 512 4 adamw 20 "$impl"
+		done
+		python3 bench/cupti_steps.py "$OUT/trace_flash.txt" 3 | tee "$OUT/trace_flash.sum"
+		python3 bench/cupti_steps.py "$OUT/trace_flash,graphs.txt" -21 | head -n 8
+		gzip -f "$OUT"/trace_*.txt
+		;;
+	ncu)
+		ncu --clock-control none --metrics gpu__time_duration.sum,sm__cycles_elapsed.avg.per_second \
+			--csv --page raw "$BIN/bench_kernels_model" bench 8 512 4 adamw 1 flash \
+			>"$OUT/ncu.csv" 2>"$OUT/ncu.err" || rc=1
+		tail -n 2 "$OUT/ncu.err"
+		;;
+	ncu_compile)
+		# torch.compile's step kernel by kernel (3 warm-ups + 1 step, as ours)
+		PYTHONUNBUFFERED=1 ncu --clock-control none --target-processes all \
+			--metrics gpu__time_duration.sum,sm__cycles_elapsed.avg.per_second --csv --page raw \
+			python3 bench/torch/bench.py compile 8 512 4 1 >"$OUT/ncu_compile.csv" 2>"$OUT/ncu_compile.err" || rc=1
+		tail -n 2 "$OUT/ncu_compile.err"
+		gzip -f "$OUT/ncu_compile.csv"
+		;;
+	table)
+		smi_start "$OUT/smi_table.csv"
+		ROWS="flash compile" sh bench/torch/run.sh "$BIN" 20 2>&1 | tee "$OUT/table.log" | grep -v "^ours\|^torch"
+		smi_stop
+		;;
+	compile_clocks)
+		smi_start "$OUT/smi_compile.csv"
+		sleep 1
+		PYTHONUNBUFFERED=1 python3 bench/torch/bench.py compile 8 512 4 50
+		sleep 1
+		smi_stop
+		smi_summary "$OUT/smi_compile.csv" "torch.compile, bench.py compile 8 512 4 50"
+		;;
+	ab)
+		# the committed build (bin/*.before) against this one, interleaved in one call
+		for pass in 1 2; do
+			for v in .before .eager ""; do
+				"$BIN/bench_kernels_model$v" bench 8 512 4 adamw 20 flash | sed "s/^ours/ours$v/"
+			done
+		done
+		for v in .before ""; do
+			"$BIN/bench_kernels_model$v" bench 12 768 6 adamw 20 flash | sed "s/^ours/ours$v/"
+		done
+		for v in .before .eager ""; do
+			echo "bench_kernels$v flash time ${FAMILIES:-12}"
+			"$BIN/bench_kernels$v" flash time "${FAMILIES:-12}" >"$OUT/flash_time$v.log" 2>&1 || rc=1
+			grep -i "fwd\|bwd\|family\|ceiling" "$OUT/flash_time$v.log" | tail -n 8
+		done
+		;;
+	sass)
+		# instructions, MUFU.EX2 and FSETP a kernel (the warp-specialised flash kernels)
+		for v in .before ""; do
+			cuobjdump -sass "$BIN/bench_kernels$v" | awk -v v="bench_kernels$v" '
+				/Function :/ { f = $3 }
+				/\/\*[0-9a-f]+\*\// && f ~ /_pp/ { n[f]++; if (/MUFU.EX2/) x[f]++; if (/FSETP/) p[f]++ }
+				END { for (f in n) printf "%s %s: %d instructions, %d MUFU.EX2, %d FSETP\n", v, f, n[f], x[f], p[f] }' | sort
+		done
+		;;
+	bench)
+		for shape in "8 512 4" "12 768 6"; do
+			for impl in ${IMPLS:-flash}; do
+				"$BIN/bench_kernels_model" bench $shape adamw 20 "$impl"
+			done
+		done
+		;;
+	esac
+done
+echo "=== done $(date -u +%T) rc=$rc"
+exit $rc
