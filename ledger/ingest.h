@@ -156,6 +156,11 @@ long ingest_json_error_line(long first, const char *text, size_t n);
  * Returns 0, or -1 for a word it does not know. */
 int ingest_ar_status(const char *word, const char **status, const char **decision);
 
+/* A cell of a results.tsv column named kept that says yes or no (True,
+ * False, yes, no; any case): status ok, decision keep or discard, 0. -1
+ * for another word, which is a status word as anywhere (ingest_ar_status). */
+int ingest_kept_word(const char *word, const char **status, const char **decision);
+
 /* The status a description's failure word names ("(OOM)" -> oom, "HUNG at
  * step 40" and "timed out" -> timeout, "SKIPPED" -> invalid; whole words,
  * any case, the first in the text wins), or NULL. Readers apply it only to

@@ -88,6 +88,16 @@ int ingest_ar_status(const char *word, const char **status, const char **decisio
 	return -1;
 }
 
+int ingest_kept_word(const char *word, const char **status, const char **decision)
+{
+	int yes = str_ieq(word, "true") || str_ieq(word, "yes");
+	if (!yes && !str_ieq(word, "false") && !str_ieq(word, "no"))
+		return -1;
+	*status = "ok";
+	*decision = yes ? "keep" : "discard";
+	return 0;
+}
+
 void ingest_keep_crash_identity(json_t *rec)
 {
 	if (json_object_get(rec, "run_id"))

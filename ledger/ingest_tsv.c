@@ -332,18 +332,6 @@ static int put_cell(struct tsv *t, json_t *rec, int i, const char *status, sb *w
  * measured, whose value may not stand. */
 #define INADMISSIBLE_WORD "size_violation"
 
-/* A cell of a column named kept that says yes or no: a measured row,
- * kept or discarded. Other words there are status words as anywhere. */
-static int kept_cell(const char *cell, const char **status, const char **decision)
-{
-	int yes = str_ieq(cell, "true") || str_ieq(cell, "yes");
-	if (!yes && !str_ieq(cell, "false") && !str_ieq(cell, "no"))
-		return 0;
-	*status = "ok";
-	*decision = yes ? "keep" : "discard";
-	return 1;
-}
-
 /* The row's status and decision. A crash, or a row with no status at all,
  * whose description names how it failed ("(OOM)", "HUNG at step 40") gets
  * the status that names (ingest_failure_word); keep and discard rows are
@@ -363,7 +351,7 @@ static const char *row_status(struct tsv *t, const char **decision, int *named_f
 			t->inadmissible = 1;
 			continue;
 		}
-		if (t->kept_col[i] && kept_cell(t->cell[i], &status, decision))
+		if (t->kept_col[i] && !ingest_kept_word(t->cell[i], &status, decision))
 			continue;
 		if (ingest_ar_status(t->cell[i], &status, decision)) {
 			sb_addf(why, "status '%s' is not keep, discard or crash", t->cell[i]);

@@ -443,12 +443,8 @@ static void replay_row(struct replay *rp, const char *status_word, const char *d
 {
 	const char *status = NULL, *decision = NULL;
 	int stored = strcmp(status_word, "?") && !ingest_ar_status(status_word, &status, &decision);
-	if (!stored && (str_ieq(status_word, "true") || str_ieq(status_word, "false"))) {
-		/* a kept column's True/False, as ingest_tsv.c reads one */
-		stored = 1;
-		status = "ok";
-		decision = str_ieq(status_word, "true") ? "keep" : "discard";
-	}
+	if (!stored) /* a kept column's True/False, as ingest_tsv.c reads one */
+		stored = !ingest_kept_word(status_word, &status, &decision);
 	if (desc && (rp->has_parent || !stored)) {
 		infer_changes(desc, got);
 		if (loso_src >= 0)
