@@ -117,7 +117,6 @@ static const struct var_alias aliases[] = {
 	 * prepare.py constants, and more prose spellings (issue 9). */
 	{ "context len", "model.seq_len", NULL }, { "ctx len", "model.seq_len", NULL },
 	{ "soft capping", "model.softcap", NULL }, { "logit soft capping", "model.softcap", NULL },
-	
 	{ "context", "model.seq_len", NULL }, { "context size", "model.seq_len", NULL },
 	{ "context window", "model.seq_len", NULL }, { "ctx", "model.seq_len", NULL },
 	{ "block size", "model.seq_len", NULL },
@@ -184,7 +183,6 @@ static const struct var_alias aliases[] = {
 	{ "torch compile mode", "impl.compile_mode", NULL },
 	{ "attention impl", "impl.attention", NULL },
 	{ "attention implementation", "impl.attention", NULL },
-	
 	{ "flashattention", "impl.attention", "flash" }, { "fa2", "impl.attention", "flash" },
 	{ "flash attention 2", "impl.attention", "flash" },
 	{ "flash attention 3", "impl.attention", "fa3" },

@@ -139,6 +139,8 @@ static const char *const toggles_off[] = { "remove", "disable", "drop", "no", "w
 /* Skipped between a verb and its name: "change only X", "switch to X". */
 static const char *const fillers[] = { "only", "the", "a", "an", "back", "to", "in", "up", "down",
 					NULL };
+static const char *const articles[] = { "the", "a", "an", NULL };
+
 /* Adjectives before a name: "small LR warmup", "matrix weight decay". */
 static const char *const modifiers[] = {
 	"small", "large", "longer", "shorter", "full", "higher", "lower", "new", "more", "less",
@@ -620,7 +622,6 @@ struct reader {
  * name as switched on or tried may not take it */
 enum { F_PAREN = 1, F_WITH = 2, F_NEG = 4 };
 
-/* A reader of the inside of parenthesis t of outer. */
 /* Where the text inside the bracket token t ends: at its closing bracket,
  * or at the token's end when the bracket is never closed ("(replaces
  * ReLU^2" as the last words: its last byte is text, not a bracket; cut
@@ -637,6 +638,7 @@ static int inner_end(const char *s, const struct tok *t)
 	return t->b;
 }
 
+/* A reader of the inside of parenthesis t of outer. */
 static void reader_open(struct reader *in, const struct reader *outer, const struct tok *t)
 {
 	memset(in, 0, sizeof(*in));
@@ -1137,6 +1139,18 @@ static int full_windows(const char *words)
 	return i == n && (!strcmp(w[0], "all") || strstr(words, "windows"));
 }
 
+/* nm as alias al names it; words, as written, say whether it counts tokens. */
+static void name_from_alias(struct name *nm, const struct var_alias *al, const char *words)
+{
+	memset(nm, 0, sizeof(*nm));
+	snprintf(nm->var, sizeof(nm->var), "%s", al->key);
+	nm->implied = al->implied;
+	const struct var_def *d = varreg_find(al->key);
+	nm->technique = d && d->type == VAR_BOOL;
+	nm->known = 1;
+	nm->total = strstr(words, "total") || strstr(words, "tokens");
+}
+
 static int lookup_name(const char *words, struct name *nm)
 {
 	if (full_windows(words)) {
@@ -1147,16 +1161,16 @@ static int lookup_name(const char *words, struct name *nm)
 		return 0;
 	}
 	const struct var_alias *al = varreg_alias(words);
-	const struct desc_name *dn = al ? NULL : find_desc_name(words);
-	const struct desc_value *dv = al || dn ? NULL : find_desc_value(words);
+	if (al) {
+		name_from_alias(nm, al, words);
+		return 0;
+	}
+	const struct desc_name *dn = find_desc_name(words);
+	const struct desc_value *dv = dn ? NULL : find_desc_value(words);
 	memset(nm, 0, sizeof(*nm));
 	if (dv) {
 		snprintf(nm->var, sizeof(nm->var), "desc.%s", dv->name);
 		nm->implied = dv->value;
-	} else if (al) {
-		snprintf(nm->var, sizeof(nm->var), "%s", al->key);
-		nm->implied = al->implied;
-		nm->technique = varreg_find(al->key) && varreg_find(al->key)->type == VAR_BOOL;
 	} else if (dn) {
 		snprintf(nm->var, sizeof(nm->var), "desc.%s", dn->name);
 		nm->technique = dn->technique;
@@ -1249,12 +1263,7 @@ static int lookup_known(const struct reader *r, int p, int end, struct name *nm)
 	const struct var_alias *al;
 	if (p < end && r->tk.t[p].k == K_WORD && constant_name(r, p) &&
 	    (al = varreg_alias_any_order(r->tk.t[p].w))) {
-		memset(nm, 0, sizeof(*nm));
-		snprintf(nm->var, sizeof(nm->var), "%s", al->key);
-		nm->implied = al->implied;
-		nm->technique = varreg_find(al->key) && varreg_find(al->key)->type == VAR_BOOL;
-		nm->known = 1;
-		nm->total = strstr(r->tk.t[p].w, "total") || strstr(r->tk.t[p].w, "tokens");
+		name_from_alias(nm, al, r->tk.t[p].w);
 		return 1;
 	}
 	return 0;
@@ -2485,10 +2494,9 @@ static int added_value(struct reader *r, int q, int end, const char *var, char *
  * digit after "on"), not a part of the model the knob is restricted to. */
 static int on_hardware(const struct reader *r, int p, int end)
 {
-	static const char *const det[] = { "the", "a", "an", NULL };
 	if (!word_is(r, p, end, "on"))
 		return 0;
-	const struct tok *t = at(r, p + 1 + word_in(r, p + 1, end, det), end);
+	const struct tok *t = at(r, p + 1 + word_in(r, p + 1, end, articles), end);
 	if (t->k != K_WORD)
 		return 0;
 	for (int i = t->a; i < t->b; i++)
@@ -2612,10 +2620,10 @@ static int others_schedule(const struct reader *r, int p, int end, const struct 
 	return 0;
 }
 
-/* add/enable/use | remove/disable/drop/no/without X, or a value form after
- * them ("add small LR warmup 0.0 -> 0.05"). */
 static int p_layers(struct reader *r, int p, int end);
 
+/* add/enable/use | remove/disable/drop/no/without X, or a value form after
+ * them ("add small LR warmup 0.0 -> 0.05"). */
 static int p_toggle(struct reader *r, int p, int end, struct clause *cs)
 {
 	int on = word_in(r, p, end, toggles_on), off = word_in(r, p, end, toggles_off), turn = 0;
@@ -3033,7 +3041,6 @@ static int p_value_arrow(struct reader *r, int p, int end)
 {
 	static const char *const replace_words[] = { "replace", "replaced", "replacing", "swap",
 						     "swapped", "swapping", NULL };
-	static const char *const articles[] = { "the", "a", "an", NULL };
 	int replace = word_in(r, p, end, replace_words);
 	int from = word_is(r, p, end, "from") || replace;
 	int ka, kb, q = p + from;
