@@ -3,7 +3,9 @@
 # machine from the repository root: the binaries and libraries come in a
 # carried folder (DIR, default .gpu/r7) holding bin/ (bench_kernels,
 # bench_kernels_model, trainer, libcupti_trace.so, ledger) and the Debian
-# packages they need (*.deb, unpacked into /tmp/pfx). Logs go to $OUT.
+# packages they need (*.deb, unpacked into /tmp/pfx), and optionally
+# torch/ (bench.py, model.py) and ncu_categories.py, used instead of the
+# tree's when the tree the call runs in holds older ones. Logs go to $OUT.
 #   sh bench/gpu_round.sh PARTS [DIR]
 # PARTS, comma-separated, run in the order given:
 #   checks   bench_kernels (flash checks), bench_kernels_model check,
@@ -14,7 +16,9 @@
 #   trace    the same bench under bench/cupti_trace.c (in-situ kernel
 #            times and the idle time between them), plain and as a graph
 #   ncu      ncu --clock-control none, one step's kernels (docs' command)
-#            and the SM clock each ran at; ncu_compile the same for torch.compile
+#            and the SM clock each ran at, summed by category
+#            (bench/ncu_categories.py); ncu_compile the same for one
+#            torch.compile step
 #   table    ROWS="flash compile" sh bench/torch/run.sh, nvidia-smi
 #            sampling throughout
 #   compile_clocks  torch.compile's bench (50 steps) with the same sampling
@@ -27,6 +31,12 @@ PARTS=${1:?parts}
 DIR=${2:-.gpu/r7}
 OUT=${OUT:-/tmp/out}
 BIN=$(cd "$DIR/bin" && pwd)
+# bench.py and model.py: a copy carried in DIR/torch if there is one (the
+# tree the call runs in may hold older ones)
+TORCH=bench/torch
+[ -f "$DIR/torch/bench.py" ] && TORCH=$DIR/torch
+NCUCAT=bench/ncu_categories.py
+[ -f "$DIR/ncu_categories.py" ] && NCUCAT=$DIR/ncu_categories.py
 mkdir -p "$OUT" /tmp/pfx
 for f in "$DIR"/*.deb; do dpkg -x "$f" /tmp/pfx; done
 export LD_LIBRARY_PATH=/tmp/pfx/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
@@ -83,13 +93,26 @@ for part in $(echo "$PARTS" | tr ',' ' '); do
 			--csv --page raw "$BIN/bench_kernels_model" bench 8 512 4 adamw 1 flash \
 			>"$OUT/ncu.csv" 2>"$OUT/ncu.err" || rc=1
 		tail -n 2 "$OUT/ncu.err"
+		python3 "$NCUCAT" "$OUT/ncu.csv" 4 --kernels 12 | tee "$OUT/ncu.sum"
+		gzip -f "$OUT/ncu.csv"
 		;;
 	ncu_compile)
-		# torch.compile's step kernel by kernel (3 warm-ups + 1 step, as ours)
-		PYTHONUNBUFFERED=1 ncu --clock-control none --target-processes all \
+		# torch.compile's step kernel by kernel: bench.py runs one step between
+		# cudaProfilerStart/Stop after its 3 warm-ups (RL_PROFILE_STEP), so the
+		# compile, autotuning and warm-ups are not profiled. With
+		# --target-processes all and inductor's compile workers, python
+		# segfaulted under ncu (round 8, call 1); the main process alone and
+		# compiling in it (one thread) ran (call 2) — which of the two fixed
+		# it is not established
+		RL_PROFILE_STEP=1 TORCHINDUCTOR_COMPILE_THREADS=1 PYTHONUNBUFFERED=1 \
+			ncu --clock-control none --target-processes application-only \
+			--profile-from-start off \
 			--metrics gpu__time_duration.sum,sm__cycles_elapsed.avg.per_second --csv --page raw \
-			python3 bench/torch/bench.py compile 8 512 4 1 >"$OUT/ncu_compile.csv" 2>"$OUT/ncu_compile.err" || rc=1
+			python3 "$TORCH/bench.py" compile 8 512 4 1 >"$OUT/ncu_compile.csv" 2>"$OUT/ncu_compile.err" || rc=1
 		tail -n 2 "$OUT/ncu_compile.err"
+		python3 "$NCUCAT" "$OUT/ncu_compile.csv" 1 --kernels 40 | tee "$OUT/ncu_compile.sum"
+		[ ! -f "$OUT/ncu.csv.gz" ] || { gunzip -k "$OUT/ncu.csv.gz" &&
+			python3 "$NCUCAT" "$OUT/ncu.csv" 4 "$OUT/ncu_compile.csv" 1 && rm -f "$OUT/ncu.csv"; }
 		gzip -f "$OUT/ncu_compile.csv"
 		;;
 	table)
