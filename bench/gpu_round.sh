@@ -18,7 +18,9 @@
 #   ncu      ncu --clock-control none, one step's kernels (docs' command)
 #            and the SM clock each ran at, summed by category
 #            (bench/ncu_categories.py); ncu_compile the same for one
-#            torch.compile step
+#            torch.compile step (COMPILE_SHAPE, default "8 512 4")
+#   ncu_attn every ncu section of one launch of each attention kernel,
+#            ours and cuDNN's (torch.compile's SDPA)
 #   table    ROWS="flash compile" sh bench/torch/run.sh, nvidia-smi
 #            sampling throughout
 #   compile_clocks  torch.compile's bench (50 steps) with the same sampling
@@ -108,12 +110,36 @@ for part in $(echo "$PARTS" | tr ',' ' '); do
 			ncu --clock-control none --target-processes application-only \
 			--profile-from-start off \
 			--metrics gpu__time_duration.sum,sm__cycles_elapsed.avg.per_second --csv --page raw \
-			python3 "$TORCH/bench.py" compile 8 512 4 1 >"$OUT/ncu_compile.csv" 2>"$OUT/ncu_compile.err" || rc=1
+			python3 "$TORCH/bench.py" compile ${COMPILE_SHAPE:-8 512 4} 1 >"$OUT/ncu_compile.csv" 2>"$OUT/ncu_compile.err" || rc=1
 		tail -n 2 "$OUT/ncu_compile.err"
 		python3 "$NCUCAT" "$OUT/ncu_compile.csv" 1 --kernels 40 | tee "$OUT/ncu_compile.sum"
-		[ ! -f "$OUT/ncu.csv.gz" ] || { gunzip -k "$OUT/ncu.csv.gz" &&
+		[ -n "${COMPILE_SHAPE:-}" ] || [ ! -f "$OUT/ncu.csv.gz" ] || { gunzip -k "$OUT/ncu.csv.gz" &&
 			python3 "$NCUCAT" "$OUT/ncu.csv" 4 "$OUT/ncu_compile.csv" 1 && rm -f "$OUT/ncu.csv"; }
 		gzip -f "$OUT/ncu_compile.csv"
+		;;
+	ncu_attn)
+		# every section (--set full) of the first launch of each attention
+		# kernel, ours (forward, dQ, dK/dV) and cuDNN's under torch.compile
+		# (fprop, bprop; one run each: --launch-count counts across names):
+		# tensor-pipe use, L2 reduction and atomic traffic, DRAM bytes
+		ATTN_METRICS=lts__t_sectors_op_red.sum,lts__t_sectors_op_atom.sum,dram__bytes_read.sum,dram__bytes_write.sum
+		: >"$OUT/ncu_attn.err"
+		for k in flash_wg_forward flash_wg_dq flash_wg_dkdv; do
+			ncu --clock-control none --set full --metrics $ATTN_METRICS --kernel-name regex:$k --launch-count 1 \
+				--csv --page details "$BIN/bench_kernels_model" bench 8 512 4 adamw 1 flash \
+				>"$OUT/ncu_attn_$k.csv" 2>>"$OUT/ncu_attn.err" || rc=1
+		done
+		for k in fprop bprop; do
+			RL_PROFILE_STEP=1 TORCHINDUCTOR_COMPILE_THREADS=1 PYTHONUNBUFFERED=1 \
+				ncu --clock-control none --target-processes application-only \
+				--profile-from-start off --set full --metrics $ATTN_METRICS \
+				--kernel-name regex:"sdpa.*$k" --launch-count 1 \
+				--csv --page details python3 "$TORCH/bench.py" compile 8 512 4 1 \
+				>"$OUT/ncu_attn_cudnn_$k.csv" 2>>"$OUT/ncu_attn.err" || rc=1
+		done
+		tail -n 2 "$OUT/ncu_attn.err"
+		python3 "$NCUCAT" --details "$OUT"/ncu_attn_*.csv
+		cat "$OUT"/ncu_attn_*.csv | gzip >"$OUT/ncu_attn.csv.gz" && rm -f "$OUT"/ncu_attn_*.csv
 		;;
 	table)
 		smi_start "$OUT/smi_table.csv"

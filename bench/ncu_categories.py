@@ -5,8 +5,11 @@ and torch.compile in docs/performance.md.
 
     python3 bench/ncu_categories.py NCU.csv [STEPS] [--kernels N]
     python3 bench/ncu_categories.py A.csv STEPS_A B.csv STEPS_B
+    python3 bench/ncu_categories.py --details FILE...
 
-The second form prints the two side by side (ms a step, B - A).
+The second form prints the two side by side (ms a step, B - A); the
+third, from ncu --page details files (--set full), a few metrics of each
+profiled kernel (time, throughput, occupancy, registers, L2 and DRAM).
 
 STEPS (default 1) divides every sum: ours is profiled over 3 warm-ups and
 one step (STEPS=4), torch.compile over one step between
@@ -89,8 +92,29 @@ def side_by_side(a, sa, b, sb):
     print(f"| **sum** | {sum(na.values()) / sa:g} | **{x:.2f}** | {sum(nb.values()) / sb:g} | **{y:.2f}** | **{y - x:+.2f}** |")
 
 
+DETAILS = ("Duration", "Compute (SM) Throughput", "Memory Throughput", "DRAM Throughput",
+           "L2 Cache Throughput", "Registers Per Thread", "Achieved Occupancy",
+           "Theoretical Occupancy", "Executed Ipc Active", "SM Frequency",
+           "lts__t_sectors_op_red.sum", "lts__t_sectors_op_atom.sum",
+           "dram__bytes_read.sum", "dram__bytes_write.sum")
+
+
+def details(paths):
+    for path in paths:
+        with open(path, newline="") as f:
+            lines = [l for l in f if l.startswith('"')]
+        print(f"# {path}")
+        for r in csv.DictReader(lines):
+            if r.get("Metric Name") in DETAILS:
+                print(f"{r.get('ID', '?'):>3} {r.get('Kernel Name', '?')[:48]:48} "
+                      f"{r['Metric Name']:24} {r.get('Metric Value', '')} {r.get('Metric Unit', '')}")
+
+
 def main():
     args, top = sys.argv[1:], 0
+    if args and args[0] == "--details":
+        details(args[1:])
+        return
     if "--kernels" in args:
         i = args.index("--kernels")
         top = int(args[i + 1])
