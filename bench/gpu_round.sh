@@ -26,6 +26,8 @@
 #   compile_clocks  torch.compile's bench (50 steps) with the same sampling
 #   ab       bin/*.before (the committed build) and bin/*.eager (round 7
 #            without the lazy rescale) against bin/*, interleaved
+#   families two flash kernel families of this build (FAMILIES="12 13"),
+#            interleaved, at both shapes, and their harness times
 #   sass     instruction counts of the flash kernels, both builds
 #   bench    bench_kernels_model bench at both shapes, each IMPL in $IMPLS
 set -u
@@ -169,6 +171,22 @@ for part in $(echo "$PARTS" | tr ',' ' '); do
 			"$BIN/bench_kernels$v" flash time "${FAMILIES:-12}" >"$OUT/flash_time$v.log" 2>&1 || rc=1
 			grep -i "fwd\|bwd\|family\|ceiling" "$OUT/flash_time$v.log" | tail -n 8
 		done
+		;;
+	families)
+		# two flash kernel families of one build (FAMILIES, default "12 13":
+		# the default and round 8's persistent forward), interleaved, at both
+		# shapes; then the harness's forward and fwd+bwd times of each
+		fams=${FAMILIES:-12 13}
+		for pass in 1 2; do
+			for f in $fams; do
+				"$BIN/bench_kernels_model" bench 8 512 4 adamw 20 "flash,family$f"
+			done
+		done
+		for f in $fams; do
+			"$BIN/bench_kernels_model" bench 12 768 6 adamw 20 "flash,family$f"
+		done
+		"$BIN/bench_kernels" flash time "$(echo $fams | tr ' ' ',')" >"$OUT/flash_time.log" 2>&1 || rc=1
+		grep "^|" "$OUT/flash_time.log" | grep "causal FLOPs\|exact\|FAIL" | cut -c1-160 | tail -n 16
 		;;
 	sass)
 		# instructions, MUFU.EX2 and FSETP a kernel (the warp-specialised flash kernels)
