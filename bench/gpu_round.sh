@@ -3,7 +3,9 @@
 # machine from the repository root: the binaries and libraries come in a
 # carried folder (DIR, default .gpu/r7) holding bin/ (bench_kernels,
 # bench_kernels_model, trainer, libcupti_trace.so, ledger) and the Debian
-# packages they need (*.deb, unpacked into /tmp/pfx). Logs go to $OUT.
+# packages they need (*.deb, unpacked into /tmp/pfx), and optionally
+# torch/ (bench.py, model.py) and ncu_categories.py, used instead of the
+# tree's when the tree the call runs in holds older ones. Logs go to $OUT.
 #   sh bench/gpu_round.sh PARTS [DIR]
 # PARTS, comma-separated, run in the order given:
 #   checks   bench_kernels (flash checks), bench_kernels_model check,
@@ -14,12 +16,18 @@
 #   trace    the same bench under bench/cupti_trace.c (in-situ kernel
 #            times and the idle time between them), plain and as a graph
 #   ncu      ncu --clock-control none, one step's kernels (docs' command)
-#            and the SM clock each ran at; ncu_compile the same for torch.compile
+#            and the SM clock each ran at, summed by category
+#            (bench/ncu_categories.py); ncu_compile the same for one
+#            torch.compile step (COMPILE_SHAPE, default "8 512 4")
+#   ncu_attn every ncu section of one launch of each attention kernel,
+#            ours and cuDNN's (torch.compile's SDPA)
 #   table    ROWS="flash compile" sh bench/torch/run.sh, nvidia-smi
 #            sampling throughout
 #   compile_clocks  torch.compile's bench (50 steps) with the same sampling
 #   ab       bin/*.before (the committed build) and bin/*.eager (round 7
 #            without the lazy rescale) against bin/*, interleaved
+#   families two flash kernel families of this build (FAMILIES="12 13"),
+#            interleaved, at both shapes, and their harness times
 #   sass     instruction counts of the flash kernels, both builds
 #   bench    bench_kernels_model bench at both shapes, each IMPL in $IMPLS
 set -u
@@ -27,6 +35,12 @@ PARTS=${1:?parts}
 DIR=${2:-.gpu/r7}
 OUT=${OUT:-/tmp/out}
 BIN=$(cd "$DIR/bin" && pwd)
+# bench.py and model.py: a copy carried in DIR/torch if there is one (the
+# tree the call runs in may hold older ones)
+TORCH=bench/torch
+[ -f "$DIR/torch/bench.py" ] && TORCH=$DIR/torch
+NCUCAT=bench/ncu_categories.py
+[ -f "$DIR/ncu_categories.py" ] && NCUCAT=$DIR/ncu_categories.py
 mkdir -p "$OUT" /tmp/pfx
 for f in "$DIR"/*.deb; do dpkg -x "$f" /tmp/pfx; done
 export LD_LIBRARY_PATH=/tmp/pfx/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
@@ -83,14 +97,51 @@ for part in $(echo "$PARTS" | tr ',' ' '); do
 			--csv --page raw "$BIN/bench_kernels_model" bench 8 512 4 adamw 1 flash \
 			>"$OUT/ncu.csv" 2>"$OUT/ncu.err" || rc=1
 		tail -n 2 "$OUT/ncu.err"
+		python3 "$NCUCAT" "$OUT/ncu.csv" 4 --kernels 12 | tee "$OUT/ncu.sum"
+		gzip -f "$OUT/ncu.csv"
 		;;
 	ncu_compile)
-		# torch.compile's step kernel by kernel (3 warm-ups + 1 step, as ours)
-		PYTHONUNBUFFERED=1 ncu --clock-control none --target-processes all \
+		# torch.compile's step kernel by kernel: bench.py runs one step between
+		# cudaProfilerStart/Stop after its 3 warm-ups (RL_PROFILE_STEP), so the
+		# compile, autotuning and warm-ups are not profiled. With
+		# --target-processes all and inductor's compile workers, python
+		# segfaulted under ncu (round 8, call 1); the main process alone and
+		# compiling in it (one thread) ran (call 2) — which of the two fixed
+		# it is not established
+		RL_PROFILE_STEP=1 TORCHINDUCTOR_COMPILE_THREADS=1 PYTHONUNBUFFERED=1 \
+			ncu --clock-control none --target-processes application-only \
+			--profile-from-start off \
 			--metrics gpu__time_duration.sum,sm__cycles_elapsed.avg.per_second --csv --page raw \
-			python3 bench/torch/bench.py compile 8 512 4 1 >"$OUT/ncu_compile.csv" 2>"$OUT/ncu_compile.err" || rc=1
+			python3 "$TORCH/bench.py" compile ${COMPILE_SHAPE:-8 512 4} 1 >"$OUT/ncu_compile.csv" 2>"$OUT/ncu_compile.err" || rc=1
 		tail -n 2 "$OUT/ncu_compile.err"
+		python3 "$NCUCAT" "$OUT/ncu_compile.csv" 1 --kernels 40 | tee "$OUT/ncu_compile.sum"
+		[ -n "${COMPILE_SHAPE:-}" ] || [ ! -f "$OUT/ncu.csv.gz" ] || { gunzip -k "$OUT/ncu.csv.gz" &&
+			python3 "$NCUCAT" "$OUT/ncu.csv" 4 "$OUT/ncu_compile.csv" 1 && rm -f "$OUT/ncu.csv"; }
 		gzip -f "$OUT/ncu_compile.csv"
+		;;
+	ncu_attn)
+		# every section (--set full) of the first launch of each attention
+		# kernel, ours (forward, dQ, dK/dV) and cuDNN's under torch.compile
+		# (fprop, bprop; one run each: --launch-count counts across names):
+		# tensor-pipe use, L2 reduction and atomic traffic, DRAM bytes
+		ATTN_METRICS=lts__t_sectors_op_red.sum,lts__t_sectors_op_atom.sum,dram__bytes_read.sum,dram__bytes_write.sum
+		: >"$OUT/ncu_attn.err"
+		for k in flash_wg_forward flash_wg_dq flash_wg_dkdv; do
+			ncu --clock-control none --set full --metrics $ATTN_METRICS --kernel-name regex:$k --launch-count 1 \
+				--csv --page details "$BIN/bench_kernels_model" bench 8 512 4 adamw 1 flash \
+				>"$OUT/ncu_attn_$k.csv" 2>>"$OUT/ncu_attn.err" || rc=1
+		done
+		for k in fprop bprop; do
+			RL_PROFILE_STEP=1 TORCHINDUCTOR_COMPILE_THREADS=1 PYTHONUNBUFFERED=1 \
+				ncu --clock-control none --target-processes application-only \
+				--profile-from-start off --set full --metrics $ATTN_METRICS \
+				--kernel-name regex:"sdpa.*$k" --launch-count 1 \
+				--csv --page details python3 "$TORCH/bench.py" compile 8 512 4 1 \
+				>"$OUT/ncu_attn_cudnn_$k.csv" 2>>"$OUT/ncu_attn.err" || rc=1
+		done
+		tail -n 2 "$OUT/ncu_attn.err"
+		python3 "$NCUCAT" --details "$OUT"/ncu_attn_*.csv
+		cat "$OUT"/ncu_attn_*.csv | gzip >"$OUT/ncu_attn.csv.gz" && rm -f "$OUT"/ncu_attn_*.csv
 		;;
 	table)
 		smi_start "$OUT/smi_table.csv"
@@ -120,6 +171,22 @@ for part in $(echo "$PARTS" | tr ',' ' '); do
 			"$BIN/bench_kernels$v" flash time "${FAMILIES:-12}" >"$OUT/flash_time$v.log" 2>&1 || rc=1
 			grep -i "fwd\|bwd\|family\|ceiling" "$OUT/flash_time$v.log" | tail -n 8
 		done
+		;;
+	families)
+		# two flash kernel families of one build (FAMILIES, default "12 13":
+		# the default and round 8's persistent forward), interleaved, at both
+		# shapes; then the harness's forward and fwd+bwd times of each
+		fams=${FAMILIES:-12 13}
+		for pass in 1 2; do
+			for f in $fams; do
+				"$BIN/bench_kernels_model" bench 8 512 4 adamw 20 "flash,family$f"
+			done
+		done
+		for f in $fams; do
+			"$BIN/bench_kernels_model" bench 12 768 6 adamw 20 "flash,family$f"
+		done
+		"$BIN/bench_kernels" flash time "$(echo $fams | tr ' ' ',')" >"$OUT/flash_time.log" 2>&1 || rc=1
+		grep "^|" "$OUT/flash_time.log" | grep "causal FLOPs\|exact\|FAIL" | cut -c1-160 | tail -n 16
 		;;
 	sass)
 		# instructions, MUFU.EX2 and FSETP a kernel (the warp-specialised flash kernels)

@@ -280,10 +280,16 @@ static int bench(int depth, int dim, int heads, const char *optimizer, int steps
 		? 100.0 * tok_s * fpt / (hi.peak_bf16_tflops * 1e12) : NAN;
 	size_t free_b, total_b;
 	CU(cudaMemGetInfo(&free_b, &total_b));
+	/* the last step's loss sum, to compare two builds or kernel families
+	 * at full size: equal within the run-to-run spread that the atomics'
+	 * order gives (the embedding gradient, the gradient norm) */
+	float last_loss;
+	CU(cudaMemcpy(&last_loss, gm.loss_sum, sizeof last_loss, cudaMemcpyDeviceToHost));
 	printf("ours depth=%d dim=%d heads=%d opt=%s impl=%s tokens_per_s=%.0f mfu_percent=%.2f "
-	       "allocated_mb=%.0f device_used_mb=%.0f params_M=%.2f flops_per_token=%.4g step_ms=%.1f\n",
+	       "allocated_mb=%.0f device_used_mb=%.0f params_M=%.2f flops_per_token=%.4g step_ms=%.1f "
+	       "loss_sum=%.6g\n",
 	       depth, dim, heads, optimizer, impl, tok_s, mfu, gm.bytes / 1048576.0,
-	       (total_b - free_b) / 1048576.0, gm.pl.total / 1e6, fpt, ms / steps);
+	       (total_b - free_b) / 1048576.0, gm.pl.total / 1e6, fpt, ms / steps, last_loss);
 	gpu_model_release(&gm);
 	return 0;
 }

@@ -5,7 +5,11 @@ per micro-batch of 64 x 2048 random byte tokens, like
 (run.sh adds MFU from our row of the same shape).
 
 python3 bench/torch/bench.py MODE DEPTH DIM HEADS [STEPS]   (MODE eager|compile)
+
+RL_PROFILE_STEP=1 adds one step between cudaProfilerStart/Stop after the
+warm-ups, for `ncu --profile-from-start off` (bench/gpu_round.sh ncu_compile).
 """
+import os
 import sys
 import time
 
@@ -41,6 +45,13 @@ def main():
         step()
     torch.cuda.synchronize()
     warm = time.time() - t0
+    if os.environ.get("RL_PROFILE_STEP"):
+        # one step between cudaProfilerStart/Stop, for ncu --profile-from-start off:
+        # the compile, autotuning and warm-ups stay out of the profile
+        torch.cuda.profiler.start()
+        step()
+        torch.cuda.synchronize()
+        torch.cuda.profiler.stop()
     torch.cuda.reset_peak_memory_stats()
     a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
     a.record()
