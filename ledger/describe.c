@@ -149,6 +149,7 @@ static const char *const modifiers[] = {
 	"bigger", "smaller", "tuned", "matrix", "dead", "plain", "current", "initial", "peak",
 	"muon", "adam", "larger", "wider", "deeper", "narrower", "shallower",
 	"final", /* "remove final logit cap": the cap on the final logits */
+	"default", /* "Double the default model depth from one … to two" */
 	NULL
 };
 /* A name we do not know that starts with one of these compares rather
@@ -270,6 +271,8 @@ static const struct desc_name {
 	{ "gradient accumulation", "grad_accum_steps", 0 }, { "accum steps", "grad_accum_steps", 0 },
 	{ "muon warmup", "muon_momentum_warmup_steps", 0 },
 	{ "muon ramp", "muon_momentum_warmup_steps", 0 },
+	/* round 11: where a momentum warmup starts (momentum_ramp reads it) */
+	{ "muon momentum start", "muon_momentum_start", 0 },
 };
 
 /* desc.* spellings that carry their value ("constant WD": the schedule). */
@@ -958,6 +961,43 @@ static int spelled_count(const char *w)
 	return -1;
 }
 
+/* Round 11: a fraction spelled out ("half", "three-quarters",
+ * "five-eighths") as the digits write it ("1/2", "3/4", "5/8"; kept as
+ * written, as "1/4" is), into buf; -1 for any other word. */
+static int spelled_fraction(const char *w, char *buf, size_t n)
+{
+	static const struct { const char *whole; int den; } parts[] = {
+		{ "half", 2 }, { "halves", 2 }, { "third", 3 }, { "thirds", 3 },
+		{ "quarter", 4 }, { "quarters", 4 }, { "fifth", 5 }, { "fifths", 5 },
+		{ "eighth", 8 }, { "eighths", 8 },
+	};
+	const char *part = strrchr(w, ' ');
+	int num = 1;
+	if (part) { /* "three quarters": the tokenizer reads the hyphen as a space */
+		char head[16];
+		size_t k = (size_t)(part - w);
+		if (k >= sizeof(head))
+			return -1;
+		memcpy(head, w, k);
+		head[k] = '\0';
+		if ((num = spelled_count(head)) < 1 || strchr(head, ' '))
+			return -1;
+		part++;
+	} else {
+		part = w;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(parts); i++) {
+		int plural = part[strlen(part) - 1] == 's';
+		if (strcmp(part, parts[i].whole) || plural != (num > 1))
+			continue; /* "one half", "three quarters": the number agrees */
+		if (num >= parts[i].den)
+			return -1; /* a fraction of a whole, not more */
+		snprintf(buf, n, "%d/%d", num, parts[i].den);
+		return 0;
+	}
+	return -1;
+}
+
 /* How many letters and digits w has. */
 static int alnum_count(const char *w)
 {
@@ -1019,6 +1059,13 @@ static int value_at(const struct reader *r, int p, int end, const char *var, int
 		}
 		if (!strcmp(var, "desc.short_window") && share_of_context(r, t))
 			return slice_value(buf, n, r->text + t->a, t->b - t->a); /* "seq_len/4", as written */
+		/* "from half to three-quarters of the context": only where a
+		 * range or a share says it is a value ("half precision" is not,
+		 * and "reduce X to half" halves X) */
+		if ((word_is(r, p - 1, end, "from") || word_is(r, p + 1, end, "of") ||
+		     (word_is(r, p - 1, end, "to") && word_is(r, p - 3, end, "from"))) && !(d && d->type != VAR_NUMBER) &&
+		    !spelled_fraction(t->w, buf, n))
+			return 0;
 		if (is_fraction(r, t) && !(d && (d->type == VAR_CHOICE || d->type == VAR_STRING ||
 						  d->type == VAR_BOOL))) {
 			return slice_value(buf, n, r->text + t->a, t->b - t->a); /* "1/4", as written */
@@ -1241,11 +1288,32 @@ static int lr_of_part(const struct reader *r, int p, int end, struct name *nm)
 
 static int constant_name(const struct reader *r, int p);
 
+/* Round 11: "documents per Adam update", "sequences per step": the
+ * sequences one optimizer step takes, the device batch (the README's
+ * name for it); its length, or 0. */
+static int per_update_batch(const struct reader *r, int p, int end, struct name *nm)
+{
+	static const char *const seqs[] = { "documents", "docs", "sequences", "samples", NULL };
+	static const char *const step[] = { "update", "step", NULL };
+	if (!word_in(r, p, end, seqs) || !word_is(r, p + 1, end, "per"))
+		return 0;
+	for (int q = p + 2; q < p + 5; q++)
+		if (word_in(r, q, end, step)) {
+			memset(nm, 0, sizeof(*nm));
+			snprintf(nm->var, sizeof(nm->var), "train.device_batch_size");
+			nm->known = 1;
+			return q + 1 - p;
+		} else if (at(r, q, end)->k != K_WORD || in_list(at(r, q, end)->w, stop_words)) {
+			return 0;
+		}
+	return 0;
+}
+
 static int lookup_known(const struct reader *r, int p, int end, struct name *nm)
 {
 	char words[400];
 	int lp = lr_of_part(r, p, end, nm);
-	if (lp)
+	if (lp || (lp = per_update_batch(r, p, end, nm)))
 		return lp;
 	for (int k = 4; k >= 1; k--) {
 		if (p + k > end || join_words(r, p, p + k, words, sizeof(words)))
@@ -1410,11 +1478,20 @@ static int unknown_name(const struct reader *r, int p, int q, struct name *nm)
 	memset(nm, 0, sizeof(*nm));
 	desc_slug(words, nm->var, sizeof(nm->var));
 	/* one name per concept: "x0_lambdas learning rate multiplier" and
-	 * "x0_lambdas LR multiplier" coin the same knob */
-	char *lr;
-	while ((lr = strstr(nm->var, "learning_rate")) != NULL) {
-		lr[1] = 'r';
-		memmove(lr + 2, lr + strlen("learning_rate"), strlen(lr + strlen("learning_rate")) + 1);
+	 * "x0_lambdas LR multiplier" coin the same knob; round 11: so do an
+	 * init and its spread spelled out ("initialization standard
+	 * deviation" is "init_std") */
+	static const struct { const char *spelled, *as; } shorter[] = {
+		{ "learning_rate", "lr" }, { "standard_deviation", "std" },
+		{ "initialization", "init" }, { "initialisation", "init" },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(shorter); i++) {
+		char *at_w;
+		size_t k = strlen(shorter[i].spelled), a = strlen(shorter[i].as);
+		while ((at_w = strstr(nm->var, shorter[i].spelled)) != NULL) {
+			memcpy(at_w, shorter[i].as, a);
+			memmove(at_w + a, at_w + k, strlen(at_w + k) + 1);
+		}
 	}
 	return 0;
 }
@@ -1637,6 +1714,70 @@ static const char *const part_nouns[] = {
 static int for_part_at(const struct reader *r, int q, int end, const char *var);
 static int part_knob_at(const struct reader *r, int q, int end, const char *knob, char *var, size_t n);
 
+/* A momentum, at most 1 and more than 0. */
+static int momentum_like(const char *v)
+{
+	char *e;
+	double x = v ? strtod(v, &e) : 0;
+	return v && e != v && !*e && x > 0 && x < 1;
+}
+
+/* Round 11: "Muon momentum warmup 0.85 -> 0.95 [over 300 steps]", "Muon
+ * momentum warmup from 0.90 instead of 0.88": the values of a momentum
+ * warmup are momenta, and the one it starts from is the knob changed
+ * (the README's desc.muon_momentum_start; the end is the momentum the
+ * run had, autoresearch's 0.95); "over N steps" after them is the
+ * warmup's length. A pair ramps from its first value, one value after
+ * "from" is the start, anything else is not sure: nothing. Returns the
+ * tokens taken from p. */
+static int momentum_ramp(struct reader *r, const char *old_val, const char *new_val, int p, int q,
+			 int end)
+{
+	struct name start = { .var = "desc.muon_momentum_start", .known = 1 };
+	struct name steps = { .var = "desc.muon_momentum_warmup_steps", .known = 1 };
+	const char *from = NULL, *was = NULL;
+	char old[96], n[40];
+	int extra = 0;
+	if (old_val && new_val && momentum_like(old_val) && momentum_like(new_val) &&
+	    strtod(old_val, NULL) < strtod(new_val, NULL)) {
+		from = old_val; /* the ramp's two ends */
+	} else if (!old_val && momentum_like(new_val) && word_is(r, q - 2, end, "from")) {
+		from = new_val;
+		if ((extra = take_old(r, q, end, start.var, old, sizeof(old))) && momentum_like(old))
+			was = old; /* "from 0.90 instead of 0.88" */
+	}
+	if (!from)
+		return q - p;
+	emit(r, &start, was, from, p, q + extra);
+	q += extra;
+	if (word_is(r, q, end, "over") && at(r, q + 1, end)->k == K_NUM &&
+	    word_in(r, q + 2, end, step_units) && !number_value(at(r, q + 1, end)->w, steps.var, n, sizeof(n))) {
+		emit(r, &steps, NULL, n, q, q + 3); /* "over 500 steps" */
+		q += 3;
+	}
+	return q - p;
+}
+
+static int is_to(const struct reader *r, int p, int end);
+
+/* The parenthesis t read as a momentum warmup's "a -> b over N steps"
+ * and nothing else; 1 when it was. */
+static int paren_ramp(struct reader *r, const struct tok *t)
+{
+	struct reader in;
+	char a[96], b[96];
+	int got = 0, before = r->out->n;
+	reader_open(&in, r, t);
+	int n = in.tk.n;
+	if ((n == 3 || (n == 6 && word_is(&in, 3, n, "over"))) && is_to(&in, 1, n) &&
+	    !value_at(&in, 0, n, "desc.muon_momentum_start", 0, a, sizeof(a)) &&
+	    !value_at(&in, 2, n, "desc.muon_momentum_start", 0, b, sizeof(b)))
+		momentum_ramp(&in, a, b, 0, 3, n);
+	got = r->out->n > before;
+	reader_close(&in);
+	return got;
+}
+
 static int finish(struct reader *r, const struct name *nm, const char *old_val,
 		  const char *new_val, int p, int q, int end)
 {
@@ -1663,8 +1804,11 @@ static int finish(struct reader *r, const struct name *nm, const char *old_val,
 		}
 	if (new_val && restated_at(r, q, end))
 		return q + 1 - p; /* taken, and nothing changed */
-	if (counts_steps(nm->var) && (fractional(old_val) || fractional(new_val)))
-		return q - p; /* "momentum warmup 0.85 -> 0.95": momenta, not a step count */
+	if (counts_steps(nm->var) && (fractional(old_val) || fractional(new_val))) {
+		if (!strcmp(nm->var, "desc.muon_momentum_warmup_steps"))
+			return momentum_ramp(r, old_val, new_val, p, q, end);
+		return q - p; /* "warmup steps 0.85 -> 0.95": no step count */
+	}
 	if (strstr(nm->var, "momentum") && !counts_steps(nm->var) &&
 	    (word_is(r, p - 1, end, "constant") || word_is(r, p - 1, end, "fixed"))) {
 		/* "constant Muon momentum 0.95": the value stays, its warmup went
@@ -1969,6 +2113,27 @@ static int own_unit(const struct reader *r, int p, int end, const char *var)
 	return 0;
 }
 
+/* Round 11: the noun a count of var is told in, after the count: "from
+ * six documents to eight" (sequences of a batch), "from one transformer
+ * block to two" (layers), "from 300 steps to 80 steps". Tokens taken, 0
+ * when the word at p is no such noun. */
+static int count_noun(const struct reader *r, int p, int end, const char *var)
+{
+	static const char *const layers[] = { "layers", "layer", "blocks", "block", NULL };
+	static const char *const seqs[] = { "documents", "document", "docs", "sequences",
+					    "samples", "rows", NULL };
+	static const char *const heads[] = { "heads", "head", NULL };
+	if (!strcmp(var, "model.depth")) {
+		int t = word_is(r, p, end, "transformer");
+		return word_in(r, p + t, end, layers) ? t + 1 : 0;
+	}
+	if (!strcmp(var, "train.total_batch_size") || !strcmp(var, "train.device_batch_size"))
+		return word_in(r, p, end, seqs); /* batch_var: under 4096, sequences */
+	if (!strcmp(var, "model.heads") || !strcmp(var, "desc.n_kv_head"))
+		return word_in(r, p, end, heads);
+	return counts_steps(var) && word_in(r, p, end, step_units);
+}
+
 /* "MoE MLP: 4 experts", "heads: 4 experts": a number followed by a
  * plural noun that is neither a name nor a unit of var counts that noun,
  * not var (round 9: "Sparse MoE MLP: 4 half-sized SwiGLU experts" was an
@@ -2147,6 +2312,15 @@ static int name_forms(struct reader *r, const struct name *nm, int p, int q, int
 	int rel = word_is(r, q, end, "to") && at(r, q + 1, end)->k != K_SEP ? relative_at(r, q + 2, end) : 0;
 	if (rel && (known || licensed))
 		return finish(r, nm, NULL, NULL, p, q + 2 + rel, end);
+	/* "from six documents to eight", "from 300 steps to 80 steps": each
+	 * count in what it counts */
+	int u = known ? count_noun(r, a + 1, end, var) : 0;
+	if (u && VAL(a, v.a, v.ra) && is_to(r, a + 1 + u, end) && VAL(a + 2 + u, v.b, v.rb)) {
+		int e = a + 3 + u;
+		e += count_noun(r, e, end, var);
+		if (boundary(r, e, end))
+			return finish(r, nm, SIDE(v.a, v.ra), SIDE(v.b, v.rb), p, e, end);
+	}
 	/* [from] a (to | ->) b [-> c …] */
 	if (VAL(a, v.a, v.ra) && is_to(r, a + 1, end) && VAL(a + 2, v.b, v.rb) &&
 	    (known || from || at(r, a + 1, end)->k == K_ARROW || at(r, a, end)->k == K_NUM) &&
@@ -2169,6 +2343,9 @@ static int name_forms(struct reader *r, const struct name *nm, int p, int q, int
 		 * which one it came from is not sure */
 		return finish(r, nm, e > a + 3 ? NULL : SIDE(v.a, v.ra), SIDE(v.b, v.rb), p, e, end);
 	}
+	/* "from 0.90 instead of 0.88": the new value, then the old (finish) */
+	if (from && VAL(a, v.a, v.ra) && word_is(r, a + 1, end, "instead") && word_is(r, a + 2, end, "of"))
+		return finish(r, nm, NULL, SIDE(v.a, v.ra), p, a + 1, end);
 	/* (= | :) a [-> b] */
 	if ((t->k == K_EQ || t->k == K_COLON) && at(r, q + 1, end)->k == K_NUM &&
 	    counts_other(r, q + 2, end, var))
@@ -2206,6 +2383,9 @@ static int name_forms(struct reader *r, const struct name *nm, int p, int q, int
 				e++; /* "to cosine schedule instead of linear": the old side follows */
 		return finish(r, nm, NULL, SIDE(v.b, v.rb), p, e, end);
 	}
+	/* "Muon momentum warmup (0.7->0.95 over 500 steps)": a ramp, as unbracketed */
+	if (!strcmp(var, "desc.muon_momentum_warmup_steps") && t->k == K_PAREN && paren_ramp(r, t))
+		return q + 1 - p;
 	/* [verb] name (a to b) */
 	int with_after = at(r, q + 1, end)->k == K_SEP && at(r, q + 1, end)->sep == SEP_WITH;
 	if ((licensed || known) && t->k == K_PAREN && !with_after && !paren_range(r, t, var, loose, &v))

@@ -692,7 +692,10 @@ static void test_round4(void)
 	expect("infer-4.40", "label smoothing 0.1", "desc.label_smoothing:~>0.1");
 	/* a remark between the two values; a step count with a fraction is no step count */
 	expect("infer-4.41", "matrix lr 0.04 (best so far) -> 0.05", "optim.matrix_lr:0.04>0.05");
-	expect("infer-4.42", "muon momentum warmup 0.85 -> 0.95 over 300 steps", "");
+	/* round 11: the README's labels read the ramp's start and length
+	 * (desc.muon_momentum_start, pengqianhan-3090); round 4 refused it */
+	expect("infer-4.42", "muon momentum warmup 0.85 -> 0.95 over 300 steps",
+	       "desc.muon_momentum_start:~>0.85|desc.muon_momentum_warmup_steps:~>300");
 	expect("infer-4.43", "muon momentum warmup steps 300 -> 500", "desc.muon_momentum_warmup_steps:300>500");
 	expect("infer-4.44", "depth 8, 300s", "model.depth:~>8");
 	/* a parenthesis that plans or reports a failure sets nothing */
@@ -1289,6 +1292,49 @@ static void test_round10(void)
 	expect("infer-r10.81", "MLP 4x -> 3x", "model.mlp_ratio:4>3");
 }
 
+/* Round 11 (infer-r11.*): general grammar in place of one file's
+ * spellings (docs/ingest.md, "Round 11"). */
+static void test_round11(void)
+{
+	/* a momentum warmup's values are momenta: the start is the knob */
+	expect("infer-r11.1", "Muon momentum warmup 0.8 -> 0.95 over 200 steps",
+	       "desc.muon_momentum_start:~>0.8|desc.muon_momentum_warmup_steps:~>200");
+	expect("infer-r11.2", "longer momentum warmup (0.85->0.95 over 600 steps)",
+	       "desc.muon_momentum_start:~>0.85|desc.muon_momentum_warmup_steps:~>600");
+	expect("infer-r11.3", "start the Muon momentum warmup from 0.9 instead of 0.85",
+	       "desc.muon_momentum_start:0.85>0.9");
+	expect("infer-r11.4", "muon momentum warmup 0.95 -> 0.85", ""); /* down: not a ramp */
+	expect("infer-r11.5", "muon momentum warmup 0.9", "");          /* start or end: not sure */
+	expect("infer-r11.6", "depth from 6 instead of 8", "model.depth:8>6");
+	/* a count told in what it counts */
+	expect("infer-r11.7", "raise depth from eight layers to ten", "model.depth:8>10");
+	expect("infer-r11.8", "grow the model from two transformer blocks to three blocks",
+	       "");                                           /* "the model" names no depth */
+	expect("infer-r11.9", "model depth from two transformer blocks to three",
+	       "model.depth:2>3");
+	expect("infer-r11.10", "lower the batch size from 16 sequences to 12", "train.device_batch_size:16>12");
+	expect("infer-r11.11", "heads from 4 heads to 6 heads", "model.heads:4>6");
+	expect("infer-r11.12", "Muon momentum warmup from 300 steps to 150 steps so it ends sooner",
+	       "desc.muon_momentum_warmup_steps:300>150");
+	expect("infer-r11.13", "depth from 8 experts to 10", ""); /* another noun: another count */
+	expect("infer-r11.14", "Halve the sequences per optimizer step from 32 to 16",
+	       "train.device_batch_size:32>16");
+	expect("infer-r11.15", "Raise the default depth from four to five", "model.depth:4>5");
+	/* fractions spelled out, where a range or a share makes them values */
+	expect("infer-r11.16", "grow the short window from a third of the context to half", "");
+	expect("infer-r11.17", "short window from half to two-thirds of the context",
+	       "desc.short_window:1/2>2/3");
+	expect("infer-r11.18", "shorten the short attention window size from three-quarters to half",
+	       "desc.short_window:3/4>1/2");
+	expect("infer-r11.19", "reduce warmdown to half", ""); /* halved, not 1/2 */
+	expect("infer-r11.20", "float16 half precision", "");
+	expect("infer-r11.21", "warmdown from 0.5 to one-quarter", "sched.warmdown_ratio:0.5>1/4");
+	expect("infer-r11.22", "warmdown from 0.5 to five quarters", "");
+	/* an init and its spread spelled out are one name */
+	expect("infer-r11.23", "embedding initialization standard deviation 0.5 -> 1.0",
+	       "desc.embedding_init_std:0.5>1");
+}
+
 /* make fuzz (infer) read one token past the end: a part noun looked for
  * where a name stood last (fuzz/corpus/infer/crash-part-past-end). The read
  * shows under ASan (make SAN=1 test); the result is checked like the
@@ -1341,6 +1387,7 @@ int main(void)
 	test_round8();
 	test_round9();
 	test_round10();
+	test_round11();
 	test_spans();
 	test_prose();
 	test_alias();
