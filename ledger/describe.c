@@ -164,8 +164,10 @@ static const char *const context_words[] = {
 	"same", "at", "after", "on", "than", "vs", "vs.", "worse", "better", "despite", "because",
 	"but", "since", "due", "compared", "during", "while", "for", "still", "then", "so",
 	"which", "confirmed", "kept", "keep", "too",
-	/* "with the current halved TOTAL_BATCH_SIZE=2**19 setup": the setting it had */
-	"current", "proven",
+	/* "with the current halved TOTAL_BATCH_SIZE=2**19 setup": the setting it
+	 * had (round 11: "combined with proven X=a" is read, as the README
+	 * labels it; a value the parent had is dropped by the state) */
+	"current",
 	/* a verdict on the change: "remove logit softcap hurts stability" */
 	"hurts", "hurt", "helps", "helped", "improves", "improved", "degrades", "degraded", "breaks",
 	"broke", "regresses", "regressed", NULL
@@ -619,6 +621,7 @@ struct reader {
 	int first;      /* the first clause's first token */
 	int titled;     /* past "TECHNIQUE:", whose explanation coins no knob */
 	int title_n;    /* changes read before that colon (out->n then) */
+	int last_b;     /* where the text of the change emitted last ends */
 };
 
 /* F_NEG: after a negation ("without", "no"), so a form that reads the
@@ -1603,6 +1606,7 @@ static void emit(struct reader *r, const struct name *nm, const char *old_val,
 	change_list_add_span(r->out, var, old_val, new_val, span);
 	free(span);
 	r->added++;
+	r->last_b = last->b;
 }
 
 /* ---- old values --------------------------------------------------------- */
@@ -2676,9 +2680,15 @@ static int on_hardware(const struct reader *r, int p, int end)
 {
 	if (!word_is(r, p, end, "on"))
 		return 0;
+	/* round 11: a system or a device named by a word ("torch.compile on
+	 * Linux") is where the run ran too */
+	static const char *const systems[] = { "linux", "windows", "macos", "mac", "wsl", "ubuntu",
+					       "mps", "cuda", "rocm", "cpu", "gpu", NULL };
 	const struct tok *t = at(r, p + 1 + word_in(r, p + 1, end, articles), end);
 	if (t->k != K_WORD)
 		return 0;
+	if (in_list(t->w, systems))
+		return 1;
 	for (int i = t->a; i < t->b; i++)
 		if (isdigit((unsigned char)r->text[i]))
 			return 1;
@@ -3114,6 +3124,31 @@ static int p_value_first(struct reader *r, int p, int end)
 	return finish(r, &nm, arrow && !v.ra ? v.a : NULL, v.rb ? NULL : v.b, p, q + k, end);
 }
 
+/* Round 11: "WARMDOWN=0.05 2^17 GPU1": a power of two written as one
+ * (2^13 to 2^24), standing by itself after a change, is autoresearch's
+ * token batch (TOTAL_BATCH_SIZE = 2**19), the README's label; not after
+ * a word, whose value it may be, nor before a name or a result, whose
+ * value it is. */
+static int p_power_batch(struct reader *r, int p, int end)
+{
+	const struct tok *t = at(r, p, end), *before = at(r, p - 1, end);
+	int exp = 0, k = 0;
+	struct name nm;
+	if (t->k != K_NUM || r->added == 0 || before->k == K_WORD || before->k == K_ARROW ||
+	    before->k == K_EQ || before->k == K_COLON)
+		return 0;
+	if (sscanf(t->w, "2^%d%n", &exp, &k) != 1 && sscanf(t->w, "2**%d%n", &exp, &k) != 1)
+		return 0;
+	if (t->w[k] || exp < 13 || exp > 24 || at(r, p + 1, end)->k == K_ARROW ||
+	    known_name(r, p + 1, end, &nm) || p_result_at(r, p + 1, end))
+		return 0;
+	struct name batch = { .var = "train.total_batch_size", .known = 1, .total = 1 };
+	char val[40];
+	if (number_value(t->w, batch.var, val, sizeof(val)))
+		return 0;
+	return finish(r, &batch, NULL, val, p, p + 1, end);
+}
+
 /* "12-layer model", "8-head attention": a count joined to its knob. */
 static int p_hyphen_unit(struct reader *r, int p, int end)
 {
@@ -3267,12 +3302,15 @@ static int p_value_arrow(struct reader *r, int p, int end)
 /* A known name alone: a technique tried ("weight tying"), or a name that
  * carries its value ("flash attention"). alone: not even context words
  * may follow. */
+static int on_hardware(const struct reader *r, int p, int end);
+
 static int p_bare(struct reader *r, int p, int end, int alone)
 {
 	struct name nm;
 	int k = known_name(r, p, end, &nm);
-	if (!k || !boundary(r, p + k, end) || (alone && word_in(r, p + k, end, context_words)))
-		return 0; /* "VE on all layers" is about VE, not VE itself */
+	if (!k || !boundary(r, p + k, end) ||
+	    (alone && word_in(r, p + k, end, context_words) && !on_hardware(r, p + k, end)))
+		return 0; /* "VE on all layers" is about VE, not VE itself; "… on H100" is where */
 	if (nm.implied)
 		return finish(r, &nm, NULL, nm.implied, p, p + k, end);
 	if (!strcmp(nm.var, "impl.compile_mode") && alone && str_starts_with(at(r, p, end)->w, "torch"))
@@ -3439,7 +3477,7 @@ static int production(struct reader *r, int p, int end, struct clause *cs)
 		return n;
 	if (cs->flags & F_WITH)
 		return 0;
-	if ((n = p_value_first(r, p, end)) || (n = p_unit(r, p, end)) ||
+	if ((n = p_value_first(r, p, end)) || (n = p_unit(r, p, end)) || (n = p_power_batch(r, p, end)) ||
 	    (start && (n = p_layers(r, p, end))) ||
 	    (start && (r->first == cs->start || cs->listed) && (n = p_valueword(r, p, end))) ||
 	    (start && (r->first == cs->start || cs->listed) && (n = p_bare(r, p, end, 1))) ||
@@ -3565,10 +3603,60 @@ static int versus_at(const struct reader *r, int a, int b)
 	       v + 2 == b ? v - a : 0;
 }
 
+/* Round 11: "GQA KV_GROUPS=2 (3 kv heads)": a knob coined from an
+ * identifier, then a parenthesis right after it that states a known
+ * knob's value, a knob whose name shares a word with it, say one setting
+ * twice; the known name is the one the corpus uses (README:
+ * desc.n_kv_head), so the coined one goes ("FOO_BAR=2 (depth 8)" keeps
+ * both). */
+/* 1 when the names of keys a and b (past their dots) share a word of two
+ * letters or more ("desc.kv_groups", "desc.n_kv_head": kv). */
+static int share_a_word(const char *a, const char *b)
+{
+	char wa[96];
+	const char *da = strchr(a, '.'), *db = strchr(b, '.');
+	snprintf(wa, sizeof(wa), "%s", da ? da + 1 : a);
+	b = db ? db + 1 : b;
+	for (char *save = NULL, *w = strtok_r(wa, "_", &save); w; w = strtok_r(NULL, "_", &save)) {
+		size_t k = strlen(w);
+		for (const char *h = b; k >= 2 && (h = strstr(h, w)) != NULL; h += k)
+			if ((h == b || h[-1] == '_') && (h[k] == '_' || !h[k]))
+				return 1;
+	}
+	return 0;
+}
+
+static void drop_coined_restated(struct reader *r, int coined, int n0)
+{
+	if (coined < 0 || r->out->n <= n0)
+		return;
+	int known = 0;
+	for (int i = n0; i < r->out->n; i++)
+		known |= describe_name_known(r->out->v[i].var) &&
+			 share_a_word(r->out->v[i].var, r->out->v[coined].var);
+	if (!known)
+		return;
+	struct change *c = &r->out->v[coined];
+	free(c->var);
+	free(c->old_val);
+	free(c->new_val);
+	free(c->span);
+	memmove(c, c + 1, sizeof(*c) * (size_t)(r->out->n - coined - 1));
+	r->out->n--;
+}
+
 static void read_paren(struct reader *r, const struct tok *t)
 {
 	if (r->depth >= 2)
 		return;
+	/* the change just before, when it is a coined identifier's */
+	int n0 = r->out->n, coined = -1;
+	int gap = r->last_b;
+	while (gap < t->a && isspace((unsigned char)r->text[gap]))
+		gap++;
+	if (n0 > 0 && gap == t->a && r->last_b > 0 &&
+	    !describe_name_known(r->out->v[n0 - 1].var))
+		coined = n0 - 1;
 	struct reader in;
 	reader_open(&in, r, t);
 	for (int a = 0, b; a < in.tk.n; a = b + 1) {
@@ -3590,6 +3678,7 @@ static void read_paren(struct reader *r, const struct tok *t)
 	}
 	r->added += in.added;
 	reader_close(&in);
+	drop_coined_restated(r, coined, n0);
 }
 
 static void new_clause(struct clause *cs, int start, const struct tok *sep, int base, int added)

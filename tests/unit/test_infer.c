@@ -1333,6 +1333,23 @@ static void test_round11(void)
 	/* an init and its spread spelled out are one name */
 	expect("infer-r11.23", "embedding initialization standard deviation 0.5 -> 1.0",
 	       "desc.embedding_init_std:0.5>1");
+	/* a bare power of two after a change is the token batch */
+	expect("infer-r11.24", "DEPTH=6 2^18 second GPU", "model.depth:~>6|train.total_batch_size:~>262144");
+	expect("infer-r11.25", "matrix lr 0.05, 2**17", "optim.matrix_lr:~>0.05|train.total_batch_size:~>131072");
+	expect("infer-r11.26", "2^17", "");                       /* nothing changed before it */
+	expect("infer-r11.27", "depth 8 2^4", "model.depth:~>8"); /* 16 tokens: no batch */
+	expect("infer-r11.28", "depth 8 2^17 vocab", "model.depth:~>8|model.vocab_size:~>131072");
+	expect("infer-r11.29", "depth 8 2^17 tok/s", "model.depth:~>8");
+	/* "proven" settings are read; the state drops what the parent had */
+	expect("infer-r11.30", "depth 6, combined with proven MATRIX_LR=0.05 settings",
+	       "model.depth:~>6|optim.matrix_lr:~>0.05");
+	expect("infer-r11.31", "depth 6 with the current TOTAL_BATCH_SIZE=2**18 setup", "model.depth:~>6");
+	/* where the run ran */
+	expect("infer-r11.32", "torch.compile on Windows (no gain)", "impl.compile_mode:~>~");
+	expect("infer-r11.33", "weight tying on Linux", "desc.weight_tying:~>true");
+	/* a coined identifier restated by a known knob of its words */
+	expect("infer-r11.34", "MQA KV_HEADS_NUM=1 (1 kv heads)", "desc.n_kv_head:~>1");
+	expect("infer-r11.35", "FOO_BAR=2 (depth 8)", "desc.foo_bar:~>2|model.depth:~>8");
 }
 
 /* make fuzz (infer) read one token past the end: a part noun looked for
