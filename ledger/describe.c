@@ -1035,12 +1035,33 @@ static int share_of_context(const struct reader *r, const struct tok *t)
 	return in_list(head, whole);
 }
 
+/* Round 11: a duration's unit written as a word after its number ("5
+ * min", "300 seconds", "1 hour"): seconds per unit, 0 for any other word. */
+static double time_unit(const struct reader *r, int p, int end)
+{
+	static const char *const minutes[] = { "min", "mins", "minute", "minutes", NULL };
+	static const char *const seconds[] = { "s", "sec", "secs", "second", "seconds", NULL };
+	static const char *const hours[] = { "h", "hr", "hrs", "hour", "hours", NULL };
+	return word_in(r, p, end, minutes) ? 60 : word_in(r, p, end, seconds) ? 1
+	       : word_in(r, p, end, hours) ? 3600 : 0;
+}
+
 static int value_at(const struct reader *r, int p, int end, const char *var, int loose,
 		    char *buf, size_t n)
 {
 	const struct tok *t = at(r, p, end);
 	int is_desc = str_starts_with(var, "desc.");
 	const struct var_def *d = varreg_find(var);
+	double per = t->k == K_NUM ? time_unit(r, p + 1, end) : 0, secs;
+	char unit[8];
+	if (per && strcmp(var, "train.time_budget_s"))
+		return -1; /* "warmup 5 min": a duration, no value of var */
+	if (per) { /* "time budget 5 min": in seconds */
+		if (num_parse(t->w, &secs, unit) || unit[0])
+			return -1;
+		format_number(secs * per, buf, n);
+		return 0;
+	}
 	switch (t->k) {
 	case K_NUM:
 		if (word_is(r, p + 1, end, "percent") && !strpbrk(t->w, "%kKMBxXLwd")) {
@@ -1056,6 +1077,12 @@ static int value_at(const struct reader *r, int p, int end, const char *var, int
 	case K_WORD:
 		if (!word_value(r, t, var, buf, n))
 			return 0;
+		if (spelled_count(t->w) > 0 && at(r, p + 1, end)->k == K_WORD) {
+			char two[64];
+			snprintf(two, sizeof(two), "%s %s", t->w, at(r, p + 1, end)->w);
+			if (!spelled_fraction(two, buf, n))
+				return -1; /* "three quarters": a share, not three */
+		}
 		if (d && d->type == VAR_INT && spelled_count(t->w) > 0) {
 			snprintf(buf, n, "%d", spelled_count(t->w)); /* "heads from four to eight" */
 			return 0;
@@ -2106,11 +2133,15 @@ static int paren_range(const struct reader *r, const struct tok *t, const char *
 
 /* A word at p that is var's own unit ("batch 64K tokens", "seq len 512
  * tokens"): part of the value, not a result. */
+static double time_unit(const struct reader *r, int p, int end);
+
 static int own_unit(const struct reader *r, int p, int end, const char *var)
 {
 	static const char *const tokens[] = { "tokens", "tok", "toks", NULL };
 	if (!strcmp(var, "train.total_batch_size") || !strcmp(var, "model.seq_len"))
 		return word_in(r, p, end, tokens) && boundary(r, p + 1, end);
+	if (!strcmp(var, "train.time_budget_s")) /* "time budget 10 minutes" */
+		return time_unit(r, p, end) > 0 && boundary(r, p + 1, end);
 	/* "Muon momentum warmup 100 steps": a knob that counts steps, in its unit */
 	if (counts_steps(var))
 		return word_in(r, p, end, step_units) && boundary(r, p + 1, end);
@@ -2135,6 +2166,8 @@ static int count_noun(const struct reader *r, int p, int end, const char *var)
 		return word_in(r, p, end, seqs); /* batch_var: under 4096, sequences */
 	if (!strcmp(var, "model.heads") || !strcmp(var, "desc.n_kv_head"))
 		return word_in(r, p, end, heads);
+	if (!strcmp(var, "train.time_budget_s"))
+		return time_unit(r, p, end) > 0; /* "from 5 min to 10 min" */
 	return counts_steps(var) && word_in(r, p, end, step_units);
 }
 
@@ -2319,9 +2352,18 @@ static int name_forms(struct reader *r, const struct name *nm, int p, int q, int
 	/* "from six documents to eight", "from 300 steps to 80 steps": each
 	 * count in what it counts */
 	int u = known ? count_noun(r, a + 1, end, var) : 0;
+	if (u && (word_is(r, a + 1 + u, end, "down") || word_is(r, a + 1 + u, end, "up")))
+		u++; /* "from 12 layers down to 10" */
 	if (u && VAL(a, v.a, v.ra) && is_to(r, a + 1 + u, end) && VAL(a + 2 + u, v.b, v.rb)) {
-		int e = a + 3 + u;
-		e += count_noun(r, e, end, var);
+		int e = a + 3 + u, ub = count_noun(r, e, end, var);
+		double secs;
+		char unit[8];
+		if (!ub && !strcmp(var, "train.time_budget_s")) { /* "from 5 minutes to 10": a's unit */
+			if (num_parse(at(r, a + 2 + u, end)->w, &secs, unit) || unit[0])
+				return 0;
+			format_number(secs * time_unit(r, a + 1, end), v.b, sizeof(v.b));
+		}
+		e += ub;
 		if (boundary(r, e, end))
 			return finish(r, nm, SIDE(v.a, v.ra), SIDE(v.b, v.rb), p, e, end);
 	}
@@ -3104,9 +3146,11 @@ static int p_value_first(struct reader *r, int p, int end)
 		return finish(r, &nm, v.ra ? NULL : v.a, v.rb ? NULL : v.b, p, q + k + 2 + k2, end);
 	}
 	struct name next;
+	/* round 11: "3 layers x 192 dim", "8 heads × 64": a shape's sides */
+	int by = word_is(r, q + k, end, "x") || word_is(r, q + k, end, "\xc3\x97");
 	if (!boundary(r, q + k, end) && !word_is(r, q + k, end, "instead") &&
 	    !word_is(r, q + k, end, "of") && !starts_assignment(r, q + k, end) &&
-	    !(at(r, q + k, end)->k == K_NUM && known_name(r, q + k + 1, end, &next)))
+	    !(at(r, q + k + by, end)->k == K_NUM && known_name(r, q + k + by + 1, end, &next)))
 		return 0; /* "10 layers 640 dim": pairs in a row, each value before its name */
 	static const char *const step_words[] = { "more", "fewer", "less", "extra", "additional", NULL };
 	static const char *const step_verbs[] = { "add", "added", "adding", "remove", "removed", "removing",

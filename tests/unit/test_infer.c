@@ -1350,6 +1350,17 @@ static void test_round11(void)
 	/* a coined identifier restated by a known knob of its words */
 	expect("infer-r11.34", "MQA KV_HEADS_NUM=1 (1 kv heads)", "desc.n_kv_head:~>1");
 	expect("infer-r11.35", "FOO_BAR=2 (depth 8)", "desc.foo_bar:~>2|model.depth:~>8");
+	/* a duration's unit as a word */
+	expect("infer-r11.36", "time budget 5 min -> 10 min", "train.time_budget_s:300>600");
+	expect("infer-r11.37", "time budget from 5 minutes to 10", "train.time_budget_s:300>600");
+	expect("infer-r11.38", "TIME_BUDGET 10 minutes", "train.time_budget_s:~>600");
+	expect("infer-r11.39", "warmup 5 min", ""); /* was desc.warmup_steps 5 */
+	/* "three quarters" is a share, not three */
+	expect("infer-r11.40", "reduce depth to three quarters", "");
+	expect("infer-r11.41", "heads from four to eight", "model.heads:4>8");
+	/* a shape's sides joined by "x" */
+	expect("infer-r11.42", "4 layers x 256 dim", "model.depth:~>4|model.dim:~>256");
+	expect("infer-r11.43", "depth from 12 layers down to 10", "model.depth:12>10");
 }
 
 /* make fuzz (infer) read one token past the end: a part noun looked for
