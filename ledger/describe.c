@@ -1488,8 +1488,10 @@ static int unknown_name(const struct reader *r, int p, int q, struct name *nm)
 			alpha |= isalpha((unsigned char)*c);
 		if (!alpha || in_list(w, stop_words) || in_list(w, context_words) || in_list(w, verbs) ||
 		    in_list(w, not_knob_words) || (i == p && in_list(w, result_words)) ||
-		    find_value_word(w, NULL))
-			return -1; /* "ReLU^2 -> …" names a value, not a knob */
+		    find_value_word(w, NULL) ||
+		    (i > p && r->tk.t[i].b - r->tk.t[i].a >= 2 && is_window_pattern(&r->tk.t[i], r->text)))
+			return -1; /* "ReLU^2 -> …" names a value, not a knob; round 11:
+				    * "windows SSSL -> SL" names no "windows_sssl" */
 	}
 	/* "HD=64", "DBS 32->64", "d_c=384": three letters or fewer are an
 	 * abbreviation, which names no knob we could tell from another (the
@@ -3624,6 +3626,11 @@ static void read_piece(struct reader *in, int a, int b)
 		int had = 0;
 		for (int i = 0; i < out->n && !ch->old_val && !ch->new_val; i++)
 			had |= !strcmp(out->v[i].var, ch->var); /* a stated value stays (emit) */
+		/* round 11: "depth 8 -> 10 (10 layers)": the parenthesis says the
+		 * new value again, without the old side the text gave */
+		for (int i = 0; i < out->n && !ch->old_val && ch->new_val; i++)
+			had |= !strcmp(out->v[i].var, ch->var) && out->v[i].new_val &&
+			       !strcmp(out->v[i].new_val, ch->new_val);
 		/* "WARMUP_RATIO 0.05->0.02 (shorter warmup from 76->30 steps)" */
 		if (!had && !restates_in_other_unit(out, ch->var))
 			change_list_add_span(out, ch->var, ch->old_val, ch->new_val, ch->span);

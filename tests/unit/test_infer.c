@@ -1361,6 +1361,12 @@ static void test_round11(void)
 	/* a shape's sides joined by "x" */
 	expect("infer-r11.42", "4 layers x 256 dim", "model.depth:~>4|model.dim:~>256");
 	expect("infer-r11.43", "depth from 12 layers down to 10", "model.depth:12>10");
+	/* a window pattern is a value, never a word of a coined name */
+	expect("infer-r11.44", "windows SSSL -> SL (more long layers)", "model.window_pattern:SSSL>SL");
+	expect("infer-r11.45", "attn windows SSLL -> SSSL", "model.window_pattern:SSLL>SSSL");
+	/* a parenthesis saying the new value again keeps the old side */
+	expect("infer-r11.46", "depth 8 -> 10 (10 layers)", "model.depth:8>10");
+	expect("infer-r11.47", "warmup 0 -> 0.05 (5% warmup)", "sched.warmup_ratio:0>0.05");
 }
 
 /* make fuzz (infer) read one token past the end: a part noun looked for
