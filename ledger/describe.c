@@ -150,6 +150,7 @@ static const char *const modifiers[] = {
 	"muon", "adam", "larger", "wider", "deeper", "narrower", "shallower",
 	"final", /* "remove final logit cap": the cap on the final logits */
 	"default", /* "Double the default model depth from one … to two" */
+	"model",   /* "model depth 8 -> 6" was desc.model_depth: the model's is the knob */
 	NULL
 };
 /* A name we do not know that starts with one of these compares rather

@@ -1367,6 +1367,10 @@ static void test_round11(void)
 	/* a parenthesis saying the new value again keeps the old side */
 	expect("infer-r11.46", "depth 8 -> 10 (10 layers)", "model.depth:8>10");
 	expect("infer-r11.47", "warmup 0 -> 0.05 (5% warmup)", "sched.warmup_ratio:0>0.05");
+	/* "model" before a registry name is that knob */
+	expect("infer-r11.48", "model depth 8 -> 6", "model.depth:8>6"); /* was desc.model_depth */
+	expect("infer-r11.49", "reduce model depth", "model.depth:~>~");
+	expect("infer-r11.50", "model size 8 -> 6", "");
 }
 
 /* make fuzz (infer) read one token past the end: a part noun looked for
