@@ -1346,6 +1346,10 @@ static int lookup_known(const struct reader *r, int p, int end, struct name *nm)
 	int lp = lr_of_part(r, p, end, nm);
 	if (lp || (lp = per_update_batch(r, p, end, nm)))
 		return lp;
+	/* round 11: "higher LR for embedding" after a multiple ("5x higher …") */
+	for (int skip = 1; skip <= 2 && p + skip < end && in_list(r->tk.t[p + skip - 1].w, modifiers); skip++)
+		if ((lp = lr_of_part(r, p + skip, end, nm)))
+			return skip + lp;
 	for (int k = 4; k >= 1; k--) {
 		if (p + k > end || join_words(r, p, p + k, words, sizeof(words)))
 			continue;
@@ -2474,6 +2478,17 @@ static int name_forms(struct reader *r, const struct name *nm, int p, int q, int
 		return finish(r, nm, SIDE(v.a, v.ra), SIDE(v.b, v.rb), p, q + 4, end);
 	if (known && t->k == K_NUM && own_unit(r, q + 1, end, var) && VAL(q, v.a, v.ra))
 		return finish(r, nm, NULL, SIDE(v.a, v.ra), p, q + 2, end); /* "batch 64K tokens" */
+	/* round 11: "batch six documents per Adam update instead of eight": the
+	 * count in what it counts, then what one optimizer step takes */
+	int cn = known ? count_noun(r, q + 1, end, var) : 0;
+	if (cn && VAL(q, v.a, v.ra)) {
+		struct name per;
+		int e = q + 1 + cn, k = per_update_batch(r, q + 1, end, &per);
+		if (k && !strcmp(per.var, "train.device_batch_size"))
+			e = q + 1 + k;
+		if (boundary(r, e, end) || word_is(r, e, end, "instead"))
+			return finish(r, nm, NULL, SIDE(v.a, v.ra), p, e, end);
+	}
 	if (known && t->k == K_NUM && counts_other(r, q + 1, end, var))
 		return 0; /* "mlp 4 experts" */
 	/* "flash attention 2x faster", "weight tying 1.2x slower": a multiple

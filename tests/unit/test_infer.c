@@ -1371,6 +1371,12 @@ static void test_round11(void)
 	expect("infer-r11.48", "model depth 8 -> 6", "model.depth:8>6"); /* was desc.model_depth */
 	expect("infer-r11.49", "reduce model depth", "model.depth:~>~");
 	expect("infer-r11.50", "model size 8 -> 6", "");
+	/* a count in what it counts after a known name, the old side after it */
+	expect("infer-r11.51", "batch 8 documents per step (was 16)", "train.device_batch_size:16>8");
+	expect("infer-r11.52", "depth 12 layers instead of 8", "model.depth:8>12");
+	/* an LR named by its part after modifiers and a multiple */
+	expect("infer-r11.53", "3x higher LR for the scalars", "optim.scalar_lr:~>~");
+	expect("infer-r11.54", "peak LR for matrix params 0.04", "optim.matrix_lr:~>0.04");
 }
 
 /* make fuzz (infer) read one token past the end: a part noun looked for
