@@ -2032,6 +2032,8 @@ static int value_list_at(const struct reader *r, int p, int end)
 {
 	if (at(r, p, end)->k != K_NUM)
 		return 0;
+	if (word_is(r, p + 1, end, "or") && at(r, p + 2, end)->k == K_NUM)
+		return 1; /* round 11: "depth 6 or 8": two tries, which one ran is unsaid */
 	if (at(r, p + 1, end)->k == K_NUM)
 		return at(r, p + 2, end)->k == K_NUM || word_is(r, p + 2, end, "sweep");
 	for (int i = 1; i <= 3; i += 2) { /* "10, 12, 14": three plain numbers */
@@ -3942,6 +3944,21 @@ static int is_label_word(const char *w, int colon)
 	return letters >= 1 && letters <= 6 && digits >= 1 && !*p && (colon || in_list(prefix, prefixes));
 }
 
+/* Round 11: "KEEP depth 6", "DISCARD depth 6 worse": a decision written
+ * in capitals before the change is a label ("keep depth 6" in lower case
+ * says the setting stays). */
+static int status_label(const struct reader *r, const struct tok *t)
+{
+	static const char *const decisions[] = { "keep", "kept", "discard", "discarded", "crash",
+						 "crashed", "best", "revert", "reverted", NULL };
+	if (t->k != K_WORD || !in_list(t->w, decisions))
+		return 0;
+	for (int i = t->a; i < t->b; i++)
+		if (!isupper((unsigned char)r->text[i]))
+			return 0;
+	return 1;
+}
+
 /* Skip labels; returns the first token after them, or -1 when the
  * description says nothing changed ("baseline", "rerun"). */
 static int skip_labels(const struct reader *r, int stated)
@@ -3957,7 +3974,7 @@ static int skip_labels(const struct reader *r, int stated)
 			continue;
 		}
 		int known = t->k == K_WORD && (known_name(r, p, n, &nm) || find_value_word(t->w, NULL));
-		if (t->k == K_BRACKET)
+		if (t->k == K_BRACKET || status_label(r, t))
 			p++;
 		else if (t->k == K_WORD && !known && is_label_word(t->w, at(r, p + 1, n)->k == K_COLON))
 			p += 1 + (at(r, p + 1, n)->k == K_COLON);

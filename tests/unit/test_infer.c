@@ -1377,6 +1377,13 @@ static void test_round11(void)
 	/* an LR named by its part after modifiers and a multiple */
 	expect("infer-r11.53", "3x higher LR for the scalars", "optim.scalar_lr:~>~");
 	expect("infer-r11.54", "peak LR for matrix params 0.04", "optim.matrix_lr:~>0.04");
+	/* a decision in capitals before the change is a label */
+	expect("infer-r11.55", "KEEP depth 6", "model.depth:~>6");
+	expect("infer-r11.56", "keep depth 6", ""); /* the setting stays */
+	expect("infer-r11.57", "DISCARDED matrix lr 0.04 -> 0.06", "optim.matrix_lr:0.04>0.06");
+	/* two tries joined by "or": which one ran is unsaid */
+	expect("infer-r11.58", "depth 6 or 8", "");
+	expect("infer-r11.59", "matrix lr 0.04 or 0.05 (both worse)", "");
 }
 
 /* make fuzz (infer) read one token past the end: a part noun looked for
