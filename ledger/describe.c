@@ -1065,7 +1065,12 @@ static int value_at(const struct reader *r, int p, int end, const char *var, int
 	}
 	switch (t->k) {
 	case K_NUM:
-		if (word_is(r, p + 1, end, "percent") && !strpbrk(t->w, "%kKMBxXLwd")) {
+		/* round 11: "WD 0,1" (a decimal comma, or "8,10" a list without
+		 * spaces; thousands are one number already): not sure, no value */
+		if (r->text[t->b] == ',' && isdigit((unsigned char)r->text[t->b + 1]))
+			return -1;
+		if ((word_is(r, p + 1, end, "percent") || word_is(r, p + 1, end, "%")) &&
+		    !strpbrk(t->w, "%kKMBxXLwd")) { /* "50 %" as "50 percent" */
 			char pct[100];
 			snprintf(pct, sizeof(pct), "%s%%", t->w); /* "30 percent" */
 			return number_value(pct, var, buf, n);
@@ -2159,14 +2164,16 @@ static int own_unit(const struct reader *r, int p, int end, const char *var)
 
 /* Round 11: the noun a count of var is told in, after the count: "from
  * six documents to eight" (sequences of a batch), "from one transformer
- * block to two" (layers), "from 300 steps to 80 steps". Tokens taken, 0
- * when the word at p is no such noun. */
+ * block to two" (layers), "from 300 steps to 80 steps"; a "%" apart from
+ * its number. Tokens taken, 0 when the word at p is no such noun. */
 static int count_noun(const struct reader *r, int p, int end, const char *var)
 {
 	static const char *const layers[] = { "layers", "layer", "blocks", "block", NULL };
 	static const char *const seqs[] = { "documents", "document", "docs", "sequences",
 					    "samples", "rows", NULL };
 	static const char *const heads[] = { "heads", "head", NULL };
+	if (word_is(r, p, end, "%"))
+		return 1; /* "warmup 5 % -> 10 %": value_at read it as a share */
 	if (!strcmp(var, "model.depth")) {
 		int t = word_is(r, p, end, "transformer");
 		return word_in(r, p + t, end, layers) ? t + 1 : 0;

@@ -1384,6 +1384,11 @@ static void test_round11(void)
 	/* two tries joined by "or": which one ran is unsaid */
 	expect("infer-r11.58", "depth 6 or 8", "");
 	expect("infer-r11.59", "matrix lr 0.04 or 0.05 (both worse)", "");
+	/* a decimal comma (or a list without spaces) is not sure; "%" apart */
+	expect("infer-r11.60", "WD 0,1", ""); /* was weight decay 0 */
+	expect("infer-r11.61", "batch 524,288 -> 262,144", "train.total_batch_size:524288>262144");
+	expect("infer-r11.62", "warmdown 50 %", "sched.warmdown_ratio:~>0.5"); /* was desc.warmdown_iters 50 */
+	expect("infer-r11.63", "warmup 5 % -> 10 %", "sched.warmup_ratio:0.05>0.1");
 }
 
 /* make fuzz (infer) read one token past the end: a part noun looked for
