@@ -2616,6 +2616,8 @@ static int phrase_end(const struct reader *r, int q, int end)
 	return q;
 }
 
+static int mixed_case(const struct reader *r, const struct tok *t);
+
 static int p_named(struct reader *r, int p, int end, int licensed, int at_start, int flags)
 {
 	struct name nm;
@@ -2655,6 +2657,10 @@ static int p_named(struct reader *r, int p, int end, int licensed, int at_start,
 		return phrase; /* a known name the forms refused is not a knob of its own either */
 	if (q - p == 1 && op->k == K_ARROW && has_digit(r, p, end) && has_digit(r, q + 1, end))
 		return 0; /* "bf16 -> fp8", "v1 -> v2": one setting to another, the knob unnamed */
+	if (q - p == 1 && op->k == K_ARROW && mixed_case(r, &r->tk.t[p]) &&
+	    at(r, q + 1, end)->k == K_WORD && mixed_case(r, at(r, q + 1, end)))
+		return 0; /* round 11: "LayerNorm -> RMSNorm" was desc.layernorm ? -> RMSNorm:
+			   * two proper names, values of a knob unnamed */
 	nm.range = k && p + k < q && word_in(r, q - 1, q, schedule_words);
 	if (k && !tech_part && known_name(r, p + k, q, &last) == q - p - k && !str_starts_with(last.var, "desc.")) {
 		if (part_base(last.var) && in_list(r->tk.t[p].w, part_nouns))

@@ -1389,6 +1389,9 @@ static void test_round11(void)
 	expect("infer-r11.61", "batch 524,288 -> 262,144", "train.total_batch_size:524288>262144");
 	expect("infer-r11.62", "warmdown 50 %", "sched.warmdown_ratio:~>0.5"); /* was desc.warmdown_iters 50 */
 	expect("infer-r11.63", "warmup 5 % -> 10 %", "sched.warmup_ratio:0.05>0.1");
+	/* one proper name to another names no knob */
+	expect("infer-r11.64", "LayerNorm -> RMSNorm", ""); /* was desc.layernorm ? -> RMSNorm */
+	expect("infer-r11.65", "SHORT_WINDOW -> 512", "desc.short_window:~>512");
 }
 
 /* make fuzz (infer) read one token past the end: a part noun looked for
