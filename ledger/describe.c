@@ -1852,14 +1852,17 @@ static int finish(struct reader *r, const struct name *nm, const char *old_val,
 			return momentum_ramp(r, old_val, new_val, p, q, end);
 		return q - p; /* "warmup steps 0.85 -> 0.95": no step count */
 	}
-	if (strstr(nm->var, "momentum") && !counts_steps(nm->var) &&
-	    (word_is(r, p - 1, end, "constant") || word_is(r, p - 1, end, "fixed"))) {
+	int held_before = word_is(r, p - 1, end, "constant") || word_is(r, p - 1, end, "fixed");
+	int held_after = (word_is(r, q, end, "constant") || word_is(r, q, end, "fixed")) &&
+			 boundary(r, q + 1, end); /* round 11: "Muon momentum 0.95 constant" */
+	if (strstr(nm->var, "momentum") && !counts_steps(nm->var) && (held_before || held_after)) {
 		/* "constant Muon momentum 0.95": the value stays, its warmup went
 		 * (README: desc.muon_momentum_warmup_steps 0) */
 		struct name warm = { .var = "desc.muon_momentum_warmup_steps", .known = 1 };
+		int e = held_before ? q : q + 1;
 		if (!strcmp(nm->var, "optim.muon_momentum"))
-			emit(r, &warm, NULL, "0", p - 1, q);
-		return q - p;
+			emit(r, &warm, NULL, "0", held_before ? p - 1 : p, e);
+		return e - p;
 	}
 	if (!old_val && (extra = take_old(r, q, end, nm->var, old, sizeof(old))))
 		old_val = old;
@@ -2404,6 +2407,16 @@ static int name_forms(struct reader *r, const struct name *nm, int p, int q, int
 		/* "0.6 -> 0.9 -> 1.2": tries in a row; the last is the run's value,
 		 * which one it came from is not sure */
 		return finish(r, nm, e > a + 3 ? NULL : SIDE(v.a, v.ra), SIDE(v.b, v.rb), p, e, end);
+	}
+	/* round 11: "Muon momentum fixed (at) 0.95": held, so its warmup went,
+	 * as "fixed Muon momentum 0.95" (finish) */
+	if (!strcmp(var, "optim.muon_momentum") && (word_is(r, q, end, "fixed") || word_is(r, q, end, "constant"))) {
+		int e = q + 1 + word_is(r, q + 1, end, "at");
+		struct name warm = { .var = "desc.muon_momentum_warmup_steps", .known = 1 };
+		if (at(r, e, end)->k == K_NUM && VAL(e, v.a, v.ra)) {
+			emit(r, &warm, NULL, "0", p, e + 1);
+			return e + 1 - p;
+		}
 	}
 	/* "from 0.90 instead of 0.88": the new value, then the old (finish) */
 	if (from && VAL(a, v.a, v.ra) && word_is(r, a + 1, end, "instead") && word_is(r, a + 2, end, "of"))

@@ -933,7 +933,10 @@ static void test_round7(void)
 	expect("infer-7.28", "Muon momentum warmup 100 steps: 300 is better",
 	       "desc.muon_momentum_warmup_steps:~>100");
 	expect("infer-7.29", "no warmup (0 steps)", "desc.warmup_steps:~>0");
-	expect("infer-7.30", "Muon momentum fixed 0.95 no warmup: warmup important", "");
+	/* round 11: the README's label (brentrockwood-strix, round 7's
+	 * decisions) is the momentum's warmup removed; round 7 read nothing */
+	expect("infer-7.30", "Muon momentum fixed 0.95 no warmup: warmup important",
+	       "desc.muon_momentum_warmup_steps:~>0");
 	expect("infer-7.31", "depth 10 no warmup", "model.depth:~>10|sched.warmup_ratio:~>0");
 	/* round 10: the README's label of this row (pimlock-spark) is the
 	 * warmup removed; round 7 refused it, infer-r10.7 reads it */
@@ -1392,6 +1395,10 @@ static void test_round11(void)
 	/* one proper name to another names no knob */
 	expect("infer-r11.64", "LayerNorm -> RMSNorm", ""); /* was desc.layernorm ? -> RMSNorm */
 	expect("infer-r11.65", "SHORT_WINDOW -> 512", "desc.short_window:~>512");
+	/* a momentum held at a value, the word after the name or the value */
+	expect("infer-r11.66", "Muon momentum fixed at 0.9", "desc.muon_momentum_warmup_steps:~>0");
+	expect("infer-r11.67", "Muon momentum 0.95 constant", "desc.muon_momentum_warmup_steps:~>0");
+	expect("infer-r11.68", "Muon momentum 0.95 constant warmup", "optim.muon_momentum:~>0.95");
 }
 
 /* make fuzz (infer) read one token past the end: a part noun looked for
