@@ -1084,7 +1084,7 @@ static int value_at(const struct reader *r, int p, int end, const char *var, int
 		if (!word_value(r, t, var, buf, n))
 			return 0;
 		if (spelled_count(t->w) > 0 && at(r, p + 1, end)->k == K_WORD) {
-			char two[64];
+			char two[200];
 			snprintf(two, sizeof(two), "%s %s", t->w, at(r, p + 1, end)->w);
 			if (!spelled_fraction(two, buf, n))
 				return -1; /* "three quarters": a share, not three */
@@ -1707,7 +1707,8 @@ static int take_old(struct reader *r, int p, int end, const char *var, char *old
  * setting is restated, not changed. */
 static int restated_at(const struct reader *r, int q, int end)
 {
-	static const char *const words[] = { "kept", "unchanged", "stays", "default", "same", NULL };
+	static const char *const words[] = { "kept", "unchanged", "stays", "default", "defaults", "same",
+					     NULL }; /* round 11: "(defaults)" */
 	const struct tok *t = at(r, q, end);
 	if (t->k == K_WORD)
 		return word_in(r, q, end, words) && boundary(r, q + 1, end);

@@ -1399,6 +1399,7 @@ static void test_round11(void)
 	expect("infer-r11.66", "Muon momentum fixed at 0.9", "desc.muon_momentum_warmup_steps:~>0");
 	expect("infer-r11.67", "Muon momentum 0.95 constant", "desc.muon_momentum_warmup_steps:~>0");
 	expect("infer-r11.68", "Muon momentum 0.95 constant warmup", "optim.muon_momentum:~>0.95");
+	expect("infer-r11.69", "depth 8 (defaults), WD 0.1", "optim.weight_decay:~>0.1");
 }
 
 /* make fuzz (infer) read one token past the end: a part noun looked for
