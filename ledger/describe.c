@@ -1364,6 +1364,11 @@ static int lookup_known(const struct reader *r, int p, int end, struct name *nm)
 			if (join_words(r, p + skip, p + k, words, sizeof(words)) == 0 &&
 			    !lookup_name(words, nm))
 				return k + word_in(r, p + k, end, name_suffixes);
+			/* round 11: "get_muon_momentum warmup", "get_lr warmdown": a
+			 * training script's getter names the knob it returns */
+			if (!skip && !strncmp(r->text + r->tk.t[p].a, "get_", 4) && str_starts_with(words, "get ") &&
+			    words[4] && !lookup_name(words + 4, nm))
+				return k + word_in(r, p + k, end, name_suffixes);
 		}
 	}
 	/* "LR_MIN_FRAC": a config constant is a name of the registry in the

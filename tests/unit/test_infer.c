@@ -1400,6 +1400,10 @@ static void test_round11(void)
 	expect("infer-r11.67", "Muon momentum 0.95 constant", "desc.muon_momentum_warmup_steps:~>0");
 	expect("infer-r11.68", "Muon momentum 0.95 constant warmup", "optim.muon_momentum:~>0.95");
 	expect("infer-r11.69", "depth 8 (defaults), WD 0.1", "optim.weight_decay:~>0.1");
+	/* a training script's getter names the knob it returns */
+	expect("infer-r11.70", "get_lr warmdown 0.5 -> 0.3", "sched.warmdown_ratio:0.5>0.3"); /* was desc.get_lr_warmdown */
+	expect("infer-r11.71", "get_muon_momentum warmup 300 -> 100 steps", "desc.muon_momentum_warmup_steps:300>100");
+	expect("infer-r11.72", "get_lr 0.1", ""); /* which LR: not said */
 }
 
 /* make fuzz (infer) read one token past the end: a part noun looked for
