@@ -2908,6 +2908,28 @@ static int p_layers(struct reader *r, int p, int end);
 
 /* add/enable/use | remove/disable/drop/no/without X, or a value form after
  * them ("add small LR warmup 0.0 -> 0.05"). */
+/* Round 11: "add a layer", "Remove the second transformer block", "drop
+ * the last layer": one layer more or fewer, the depth changed by an
+ * unsaid amount (which layer is not a knob). Tokens taken, 0 if none. */
+static int p_layer_toggle(struct reader *r, int p, int end)
+{
+	static const char *const which[] = { "a", "an", "the", "one", "another", "extra", "last",
+					     "first", "second", "third", "final", "more", NULL };
+	static const char *const layer[] = { "layer", "block", NULL };
+	static const char *const verbs_of_count[] = { "add", "added", "adding", "remove", "removed",
+						      "removing", "drop", "dropped", "dropping", NULL };
+	if (!word_in(r, p, end, verbs_of_count))
+		return 0; /* "use a block" says nothing of how many */
+	int q = p + 1;
+	while (q < p + 4 && word_in(r, q, end, which))
+		q++;
+	q += word_is(r, q, end, "transformer");
+	if (q == p + 1 || !word_in(r, q, end, layer) || !boundary(r, q + 1, end))
+		return 0;
+	struct name depth = { .var = "model.depth", .known = 1 };
+	return finish(r, &depth, NULL, NULL, p, q + 1, end);
+}
+
 static int p_toggle(struct reader *r, int p, int end, struct clause *cs)
 {
 	int on = word_in(r, p, end, toggles_on), off = word_in(r, p, end, toggles_off), turn = 0;
@@ -3568,7 +3590,7 @@ static int production(struct reader *r, int p, int end, struct clause *cs)
 		return n;
 	if (after_instead(r, p, end))
 		return phrase_end(r, p + 1, end) - p; /* "… instead of linear warmdown": the old side */
-	if ((n = p_value_arrow(r, p, end)) || (n = p_toggle(r, p, end, cs)) || (start && (n = p_direction(r, p, end, cs->flags))) ||
+	if ((n = p_value_arrow(r, p, end)) || (n = p_layer_toggle(r, p, end)) || (n = p_toggle(r, p, end, cs)) || (start && (n = p_direction(r, p, end, cs->flags))) ||
 	    (n = p_verb(r, p, end, cs->flags)) || (n = p_named(r, p, end, 0, start, cs->flags)))
 		return n;
 	if (cs->flags & F_WITH)

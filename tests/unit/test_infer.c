@@ -1404,6 +1404,11 @@ static void test_round11(void)
 	expect("infer-r11.70", "get_lr warmdown 0.5 -> 0.3", "sched.warmdown_ratio:0.5>0.3"); /* was desc.get_lr_warmdown */
 	expect("infer-r11.71", "get_muon_momentum warmup 300 -> 100 steps", "desc.muon_momentum_warmup_steps:300>100");
 	expect("infer-r11.72", "get_lr 0.1", ""); /* which LR: not said */
+	/* a layer added or removed: the depth, by an unsaid amount */
+	expect("infer-r11.73", "add a layer", "model.depth:~>~");
+	expect("infer-r11.74", "drop the last transformer block (too slow)", "model.depth:~>~");
+	expect("infer-r11.75", "remove the last layer norm", "");
+	expect("infer-r11.76", "use a block", "");
 }
 
 /* make fuzz (infer) read one token past the end: a part noun looked for
