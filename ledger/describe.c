@@ -2525,6 +2525,11 @@ static int name_forms(struct reader *r, const struct name *nm, int p, int q, int
 	if (known && t->k == K_NUM && strpbrk(t->w, "xX") &&
 	    (word_in(r, q + 1, end, speeds) || word_in(r, q + 1, end, comparatives)))
 		return 0;
+	/* round 11: "depth 8 + 2", "WD 0.1 + 0.05": a sum, not the value */
+	const struct tok *plus = at(r, q + 1, end);
+	if (known && t->k == K_NUM && plus->k == K_SEP && plus->a >= 0 && r->text[plus->a] == '+' &&
+	    at(r, q + 2, end)->k == K_NUM && !strpbrk(at(r, q + 2, end)->w, "^*") && boundary(r, q + 3, end))
+		return 0; /* ("depth 8 + 2^17" is the depth and the batch) */
 	if (known && t->k != K_PAREN && (!p_result_at(r, q + 1, end) || scored_at(r, q + 1, end)) &&
 	    (at(r, q + 1, end)->k != K_ARROW || p_result_at(r, q + 2, end)) && !word_in(r, q + 1, end, times) && !value_list_at(r, q, end) && VAL(q, v.a, v.ra))
 		return finish(r, nm, NULL, SIDE(v.a, v.ra), p, q + 1, end);

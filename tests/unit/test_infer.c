@@ -1409,6 +1409,11 @@ static void test_round11(void)
 	expect("infer-r11.74", "drop the last transformer block (too slow)", "model.depth:~>~");
 	expect("infer-r11.75", "remove the last layer norm", "");
 	expect("infer-r11.76", "use a block", "");
+	/* a sum after a value is not the value */
+	expect("infer-r11.77", "depth 8 + 2", "");
+	expect("infer-r11.78", "WD 0.1 + 0.05 (both)", "");
+	expect("infer-r11.79", "depth 8 + 2 heads", "model.depth:~>8|model.heads:~>2");
+	expect("infer-r11.80", "depth 8 + 2^17", "model.depth:~>8|train.total_batch_size:~>131072");
 }
 
 /* make fuzz (infer) read one token past the end: a part noun looked for
