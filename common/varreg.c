@@ -337,6 +337,11 @@ static const struct { const char *word, *canonical; } synonyms[] = {
 	{ "grad", "gradient" }, { "accum", "accumulation" },
 	{ "embeds", "embeddings" }, { "attn", "attention" }, { "diff", "differential" },
 	{ "softcapping", "softcap" },
+	/* round 11: a window's own words ("short attention window size" is the
+	 * short window), an init and its spread spelled out */
+	{ "attention window size", "window" }, { "attention window", "window" },
+	{ "window size", "window" }, { "initialization", "init" }, { "initialisation", "init" },
+	{ "standard deviation", "std" },
 	/* a count's "n" glued on (NLAYERS, nheads): nanoGPT's n_layer, n_head */
 	{ "nlayers", "n layers" }, { "nlayer", "n layer" }, { "nheads", "n heads" },
 	{ "nhead", "n head" }, { "nembd", "n embd" },

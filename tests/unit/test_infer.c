@@ -692,7 +692,10 @@ static void test_round4(void)
 	expect("infer-4.40", "label smoothing 0.1", "desc.label_smoothing:~>0.1");
 	/* a remark between the two values; a step count with a fraction is no step count */
 	expect("infer-4.41", "matrix lr 0.04 (best so far) -> 0.05", "optim.matrix_lr:0.04>0.05");
-	expect("infer-4.42", "muon momentum warmup 0.85 -> 0.95 over 300 steps", "");
+	/* round 11: the README's labels read the ramp's start and length
+	 * (desc.muon_momentum_start, pengqianhan-3090); round 4 refused it */
+	expect("infer-4.42", "muon momentum warmup 0.85 -> 0.95 over 300 steps",
+	       "desc.muon_momentum_start:~>0.85|desc.muon_momentum_warmup_steps:~>300");
 	expect("infer-4.43", "muon momentum warmup steps 300 -> 500", "desc.muon_momentum_warmup_steps:300>500");
 	expect("infer-4.44", "depth 8, 300s", "model.depth:~>8");
 	/* a parenthesis that plans or reports a failure sets nothing */
@@ -930,7 +933,10 @@ static void test_round7(void)
 	expect("infer-7.28", "Muon momentum warmup 100 steps: 300 is better",
 	       "desc.muon_momentum_warmup_steps:~>100");
 	expect("infer-7.29", "no warmup (0 steps)", "desc.warmup_steps:~>0");
-	expect("infer-7.30", "Muon momentum fixed 0.95 no warmup: warmup important", "");
+	/* round 11: the README's label (brentrockwood-strix, round 7's
+	 * decisions) is the momentum's warmup removed; round 7 read nothing */
+	expect("infer-7.30", "Muon momentum fixed 0.95 no warmup: warmup important",
+	       "desc.muon_momentum_warmup_steps:~>0");
 	expect("infer-7.31", "depth 10 no warmup", "model.depth:~>10|sched.warmup_ratio:~>0");
 	/* round 10: the README's label of this row (pimlock-spark) is the
 	 * warmup removed; round 7 refused it, infer-r10.7 reads it */
@@ -1289,6 +1295,127 @@ static void test_round10(void)
 	expect("infer-r10.81", "MLP 4x -> 3x", "model.mlp_ratio:4>3");
 }
 
+/* Round 11 (infer-r11.*): general grammar in place of one file's
+ * spellings (docs/ingest.md, "Round 11"). */
+static void test_round11(void)
+{
+	/* a momentum warmup's values are momenta: the start is the knob */
+	expect("infer-r11.1", "Muon momentum warmup 0.8 -> 0.95 over 200 steps",
+	       "desc.muon_momentum_start:~>0.8|desc.muon_momentum_warmup_steps:~>200");
+	expect("infer-r11.2", "longer momentum warmup (0.85->0.95 over 600 steps)",
+	       "desc.muon_momentum_start:~>0.85|desc.muon_momentum_warmup_steps:~>600");
+	expect("infer-r11.3", "start the Muon momentum warmup from 0.9 instead of 0.85",
+	       "desc.muon_momentum_start:0.85>0.9");
+	expect("infer-r11.4", "muon momentum warmup 0.95 -> 0.85", ""); /* down: not a ramp */
+	expect("infer-r11.5", "muon momentum warmup 0.9", "");          /* start or end: not sure */
+	expect("infer-r11.6", "depth from 6 instead of 8", "model.depth:8>6");
+	/* a count told in what it counts */
+	expect("infer-r11.7", "raise depth from eight layers to ten", "model.depth:8>10");
+	expect("infer-r11.8", "grow the model from two transformer blocks to three blocks",
+	       "");                                           /* "the model" names no depth */
+	expect("infer-r11.9", "model depth from two transformer blocks to three",
+	       "model.depth:2>3");
+	expect("infer-r11.10", "lower the batch size from 16 sequences to 12", "train.device_batch_size:16>12");
+	expect("infer-r11.11", "heads from 4 heads to 6 heads", "model.heads:4>6");
+	expect("infer-r11.12", "Muon momentum warmup from 300 steps to 150 steps so it ends sooner",
+	       "desc.muon_momentum_warmup_steps:300>150");
+	expect("infer-r11.13", "depth from 8 experts to 10", ""); /* another noun: another count */
+	expect("infer-r11.14", "Halve the sequences per optimizer step from 32 to 16",
+	       "train.device_batch_size:32>16");
+	expect("infer-r11.15", "Raise the default depth from four to five", "model.depth:4>5");
+	/* fractions spelled out, where a range or a share makes them values */
+	expect("infer-r11.16", "grow the short window from a third of the context to half", "");
+	expect("infer-r11.17", "short window from half to two-thirds of the context",
+	       "desc.short_window:1/2>2/3");
+	expect("infer-r11.18", "shorten the short attention window size from three-quarters to half",
+	       "desc.short_window:3/4>1/2");
+	expect("infer-r11.19", "reduce warmdown to half", ""); /* halved, not 1/2 */
+	expect("infer-r11.20", "float16 half precision", "");
+	expect("infer-r11.21", "warmdown from 0.5 to one-quarter", "sched.warmdown_ratio:0.5>1/4");
+	expect("infer-r11.22", "warmdown from 0.5 to five quarters", "");
+	/* an init and its spread spelled out are one name */
+	expect("infer-r11.23", "embedding initialization standard deviation 0.5 -> 1.0",
+	       "desc.embedding_init_std:0.5>1");
+	/* a bare power of two after a change is the token batch */
+	expect("infer-r11.24", "DEPTH=6 2^18 second GPU", "model.depth:~>6|train.total_batch_size:~>262144");
+	expect("infer-r11.25", "matrix lr 0.05, 2**17", "optim.matrix_lr:~>0.05|train.total_batch_size:~>131072");
+	expect("infer-r11.26", "2^17", "");                       /* nothing changed before it */
+	expect("infer-r11.27", "depth 8 2^4", "model.depth:~>8"); /* 16 tokens: no batch */
+	expect("infer-r11.28", "depth 8 2^17 vocab", "model.depth:~>8|model.vocab_size:~>131072");
+	expect("infer-r11.29", "depth 8 2^17 tok/s", "model.depth:~>8");
+	/* "proven" settings are read; the state drops what the parent had */
+	expect("infer-r11.30", "depth 6, combined with proven MATRIX_LR=0.05 settings",
+	       "model.depth:~>6|optim.matrix_lr:~>0.05");
+	expect("infer-r11.31", "depth 6 with the current TOTAL_BATCH_SIZE=2**18 setup", "model.depth:~>6");
+	/* where the run ran */
+	expect("infer-r11.32", "torch.compile on Windows (no gain)", "impl.compile_mode:~>~");
+	expect("infer-r11.33", "weight tying on Linux", "desc.weight_tying:~>true");
+	/* a coined identifier restated by a known knob of its words */
+	expect("infer-r11.34", "MQA KV_HEADS_NUM=1 (1 kv heads)", "desc.n_kv_head:~>1");
+	expect("infer-r11.35", "FOO_BAR=2 (depth 8)", "desc.foo_bar:~>2|model.depth:~>8");
+	/* a duration's unit as a word */
+	expect("infer-r11.36", "time budget 5 min -> 10 min", "train.time_budget_s:300>600");
+	expect("infer-r11.37", "time budget from 5 minutes to 10", "train.time_budget_s:300>600");
+	expect("infer-r11.38", "TIME_BUDGET 10 minutes", "train.time_budget_s:~>600");
+	expect("infer-r11.39", "warmup 5 min", ""); /* was desc.warmup_steps 5 */
+	/* "three quarters" is a share, not three */
+	expect("infer-r11.40", "reduce depth to three quarters", "");
+	expect("infer-r11.41", "heads from four to eight", "model.heads:4>8");
+	/* a shape's sides joined by "x" */
+	expect("infer-r11.42", "4 layers x 256 dim", "model.depth:~>4|model.dim:~>256");
+	expect("infer-r11.43", "depth from 12 layers down to 10", "model.depth:12>10");
+	/* a window pattern is a value, never a word of a coined name */
+	expect("infer-r11.44", "windows SSSL -> SL (more long layers)", "model.window_pattern:SSSL>SL");
+	expect("infer-r11.45", "attn windows SSLL -> SSSL", "model.window_pattern:SSLL>SSSL");
+	/* a parenthesis saying the new value again keeps the old side */
+	expect("infer-r11.46", "depth 8 -> 10 (10 layers)", "model.depth:8>10");
+	expect("infer-r11.47", "warmup 0 -> 0.05 (5% warmup)", "sched.warmup_ratio:0>0.05");
+	/* "model" before a registry name is that knob */
+	expect("infer-r11.48", "model depth 8 -> 6", "model.depth:8>6"); /* was desc.model_depth */
+	expect("infer-r11.49", "reduce model depth", "model.depth:~>~");
+	expect("infer-r11.50", "model size 8 -> 6", "");
+	/* a count in what it counts after a known name, the old side after it */
+	expect("infer-r11.51", "batch 8 documents per step (was 16)", "train.device_batch_size:16>8");
+	expect("infer-r11.52", "depth 12 layers instead of 8", "model.depth:8>12");
+	/* an LR named by its part after modifiers and a multiple */
+	expect("infer-r11.53", "3x higher LR for the scalars", "optim.scalar_lr:~>~");
+	expect("infer-r11.54", "peak LR for matrix params 0.04", "optim.matrix_lr:~>0.04");
+	/* a decision in capitals before the change is a label */
+	expect("infer-r11.55", "KEEP depth 6", "model.depth:~>6");
+	expect("infer-r11.56", "keep depth 6", ""); /* the setting stays */
+	expect("infer-r11.57", "DISCARDED matrix lr 0.04 -> 0.06", "optim.matrix_lr:0.04>0.06");
+	/* two tries joined by "or": which one ran is unsaid */
+	expect("infer-r11.58", "depth 6 or 8", "");
+	expect("infer-r11.59", "matrix lr 0.04 or 0.05 (both worse)", "");
+	/* a decimal comma (or a list without spaces) is not sure; "%" apart */
+	expect("infer-r11.60", "WD 0,1", ""); /* was weight decay 0 */
+	expect("infer-r11.61", "batch 524,288 -> 262,144", "train.total_batch_size:524288>262144");
+	expect("infer-r11.62", "warmdown 50 %", "sched.warmdown_ratio:~>0.5"); /* was desc.warmdown_iters 50 */
+	expect("infer-r11.63", "warmup 5 % -> 10 %", "sched.warmup_ratio:0.05>0.1");
+	/* one proper name to another names no knob */
+	expect("infer-r11.64", "LayerNorm -> RMSNorm", ""); /* was desc.layernorm ? -> RMSNorm */
+	expect("infer-r11.65", "SHORT_WINDOW -> 512", "desc.short_window:~>512");
+	/* a momentum held at a value, the word after the name or the value */
+	expect("infer-r11.66", "Muon momentum fixed at 0.9", "desc.muon_momentum_warmup_steps:~>0");
+	expect("infer-r11.67", "Muon momentum 0.95 constant", "desc.muon_momentum_warmup_steps:~>0");
+	expect("infer-r11.68", "Muon momentum 0.95 constant warmup", "optim.muon_momentum:~>0.95");
+	expect("infer-r11.69", "depth 8 (defaults), WD 0.1", "optim.weight_decay:~>0.1");
+	/* a training script's getter names the knob it returns */
+	expect("infer-r11.70", "get_lr warmdown 0.5 -> 0.3", "sched.warmdown_ratio:0.5>0.3"); /* was desc.get_lr_warmdown */
+	expect("infer-r11.71", "get_muon_momentum warmup 300 -> 100 steps", "desc.muon_momentum_warmup_steps:300>100");
+	expect("infer-r11.72", "get_lr 0.1", ""); /* which LR: not said */
+	/* a layer added or removed: the depth, by an unsaid amount */
+	expect("infer-r11.73", "add a layer", "model.depth:~>~");
+	expect("infer-r11.74", "drop the last transformer block (too slow)", "model.depth:~>~");
+	expect("infer-r11.75", "remove the last layer norm", "");
+	expect("infer-r11.76", "use a block", "");
+	/* a sum after a value is not the value */
+	expect("infer-r11.77", "depth 8 + 2", "");
+	expect("infer-r11.78", "WD 0.1 + 0.05 (both)", "");
+	expect("infer-r11.79", "depth 8 + 2 heads", "model.depth:~>8|model.heads:~>2");
+	expect("infer-r11.80", "depth 8 + 2^17", "model.depth:~>8|train.total_batch_size:~>131072");
+}
+
 /* make fuzz (infer) read one token past the end: a part noun looked for
  * where a name stood last (fuzz/corpus/infer/crash-part-past-end). The read
  * shows under ASan (make SAN=1 test); the result is checked like the
@@ -1341,6 +1468,7 @@ int main(void)
 	test_round8();
 	test_round9();
 	test_round10();
+	test_round11();
 	test_spans();
 	test_prose();
 	test_alias();
