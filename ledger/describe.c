@@ -1928,6 +1928,21 @@ static int for_part_at(const struct reader *r, int q, int end, const char *var)
 	return 0;
 }
 
+/* The parts of the model whose weight decay or dropout is a knob of the
+ * corpus's ("desc.<part>_<base>"); the attention's and the MLP's weight
+ * decay are none. part_of reads them, describe_name_known knows them. */
+static const struct { const char *part; int dropout_only; } model_parts[] = {
+	{ "value_embedding", 0 }, { "embedding", 0 }, { "attention", 1 }, { "mlp", 1 },
+};
+enum { PART_VALUE_EMBEDDING, PART_EMBEDDING, PART_ATTENTION, PART_MLP };
+
+/* The part's entry of model_parts if it has a knob of base ("weight_decay",
+ * "dropout"), else NULL. */
+static const char *part_with_base(int part, const char *base)
+{
+	return model_parts[part].dropout_only && strcmp(base, "dropout") ? NULL : model_parts[part].part;
+}
+
 /* The part of the model named at i whose knob base ("weight_decay",
  * "dropout") the corpus has ("value embedding" -> "value_embedding",
  * "token embeddings" -> "embedding", "MLP" -> "mlp"), *len its tokens;
@@ -1937,19 +1952,32 @@ static const char *part_of(const struct reader *r, int i, int end, const char *b
 	int emb = word_is(r, i + 1, end, "embedding") || word_is(r, i + 1, end, "embeddings");
 	*len = 2;
 	if (word_is(r, i, end, "value") && emb)
-		return "value_embedding";
+		return part_with_base(PART_VALUE_EMBEDDING, base);
 	if (word_is(r, i, end, "token") && emb)
-		return "embedding";
+		return part_with_base(PART_EMBEDDING, base);
 	*len = 1;
 	if (word_is(r, i, end, "embedding") || word_is(r, i, end, "embeddings"))
-		return "embedding";
-	if (strcmp(base, "dropout"))
-		return NULL; /* the attention's, the MLP's weight decay: no knob of the corpus */
+		return part_with_base(PART_EMBEDDING, base);
 	if (word_is(r, i, end, "attention") || word_is(r, i, end, "attn"))
-		return "attention";
+		return part_with_base(PART_ATTENTION, base);
 	if (word_is(r, i, end, "mlp") || word_is(r, i, end, "ffn"))
-		return "mlp";
+		return part_with_base(PART_MLP, base);
 	return NULL;
+}
+
+/* Whether var is "desc.<part>_<base>" of a part in model_parts. */
+static int part_knob_known(const char *var)
+{
+	static const char *const bases[] = { "weight_decay", "dropout" };
+	char name[64];
+	for (size_t p = 0; p < ARRAY_SIZE(model_parts); p++)
+		for (size_t b = 0; b < ARRAY_SIZE(bases); b++) {
+			const char *part = part_with_base((int)p, bases[b]);
+			snprintf(name, sizeof(name), "desc.%s_%s", part ? part : "", bases[b]);
+			if (part && !strcmp(var, name))
+				return 1;
+		}
+	return 0;
 }
 
 /* The corpus's base of a knob one part may have, or NULL. */
@@ -4192,16 +4220,13 @@ int describe_lexicon_at(size_t i, const char **spelling, char *key, size_t n)
 int describe_name_known(const char *var)
 {
 	static const char *const steps[] = { "desc.warmup_steps", "desc.warmup_iters",
-					     "desc.warmdown_steps", "desc.warmdown_iters",
-					     /* part_knob_at's names */
-					     "desc.embedding_weight_decay", "desc.value_embedding_weight_decay",
-					     "desc.embedding_dropout", "desc.value_embedding_dropout",
-					     "desc.attention_dropout", "desc.mlp_dropout", NULL };
+					     "desc.warmdown_steps", "desc.warmdown_iters", NULL };
 	if (!str_starts_with(var, "desc."))
 		return varreg_find(var) != NULL;
-	if (find_desc_name_var(var) || in_list(var, steps) || !strcmp(var, "desc.weight_decay_schedule"))
+	if (find_desc_name_var(var) || in_list(var, steps) || !strcmp(var, "desc.weight_decay_schedule") ||
+	    part_knob_known(var))
 		return 1; /* steps: step_count_form's names, by their unit; the schedule:
-			   * find_desc_value's; the parts' knobs: part_knob_at's */
+			   * find_desc_value's; the parts' knobs: part_of's */
 	/* p_layers: "<technique>_layers" of a lexicon technique */
 	char stem[96];
 	size_t n = strlen(var);
