@@ -581,6 +581,24 @@ static int lex_one(struct toks *tk, const char *s, int i, int end)
 	return lex_word(tk, s, i, end);
 }
 
+/* Round 12: "3 percent", "3 %" are "3%" wherever the number stands (it
+ * was read only after the name: "add 3 percent lr warmup" was nothing,
+ * "warmup 3 percent" a warmup of 0.03). The number becomes one token
+ * with its unit, spanning both. */
+static void merge_percent(struct toks *tk)
+{
+	struct tok *last = tk->n >= 2 ? &tk->t[tk->n - 1] : NULL, *num = last ? last - 1 : NULL;
+	if (!last || num->k != K_NUM || last->k != K_WORD ||
+	    (strcmp(last->w, "percent") && strcmp(last->w, "%")) || strpbrk(num->w, "%kKMBxXLwd^*") ||
+	    strlen(num->w) + 2 > sizeof(num->w))
+		return;
+	size_t len = strlen(num->w);
+	num->w[len] = '%';
+	num->w[len + 1] = '\0';
+	num->b = last->b;
+	tk->n--;
+}
+
 static void tokenize(const char *s, int a, int end, struct toks *tk)
 {
 	for (int i = a; i < end;) {
@@ -589,8 +607,10 @@ static void tokenize(const char *s, int a, int end, struct toks *tk)
 			i++; /* "`DEPTH=10`": Markdown code, read as its text */
 		else if (e)
 			i += e;
-		else
+		else {
 			i = lex_one(tk, s, i, end);
+			merge_percent(tk);
+		}
 	}
 }
 

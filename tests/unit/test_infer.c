@@ -1420,6 +1420,22 @@ static void test_round11(void)
  * where a name stood last (fuzz/corpus/infer/crash-part-past-end). The read
  * shows under ASan (make SAN=1 test); the result is checked like the
  * harness checks it. */
+/* Round 12 (infer-r12.*): kinds of phrase that first contact with the
+ * round-11 sources missed or got wrong (docs/ingest.md, "Round 12"); most
+ * cases are made-up variants of the kind, not the corpus lines. */
+static void test_round12(void)
+{
+	/* "N percent" / "N %" wherever the number stands */
+	expect("infer-r12.1", "add 2 percent warmup", "sched.warmup_ratio:~>0.02");
+	expect("infer-r12.2", "use a 1.5 percent warmdown", "sched.warmdown_ratio:~>0.015");
+	expect("infer-r12.3", "add 4 % lr warmup", "sched.warmup_ratio:~>0.04");
+	expect("infer-r12.4", "set final lr frac to 10 %", "sched.final_lr_frac:~>0.1");
+	expect("infer-r12.5", "extend warmdown to final 40 percent", "sched.warmdown_ratio:~>0.4");
+	expect("infer-r12.6", "MFU 40 % -> 45 %", "");          /* a result stays a result */
+	expect("infer-r12.7", "half percent warmup", "");       /* no number */
+	expect("infer-r12.8", "batch 2^17 %", "");              /* a power is no share */
+}
+
 static void test_fuzz_regressions(void)
 {
 	static const char raw[] = "e\xd8""x)p7: batch 16K->8K (too noiWEIto ove\x87""fit): val_bpb 1.265\xe2""\x86"
@@ -1469,6 +1485,7 @@ int main(void)
 	test_round9();
 	test_round10();
 	test_round11();
+	test_round12();
 	test_spans();
 	test_prose();
 	test_alias();
