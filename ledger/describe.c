@@ -276,6 +276,10 @@ static const struct desc_name {
 	{ "muon ramp", "muon_momentum_warmup_steps", 0 },
 	/* round 11: where a momentum warmup starts (momentum_ramp reads it) */
 	{ "muon momentum start", "muon_momentum_start", 0 },
+	/* round 12: a value on autoresearch's x0_lambdas is where they start
+	 * (five sources write "x0_lambdas init a->b", one "x0_lambda=0.05");
+	 * removing them removes the skip (toggle_name: x0_residual) */
+	{ "x0 lambda", "x0_init", 0 }, { "x0 lambdas", "x0_init", 0 },
 };
 
 /* desc.* spellings that carry their value ("constant WD": the schedule). */
@@ -1639,6 +1643,11 @@ static void emit(struct reader *r, const struct name *nm, const char *old_val,
 {
 	const struct tok *first = &r->tk.t[p], *last = &r->tk.t[q - 1];
 	const char *var = batch_var(nm, old_val, new_val);
+	if (!strcmp(var, "desc.x0_init") && !old_val && new_val &&
+	    (!strcmp(new_val, "true") || !strcmp(new_val, "false")))
+		/* round 12: "remove x0_lambdas", "x0 lambdas off" switch the skip
+		 * they weight, not a start value (the README's desc.x0_residual) */
+		var = "desc.x0_residual";
 	if (r->depth > 0 && !strcmp(var, "desc.grad_accum_steps"))
 		return; /* "(grad_accum 2->1)": what a batch change implied, no knob turned */
 	if (out_of_range(var, old_val) || out_of_range(var, new_val)) {
@@ -3940,6 +3949,28 @@ static int settle_goal(struct reader *r, int from, int to, int ret)
 }
 
 /* Tokens [a, end) as clauses; returns 1 when a stop ended the reading. */
+/* Round 12: "weight_decay=0.05 on x0_lambda=0.05 base": the setting a
+ * run is built on, stated with its value, is read; the parent's state
+ * drops it where it was the parent's already (the README's label: a
+ * change where it had not been kept). "on H100", "on head256" stay
+ * context. */
+static int on_base(const struct reader *r, int p, int end)
+{
+	if (!word_is(r, p, end, "on"))
+		return 0;
+	int valued = 0;
+	for (int q = p + 1; q < end && q <= p + 6; q++) {
+		const struct tok *t = at(r, q, end);
+		if (t->k == K_WORD && !strcmp(t->w, "base"))
+			return valued && q > p + 2;
+		if (t->k == K_EQ || t->k == K_NUM)
+			valued = 1;
+		else if (t->k != K_WORD)
+			return 0;
+	}
+	return 0;
+}
+
 static int read_span(struct reader *r, int a, int end, int flags)
 {
 	struct clause cs = { .start = a, .flags = flags, .added = r->added };
@@ -4016,7 +4047,7 @@ static int read_span(struct reader *r, int a, int end, int flags)
 			p++;
 			continue;
 		}
-		if (word_in(r, p, end, context_words)) {
+		if (word_in(r, p, end, context_words) && !on_base(r, p, end)) {
 			stopped = 1;
 			p++;
 			continue;
@@ -4035,7 +4066,7 @@ static const char *const label_words[] = { "exp", "experiment", "run", "trial", 
 static int is_label_word(const char *w, int colon)
 {
 	static const char *const prefixes[] = {
-		"exp", "run", "trial", "iter", "v", "r", "e", "test", "try", "step", "jan", "feb",
+		"exp", "run", "trial", "iter", "v", "r", "e", "b", "test", "try", "step", "jan", "feb",
 		"mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec", NULL
 	};
 	char prefix[8];

@@ -70,7 +70,7 @@ static void test_forms(void)
 	expect("infer-1.15c", "batch size 2**19 to 2**18", "train.total_batch_size:524288>262144");
 	expect("infer-1.15d", "batch size 524288 to 262144", "train.total_batch_size:524288>262144");
 	expect("infer-1.16", "optim.beta2 0.95 -> 0.99", "optim.beta2:0.95>0.99");
-	expect("infer-1.17", "x0 lambda 0.1 to 0.2", "desc.x0_lambda:0.1>0.2");
+	expect("infer-1.17", "x0 lambda 0.1 to 0.2", "desc.x0_init:0.1>0.2"); /* round 12: the README labels a value on x0_lambda(s) desc.x0_init */
 	expect("infer-1.18", "attention to flash", "impl.attention:~>flash");
 	expect("infer-1.19", "add QK norm", "model.qk_norm:~>true");
 	/* a toggle goes on over ',' only to what is no setting of its own */
@@ -196,9 +196,9 @@ static void test_labels_and_results(void)
 /* Unknown knobs: desc.NAME written one way whatever the spelling. */
 static void test_desc_names(void)
 {
-	expect("infer-8.1", "x0-lambda 0.1 -> 0.2", "desc.x0_lambda:0.1>0.2");
-	expect("infer-8.2", "X0_Lambda 0.1 -> 0.2", "desc.x0_lambda:0.1>0.2");
-	expect("infer-8.3", "x0   lambda 0.1 -> 0.2", "desc.x0_lambda:0.1>0.2");
+	expect("infer-8.1", "x0-lambda 0.1 -> 0.2", "desc.x0_init:0.1>0.2");
+	expect("infer-8.2", "X0_Lambda 0.1 -> 0.2", "desc.x0_init:0.1>0.2");
+	expect("infer-8.3", "x0   lambda 0.1 -> 0.2", "desc.x0_init:0.1>0.2");
 	expect("infer-8.4", "reduce tok_emb.weight from 3 to 2", "desc.tok_emb_weight:3>2");
 	/* a known name followed by more name words is another knob; with a
 	 * schedule word it is the known knob's schedule, the values its range */
@@ -299,7 +299,7 @@ static void test_round3(void)
 	/* fractions as written; untied embeddings; X off */
 	expect("infer-10.65", "short window 1/2 -> 1/4", "desc.short_window:1/2>1/4");
 	expect("infer-10.66", "untie embeddings", "desc.weight_tying:~>false");
-	expect("infer-10.67", "x0 lambdas off", "desc.x0_lambdas:~>false");
+	expect("infer-10.67", "x0 lambdas off", "desc.x0_residual:~>false"); /* round 12: the README label of x0_lambdas removed */
 	expect("infer-10.68", "day off", "");
 	expect("infer-10.70", "Experiment with depth 12", "model.depth:~>12");
 	expect("infer-10.71", "depth 10 with lr 0.03", "model.depth:~>10"); /* "with" after a change: context */
@@ -671,7 +671,7 @@ static void test_round4(void)
 	expect("infer-4.24", "add value embeddings", "desc.value_embeddings:~>true");
 	/* one setting to another, the knob unnamed */
 	expect("infer-4.25", "bf16 -> fp8", "");
-	expect("infer-4.26", "x0 lambda 0.1 to 0.2", "desc.x0_lambda:0.1>0.2");
+	expect("infer-4.26", "x0 lambda 0.1 to 0.2", "desc.x0_init:0.1>0.2");
 	/* a switch from one state to the other */
 	expect("infer-4.27", "weight tying: on -> off", "desc.weight_tying:true>false");
 	expect("infer-4.28", "qk norm off -> on", "model.qk_norm:false>true");
@@ -1434,6 +1434,26 @@ static void test_round12(void)
 	expect("infer-r12.6", "MFU 40 % -> 45 %", "");          /* a result stays a result */
 	expect("infer-r12.7", "half percent warmup", "");       /* no number */
 	expect("infer-r12.8", "batch 2^17 %", "");              /* a power is no share */
+	/* a value on x0_lambdas is their start; removing them removes the skip */
+	expect("infer-r12.9", "x0_lambdas=0.2", "desc.x0_init:~>0.2");
+	expect("infer-r12.10", "set x0_lambda to 0.3", "desc.x0_init:~>0.3");
+	expect("infer-r12.11", "x0_lambdas 0.1 -> 0.2", "desc.x0_init:0.1>0.2");
+	expect("infer-r12.12", "drop the x0_lambdas", "desc.x0_residual:~>false");
+	expect("infer-r12.13", "no x0 lambdas", "desc.x0_residual:~>false");
+	expect("infer-r12.14", "x0_lambdas LR multiplier 3 -> 4", "desc.x0_lambdas_lr_multiplier:3>4");
+	/* infer-8.1-8.3 now reach the lexicon's x0_init; an unknown knob's
+	 * spellings still coin one name */
+	expect("infer-r12.14b", "y1-gamma 0.1 -> 0.2", "desc.y1_gamma:0.1>0.2");
+	expect("infer-r12.14c", "Y1_Gamma 0.1 -> 0.2", "desc.y1_gamma:0.1>0.2");
+	/* "on X=v base": the setting built on, read (the state drops the parent's) */
+	expect("infer-r12.15", "warmdown 0.3 on depth=10 base",
+	       "sched.warmdown_ratio:~>0.3|model.depth:~>10");
+	expect("infer-r12.16", "warmdown 0.3 on the base model", "sched.warmdown_ratio:~>0.3");
+	expect("infer-r12.17", "warmdown 0.3 on H100", "sched.warmdown_ratio:~>0.3");
+	expect("infer-r12.18", "warmdown 0.3 on depth 10", "sched.warmdown_ratio:~>0.3");
+	/* a letter and a number first is a run label, as "r3", "v3" were */
+	expect("infer-r12.19", "b3 depth 8 -> 10", "model.depth:8>10");
+	expect("infer-r12.20", "b12 cosine LR schedule", "sched.warmdown_shape:~>cosine");
 }
 
 static void test_fuzz_regressions(void)
