@@ -209,6 +209,8 @@ static const char *const not_knob_words[] = {
 	"log", "logs", "print", "prints", "printing", "comment", "comments", "monitoring",
 	"profiling", "timing", "plot", "plots", "metrics", "tests", "docs", "readme", "saving",
 	"instability", "explosion", "spike", "spikes", "divergence",
+	/* round 12: "branch=main", "run_tag=a1": which run, not how it trained */
+	"branch", "tag", "commit",
 	/* "use the previous best config": a configuration, not a knob */
 	"config", "configuration", "configs", "settings", "setup", "default", "defaults", "best",
 	"previous", "original", "baseline", "everything", "anything", "nothing", "something",
@@ -4226,11 +4228,106 @@ static void drop_heading(struct reader *r, int from)
 }
 
 /* The description read as changes, or (stated) as the settings it states. */
+/* ---- metadata cells ----------------------------------------------------- */
+
+/* Round 12: a cell a CSV writer quoted ("…args=""--seq-len 384"""): its
+ * text, the outer quotes off and doubled quotes single. NULL when s is no
+ * such cell. */
+static char *csv_unquoted(const char *s)
+{
+	size_t n = strlen(s);
+	if (n < 3 || s[0] != '"' || s[n - 1] != '"')
+		return NULL;
+	for (size_t i = 1; i + 1 < n; i++) /* each quote inside doubled: one cell */
+		if (s[i] == '"' && (i + 2 >= n || s[++i] != '"'))
+			return NULL;
+	char *u = xmalloc(n), *o = u;
+	for (size_t i = 1; i + 1 < n; i++) {
+		*o++ = s[i];
+		if (s[i] == '"' && s[i + 1] == '"' && i + 2 < n)
+			i++;
+	}
+	*o = '\0';
+	return u;
+}
+
+/* The value of "KEY=" in a key=value metadata line (a word that starts
+ * the line or follows a space): [*a, *b), to the next " word=" or the
+ * end; a quoted value is its inside. 0 when the key is not there. */
+static int meta_value(const char *s, const char *key, int *a, int *b)
+{
+	size_t kn = strlen(key);
+	for (const char *p = s; (p = strstr(p, key)); p++) {
+		if ((p > s && !isspace((unsigned char)p[-1])) || p[kn] != '=')
+			continue;
+		const char *v = p + kn + 1, *e = v;
+		if (*v == '"') {
+			const char *q = strchr(v + 1, '"');
+			*a = (int)(v + 1 - s);
+			*b = q ? (int)(q - s) : (int)strlen(s);
+			return 1;
+		}
+		for (; *e; e++) { /* up to " NAME=": the next key */
+			if (!isspace((unsigned char)*e))
+				continue;
+			const char *w = e + 1;
+			while (isalnum((unsigned char)*w) || *w == '_')
+				w++;
+			if (*w == '=' && w > e + 1)
+				break;
+		}
+		*a = (int)(v - s);
+		*b = (int)(e - s);
+		return 1;
+	}
+	return 0;
+}
+
+/* Round 12: an experiment harness's metadata line ("run_tag=… branch=…
+ * exp=… seed=1001 desc=Balanced shape … args=--total-batch-size 4096"):
+ * what states a change is the desc= sentence, the seed and the trainer's
+ * args; the run's tag, branch, experiment name and the results logged
+ * beside them (proxy_val_bpb=, canonical_seq_len= of the evaluation) are
+ * not. Returns that text ("desc; seed=N; args"), NULL when s is no such
+ * line (two of run_tag, branch, exp, desc, args at least). */
+static char *metadata_text(const char *s)
+{
+	static const char *const keys[] = { "run_tag", "branch", "exp", "desc", "args", NULL };
+	int a, b, found = 0;
+	for (int i = 0; keys[i]; i++)
+		found += meta_value(s, keys[i], &a, &b);
+	if (found < 2)
+		return NULL;
+	sb t = SB_INIT;
+	if (meta_value(s, "desc", &a, &b)) {
+		while (b > a && (isspace((unsigned char)s[b - 1]) || s[b - 1] == '.'))
+			b--;
+		sb_addf(&t, "%.*s", b - a, s + a);
+	}
+	if (meta_value(s, "seed", &a, &b))
+		sb_addf(&t, "; seed=%.*s", b - a, s + a);
+	if (meta_value(s, "args", &a, &b))
+		sb_addf(&t, "; %.*s", b - a, s + a);
+	return sb_detach(&t);
+}
+
+static int describe_text(const char *description, struct change_list *out, int stated);
+
 static int describe(const char *description, struct change_list *out, int stated)
 {
-	struct reader r = { .text = description, .out = out };
 	if (!description)
 		return 0;
+	char *unq = csv_unquoted(description);
+	char *meta = metadata_text(unq ? unq : description);
+	int n = describe_text(meta ? meta : unq ? unq : description, out, stated);
+	free(meta);
+	free(unq);
+	return n;
+}
+
+static int describe_text(const char *description, struct change_list *out, int stated)
+{
+	struct reader r = { .text = description, .out = out };
 	tokenize(description, 0, (int)strlen(description), &r.tk);
 	r.memo = xcalloc((size_t)r.tk.n + 1, sizeof(*r.memo));
 	int p = !stated && says_no_change(&r) ? -1 : skip_labels(&r, stated);

@@ -1454,6 +1454,21 @@ static void test_round12(void)
 	/* a letter and a number first is a run label, as "r3", "v3" were */
 	expect("infer-r12.19", "b3 depth 8 -> 10", "model.depth:8>10");
 	expect("infer-r12.20", "b12 cosine LR schedule", "sched.warmdown_shape:~>cosine");
+	/* a CSV-quoted cell is its text; a harness's key=value metadata line is
+	 * its desc= sentence, its seed and its trainer args */
+	expect("infer-r12.21", "\"depth 8 -> 10, warmdown 0.5\"",
+	       "model.depth:8>10|sched.warmdown_ratio:~>0.5");
+	expect("infer-r12.22", "\"depth 8 -> 10 (\"\"deeper\"\")\"", "model.depth:8>10");
+	expect("infer-r12.23", "\"a\" and \"b\"", "");          /* two quotes, no one cell */
+	expect("infer-r12.24", "\"run_tag=a1 branch=main exp=deeper seed=7 desc=Deeper model. "
+	       "args=\"\"--depth 10\"\"\"", "train.seed:~>7|model.depth:~>10");
+	expect("infer-r12.25", "run_tag=a1 exp=wide desc=Wider. args=\"--seq-len 512 --device-batch-size 8\"",
+	       "model.seq_len:~>512|train.device_batch_size:~>8");
+	expect("infer-r12.26", "run_tag=a1 exp=lr desc=Raise matrix LR 0.04 -> 0.05. "
+	       "proxy_val_bpb=1.234 canonical_seq_len=256", "optim.matrix_lr:0.04>0.05");
+	expect("infer-r12.27", "run_tag=a1 exp=base desc=Default baseline. args=\"--depth 8\"", "");
+	expect("infer-r12.28", "branch=main depth=10", "model.depth:~>10");
+	expect("infer-r12.29", "exp=deeper_model", "");       /* an experiment's name, no knob */
 }
 
 static void test_fuzz_regressions(void)
