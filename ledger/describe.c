@@ -3633,6 +3633,49 @@ static int after_instead(const struct reader *r, int p, int end)
 			  (word_is(r, p - 2, p, "rather") && word_is(r, p - 1, p, "than")));
 }
 
+/* Round 12: a window layout told in words ("use short attention windows in
+ * lower layers", "mixed short-long windows", "increase long attention in
+ * upper layers"): the window pattern changed, to a value unsaid (the
+ * README's label; "use mixed short-long windows" had coined a knob). A
+ * kind of window and where it goes, or a mix of kinds, must both be
+ * there: "short window 512" is the short window's length, "attention in
+ * upper layers" no layout. Returns the tokens taken. */
+static int p_window_layout(struct reader *r, int p, int end)
+{
+	static const char *const kinds[] = { "short", "long", "sliding", "local", "global", "full", NULL };
+	static const char *const nouns[] = { "window", "windows", "attention", NULL };
+	static const char *const places[] = { "lower", "upper", "early", "earlier", "late", "later",
+					      "first", "last", "top", "bottom", "deeper", "shallow",
+					      "shallower", "final", NULL };
+	int kind = 0, noun = 0, place = 0, mixed = 0, q = p;
+	for (; q < end && q - p < 10; q++) {
+		const struct tok *t = at(r, q, end);
+		if (t->k != K_WORD)
+			break;
+		int two = strstr(t->w, "short") && strstr(t->w, "long"); /* "short-long" */
+		if (in_list(t->w, kinds) || two)
+			kind = kind || !noun, mixed |= two;
+		else if (!strcmp(t->w, "mixed") || !strcmp(t->w, "alternating") || !strcmp(t->w, "interleaved"))
+			mixed = 1;
+		else if (in_list(t->w, nouns))
+			noun = 1;
+		else if (noun && kind && word_is(r, q, end, "in") &&
+			 word_in(r, q + 1 + word_is(r, q + 1, end, "the"), end, places) &&
+			 (word_is(r, q + 2 + word_is(r, q + 1, end, "the"), end, "layers") ||
+			  word_is(r, q + 2 + word_is(r, q + 1, end, "the"), end, "blocks"))) {
+			place = 1;
+			q += 3 + word_is(r, q + 1, end, "the");
+			break;
+		} else if (noun || kind)
+			break;
+	}
+	if (!noun || !kind || !(place || mixed) || (q < end && !boundary(r, q, end) &&
+						   !word_is(r, q, end, "on")))
+		return 0;
+	struct name nm = { .var = "model.window_pattern", .known = 1 };
+	return finish(r, &nm, NULL, NULL, p, q, end);
+}
+
 static int production(struct reader *r, int p, int end, struct clause *cs)
 {
 	int n, start = p == cs->start, paren = cs->flags & F_PAREN;
@@ -3654,6 +3697,8 @@ static int production(struct reader *r, int p, int end, struct clause *cs)
 		return n;
 	if (after_instead(r, p, end))
 		return phrase_end(r, p + 1, end) - p; /* "… instead of linear warmdown": the old side */
+	if ((n = p_window_layout(r, p, end)))
+		return n;
 	if ((n = p_value_arrow(r, p, end)) || (n = p_layer_toggle(r, p, end)) || (n = p_toggle(r, p, end, cs)) || (start && (n = p_direction(r, p, end, cs->flags))) ||
 	    (n = p_verb(r, p, end, cs->flags)) || (n = p_named(r, p, end, 0, start, cs->flags)))
 		return n;

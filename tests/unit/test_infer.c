@@ -1469,6 +1469,16 @@ static void test_round12(void)
 	expect("infer-r12.27", "run_tag=a1 exp=base desc=Default baseline. args=\"--depth 8\"", "");
 	expect("infer-r12.28", "branch=main depth=10", "model.depth:~>10");
 	expect("infer-r12.29", "exp=deeper_model", "");       /* an experiment's name, no knob */
+	/* a window layout in words: the pattern changed, to a value unsaid */
+	expect("infer-r12.30", "sliding window attention in the first layers", "model.window_pattern:~>~");
+	expect("infer-r12.31", "use long windows in final layers", "model.window_pattern:~>~");
+	expect("infer-r12.32", "try mixed short-long attention", "model.window_pattern:~>~");
+	expect("infer-r12.33", "sliding window in the lower layers + depth 10",
+	       "model.window_pattern:~>~|model.depth:~>10");
+	expect("infer-r12.34", "short window 512", "desc.short_window:~>512"); /* a length */
+	expect("infer-r12.35", "attention in upper layers", "");               /* no kind */
+	expect("infer-r12.36", "more heads in upper layers", "");
+	expect("infer-r12.37", "short windows", "");                           /* no place, no mix */
 }
 
 static void test_fuzz_regressions(void)
