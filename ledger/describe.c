@@ -3122,10 +3122,13 @@ static int p_lr_part(struct reader *r, int p, int end)
 {
 	const char *var = lr_part_var(at(r, p, end));
 	char a[100], b[100];
+	/* round 12: "lower LRs (matrix=0.02, embed=0.3, unembed=0.002)": a
+	 * part and its value joined by "=" or ":" */
+	int eq = at(r, p + 1, end)->k == K_EQ || at(r, p + 1, end)->k == K_COLON;
 	if (!var || !lr_named_before(r->text, at(r, p, end)->a) ||
-	    value_at(r, p + 1, end, var, 0, a, sizeof(a)) || at(r, p + 1, end)->k != K_NUM)
+	    value_at(r, p + 1 + eq, end, var, 0, a, sizeof(a)) || at(r, p + 1 + eq, end)->k != K_NUM)
 		return 0;
-	int q = p + 2, arrow = at(r, q, end)->k == K_ARROW;
+	int q = p + 2 + eq, arrow = at(r, q, end)->k == K_ARROW;
 	if (arrow && (value_at(r, q + 1, end, var, 0, b, sizeof(b)) || at(r, q + 1, end)->k != K_NUM))
 		return 0;
 	q += arrow ? 2 : 0;

@@ -1479,6 +1479,12 @@ static void test_round12(void)
 	expect("infer-r12.35", "attention in upper layers", "");               /* no kind */
 	expect("infer-r12.36", "more heads in upper layers", "");
 	expect("infer-r12.37", "short windows", "");                           /* no place, no mix */
+	/* learning rates listed by part, each joined to its value by "=" */
+	expect("infer-r12.38", "LRs: matrix=0.05 scalar=0.3", "optim.matrix_lr:~>0.05|optim.scalar_lr:~>0.3");
+	expect("infer-r12.39", "higher LRs (embed=0.8, unembed=0.006) - faster",
+	       "optim.embedding_lr:~>0.8|optim.unembedding_lr:~>0.006");
+	expect("infer-r12.40", "matrix=0.05", "");                    /* no learning rate named */
+	expect("infer-r12.41", "LR sweep (matrix=0.02 0.04)", "");    /* a sweep */
 }
 
 static void test_fuzz_regressions(void)
