@@ -1640,6 +1640,23 @@ static int restates_in_other_unit(const struct change_list *out, const char *var
 	return 0;
 }
 
+/* 1 for a value that is one end of a path through the model ("from input
+ * to output", "from the first layer to the last"): a connection's
+ * course, no setting's two values. */
+static int path_end(const char *v)
+{
+	static const char *const ends[] = {
+		"input", "output", "inputs", "outputs", "start", "end", "top", "bottom", "first", "last",
+		"encoder", "decoder", "embedding", "embeddings", "head", "layer", "block", "beginning", NULL
+	};
+	char lo[32];
+	if (!v || strlen(v) >= sizeof(lo))
+		return 0;
+	for (size_t i = 0; i <= strlen(v); i++)
+		lo[i] = (char)tolower((unsigned char)v[i]);
+	return in_list(lo, ends);
+}
+
 static void emit(struct reader *r, const struct name *nm, const char *old_val,
 		 const char *new_val, int p, int q)
 {
@@ -1650,6 +1667,8 @@ static void emit(struct reader *r, const struct name *nm, const char *old_val,
 		/* round 12: "remove x0_lambdas", "x0 lambdas off" switch the skip
 		 * they weight, not a start value (the README's desc.x0_residual) */
 		var = "desc.x0_residual";
+	if (str_starts_with(var, "desc.") && path_end(old_val) && path_end(new_val))
+		return; /* round 12: "residual skip from input to output": where it runs */
 	if (r->depth > 0 && !strcmp(var, "desc.grad_accum_steps"))
 		return; /* "(grad_accum 2->1)": what a batch change implied, no knob turned */
 	if (out_of_range(var, old_val) || out_of_range(var, new_val)) {
@@ -2744,6 +2763,10 @@ static int p_named(struct reader *r, int p, int end, int licensed, int at_start,
 	    at(r, q + 1, end)->k == K_WORD && mixed_case(r, at(r, q + 1, end)))
 		return 0; /* round 11: "LayerNorm -> RMSNorm" was desc.layernorm ? -> RMSNorm:
 			   * two proper names, values of a knob unnamed */
+	if (!k && q - p >= 2 && op->k == K_ARROW && at(r, q + 1, end)->k == K_WORD &&
+	    !has_digit(r, q - 1, q) && !code_token(r, q - 1, q))
+		return 0; /* round 12: "loss_fn mse -> huber" was desc.loss_fn_mse ? -> huber:
+			   * before a word value the name's last word may be the old one */
 	nm.range = k && p + k < q && word_in(r, q - 1, q, schedule_words);
 	if (k && !tech_part && known_name(r, p + k, q, &last) == q - p - k && !str_starts_with(last.var, "desc.")) {
 		if (part_base(last.var) && in_list(r->tk.t[p].w, part_nouns))

@@ -1485,6 +1485,13 @@ static void test_round12(void)
 	       "optim.embedding_lr:~>0.8|optim.unembedding_lr:~>0.006");
 	expect("infer-r12.40", "matrix=0.05", "");                    /* no learning rate named */
 	expect("infer-r12.41", "LR sweep (matrix=0.02 0.04)", "");    /* a sweep */
+	/* refusals: a path's two ends, a name that may hold the old word value */
+	expect("infer-r12.42", "skip connection from embedding to head", "");
+	expect("infer-r12.43", "dense shortcut from input to output", "");
+	expect("infer-r12.44", "loss_fn mse -> huber", "");           /* was desc.loss_fn_mse */
+	expect("infer-r12.45", "norm_pos pre -> post", "");
+	expect("infer-r12.46", "loss_fn -> huber", "desc.loss_fn:~>huber");
+	expect("infer-r12.47", "foo_bar baz 3 -> 4", "desc.foo_bar_baz:3>4");
 }
 
 static void test_fuzz_regressions(void)
