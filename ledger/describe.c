@@ -4044,6 +4044,19 @@ static int on_base(const struct reader *r, int p, int end)
 	return 0;
 }
 
+/* Round 12: "keep a 5% final lr floor", "keep 10 percent lr floor during
+ * warmdown": "keep" before a value and the knob it sets says the run has
+ * that setting (the README's labels), read as a setting; the parent's
+ * state drops it where the parent had it. "keep depth 6" (the name first)
+ * still says the setting stays. */
+static int keep_having(const struct reader *r, int p, int end)
+{
+	struct name nm;
+	int v = p + 1 + (word_is(r, p + 1, end, "a") || word_is(r, p + 1, end, "an"));
+	return word_is(r, p, end, "keep") && at(r, v, end)->k == K_NUM &&
+	       known_name(r, v + 1, end, &nm) && !str_starts_with(nm.var, "desc.");
+}
+
 static int read_span(struct reader *r, int a, int end, int flags)
 {
 	struct clause cs = { .start = a, .flags = flags, .added = r->added };
@@ -4120,7 +4133,7 @@ static int read_span(struct reader *r, int a, int end, int flags)
 			p++;
 			continue;
 		}
-		if (word_in(r, p, end, context_words) && !on_base(r, p, end)) {
+		if (word_in(r, p, end, context_words) && !on_base(r, p, end) && !keep_having(r, p, end)) {
 			stopped = 1;
 			p++;
 			continue;

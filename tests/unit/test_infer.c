@@ -1492,6 +1492,12 @@ static void test_round12(void)
 	expect("infer-r12.45", "norm_pos pre -> post", "");
 	expect("infer-r12.46", "loss_fn -> huber", "desc.loss_fn:~>huber");
 	expect("infer-r12.47", "foo_bar baz 3 -> 4", "desc.foo_bar_baz:3>4");
+	/* "keep" before a value and its knob: a setting (the state drops the parent's) */
+	expect("infer-r12.48", "keep a 3% warmup", "sched.warmup_ratio:~>0.03");
+	expect("infer-r12.49", "keep 20 percent warmdown during training", "sched.warmdown_ratio:~>0.2");
+	expect("infer-r12.50", "keep 8 layers", "model.depth:~>8");
+	expect("infer-r12.51", "keep depth 8", "");              /* the name first: it stays */
+	expect("infer-r12.52", "keep a 5% foo bar", "");         /* no knob we know */
 }
 
 static void test_fuzz_regressions(void)
