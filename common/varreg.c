@@ -246,6 +246,10 @@ static const struct var_alias aliases[] = {
 	{ "sdpa", "impl.attention", "sdpa" },
 	{ "compile", "impl.compile_mode", NULL }, { "torch compile", "impl.compile_mode", NULL },
 	{ "compile mode", "impl.compile_mode", NULL },
+	/* round 12: an agent's prose and identifier ("Disabled model
+	 * compilation (compile_model=False)") */
+	{ "compilation", "impl.compile_mode", NULL }, { "model compilation", "impl.compile_mode", NULL },
+	{ "torch compilation", "impl.compile_mode", NULL }, { "compile model", "impl.compile_mode", NULL },
 	{ "cuda graphs", "impl.cuda_graphs", NULL }, { "cuda graph", "impl.cuda_graphs", NULL },
 	{ "fused optimizer", "impl.fused_adamw", NULL }, { "fused adamw", "impl.fused_adamw", NULL },
 	{ "fused xent", "impl.fused_xent", NULL },
@@ -262,6 +266,8 @@ static const struct var_alias aliases[] = {
 	{ "max norm", "optim.grad_clip", NULL }, { "clip", "optim.grad_clip", NULL },
 	{ "muon optimizer", "optim.matrix_optimizer", "muon" },
 	{ "lr warmdown", "sched.warmdown_ratio", NULL }, { "lr cooldown", "sched.warmdown_ratio", NULL },
+	/* round 12: "shorten lr warmdown window to 10 percent" */
+	{ "warmdown window", "sched.warmdown_ratio", NULL }, { "lr warmdown window", "sched.warmdown_ratio", NULL },
 	{ "cosine warmdown", "sched.warmdown_shape", "cosine" },
 	{ "linear warmdown", "sched.warmdown_shape", "linear" },
 	{ "final lr", "sched.final_lr_frac", NULL },

@@ -4090,8 +4090,16 @@ static int read_span(struct reader *r, int a, int end, int flags)
 			clause_out = r->out->n;
 			if (lead_verb)
 				cs.flags &= ~F_WITH;
-			/* a reason or a purpose runs over "and" / "," to the next ";" */
-			if (stopped != 2 || t->k != K_SEP || t->sep == SEP_CLAUSE)
+			/* a reason or a purpose runs over "and" / "," to the next ";",
+			 * unless a past-tense verb of change follows (round 12: "…
+			 * to fix missing setuptools, and reduced device_batch_size
+			 * from 32 to 16": an agent's second change) */
+			int and_too = t->k == K_SEP && at(r, p + 1, end)->k == K_SEP &&
+				      at(r, p + 1, end)->sep == SEP_AND;
+			const char *next = at(r, p + 1 + and_too, end)->w;
+			if (stopped != 2 || t->k != K_SEP || t->sep == SEP_CLAUSE ||
+			    (at(r, p + 1 + and_too, end)->k == K_WORD && in_list(next, sentence_verbs) &&
+			     strlen(next) > 2 && !strcmp(next + strlen(next) - 2, "ed")))
 				stopped = 0;
 			p++;
 			continue;

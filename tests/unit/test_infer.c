@@ -1498,6 +1498,14 @@ static void test_round12(void)
 	expect("infer-r12.50", "keep 8 layers", "model.depth:~>8");
 	expect("infer-r12.51", "keep depth 8", "");              /* the name first: it stays */
 	expect("infer-r12.52", "keep a 5% foo bar", "");         /* no knob we know */
+	/* an agent's sentences: compilation in words, a second change after a purpose */
+	expect("infer-r12.53", "Disabled torch compilation to save startup time", "impl.compile_mode:~>eager");
+	expect("infer-r12.54", "disable model compilation", "impl.compile_mode:~>eager");
+	expect("infer-r12.55", "enable model compilation", "");  /* which mode is unsaid */
+	expect("infer-r12.56", "Raised depth to 10 to use the GPU, and lowered warmdown from 0.5 to 0.3",
+	       "model.depth:~>10|sched.warmdown_ratio:0.5>0.3");
+	expect("infer-r12.57", "raise depth to 10 to use the GPU, and the warmdown stays", "model.depth:~>10");
+	expect("infer-r12.58", "shorten the warmdown window to 30 percent", "sched.warmdown_ratio:~>0.3");
 }
 
 static void test_fuzz_regressions(void)
