@@ -3702,10 +3702,29 @@ static int p_window_layout(struct reader *r, int p, int end)
 	return finish(r, &nm, NULL, NULL, p, q, end);
 }
 
+/* Round 12: "(single attention head)", "1 head", "one head": a head
+ * count of one, told in the singular that the registry's "heads" does not
+ * match ("increase head dim to 256 (single attention head)" recorded the
+ * head dim alone). "the lm head", "single head dim" are no count. */
+static int p_one_head(struct reader *r, int p, int end)
+{
+	const struct tok *t = at(r, p, end);
+	int one = (t->k == K_NUM && !strcmp(t->w, "1")) || word_is(r, p, end, "one") ||
+		  word_is(r, p, end, "single") || word_is(r, p, end, "a");
+	int q = p + 1 + word_is(r, p + 1, end, "attention");
+	if (!one || !word_is(r, q, end, "head") || !boundary(r, q + 1, end) ||
+	    (word_is(r, p, end, "a") && !word_is(r, p + 1, end, "single")))
+		return 0;
+	struct name nm = { .var = "model.heads", .known = 1 };
+	return finish(r, &nm, NULL, "1", p, q + 1, end);
+}
+
 static int production(struct reader *r, int p, int end, struct clause *cs)
 {
 	int n, start = p == cs->start, paren = cs->flags & F_PAREN;
 	struct name nm;
+	if ((n = p_one_head(r, p, end)))
+		return n;
 	if (!known_name(r, p, end, &nm) && (n = p_result(r, p, end)))
 		return n; /* "time budget 300" is a knob, "time 301 s" a result */
 	if ((n = p_lr_part(r, p, end)))

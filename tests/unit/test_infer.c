@@ -1506,6 +1506,12 @@ static void test_round12(void)
 	       "model.depth:~>10|sched.warmdown_ratio:0.5>0.3");
 	expect("infer-r12.57", "raise depth to 10 to use the GPU, and the warmdown stays", "model.depth:~>10");
 	expect("infer-r12.58", "shorten the warmdown window to 30 percent", "sched.warmdown_ratio:~>0.3");
+	/* a head count of one, in the singular */
+	expect("infer-r12.59", "head dim 128 -> 256 (1 head)", "model.head_dim:128>256|model.heads:~>1");
+	expect("infer-r12.60", "use a single attention head", "model.heads:~>1");
+	expect("infer-r12.61", "single head dim 128", "model.head_dim:~>128");  /* the dim's */
+	expect("infer-r12.62", "add a head", "");                               /* no count */
+	expect("infer-r12.63", "the lm head", "");
 }
 
 static void test_fuzz_regressions(void)
