@@ -3431,6 +3431,8 @@ static int p_valueword(struct reader *r, int p, int end)
 		return 0; /* "AdamW kept for embeddings": what stayed */
 	if (word_is(r, p + k, end, "in") && at(r, p + k + 1, end)->k == K_WORD)
 		k += 2; /* "SwiGLU activation in MLP (replaces …)" */
+	else if (word_is(r, p + k, end, "only") && boundary(r, p + k + 1, end))
+		k++; /* round 12: "SiLU activation only": the one change */
 	if (!boundary(r, p + k, end) && !word_is(r, p + k, end, "in") &&
 	    !word_is(r, p + k, end, "instead") && !word_is(r, p + k, end, "replacing") &&
 	    !word_is(r, p + k, end, "replaces"))

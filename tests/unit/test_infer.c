@@ -1512,6 +1512,10 @@ static void test_round12(void)
 	expect("infer-r12.61", "single head dim 128", "model.head_dim:~>128");  /* the dim's */
 	expect("infer-r12.62", "add a head", "");                               /* no count */
 	expect("infer-r12.63", "the lm head", "");
+	/* a value word with "only" after it */
+	expect("infer-r12.64", "SwiGLU only", "model.activation:~>swiglu");
+	expect("infer-r12.65", "ReLU^2 only (no gating)", "model.activation:~>relu2");
+	expect("infer-r12.66", "GELU only in the first layer", "");   /* a part's, unnamed */
 }
 
 static void test_fuzz_regressions(void)
