@@ -759,12 +759,26 @@ static int means_at(const struct reader *r, int p, int end)
 
 /* Where a phrase may end: the clause ends, a parenthesis, a context word,
  * a purpose or a means follows. */
+/* Round 12: "halve batch size run exceeded 10 minute timeout": "run" (or
+ * "it") and a past-tense verb or a failure word report what happened to
+ * the run, commentary with no separator before it. */
+static int run_report_at(const struct reader *r, int p, int end)
+{
+	static const char *const fails[] = { "oom", "ooms", "oomed", "crash", "crashes", "fails",
+					     "diverges", "timeout", "timed", NULL };
+	if (!word_is(r, p, end, "run") && !word_is(r, p, end, "it"))
+		return 0;
+	const struct tok *t = at(r, p + 1, end);
+	size_t n = t->k == K_WORD ? strlen(t->w) : 0;
+	return n && (in_list(t->w, fails) || (n > 4 && !strcmp(t->w + n - 2, "ed")));
+}
+
 static int boundary(const struct reader *r, int p, int end)
 {
 	const struct tok *t = at(r, p, end);
 	return t->k == K_SEP || t->k == K_STOP || t->k == K_COLON || t->k == K_PAREN ||
 	       t->k == K_BRACKET || word_in(r, p, end, context_words) || purpose_at(r, p, end) ||
-	       means_at(r, p, end);
+	       means_at(r, p, end) || run_report_at(r, p, end);
 }
 
 /* ---- values ------------------------------------------------------------ */
@@ -4162,7 +4176,8 @@ static int read_span(struct reader *r, int a, int end, int flags)
 			p++;
 			continue;
 		}
-		if (word_in(r, p, end, context_words) && !on_base(r, p, end) && !keep_having(r, p, end)) {
+		if ((word_in(r, p, end, context_words) && !on_base(r, p, end) && !keep_having(r, p, end)) ||
+		    run_report_at(r, p, end)) {
 			stopped = 1;
 			p++;
 			continue;

@@ -1516,6 +1516,11 @@ static void test_round12(void)
 	expect("infer-r12.64", "SwiGLU only", "model.activation:~>swiglu");
 	expect("infer-r12.65", "ReLU^2 only (no gating)", "model.activation:~>relu2");
 	expect("infer-r12.66", "GELU only in the first layer", "");   /* a part's, unnamed */
+	/* "run" / "it" and what happened: commentary without a separator */
+	expect("infer-r12.67", "depth 12 run crashed with OOM", "model.depth:~>12");
+	expect("infer-r12.68", "double heads it diverged at step 300", "model.heads:~>~");
+	expect("infer-r12.69", "add VE run OOM", "desc.value_embeddings:~>true");
+	expect("infer-r12.70", "run depth 12", "model.depth:~>12");   /* a verb, no report */
 }
 
 static void test_fuzz_regressions(void)
