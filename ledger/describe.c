@@ -3689,6 +3689,7 @@ static int p_window_layout(struct reader *r, int p, int end)
 	static const char *const places[] = { "lower", "upper", "early", "earlier", "late", "later",
 					      "first", "last", "top", "bottom", "deeper", "shallow",
 					      "shallower", "final", NULL };
+	static const char *const layer_words[] = { "layers", "blocks", "layer", "block", NULL };
 	int kind = 0, noun = 0, place = 0, mixed = 0, q = p;
 	for (; q < end && q - p < 10; q++) {
 		const struct tok *t = at(r, q, end);
@@ -3703,8 +3704,7 @@ static int p_window_layout(struct reader *r, int p, int end)
 			noun = 1;
 		else if (noun && kind && word_is(r, q, end, "in") &&
 			 word_in(r, q + 1 + word_is(r, q + 1, end, "the"), end, places) &&
-			 (word_is(r, q + 2 + word_is(r, q + 1, end, "the"), end, "layers") ||
-			  word_is(r, q + 2 + word_is(r, q + 1, end, "the"), end, "blocks"))) {
+			 word_in(r, q + 2 + word_is(r, q + 1, end, "the"), end, layer_words)) {
 			place = 1;
 			q += 3 + word_is(r, q + 1, end, "the");
 			break;
@@ -4087,9 +4087,15 @@ static int on_base(const struct reader *r, int p, int end)
 static int keep_having(const struct reader *r, int p, int end)
 {
 	struct name nm;
-	int v = p + 1 + (word_is(r, p + 1, end, "a") || word_is(r, p + 1, end, "an"));
-	return word_is(r, p, end, "keep") && at(r, v, end)->k == K_NUM &&
-	       known_name(r, v + 1, end, &nm) && !str_starts_with(nm.var, "desc.");
+	int v = p + 1 + (word_is(r, p + 1, end, "a") || word_is(r, p + 1, end, "an")), k;
+	if (!word_is(r, p, end, "keep"))
+		return 0;
+	if (at(r, v, end)->k == K_NUM)
+		return known_name(r, v + 1, end, &nm) && !str_starts_with(nm.var, "desc.");
+	/* "keep LR floor at 10% during final warmdown": the value set by "at" */
+	k = known_name(r, p + 1, end, &nm);
+	return k && !str_starts_with(nm.var, "desc.") && word_is(r, p + 1 + k, end, "at") &&
+	       at(r, p + 2 + k, end)->k == K_NUM;
 }
 
 static int read_span(struct reader *r, int a, int end, int flags)

@@ -1521,6 +1521,10 @@ static void test_round12(void)
 	expect("infer-r12.68", "double heads it diverged at step 300", "model.heads:~>~");
 	expect("infer-r12.69", "add VE run OOM", "desc.value_embeddings:~>true");
 	expect("infer-r12.70", "run depth 12", "model.depth:~>12");   /* a verb, no report */
+	/* "keep X at v" sets v; a window kind in one layer is a layout too */
+	expect("infer-r12.71", "keep warmup at 5% for the whole run", "sched.warmup_ratio:~>0.05");
+	expect("infer-r12.72", "keep VE at 2 layers", "");          /* a desc knob: no */
+	expect("infer-r12.73", "use a long window in the last layer", "model.window_pattern:~>~");
 }
 
 static void test_fuzz_regressions(void)
