@@ -2406,8 +2406,11 @@ static int run_share_form(struct reader *r, const struct name *nm, int p, int q,
 	if (from && !ka)
 		return 0;
 	int t = q + from + ka;
-	if (!word_is(r, t, end, "to") || !(kb = run_share_at(r, t + 1, end, &pb)) ||
-	    !boundary(r, t + 1 + kb, end))
+	/* round 12: "warmdown over the last 40% of the run", "warmup for the
+	 * first 5%": the share it spans, said with another preposition */
+	static const char *const spans[] = { "over", "for", "during", "in", NULL };
+	int to = word_is(r, t, end, "to") || (!from && word_in(r, t, end, spans));
+	if (!to || !(kb = run_share_at(r, t + 1, end, &pb)) || !boundary(r, t + 1 + kb, end))
 		return 0;
 	if ((v.rb = value_at(r, pb, end, nm->var, 0, v.b, sizeof(v.b))) != 0 ||
 	    (pa >= 0 && (v.ra = value_at(r, pa, end, nm->var, 0, v.a, sizeof(v.a))) != 0))

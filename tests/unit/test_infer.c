@@ -1525,6 +1525,12 @@ static void test_round12(void)
 	expect("infer-r12.71", "keep warmup at 5% for the whole run", "sched.warmup_ratio:~>0.05");
 	expect("infer-r12.72", "keep VE at 2 layers", "");          /* a desc knob: no */
 	expect("infer-r12.73", "use a long window in the last layer", "model.window_pattern:~>~");
+	/* a warmup's or warmdown's share of the run after "over", "for", "in" */
+	expect("infer-r12.74", "warmdown over the last 40% of the run", "sched.warmdown_ratio:~>0.4");
+	expect("infer-r12.75", "warmup for the first 5%", "sched.warmup_ratio:~>0.05");
+	expect("infer-r12.76", "warmdown during the last 20% of steps, lr 0.01", "sched.warmdown_ratio:~>0.2");
+	expect("infer-r12.77", "warmdown over 40%", "");          /* no place, no whole: not sure */
+	expect("infer-r12.78", "warmup for 5% more steps", "");
 }
 
 static void test_fuzz_regressions(void)
