@@ -3990,7 +3990,9 @@ static void new_clause(struct clause *cs, int start, const struct tok *sep, int 
 
 static const char *const with_verbs[] = {
 	"experiment", "experimenting", "experimented", "try", "trying", "tried", "test", "testing",
-	"tested", "play", "playing", "go", "went", "going", "run", "retry", NULL
+	"tested", "play", "playing", "go", "went", "going", "run", "retry",
+	/* round 12: "train with --warmdown-ratio 0.3" */
+	"train", "trained", "training", NULL
 };
 
 /* After these the rest of the sentence, over "and" and ",", gives a

@@ -1531,6 +1531,11 @@ static void test_round12(void)
 	expect("infer-r12.76", "warmdown during the last 20% of steps, lr 0.01", "sched.warmdown_ratio:~>0.2");
 	expect("infer-r12.77", "warmdown over 40%", "");          /* no place, no whole: not sure */
 	expect("infer-r12.78", "warmup for 5% more steps", "");
+	/* "train with X": the verb alone before "with" makes X the change */
+	expect("infer-r12.79", "train with --warmdown-ratio 0.3", "sched.warmdown_ratio:~>0.3");
+	expect("infer-r12.80", "training with a 5% warmup", "sched.warmup_ratio:~>0.05");
+	expect("infer-r12.81", "depth 10 trained with flash attention", "model.depth:~>10"); /* context */
+	expect("infer-r12.82", "train with the same config", "");
 }
 
 static void test_fuzz_regressions(void)
