@@ -605,6 +605,22 @@ static void merge_percent(struct toks *tk)
 	tk->n--;
 }
 
+/* Round 12: "warmdown 50 -> 70 percent": a share's sign written once,
+ * after the new value, is the old value's too where the old one is a
+ * count of percent (1 or more; it read nothing: 50 is no ratio). */
+static void share_both_sides(struct toks *tk)
+{
+	for (int i = 2; i < tk->n; i++) {
+		struct tok *t = &tk->t[i], *op = &tk->t[i - 1], *old = &tk->t[i - 2];
+		size_t n = strlen(old->w);
+		if (t->k != K_NUM || !strchr(t->w, '%') || op->k != K_ARROW || old->k != K_NUM ||
+		    strpbrk(old->w, "%kKMBxXLwd^*s") || n + 2 > sizeof(old->w) || atof(old->w) < 1)
+			continue; /* "warmdown 0.5 -> 70%": a ratio already */
+		old->w[n] = '%';
+		old->w[n + 1] = '\0';
+	}
+}
+
 static void tokenize(const char *s, int a, int end, struct toks *tk)
 {
 	for (int i = a; i < end;) {
@@ -618,6 +634,7 @@ static void tokenize(const char *s, int a, int end, struct toks *tk)
 			merge_percent(tk);
 		}
 	}
+	share_both_sides(tk);
 }
 
 /* ---- the reader's state ------------------------------------------------ */

@@ -1536,6 +1536,11 @@ static void test_round12(void)
 	expect("infer-r12.80", "training with a 5% warmup", "sched.warmup_ratio:~>0.05");
 	expect("infer-r12.81", "depth 10 trained with flash attention", "model.depth:~>10"); /* context */
 	expect("infer-r12.82", "train with the same config", "");
+	/* a share's sign written once, after the new value */
+	expect("infer-r12.83", "warmdown 50 -> 70 percent", "sched.warmdown_ratio:0.5>0.7");
+	expect("infer-r12.84", "warmup 1 -> 2%", "sched.warmup_ratio:0.01>0.02");
+	expect("infer-r12.85", "warmdown 0.5 -> 70%", "sched.warmdown_ratio:0.5>0.7"); /* a ratio already */
+	expect("infer-r12.86", "MFU 40 -> 45%", "");                                 /* a result */
 }
 
 static void test_fuzz_regressions(void)
