@@ -257,6 +257,10 @@ static const struct var_alias aliases[] = {
 	{ "matrix optimizer", "optim.matrix_optimizer", NULL },
 	{ "muon", "optim.matrix_optimizer", "muon" }, { "adamw", "optim.matrix_optimizer", "adamw" },
 	{ "warmdown shape", "sched.warmdown_shape", NULL },
+	/* round 12: "change LR schedule to cosine" coined desc.lr_schedule;
+	 * autoresearch's schedule is flat then a decay, whose shape it names */
+	{ "lr schedule", "sched.warmdown_shape", NULL }, { "learning rate schedule", "sched.warmdown_shape", NULL },
+	{ "lr sched", "sched.warmdown_shape", NULL },
 	/* spellings from the description corpus (tests/fixtures/infer) */
 	{ "mlp", "model.mlp_ratio", NULL },
 	{ "pattern", "model.window_pattern", NULL }, { "window", "model.window_pattern", NULL },

@@ -1541,6 +1541,11 @@ static void test_round12(void)
 	expect("infer-r12.84", "warmup 1 -> 2%", "sched.warmup_ratio:0.01>0.02");
 	expect("infer-r12.85", "warmdown 0.5 -> 70%", "sched.warmdown_ratio:0.5>0.7"); /* a ratio already */
 	expect("infer-r12.86", "MFU 40 -> 45%", "");                                 /* a result */
+	/* the LR schedule's shape named as the schedule */
+	expect("infer-r12.87", "change LR schedule to cosine", "sched.warmdown_shape:~>cosine");
+	expect("infer-r12.88", "lr sched: cosine, warmup 5%", "sched.warmdown_shape:~>cosine|sched.warmup_ratio:~>0.05");
+	expect("infer-r12.89", "lr schedule 0.5", "");               /* no shape */
+	expect("infer-r12.90", "new LR schedule", "");
 }
 
 static void test_fuzz_regressions(void)
