@@ -246,6 +246,10 @@ static const struct var_alias aliases[] = {
 	{ "sdpa", "impl.attention", "sdpa" },
 	{ "compile", "impl.compile_mode", NULL }, { "torch compile", "impl.compile_mode", NULL },
 	{ "compile mode", "impl.compile_mode", NULL },
+	/* round 12: an agent's prose and identifier ("Disabled model
+	 * compilation (compile_model=False)") */
+	{ "compilation", "impl.compile_mode", NULL }, { "model compilation", "impl.compile_mode", NULL },
+	{ "torch compilation", "impl.compile_mode", NULL }, { "compile model", "impl.compile_mode", NULL },
 	{ "cuda graphs", "impl.cuda_graphs", NULL }, { "cuda graph", "impl.cuda_graphs", NULL },
 	{ "fused optimizer", "impl.fused_adamw", NULL }, { "fused adamw", "impl.fused_adamw", NULL },
 	{ "fused xent", "impl.fused_xent", NULL },
@@ -253,6 +257,10 @@ static const struct var_alias aliases[] = {
 	{ "matrix optimizer", "optim.matrix_optimizer", NULL },
 	{ "muon", "optim.matrix_optimizer", "muon" }, { "adamw", "optim.matrix_optimizer", "adamw" },
 	{ "warmdown shape", "sched.warmdown_shape", NULL },
+	/* round 12: "change LR schedule to cosine" coined desc.lr_schedule;
+	 * autoresearch's schedule is flat then a decay, whose shape it names */
+	{ "lr schedule", "sched.warmdown_shape", NULL }, { "learning rate schedule", "sched.warmdown_shape", NULL },
+	{ "lr sched", "sched.warmdown_shape", NULL },
 	/* spellings from the description corpus (tests/fixtures/infer) */
 	{ "mlp", "model.mlp_ratio", NULL },
 	{ "pattern", "model.window_pattern", NULL }, { "window", "model.window_pattern", NULL },
@@ -262,6 +270,8 @@ static const struct var_alias aliases[] = {
 	{ "max norm", "optim.grad_clip", NULL }, { "clip", "optim.grad_clip", NULL },
 	{ "muon optimizer", "optim.matrix_optimizer", "muon" },
 	{ "lr warmdown", "sched.warmdown_ratio", NULL }, { "lr cooldown", "sched.warmdown_ratio", NULL },
+	/* round 12: "shorten lr warmdown window to 10 percent" */
+	{ "warmdown window", "sched.warmdown_ratio", NULL }, { "lr warmdown window", "sched.warmdown_ratio", NULL },
 	{ "cosine warmdown", "sched.warmdown_shape", "cosine" },
 	{ "linear warmdown", "sched.warmdown_shape", "linear" },
 	{ "final lr", "sched.final_lr_frac", NULL },

@@ -209,6 +209,8 @@ static const char *const not_knob_words[] = {
 	"log", "logs", "print", "prints", "printing", "comment", "comments", "monitoring",
 	"profiling", "timing", "plot", "plots", "metrics", "tests", "docs", "readme", "saving",
 	"instability", "explosion", "spike", "spikes", "divergence",
+	/* round 12: "branch=main", "run_tag=a1": which run, not how it trained */
+	"branch", "tag", "commit",
 	/* "use the previous best config": a configuration, not a knob */
 	"config", "configuration", "configs", "settings", "setup", "default", "defaults", "best",
 	"previous", "original", "baseline", "everything", "anything", "nothing", "something",
@@ -276,6 +278,10 @@ static const struct desc_name {
 	{ "muon ramp", "muon_momentum_warmup_steps", 0 },
 	/* round 11: where a momentum warmup starts (momentum_ramp reads it) */
 	{ "muon momentum start", "muon_momentum_start", 0 },
+	/* round 12: a value on autoresearch's x0_lambdas is where they start
+	 * (five sources write "x0_lambdas init a->b", one "x0_lambda=0.05");
+	 * removing them removes the skip (toggle_name: x0_residual) */
+	{ "x0 lambda", "x0_init", 0 }, { "x0 lambdas", "x0_init", 0 },
 };
 
 /* desc.* spellings that carry their value ("constant WD": the schedule). */
@@ -581,6 +587,40 @@ static int lex_one(struct toks *tk, const char *s, int i, int end)
 	return lex_word(tk, s, i, end);
 }
 
+/* Round 12: "3 percent", "3 %" are "3%" wherever the number stands (it
+ * was read only after the name: "add 3 percent lr warmup" was nothing,
+ * "warmup 3 percent" a warmup of 0.03). The number becomes one token
+ * with its unit, spanning both. */
+static void merge_percent(struct toks *tk)
+{
+	struct tok *last = tk->n >= 2 ? &tk->t[tk->n - 1] : NULL, *num = last ? last - 1 : NULL;
+	if (!last || num->k != K_NUM || last->k != K_WORD ||
+	    (strcmp(last->w, "percent") && strcmp(last->w, "%")) || strpbrk(num->w, "%kKMBxXLwd^*") ||
+	    strlen(num->w) + 2 > sizeof(num->w))
+		return;
+	size_t len = strlen(num->w);
+	num->w[len] = '%';
+	num->w[len + 1] = '\0';
+	num->b = last->b;
+	tk->n--;
+}
+
+/* Round 12: "warmdown 50 -> 70 percent": a share's sign written once,
+ * after the new value, is the old value's too where the old one is a
+ * count of percent (1 or more; it read nothing: 50 is no ratio). */
+static void share_both_sides(struct toks *tk)
+{
+	for (int i = 2; i < tk->n; i++) {
+		struct tok *t = &tk->t[i], *op = &tk->t[i - 1], *old = &tk->t[i - 2];
+		size_t n = strlen(old->w);
+		if (t->k != K_NUM || !strchr(t->w, '%') || op->k != K_ARROW || old->k != K_NUM ||
+		    strpbrk(old->w, "%kKMBxXLwd^*s") || n + 2 > sizeof(old->w) || atof(old->w) < 1)
+			continue; /* "warmdown 0.5 -> 70%": a ratio already */
+		old->w[n] = '%';
+		old->w[n + 1] = '\0';
+	}
+}
+
 static void tokenize(const char *s, int a, int end, struct toks *tk)
 {
 	for (int i = a; i < end;) {
@@ -589,9 +629,12 @@ static void tokenize(const char *s, int a, int end, struct toks *tk)
 			i++; /* "`DEPTH=10`": Markdown code, read as its text */
 		else if (e)
 			i += e;
-		else
+		else {
 			i = lex_one(tk, s, i, end);
+			merge_percent(tk);
+		}
 	}
+	share_both_sides(tk);
 }
 
 /* ---- the reader's state ------------------------------------------------ */
@@ -733,12 +776,26 @@ static int means_at(const struct reader *r, int p, int end)
 
 /* Where a phrase may end: the clause ends, a parenthesis, a context word,
  * a purpose or a means follows. */
+/* Round 12: "halve batch size run exceeded 10 minute timeout": "run" (or
+ * "it") and a past-tense verb or a failure word report what happened to
+ * the run, commentary with no separator before it. */
+static int run_report_at(const struct reader *r, int p, int end)
+{
+	static const char *const fails[] = { "oom", "ooms", "oomed", "crash", "crashes", "fails",
+					     "diverges", "timeout", "timed", NULL };
+	if (!word_is(r, p, end, "run") && !word_is(r, p, end, "it"))
+		return 0;
+	const struct tok *t = at(r, p + 1, end);
+	size_t n = t->k == K_WORD ? strlen(t->w) : 0;
+	return n && (in_list(t->w, fails) || (n > 4 && !strcmp(t->w + n - 2, "ed")));
+}
+
 static int boundary(const struct reader *r, int p, int end)
 {
 	const struct tok *t = at(r, p, end);
 	return t->k == K_SEP || t->k == K_STOP || t->k == K_COLON || t->k == K_PAREN ||
 	       t->k == K_BRACKET || word_in(r, p, end, context_words) || purpose_at(r, p, end) ||
-	       means_at(r, p, end);
+	       means_at(r, p, end) || run_report_at(r, p, end);
 }
 
 /* ---- values ------------------------------------------------------------ */
@@ -1614,11 +1671,35 @@ static int restates_in_other_unit(const struct change_list *out, const char *var
 	return 0;
 }
 
+/* 1 for a value that is one end of a path through the model ("from input
+ * to output", "from the first layer to the last"): a connection's
+ * course, no setting's two values. */
+static int path_end(const char *v)
+{
+	static const char *const ends[] = {
+		"input", "output", "inputs", "outputs", "start", "end", "top", "bottom", "first", "last",
+		"encoder", "decoder", "embedding", "embeddings", "head", "layer", "block", "beginning", NULL
+	};
+	char lo[32];
+	if (!v || strlen(v) >= sizeof(lo))
+		return 0;
+	for (size_t i = 0; i <= strlen(v); i++)
+		lo[i] = (char)tolower((unsigned char)v[i]);
+	return in_list(lo, ends);
+}
+
 static void emit(struct reader *r, const struct name *nm, const char *old_val,
 		 const char *new_val, int p, int q)
 {
 	const struct tok *first = &r->tk.t[p], *last = &r->tk.t[q - 1];
 	const char *var = batch_var(nm, old_val, new_val);
+	if (!strcmp(var, "desc.x0_init") && !old_val && new_val &&
+	    (!strcmp(new_val, "true") || !strcmp(new_val, "false")))
+		/* round 12: "remove x0_lambdas", "x0 lambdas off" switch the skip
+		 * they weight, not a start value (the README's desc.x0_residual) */
+		var = "desc.x0_residual";
+	if (str_starts_with(var, "desc.") && path_end(old_val) && path_end(new_val))
+		return; /* round 12: "residual skip from input to output": where it runs */
 	if (r->depth > 0 && !strcmp(var, "desc.grad_accum_steps"))
 		return; /* "(grad_accum 2->1)": what a batch change implied, no knob turned */
 	if (out_of_range(var, old_val) || out_of_range(var, new_val)) {
@@ -2342,8 +2423,11 @@ static int run_share_form(struct reader *r, const struct name *nm, int p, int q,
 	if (from && !ka)
 		return 0;
 	int t = q + from + ka;
-	if (!word_is(r, t, end, "to") || !(kb = run_share_at(r, t + 1, end, &pb)) ||
-	    !boundary(r, t + 1 + kb, end))
+	/* round 12: "warmdown over the last 40% of the run", "warmup for the
+	 * first 5%": the share it spans, said with another preposition */
+	static const char *const spans[] = { "over", "for", "during", "in", NULL };
+	int to = word_is(r, t, end, "to") || (!from && word_in(r, t, end, spans));
+	if (!to || !(kb = run_share_at(r, t + 1, end, &pb)) || !boundary(r, t + 1 + kb, end))
 		return 0;
 	if ((v.rb = value_at(r, pb, end, nm->var, 0, v.b, sizeof(v.b))) != 0 ||
 	    (pa >= 0 && (v.ra = value_at(r, pa, end, nm->var, 0, v.a, sizeof(v.a))) != 0))
@@ -2713,6 +2797,10 @@ static int p_named(struct reader *r, int p, int end, int licensed, int at_start,
 	    at(r, q + 1, end)->k == K_WORD && mixed_case(r, at(r, q + 1, end)))
 		return 0; /* round 11: "LayerNorm -> RMSNorm" was desc.layernorm ? -> RMSNorm:
 			   * two proper names, values of a knob unnamed */
+	if (!k && q - p >= 2 && op->k == K_ARROW && at(r, q + 1, end)->k == K_WORD &&
+	    !has_digit(r, q - 1, q) && !code_token(r, q - 1, q))
+		return 0; /* round 12: "loss_fn mse -> huber" was desc.loss_fn_mse ? -> huber:
+			   * before a word value the name's last word may be the old one */
 	nm.range = k && p + k < q && word_in(r, q - 1, q, schedule_words);
 	if (k && !tech_part && known_name(r, p + k, q, &last) == q - p - k && !str_starts_with(last.var, "desc.")) {
 		if (part_base(last.var) && in_list(r->tk.t[p].w, part_nouns))
@@ -3091,10 +3179,13 @@ static int p_lr_part(struct reader *r, int p, int end)
 {
 	const char *var = lr_part_var(at(r, p, end));
 	char a[100], b[100];
+	/* round 12: "lower LRs (matrix=0.02, embed=0.3, unembed=0.002)": a
+	 * part and its value joined by "=" or ":" */
+	int eq = at(r, p + 1, end)->k == K_EQ || at(r, p + 1, end)->k == K_COLON;
 	if (!var || !lr_named_before(r->text, at(r, p, end)->a) ||
-	    value_at(r, p + 1, end, var, 0, a, sizeof(a)) || at(r, p + 1, end)->k != K_NUM)
+	    value_at(r, p + 1 + eq, end, var, 0, a, sizeof(a)) || at(r, p + 1 + eq, end)->k != K_NUM)
 		return 0;
-	int q = p + 2, arrow = at(r, q, end)->k == K_ARROW;
+	int q = p + 2 + eq, arrow = at(r, q, end)->k == K_ARROW;
 	if (arrow && (value_at(r, q + 1, end, var, 0, b, sizeof(b)) || at(r, q + 1, end)->k != K_NUM))
 		return 0;
 	q += arrow ? 2 : 0;
@@ -3374,6 +3465,8 @@ static int p_valueword(struct reader *r, int p, int end)
 		return 0; /* "AdamW kept for embeddings": what stayed */
 	if (word_is(r, p + k, end, "in") && at(r, p + k + 1, end)->k == K_WORD)
 		k += 2; /* "SwiGLU activation in MLP (replaces …)" */
+	else if (word_is(r, p + k, end, "only") && boundary(r, p + k + 1, end))
+		k++; /* round 12: "SiLU activation only": the one change */
 	if (!boundary(r, p + k, end) && !word_is(r, p + k, end, "in") &&
 	    !word_is(r, p + k, end, "instead") && !word_is(r, p + k, end, "replacing") &&
 	    !word_is(r, p + k, end, "replaces"))
@@ -3602,10 +3695,72 @@ static int after_instead(const struct reader *r, int p, int end)
 			  (word_is(r, p - 2, p, "rather") && word_is(r, p - 1, p, "than")));
 }
 
+/* Round 12: a window layout told in words ("use short attention windows in
+ * lower layers", "mixed short-long windows", "increase long attention in
+ * upper layers"): the window pattern changed, to a value unsaid (the
+ * README's label; "use mixed short-long windows" had coined a knob). A
+ * kind of window and where it goes, or a mix of kinds, must both be
+ * there: "short window 512" is the short window's length, "attention in
+ * upper layers" no layout. Returns the tokens taken. */
+static int p_window_layout(struct reader *r, int p, int end)
+{
+	static const char *const kinds[] = { "short", "long", "sliding", "local", "global", "full", NULL };
+	static const char *const nouns[] = { "window", "windows", "attention", NULL };
+	static const char *const places[] = { "lower", "upper", "early", "earlier", "late", "later",
+					      "first", "last", "top", "bottom", "deeper", "shallow",
+					      "shallower", "final", NULL };
+	static const char *const layer_words[] = { "layers", "blocks", "layer", "block", NULL };
+	int kind = 0, noun = 0, place = 0, mixed = 0, q = p;
+	for (; q < end && q - p < 10; q++) {
+		const struct tok *t = at(r, q, end);
+		if (t->k != K_WORD)
+			break;
+		int two = strstr(t->w, "short") && strstr(t->w, "long"); /* "short-long" */
+		if (in_list(t->w, kinds) || two)
+			kind = kind || !noun, mixed |= two;
+		else if (!strcmp(t->w, "mixed") || !strcmp(t->w, "alternating") || !strcmp(t->w, "interleaved"))
+			mixed = 1;
+		else if (in_list(t->w, nouns))
+			noun = 1;
+		else if (noun && kind && word_is(r, q, end, "in") &&
+			 word_in(r, q + 1 + word_is(r, q + 1, end, "the"), end, places) &&
+			 word_in(r, q + 2 + word_is(r, q + 1, end, "the"), end, layer_words)) {
+			place = 1;
+			q += 3 + word_is(r, q + 1, end, "the");
+			break;
+		} else if (noun || kind)
+			break;
+	}
+	if (!noun || !kind || !(place || mixed) || (q < end && !boundary(r, q, end) &&
+						   !word_is(r, q, end, "on")))
+		return 0;
+	struct name nm = { .var = "model.window_pattern", .known = 1 };
+	return finish(r, &nm, NULL, NULL, p, q, end);
+}
+
+/* Round 12: "(single attention head)", "1 head", "one head": a head
+ * count of one, told in the singular that the registry's "heads" does not
+ * match ("increase head dim to 256 (single attention head)" recorded the
+ * head dim alone). "the lm head", "single head dim" are no count. */
+static int p_one_head(struct reader *r, int p, int end)
+{
+	const struct tok *t = at(r, p, end);
+	int one = (t->k == K_NUM && !strcmp(t->w, "1")) || word_is(r, p, end, "one") ||
+		  word_is(r, p, end, "single") || word_is(r, p, end, "a");
+	int q = p + 1 + word_is(r, p + 1, end, "attention");
+	if (!one || !word_is(r, q, end, "head") || !boundary(r, q + 1, end) ||
+	    (word_is(r, p, end, "a") && !word_is(r, p + 1, end, "single")))
+		return 0;
+	struct name nm = { .var = "model.heads", .known = 1 };
+	return finish(r, &nm, NULL, "1", p, q + 1, end);
+}
+
 static int production(struct reader *r, int p, int end, struct clause *cs)
 {
 	int n, start = p == cs->start, paren = cs->flags & F_PAREN;
 	struct name nm;
+	if ((n = p_one_head(r, p, end)))
+		return n;
 	if (!known_name(r, p, end, &nm) && (n = p_result(r, p, end)))
 		return n; /* "time budget 300" is a knob, "time 301 s" a result */
 	if ((n = p_lr_part(r, p, end)))
@@ -3623,6 +3778,8 @@ static int production(struct reader *r, int p, int end, struct clause *cs)
 		return n;
 	if (after_instead(r, p, end))
 		return phrase_end(r, p + 1, end) - p; /* "… instead of linear warmdown": the old side */
+	if ((n = p_window_layout(r, p, end)))
+		return n;
 	if ((n = p_value_arrow(r, p, end)) || (n = p_layer_toggle(r, p, end)) || (n = p_toggle(r, p, end, cs)) || (start && (n = p_direction(r, p, end, cs->flags))) ||
 	    (n = p_verb(r, p, end, cs->flags)) || (n = p_named(r, p, end, 0, start, cs->flags)))
 		return n;
@@ -3850,7 +4007,9 @@ static void new_clause(struct clause *cs, int start, const struct tok *sep, int 
 
 static const char *const with_verbs[] = {
 	"experiment", "experimenting", "experimented", "try", "trying", "tried", "test", "testing",
-	"tested", "play", "playing", "go", "went", "going", "run", "retry", NULL
+	"tested", "play", "playing", "go", "went", "going", "run", "retry",
+	/* round 12: "train with --warmdown-ratio 0.3" */
+	"train", "trained", "training", NULL
 };
 
 /* After these the rest of the sentence, over "and" and ",", gives a
@@ -3920,6 +4079,47 @@ static int settle_goal(struct reader *r, int from, int to, int ret)
 }
 
 /* Tokens [a, end) as clauses; returns 1 when a stop ended the reading. */
+/* Round 12: "weight_decay=0.05 on x0_lambda=0.05 base": the setting a
+ * run is built on, stated with its value, is read; the parent's state
+ * drops it where it was the parent's already (the README's label: a
+ * change where it had not been kept). "on H100", "on head256" stay
+ * context. */
+static int on_base(const struct reader *r, int p, int end)
+{
+	if (!word_is(r, p, end, "on"))
+		return 0;
+	int valued = 0;
+	for (int q = p + 1; q < end && q <= p + 6; q++) {
+		const struct tok *t = at(r, q, end);
+		if (t->k == K_WORD && !strcmp(t->w, "base"))
+			return valued && q > p + 2;
+		if (t->k == K_EQ || t->k == K_NUM)
+			valued = 1;
+		else if (t->k != K_WORD)
+			return 0;
+	}
+	return 0;
+}
+
+/* Round 12: "keep a 5% final lr floor", "keep 10 percent lr floor during
+ * warmdown": "keep" before a value and the knob it sets says the run has
+ * that setting (the README's labels), read as a setting; the parent's
+ * state drops it where the parent had it. "keep depth 6" (the name first)
+ * still says the setting stays. */
+static int keep_having(const struct reader *r, int p, int end)
+{
+	struct name nm;
+	int v = p + 1 + (word_is(r, p + 1, end, "a") || word_is(r, p + 1, end, "an")), k;
+	if (!word_is(r, p, end, "keep"))
+		return 0;
+	if (at(r, v, end)->k == K_NUM)
+		return known_name(r, v + 1, end, &nm) && !str_starts_with(nm.var, "desc.");
+	/* "keep LR floor at 10% during final warmdown": the value set by "at" */
+	k = known_name(r, p + 1, end, &nm);
+	return k && !str_starts_with(nm.var, "desc.") && word_is(r, p + 1 + k, end, "at") &&
+	       at(r, p + 2 + k, end)->k == K_NUM;
+}
+
 static int read_span(struct reader *r, int a, int end, int flags)
 {
 	struct clause cs = { .start = a, .flags = flags, .added = r->added };
@@ -3953,8 +4153,16 @@ static int read_span(struct reader *r, int a, int end, int flags)
 			clause_out = r->out->n;
 			if (lead_verb)
 				cs.flags &= ~F_WITH;
-			/* a reason or a purpose runs over "and" / "," to the next ";" */
-			if (stopped != 2 || t->k != K_SEP || t->sep == SEP_CLAUSE)
+			/* a reason or a purpose runs over "and" / "," to the next ";",
+			 * unless a past-tense verb of change follows (round 12: "…
+			 * to fix missing setuptools, and reduced device_batch_size
+			 * from 32 to 16": an agent's second change) */
+			int and_too = t->k == K_SEP && at(r, p + 1, end)->k == K_SEP &&
+				      at(r, p + 1, end)->sep == SEP_AND;
+			const char *next = at(r, p + 1 + and_too, end)->w;
+			if (stopped != 2 || t->k != K_SEP || t->sep == SEP_CLAUSE ||
+			    (at(r, p + 1 + and_too, end)->k == K_WORD && in_list(next, sentence_verbs) &&
+			     strlen(next) > 2 && !strcmp(next + strlen(next) - 2, "ed")))
 				stopped = 0;
 			p++;
 			continue;
@@ -3996,7 +4204,8 @@ static int read_span(struct reader *r, int a, int end, int flags)
 			p++;
 			continue;
 		}
-		if (word_in(r, p, end, context_words)) {
+		if ((word_in(r, p, end, context_words) && !on_base(r, p, end) && !keep_having(r, p, end)) ||
+		    run_report_at(r, p, end)) {
 			stopped = 1;
 			p++;
 			continue;
@@ -4015,7 +4224,7 @@ static const char *const label_words[] = { "exp", "experiment", "run", "trial", 
 static int is_label_word(const char *w, int colon)
 {
 	static const char *const prefixes[] = {
-		"exp", "run", "trial", "iter", "v", "r", "e", "test", "try", "step", "jan", "feb",
+		"exp", "run", "trial", "iter", "v", "r", "e", "b", "test", "try", "step", "jan", "feb",
 		"mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec", NULL
 	};
 	char prefix[8];
@@ -4175,11 +4384,106 @@ static void drop_heading(struct reader *r, int from)
 }
 
 /* The description read as changes, or (stated) as the settings it states. */
+/* ---- metadata cells ----------------------------------------------------- */
+
+/* Round 12: a cell a CSV writer quoted ("…args=""--seq-len 384"""): its
+ * text, the outer quotes off and doubled quotes single. NULL when s is no
+ * such cell. */
+static char *csv_unquoted(const char *s)
+{
+	size_t n = strlen(s);
+	if (n < 3 || s[0] != '"' || s[n - 1] != '"')
+		return NULL;
+	for (size_t i = 1; i + 1 < n; i++) /* each quote inside doubled: one cell */
+		if (s[i] == '"' && (i + 2 >= n || s[++i] != '"'))
+			return NULL;
+	char *u = xmalloc(n), *o = u;
+	for (size_t i = 1; i + 1 < n; i++) {
+		*o++ = s[i];
+		if (s[i] == '"' && s[i + 1] == '"' && i + 2 < n)
+			i++;
+	}
+	*o = '\0';
+	return u;
+}
+
+/* The value of "KEY=" in a key=value metadata line (a word that starts
+ * the line or follows a space): [*a, *b), to the next " word=" or the
+ * end; a quoted value is its inside. 0 when the key is not there. */
+static int meta_value(const char *s, const char *key, int *a, int *b)
+{
+	size_t kn = strlen(key);
+	for (const char *p = s; (p = strstr(p, key)); p++) {
+		if ((p > s && !isspace((unsigned char)p[-1])) || p[kn] != '=')
+			continue;
+		const char *v = p + kn + 1, *e = v;
+		if (*v == '"') {
+			const char *q = strchr(v + 1, '"');
+			*a = (int)(v + 1 - s);
+			*b = q ? (int)(q - s) : (int)strlen(s);
+			return 1;
+		}
+		for (; *e; e++) { /* up to " NAME=": the next key */
+			if (!isspace((unsigned char)*e))
+				continue;
+			const char *w = e + 1;
+			while (isalnum((unsigned char)*w) || *w == '_')
+				w++;
+			if (*w == '=' && w > e + 1)
+				break;
+		}
+		*a = (int)(v - s);
+		*b = (int)(e - s);
+		return 1;
+	}
+	return 0;
+}
+
+/* Round 12: an experiment harness's metadata line ("run_tag=… branch=…
+ * exp=… seed=1001 desc=Balanced shape … args=--total-batch-size 4096"):
+ * what states a change is the desc= sentence, the seed and the trainer's
+ * args; the run's tag, branch, experiment name and the results logged
+ * beside them (proxy_val_bpb=, canonical_seq_len= of the evaluation) are
+ * not. Returns that text ("desc; seed=N; args"), NULL when s is no such
+ * line (two of run_tag, branch, exp, desc, args at least). */
+static char *metadata_text(const char *s)
+{
+	static const char *const keys[] = { "run_tag", "branch", "exp", "desc", "args", NULL };
+	int a, b, found = 0;
+	for (int i = 0; keys[i]; i++)
+		found += meta_value(s, keys[i], &a, &b);
+	if (found < 2)
+		return NULL;
+	sb t = SB_INIT;
+	if (meta_value(s, "desc", &a, &b)) {
+		while (b > a && (isspace((unsigned char)s[b - 1]) || s[b - 1] == '.'))
+			b--;
+		sb_addf(&t, "%.*s", b - a, s + a);
+	}
+	if (meta_value(s, "seed", &a, &b))
+		sb_addf(&t, "; seed=%.*s", b - a, s + a);
+	if (meta_value(s, "args", &a, &b))
+		sb_addf(&t, "; %.*s", b - a, s + a);
+	return sb_detach(&t);
+}
+
+static int describe_text(const char *description, struct change_list *out, int stated);
+
 static int describe(const char *description, struct change_list *out, int stated)
 {
-	struct reader r = { .text = description, .out = out };
 	if (!description)
 		return 0;
+	char *unq = csv_unquoted(description);
+	char *meta = metadata_text(unq ? unq : description);
+	int n = describe_text(meta ? meta : unq ? unq : description, out, stated);
+	free(meta);
+	free(unq);
+	return n;
+}
+
+static int describe_text(const char *description, struct change_list *out, int stated)
+{
+	struct reader r = { .text = description, .out = out };
 	tokenize(description, 0, (int)strlen(description), &r.tk);
 	r.memo = xcalloc((size_t)r.tk.n + 1, sizeof(*r.memo));
 	int p = !stated && says_no_change(&r) ? -1 : skip_labels(&r, stated);

@@ -70,7 +70,7 @@ static void test_forms(void)
 	expect("infer-1.15c", "batch size 2**19 to 2**18", "train.total_batch_size:524288>262144");
 	expect("infer-1.15d", "batch size 524288 to 262144", "train.total_batch_size:524288>262144");
 	expect("infer-1.16", "optim.beta2 0.95 -> 0.99", "optim.beta2:0.95>0.99");
-	expect("infer-1.17", "x0 lambda 0.1 to 0.2", "desc.x0_lambda:0.1>0.2");
+	expect("infer-1.17", "x0 lambda 0.1 to 0.2", "desc.x0_init:0.1>0.2"); /* round 12: the README labels a value on x0_lambda(s) desc.x0_init */
 	expect("infer-1.18", "attention to flash", "impl.attention:~>flash");
 	expect("infer-1.19", "add QK norm", "model.qk_norm:~>true");
 	/* a toggle goes on over ',' only to what is no setting of its own */
@@ -196,9 +196,9 @@ static void test_labels_and_results(void)
 /* Unknown knobs: desc.NAME written one way whatever the spelling. */
 static void test_desc_names(void)
 {
-	expect("infer-8.1", "x0-lambda 0.1 -> 0.2", "desc.x0_lambda:0.1>0.2");
-	expect("infer-8.2", "X0_Lambda 0.1 -> 0.2", "desc.x0_lambda:0.1>0.2");
-	expect("infer-8.3", "x0   lambda 0.1 -> 0.2", "desc.x0_lambda:0.1>0.2");
+	expect("infer-8.1", "x0-lambda 0.1 -> 0.2", "desc.x0_init:0.1>0.2");
+	expect("infer-8.2", "X0_Lambda 0.1 -> 0.2", "desc.x0_init:0.1>0.2");
+	expect("infer-8.3", "x0   lambda 0.1 -> 0.2", "desc.x0_init:0.1>0.2");
 	expect("infer-8.4", "reduce tok_emb.weight from 3 to 2", "desc.tok_emb_weight:3>2");
 	/* a known name followed by more name words is another knob; with a
 	 * schedule word it is the known knob's schedule, the values its range */
@@ -299,7 +299,7 @@ static void test_round3(void)
 	/* fractions as written; untied embeddings; X off */
 	expect("infer-10.65", "short window 1/2 -> 1/4", "desc.short_window:1/2>1/4");
 	expect("infer-10.66", "untie embeddings", "desc.weight_tying:~>false");
-	expect("infer-10.67", "x0 lambdas off", "desc.x0_lambdas:~>false");
+	expect("infer-10.67", "x0 lambdas off", "desc.x0_residual:~>false"); /* round 12: the README label of x0_lambdas removed */
 	expect("infer-10.68", "day off", "");
 	expect("infer-10.70", "Experiment with depth 12", "model.depth:~>12");
 	expect("infer-10.71", "depth 10 with lr 0.03", "model.depth:~>10"); /* "with" after a change: context */
@@ -671,7 +671,7 @@ static void test_round4(void)
 	expect("infer-4.24", "add value embeddings", "desc.value_embeddings:~>true");
 	/* one setting to another, the knob unnamed */
 	expect("infer-4.25", "bf16 -> fp8", "");
-	expect("infer-4.26", "x0 lambda 0.1 to 0.2", "desc.x0_lambda:0.1>0.2");
+	expect("infer-4.26", "x0 lambda 0.1 to 0.2", "desc.x0_init:0.1>0.2");
 	/* a switch from one state to the other */
 	expect("infer-4.27", "weight tying: on -> off", "desc.weight_tying:true>false");
 	expect("infer-4.28", "qk norm off -> on", "model.qk_norm:false>true");
@@ -1420,6 +1420,134 @@ static void test_round11(void)
  * where a name stood last (fuzz/corpus/infer/crash-part-past-end). The read
  * shows under ASan (make SAN=1 test); the result is checked like the
  * harness checks it. */
+/* Round 12 (infer-r12.*): kinds of phrase that first contact with the
+ * round-11 sources missed or got wrong (docs/ingest.md, "Round 12"); most
+ * cases are made-up variants of the kind, not the corpus lines. */
+static void test_round12(void)
+{
+	/* "N percent" / "N %" wherever the number stands */
+	expect("infer-r12.1", "add 2 percent warmup", "sched.warmup_ratio:~>0.02");
+	expect("infer-r12.2", "use a 1.5 percent warmdown", "sched.warmdown_ratio:~>0.015");
+	expect("infer-r12.3", "add 4 % lr warmup", "sched.warmup_ratio:~>0.04");
+	expect("infer-r12.4", "set final lr frac to 10 %", "sched.final_lr_frac:~>0.1");
+	expect("infer-r12.5", "extend warmdown to final 40 percent", "sched.warmdown_ratio:~>0.4");
+	expect("infer-r12.6", "MFU 40 % -> 45 %", "");          /* a result stays a result */
+	expect("infer-r12.7", "half percent warmup", "");       /* no number */
+	expect("infer-r12.8", "batch 2^17 %", "");              /* a power is no share */
+	/* a value on x0_lambdas is their start; removing them removes the skip */
+	expect("infer-r12.9", "x0_lambdas=0.2", "desc.x0_init:~>0.2");
+	expect("infer-r12.10", "set x0_lambda to 0.3", "desc.x0_init:~>0.3");
+	expect("infer-r12.11", "x0_lambdas 0.1 -> 0.2", "desc.x0_init:0.1>0.2");
+	expect("infer-r12.12", "drop the x0_lambdas", "desc.x0_residual:~>false");
+	expect("infer-r12.13", "no x0 lambdas", "desc.x0_residual:~>false");
+	expect("infer-r12.14", "x0_lambdas LR multiplier 3 -> 4", "desc.x0_lambdas_lr_multiplier:3>4");
+	/* infer-8.1-8.3 now reach the lexicon's x0_init; an unknown knob's
+	 * spellings still coin one name */
+	expect("infer-r12.14b", "y1-gamma 0.1 -> 0.2", "desc.y1_gamma:0.1>0.2");
+	expect("infer-r12.14c", "Y1_Gamma 0.1 -> 0.2", "desc.y1_gamma:0.1>0.2");
+	/* "on X=v base": the setting built on, read (the state drops the parent's) */
+	expect("infer-r12.15", "warmdown 0.3 on depth=10 base",
+	       "sched.warmdown_ratio:~>0.3|model.depth:~>10");
+	expect("infer-r12.16", "warmdown 0.3 on the base model", "sched.warmdown_ratio:~>0.3");
+	expect("infer-r12.17", "warmdown 0.3 on H100", "sched.warmdown_ratio:~>0.3");
+	expect("infer-r12.18", "warmdown 0.3 on depth 10", "sched.warmdown_ratio:~>0.3");
+	/* a letter and a number first is a run label, as "r3", "v3" were */
+	expect("infer-r12.19", "b3 depth 8 -> 10", "model.depth:8>10");
+	expect("infer-r12.20", "b12 cosine LR schedule", "sched.warmdown_shape:~>cosine");
+	/* a CSV-quoted cell is its text; a harness's key=value metadata line is
+	 * its desc= sentence, its seed and its trainer args */
+	expect("infer-r12.21", "\"depth 8 -> 10, warmdown 0.5\"",
+	       "model.depth:8>10|sched.warmdown_ratio:~>0.5");
+	expect("infer-r12.22", "\"depth 8 -> 10 (\"\"deeper\"\")\"", "model.depth:8>10");
+	expect("infer-r12.23", "\"a\" and \"b\"", "");          /* two quotes, no one cell */
+	expect("infer-r12.24", "\"run_tag=a1 branch=main exp=deeper seed=7 desc=Deeper model. "
+	       "args=\"\"--depth 10\"\"\"", "train.seed:~>7|model.depth:~>10");
+	expect("infer-r12.25", "run_tag=a1 exp=wide desc=Wider. args=\"--seq-len 512 --device-batch-size 8\"",
+	       "model.seq_len:~>512|train.device_batch_size:~>8");
+	expect("infer-r12.26", "run_tag=a1 exp=lr desc=Raise matrix LR 0.04 -> 0.05. "
+	       "proxy_val_bpb=1.234 canonical_seq_len=256", "optim.matrix_lr:0.04>0.05");
+	expect("infer-r12.27", "run_tag=a1 exp=base desc=Default baseline. args=\"--depth 8\"", "");
+	expect("infer-r12.28", "branch=main depth=10", "model.depth:~>10");
+	expect("infer-r12.29", "exp=deeper_model", "");       /* an experiment's name, no knob */
+	/* a window layout in words: the pattern changed, to a value unsaid */
+	expect("infer-r12.30", "sliding window attention in the first layers", "model.window_pattern:~>~");
+	expect("infer-r12.31", "use long windows in final layers", "model.window_pattern:~>~");
+	expect("infer-r12.32", "try mixed short-long attention", "model.window_pattern:~>~");
+	expect("infer-r12.33", "sliding window in the lower layers + depth 10",
+	       "model.window_pattern:~>~|model.depth:~>10");
+	expect("infer-r12.34", "short window 512", "desc.short_window:~>512"); /* a length */
+	expect("infer-r12.35", "attention in upper layers", "");               /* no kind */
+	expect("infer-r12.36", "more heads in upper layers", "");
+	expect("infer-r12.37", "short windows", "");                           /* no place, no mix */
+	/* learning rates listed by part, each joined to its value by "=" */
+	expect("infer-r12.38", "LRs: matrix=0.05 scalar=0.3", "optim.matrix_lr:~>0.05|optim.scalar_lr:~>0.3");
+	expect("infer-r12.39", "higher LRs (embed=0.8, unembed=0.006) - faster",
+	       "optim.embedding_lr:~>0.8|optim.unembedding_lr:~>0.006");
+	expect("infer-r12.40", "matrix=0.05", "");                    /* no learning rate named */
+	expect("infer-r12.41", "LR sweep (matrix=0.02 0.04)", "");    /* a sweep */
+	/* refusals: a path's two ends, a name that may hold the old word value */
+	expect("infer-r12.42", "skip connection from embedding to head", "");
+	expect("infer-r12.43", "dense shortcut from input to output", "");
+	expect("infer-r12.44", "loss_fn mse -> huber", "");           /* was desc.loss_fn_mse */
+	expect("infer-r12.45", "norm_pos pre -> post", "");
+	expect("infer-r12.46", "loss_fn -> huber", "desc.loss_fn:~>huber");
+	expect("infer-r12.47", "foo_bar baz 3 -> 4", "desc.foo_bar_baz:3>4");
+	/* "keep" before a value and its knob: a setting (the state drops the parent's) */
+	expect("infer-r12.48", "keep a 3% warmup", "sched.warmup_ratio:~>0.03");
+	expect("infer-r12.49", "keep 20 percent warmdown during training", "sched.warmdown_ratio:~>0.2");
+	expect("infer-r12.50", "keep 8 layers", "model.depth:~>8");
+	expect("infer-r12.51", "keep depth 8", "");              /* the name first: it stays */
+	expect("infer-r12.52", "keep a 5% foo bar", "");         /* no knob we know */
+	/* an agent's sentences: compilation in words, a second change after a purpose */
+	expect("infer-r12.53", "Disabled torch compilation to save startup time", "impl.compile_mode:~>eager");
+	expect("infer-r12.54", "disable model compilation", "impl.compile_mode:~>eager");
+	expect("infer-r12.55", "enable model compilation", "");  /* which mode is unsaid */
+	expect("infer-r12.56", "Raised depth to 10 to use the GPU, and lowered warmdown from 0.5 to 0.3",
+	       "model.depth:~>10|sched.warmdown_ratio:0.5>0.3");
+	expect("infer-r12.57", "raise depth to 10 to use the GPU, and the warmdown stays", "model.depth:~>10");
+	expect("infer-r12.58", "shorten the warmdown window to 30 percent", "sched.warmdown_ratio:~>0.3");
+	/* a head count of one, in the singular */
+	expect("infer-r12.59", "head dim 128 -> 256 (1 head)", "model.head_dim:128>256|model.heads:~>1");
+	expect("infer-r12.60", "use a single attention head", "model.heads:~>1");
+	expect("infer-r12.61", "single head dim 128", "model.head_dim:~>128");  /* the dim's */
+	expect("infer-r12.62", "add a head", "");                               /* no count */
+	expect("infer-r12.63", "the lm head", "");
+	/* a value word with "only" after it */
+	expect("infer-r12.64", "SwiGLU only", "model.activation:~>swiglu");
+	expect("infer-r12.65", "ReLU^2 only (no gating)", "model.activation:~>relu2");
+	expect("infer-r12.66", "GELU only in the first layer", "");   /* a part's, unnamed */
+	/* "run" / "it" and what happened: commentary without a separator */
+	expect("infer-r12.67", "depth 12 run crashed with OOM", "model.depth:~>12");
+	expect("infer-r12.68", "double heads it diverged at step 300", "model.heads:~>~");
+	expect("infer-r12.69", "add VE run OOM", "desc.value_embeddings:~>true");
+	expect("infer-r12.70", "run depth 12", "model.depth:~>12");   /* a verb, no report */
+	/* "keep X at v" sets v; a window kind in one layer is a layout too */
+	expect("infer-r12.71", "keep warmup at 5% for the whole run", "sched.warmup_ratio:~>0.05");
+	expect("infer-r12.72", "keep VE at 2 layers", "");          /* a desc knob: no */
+	expect("infer-r12.73", "use a long window in the last layer", "model.window_pattern:~>~");
+	/* a warmup's or warmdown's share of the run after "over", "for", "in" */
+	expect("infer-r12.74", "warmdown over the last 40% of the run", "sched.warmdown_ratio:~>0.4");
+	expect("infer-r12.75", "warmup for the first 5%", "sched.warmup_ratio:~>0.05");
+	expect("infer-r12.76", "warmdown during the last 20% of steps, lr 0.01", "sched.warmdown_ratio:~>0.2");
+	expect("infer-r12.77", "warmdown over 40%", "");          /* no place, no whole: not sure */
+	expect("infer-r12.78", "warmup for 5% more steps", "");
+	/* "train with X": the verb alone before "with" makes X the change */
+	expect("infer-r12.79", "train with --warmdown-ratio 0.3", "sched.warmdown_ratio:~>0.3");
+	expect("infer-r12.80", "training with a 5% warmup", "sched.warmup_ratio:~>0.05");
+	expect("infer-r12.81", "depth 10 trained with flash attention", "model.depth:~>10"); /* context */
+	expect("infer-r12.82", "train with the same config", "");
+	/* a share's sign written once, after the new value */
+	expect("infer-r12.83", "warmdown 50 -> 70 percent", "sched.warmdown_ratio:0.5>0.7");
+	expect("infer-r12.84", "warmup 1 -> 2%", "sched.warmup_ratio:0.01>0.02");
+	expect("infer-r12.85", "warmdown 0.5 -> 70%", "sched.warmdown_ratio:0.5>0.7"); /* a ratio already */
+	expect("infer-r12.86", "MFU 40 -> 45%", "");                                 /* a result */
+	/* the LR schedule's shape named as the schedule */
+	expect("infer-r12.87", "change LR schedule to cosine", "sched.warmdown_shape:~>cosine");
+	expect("infer-r12.88", "lr sched: cosine, warmup 5%", "sched.warmdown_shape:~>cosine|sched.warmup_ratio:~>0.05");
+	expect("infer-r12.89", "lr schedule 0.5", "");               /* no shape */
+	expect("infer-r12.90", "new LR schedule", "");
+}
+
 static void test_fuzz_regressions(void)
 {
 	static const char raw[] = "e\xd8""x)p7: batch 16K->8K (too noiWEIto ove\x87""fit): val_bpb 1.265\xe2""\x86"
@@ -1469,6 +1597,7 @@ int main(void)
 	test_round9();
 	test_round10();
 	test_round11();
+	test_round12();
 	test_spans();
 	test_prose();
 	test_alias();
