@@ -1416,10 +1416,6 @@ static void test_round11(void)
 	expect("infer-r11.80", "depth 8 + 2^17", "model.depth:~>8|train.total_batch_size:~>131072");
 }
 
-/* make fuzz (infer) read one token past the end: a part noun looked for
- * where a name stood last (fuzz/corpus/infer/crash-part-past-end). The read
- * shows under ASan (make SAN=1 test); the result is checked like the
- * harness checks it. */
 /* Round 12 (infer-r12.*): kinds of phrase that first contact with the
  * round-11 sources missed or got wrong (docs/ingest.md, "Round 12"); most
  * cases are made-up variants of the kind, not the corpus lines. */
@@ -1548,6 +1544,10 @@ static void test_round12(void)
 	expect("infer-r12.90", "new LR schedule", "");
 }
 
+/* make fuzz (infer) read one token past the end: a part noun looked for
+ * where a name stood last (fuzz/corpus/infer/crash-part-past-end). The read
+ * shows under ASan (make SAN=1 test); the result is checked like the
+ * harness checks it. */
 static void test_fuzz_regressions(void)
 {
 	static const char raw[] = "e\xd8""x)p7: batch 16K->8K (too noiWEIto ove\x87""fit): val_bpb 1.265\xe2""\x86"
