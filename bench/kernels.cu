@@ -455,40 +455,6 @@ static void time_flash(void)
 	CU(cudaFree(lse)); CU(cudaFree(dsum));
 }
 
-/* The persistent forward (FLASH_WGMMA_PF) computes each tile exactly as
- * the per-tile kernel does (FLASH_WGMMA_PPQ128KV), so at the model's shape
- * its out and lse must be bit-equal to that kernel's, with the SM count's
- * grid and with 7 blocks (each walking ~146 tiles, the stage parities
- * wrapping across tiles of every length). */
-static void check_flash_persistent(void)
-{
-	size_t NC = TN * TC, BHT = (size_t)TB * TH * TT;
-	bf16 *q = dup(to_bf16(randn(NC))), *k = dup(to_bf16(randn(NC))), *v = dup(to_bf16(randn(NC)));
-	bf16 *ref = dpoison<bf16>(NC), *att = dpoison<bf16>(NC);
-	float *lref = dpoison<float>(BHT), *lse = dpoison<float>(BHT);
-	flash_select_kernels(FLASH_WGMMA_PPQ128KV);
-	OK(flash_attention_forward(ref, lref, q, k, v, 0, TB, TT, TH, TD, 0));
-	std::vector<float> r = down_bf16(ref, NC), rl = down(lref, BHT);
-	flash_select_kernels(FLASH_WGMMA_PF);
-	for (int blocks : { 0, 7 }) {
-		flash_persistent_blocks(blocks);
-		CU(cudaMemset(att, 0xff, NC * sizeof(bf16))); /* NaN again: a tile left unwritten fails */
-		CU(cudaMemset(lse, 0xff, BHT * sizeof(float)));
-		OK(flash_attention_forward(att, lse, q, k, v, 0, TB, TT, TH, TD, 0));
-		double err = rel_err(down_bf16(att, NC), r) + rel_err(down(lse, BHT), rl);
-		char op[96];
-		snprintf(op, sizeof op, "flash wgmma fwd persistent (%s) vs per-tile: out, lse (exact)",
-			 blocks ? "7 blocks" : "SM count");
-		add(op, "64x2048x4x128", err, 0, 0, 0, 0);
-	}
-	flash_persistent_blocks(0);
-	flash_select_kernels(-1);
-	bf16 *bufs[] = { q, k, v, ref, att };
-	for (bf16 *b : bufs)
-		CU(cudaFree(b));
-	CU(cudaFree(lref)); CU(cudaFree(lse));
-}
-
 static void time_attention(cublasHandle_t h)
 {
 	size_t NC = TN * TC, BHTT = (size_t)TB * TH * TT * TT;
@@ -695,8 +661,7 @@ static void flash_families(cublasHandle_t h, int timed, const char *only)
 								  { FLASH_WGMMA_PPQKV, "flash wgmma fwd ping-pong 128-key, dQ ping-pong, dK/dV producer" },
 								  { FLASH_WGMMA_PPQKV_NT, "flash wgmma fwd ping-pong 128-key, dQ producer no turns, dK/dV producer" },
 								  { FLASH_WGMMA_PPQKV3, "flash wgmma fwd ping-pong 128-key, dQ ping-pong, dK/dV producer 3 stages" },
-								  { FLASH_WGMMA_PPQ128KV, "flash wgmma fwd ping-pong 128-key, dQ producer 128-key, dK/dV producer" },
-								  { FLASH_WGMMA_PF, "flash wgmma fwd persistent, dQ producer 128-key, dK/dV producer" } };
+								  { FLASH_WGMMA_PPQ128KV, "flash wgmma fwd ping-pong 128-key, dQ producer 128-key, dK/dV producer" } };
 	for (auto f : fam) {
 		if (only && !strstr(only, (std::string(",") + std::to_string(f.family) + ",").c_str()))
 			continue;
@@ -704,18 +669,6 @@ static void flash_families(cublasHandle_t h, int timed, const char *only)
 		flash_family_name = f.name;
 		check_flash(h, TH, TD);
 		check_flash(h, 2, 64);
-		if (f.family == FLASH_WGMMA_PF) {
-			/* the check shapes have 16 and 8 tiles, fewer than the SMs: with
-			 * 3 blocks each walks several, and the stage parities wrap */
-			flash_persistent_blocks(3);
-			flash_family_name = "flash wgmma fwd persistent (3 blocks)";
-			check_flash(h, TH, TD);
-			check_flash(h, 2, 64);
-			flash_persistent_blocks(0);
-			check_flash_persistent();
-			flash_select_kernels(f.family);
-			flash_family_name = f.name;
-		}
 		if (timed)
 			time_flash();
 	}

@@ -455,8 +455,7 @@ static int family_for(void)
 					       "wgmma (sm_90a), forward ping-pong (128-key tiles), dQ ping-pong, dK/dV warp-specialised",
 					       "wgmma (sm_90a), forward ping-pong (128-key tiles), dQ warp-specialised without turns, dK/dV warp-specialised",
 					       "wgmma (sm_90a), forward ping-pong (128-key tiles), dQ ping-pong, dK/dV warp-specialised (3 stages)",
-					       "wgmma (sm_90a), forward ping-pong (128-key tiles), dQ warp-specialised (128-key tiles), dK/dV warp-specialised",
-					       "wgmma (sm_90a), forward ping-pong persistent (128-key tiles), dQ warp-specialised (128-key tiles), dK/dV warp-specialised" };
+					       "wgmma (sm_90a), forward ping-pong (128-key tiles), dQ warp-specialised (128-key tiles), dK/dV warp-specialised" };
 		trace_note("flash: %s kernels", names[f]);
 		noted = f;
 	}
@@ -468,7 +467,6 @@ static int forward_width(int family)
 {
 	return family == FLASH_WGMMA_PP    ? 2
 	       : family == FLASH_WGMMA_PP3 ? 3
-	       : family == FLASH_WGMMA_PF  ? 5
 	       : family >= FLASH_WGMMA_PPN ? 4
 					   : family != FLASH_WGMMA_NARROW;
 }
@@ -481,7 +479,7 @@ static int backward_mode(int family)
 	       : family == FLASH_WGMMA_PPQKV ? 4
 	       : family == FLASH_WGMMA_PPQKV_NT ? 5
 	       : family == FLASH_WGMMA_PPQKV3 ? 6
-	       : family == FLASH_WGMMA_PPQ128KV || family == FLASH_WGMMA_PF ? 7
+	       : family == FLASH_WGMMA_PPQ128KV ? 7
 					     : family == FLASH_WGMMA_WIDE;
 }
 

@@ -580,181 +580,6 @@ flash_wg_forward_pp_kernel(bf16 *att, float *lse2, const bf16 *q, const bf16 *k,
 	}
 }
 
-/* ---- the persistent forward (family FLASH_WGMMA_PF) ----------------------
- * flash_wg_forward_pp_kernel's producer, consumers, turns and 128-key
- * tiles, but one block an SM (gridDim.x blocks, at most the SM count)
- * that walks the (query block, head) tiles u = blockIdx.x, + gridDim.x,
- * ..., longest query blocks first across all heads (u / BH counts down
- * from the last query block), instead of a block a tile in 31 waves of
- * one block an SM (cuDNN's SDPA kernels are persistent: docs/
- * performance.md, round 8). What it buys: the producer copies the next
- * tile's K and V while the consumers finish this one, and each consumer
- * warpgroup's next Q tile is copied while it runs the current one; no
- * block start or end is exposed between tiles. The stages' parities run
- * on across tiles (c, the block's count of K/V tiles so far), so every
- * stage is given back after each use, the last V too (the per-tile kernel
- * leaves it). Both consumers read every key tile of a query block with
- * 128-key tiles, so each stage's empty barrier gets all 8 arrivals. */
-__device__ __forceinline__ void pf_tile(int u, int BH, int nqb, int H, int *qb, int *bh, int *b, int *h)
-{
-	*qb = nqb - 1 - u / BH;
-	*bh = u % BH;
-	*b = *bh / H;
-	*h = *bh % H;
-}
-
-template <int D, int NS>
-__device__ __forceinline__ void pf_produce(uint32_t sKb, uint32_t sVb, uint32_t bars, const bf16 *k, const bf16 *v,
-					   qkv_layout lay, int H, int BH, int nqb)
-{
-	constexpr int KN = 2 * FT, TK = KN * D * 2;
-	int c = 0;
-	for (int u = blockIdx.x; u < BH * nqb; u += gridDim.x) {
-		int qb, bh, b, h;
-		pf_tile(u, BH, nqb, H, &qb, &bh, &b, &h);
-		long ib = b * lay.bs + h * lay.hs;
-		for (int j = 0; j <= qb; j++, c++) {
-			int st = c % NS, free_parity = ((c / NS) & 1) ^ 1; /* a fresh barrier passes parity 1 */
-			mbar_wait(bars + (2 * NS + st) * 8, free_parity);
-			load_tile_rows<D, KN>(sKb + st * TK, k + ib + (long)j * KN * lay.row, lay.row);
-			mbar_arrive_on_copies(bars + st * 8);
-			mbar_wait(bars + (3 * NS + st) * 8, free_parity);
-			load_tile_rows<D, KN>(sVb + st * TK, v + ib + (long)j * KN * lay.row, lay.row);
-			mbar_arrive_on_copies(bars + (NS + st) * 8);
-		}
-	}
-	load_wait<0>();
-}
-
-/* One consumer warpgroup's query tile qt against key tiles 0..qb, its Q
- * already in registers; c: the block's K/V tile count at key tile 0.
- * flash_wg_forward_pp_kernel's loop (KN = 128) with stage indices and
- * parities taken from c + j. Writes O and lse2 of the tile's 64 rows. */
-template <int D, int NS>
-__device__ __forceinline__ void pf_consume(bf16 *att, float *lse2, const uint32_t qa[][4], uint32_t sKb,
-					   uint32_t sVb, uint32_t bars, int c, int qb, int cw, int bh, int b, int h,
-					   int T, int H, float sl2)
-{
-	constexpr int KN = 2 * FT, TK = KN * D * 2;
-	int lane = threadIdx.x % WARP, warp = threadIdx.x % WG / WARP, g = lane / 4, t = lane % 4, r0 = warp * 16;
-	int qt = qb * 2 + cw, jl = qb, roff = cw * FT, n0 = qb + 2;
-	float o[D / 2], m[2] = { -INFINITY, -INFINITY }, l[2] = { 0.f, 0.f }, alpha[2];
-#pragma unroll
-	for (int i = 0; i < D / 2; i++)
-		o[i] = 0.f;
-	float s[KN / 2];
-	uint32_t pa[KN / 16][4]; /* P of the previous tile, as A fragments */
-	if (cw == 1)
-		named_arrive(2, 2 * WG); /* warpgroup 0 takes the first turn */
-	pp_acquire(bars + (c % NS) * 8, (c / NS) & 1); /* K_0 */
-	pp_turn_begin(cw, 0, n0);
-	wg_fence();
-	pp_scores<D, KN>(s, qa, sKb + (c % NS) * TK); /* S_0 */
-	pp_turn_end(cw, 0, n0);
-	wg_wait<0>();
-	wg_hold<KN / 2>(s);
-	pp_release(bars + (2 * NS + c % NS) * 8, lane);
-	softmax_step<KN>(s, m, l, alpha, jl == 0, roff, r0, g, t, sl2);
-	pp_frags<KN>(pa, s);
-	for (int j = 1; j <= jl; j++) {
-		int n = c + j, st = n % NS, sp = (n - 1) % NS;
-		pp_acquire(bars + st * 8, (n / NS) & 1);              /* K_j */
-		pp_acquire(bars + (NS + sp) * 8, ((n - 1) / NS) & 1); /* V_{j-1} */
-		pp_turn_begin(cw, j, n0);
-		wg_fence();
-		pp_scores<D, KN>(s, qa, sKb + st * TK); /* S_j */
-		pp_pv<D, KN>(o, pa, sVb + sp * TK);     /* O += P_{j-1} V_{j-1} */
-		pp_turn_end(cw, j, n0);
-		wg_wait<1>(); /* S_j; the P V product may still run */
-		wg_hold<KN / 2>(s);
-		pp_release(bars + (2 * NS + st) * 8, lane);
-		int rescale = softmax_step<KN>(s, m, l, alpha, j == jl, roff, r0, g, t, sl2);
-		wg_wait<0>();
-		wg_hold<D / 2>(o);
-		pp_release(bars + (3 * NS + sp) * 8, lane);
-		if (rescale) /* warp-uniform */
-#pragma unroll
-			for (int i = 0; i < D / 2; i++)
-				o[i] *= alpha[(i >> 1) & 1];
-		pp_frags<KN>(pa, s);
-	}
-	{ /* O += P_jl V_jl: the last turn; V_jl's stage goes back for the next tile */
-		int n = c + jl, sp = n % NS;
-		pp_acquire(bars + (NS + sp) * 8, (n / NS) & 1);
-		pp_turn_begin(cw, jl + 1, n0);
-		wg_fence();
-		pp_pv<D, KN>(o, pa, sVb + sp * TK);
-		pp_turn_end(cw, jl + 1, n0);
-		wg_wait<0>();
-		wg_hold<D / 2>(o);
-		pp_release(bars + (3 * NS + sp) * 8, lane);
-	}
-	int C = H * D;
-#pragma unroll
-	for (int i = 0; i < 2; i++) {
-		float lt = quad_sum(l[i]), inv = 1.f / lt;
-		int row = qt * FT + r0 + g + 8 * i;
-		bf16 *out = att + ((long)b * T + row) * C + h * D + 2 * t;
-#pragma unroll
-		for (int dt = 0; dt < D / 8; dt++)
-			*reinterpret_cast<__nv_bfloat162 *>(out + dt * 8) =
-				__floats2bfloat162_rn(o[dt * 4 + 2 * i] * inv, o[dt * 4 + 2 * i + 1] * inv);
-		if (t == 0)
-			lse2[(long)bh * T + row] = m[i] + log2f(lt);
-	}
-}
-
-template <int D, int NS>
-__global__ void __launch_bounds__(PP_THREADS, 1)
-flash_wg_forward_pf_kernel(bf16 *att, float *lse2, const bf16 *q, const bf16 *k, const bf16 *v, qkv_layout lay,
-			   int T, int H, int BH, float sl2)
-{
-	constexpr int TB = FT * D * 2, TK = 2 * FT * D * 2;
-	extern __shared__ unsigned char smem[];
-	uint32_t s0 = smem_base_1024(smem), sKb = s0 + 2 * TB, sVb = sKb + NS * TK, bars = sVb + NS * TK;
-	int nqb = T / (2 * FT), lane = threadIdx.x % WARP;
-	if (threadIdx.x == 0) {
-		for (int i = 0; i < 2 * NS; i++)
-			mbar_init(bars + i * 8, WG); /* full: one arrival a producer thread */
-		for (int i = 2 * NS; i < 4 * NS; i++)
-			mbar_init(bars + i * 8, 8); /* empty: one a consumer warp */
-		asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
-	}
-	__syncthreads(); /* the last block-wide barrier: the producer leaves the consumers' loop */
-	if (threadIdx.x >= 2 * WG) {
-		asm volatile("setmaxnreg.dec.sync.aligned.u32 40;\n" ::: "memory");
-		pf_produce<D, NS>(sKb, sVb, bars, k, v, lay, H, BH, nqb);
-		return;
-	}
-	asm volatile("setmaxnreg.inc.sync.aligned.u32 232;\n" ::: "memory");
-	int cw = threadIdx.x / WG, r0 = threadIdx.x % WG / WARP * 16, c = 0;
-	uint32_t sQ = s0 + cw * TB;
-	int u = blockIdx.x, qb, bh, b, h;
-	pf_tile(u, BH, nqb, H, &qb, &bh, &b, &h);
-	load_tile_sw<D>(sQ, q + b * lay.bs + h * lay.hs + (long)(qb * 2 + cw) * FT * lay.row, lay.row);
-	load_commit();
-	for (; u < BH * nqb; u += gridDim.x) {
-		load_wait<0>();
-		named_sync(4 + cw, WG); /* this warpgroup's Q has landed */
-		uint32_t qa[D / 16][4];
-#pragma unroll
-		for (int kk = 0; kk < D / 16; kk++)
-			load_a_sw(qa[kk], sQ, r0, kk, lane);
-		int nu = u + gridDim.x;
-		if (nu < BH * nqb) { /* the next tile's Q, under this one */
-			int nqb_, nbh, nb, nh;
-			pf_tile(nu, BH, nqb, H, &nqb_, &nbh, &nb, &nh);
-			named_sync(4 + cw, WG); /* every thread has read sQ */
-			load_tile_sw<D>(sQ, q + nb * lay.bs + nh * lay.hs + (long)(nqb_ * 2 + cw) * FT * lay.row,
-					lay.row);
-			load_commit();
-		}
-		pf_consume<D, NS>(att, lse2, qa, sKb, sVb, bars, c, qb, cw, bh, b, h, T, H, sl2);
-		c += qb + 1;
-		pf_tile(nu, BH, nqb, H, &qb, &bh, &b, &h);
-	}
-}
-
 /* ---- backward ---------------------------------------------------------- */
 
 /* One query tile's part of a key tile's dK and dV, in the transposed
@@ -1390,39 +1215,6 @@ static int wg_forward_pp_d(bf16 *att, float *lse2, const bf16 *q, const bf16 *k,
 	return 0;
 }
 
-/* The persistent forward: min(tiles, SMs) blocks, or flash_persistent_blocks'
- * count (the harness's checks use a few, so that each block walks many
- * tiles and the stage parities wrap). */
-static int persistent_blocks = 0;
-
-void flash_persistent_blocks(int blocks)
-{
-	persistent_blocks = blocks;
-}
-
-template <int D>
-static int wg_forward_pf_d(bf16 *att, float *lse2, const bf16 *q, const bf16 *k, const bf16 *v, int ld, int B,
-			   int T, int H, cudaStream_t s)
-{
-	constexpr int NS = 2, KN = 2 * FT;
-	static int ready, sms;
-	size_t bytes = 2 * FT * D * sizeof(bf16) + 2 * NS * KN * D * sizeof(bf16) + 4 * NS * 8 + 1024;
-	if (!ready) {
-		int dev;
-		CUDA_CHECK(cudaGetDevice(&dev));
-		CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-		if (smem_opt_in(flash_wg_forward_pf_kernel<D, NS>, bytes))
-			return -1;
-		ready = 1;
-	}
-	int tiles = B * H * (T / (2 * FT)), cap = persistent_blocks > 0 ? persistent_blocks : sms;
-	float sl2 = LOG2E / sqrtf((float)D);
-	flash_wg_forward_pf_kernel<D, NS><<<tiles < cap ? tiles : cap, PP_THREADS, bytes, s>>>(
-		att, lse2, q, k, v, qkv_layout_of(ld, H, T, D), T, H, B * H, sl2);
-	KERNEL_CHECK();
-	return 0;
-}
-
 template <int D, int WGS>
 static int wg_dq_d(bf16 *dq, float *dsum, const bf16 *att, const bf16 *datt, const float *lse2, const bf16 *q,
 		   const bf16 *k, const bf16 *v, qkv_layout lay, int B, int T, int H, cudaStream_t s)
@@ -1542,16 +1334,13 @@ static int wg_backward_d(bf16 *dq, bf16 *dk, bf16 *dv, float *dsum, const bf16 *
 
 /* wide: 0 one warpgroup a block; 1 two, in step; 2 (3) two consumer
  * warpgroups and a producer, 2 (3) stages of 64-key K and V tiles; 4
- * the same with 2 stages of 128-key tiles; 5 that kernel persistent.
- * Two warpgroups only where T is a multiple of 128, else one. */
+ * the same with 2 stages of 128-key tiles. Two warpgroups
+ * only where T is a multiple of 128, else one. */
 int flash_wgmma_forward(bf16 *att, float *lse2, const bf16 *q, const bf16 *k, const bf16 *v, int ld, int B,
 			int T, int H, int D, int wide, cudaStream_t s)
 {
 	trace_kernel("flash_forward");
 	wide = T % (2 * FT) == 0 ? wide : 0;
-	if (wide == 5)
-		return D == 64 ? wg_forward_pf_d<64>(att, lse2, q, k, v, ld, B, T, H, s)
-			       : wg_forward_pf_d<128>(att, lse2, q, k, v, ld, B, T, H, s);
 	if (wide >= 2) {
 		if (D == 64)
 			return wide == 2   ? wg_forward_pp_d<64, 2, 64>(att, lse2, q, k, v, ld, B, T, H, s)

@@ -163,13 +163,9 @@ int flash_attention_backward(bf16 *dq, bf16 *dk, bf16 *dv, float *dsum, const bf
  * and the narrow dK/dV kernel; PPQKV: PPQ with the dK/dV kernel
  * warp-specialised too (a producer and two consumers, no turns, 2
  * stages); PPQKV_NT the same with no turns in dQ either, PPQKV3 with 3
- * dK/dV stages, PPQ128KV with dQ on 128-key tiles; PF is PPQ128KV with
- * the forward persistent (one block an SM walking the tiles; not yet
- * measured: docs/performance.md, round 8). FLASH_WGMMA_PPQ128KV,
+ * dK/dV stages, PPQ128KV with dQ on 128-key tiles. FLASH_WGMMA_PPQ128KV,
  * the fastest measured on the H200 (docs/performance.md, round 6), is the
- * default on a compute capability 9.0 device. flash_persistent_blocks(N)
- * caps PF's grid at N blocks (0: the SM count), for the harness's
- * checks. flash_select_kernels(F)
+ * default on a compute capability 9.0 device. flash_select_kernels(F)
  * forces one (the harness checks and times each), -1 goes back to the
  * default. flash_wgmma_* are flash.cu's calls into the second file (shape
  * already checked; the backward computes dsum itself; its mode is
@@ -177,9 +173,8 @@ int flash_attention_backward(bf16 *dq, bf16 *dk, bf16 *dv, float *dsum, const bf
 enum { FLASH_MMA_SYNC = 0, FLASH_WGMMA_NARROW = 1, FLASH_WGMMA_WIDE = 2, FLASH_WGMMA = 3, FLASH_WGMMA_PP = 4,
        FLASH_WGMMA_PP3 = 5, FLASH_WGMMA_PPN = 6, FLASH_WGMMA_PPQ = 7, FLASH_WGMMA_PPQR = 8,
        FLASH_WGMMA_PPQKV = 9, FLASH_WGMMA_PPQKV_NT = 10, FLASH_WGMMA_PPQKV3 = 11,
-       FLASH_WGMMA_PPQ128KV = 12, FLASH_WGMMA_PF = 13, FLASH_FAMILIES = 14 };
+       FLASH_WGMMA_PPQ128KV = 12, FLASH_FAMILIES = 13 };
 void flash_select_kernels(int family);
-void flash_persistent_blocks(int blocks);
 int flash_wgmma_forward(bf16 *att, float *lse2, const bf16 *q, const bf16 *k, const bf16 *v, int ld, int B,
 			int T, int H, int D, int wide, cudaStream_t s);
 int flash_wgmma_backward(bf16 *dq, bf16 *dk, bf16 *dv, float *dsum, const bf16 *att, const bf16 *datt,
