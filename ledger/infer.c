@@ -311,7 +311,9 @@ void infer_state_advance(struct change_list *state, const struct change_list *ch
 			carried = c->new_val ? c->new_val : "";
 			continue;
 		}
-		change_list_add(state, c->var, NULL, c->new_val);
+		/* the old side too: a later run that states the same transition
+		 * restates this change (infer_drop_restated) */
+		change_list_add(state, c->var, c->old_val, c->new_val);
 		width |= !strcmp(c->var, "model.dim");
 		moved |= !strcmp(c->var, "model.depth") || !strcmp(c->var, "model.aspect_ratio");
 	}
@@ -342,12 +344,31 @@ static int same_value(const char *a, const char *b)
 	return !strcmp(sa, sb_);
 }
 
-static const char *state_value(const struct change_list *state, const char *var)
+static const struct change *state_entry(const struct change_list *state, const char *var)
 {
 	for (int i = 0; i < state->n; i++)
 		if (!strcmp(state->v[i].var, var))
-			return state->v[i].new_val;
+			return &state->v[i];
 	return NULL;
+}
+
+static const char *state_value(const struct change_list *state, const char *var)
+{
+	const struct change *e = state_entry(state, var);
+	return e ? e->new_val : NULL;
+}
+
+/* c states both sides, and they are the transition that set the state's
+ * value: "WARMDOWN_RATIO 0.5->0.3" after a kept "WARMDOWN_RATIO 0.5->0.3"
+ * (two GPUs ran one change side by side; the second row restates the
+ * first's). A stated old side that differs from the recorded one, or one
+ * the state never recorded ("EMBEDDING_LR 0.65 -> 0.6" after a kept
+ * "EMBEDDING_LR=0.6"), says the text knows the parent better: kept. */
+static int restates_transition(const struct change_list *state, const struct change *c)
+{
+	const struct change *e = state_entry(state, c->var);
+	return e && e->old_val && e->new_val && c->old_val && c->new_val &&
+	       same_value(e->old_val, c->old_val) && same_value(e->new_val, c->new_val);
 }
 
 static int width_stale(const struct change_list *state)
@@ -450,7 +471,7 @@ int infer_drop_restated(const struct change_list *parent_state, struct change_li
 		const char *had = c->new_val && !c->old_val
 					  ? known_value(parent_state, c->var, 1, ratio, sizeof(ratio))
 					  : NULL;
-		if (had && same_value(had, c->new_val)) {
+		if ((had && same_value(had, c->new_val)) || restates_transition(parent_state, c)) {
 			change_free(c);
 			dropped++;
 			continue;

@@ -84,7 +84,8 @@ int infer_stated(const char *description, struct change_list *out);
  * restatement changed nothing, and recording it would make a one-knob
  * run look confounded. A "state" is a change_list used as a map: var ->
  * new_val, the value known for that variable (NULL: known to have
- * changed to an unknown value, "halve batch"); old_val is unused. A
+ * changed to an unknown value, "halve batch"); old_val, the value before
+ * the change that set it, where that change stated one. A
  * run's state is its parent's state advanced by the run's own changes;
  * a root's (no parent) is what its description states (infer_stated).
  * store.c builds it from stored changes, tests/infer/eval.c from a
@@ -96,7 +97,9 @@ void infer_state_advance(struct change_list *state, const struct change_list *ch
 /* Drop from changes each one whose new value equals the value parent_state
  * knows for its variable (numbers numerically, text case-insensitively).
  * A change that states its old value is kept (the text knows the parent
- * better than the inferred state does). Old values are not filled in
+ * better than the inferred state does), unless both its sides are the
+ * transition that set the state's value (a restated change: "WD 0.5->0.3"
+ * after a kept "WD 0.5->0.3"). Old values are not filled in
  * here (infer_fill_old does, for ingest). Returns how many were
  * dropped. */
 int infer_drop_restated(const struct change_list *parent_state, struct change_list *changes);

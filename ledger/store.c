@@ -435,7 +435,7 @@ struct store *store_new(sqlite3 *db)
 					    " FROM runs WHERE run_id = ?1");
 	st->sel_state_row = db_prepare(db, "SELECT id, parent, description, json_extract(record, '$.config')"
 					   " FROM runs WHERE run_id = ?1");
-	st->sel_run_changes = db_prepare(db, "SELECT var, new FROM changes WHERE run = ?1");
+	st->sel_run_changes = db_prepare(db, "SELECT var, old, new FROM changes WHERE run = ?1");
 	st->metrics = metrics_writer_new(db);
 	st->rkeys = xcalloc(1, sizeof(*st->rkeys));
 	st->states = xcalloc(1, sizeof(*st->states));
@@ -695,8 +695,9 @@ static void advance_stored(struct store *st, sqlite3_int64 id, struct change_lis
 	sqlite3_stmt *q = st->sel_run_changes;
 	sqlite3_bind_int64(q, 1, id);
 	while (store_step(st, q, "read the changes of a run on the parent chain") == SQLITE_ROW)
-		change_list_add(&cl, (const char *)sqlite3_column_text(q, 0), NULL,
-				(const char *)sqlite3_column_text(q, 1));
+		change_list_add(&cl, (const char *)sqlite3_column_text(q, 0),
+				(const char *)sqlite3_column_text(q, 1),
+				(const char *)sqlite3_column_text(q, 2));
 	sqlite3_reset(q);
 	infer_state_advance(state, &cl);
 	change_list_release(&cl);

@@ -1544,6 +1544,48 @@ static void test_round12(void)
 	expect("infer-r12.90", "new LR schedule", "");
 }
 
+/* Round 13 (infer-r13.*): file-level state. A restated transition: two
+ * GPUs ran one change side by side and the second row restates the
+ * first's (chauhang-linuxrtx rows 5-6: "WARMDOWN_RATIO 0.5->0.3: GPU0
+ * result" kept, then "… GPU1 result (best)"). */
+static void test_round13_state(void)
+{
+	struct change_list state = CHANGE_LIST_INIT, step = CHANGE_LIST_INIT, cl = CHANGE_LIST_INIT;
+	char *got;
+	infer_stated("baseline", &state);
+	infer_changes("WARMDOWN_RATIO 0.5->0.3: GPU0 result", &step);
+	infer_state_advance(&state, &step);
+	change_list_release(&step);
+	infer_changes("WARMDOWN_RATIO 0.5->0.3: GPU1 result (best)", &cl);
+	CHECK("infer-r13.1", cl.n == 1 && infer_drop_restated(&state, &cl) == 1 && cl.n == 0);
+	change_list_release(&cl);
+	/* another old side than the recorded one: the text knows better */
+	infer_changes("WARMDOWN_RATIO 0.4->0.3", &cl);
+	CHECK("infer-r13.2", infer_drop_restated(&state, &cl) == 0 && cl.n == 1);
+	change_list_release(&cl);
+	/* the same transition's new value only is a restatement too (as before) */
+	infer_changes("WARMDOWN=0.3 DEPTH=4", &cl);
+	CHECK("infer-r13.3", infer_drop_restated(&state, &cl) == 1);
+	got = render(&cl);
+	CHECK("infer-r13.4", !strcmp(got, "model.depth:~>4"));
+	free(got);
+	change_list_release(&cl);
+	/* a state value set without an old side: a stated old one is kept
+	 * (dgx-spark: "EMBEDDING_LR=0.60 (down from 0.65)" after a kept
+	 * "EMBEDDING_LR=0.6" with rows between that the log does not hold) */
+	infer_changes("10 shards, EMBEDDING_LR=0.6", &step);
+	infer_state_advance(&state, &step);
+	change_list_release(&step);
+	infer_changes("EMBEDDING_LR=0.60 (down from 0.65) - worse", &cl);
+	CHECK("infer-r13.5", infer_drop_restated(&state, &cl) == 0 && cl.n == 1);
+	change_list_release(&cl);
+	/* the transition that goes back is a change */
+	infer_changes("WARMDOWN_RATIO 0.3->0.5", &cl);
+	CHECK("infer-r13.6", infer_drop_restated(&state, &cl) == 0 && cl.n == 1);
+	change_list_release(&cl);
+	change_list_release(&state);
+}
+
 /* make fuzz (infer) read one token past the end: a part noun looked for
  * where a name stood last (fuzz/corpus/infer/crash-part-past-end). The read
  * shows under ASan (make SAN=1 test); the result is checked like the
@@ -1604,6 +1646,7 @@ int main(void)
 	test_exact();
 	test_context();
 	test_fill_old();
+	test_round13_state();
 	test_fuzz_regressions();
 	return check_status();
 }
