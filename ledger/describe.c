@@ -4501,6 +4501,51 @@ static int describe_text(const char *description, struct change_list *out, int s
 	return r.added;
 }
 
+/* Round 13: "Default M5 baseline", "baseline on the original config": a
+ * baseline that names the default settings, not the current best's. */
+static int names_default(const struct reader *r)
+{
+	static const char *const defaults[] = { "default", "defaults", "original", "upstream",
+						"stock", "vanilla", NULL };
+	static const char *const current[] = { "current", "same", "previous", "best", "latest", NULL };
+	int n = r->tk.n, dflt = 0;
+	for (int p = 0; p < n && (r->tk.t[p].k == K_WORD || r->tk.t[p].k == K_NUM); p++) {
+		if (word_in(r, p, n, current))
+			return 0; /* "current default" is the current best's */
+		dflt |= word_in(r, p, n, defaults);
+	}
+	return dflt;
+}
+
+/* Only a baseline or a rerun says what the run measured: a notes commit
+ * ("log: muon warmup 300->150 keep") or an edit that never applied
+ * ("FAILED TO APPLY: Increase Muon ns_steps from 5 to 6") changes nothing
+ * but states no setting of the run either. */
+static int no_change_kind(const char *text)
+{
+	struct reader r = { .text = text };
+	tokenize(text, 0, (int)strlen(text), &r.tk);
+	r.memo = xcalloc((size_t)r.tk.n + 1, sizeof(*r.memo));
+	int baseline = names_a_baseline(&r);
+	int kind = baseline || skip_labels(&r, 0) < 0;
+	if (baseline && names_default(&r))
+		kind = 2;
+	reader_close(&r);
+	return kind;
+}
+
+int describe_no_change(const char *description)
+{
+	if (!description)
+		return 0;
+	char *unq = csv_unquoted(description);
+	char *meta = metadata_text(unq ? unq : description);
+	int kind = no_change_kind(meta ? meta : unq ? unq : description);
+	free(meta);
+	free(unq);
+	return kind;
+}
+
 int describe_changes(const char *description, struct change_list *out)
 {
 	return describe(description, out, 0);

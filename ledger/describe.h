@@ -23,6 +23,14 @@ int describe_changes(const char *description, struct change_list *out);
  * same reading, with "baseline", "rerun" … skipped as labels. */
 int describe_stated(const char *description, struct change_list *out);
 
+/* What a description says of its run when it names no change: 0 it
+ * does not say that (a change, prose, a notes commit "log: …", an edit
+ * that "FAILED TO APPLY"); 1 the run measured its parent's configuration
+ * again ("baseline", "rerun", "verification run"); 2 it is a
+ * baseline of the default configuration, not of the current best's
+ * ("Default M5 baseline", "baseline on the original config"). */
+int describe_no_change(const char *description);
+
 /* 1 when var is a name the lexicon knows: a registry key, or a desc.*
  * name of the corpus's one-name-per-concept table (desc_names,
  * desc_values); 0 for a desc.* name coined from the text's own words. */

@@ -323,6 +323,28 @@ void infer_state_advance(struct change_list *state, const struct change_list *ch
 		change_list_add(state, WIDTH_STALE, NULL, *carried ? carried : NULL);
 }
 
+int infer_state_resets(const char *description)
+{
+	return describe_no_change(description) == 2;
+}
+
+void infer_state_kept(struct change_list *state, const char *description,
+		      const struct change_list *changes)
+{
+	int kind = changes->n ? 0 : describe_no_change(description);
+	if (kind == 2)
+		change_list_release(state);
+	else
+		infer_state_advance(state, changes);
+	if (kind) {
+		struct change_list stated = CHANGE_LIST_INIT;
+		infer_stated(description, &stated);
+		infer_drop_coined(&stated); /* a name made of prose words is no setting */
+		infer_state_advance(state, &stated);
+		change_list_release(&stated);
+	}
+}
+
 /* Text without white space, lower case: "(0.8, 0.95)" = "(0.8,0.95)". */
 static void squeeze_lower(const char *s, char *buf, size_t n)
 {

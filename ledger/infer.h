@@ -94,6 +94,22 @@ int infer_stated(const char *description, struct change_list *out);
 /* state := state with changes applied (a later value replaces an earlier). */
 void infer_state_advance(struct change_list *state, const struct change_list *changes);
 
+/* state := the state of a kept run (the parent of the runs after it)
+ * whose own changes are changes and whose description is description
+ * (NULL: unknown). Usually infer_state_advance. A run that records no
+ * change and whose description says it changed nothing adds what it
+ * states ("rerun seed=1000": the seed); a baseline of the default
+ * configuration in the middle of a file ("Default M5 baseline", after
+ * kept changes) resets the state to what it states: the kept changes
+ * before it no longer hold (describe.h describe_no_change). */
+void infer_state_kept(struct change_list *state, const char *description,
+		      const struct change_list *changes);
+
+/* 1 when a run recording no change with this description starts its
+ * state afresh (infer_state_kept's reset): its state is what it states,
+ * as a root's. */
+int infer_state_resets(const char *description);
+
 /* Drop from changes each one whose new value equals the value parent_state
  * knows for its variable (numbers numerically, text case-insensitively).
  * A change that states its old value is kept (the text knows the parent

@@ -417,7 +417,9 @@ static void print_failure(const char *where, enum verdict v, const char *status,
  * ledger/ingest_tsv.c reads a results.tsv: the first stored row is the
  * root (the baseline when its status is ok), each row's parent is the last
  * kept row (keep or baseline) before it, or the root; the root records
- * nothing, what its description states is its state. Each
+ * nothing, what its description states is its state (a kept row that
+ * records nothing moves the state as infer_state_kept says: a mid-file
+ * "Default … baseline" resets it). Each
  * description's changes are inferred and then measured against the
  * parent's inferred state (infer.h: infer_drop_restated), as ledger/store.c
  * does at ingest. "# skipped: N STATUS" lines are source rows the corpus
@@ -459,7 +461,7 @@ static void replay_row(struct replay *rp, const char *status_word, const char *d
 	if (!first && (!decision || (strcmp(decision, "keep") && strcmp(decision, "baseline"))))
 		return; /* a failed first row is still the root of what follows */
 	if (rp->has_parent) {
-		infer_state_advance(&rp->parent_state, got);
+		infer_state_kept(&rp->parent_state, desc, got);
 	} else { /* a root: what its description states is its configuration */
 		change_list_release(&rp->parent_state);
 		infer_stated(desc, &rp->parent_state);

@@ -1584,6 +1584,57 @@ static void test_round13_state(void)
 	CHECK("infer-r13.6", infer_drop_restated(&state, &cl) == 0 && cl.n == 1);
 	change_list_release(&cl);
 	change_list_release(&state);
+
+	/* a kept baseline in the middle of a file (entrpi-m5 rows 3, 8, 10):
+	 * "Default M5 baseline" resets the state to what it states */
+	static const char seed1001[] =
+		"\"run_tag=test30-20260309-0949 branch=codex/autoresearch-2026-03-09-overnight "
+		"exp=balanced_bigbatch seed=1001 desc=Balanced shape with more gradient accumulation. "
+		"args=\"\"--preset m5-balanced --total-batch-size 4096\"\"\"";
+	static const char reset[] =
+		"\"run_tag=canonical-check-20260309 branch=codex/autoresearch-mlx exp=balanced_baseline "
+		"seed=1000 desc=Default M5 baseline. proxy_val_bpb=2.473907 canonical_seq_len=256 "
+		"canonical_tokens=512 args=\"\"--preset m5-balanced\"\"\"";
+	static const char next[] =
+		"\"run_tag=swiglu-warmup branch=codex/autoresearch-mlx exp=swiglu_warmup seed=1000 "
+		"desc=SwiGLU MLP + 2% warmup. args=\"\"--preset m5-balanced\"\"\"";
+	infer_stated("baseline seed=1000", &state);
+	infer_changes(seed1001, &step);
+	infer_state_kept(&state, seed1001, &step);
+	change_list_release(&step);
+	CHECK("infer-r13.7", infer_state_resets(reset) && !infer_state_resets(seed1001));
+	infer_state_kept(&state, reset, &step); /* it records nothing */
+	got = render(&state);
+	CHECK("infer-r13.8", !strcmp(got, "train.seed:~>1000")); /* the batch of 4096 is gone */
+	free(got);
+	infer_changes(next, &cl);
+	CHECK("infer-r13.9", infer_drop_restated(&state, &cl) == 1);
+	got = render(&cl);
+	CHECK("infer-r13.10", !strcmp(got, "model.activation:~>swiglu|sched.warmup_ratio:~>0.02"));
+	free(got);
+	change_list_release(&cl);
+	change_list_release(&state);
+
+	/* a baseline or rerun of the current config keeps the state and adds
+	 * what it states; a notes commit or an edit that never applied states
+	 * nothing of the run (its "300->150" is no setting) */
+	infer_changes("DEPTH=8", &step);
+	infer_state_kept(&state, "DEPTH=8", &step);
+	change_list_release(&step);
+	CHECK("infer-r13.11", !infer_state_resets("Baseline rerun on current train.py; stable 9.72 MB submission") &&
+				      !infer_state_resets("fresh baseline control rerun under current conditions") &&
+				      !infer_state_resets("current default baseline") &&
+				      !infer_state_resets("depth 8 (default 4)"));
+	infer_state_kept(&state, "rerun seed=7", &step);
+	infer_state_kept(&state, "log: muon warmup 300->150 keep (0.529781 vs 0.530646)", &step);
+	infer_state_kept(&state, "FAILED TO APPLY: Increase Muon ns_steps from 5 to 6", &step);
+	got = render(&state);
+	CHECK("infer-r13.12", !strcmp(got, "model.depth:~>8|~model.dim.stale:~>1|train.seed:~>7"));
+	free(got);
+	change_list_release(&state);
+	/* a reset's kin: "baseline on the original config" */
+	CHECK("infer-r13.13", infer_state_resets("baseline on the original config, depth=4") &&
+				      infer_state_resets("Stock upstream baseline (depth 8)"));
 }
 
 /* make fuzz (infer) read one token past the end: a part noun looked for
