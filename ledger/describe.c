@@ -1603,14 +1603,22 @@ static int unknown_name(const struct reader *r, int p, int q, struct name *nm)
 /* ---- emitting ---------------------------------------------------------- */
 
 /* A plain "batch" with values under 4096 counts sequences, not tokens:
- * "batch 32 -> 64" is the device batch. */
+ * "batch 32 -> 64" is the device batch. Round 13: from 256 to 4095 it
+ * may be either — autoresearch's device batch is 128 at most (forks lower
+ * it), a tiny run's total batch of tokens is 1024-4096 (entrpi-m5), and a
+ * model of another kind counts samples ("larger batch 512" of a diffusion
+ * run is its whole batch) — so NULL: no knob is named for sure. */
 static const char *batch_var(const struct name *nm, const char *old_val, const char *new_val)
 {
 	double v;
 	const char *val = new_val ? new_val : old_val;
 	if (strcmp(nm->var, "train.total_batch_size") || nm->total || !val)
 		return nm->var;
-	return !parse_double(val, &v) && v > 0 && v < 4096 ? "train.device_batch_size" : nm->var;
+	if (parse_double(val, &v) || v <= 0 || v >= 4096)
+		return nm->var;
+	if (v >= 256)
+		return NULL;
+	return "train.device_batch_size";
 }
 
 /* The values a variable can take, where a number outside them says the
@@ -1693,6 +1701,8 @@ static void emit(struct reader *r, const struct name *nm, const char *old_val,
 {
 	const struct tok *first = &r->tk.t[p], *last = &r->tk.t[q - 1];
 	const char *var = batch_var(nm, old_val, new_val);
+	if (!var)
+		return;
 	if (!strcmp(var, "desc.x0_init") && !old_val && new_val &&
 	    (!strcmp(new_val, "true") || !strcmp(new_val, "false")))
 		/* round 12: "remove x0_lambdas", "x0 lambdas off" switch the skip

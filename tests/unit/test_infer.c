@@ -1637,6 +1637,22 @@ static void test_round13_state(void)
 				      infer_state_resets("Stock upstream baseline (depth 8)"));
 }
 
+/* Round 13 (infer-r13.14-*): a plain batch from 256 to 4095 names no knob
+ * for sure (fchaubard-zo-diffusion "b5 larger batch 512": its whole batch
+ * of samples, read as a device batch of 512 sequences). */
+static void test_round13_batch(void)
+{
+	expect("infer-r13.14", "b5 larger batch 512", "");
+	expect("infer-r13.15", "batch=1024", "");
+	expect("infer-r13.16", "batch 128 -> 256", "");
+	expect("infer-r13.17", "DEPTH=2 WARMDOWN=0.1 batch=32 GPU0 (after ollama stop)",
+	       "model.depth:~>2|sched.warmdown_ratio:~>0.1|train.device_batch_size:~>32");
+	expect("infer-r13.18", "batch 4096", "train.total_batch_size:~>4096");
+	expect("infer-r13.19", "DEVICE_BATCH_SIZE 128->256", "train.device_batch_size:128>256");
+	expect("infer-r13.20", "TOTAL_BATCH_SIZE=2048", "train.total_batch_size:~>2048");
+	expect("infer-r13.21", "batch=512 depth 6", "model.depth:~>6");
+}
+
 /* make fuzz (infer) read one token past the end: a part noun looked for
  * where a name stood last (fuzz/corpus/infer/crash-part-past-end). The read
  * shows under ASan (make SAN=1 test); the result is checked like the
@@ -1698,6 +1714,7 @@ int main(void)
 	test_context();
 	test_fill_old();
 	test_round13_state();
+	test_round13_batch();
 	test_fuzz_regressions();
 	return check_status();
 }
