@@ -3061,6 +3061,28 @@ static int p_layer_toggle(struct reader *r, int p, int end)
 	return finish(r, &depth, NULL, NULL, p, q + 1, end);
 }
 
+/* Round 13: "exp6 flat recursion no z_L hierarchy": a negation right
+ * after words that no production took, with nothing read in the clause
+ * yet, may say what those words mean (flat, i.e. no hierarchy) rather
+ * than be a second change, when what it negates is no knob we know
+ * either (p_toggle: "bigger model no warmup" is warmup 0): the clause
+ * says nothing for sure. Two words at least before it, words only, none
+ * a known name or value ("Muon momentum fixed 0.95 no warmup" is read
+ * before the negation). */
+static int negation_glosses(const struct reader *r, int p, int end, const struct clause *cs)
+{
+	struct name nm;
+	if (p - cs->start < 2 || r->added != cs->added)
+		return 0;
+	for (int i = cs->start; i < p; i++) {
+		const struct tok *t = &r->tk.t[i];
+		if (t->k != K_WORD || known_name(r, i, end, &nm) || find_value_word(t->w, NULL) ||
+		    in_list(t->w, verbs) || in_list(t->w, toggles_on) || in_list(t->w, toggles_off))
+			return 0;
+	}
+	return 1;
+}
+
 static int p_toggle(struct reader *r, int p, int end, struct clause *cs)
 {
 	int on = word_in(r, p, end, toggles_on), off = word_in(r, p, end, toggles_off), turn = 0;
@@ -3079,6 +3101,8 @@ static int p_toggle(struct reader *r, int p, int end, struct clause *cs)
 		return 0;
 	int q = skip_fillers(r, p + 1 + turn, end), n;
 	struct name all;
+	if (off && !turn && !known_name(r, q, end, &all) && negation_glosses(r, p, end, cs))
+		return phrase_end(r, p + 1, end) - p;
 	if (off && word_is(r, q, end, "all") && known_name(r, q + 1, end, &all))
 		q++; /* "disable all value embeddings": every one of them, the knob itself */
 	if (on && (n = p_layers(r, q, end)))

@@ -1653,6 +1653,21 @@ static void test_round13_batch(void)
 	expect("infer-r13.21", "batch=512 depth 6", "model.depth:~>6");
 }
 
+/* Round 13 (infer-r13.22-*): a negation of a knob we do not know right
+ * after prose words may gloss them (fchaubard-zo-diffusion "exp6 flat
+ * recursion no z_L hierarchy": one change said two ways, read as
+ * z_L_hierarchy off where the label is flat recursion on): nothing. */
+static void test_round13_gloss(void)
+{
+	expect("infer-r13.22", "exp6 flat recursion no z_L hierarchy", "");
+	expect("infer-r13.23", "flat recursion without z_L hierarchy", "");
+	expect("infer-r13.24", "no z_L hierarchy", "desc.z_l_hierarchy:~>false");         /* its own clause */
+	expect("infer-r13.25", "exp6 flat recursion, no z_L hierarchy", "desc.z_l_hierarchy:~>false");
+	expect("infer-r13.26", "bigger model no warmup", "sched.warmup_ratio:~>0");       /* a knob we know */
+	expect("infer-r13.27", "tied embeddings no value embeds", "desc.value_embeddings:~>false");
+	expect("infer-r13.28", "depth 8 no softcap", "model.depth:~>8|model.softcap:~>false");
+}
+
 /* make fuzz (infer) read one token past the end: a part noun looked for
  * where a name stood last (fuzz/corpus/infer/crash-part-past-end). The read
  * shows under ASan (make SAN=1 test); the result is checked like the
@@ -1715,6 +1730,7 @@ int main(void)
 	test_fill_old();
 	test_round13_state();
 	test_round13_batch();
+	test_round13_gloss();
 	test_fuzz_regressions();
 	return check_status();
 }
