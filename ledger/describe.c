@@ -1569,6 +1569,13 @@ static int unknown_name(const struct reader *r, int p, int q, struct name *nm)
 	 * abbreviation, which names no knob we could tell from another (the
 	 * lexicon's VE, XSA, MTP are known names, not coined) */
 	int constant = q - p == 1 && constant_setting(r, p);
+	if (!strcmp(words, "lr") || !strcmp(words, "learning rate")) {
+		/* round 13: which LR is not said; the parent's state may tell
+		 * (infer_changes_in), the text alone does not (infer_changes) */
+		memset(nm, 0, sizeof(*nm));
+		snprintf(nm->var, sizeof(nm->var), "%s", DESCRIBE_BARE_LR);
+		return 0;
+	}
 	if ((!constant && is_result_name(words)) || in_list(words, vague_names) || alnum_count(words) < 4 ||
 	    only_part_words(r, p, q) ||
 	    in_list(r->tk.t[p].w, comparatives) || spelled_count(r->tk.t[p].w) > 0)

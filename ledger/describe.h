@@ -15,6 +15,13 @@
 #define RL_DESCRIBE_H
 #include "infer.h"
 
+/* The variable of a bare "LR" / "learning rate" with a value ("LR=2e-3",
+ * "increase LR from 1e-3 to 3e-3"): which of a run's learning rates it is
+ * the text does not say. Not a key (no key starts with '~');
+ * infer_changes drops it, infer_changes_in names it from the parent's
+ * state where that can tell. */
+#define DESCRIBE_BARE_LR "~lr"
+
 /* Add the changes description states to out (a later mention of a variable
  * replaces an earlier one); returns how many changes were added. */
 int describe_changes(const char *description, struct change_list *out);

@@ -270,10 +270,98 @@ int infer_drop_coined(struct change_list *changes)
 
 int infer_keep_coined;
 
+/* ---- a bare LR, named from the parent's state (round 13) ----------------
+ * "LR=0.06", "increase LR from 1e-3 to 3e-3": autoresearch's train.py has
+ * four learning rates (matrix, embedding, unembedding, scalar) and a bare
+ * "LR" names none of them; a file with one optimizer has one (desc.lr,
+ * the corpus's name). Which kind of file this is the text does not say,
+ * but the parent's state may:
+ *   - it knows desc.lr (an earlier bare LR, or the baseline's "lr=5e-4"):
+ *     desc.lr again;
+ *   - it knows part LRs: the one whose value is nearest the new one (a
+ *     factor of 3 at most, and half as far as the next): "LR=0.06" after a
+ *     kept MATRIX_LR=0.08 is the matrix LR, "LR=0.006" after matrix 0.003
+ *     and scalar 0.03 the matrix's;
+ *   - it knows none: desc.lr when every value is under 0.01, below every
+ *     part LR autoresearch and its forks run (unembedding 0.004 aside,
+ *     which no text calls bare "LR"): an AdamW-sized rate, 1e-4 to 3e-3.
+ * Otherwise, and without a state, nothing. */
+static const char *const part_lrs[] = { "optim.matrix_lr", "optim.embedding_lr",
+					"optim.unembedding_lr", "optim.scalar_lr" };
+
+static const char *state_value(const struct change_list *state, const char *var);
+
+/* The factor between two positive numbers (>= 1). */
+static double factor_between(double a, double b)
+{
+	return a > b ? a / b : b / a;
+}
+
+static const char *bare_lr_var(const struct change_list *state, const struct change *c)
+{
+	double v, old = 0, known;
+	if (!state || !c->new_val || parse_double(c->new_val, &v) || v <= 0 ||
+	    (c->old_val && (parse_double(c->old_val, &old) || old <= 0)))
+		return NULL;
+	if (state_value(state, "desc.lr"))
+		return "desc.lr";
+	const char *best = NULL;
+	double f1 = 0, f2 = 0; /* the nearest factor and the next */
+	int parts = 0;
+	for (size_t i = 0; i < ARRAY_SIZE(part_lrs); i++) {
+		const char *had = state_value(state, part_lrs[i]);
+		if (!had || parse_double(had, &known) || known <= 0)
+			continue;
+		double f = factor_between(v, known);
+		if (!parts++ || f < f1) {
+			f2 = parts > 1 ? f1 : 0;
+			f1 = f;
+			best = part_lrs[i];
+		} else if (!f2 || f < f2) {
+			f2 = f;
+		}
+	}
+	if (parts)
+		return f1 <= 3 && (parts == 1 || f2 >= 2 * f1) ? best : NULL;
+	return v < 0.01 && old < 0.01 ? "desc.lr" : NULL;
+}
+
+/* Each bare LR of changes named from state (NULL: none is), or dropped. */
+static void resolve_bare_lr(const struct change_list *state, struct change_list *changes)
+{
+	int kept = 0;
+	for (int i = 0; i < changes->n; i++) {
+		struct change *c = &changes->v[i];
+		if (strcmp(c->var, DESCRIBE_BARE_LR)) {
+			changes->v[kept++] = *c;
+			continue;
+		}
+		const char *var = bare_lr_var(state, c);
+		int taken = 0; /* a knob the text named as well keeps its own reading */
+		for (int k = 0; var && k < changes->n; k++)
+			taken |= !strcmp(changes->v[k].var, var);
+		if (!var || taken) {
+			change_free(c);
+			continue;
+		}
+		free(c->var);
+		c->var = xstrdup(var);
+		changes->v[kept++] = *c;
+	}
+	changes->n = kept;
+}
+
 int infer_changes(const char *description, struct change_list *out)
+{
+	return infer_changes_in(description, NULL, out);
+}
+
+int infer_changes_in(const char *description, const struct change_list *parent_state,
+		     struct change_list *out)
 {
 	struct change_list mine = CHANGE_LIST_INIT;
 	describe_changes(description, &mine);
+	resolve_bare_lr(parent_state, &mine);
 	if (!infer_keep_coined)
 		infer_drop_coined(&mine);
 	for (int i = 0; i < mine.n; i++)
@@ -286,7 +374,18 @@ int infer_changes(const char *description, struct change_list *out)
 
 int infer_stated(const char *description, struct change_list *out)
 {
-	return describe_stated(description, out);
+	/* a root states its settings against nothing: "baseline: lr=5e-4
+	 * AdamW" is a one-optimizer file's desc.lr (bare_lr_var) */
+	static const struct change_list nothing = CHANGE_LIST_INIT;
+	struct change_list mine = CHANGE_LIST_INIT;
+	describe_stated(description, &mine);
+	resolve_bare_lr(&nothing, &mine);
+	for (int i = 0; i < mine.n; i++)
+		change_list_add_span(out, mine.v[i].var, mine.v[i].old_val, mine.v[i].new_val,
+				     mine.v[i].span);
+	int n = mine.n;
+	change_list_release(&mine);
+	return n;
 }
 
 /* ---- context --------------------------------------------------------- */

@@ -53,6 +53,12 @@ void changes_exact(const json_t *parent_cfg, const json_t *cfg, struct change_li
  * recognisable change ("baseline") adds nothing. */
 int infer_changes(const char *description, struct change_list *out);
 
+/* The same, read against the parent's state (NULL: none known), which
+ * may say which learning rate a bare "LR" is (docs/ingest.md, round 13):
+ * ingest and the infer-eval replay use it. */
+int infer_changes_in(const char *description, const struct change_list *parent_state,
+		     struct change_list *out);
+
 /* 1 when change c's desc.* name is written in its span as one identifier
  * ("SHORT_WINDOW", "x0-lambda", "PoPE": '_', '-', a digit or capitals past
  * the first letter), the way the corpus's labels name such a knob; 0 for

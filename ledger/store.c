@@ -782,9 +782,9 @@ void store_infer_changes(struct store *st, const json_t *rec, struct change_list
 {
 	struct change_list parent_state = CHANGE_LIST_INIT;
 	const char *parent = runrec_str(rec, "parent"), *run_id = runrec_str(rec, "run_id");
-	infer_changes(runrec_str(rec, "description"), out);
 	if (parent && *parent)
 		run_state(st, parent, &parent_state);
+	infer_changes_in(runrec_str(rec, "description"), &parent_state, out);
 	infer_drop_restated(&parent_state, out);
 	/* after the drop: a value equal to the state's is no change at all */
 	infer_fill_old(&parent_state, out);

@@ -108,3 +108,31 @@ expect_eq infer-state-3.8 "... to the same changes (the walk resets at the basel
 expect_code infer-state-3.9 "reinfer exits 0" 0 "$LEDGER" --db s.db --format tsv reinfer
 expect_eq infer-state-3.10 "... and changes nothing: ingest and reinfer build one state" "0" \
 	"$(printf '%s\n' "$out" | tail -1 | cut -f3)"
+
+# 4: round 13, a bare LR named from the parent's state at ingest. A
+# one-optimizer file (fourcolors-small's shape): its AdamW-sized LR is
+# desc.lr, and an LR the file already set is then desc.lr at any size; a
+# file that kept MATRIX_LR (chauhang-linuxrtx's shape): its bare LR is the
+# matrix LR, restated where the state has the value; an LR of no known
+# part's size is read as nothing.
+cat >l.tsv <<'EOT'
+commit	val_bpb	memory_gb	status	description
+c1	1.0	10	keep	baseline
+c2	0.9	10	keep	increase LR from 3e-4 to 1e-3
+c3	1.0	10	discard	LR=2e-2 (too high)
+EOT
+cat >m.tsv <<'EOT'
+commit	val_bpb	memory_gb	status	description
+d1	1.0	10	keep	baseline
+d2	0.9	10	keep	MATRIX_LR=0.06 GPU1 (141 steps, new best)
+d3	1.0	10	keep	ASPECT_RATIO=128 n_embd=256 LR=0.06 GPU1
+d4	1.0	10	discard	DEPTH=3 LR=0.08 GPU1
+d5	1.0	10	discard	LR=0.5 GPU0
+EOT
+expect_code infer-state-4.1 "ingest exits 0" 0 "$LEDGER" --db l.db ingest l.tsv m.tsv
+expect_eq infer-state-4.2 "one optimizer: desc.lr" "desc.lr 0.0003 -> 0.001|desc.lr 0.001 -> 0.02" \
+	"$(changes l.db c2)|$(changes l.db c3)"
+expect_eq infer-state-4.3 "after a kept MATRIX_LR: the matrix LR, restated, then changed" \
+	"model.aspect_ratio ? -> 128; model.dim ? -> 256|model.depth ? -> 3; optim.matrix_lr 0.06 -> 0.08" \
+	"$(changes l.db d3)|$(changes l.db d4)"
+expect_eq infer-state-4.4 "an LR of no known part's size: nothing" "" "$(changes l.db d5)"

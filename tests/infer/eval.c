@@ -448,7 +448,7 @@ static void replay_row(struct replay *rp, const char *status_word, const char *d
 	if (!stored) /* a kept column's True/False, as ingest_tsv.c reads one */
 		stored = !ingest_kept_word(status_word, &status, &decision);
 	if (desc && (rp->has_parent || !stored)) {
-		infer_changes(desc, got);
+		infer_changes_in(desc, &rp->parent_state, got);
 		if (loso_src >= 0)
 			loso_filter(got);
 		infer_drop_restated(&rp->parent_state, got);

@@ -1668,6 +1668,67 @@ static void test_round13_gloss(void)
 	expect("infer-r13.28", "depth 8 no softcap", "model.depth:~>8|model.softcap:~>false");
 }
 
+/* Round 13 (infer-r13.29-*): a bare LR named from the parent's state
+ * (infer_changes_in). */
+static char *read_in(const char *desc, const struct change_list *state)
+{
+	struct change_list cl = CHANGE_LIST_INIT;
+	infer_changes_in(desc, state, &cl);
+	char *got = render(&cl);
+	change_list_release(&cl);
+	return got;
+}
+
+static void expect_in(const char *id, const char *desc, const struct change_list *state, const char *want)
+{
+	char *got = read_in(desc, state);
+	if (!check_report(id, desc, !strcmp(got, want), __FILE__, __LINE__))
+		printf("#   want '%s'\n#   got  '%s'\n", want, got);
+	free(got);
+}
+
+static void test_round13_bare_lr(void)
+{
+	struct change_list none = CHANGE_LIST_INIT, state = CHANGE_LIST_INIT, step = CHANGE_LIST_INIT;
+	/* the text alone never says which LR */
+	expect("infer-r13.29", "LR=2e-3 (midpoint search)", "");
+	expect("infer-r13.30", "increase LR from 1e-3 to 3e-3", "");
+	/* a state that knows no LR: an AdamW-sized rate is the one optimizer's
+	 * (fourcolors-small, fialeplus-ane); autoresearch's sizes are not */
+	expect_in("infer-r13.31", "increase LR from 1e-3 to 3e-3", &none, "desc.lr:0.001>0.003");
+	expect_in("infer-r13.32", "[Phase1:Adam] LR=5e-4 with ACCUM=10", &none, "desc.lr:~>0.0005|desc.grad_accum_steps:~>10");
+	expect_in("infer-r13.33", "LR=0.04", &none, "");
+	expect_in("infer-r13.34", "lr=0.025 (slightly worse, deq_res=4366)", &none, "");
+	expect_in("infer-r13.35", "increase LR from 0.004 to 0.02", &none, "");
+	/* without a state (text-only), nothing */
+	expect_in("infer-r13.36", "LR=2e-3", NULL, "");
+	/* a baseline that states lr= makes the file's LR desc.lr, any size */
+	infer_stated("baseline: lr=5e-4 bs=8 accum=8 AdamW bfloat16", &state);
+	expect_in("infer-r13.37", "lr=1e-3 微小改善", &state, "desc.lr:~>0.001");
+	expect_in("infer-r13.38", "lr=0.02", &state, "desc.lr:~>0.02");
+	change_list_release(&state);
+	/* part LRs known: the nearest one, within a factor of 3 and half as
+	 * far as the next (chauhang-linuxrtx, ethanbobby-mamba) */
+	infer_changes("MATRIX_LR=0.08 n_embd=256 GPU0 (95 steps new best)", &step);
+	infer_state_advance(&state, &step);
+	change_list_release(&step);
+	expect_in("infer-r13.39", "DEPTH=3 n_embd=256 LR=0.06 GPU1 (76 steps fewer tokens worse)", &state,
+		  "model.depth:~>3|model.dim:~>256|optim.matrix_lr:~>0.06");
+	expect_in("infer-r13.40", "LR=0.5", &state, "");      /* a factor of 6 from 0.08 */
+	change_list_release(&state);
+	infer_changes("3x LR increase (matrix 0.001->0.003, scalar 0.01->0.03)", &step);
+	infer_state_advance(&state, &step);
+	change_list_release(&step);
+	expect_in("infer-r13.41", "LR=0.006 at batch=8 HEAD_DIM=256 no improvement", &state,
+		  "optim.matrix_lr:~>0.006");
+	expect_in("infer-r13.42", "grad clip 1.0 + LR=0.004 no improvement over LR=0.003", &state,
+		  "optim.grad_clip:~>1|optim.matrix_lr:~>0.004");
+	expect_in("infer-r13.43", "LR=0.01", &state, "");     /* 3.3x from 0.003, 3x from 0.03 */
+	/* a knob the text names as well keeps its own reading */
+	expect_in("infer-r13.44", "MATRIX_LR=0.004 LR=0.005", &state, "optim.matrix_lr:~>0.004");
+	change_list_release(&state);
+}
+
 /* make fuzz (infer) read one token past the end: a part noun looked for
  * where a name stood last (fuzz/corpus/infer/crash-part-past-end). The read
  * shows under ASan (make SAN=1 test); the result is checked like the
@@ -1731,6 +1792,7 @@ int main(void)
 	test_round13_state();
 	test_round13_batch();
 	test_round13_gloss();
+	test_round13_bare_lr();
 	test_fuzz_regressions();
 	return check_status();
 }
