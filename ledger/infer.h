@@ -25,7 +25,7 @@ const char *change_how_name(enum change_how how);
 /* The version of the inference rules; stored with every inferred change so
  * `ledger reinfer` knows what an upgrade may recompute. Bump it whenever
  * infer_changes can give a different answer for some description. */
-#define INFER_VERSION 14
+#define INFER_VERSION 15
 
 struct change_list {
 	struct change *v;
