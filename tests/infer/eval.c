@@ -461,7 +461,16 @@ static void replay_row(struct replay *rp, const char *status_word, const char *d
 	if (!first && (!decision || (strcmp(decision, "keep") && strcmp(decision, "baseline"))))
 		return; /* a failed first row is still the root of what follows */
 	if (rp->has_parent) {
-		infer_state_kept(&rp->parent_state, desc, got);
+		/* the state keeps old values as ingest stores them, filled from
+		 * the parent's state (infer_fill_old), so that a later row that
+		 * restates this transition is judged as ingest judges it; the
+		 * row itself is scored on what its text says */
+		struct change_list filled = CHANGE_LIST_INIT;
+		for (int i = 0; i < got->n; i++)
+			change_list_add(&filled, got->v[i].var, got->v[i].old_val, got->v[i].new_val);
+		infer_fill_old(&rp->parent_state, &filled);
+		infer_state_kept(&rp->parent_state, desc, &filled);
+		change_list_release(&filled);
 	} else { /* a root: what its description states is its configuration */
 		change_list_release(&rp->parent_state);
 		infer_stated(desc, &rp->parent_state);
