@@ -4549,11 +4549,22 @@ static int names_default(const struct reader *r)
 	static const char *const defaults[] = { "default", "defaults", "original", "upstream",
 						"stock", "vanilla", NULL };
 	static const char *const current[] = { "current", "same", "previous", "best", "latest", NULL };
-	int n = r->tk.n, dflt = 0;
-	for (int p = 0; p < n && (r->tk.t[p].k == K_WORD || r->tk.t[p].k == K_NUM); p++) {
-		if (word_in(r, p, n, current))
+	static const char *const setup[] = { "config", "configuration", "settings", "setup",
+					     "hyperparameters", "hparams", "params", NULL };
+	int n = r->tk.n, dflt = 0, seen = 0; /* seen: past the word "baseline" */
+	int e = 0;
+	while (e < n && (r->tk.t[e].k == K_WORD || r->tk.t[e].k == K_NUM))
+		e++; /* the first phrase */
+	for (int p = 0; p < e; p++) {
+		if (word_in(r, p, e, current))
 			return 0; /* "current default" is the current best's */
-		dflt |= word_in(r, p, n, defaults);
+		/* before "baseline" ("Default M5 baseline"); after it, only as
+		 * the whole setup ("baseline at default settings", not
+		 * "baseline at default LR": one knob's default) */
+		if (word_in(r, p, e, defaults) &&
+		    (!seen || p + 1 >= e || word_in(r, p + 1, e, setup)))
+			dflt = 1;
+		seen |= word_is(r, p, e, "baseline");
 	}
 	return dflt;
 }

@@ -1634,7 +1634,12 @@ static void test_round13_state(void)
 	change_list_release(&state);
 	/* a reset's kin: "baseline on the original config" */
 	CHECK("infer-r13.13", infer_state_resets("baseline on the original config, depth=4") &&
-				      infer_state_resets("Stock upstream baseline (depth 8)"));
+				      infer_state_resets("Stock upstream baseline (depth 8)") &&
+				      infer_state_resets("baseline at default settings"));
+	/* one knob's default is no reset of the rest */
+	CHECK("infer-r13.13b", !infer_state_resets("baseline at default LR") &&
+				       !infer_state_resets("baseline with default warmdown") &&
+				       !infer_state_resets("baseline on current default config"));
 }
 
 /* Round 13 (infer-r13.14-*): a plain batch from 256 to 4095 names no knob
