@@ -171,7 +171,9 @@ static const char *const context_words[] = {
 	"current",
 	/* a verdict on the change: "remove logit softcap hurts stability" */
 	"hurts", "hurt", "helps", "helped", "improves", "improved", "degrades", "degraded", "breaks",
-	"broke", "regresses", "regressed", NULL
+	"broke", "regresses", "regressed",
+	/* round 13: "depth 8 beats the baseline", "… matches baseline" */
+	"beats", "beat", "matches", "matched", "outperforms", "underperforms", NULL
 };
 /* A parenthesis with one of these judges or explains: not a change. */
 static const char *const judgement_words[] = {
@@ -4334,6 +4336,9 @@ static int skip_labels(const struct reader *r, int stated)
  * first phrase names this run a baseline, what it states is its setup. */
 static int names_a_baseline(const struct reader *r)
 {
+	static const char *const compared_with[] = { "beats", "beat", "beating", "over", "superseded",
+						     "against", "outperforms", "matches", "matched",
+						     "within", "below", "above", NULL };
 	static const char *const after[] = { "on", "run", "for", "with", "at", "again", NULL };
 	int n = r->tk.n;
 	for (int p = 0; p < n; p++) {
@@ -4342,6 +4347,10 @@ static int names_a_baseline(const struct reader *r)
 			return 0; /* the first phrase ended */
 		if (t->k == K_WORD && (in_list(t->w, verbs) || in_list(t->w, toggles_off)))
 			return 0; /* "switch to the baseline LR": a change */
+		/* round 13: "depth 8 worse than baseline", "… superseded by
+		 * fresh baseline": the baseline it is compared with */
+		if (t->k == K_WORD && (in_list(t->w, judgement_words) || in_list(t->w, compared_with)))
+			return 0;
 		if (word_is(r, p, n, "baseline"))
 			return p + 1 >= n || at(r, p + 1, n)->k == K_PAREN || at(r, p + 1, n)->k == K_STOP ||
 			       at(r, p + 1, n)->k == K_SEP || at(r, p + 1, n)->k == K_COLON ||

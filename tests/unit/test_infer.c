@@ -1734,6 +1734,20 @@ static void test_round13_bare_lr(void)
 	change_list_release(&state);
 }
 
+/* Round 13 (infer-r13.45-*): a baseline the change is compared with does
+ * not make the row a baseline (names_a_baseline), and a verdict of
+ * comparison ends the phrase. Made-up variants (no corpus case moved). */
+static void test_round13_compared(void)
+{
+	expect("infer-r13.45", "depth 8 worse than baseline", "model.depth:~>8");
+	expect("infer-r13.46", "depth 8 beats the baseline", "model.depth:~>8");
+	expect("infer-r13.47", "depth 8 matches baseline", "model.depth:~>8");
+	expect("infer-r13.48", "WD=0.2 superseded by fresh baseline", "optim.weight_decay:~>0.2");
+	expect("infer-r13.49", "M2 Pro 16 GB baseline (depth 4)", "");   /* still names itself */
+	expect("infer-r13.50", "pilot baseline on branch X", "");
+	expect("infer-r13.51", "matches the previous best", "");
+}
+
 /* make fuzz (infer) read one token past the end: a part noun looked for
  * where a name stood last (fuzz/corpus/infer/crash-part-past-end). The read
  * shows under ASan (make SAN=1 test); the result is checked like the
@@ -1798,6 +1812,7 @@ int main(void)
 	test_round13_batch();
 	test_round13_gloss();
 	test_round13_bare_lr();
+	test_round13_compared();
 	test_fuzz_regressions();
 	return check_status();
 }
