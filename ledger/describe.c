@@ -171,7 +171,9 @@ static const char *const context_words[] = {
 	"current",
 	/* a verdict on the change: "remove logit softcap hurts stability" */
 	"hurts", "hurt", "helps", "helped", "improves", "improved", "degrades", "degraded", "breaks",
-	"broke", "regresses", "regressed", NULL
+	"broke", "regresses", "regressed",
+	/* round 13: "depth 8 beats the baseline", "… matches baseline" */
+	"beats", "beat", "matches", "matched", "outperforms", "underperforms", NULL
 };
 /* A parenthesis with one of these judges or explains: not a change. */
 static const char *const judgement_words[] = {
@@ -1569,6 +1571,13 @@ static int unknown_name(const struct reader *r, int p, int q, struct name *nm)
 	 * abbreviation, which names no knob we could tell from another (the
 	 * lexicon's VE, XSA, MTP are known names, not coined) */
 	int constant = q - p == 1 && constant_setting(r, p);
+	if (!strcmp(words, "lr") || !strcmp(words, "learning rate")) {
+		/* round 13: which LR is not said; the parent's state may tell
+		 * (infer_changes_in), the text alone does not (infer_changes) */
+		memset(nm, 0, sizeof(*nm));
+		snprintf(nm->var, sizeof(nm->var), "%s", DESCRIBE_BARE_LR);
+		return 0;
+	}
 	if ((!constant && is_result_name(words)) || in_list(words, vague_names) || alnum_count(words) < 4 ||
 	    only_part_words(r, p, q) ||
 	    in_list(r->tk.t[p].w, comparatives) || spelled_count(r->tk.t[p].w) > 0)
@@ -1603,14 +1612,22 @@ static int unknown_name(const struct reader *r, int p, int q, struct name *nm)
 /* ---- emitting ---------------------------------------------------------- */
 
 /* A plain "batch" with values under 4096 counts sequences, not tokens:
- * "batch 32 -> 64" is the device batch. */
+ * "batch 32 -> 64" is the device batch. Round 13: from 256 to 4095 it
+ * may be either — autoresearch's device batch is 128 at most (forks lower
+ * it), a tiny run's total batch of tokens is 1024-4096 (entrpi-m5), and a
+ * model of another kind counts samples ("larger batch 512" of a diffusion
+ * run is its whole batch) — so NULL: no knob is named for sure. */
 static const char *batch_var(const struct name *nm, const char *old_val, const char *new_val)
 {
 	double v;
 	const char *val = new_val ? new_val : old_val;
 	if (strcmp(nm->var, "train.total_batch_size") || nm->total || !val)
 		return nm->var;
-	return !parse_double(val, &v) && v > 0 && v < 4096 ? "train.device_batch_size" : nm->var;
+	if (parse_double(val, &v) || v <= 0 || v >= 4096)
+		return nm->var;
+	if (v >= 256)
+		return NULL;
+	return "train.device_batch_size";
 }
 
 /* The values a variable can take, where a number outside them says the
@@ -1693,6 +1710,8 @@ static void emit(struct reader *r, const struct name *nm, const char *old_val,
 {
 	const struct tok *first = &r->tk.t[p], *last = &r->tk.t[q - 1];
 	const char *var = batch_var(nm, old_val, new_val);
+	if (!var)
+		return;
 	if (!strcmp(var, "desc.x0_init") && !old_val && new_val &&
 	    (!strcmp(new_val, "true") || !strcmp(new_val, "false")))
 		/* round 12: "remove x0_lambdas", "x0 lambdas off" switch the skip
@@ -3051,6 +3070,28 @@ static int p_layer_toggle(struct reader *r, int p, int end)
 	return finish(r, &depth, NULL, NULL, p, q + 1, end);
 }
 
+/* Round 13: "exp6 flat recursion no z_L hierarchy": a negation right
+ * after words that no production took, with nothing read in the clause
+ * yet, may say what those words mean (flat, i.e. no hierarchy) rather
+ * than be a second change, when what it negates is no knob we know
+ * either (p_toggle: "bigger model no warmup" is warmup 0): the clause
+ * says nothing for sure. Two words at least before it, words only, none
+ * a known name or value ("Muon momentum fixed 0.95 no warmup" is read
+ * before the negation). */
+static int negation_glosses(const struct reader *r, int p, int end, const struct clause *cs)
+{
+	struct name nm;
+	if (p - cs->start < 2 || r->added != cs->added)
+		return 0;
+	for (int i = cs->start; i < p; i++) {
+		const struct tok *t = &r->tk.t[i];
+		if (t->k != K_WORD || known_name(r, i, end, &nm) || find_value_word(t->w, NULL) ||
+		    in_list(t->w, verbs) || in_list(t->w, toggles_on) || in_list(t->w, toggles_off))
+			return 0;
+	}
+	return 1;
+}
+
 static int p_toggle(struct reader *r, int p, int end, struct clause *cs)
 {
 	int on = word_in(r, p, end, toggles_on), off = word_in(r, p, end, toggles_off), turn = 0;
@@ -3069,6 +3110,8 @@ static int p_toggle(struct reader *r, int p, int end, struct clause *cs)
 		return 0;
 	int q = skip_fillers(r, p + 1 + turn, end), n;
 	struct name all;
+	if (off && !turn && !known_name(r, q, end, &all) && negation_glosses(r, p, end, cs))
+		return phrase_end(r, p + 1, end) - p;
 	if (off && word_is(r, q, end, "all") && known_name(r, q + 1, end, &all))
 		q++; /* "disable all value embeddings": every one of them, the knob itself */
 	if (on && (n = p_layers(r, q, end)))
@@ -4293,6 +4336,9 @@ static int skip_labels(const struct reader *r, int stated)
  * first phrase names this run a baseline, what it states is its setup. */
 static int names_a_baseline(const struct reader *r)
 {
+	static const char *const compared_with[] = { "beats", "beat", "beating", "over", "superseded",
+						     "against", "outperforms", "matches", "matched",
+						     "within", "below", "above", NULL };
 	static const char *const after[] = { "on", "run", "for", "with", "at", "again", NULL };
 	int n = r->tk.n;
 	for (int p = 0; p < n; p++) {
@@ -4301,6 +4347,10 @@ static int names_a_baseline(const struct reader *r)
 			return 0; /* the first phrase ended */
 		if (t->k == K_WORD && (in_list(t->w, verbs) || in_list(t->w, toggles_off)))
 			return 0; /* "switch to the baseline LR": a change */
+		/* round 13: "depth 8 worse than baseline", "… superseded by
+		 * fresh baseline": the baseline it is compared with */
+		if (t->k == K_WORD && (in_list(t->w, judgement_words) || in_list(t->w, compared_with)))
+			return 0;
 		if (word_is(r, p, n, "baseline"))
 			return p + 1 >= n || at(r, p + 1, n)->k == K_PAREN || at(r, p + 1, n)->k == K_STOP ||
 			       at(r, p + 1, n)->k == K_SEP || at(r, p + 1, n)->k == K_COLON ||
@@ -4499,6 +4549,62 @@ static int describe_text(const char *description, struct change_list *out, int s
 		read_hypothesis(&r);
 	reader_close(&r);
 	return r.added;
+}
+
+/* Round 13: "Default M5 baseline", "baseline on the original config": a
+ * baseline that names the default settings, not the current best's. */
+static int names_default(const struct reader *r)
+{
+	static const char *const defaults[] = { "default", "defaults", "original", "upstream",
+						"stock", "vanilla", NULL };
+	static const char *const current[] = { "current", "same", "previous", "best", "latest", NULL };
+	static const char *const setup[] = { "config", "configuration", "settings", "setup",
+					     "hyperparameters", "hparams", "params", NULL };
+	int n = r->tk.n, dflt = 0, seen = 0; /* seen: past the word "baseline" */
+	int e = 0;
+	while (e < n && (r->tk.t[e].k == K_WORD || r->tk.t[e].k == K_NUM))
+		e++; /* the first phrase */
+	for (int p = 0; p < e; p++) {
+		if (word_in(r, p, e, current))
+			return 0; /* "current default" is the current best's */
+		/* before "baseline" ("Default M5 baseline"); after it, only as
+		 * the whole setup ("baseline at default settings", not
+		 * "baseline at default LR": one knob's default) */
+		if (word_in(r, p, e, defaults) &&
+		    (!seen || p + 1 >= e || word_in(r, p + 1, e, setup)))
+			dflt = 1;
+		seen |= word_is(r, p, e, "baseline");
+	}
+	return dflt;
+}
+
+/* Only a baseline or a rerun says what the run measured: a notes commit
+ * ("log: muon warmup 300->150 keep") or an edit that never applied
+ * ("FAILED TO APPLY: Increase Muon ns_steps from 5 to 6") changes nothing
+ * but states no setting of the run either. */
+static int no_change_kind(const char *text)
+{
+	struct reader r = { .text = text };
+	tokenize(text, 0, (int)strlen(text), &r.tk);
+	r.memo = xcalloc((size_t)r.tk.n + 1, sizeof(*r.memo));
+	int baseline = names_a_baseline(&r);
+	int kind = baseline || skip_labels(&r, 0) < 0;
+	if (baseline && names_default(&r))
+		kind = 2;
+	reader_close(&r);
+	return kind;
+}
+
+int describe_no_change(const char *description)
+{
+	if (!description)
+		return 0;
+	char *unq = csv_unquoted(description);
+	char *meta = metadata_text(unq ? unq : description);
+	int kind = no_change_kind(meta ? meta : unq ? unq : description);
+	free(meta);
+	free(unq);
+	return kind;
 }
 
 int describe_changes(const char *description, struct change_list *out)

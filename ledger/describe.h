@@ -15,6 +15,13 @@
 #define RL_DESCRIBE_H
 #include "infer.h"
 
+/* The variable of a bare "LR" / "learning rate" with a value ("LR=2e-3",
+ * "increase LR from 1e-3 to 3e-3"): which of a run's learning rates it is
+ * the text does not say. Not a key (no key starts with '~');
+ * infer_changes drops it, infer_changes_in names it from the parent's
+ * state where that can tell. */
+#define DESCRIBE_BARE_LR "~lr"
+
 /* Add the changes description states to out (a later mention of a variable
  * replaces an earlier one); returns how many changes were added. */
 int describe_changes(const char *description, struct change_list *out);
@@ -22,6 +29,14 @@ int describe_changes(const char *description, struct change_list *out);
 /* The values description states as settings (infer.h infer_stated): the
  * same reading, with "baseline", "rerun" … skipped as labels. */
 int describe_stated(const char *description, struct change_list *out);
+
+/* What a description says of its run when it names no change: 0 it
+ * does not say that (a change, prose, a notes commit "log: …", an edit
+ * that "FAILED TO APPLY"); 1 the run measured its parent's configuration
+ * again ("baseline", "rerun", "verification run"); 2 it is a
+ * baseline of the default configuration, not of the current best's
+ * ("Default M5 baseline", "baseline on the original config"). */
+int describe_no_change(const char *description);
 
 /* 1 when var is a name the lexicon knows: a registry key, or a desc.*
  * name of the corpus's one-name-per-concept table (desc_names,

@@ -270,10 +270,98 @@ int infer_drop_coined(struct change_list *changes)
 
 int infer_keep_coined;
 
+/* ---- a bare LR, named from the parent's state (round 13) ----------------
+ * "LR=0.06", "increase LR from 1e-3 to 3e-3": autoresearch's train.py has
+ * four learning rates (matrix, embedding, unembedding, scalar) and a bare
+ * "LR" names none of them; a file with one optimizer has one (desc.lr,
+ * the corpus's name). Which kind of file this is the text does not say,
+ * but the parent's state may:
+ *   - it knows desc.lr (an earlier bare LR, or the baseline's "lr=5e-4"):
+ *     desc.lr again;
+ *   - it knows part LRs: the one whose value is nearest the new one (a
+ *     factor of 3 at most, and half as far as the next): "LR=0.06" after a
+ *     kept MATRIX_LR=0.08 is the matrix LR, "LR=0.006" after matrix 0.003
+ *     and scalar 0.03 the matrix's;
+ *   - it knows none: desc.lr when every value is under 0.01, below every
+ *     part LR autoresearch and its forks run (unembedding 0.004 aside,
+ *     which no text calls bare "LR"): an AdamW-sized rate, 1e-4 to 3e-3.
+ * Otherwise, and without a state, nothing. */
+static const char *const part_lrs[] = { "optim.matrix_lr", "optim.embedding_lr",
+					"optim.unembedding_lr", "optim.scalar_lr" };
+
+static const char *state_value(const struct change_list *state, const char *var);
+
+/* The factor between two positive numbers (>= 1). */
+static double factor_between(double a, double b)
+{
+	return a > b ? a / b : b / a;
+}
+
+static const char *bare_lr_var(const struct change_list *state, const struct change *c)
+{
+	double v, old = 0, known;
+	if (!state || !c->new_val || parse_double(c->new_val, &v) || v <= 0 ||
+	    (c->old_val && (parse_double(c->old_val, &old) || old <= 0)))
+		return NULL;
+	if (state_value(state, "desc.lr"))
+		return "desc.lr";
+	const char *best = NULL;
+	double f1 = 0, f2 = 0; /* the nearest factor and the next */
+	int parts = 0;
+	for (size_t i = 0; i < ARRAY_SIZE(part_lrs); i++) {
+		const char *had = state_value(state, part_lrs[i]);
+		if (!had || parse_double(had, &known) || known <= 0)
+			continue;
+		double f = factor_between(v, known);
+		if (!parts++ || f < f1) {
+			f2 = parts > 1 ? f1 : 0;
+			f1 = f;
+			best = part_lrs[i];
+		} else if (!f2 || f < f2) {
+			f2 = f;
+		}
+	}
+	if (parts)
+		return f1 <= 3 && (parts == 1 || f2 >= 2 * f1) ? best : NULL;
+	return v < 0.01 && old < 0.01 ? "desc.lr" : NULL;
+}
+
+/* Each bare LR of changes named from state (NULL: none is), or dropped. */
+static void resolve_bare_lr(const struct change_list *state, struct change_list *changes)
+{
+	int kept = 0;
+	for (int i = 0; i < changes->n; i++) {
+		struct change *c = &changes->v[i];
+		if (strcmp(c->var, DESCRIBE_BARE_LR)) {
+			changes->v[kept++] = *c;
+			continue;
+		}
+		const char *var = bare_lr_var(state, c);
+		int taken = 0; /* a knob the text named as well keeps its own reading */
+		for (int k = 0; var && k < changes->n; k++)
+			taken |= !strcmp(changes->v[k].var, var);
+		if (!var || taken) {
+			change_free(c);
+			continue;
+		}
+		free(c->var);
+		c->var = xstrdup(var);
+		changes->v[kept++] = *c;
+	}
+	changes->n = kept;
+}
+
 int infer_changes(const char *description, struct change_list *out)
+{
+	return infer_changes_in(description, NULL, out);
+}
+
+int infer_changes_in(const char *description, const struct change_list *parent_state,
+		     struct change_list *out)
 {
 	struct change_list mine = CHANGE_LIST_INIT;
 	describe_changes(description, &mine);
+	resolve_bare_lr(parent_state, &mine);
 	if (!infer_keep_coined)
 		infer_drop_coined(&mine);
 	for (int i = 0; i < mine.n; i++)
@@ -286,7 +374,18 @@ int infer_changes(const char *description, struct change_list *out)
 
 int infer_stated(const char *description, struct change_list *out)
 {
-	return describe_stated(description, out);
+	/* a root states its settings against nothing: "baseline: lr=5e-4
+	 * AdamW" is a one-optimizer file's desc.lr (bare_lr_var) */
+	static const struct change_list nothing = CHANGE_LIST_INIT;
+	struct change_list mine = CHANGE_LIST_INIT;
+	describe_stated(description, &mine);
+	resolve_bare_lr(&nothing, &mine);
+	for (int i = 0; i < mine.n; i++)
+		change_list_add_span(out, mine.v[i].var, mine.v[i].old_val, mine.v[i].new_val,
+				     mine.v[i].span);
+	int n = mine.n;
+	change_list_release(&mine);
+	return n;
 }
 
 /* ---- context --------------------------------------------------------- */
@@ -311,7 +410,9 @@ void infer_state_advance(struct change_list *state, const struct change_list *ch
 			carried = c->new_val ? c->new_val : "";
 			continue;
 		}
-		change_list_add(state, c->var, NULL, c->new_val);
+		/* the old side too: a later run that states the same transition
+		 * restates this change (infer_drop_restated) */
+		change_list_add(state, c->var, c->old_val, c->new_val);
 		width |= !strcmp(c->var, "model.dim");
 		moved |= !strcmp(c->var, "model.depth") || !strcmp(c->var, "model.aspect_ratio");
 	}
@@ -319,6 +420,28 @@ void infer_state_advance(struct change_list *state, const struct change_list *ch
 		change_list_add(state, WIDTH_STALE, NULL, width ? NULL : "1");
 	if (carried)
 		change_list_add(state, WIDTH_STALE, NULL, *carried ? carried : NULL);
+}
+
+int infer_state_resets(const char *description)
+{
+	return describe_no_change(description) == 2;
+}
+
+void infer_state_kept(struct change_list *state, const char *description,
+		      const struct change_list *changes)
+{
+	int kind = changes->n ? 0 : describe_no_change(description);
+	if (kind == 2)
+		change_list_release(state);
+	else
+		infer_state_advance(state, changes);
+	if (kind) {
+		struct change_list stated = CHANGE_LIST_INIT;
+		infer_stated(description, &stated);
+		infer_drop_coined(&stated); /* a name made of prose words is no setting */
+		infer_state_advance(state, &stated);
+		change_list_release(&stated);
+	}
 }
 
 /* Text without white space, lower case: "(0.8, 0.95)" = "(0.8,0.95)". */
@@ -342,12 +465,31 @@ static int same_value(const char *a, const char *b)
 	return !strcmp(sa, sb_);
 }
 
-static const char *state_value(const struct change_list *state, const char *var)
+static const struct change *state_entry(const struct change_list *state, const char *var)
 {
 	for (int i = 0; i < state->n; i++)
 		if (!strcmp(state->v[i].var, var))
-			return state->v[i].new_val;
+			return &state->v[i];
 	return NULL;
+}
+
+static const char *state_value(const struct change_list *state, const char *var)
+{
+	const struct change *e = state_entry(state, var);
+	return e ? e->new_val : NULL;
+}
+
+/* c states both sides, and they are the transition that set the state's
+ * value: "WARMDOWN_RATIO 0.5->0.3" after a kept "WARMDOWN_RATIO 0.5->0.3"
+ * (two GPUs ran one change side by side; the second row restates the
+ * first's). A stated old side that differs from the recorded one, or one
+ * the state never recorded ("EMBEDDING_LR 0.65 -> 0.6" after a kept
+ * "EMBEDDING_LR=0.6"), says the text knows the parent better: kept. */
+static int restates_transition(const struct change_list *state, const struct change *c)
+{
+	const struct change *e = state_entry(state, c->var);
+	return e && e->old_val && e->new_val && c->old_val && c->new_val &&
+	       same_value(e->old_val, c->old_val) && same_value(e->new_val, c->new_val);
 }
 
 static int width_stale(const struct change_list *state)
@@ -450,7 +592,7 @@ int infer_drop_restated(const struct change_list *parent_state, struct change_li
 		const char *had = c->new_val && !c->old_val
 					  ? known_value(parent_state, c->var, 1, ratio, sizeof(ratio))
 					  : NULL;
-		if (had && same_value(had, c->new_val)) {
+		if ((had && same_value(had, c->new_val)) || restates_transition(parent_state, c)) {
 			change_free(c);
 			dropped++;
 			continue;

@@ -25,7 +25,7 @@ const char *change_how_name(enum change_how how);
 /* The version of the inference rules; stored with every inferred change so
  * `ledger reinfer` knows what an upgrade may recompute. Bump it whenever
  * infer_changes can give a different answer for some description. */
-#define INFER_VERSION 14
+#define INFER_VERSION 15
 
 struct change_list {
 	struct change *v;
@@ -52,6 +52,12 @@ void changes_exact(const json_t *parent_cfg, const json_t *cfg, struct change_li
  * Unknown variable names become "desc.<slug>"; prose without a
  * recognisable change ("baseline") adds nothing. */
 int infer_changes(const char *description, struct change_list *out);
+
+/* The same, read against the parent's state (NULL: none known), which
+ * may say which learning rate a bare "LR" is (docs/ingest.md, round 13):
+ * ingest and the infer-eval replay use it. */
+int infer_changes_in(const char *description, const struct change_list *parent_state,
+		     struct change_list *out);
 
 /* 1 when change c's desc.* name is written in its span as one identifier
  * ("SHORT_WINDOW", "x0-lambda", "PoPE": '_', '-', a digit or capitals past
@@ -84,7 +90,8 @@ int infer_stated(const char *description, struct change_list *out);
  * restatement changed nothing, and recording it would make a one-knob
  * run look confounded. A "state" is a change_list used as a map: var ->
  * new_val, the value known for that variable (NULL: known to have
- * changed to an unknown value, "halve batch"); old_val is unused. A
+ * changed to an unknown value, "halve batch"); old_val, the value before
+ * the change that set it, where that change stated one. A
  * run's state is its parent's state advanced by the run's own changes;
  * a root's (no parent) is what its description states (infer_stated).
  * store.c builds it from stored changes, tests/infer/eval.c from a
@@ -93,10 +100,28 @@ int infer_stated(const char *description, struct change_list *out);
 /* state := state with changes applied (a later value replaces an earlier). */
 void infer_state_advance(struct change_list *state, const struct change_list *changes);
 
+/* state := the state of a kept run (the parent of the runs after it)
+ * whose own changes are changes and whose description is description
+ * (NULL: unknown). Usually infer_state_advance. A run that records no
+ * change and whose description says it changed nothing adds what it
+ * states ("rerun seed=1000": the seed); a baseline of the default
+ * configuration in the middle of a file ("Default M5 baseline", after
+ * kept changes) resets the state to what it states: the kept changes
+ * before it no longer hold (describe.h describe_no_change). */
+void infer_state_kept(struct change_list *state, const char *description,
+		      const struct change_list *changes);
+
+/* 1 when a run recording no change with this description starts its
+ * state afresh (infer_state_kept's reset): its state is what it states,
+ * as a root's. */
+int infer_state_resets(const char *description);
+
 /* Drop from changes each one whose new value equals the value parent_state
  * knows for its variable (numbers numerically, text case-insensitively).
  * A change that states its old value is kept (the text knows the parent
- * better than the inferred state does). Old values are not filled in
+ * better than the inferred state does), unless both its sides are the
+ * transition that set the state's value (a restated change: "WD 0.5->0.3"
+ * after a kept "WD 0.5->0.3"). Old values are not filled in
  * here (infer_fill_old does, for ingest). Returns how many were
  * dropped. */
 int infer_drop_restated(const struct change_list *parent_state, struct change_list *changes);

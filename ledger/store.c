@@ -435,7 +435,7 @@ struct store *store_new(sqlite3 *db)
 					    " FROM runs WHERE run_id = ?1");
 	st->sel_state_row = db_prepare(db, "SELECT id, parent, description, json_extract(record, '$.config')"
 					   " FROM runs WHERE run_id = ?1");
-	st->sel_run_changes = db_prepare(db, "SELECT var, new FROM changes WHERE run = ?1");
+	st->sel_run_changes = db_prepare(db, "SELECT var, old, new FROM changes WHERE run = ?1");
 	st->metrics = metrics_writer_new(db);
 	st->rkeys = xcalloc(1, sizeof(*st->rkeys));
 	st->states = xcalloc(1, sizeof(*st->states));
@@ -660,14 +660,42 @@ static void config_state(const json_t *cfg, struct change_list *out)
 struct chain_link {
 	char *run_id;
 	sqlite3_int64 id;
+	char *description; /* for infer_state_kept */
 };
 
-/* The stored run run_id: its row id and parent (NULL: a root), or, where
- * the walk ends at it, its state in base (a config, or a root's stated
- * values). Returns 1 when the walk goes on to the parent, 0 when it ends
+/* The changes stored for run id, as a state's entries (var, old, new). */
+static void stored_changes(struct store *st, sqlite3_int64 id, struct change_list *cl)
+{
+	sqlite3_stmt *q = st->sel_run_changes;
+	sqlite3_bind_int64(q, 1, id);
+	while (store_step(st, q, "read the changes of a run on the parent chain") == SQLITE_ROW)
+		change_list_add(cl, (const char *)sqlite3_column_text(q, 0),
+				(const char *)sqlite3_column_text(q, 1),
+				(const char *)sqlite3_column_text(q, 2));
+	sqlite3_reset(q);
+}
+
+/* A run that recorded no change and whose description is a baseline of
+ * the default configuration ("Default M5 baseline" in the middle of a
+ * file): its state starts afresh, as a root's (infer_state_kept). */
+static int resets_state(struct store *st, sqlite3_int64 id, const char *description)
+{
+	if (!infer_state_resets(description))
+		return 0;
+	struct change_list cl = CHANGE_LIST_INIT;
+	stored_changes(st, id, &cl);
+	int none = cl.n == 0;
+	change_list_release(&cl);
+	return none;
+}
+
+/* The stored run run_id: its row id, parent (NULL: a root) and
+ * description, or, where the walk ends at it, its state in base (a
+ * config, a root's stated values, or those of a baseline that resets the
+ * state). Returns 1 when the walk goes on to the parent, 0 when it ends
  * here, -1 when the run is not stored. */
 static int state_row(struct store *st, const char *run_id, sqlite3_int64 *id, char **parent,
-		     struct change_list *base)
+		     char **description, struct change_list *base)
 {
 	sqlite3_stmt *q = st->sel_state_row;
 	db_bind_text(q, 1, run_id);
@@ -675,30 +703,31 @@ static int state_row(struct store *st, const char *run_id, sqlite3_int64 *id, ch
 	if (rc == SQLITE_ROW) {
 		*id = sqlite3_column_int64(q, 0);
 		*parent = db_column_dup(q, 1);
+		*description = db_column_dup(q, 2);
 		json_t *cfg = sqlite3_column_type(q, 3) == SQLITE_TEXT
 				      ? json_loads((const char *)sqlite3_column_text(q, 3), 0, NULL) : NULL;
 		up = !json_is_object(cfg) && *parent && **parent;
+		sqlite3_reset(q); /* resets_state steps another statement */
+		if (up && resets_state(st, *id, *description))
+			up = 0;
 		if (json_is_object(cfg))
 			config_state(cfg, base);
 		else if (!up)
-			infer_stated((const char *)sqlite3_column_text(q, 2), base);
+			infer_stated(*description, base);
 		json_decref(cfg);
 	}
 	sqlite3_reset(q);
 	return up;
 }
 
-/* state := state advanced by the changes stored for run id. */
-static void advance_stored(struct store *st, sqlite3_int64 id, struct change_list *state)
+/* state := the state of stored run id (description) after its stored
+ * changes (infer_state_kept). */
+static void advance_stored(struct store *st, sqlite3_int64 id, const char *description,
+			   struct change_list *state)
 {
 	struct change_list cl = CHANGE_LIST_INIT;
-	sqlite3_stmt *q = st->sel_run_changes;
-	sqlite3_bind_int64(q, 1, id);
-	while (store_step(st, q, "read the changes of a run on the parent chain") == SQLITE_ROW)
-		change_list_add(&cl, (const char *)sqlite3_column_text(q, 0), NULL,
-				(const char *)sqlite3_column_text(q, 1));
-	sqlite3_reset(q);
-	infer_state_advance(state, &cl);
+	stored_changes(st, id, &cl);
+	infer_state_kept(state, description, &cl);
 	change_list_release(&cl);
 }
 
@@ -723,12 +752,13 @@ static void run_state(struct store *st, const char *run_id, struct change_list *
 			break;
 		}
 		sqlite3_int64 id = 0;
-		char *parent = NULL;
-		int up = n < STATE_WALK_MAX ? state_row(st, cur, &id, &parent, out) : -1;
+		char *parent = NULL, *description = NULL;
+		int up = n < STATE_WALK_MAX ? state_row(st, cur, &id, &parent, &description, out) : -1;
 		if (up == 0)
 			state_memo_put(st->states, cur, out);
 		if (up != 1) {
 			free(parent);
+			free(description);
 			free(cur);
 			break;
 		}
@@ -736,13 +766,14 @@ static void run_state(struct store *st, const char *run_id, struct change_list *
 			cap = cap ? 2 * cap : 8;
 			chain = xrealloc(chain, (size_t)cap * sizeof(*chain));
 		}
-		chain[n++] = (struct chain_link){ cur, id };
+		chain[n++] = (struct chain_link){ cur, id, description };
 		cur = parent;
 	}
 	while (n-- > 0) {
-		advance_stored(st, chain[n].id, out);
+		advance_stored(st, chain[n].id, chain[n].description, out);
 		state_memo_put(st->states, chain[n].run_id, out);
 		free(chain[n].run_id);
+		free(chain[n].description);
 	}
 	free(chain);
 }
@@ -751,15 +782,15 @@ void store_infer_changes(struct store *st, const json_t *rec, struct change_list
 {
 	struct change_list parent_state = CHANGE_LIST_INIT;
 	const char *parent = runrec_str(rec, "parent"), *run_id = runrec_str(rec, "run_id");
-	infer_changes(runrec_str(rec, "description"), out);
 	if (parent && *parent)
 		run_state(st, parent, &parent_state);
+	infer_changes_in(runrec_str(rec, "description"), &parent_state, out);
 	infer_drop_restated(&parent_state, out);
 	/* after the drop: a value equal to the state's is no change at all */
 	infer_fill_old(&parent_state, out);
 	change_list_sort(out);
 	if (run_id) { /* its children ask next */
-		infer_state_advance(&parent_state, out);
+		infer_state_kept(&parent_state, runrec_str(rec, "description"), out);
 		state_memo_put(st->states, run_id, &parent_state);
 	}
 	change_list_release(&parent_state);

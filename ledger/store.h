@@ -68,10 +68,12 @@ enum store_outcome store_put(struct store *st, json_t *rec, const struct store_s
 			     const char **run_id, sb *why);
 
 /* What ingest records for a run without two configs or a commit diff:
- * the changes its description states (infer.h infer_changes), less those
+ * the changes its description states against the parent's inferred state
+ * (infer.h infer_changes_in: the state may name a bare LR), less those
  * that restate a value its parent already had (infer_drop_restated, with
- * the parent's inferred state: its config, or a root's stated values
- * advanced by the stored changes down the chain), with the old value of
+ * that state: its config, or a root's stated values advanced down the
+ * chain by each run's stored changes as infer_state_kept says, a mid-file
+ * "Default … baseline" starting it afresh), with the old value of
  * each remaining change the text leaves '?' taken from that state where
  * it knows one of the same form (infer_fill_old). Sorted. The run's own
  * state is remembered for its children. */

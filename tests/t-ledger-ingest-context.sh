@@ -2,7 +2,8 @@
 # Test plan: a results.tsv shaped like a real session (a baseline stating
 # depth=4 dim=256, kept rows that move depth and the batch, discards that
 # restate the kept values next to a real change, a toggle restated after it
-# was kept, a restatement with its old value written out); ingest it and
+# was kept, a restatement with its old value written out: no change where
+# it is the kept transition, a change where the old value is another); ingest it and
 # check, row by row, the changes recorded: restated values are gone, real
 # changes stay, with the old value the parent's state knows (infer_fill_old;
 # no width or ratio from a state whose depth moved without a stated width). Then a runrec/1 run without a config
@@ -24,6 +25,7 @@ c7	0.97	10	keep	add value embeddings
 c8	0.98	10	discard	value embeddings, WEIGHT_DECAY=0.1
 c9	0.98	10	discard	no value embeddings, DEPTH=8, dim=256
 c10	0.98	10	crash	DEPTH=8 (was 4)
+c11	0.98	10	crash	DEPTH=8 (was 6)
 EOT
 DB=l.db
 expect_code ledger-ingest-context-1.1 "ingest exits 0" 0 "$LEDGER" --db $DB ingest r.tsv
@@ -47,8 +49,10 @@ expect_eq ledger-ingest-context-1.8 "a kept toggle" "desc.value_embeddings ? tru
 expect_eq ledger-ingest-context-1.9 "the kept toggle restated: only weight decay" "optim.weight_decay ? 0.1" "$(changes c8)"
 expect_eq ledger-ingest-context-1.10 "turning it off is a change; depth and dim restated are not" \
 	"desc.value_embeddings true false" "$(changes c9)"
-expect_eq ledger-ingest-context-1.11 "a restatement with its old value written out is kept (the text knows better)" \
-	"model.depth 4 8" "$(changes c10)"
+expect_eq ledger-ingest-context-1.11 "the kept change 4 -> 8 restated with its old value written out is no change (round 13)" \
+	"-" "$(changes c10)"
+expect_eq ledger-ingest-context-1.11b "an old value the state did not record is kept (the text knows better)" \
+	"model.depth 6 8" "$(changes c11)"
 
 # A first row that crashed is no baseline, but the rows after it changed
 # its configuration: it is their parent until one is kept.

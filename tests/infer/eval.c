@@ -417,7 +417,9 @@ static void print_failure(const char *where, enum verdict v, const char *status,
  * ledger/ingest_tsv.c reads a results.tsv: the first stored row is the
  * root (the baseline when its status is ok), each row's parent is the last
  * kept row (keep or baseline) before it, or the root; the root records
- * nothing, what its description states is its state. Each
+ * nothing, what its description states is its state (a kept row that
+ * records nothing moves the state as infer_state_kept says: a mid-file
+ * "Default … baseline" resets it). Each
  * description's changes are inferred and then measured against the
  * parent's inferred state (infer.h: infer_drop_restated), as ledger/store.c
  * does at ingest. "# skipped: N STATUS" lines are source rows the corpus
@@ -446,7 +448,7 @@ static void replay_row(struct replay *rp, const char *status_word, const char *d
 	if (!stored) /* a kept column's True/False, as ingest_tsv.c reads one */
 		stored = !ingest_kept_word(status_word, &status, &decision);
 	if (desc && (rp->has_parent || !stored)) {
-		infer_changes(desc, got);
+		infer_changes_in(desc, &rp->parent_state, got);
 		if (loso_src >= 0)
 			loso_filter(got);
 		infer_drop_restated(&rp->parent_state, got);
@@ -459,7 +461,16 @@ static void replay_row(struct replay *rp, const char *status_word, const char *d
 	if (!first && (!decision || (strcmp(decision, "keep") && strcmp(decision, "baseline"))))
 		return; /* a failed first row is still the root of what follows */
 	if (rp->has_parent) {
-		infer_state_advance(&rp->parent_state, got);
+		/* the state keeps old values as ingest stores them, filled from
+		 * the parent's state (infer_fill_old), so that a later row that
+		 * restates this transition is judged as ingest judges it; the
+		 * row itself is scored on what its text says */
+		struct change_list filled = CHANGE_LIST_INIT;
+		for (int i = 0; i < got->n; i++)
+			change_list_add(&filled, got->v[i].var, got->v[i].old_val, got->v[i].new_val);
+		infer_fill_old(&rp->parent_state, &filled);
+		infer_state_kept(&rp->parent_state, desc, &filled);
+		change_list_release(&filled);
 	} else { /* a root: what its description states is its configuration */
 		change_list_release(&rp->parent_state);
 		infer_stated(desc, &rp->parent_state);

@@ -1544,6 +1544,210 @@ static void test_round12(void)
 	expect("infer-r12.90", "new LR schedule", "");
 }
 
+/* Round 13 (infer-r13.*): file-level state. A restated transition: two
+ * GPUs ran one change side by side and the second row restates the
+ * first's (chauhang-linuxrtx rows 5-6: "WARMDOWN_RATIO 0.5->0.3: GPU0
+ * result" kept, then "… GPU1 result (best)"). */
+static void test_round13_state(void)
+{
+	struct change_list state = CHANGE_LIST_INIT, step = CHANGE_LIST_INIT, cl = CHANGE_LIST_INIT;
+	char *got;
+	infer_stated("baseline", &state);
+	infer_changes("WARMDOWN_RATIO 0.5->0.3: GPU0 result", &step);
+	infer_state_advance(&state, &step);
+	change_list_release(&step);
+	infer_changes("WARMDOWN_RATIO 0.5->0.3: GPU1 result (best)", &cl);
+	CHECK("infer-r13.1", cl.n == 1 && infer_drop_restated(&state, &cl) == 1 && cl.n == 0);
+	change_list_release(&cl);
+	/* another old side than the recorded one: the text knows better */
+	infer_changes("WARMDOWN_RATIO 0.4->0.3", &cl);
+	CHECK("infer-r13.2", infer_drop_restated(&state, &cl) == 0 && cl.n == 1);
+	change_list_release(&cl);
+	/* the same transition's new value only is a restatement too (as before) */
+	infer_changes("WARMDOWN=0.3 DEPTH=4", &cl);
+	CHECK("infer-r13.3", infer_drop_restated(&state, &cl) == 1);
+	got = render(&cl);
+	CHECK("infer-r13.4", !strcmp(got, "model.depth:~>4"));
+	free(got);
+	change_list_release(&cl);
+	/* a state value set without an old side: a stated old one is kept
+	 * (dgx-spark: "EMBEDDING_LR=0.60 (down from 0.65)" after a kept
+	 * "EMBEDDING_LR=0.6" with rows between that the log does not hold) */
+	infer_changes("10 shards, EMBEDDING_LR=0.6", &step);
+	infer_state_advance(&state, &step);
+	change_list_release(&step);
+	infer_changes("EMBEDDING_LR=0.60 (down from 0.65) - worse", &cl);
+	CHECK("infer-r13.5", infer_drop_restated(&state, &cl) == 0 && cl.n == 1);
+	change_list_release(&cl);
+	/* the transition that goes back is a change */
+	infer_changes("WARMDOWN_RATIO 0.3->0.5", &cl);
+	CHECK("infer-r13.6", infer_drop_restated(&state, &cl) == 0 && cl.n == 1);
+	change_list_release(&cl);
+	change_list_release(&state);
+
+	/* a kept baseline in the middle of a file (entrpi-m5 rows 3, 8, 10):
+	 * "Default M5 baseline" resets the state to what it states */
+	static const char seed1001[] =
+		"\"run_tag=test30-20260309-0949 branch=codex/autoresearch-2026-03-09-overnight "
+		"exp=balanced_bigbatch seed=1001 desc=Balanced shape with more gradient accumulation. "
+		"args=\"\"--preset m5-balanced --total-batch-size 4096\"\"\"";
+	static const char reset[] =
+		"\"run_tag=canonical-check-20260309 branch=codex/autoresearch-mlx exp=balanced_baseline "
+		"seed=1000 desc=Default M5 baseline. proxy_val_bpb=2.473907 canonical_seq_len=256 "
+		"canonical_tokens=512 args=\"\"--preset m5-balanced\"\"\"";
+	static const char next[] =
+		"\"run_tag=swiglu-warmup branch=codex/autoresearch-mlx exp=swiglu_warmup seed=1000 "
+		"desc=SwiGLU MLP + 2% warmup. args=\"\"--preset m5-balanced\"\"\"";
+	infer_stated("baseline seed=1000", &state);
+	infer_changes(seed1001, &step);
+	infer_state_kept(&state, seed1001, &step);
+	change_list_release(&step);
+	CHECK("infer-r13.7", infer_state_resets(reset) && !infer_state_resets(seed1001));
+	infer_state_kept(&state, reset, &step); /* it records nothing */
+	got = render(&state);
+	CHECK("infer-r13.8", !strcmp(got, "train.seed:~>1000")); /* the batch of 4096 is gone */
+	free(got);
+	infer_changes(next, &cl);
+	CHECK("infer-r13.9", infer_drop_restated(&state, &cl) == 1);
+	got = render(&cl);
+	CHECK("infer-r13.10", !strcmp(got, "model.activation:~>swiglu|sched.warmup_ratio:~>0.02"));
+	free(got);
+	change_list_release(&cl);
+	change_list_release(&state);
+
+	/* a baseline or rerun of the current config keeps the state and adds
+	 * what it states; a notes commit or an edit that never applied states
+	 * nothing of the run (its "300->150" is no setting) */
+	infer_changes("DEPTH=8", &step);
+	infer_state_kept(&state, "DEPTH=8", &step);
+	change_list_release(&step);
+	CHECK("infer-r13.11", !infer_state_resets("Baseline rerun on current train.py; stable 9.72 MB submission") &&
+				      !infer_state_resets("fresh baseline control rerun under current conditions") &&
+				      !infer_state_resets("current default baseline") &&
+				      !infer_state_resets("depth 8 (default 4)"));
+	infer_state_kept(&state, "rerun seed=7", &step);
+	infer_state_kept(&state, "log: muon warmup 300->150 keep (0.529781 vs 0.530646)", &step);
+	infer_state_kept(&state, "FAILED TO APPLY: Increase Muon ns_steps from 5 to 6", &step);
+	got = render(&state);
+	CHECK("infer-r13.12", !strcmp(got, "model.depth:~>8|~model.dim.stale:~>1|train.seed:~>7"));
+	free(got);
+	change_list_release(&state);
+	/* a reset's kin: "baseline on the original config" */
+	CHECK("infer-r13.13", infer_state_resets("baseline on the original config, depth=4") &&
+				      infer_state_resets("Stock upstream baseline (depth 8)") &&
+				      infer_state_resets("baseline at default settings"));
+	/* one knob's default is no reset of the rest */
+	CHECK("infer-r13.13b", !infer_state_resets("baseline at default LR") &&
+				       !infer_state_resets("baseline with default warmdown") &&
+				       !infer_state_resets("baseline on current default config"));
+}
+
+/* Round 13 (infer-r13.14-*): a plain batch from 256 to 4095 names no knob
+ * for sure (fchaubard-zo-diffusion "b5 larger batch 512": its whole batch
+ * of samples, read as a device batch of 512 sequences). */
+static void test_round13_batch(void)
+{
+	expect("infer-r13.14", "b5 larger batch 512", "");
+	expect("infer-r13.15", "batch=1024", "");
+	expect("infer-r13.16", "batch 128 -> 256", "");
+	expect("infer-r13.17", "DEPTH=2 WARMDOWN=0.1 batch=32 GPU0 (after ollama stop)",
+	       "model.depth:~>2|sched.warmdown_ratio:~>0.1|train.device_batch_size:~>32");
+	expect("infer-r13.18", "batch 4096", "train.total_batch_size:~>4096");
+	expect("infer-r13.19", "DEVICE_BATCH_SIZE 128->256", "train.device_batch_size:128>256");
+	expect("infer-r13.20", "TOTAL_BATCH_SIZE=2048", "train.total_batch_size:~>2048");
+	expect("infer-r13.21", "batch=512 depth 6", "model.depth:~>6");
+}
+
+/* Round 13 (infer-r13.22-*): a negation of a knob we do not know right
+ * after prose words may gloss them (fchaubard-zo-diffusion "exp6 flat
+ * recursion no z_L hierarchy": one change said two ways, read as
+ * z_L_hierarchy off where the label is flat recursion on): nothing. */
+static void test_round13_gloss(void)
+{
+	expect("infer-r13.22", "exp6 flat recursion no z_L hierarchy", "");
+	expect("infer-r13.23", "flat recursion without z_L hierarchy", "");
+	expect("infer-r13.24", "no z_L hierarchy", "desc.z_l_hierarchy:~>false");         /* its own clause */
+	expect("infer-r13.25", "exp6 flat recursion, no z_L hierarchy", "desc.z_l_hierarchy:~>false");
+	expect("infer-r13.26", "bigger model no warmup", "sched.warmup_ratio:~>0");       /* a knob we know */
+	expect("infer-r13.27", "tied embeddings no value embeds", "desc.value_embeddings:~>false");
+	expect("infer-r13.28", "depth 8 no softcap", "model.depth:~>8|model.softcap:~>false");
+}
+
+/* Round 13 (infer-r13.29-*): a bare LR named from the parent's state
+ * (infer_changes_in). */
+static char *read_in(const char *desc, const struct change_list *state)
+{
+	struct change_list cl = CHANGE_LIST_INIT;
+	infer_changes_in(desc, state, &cl);
+	char *got = render(&cl);
+	change_list_release(&cl);
+	return got;
+}
+
+static void expect_in(const char *id, const char *desc, const struct change_list *state, const char *want)
+{
+	char *got = read_in(desc, state);
+	if (!check_report(id, desc, !strcmp(got, want), __FILE__, __LINE__))
+		printf("#   want '%s'\n#   got  '%s'\n", want, got);
+	free(got);
+}
+
+static void test_round13_bare_lr(void)
+{
+	struct change_list none = CHANGE_LIST_INIT, state = CHANGE_LIST_INIT, step = CHANGE_LIST_INIT;
+	/* the text alone never says which LR */
+	expect("infer-r13.29", "LR=2e-3 (midpoint search)", "");
+	expect("infer-r13.30", "increase LR from 1e-3 to 3e-3", "");
+	/* a state that knows no LR: an AdamW-sized rate is the one optimizer's
+	 * (fourcolors-small, fialeplus-ane); autoresearch's sizes are not */
+	expect_in("infer-r13.31", "increase LR from 1e-3 to 3e-3", &none, "desc.lr:0.001>0.003");
+	expect_in("infer-r13.32", "[Phase1:Adam] LR=5e-4 with ACCUM=10", &none, "desc.lr:~>0.0005|desc.grad_accum_steps:~>10");
+	expect_in("infer-r13.33", "LR=0.04", &none, "");
+	expect_in("infer-r13.34", "lr=0.025 (slightly worse, deq_res=4366)", &none, "");
+	expect_in("infer-r13.35", "increase LR from 0.004 to 0.02", &none, "");
+	/* without a state (text-only), nothing */
+	expect_in("infer-r13.36", "LR=2e-3", NULL, "");
+	/* a baseline that states lr= makes the file's LR desc.lr, any size */
+	infer_stated("baseline: lr=5e-4 bs=8 accum=8 AdamW bfloat16", &state);
+	expect_in("infer-r13.37", "lr=1e-3 微小改善", &state, "desc.lr:~>0.001");
+	expect_in("infer-r13.38", "lr=0.02", &state, "desc.lr:~>0.02");
+	change_list_release(&state);
+	/* part LRs known: the nearest one, within a factor of 3 and half as
+	 * far as the next (chauhang-linuxrtx, ethanbobby-mamba) */
+	infer_changes("MATRIX_LR=0.08 n_embd=256 GPU0 (95 steps new best)", &step);
+	infer_state_advance(&state, &step);
+	change_list_release(&step);
+	expect_in("infer-r13.39", "DEPTH=3 n_embd=256 LR=0.06 GPU1 (76 steps fewer tokens worse)", &state,
+		  "model.depth:~>3|model.dim:~>256|optim.matrix_lr:~>0.06");
+	expect_in("infer-r13.40", "LR=0.5", &state, "");      /* a factor of 6 from 0.08 */
+	change_list_release(&state);
+	infer_changes("3x LR increase (matrix 0.001->0.003, scalar 0.01->0.03)", &step);
+	infer_state_advance(&state, &step);
+	change_list_release(&step);
+	expect_in("infer-r13.41", "LR=0.006 at batch=8 HEAD_DIM=256 no improvement", &state,
+		  "optim.matrix_lr:~>0.006");
+	expect_in("infer-r13.42", "grad clip 1.0 + LR=0.004 no improvement over LR=0.003", &state,
+		  "optim.grad_clip:~>1|optim.matrix_lr:~>0.004");
+	expect_in("infer-r13.43", "LR=0.01", &state, "");     /* 3.3x from 0.003, 3x from 0.03 */
+	/* a knob the text names as well keeps its own reading */
+	expect_in("infer-r13.44", "MATRIX_LR=0.004 LR=0.005", &state, "optim.matrix_lr:~>0.004");
+	change_list_release(&state);
+}
+
+/* Round 13 (infer-r13.45-*): a baseline the change is compared with does
+ * not make the row a baseline (names_a_baseline), and a verdict of
+ * comparison ends the phrase. Made-up variants (no corpus case moved). */
+static void test_round13_compared(void)
+{
+	expect("infer-r13.45", "depth 8 worse than baseline", "model.depth:~>8");
+	expect("infer-r13.46", "depth 8 beats the baseline", "model.depth:~>8");
+	expect("infer-r13.47", "depth 8 matches baseline", "model.depth:~>8");
+	expect("infer-r13.48", "WD=0.2 superseded by fresh baseline", "optim.weight_decay:~>0.2");
+	expect("infer-r13.49", "M2 Pro 16 GB baseline (depth 4)", "");   /* still names itself */
+	expect("infer-r13.50", "pilot baseline on branch X", "");
+	expect("infer-r13.51", "matches the previous best", "");
+}
+
 /* make fuzz (infer) read one token past the end: a part noun looked for
  * where a name stood last (fuzz/corpus/infer/crash-part-past-end). The read
  * shows under ASan (make SAN=1 test); the result is checked like the
@@ -1604,6 +1808,11 @@ int main(void)
 	test_exact();
 	test_context();
 	test_fill_old();
+	test_round13_state();
+	test_round13_batch();
+	test_round13_gloss();
+	test_round13_bare_lr();
+	test_round13_compared();
 	test_fuzz_regressions();
 	return check_status();
 }
