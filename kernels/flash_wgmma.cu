@@ -1170,6 +1170,319 @@ flash_wg_dkdv_pp_kernel(bf16 *dk, bf16 *dv, const bf16 *q, const bf16 *k, const 
 	dkdv_store<D>(dk, dv, dK, dV, (long)bh * T * D, ib, is, kt * FT + r0 + g, t, scale);
 }
 
+/* ---- fused backward, dQ reduced off the product path (family 13) --------
+
+   One kernel of 5 products a tile instead of the dQ and dK/dV kernels'
+   7: flash_wg_dkdv_pp_kernel's block (two consumer warpgroups of 64 key
+   rows each, a producer warpgroup copying each query tile's Q, dO, lse2
+   and dsum into NS stages), and in each iteration a consumer also
+   computes its part of the query tile's dQ, dQ_c = dS_c K_c (64 query
+   rows x D over its 64 key rows): it stores dS^T (bf16, the values its
+   dK product uses) in shared memory, and one wgmma with both operands
+   MN-major reads that and its K tile. The 64 x D fp32 partial goes to a
+   staging tile in shared memory (rows padded by 16 bytes: the float2
+   stores of a warp's 8 rows land in distinct banks), and the consumer
+   goes on to the next query tile. Two warps of the producer warpgroup
+   (the other two copy) add the two consumers' staged partials of a query
+   tile and issue the sum into an fp32 (B,H,T,D) accumulator by
+   red.global.add.v4.f32 (so 128 key rows a reduction: 2.2 GB a layer at
+   the model's shape, where cuDNN's bprop issues 3.42 GB, hidden;
+   docs/performance.md, rounds 9 and 10). Round 4's fused kernel lost
+   because its product warpgroups issued the reductions themselves.
+   Staging tiles: one a consumer, handed over by mbarriers (full: the
+   consumer's 128 threads; empty: the 64 reducing threads). dsum comes
+   from a kernel before, dq (scale * accumulator, bf16) from one after,
+   which leaves the accumulator zero again. */
+
+#define FQ_LOADERS 64 /* producer threads that copy; the other 64 reduce */
+
+/* 64 rows of D bf16 into a swizzled tile by NT threads (i = 0..NT-1). */
+template <int D, int NT>
+__device__ __forceinline__ void load_tile_sw_by(uint32_t s, const bf16 *g, long gstride, int i)
+{
+	constexpr int VEC = D / 8, ROWS = NT / VEC;
+	int r = i / VEC, c = i % VEC;
+#pragma unroll 1
+	for (int it = 0; it < FT / ROWS; it++, r += ROWS)
+		cp_async16(s + sw_off(r, c), g + r * gstride + c * 8);
+}
+
+/* The copying threads (i = 0..FQ_LOADERS-1): dkdv_produce with 64 threads. */
+template <int D, int NS>
+__device__ __forceinline__ void fq_produce(uint32_t sQO, uint32_t bars, const bf16 *qg, const bf16 *dO,
+					   const float *lse2, const float *dsum, int is, int C, int first, int nT,
+					   int i)
+{
+	constexpr int TB = FT * D * 2, STAGE = 2 * TB + 1024;
+	for (int qt = first; qt < nT; qt++) {
+		int n = qt - first, st = n % NS;
+		uint32_t buf = sQO + st * STAGE;
+		mbar_wait(bars + (NS + st) * 8, ((n / NS) & 1) ^ 1);
+		load_tile_sw_by<D, FQ_LOADERS>(buf, qg + (long)qt * FT * is, is, i);
+		load_tile_sw_by<D, FQ_LOADERS>(buf + TB, dO + (long)qt * FT * C, C, i);
+		load_row_f32(buf + 2 * TB, lse2 + (long)qt * FT, 2 * WG);
+		load_row_f32(buf + 2 * TB + FT * 4, dsum + (long)qt * FT, 2 * WG + 16);
+		mbar_arrive_on_copies(bars + st * 8);
+	}
+	load_wait<0>();
+}
+
+/* A 64 x 64 accumulator (rows r0 + g, + 8 of a warpgroup's 64; columns
+ * 8j + 2t, + 1) as bf16 into a swizzled 64 x 64 tile, rows first: the 32
+ * lanes of a warp hit 32 distinct banks (8 rows, each a different
+ * swizzled chunk, 4 pairs). */
+__device__ __forceinline__ void store_acc_tile(uint32_t tile, const float *d, int r0, int g, int t)
+{
+#pragma unroll
+	for (int j = 0; j < 8; j++)
+#pragma unroll
+		for (int h = 0; h < 2; h++) {
+			__nv_bfloat162 v = __floats2bfloat162_rn(d[4 * j + 2 * h], d[4 * j + 2 * h + 1]);
+			uint32_t u = *reinterpret_cast<uint32_t *>(&v);
+			asm volatile("st.shared.b32 [%0], %1;\n" ::"r"(tile + sw_off(r0 + g + 8 * h, j) + 4 * t), "r"(u)
+				     : "memory");
+		}
+}
+
+__device__ __forceinline__ float4 lds_f4(uint32_t a)
+{
+	float4 v;
+	asm volatile("ld.shared.v4.f32 {%0, %1, %2, %3}, [%4];\n"
+		     : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
+		     : "r"(a)
+		     : "memory");
+	return v;
+}
+
+__device__ __forceinline__ void red_add_f4(float *p, float4 v)
+{
+	asm volatile("red.global.add.v4.f32 [%0], {%1, %2, %3, %4};\n" ::"l"(p), "f"(v.x), "f"(v.y), "f"(v.z),
+		     "f"(v.w)
+		     : "memory");
+}
+
+/* The reducing threads (i = 0..63): for each query tile of the block,
+ * wait for the staged partials (consumer 1 has none for the first tile,
+ * which lies above its diagonal), add them and issue the sum into acc
+ * (this head's (T, D) rows), then give the staging tiles back. Each warp
+ * takes whole 16-byte chunks of consecutive columns: 512 contiguous bytes
+ * a warp instruction at D = 128. */
+template <int D>
+__device__ __forceinline__ void fq_reduce(float *acc, uint32_t stg, uint32_t sbars, int first, int nT, int i)
+{
+	constexpr int SROW = D * 4 + 16, CH = D / 4; /* 16-byte chunks a row */
+	for (int qt = first; qt < nT; qt++) {
+		int n = qt - first, two = n > 0;
+		mbar_wait(sbars, n & 1);
+		if (two)
+			mbar_wait(sbars + 8, (n - 1) & 1);
+		float *dst = acc + (long)qt * FT * D;
+#pragma unroll 2
+		for (int x = i; x < FT * CH; x += 2 * WARP) {
+			int r = x / CH, c = x % CH;
+			uint32_t a = stg + r * SROW + c * 16;
+			float4 v = lds_f4(a);
+			if (two) {
+				float4 w = lds_f4(a + FT * SROW);
+				v.x += w.x; v.y += w.y; v.z += w.z; v.w += w.w;
+			}
+			red_add_f4(dst + r * D + c * 4, v);
+		}
+		mbar_arrive(sbars + 16);
+		if (two)
+			mbar_arrive(sbars + 24);
+	}
+}
+
+/* dkdv_tile and, from the same dS^T, this consumer's part of the query
+ * tile's dQ, staged in shared memory for the reducing warps. u: this
+ * consumer's count of query tiles so far (the staging tile's parity). */
+template <int D>
+__device__ __forceinline__ void fq_tile(float *dK, float *dV, uint32_t sK, uint32_t sV, uint32_t sQ, uint32_t sO,
+					const float *sL, const float *sD, bool diag, float sl2, int r0, int g, int t,
+					int cw, uint32_t sDS, uint32_t stg, uint32_t full, uint32_t empty, int u,
+					uint32_t stage_empty, int lane)
+{
+	constexpr int SROW = D * 4 + 16;
+	int j0 = r0 + g;
+	float p[32], dp[32];
+	/* the staging tile is free (a fresh barrier passes parity 1): waited
+	 * for here, where no product is in flight (a wait loop between the
+	 * products makes ptxas serialise them, C7520) */
+	mbar_wait(empty, (u & 1) ^ 1);
+	wg_fence();
+	scores_ss<D>(p, sK, sQ);  /* S^T = K Q^T: rows j, cols i */
+	scores_ss<D>(dp, sV, sO); /* dP^T = V dO^T */
+	wg_wait<1>();
+	wg_hold<32>(p);
+#pragma unroll
+	for (int n = 0; n < 32; n++) {
+		int e = n & 3, j = j0 + (e >= 2 ? 8 : 0), i = (n >> 2) * 8 + 2 * t + (e & 1);
+		float x = exp2_ftz(p[n] * sl2 - sL[i]);
+		p[n] = diag && i < j ? 0.f : x;
+	}
+	uint32_t pa[4][4];
+	acc_to_frags(pa, p);
+	wg_fence();
+	acc_times_tile_wg<D>(dV, pa, sO); /* dV += P^T dO */
+	wg_wait<1>();                      /* dP^T (the older group) */
+	wg_hold<32>(dp);
+#pragma unroll
+	for (int n = 0; n < 32; n++) {
+		int i = (n >> 2) * 8 + 2 * t + (n & 1);
+		dp[n] = p[n] * (dp[n] - sD[i]); /* dS^T */
+	}
+	uint32_t da[4][4];
+	acc_to_frags(da, dp);
+	store_acc_tile(sDS, dp, r0, g, t); /* dS^T, rows j: the previous tile's dQ product is done */
+	asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"); /* read by wgmma next */
+	named_sync(4 + cw, WG);                                        /* every warp's rows are in */
+	wg_fence();
+	acc_times_tile_wg<D>(dK, da, sQ); /* dK += dS^T Q */
+	wg_wait<0>(); /* dV, dK: pa and da are free */
+	wg_hold<D / 2>(dV);
+	wg_hold<D / 2>(dK);
+	pp_release(stage_empty, lane); /* Q, dO, lse2, dsum of this stage are read */
+	/* dQ_c = dS K in 64-column halves (32 accumulators each: the whole
+	 * 64 x 128 at once left ptxas too few registers and it serialised the
+	 * products, C7512). A = dS^T read MN-major, B = column block ch of K,
+	 * MN-major. Each half goes to rows r0 + g (+ 8), columns 64 ch + 8 j
+	 * + 2t of the staging tile. */
+	uint32_t a = stg + j0 * SROW + 8 * t;
+#pragma unroll
+	for (int ch = 0; ch < D / 64; ch++) {
+		float dq[32];
+		wg_fence();
+#pragma unroll
+		for (int kk = 0; kk < 4; kk++)
+			wg_ss_n64_t<1, 1>(dq, desc_mn<64>(sDS, kk), desc_mn<64>(sK + ch * FT * 128, kk), kk > 0);
+		wg_commit();
+		wg_wait<0>();
+		wg_hold<32>(dq);
+#pragma unroll
+		for (int j = 0; j < 8; j++)
+#pragma unroll
+			for (int h = 0; h < 2; h++)
+				asm volatile("st.shared.v2.f32 [%0], {%1, %2};\n" ::"r"(a + h * 8 * SROW + ch * 256 + j * 32),
+					     "f"(dq[j * 4 + 2 * h]), "f"(dq[j * 4 + 2 * h + 1])
+					     : "memory");
+	}
+	mbar_arrive(full); /* ordinary stores, read by ordinary loads: the arrive releases them */
+}
+
+template <int D, int NS>
+__global__ void __launch_bounds__(PP_THREADS, 1)
+flash_wg_bwd_fq_kernel(float *dq_acc, bf16 *dk, bf16 *dv, const bf16 *q, const bf16 *k, const bf16 *v,
+		       qkv_layout lay, const bf16 *datt, const float *lse2, const float *dsum, int T, int H,
+		       float sl2, float scale)
+{
+	constexpr int TB = FT * D * 2, STAGE = 2 * TB + 1024, SROW = D * 4 + 16;
+	extern __shared__ unsigned char smem[];
+	/* each consumer's K and V; NS stages of Q, dO, lse2, dsum; each
+	 * consumer's dS^T (64 x 64 bf16); each consumer's staging tile (64
+	 * padded rows of D fp32); the 2 NS stage barriers (full, empty); the
+	 * staging barriers (full 0, full 1, empty 0, empty 1) */
+	uint32_t s0 = smem_base_1024(smem), sQO = s0 + 4 * TB, sDS = sQO + NS * STAGE, stg = sDS + 2 * FT * FT * 2,
+		 bars = stg + 2 * FT * SROW, sbars = bars + 2 * NS * 8;
+	int nT = T / FT, first = blockIdx.x * 2; /* the longest loops (small key tiles) first */
+	int bh = blockIdx.y, b = bh / H, h = bh % H, C = H * D;
+	int lane = threadIdx.x % WARP;
+	long ib = b * lay.bs + h * lay.hs;
+	const int is = lay.row;
+	const bf16 *dO = datt + (long)b * T * C + h * D;
+	if (threadIdx.x == 0) {
+		for (int i = 0; i < NS; i++)
+			mbar_init(bars + i * 8, FQ_LOADERS); /* full: one arrival a copying thread */
+		for (int i = NS; i < 2 * NS; i++)
+			mbar_init(bars + i * 8, 8); /* empty: one a consumer warp */
+		mbar_init(sbars, WG);               /* staged: every thread of the consumer */
+		mbar_init(sbars + 8, WG);
+		mbar_init(sbars + 16, WG - FQ_LOADERS); /* staging free: every reducing thread */
+		mbar_init(sbars + 24, WG - FQ_LOADERS);
+		asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+	}
+	__syncthreads(); /* the last block-wide barrier */
+	if (threadIdx.x >= 2 * WG) {
+		asm volatile("setmaxnreg.dec.sync.aligned.u32 24;\n" ::: "memory");
+		int i = threadIdx.x - 2 * WG;
+		if (i < FQ_LOADERS)
+			fq_produce<D, NS>(sQO, bars, q + ib, dO, lse2 + (long)bh * T, dsum + (long)bh * T, is, C,
+					  first, nT, i);
+		else
+			fq_reduce<D>(dq_acc + (long)bh * T * D, stg, sbars, first, nT, i - FQ_LOADERS);
+		return;
+	}
+	asm volatile("setmaxnreg.inc.sync.aligned.u32 240;\n" ::: "memory");
+	int cw = threadIdx.x / WG, kt = first + cw;
+	int warp = threadIdx.x % WG / WARP, g = lane / 4, t = lane % 4, r0 = warp * 16;
+	uint32_t sK = s0 + cw * 2 * TB, sV = sK + TB, myDS = sDS + cw * FT * FT * 2, mystg = stg + cw * FT * SROW;
+	load_tile_sw<D>(sK, k + ib + (long)kt * FT * is, is);
+	load_tile_sw<D>(sV, v + ib + (long)kt * FT * is, is);
+	load_commit();
+	load_wait<0>();
+	asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"); /* K, V are read by wgmma */
+	named_sync(4 + cw, WG);
+	if (cw == 1) /* query tile `first` lies above this warpgroup's diagonal: give it back unread */
+		pp_release(bars + NS * 8, lane);
+	float dK[D / 2], dV[D / 2];
+#pragma unroll
+	for (int i = 0; i < D / 2; i++)
+		dK[i] = dV[i] = 0.f;
+	const float *fbase = reinterpret_cast<const float *>(smem + (sQO - (uint32_t)__cvta_generic_to_shared(smem)));
+	for (int qt = kt; qt < nT; qt++) {
+		int n = qt - first, st = n % NS;
+		uint32_t sQ = sQO + st * STAGE, sO = sQ + TB;
+		const float *sL = fbase + st * (STAGE / 4) + 2 * TB / 4, *sD = sL + FT;
+		pp_acquire(bars + st * 8, (n / NS) & 1);
+		fq_tile<D>(dK, dV, sK, sV, sQ, sO, sL, sD, qt == kt, sl2, r0, g, t, cw, myDS, mystg, sbars + cw * 8,
+			   sbars + 16 + cw * 8, qt - kt, bars + (NS + st) * 8, lane);
+	}
+	dkdv_store<D>(dk, dv, dK, dV, (long)bh * T * D, ib, is, kt * FT + r0 + g, t, scale);
+}
+
+/* dsum (B,H,T) = rowsum(dO * O) before the fused kernel: D/8 threads a
+ * row, 16-byte loads. */
+template <int D>
+__global__ void flash_wg_dsum_kernel(float *dsum, const bf16 *att, const bf16 *datt, long rows, int T, int H)
+{
+	constexpr int PER = D / 8; /* threads a row: 8 or 16, within a warp */
+	long row = (blockIdx.x * (long)blockDim.x + threadIdx.x) / PER;
+	int c = threadIdx.x % PER;
+	float acc = 0.f;
+	if (row < rows) { /* no early return: the whole warp takes part in the shuffles */
+		long bh = row / T;
+		int tt = row % T, hh = bh % H, b = bh / H;
+		long off = ((long)b * T + tt) * H * D + (long)hh * D + c * 8;
+		bf16x8 x = { *reinterpret_cast<const uint4 *>(att + off) };
+		bf16x8 y = { *reinterpret_cast<const uint4 *>(datt + off) };
+#pragma unroll
+		for (int e = 0; e < 8; e++)
+			acc += x.get(e) * y.get(e);
+	}
+#pragma unroll
+	for (int m = PER / 2; m > 0; m /= 2)
+		acc += __shfl_xor_sync(0xffffffffu, acc, m);
+	if (c == 0 && row < rows)
+		dsum[row] = acc;
+}
+
+/* dq (B,H,T,D) bf16 = scale * dq_acc, and dq_acc back to zero for the
+ * next call: 8 elements a thread. */
+__global__ void flash_wg_dq_convert_kernel(bf16 *dq, float *dq_acc, long n8, float scale)
+{
+	long i = blockIdx.x * (long)blockDim.x + threadIdx.x;
+	if (i >= n8)
+		return;
+	float4 *a = reinterpret_cast<float4 *>(dq_acc) + 2 * i;
+	float4 x = a[0], y = a[1];
+	a[0] = a[1] = make_float4(0.f, 0.f, 0.f, 0.f);
+	__nv_bfloat162 o[4] = { __floats2bfloat162_rn(x.x * scale, x.y * scale),
+				__floats2bfloat162_rn(x.z * scale, x.w * scale),
+				__floats2bfloat162_rn(y.x * scale, y.y * scale),
+				__floats2bfloat162_rn(y.z * scale, y.w * scale) };
+	reinterpret_cast<uint4 *>(dq)[i] = *reinterpret_cast<uint4 *>(o);
+}
+
 /* ---- launchers (called by flash.cu) ------------------------------------ */
 
 template <typename K> static int smem_opt_in(K kernel, size_t bytes)
@@ -1304,6 +1617,34 @@ static int wg_dkdv_pp_d(bf16 *dk, bf16 *dv, const float *dsum, const bf16 *datt,
 	return 0;
 }
 
+template <int D>
+static int wg_backward_fq_d(bf16 *dq, float *dq_acc, bf16 *dk, bf16 *dv, float *dsum, const bf16 *att,
+			    const bf16 *datt, const float *lse2, const bf16 *q, const bf16 *k, const bf16 *v,
+			    qkv_layout lay, int B, int T, int H, cudaStream_t s)
+{
+	constexpr int NS = 2;
+	static int ready;
+	/* K, V of both consumers and the NS stages' Q, dO tiles (4 + 2 NS), the
+	 * stages' lse2 and dsum, 2 dS^T tiles, 2 staging tiles, the barriers */
+	size_t bytes = tiles_bytes(4 + 2 * NS, D, NS * 1024 + 2 * FT * FT * 2 + 2 * FT * (D * 4 + 16) + (2 * NS + 4) * 8);
+	if (!ready && smem_opt_in(flash_wg_bwd_fq_kernel<D, NS>, bytes))
+		return -1;
+	ready = 1;
+	float scale = 1.f / sqrtf((float)D), sl2 = LOG2E * scale;
+	long rows = (long)B * H * T, n8 = rows * D / 8;
+	trace_kernel("flash_dsum");
+	flash_wg_dsum_kernel<D><<<ceil_div(rows * (D / 8), 256), 256, 0, s>>>(dsum, att, datt, rows, T, H);
+	KERNEL_CHECK();
+	trace_kernel("flash_backward_fused");
+	flash_wg_bwd_fq_kernel<D, NS><<<dim3(T / (2 * FT), B * H), PP_THREADS, bytes, s>>>(
+		dq_acc, dk, dv, q, k, v, lay, datt, lse2, dsum, T, H, sl2, scale);
+	KERNEL_CHECK();
+	trace_kernel("flash_dq_convert");
+	flash_wg_dq_convert_kernel<<<ceil_div(n8, 256), 256, 0, s>>>(dq, dq_acc, n8, scale);
+	KERNEL_CHECK();
+	return 0;
+}
+
 /* mode: 0 one warpgroup a block, 1 two in step, 2 (3) the warp-specialised
  * dQ with dO from shared memory (registers) and the one-warpgroup dK/dV;
  * 4 both warp-specialised (dO from shared memory, dK/dV in 2 stages), 5
@@ -1365,4 +1706,19 @@ int flash_wgmma_backward(bf16 *dq, bf16 *dk, bf16 *dv, float *dsum, const bf16 *
 	if (D == 64)
 		return wg_backward_d<64>(dq, dk, dv, dsum, att, datt, lse2, q, k, v, ld, B, T, H, mode, s);
 	return wg_backward_d<128>(dq, dk, dv, dsum, att, datt, lse2, q, k, v, ld, B, T, H, mode, s);
+}
+
+/* The fused backward (family FLASH_WGMMA_FUSEDQ): dsum, one kernel for
+ * dK, dV and dQ's fp32 sums in dq_acc (all zero on entry), dq from those
+ * (dq_acc zero again on return). T a multiple of 128 (flash.cu falls
+ * back to the two-kernel backward otherwise). */
+int flash_wgmma_backward_fused(bf16 *dq, float *dq_acc, bf16 *dk, bf16 *dv, float *dsum, const bf16 *att,
+			       const bf16 *datt, const float *lse2, const bf16 *q, const bf16 *k, const bf16 *v,
+			       int ld, int B, int T, int H, int D, cudaStream_t s)
+{
+	if (D == 64)
+		return wg_backward_fq_d<64>(dq, dq_acc, dk, dv, dsum, att, datt, lse2, q, k, v,
+					    qkv_layout_of(ld, H, T, 64), B, T, H, s);
+	return wg_backward_fq_d<128>(dq, dq_acc, dk, dv, dsum, att, datt, lse2, q, k, v,
+				     qkv_layout_of(ld, H, T, 128), B, T, H, s);
 }
