@@ -22,6 +22,8 @@
 #            torch.compile step (COMPILE_SHAPE, default "8 512 4")
 #   ncu_attn every ncu section of one launch of each attention kernel,
 #            ours and cuDNN's (torch.compile's SDPA)
+#   ncu_fq   the same for family 13's fused backward kernel, and the
+#            durations of its dsum and convert passes
 #   table    ROWS="flash compile" sh bench/torch/run.sh, nvidia-smi
 #            sampling throughout
 #   compile_clocks  torch.compile's bench (50 steps) with the same sampling
@@ -151,6 +153,23 @@ for part in $(echo "$PARTS" | tr ',' ' '); do
 		tail -n 2 "$OUT/ncu_attn.err"
 		python3 "$NCUCAT" --details "$OUT"/ncu_attn_*.csv
 		cat "$OUT"/ncu_attn_*.csv | gzip >"$OUT/ncu_attn.csv.gz" && rm -f "$OUT"/ncu_attn_*.csv
+		;;
+	ncu_fq)
+		# family 13's backward under ncu: every section of one launch of the
+		# fused kernel (L2 reductions, tensor pipe, warp stalls), the
+		# duration of its dsum and convert passes
+		ATTN_METRICS=lts__t_sectors_op_red.sum,lts__t_sectors_op_atom.sum,dram__bytes_read.sum,dram__bytes_write.sum
+		: >"$OUT/ncu_fq.err"
+		for k in flash_wg_bwd_fq flash_wg_dsum flash_wg_dq_convert; do
+			set=full
+			[ $k = flash_wg_bwd_fq ] || set=basic
+			ncu --clock-control none --set $set --metrics $ATTN_METRICS --kernel-name regex:$k --launch-count 1 \
+				--csv --page details "$BIN/bench_kernels_model" bench 8 512 4 adamw 1 flash,family13 \
+				>"$OUT/ncu_fq_$k.csv" 2>>"$OUT/ncu_fq.err" || rc=1
+		done
+		tail -n 2 "$OUT/ncu_fq.err"
+		python3 "$NCUCAT" --details "$OUT"/ncu_fq_*.csv
+		cat "$OUT"/ncu_fq_*.csv | gzip >"$OUT/ncu_fq.csv.gz" && rm -f "$OUT"/ncu_fq_*.csv
 		;;
 	table)
 		smi_start "$OUT/smi_table.csv"

@@ -478,6 +478,21 @@ static void time_flash(void)
 	}, 10);
 	add((std::string(flash_family_name) + " fwd+bwd (causal FLOPs, S recomputed twice)").c_str(), "64x2048x4x128", 0,
 	    1, ms, 0, flop_f * (1 + 3.5));
+	if (flash_family_atomic) { /* where the fused backward's time goes: timing-only variants */
+		const char *what[3] = { "", " no reductions issued (timing only)", " no dQ at all (timing only)" };
+		for (int d = 1; d <= 2; d++) {
+			flash_fq_diagnostic(d);
+			ms = time_ms([&] {
+				OK(flash_attention_forward(att, lse, q, k, v, 0, TB, TT, TH, TD, 0));
+				OK(flash_attention_backward(gq, gk, gv, dsum, acc, att, g, lse, q, k, v, 0, TB, TT, TH, TD,
+							    0));
+			}, 10);
+			add((std::string(flash_family_name) + " fwd+bwd," + what[d]).c_str(), "64x2048x4x128", 0, 1, ms, 0,
+			    flop_f * (1 + 3.5));
+		}
+		flash_fq_diagnostic(0);
+		CU(cudaMemset(acc, 0, NC * sizeof(float))); /* the variants leave it as they please */
+	}
 	bf16 *bufs[] = { q, k, v, att, g, gq, gk, gv };
 	for (bf16 *b : bufs)
 		CU(cudaFree(b));
@@ -512,7 +527,7 @@ static void check_flash_fused_model_shape(void)
 					    0));
 		for (int i = 0; i < 3; i++) {
 			std::vector<float> x = down_bf16(got[i], NC);
-			char op[96];
+			char op[160];
 			if (run == 0) {
 				snprintf(op, sizeof op, "%s bwd: %s vs family 12 (1e-3)", flash_family_name, names[i]);
 				add(op, "64x2048x4x128", rel_err(x, down_bf16(ref[i], NC)), 1e-3, 0, 0, 0);
@@ -737,7 +752,7 @@ static void flash_families(cublasHandle_t h, int timed, const char *only)
 								  { FLASH_WGMMA_PPQKV_NT, "flash wgmma fwd ping-pong 128-key, dQ producer no turns, dK/dV producer" },
 								  { FLASH_WGMMA_PPQKV3, "flash wgmma fwd ping-pong 128-key, dQ ping-pong, dK/dV producer 3 stages" },
 								  { FLASH_WGMMA_PPQ128KV, "flash wgmma fwd ping-pong 128-key, dQ producer 128-key, dK/dV producer" },
-								  { FLASH_WGMMA_FUSEDQ, "flash wgmma fwd ping-pong 128-key, fused bwd (dQ reduced off the MMA warps)" } };
+								  { FLASH_WGMMA_FUSEDQ, "flash wgmma fused bwd (dQ reduced off the MMA warps)" } };
 	for (auto f : fam) {
 		if (only && !strstr(only, (std::string(",") + std::to_string(f.family) + ",").c_str()))
 			continue;

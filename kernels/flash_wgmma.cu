@@ -1182,19 +1182,21 @@ flash_wg_dkdv_pp_kernel(bf16 *dk, bf16 *dv, const bf16 *q, const bf16 *k, const 
    MN-major reads that and its K tile. The 64 x D fp32 partial goes to a
    staging tile in shared memory (rows padded by 16 bytes: the float2
    stores of a warp's 8 rows land in distinct banks), and the consumer
-   goes on to the next query tile. Two warps of the producer warpgroup
-   (the other two copy) add the two consumers' staged partials of a query
+   goes on to the next query tile. Three warps of the producer warpgroup
+   (the fourth copies) add the two consumers' staged partials of a query
    tile and issue the sum into an fp32 (B,H,T,D) accumulator by
    red.global.add.v4.f32 (so 128 key rows a reduction: 2.2 GB a layer at
    the model's shape, where cuDNN's bprop issues 3.42 GB, hidden;
    docs/performance.md, rounds 9 and 10). Round 4's fused kernel lost
    because its product warpgroups issued the reductions themselves.
    Staging tiles: one a consumer, handed over by mbarriers (full: the
-   consumer's 128 threads; empty: the 64 reducing threads). dsum comes
+   consumer's 128 threads; empty: the 96 reducing threads; the consumer
+   waits for it only before its staging stores, so the reduction of one
+   tile runs under the next tile's products). dsum comes
    from a kernel before, dq (scale * accumulator, bf16) from one after,
    which leaves the accumulator zero again. */
 
-#define FQ_LOADERS 64 /* producer threads that copy; the other 64 reduce */
+#define FQ_LOADERS 32 /* producer threads that copy (one warp); the other 96 reduce */
 
 /* 64 rows of D bf16 into a swizzled tile by NT threads (i = 0..NT-1). */
 template <int D, int NT>
@@ -1207,7 +1209,7 @@ __device__ __forceinline__ void load_tile_sw_by(uint32_t s, const bf16 *g, long 
 		cp_async16(s + sw_off(r, c), g + r * gstride + c * 8);
 }
 
-/* The copying threads (i = 0..FQ_LOADERS-1): dkdv_produce with 64 threads. */
+/* The copying threads (i = 0..FQ_LOADERS-1): dkdv_produce with one warp. */
 template <int D, int NS>
 __device__ __forceinline__ void fq_produce(uint32_t sQO, uint32_t bars, const bf16 *qg, const bf16 *dO,
 					   const float *lse2, const float *dsum, int is, int C, int first, int nT,
@@ -1261,15 +1263,17 @@ __device__ __forceinline__ void red_add_f4(float *p, float4 v)
 		     : "memory");
 }
 
-/* The reducing threads (i = 0..63): for each query tile of the block,
+/* The reducing threads (i = 0..95): for each query tile of the block,
  * wait for the staged partials (consumer 1 has none for the first tile,
  * which lies above its diagonal), add them and issue the sum into acc
  * (this head's (T, D) rows), then give the staging tiles back. Each warp
  * takes whole 16-byte chunks of consecutive columns: 512 contiguous bytes
  * a warp instruction at D = 128. */
-template <int D>
+template <int D, int DIAG>
 __device__ __forceinline__ void fq_reduce(float *acc, uint32_t stg, uint32_t sbars, int first, int nT, int i)
 {
+	if constexpr (DIAG == 2) /* timing only: no dQ */
+		return;
 	constexpr int SROW = D * 4 + 16, CH = D / 4; /* 16-byte chunks a row */
 	for (int qt = first; qt < nT; qt++) {
 		int n = qt - first, two = n > 0;
@@ -1278,7 +1282,7 @@ __device__ __forceinline__ void fq_reduce(float *acc, uint32_t stg, uint32_t sba
 			mbar_wait(sbars + 8, (n - 1) & 1);
 		float *dst = acc + (long)qt * FT * D;
 #pragma unroll 2
-		for (int x = i; x < FT * CH; x += 2 * WARP) {
+		for (int x = i; x < FT * CH; x += WG - FQ_LOADERS) {
 			int r = x / CH, c = x % CH;
 			uint32_t a = stg + r * SROW + c * 16;
 			float4 v = lds_f4(a);
@@ -1286,7 +1290,12 @@ __device__ __forceinline__ void fq_reduce(float *acc, uint32_t stg, uint32_t sba
 				float4 w = lds_f4(a + FT * SROW);
 				v.x += w.x; v.y += w.y; v.z += w.z; v.w += w.w;
 			}
-			red_add_f4(dst + r * D + c * 4, v);
+			if constexpr (DIAG == 1) { /* timing only: the sums kept, not issued */
+				if (v.x == 12345.f)
+					red_add_f4(dst + r * D + c * 4, v);
+			} else {
+				red_add_f4(dst + r * D + c * 4, v);
+			}
 		}
 		mbar_arrive(sbars + 16);
 		if (two)
@@ -1297,7 +1306,7 @@ __device__ __forceinline__ void fq_reduce(float *acc, uint32_t stg, uint32_t sba
 /* dkdv_tile and, from the same dS^T, this consumer's part of the query
  * tile's dQ, staged in shared memory for the reducing warps. u: this
  * consumer's count of query tiles so far (the staging tile's parity). */
-template <int D>
+template <int D, int DIAG>
 __device__ __forceinline__ void fq_tile(float *dK, float *dV, uint32_t sK, uint32_t sV, uint32_t sQ, uint32_t sO,
 					const float *sL, const float *sD, bool diag, float sl2, int r0, int g, int t,
 					int cw, uint32_t sDS, uint32_t stg, uint32_t full, uint32_t empty, int u,
@@ -1306,10 +1315,6 @@ __device__ __forceinline__ void fq_tile(float *dK, float *dV, uint32_t sK, uint3
 	constexpr int SROW = D * 4 + 16;
 	int j0 = r0 + g;
 	float p[32], dp[32];
-	/* the staging tile is free (a fresh barrier passes parity 1): waited
-	 * for here, where no product is in flight (a wait loop between the
-	 * products makes ptxas serialise them, C7520) */
-	mbar_wait(empty, (u & 1) ^ 1);
 	wg_fence();
 	scores_ss<D>(p, sK, sQ);  /* S^T = K Q^T: rows j, cols i */
 	scores_ss<D>(dp, sV, sO); /* dP^T = V dO^T */
@@ -1334,6 +1339,15 @@ __device__ __forceinline__ void fq_tile(float *dK, float *dV, uint32_t sK, uint3
 	}
 	uint32_t da[4][4];
 	acc_to_frags(da, dp);
+	if constexpr (DIAG == 2) { /* timing only: dK, dV alone */
+		wg_fence();
+		acc_times_tile_wg<D>(dK, da, sQ);
+		wg_wait<0>();
+		wg_hold<D / 2>(dV);
+		wg_hold<D / 2>(dK);
+		pp_release(stage_empty, lane);
+		return;
+	}
 	store_acc_tile(sDS, dp, r0, g, t); /* dS^T, rows j: the previous tile's dQ product is done */
 	asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"); /* read by wgmma next */
 	named_sync(4 + cw, WG);                                        /* every warp's rows are in */
@@ -1359,6 +1373,13 @@ __device__ __forceinline__ void fq_tile(float *dK, float *dV, uint32_t sK, uint3
 		wg_commit();
 		wg_wait<0>();
 		wg_hold<32>(dq);
+		/* the staging tile is free (a fresh barrier passes parity 1):
+		 * waited for only now, so that the reduction of the previous
+		 * tile runs under this tile's products, and here, where no
+		 * product is in flight (a wait loop between products makes
+		 * ptxas serialise them all, C7520) */
+		if (ch == 0)
+			mbar_wait(empty, (u & 1) ^ 1);
 #pragma unroll
 		for (int j = 0; j < 8; j++)
 #pragma unroll
@@ -1370,7 +1391,7 @@ __device__ __forceinline__ void fq_tile(float *dK, float *dV, uint32_t sK, uint3
 	mbar_arrive(full); /* ordinary stores, read by ordinary loads: the arrive releases them */
 }
 
-template <int D, int NS>
+template <int D, int NS, int DIAG>
 __global__ void __launch_bounds__(PP_THREADS, 1)
 flash_wg_bwd_fq_kernel(float *dq_acc, bf16 *dk, bf16 *dv, const bf16 *q, const bf16 *k, const bf16 *v,
 		       qkv_layout lay, const bf16 *datt, const float *lse2, const float *dsum, int T, int H,
@@ -1409,7 +1430,7 @@ flash_wg_bwd_fq_kernel(float *dq_acc, bf16 *dk, bf16 *dv, const bf16 *q, const b
 			fq_produce<D, NS>(sQO, bars, q + ib, dO, lse2 + (long)bh * T, dsum + (long)bh * T, is, C,
 					  first, nT, i);
 		else
-			fq_reduce<D>(dq_acc + (long)bh * T * D, stg, sbars, first, nT, i - FQ_LOADERS);
+			fq_reduce<D, DIAG>(dq_acc + (long)bh * T * D, stg, sbars, first, nT, i - FQ_LOADERS);
 		return;
 	}
 	asm volatile("setmaxnreg.inc.sync.aligned.u32 240;\n" ::: "memory");
@@ -1434,7 +1455,7 @@ flash_wg_bwd_fq_kernel(float *dq_acc, bf16 *dk, bf16 *dv, const bf16 *q, const b
 		uint32_t sQ = sQO + st * STAGE, sO = sQ + TB;
 		const float *sL = fbase + st * (STAGE / 4) + 2 * TB / 4, *sD = sL + FT;
 		pp_acquire(bars + st * 8, (n / NS) & 1);
-		fq_tile<D>(dK, dV, sK, sV, sQ, sO, sL, sD, qt == kt, sl2, r0, g, t, cw, myDS, mystg, sbars + cw * 8,
+		fq_tile<D, DIAG>(dK, dV, sK, sV, sQ, sO, sL, sD, qt == kt, sl2, r0, g, t, cw, myDS, mystg, sbars + cw * 8,
 			   sbars + 16 + cw * 8, qt - kt, bars + (NS + st) * 8, lane);
 	}
 	dkdv_store<D>(dk, dv, dK, dV, (long)bh * T * D, ib, is, kt * FT + r0 + g, t, scale);
@@ -1617,28 +1638,51 @@ static int wg_dkdv_pp_d(bf16 *dk, bf16 *dv, const float *dsum, const bf16 *datt,
 	return 0;
 }
 
-template <int D>
-static int wg_backward_fq_d(bf16 *dq, float *dq_acc, bf16 *dk, bf16 *dv, float *dsum, const bf16 *att,
-			    const bf16 *datt, const float *lse2, const bf16 *q, const bf16 *k, const bf16 *v,
-			    qkv_layout lay, int B, int T, int H, cudaStream_t s)
+/* flash_fq_diagnostic(N): timing-only variants of the fused kernel for
+ * the harness (1: the reductions not issued, 2: no dQ at all; their dq is
+ * wrong); 0, the default, the real one. */
+static int fq_diag;
+void flash_fq_diagnostic(int n)
+{
+	fq_diag = n;
+}
+
+template <int D, int DIAG>
+static int launch_fq(float *dq_acc, bf16 *dk, bf16 *dv, const float *dsum, const bf16 *datt, const float *lse2,
+		     const bf16 *q, const bf16 *k, const bf16 *v, qkv_layout lay, int B, int T, int H,
+		     cudaStream_t s)
 {
 	constexpr int NS = 2;
 	static int ready;
 	/* K, V of both consumers and the NS stages' Q, dO tiles (4 + 2 NS), the
 	 * stages' lse2 and dsum, 2 dS^T tiles, 2 staging tiles, the barriers */
 	size_t bytes = tiles_bytes(4 + 2 * NS, D, NS * 1024 + 2 * FT * FT * 2 + 2 * FT * (D * 4 + 16) + (2 * NS + 4) * 8);
-	if (!ready && smem_opt_in(flash_wg_bwd_fq_kernel<D, NS>, bytes))
+	if (!ready && smem_opt_in(flash_wg_bwd_fq_kernel<D, NS, DIAG>, bytes))
 		return -1;
 	ready = 1;
 	float scale = 1.f / sqrtf((float)D), sl2 = LOG2E * scale;
+	trace_kernel("flash_backward_fused");
+	flash_wg_bwd_fq_kernel<D, NS, DIAG><<<dim3(T / (2 * FT), B * H), PP_THREADS, bytes, s>>>(
+		dq_acc, dk, dv, q, k, v, lay, datt, lse2, dsum, T, H, sl2, scale);
+	KERNEL_CHECK();
+	return 0;
+}
+
+template <int D>
+static int wg_backward_fq_d(bf16 *dq, float *dq_acc, bf16 *dk, bf16 *dv, float *dsum, const bf16 *att,
+			    const bf16 *datt, const float *lse2, const bf16 *q, const bf16 *k, const bf16 *v,
+			    qkv_layout lay, int B, int T, int H, cudaStream_t s)
+{
+	float scale = 1.f / sqrtf((float)D);
 	long rows = (long)B * H * T, n8 = rows * D / 8;
 	trace_kernel("flash_dsum");
 	flash_wg_dsum_kernel<D><<<ceil_div(rows * (D / 8), 256), 256, 0, s>>>(dsum, att, datt, rows, T, H);
 	KERNEL_CHECK();
-	trace_kernel("flash_backward_fused");
-	flash_wg_bwd_fq_kernel<D, NS><<<dim3(T / (2 * FT), B * H), PP_THREADS, bytes, s>>>(
-		dq_acc, dk, dv, q, k, v, lay, datt, lse2, dsum, T, H, sl2, scale);
-	KERNEL_CHECK();
+	int rc = fq_diag == 1 ? launch_fq<D, 1>(dq_acc, dk, dv, dsum, datt, lse2, q, k, v, lay, B, T, H, s)
+		 : fq_diag == 2 ? launch_fq<D, 2>(dq_acc, dk, dv, dsum, datt, lse2, q, k, v, lay, B, T, H, s)
+				: launch_fq<D, 0>(dq_acc, dk, dv, dsum, datt, lse2, q, k, v, lay, B, T, H, s);
+	if (rc)
+		return rc;
 	trace_kernel("flash_dq_convert");
 	flash_wg_dq_convert_kernel<<<ceil_div(n8, 256), 256, 0, s>>>(dq, dq_acc, n8, scale);
 	KERNEL_CHECK();
