@@ -1357,35 +1357,43 @@ __device__ __forceinline__ void fq_tile(float *dK, float *dV, uint32_t sK, uint3
 	wg_hold<D / 2>(dV);
 	wg_hold<D / 2>(dK);
 	pp_release(stage_empty, lane); /* Q, dO, lse2, dsum of this stage are read */
-	/* dQ_c = dS K in 64-column halves (32 accumulators each: the whole
-	 * 64 x 128 at once left ptxas too few registers and it serialised the
-	 * products, C7512). A = dS^T read MN-major, B = column block ch of K,
-	 * MN-major. Each half goes to rows r0 + g (+ 8), columns 64 ch + 8 j
-	 * + 2t of the staging tile. */
+	/* dQ_c = dS K in 64-column halves, issued together as two groups
+	 * once dK and dV are done (the whole 64 x 128 issued while dK ran
+	 * left ptxas too few registers and it serialised every product,
+	 * C7512). A = dS^T read MN-major, B = column block ch of K, MN-major.
+	 * Half ch goes to rows r0 + g (+ 8), columns 64 ch + 8 j + 2t of the
+	 * staging tile, half 0 while half 1 still runs. The staging tile's
+	 * wait comes only now, so the reduction of the previous tile runs
+	 * under this tile's products (waited for at the tile's start, call 1
+	 * measured them serialised). */
 	uint32_t a = stg + j0 * SROW + 8 * t;
+	float dq[D / 64][32];
+	wg_fence();
 #pragma unroll
 	for (int ch = 0; ch < D / 64; ch++) {
-		float dq[32];
-		wg_fence();
 #pragma unroll
 		for (int kk = 0; kk < 4; kk++)
-			wg_ss_n64_t<1, 1>(dq, desc_mn<64>(sDS, kk), desc_mn<64>(sK + ch * FT * 128, kk), kk > 0);
+			wg_ss_n64_t<1, 1>(dq[ch], desc_mn<64>(sDS, kk), desc_mn<64>(sK + ch * FT * 128, kk), kk > 0);
 		wg_commit();
+	}
+	if constexpr (D == 128)
+		wg_wait<1>();
+	else
 		wg_wait<0>();
-		wg_hold<32>(dq);
-		/* the staging tile is free (a fresh barrier passes parity 1):
-		 * waited for only now, so that the reduction of the previous
-		 * tile runs under this tile's products, and here, where no
-		 * product is in flight (a wait loop between products makes
-		 * ptxas serialise them all, C7520) */
-		if (ch == 0)
-			mbar_wait(empty, (u & 1) ^ 1);
+	wg_hold<32>(dq[0]);
+	mbar_wait(empty, (u & 1) ^ 1);
+#pragma unroll
+	for (int ch = 0; ch < D / 64; ch++) {
+		if (ch == 1) {
+			wg_wait<0>();
+			wg_hold<32>(dq[1]);
+		}
 #pragma unroll
 		for (int j = 0; j < 8; j++)
 #pragma unroll
 			for (int h = 0; h < 2; h++)
 				asm volatile("st.shared.v2.f32 [%0], {%1, %2};\n" ::"r"(a + h * 8 * SROW + ch * 256 + j * 32),
-					     "f"(dq[j * 4 + 2 * h]), "f"(dq[j * 4 + 2 * h + 1])
+					     "f"(dq[ch][j * 4 + 2 * h]), "f"(dq[ch][j * 4 + 2 * h + 1])
 					     : "memory");
 	}
 	mbar_arrive(full); /* ordinary stores, read by ordinary loads: the arrive releases them */
