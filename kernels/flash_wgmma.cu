@@ -1263,6 +1263,15 @@ __device__ __forceinline__ void red_add_f4(float *p, float4 v)
 		     : "memory");
 }
 
+/* [g] += [s] for bytes bytes, fp32, by the bulk copy engine (its
+ * reads of s complete on this thread's bulk group). */
+__device__ __forceinline__ void bulk_reduce_row(float *g, uint32_t s, int bytes)
+{
+	asm volatile("cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32 [%0], [%1], %2;\n" ::"l"(g), "r"(s),
+		     "r"(bytes)
+		     : "memory");
+}
+
 /* The reducing threads (i = 0..95): for each query tile of the block,
  * wait for the staged partials (consumer 1 has none for the first tile,
  * which lies above its diagonal), add them and issue the sum into acc
@@ -1281,6 +1290,19 @@ __device__ __forceinline__ void fq_reduce(float *acc, uint32_t stg, uint32_t sba
 		if (two)
 			mbar_wait(sbars + 8, (n - 1) & 1);
 		float *dst = acc + (long)qt * FT * D;
+		if constexpr (DIAG == 3) { /* each staged row by the copy engine, the two consumers' apart */
+			if (i < FT) {
+				bulk_reduce_row(dst + i * D, stg + i * SROW, D * 4);
+				if (two)
+					bulk_reduce_row(dst + i * D, stg + FT * SROW + i * SROW, D * 4);
+				asm volatile("cp.async.bulk.commit_group;\n"
+					     "cp.async.bulk.wait_group.read 0;\n" ::: "memory"); /* the rows are read */
+			}
+			mbar_arrive(sbars + 16);
+			if (two)
+				mbar_arrive(sbars + 24);
+			continue;
+		}
 #pragma unroll 2
 		for (int x = i; x < FT * CH; x += WG - FQ_LOADERS) {
 			int r = x / CH, c = x % CH;
@@ -1396,6 +1418,8 @@ __device__ __forceinline__ void fq_tile(float *dK, float *dV, uint32_t sK, uint3
 					     "f"(dq[ch][j * 4 + 2 * h]), "f"(dq[ch][j * 4 + 2 * h + 1])
 					     : "memory");
 	}
+	if constexpr (DIAG == 3) /* read by the copy engine (the async proxy) */
+		asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
 	mbar_arrive(full); /* ordinary stores, read by ordinary loads: the arrive releases them */
 }
 
@@ -1646,9 +1670,13 @@ static int wg_dkdv_pp_d(bf16 *dk, bf16 *dv, const float *dsum, const bf16 *datt,
 	return 0;
 }
 
-/* flash_fq_diagnostic(N): timing-only variants of the fused kernel for
- * the harness (1: the reductions not issued, 2: no dQ at all; their dq is
- * wrong); 0, the default, the real one. */
+/* flash_fq_diagnostic(N): variants of the fused kernel for the harness:
+ * 1 the reductions not issued, 2 no dQ at all (timing only: their dq is
+ * wrong); 3 each consumer's staged rows reduced by the bulk copy engine
+ * (cp.reduce.async.bulk, 512 bytes a row, the two consumers' partials
+ * apart: twice the reduction bytes, no registers or load/store issue in
+ * the reducing warps; a correct variant, checked as well); 0, the
+ * default. */
 static int fq_diag;
 void flash_fq_diagnostic(int n)
 {
@@ -1686,7 +1714,8 @@ static int wg_backward_fq_d(bf16 *dq, float *dq_acc, bf16 *dk, bf16 *dv, float *
 	trace_kernel("flash_dsum");
 	flash_wg_dsum_kernel<D><<<ceil_div(rows * (D / 8), 256), 256, 0, s>>>(dsum, att, datt, rows, T, H);
 	KERNEL_CHECK();
-	int rc = fq_diag == 1 ? launch_fq<D, 1>(dq_acc, dk, dv, dsum, datt, lse2, q, k, v, lay, B, T, H, s)
+	int rc = fq_diag == 3 ? launch_fq<D, 3>(dq_acc, dk, dv, dsum, datt, lse2, q, k, v, lay, B, T, H, s)
+		 : fq_diag == 1 ? launch_fq<D, 1>(dq_acc, dk, dv, dsum, datt, lse2, q, k, v, lay, B, T, H, s)
 		 : fq_diag == 2 ? launch_fq<D, 2>(dq_acc, dk, dv, dsum, datt, lse2, q, k, v, lay, B, T, H, s)
 				: launch_fq<D, 0>(dq_acc, dk, dv, dsum, datt, lse2, q, k, v, lay, B, T, H, s);
 	if (rc)
