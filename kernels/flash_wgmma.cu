@@ -1182,52 +1182,19 @@ flash_wg_dkdv_pp_kernel(bf16 *dk, bf16 *dv, const bf16 *q, const bf16 *k, const 
    MN-major reads that and its K tile. The 64 x D fp32 partial goes to a
    staging tile in shared memory (rows padded by 16 bytes: the float2
    stores of a warp's 8 rows land in distinct banks), and the consumer
-   goes on to the next query tile. Three warps of the producer warpgroup
-   (the fourth copies) add the two consumers' staged partials of a query
-   tile and issue the sum into an fp32 (B,H,T,D) accumulator by
+   goes on to the next query tile. The producer warpgroup, after issuing
+   the copies of query tile qt, adds the two consumers' staged partials
+   of tile qt - 1 and issues the sum into an fp32 (B,H,T,D) accumulator by
    red.global.add.v4.f32 (so 128 key rows a reduction: 2.2 GB a layer at
    the model's shape, where cuDNN's bprop issues 3.42 GB, hidden;
    docs/performance.md, rounds 9 and 10). Round 4's fused kernel lost
    because its product warpgroups issued the reductions themselves.
    Staging tiles: one a consumer, handed over by mbarriers (full: the
-   consumer's 128 threads; empty: the 96 reducing threads; the consumer
+   consumer's 128 threads; empty: the producer's 128; the consumer
    waits for it only before its staging stores, so the reduction of one
-   tile runs under the next tile's products). dsum comes
-   from a kernel before, dq (scale * accumulator, bf16) from one after,
-   which leaves the accumulator zero again. */
-
-#define FQ_LOADERS 32 /* producer threads that copy (one warp); the other 96 reduce */
-
-/* 64 rows of D bf16 into a swizzled tile by NT threads (i = 0..NT-1). */
-template <int D, int NT>
-__device__ __forceinline__ void load_tile_sw_by(uint32_t s, const bf16 *g, long gstride, int i)
-{
-	constexpr int VEC = D / 8, ROWS = NT / VEC;
-	int r = i / VEC, c = i % VEC;
-#pragma unroll 1
-	for (int it = 0; it < FT / ROWS; it++, r += ROWS)
-		cp_async16(s + sw_off(r, c), g + r * gstride + c * 8);
-}
-
-/* The copying threads (i = 0..FQ_LOADERS-1): dkdv_produce with one warp. */
-template <int D, int NS>
-__device__ __forceinline__ void fq_produce(uint32_t sQO, uint32_t bars, const bf16 *qg, const bf16 *dO,
-					   const float *lse2, const float *dsum, int is, int C, int first, int nT,
-					   int i)
-{
-	constexpr int TB = FT * D * 2, STAGE = 2 * TB + 1024;
-	for (int qt = first; qt < nT; qt++) {
-		int n = qt - first, st = n % NS;
-		uint32_t buf = sQO + st * STAGE;
-		mbar_wait(bars + (NS + st) * 8, ((n / NS) & 1) ^ 1);
-		load_tile_sw_by<D, FQ_LOADERS>(buf, qg + (long)qt * FT * is, is, i);
-		load_tile_sw_by<D, FQ_LOADERS>(buf + TB, dO + (long)qt * FT * C, C, i);
-		load_row_f32(buf + 2 * TB, lse2 + (long)qt * FT, 2 * WG);
-		load_row_f32(buf + 2 * TB + FT * 4, dsum + (long)qt * FT, 2 * WG + 16);
-		mbar_arrive_on_copies(bars + st * 8);
-	}
-	load_wait<0>();
-}
+   tile runs under the next tile's products). dsum comes from a kernel
+   before, dq (scale * accumulator, bf16) from one after, and a memset
+   leaves the accumulator zero again. */
 
 /* A 64 x 64 accumulator (rows r0 + g, + 8 of a warpgroup's 64; columns
  * 8j + 2t, + 1) as bf16 into a swizzled 64 x 64 tile, rows first: the 32
@@ -1279,32 +1246,25 @@ __device__ __forceinline__ void bulk_reduce_row(float *g, uint32_t s, int bytes)
  * takes whole 16-byte chunks of consecutive columns: 512 contiguous bytes
  * a warp instruction at D = 128. */
 template <int D, int DIAG>
-__device__ __forceinline__ void fq_reduce(float *acc, uint32_t stg, uint32_t sbars, int first, int nT, int i)
+__device__ __forceinline__ void fq_reduce_tile(float *acc, uint32_t stg, uint32_t sbars, int first, int qt, int i)
 {
-	if constexpr (DIAG == 2) /* timing only: no dQ */
-		return;
 	constexpr int SROW = D * 4 + 16, CH = D / 4; /* 16-byte chunks a row */
-	for (int qt = first; qt < nT; qt++) {
-		int n = qt - first, two = n > 0;
-		mbar_wait(sbars, n & 1);
-		if (two)
-			mbar_wait(sbars + 8, (n - 1) & 1);
-		float *dst = acc + (long)qt * FT * D;
-		if constexpr (DIAG == 3) { /* each staged row by the copy engine, the two consumers' apart */
-			if (i < FT) {
-				bulk_reduce_row(dst + i * D, stg + i * SROW, D * 4);
-				if (two)
-					bulk_reduce_row(dst + i * D, stg + FT * SROW + i * SROW, D * 4);
-				asm volatile("cp.async.bulk.commit_group;\n"
-					     "cp.async.bulk.wait_group.read 0;\n" ::: "memory"); /* the rows are read */
-			}
-			mbar_arrive(sbars + 16);
+	int n = qt - first, two = n > 0;
+	mbar_wait(sbars, n & 1);
+	if (two)
+		mbar_wait(sbars + 8, (n - 1) & 1);
+	float *dst = acc + (long)qt * FT * D;
+	if constexpr (DIAG == 3) { /* each staged row by the copy engine, the two consumers' apart */
+		if (i < FT) {
+			bulk_reduce_row(dst + i * D, stg + i * SROW, D * 4);
 			if (two)
-				mbar_arrive(sbars + 24);
-			continue;
+				bulk_reduce_row(dst + i * D, stg + FT * SROW + i * SROW, D * 4);
+			asm volatile("cp.async.bulk.commit_group;\n"
+				     "cp.async.bulk.wait_group.read 0;\n" ::: "memory"); /* the rows are read */
 		}
-#pragma unroll 2
-		for (int x = i; x < FT * CH; x += WG - FQ_LOADERS) {
+	} else {
+#pragma unroll 1 /* the producer warpgroup has 24 registers a thread */
+		for (int x = i; x < FT * CH; x += WG) {
 			int r = x / CH, c = x % CH;
 			uint32_t a = stg + r * SROW + c * 16;
 			float4 v = lds_f4(a);
@@ -1319,10 +1279,43 @@ __device__ __forceinline__ void fq_reduce(float *acc, uint32_t stg, uint32_t sba
 				red_add_f4(dst + r * D + c * 4, v);
 			}
 		}
-		mbar_arrive(sbars + 16);
-		if (two)
-			mbar_arrive(sbars + 24);
 	}
+	mbar_arrive(sbars + 16);
+	if (two)
+		mbar_arrive(sbars + 24);
+}
+
+/* The producer warpgroup, all four warps in each role in turn: copy query
+ * tile qt's Q, dO, lse2 and dsum into its stage (cp.async: issued, not
+ * waited for), then add and issue the staged partials of tile qt - 1.
+ * One warp alone could not copy fast enough (call 2: the kernel without
+ * any dQ work took ~2040 us against the dK/dV kernel's 1151, with one
+ * copying warp); the copies in flight overlap the reduction. No
+ * deadlock: copying tile qt waits for the consumers to finish tile
+ * qt - 2 (its stage), whose staging stores waited for the reduction of
+ * qt - 3, issued in the iteration before. */
+template <int D, int NS, int DIAG>
+__device__ __forceinline__ void fq_produce_reduce(uint32_t sQO, uint32_t bars, const bf16 *qg, const bf16 *dO,
+						  const float *lse2, const float *dsum, int is, int C, int first,
+						  int nT, float *acc, uint32_t stg, uint32_t sbars)
+{
+	constexpr int TB = FT * D * 2, STAGE = 2 * TB + 1024;
+	int i = threadIdx.x - 2 * WG;
+	for (int qt = first; qt <= nT; qt++) {
+		if (qt < nT) {
+			int n = qt - first, st = n % NS;
+			uint32_t buf = sQO + st * STAGE;
+			mbar_wait(bars + (NS + st) * 8, ((n / NS) & 1) ^ 1);
+			load_tile_sw<D>(buf, qg + (long)qt * FT * is, is);
+			load_tile_sw<D>(buf + TB, dO + (long)qt * FT * C, C);
+			load_row_f32(buf + 2 * TB, lse2 + (long)qt * FT, 2 * WG);
+			load_row_f32(buf + 2 * TB + FT * 4, dsum + (long)qt * FT, 2 * WG + 16);
+			mbar_arrive_on_copies(bars + st * 8);
+		}
+		if (DIAG != 2 && qt > first)
+			fq_reduce_tile<D, DIAG>(acc, stg, sbars, first, qt - 1, i);
+	}
+	load_wait<0>();
 }
 
 /* dkdv_tile and, from the same dS^T, this consumer's part of the query
@@ -1445,24 +1438,20 @@ flash_wg_bwd_fq_kernel(float *dq_acc, bf16 *dk, bf16 *dv, const bf16 *q, const b
 	const bf16 *dO = datt + (long)b * T * C + h * D;
 	if (threadIdx.x == 0) {
 		for (int i = 0; i < NS; i++)
-			mbar_init(bars + i * 8, FQ_LOADERS); /* full: one arrival a copying thread */
+			mbar_init(bars + i * 8, WG); /* full: one arrival a producer thread */
 		for (int i = NS; i < 2 * NS; i++)
 			mbar_init(bars + i * 8, 8); /* empty: one a consumer warp */
 		mbar_init(sbars, WG);               /* staged: every thread of the consumer */
 		mbar_init(sbars + 8, WG);
-		mbar_init(sbars + 16, WG - FQ_LOADERS); /* staging free: every reducing thread */
-		mbar_init(sbars + 24, WG - FQ_LOADERS);
+		mbar_init(sbars + 16, WG); /* staging free: every producer thread */
+		mbar_init(sbars + 24, WG);
 		asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
 	}
 	__syncthreads(); /* the last block-wide barrier */
 	if (threadIdx.x >= 2 * WG) {
 		asm volatile("setmaxnreg.dec.sync.aligned.u32 24;\n" ::: "memory");
-		int i = threadIdx.x - 2 * WG;
-		if (i < FQ_LOADERS)
-			fq_produce<D, NS>(sQO, bars, q + ib, dO, lse2 + (long)bh * T, dsum + (long)bh * T, is, C,
-					  first, nT, i);
-		else
-			fq_reduce<D, DIAG>(dq_acc + (long)bh * T * D, stg, sbars, first, nT, i - FQ_LOADERS);
+		fq_produce_reduce<D, NS, DIAG>(sQO, bars, q + ib, dO, lse2 + (long)bh * T, dsum + (long)bh * T, is, C,
+					       first, nT, dq_acc + (long)bh * T * D, stg, sbars);
 		return;
 	}
 	asm volatile("setmaxnreg.inc.sync.aligned.u32 240;\n" ::: "memory");
@@ -1519,16 +1508,16 @@ __global__ void flash_wg_dsum_kernel(float *dsum, const bf16 *att, const bf16 *d
 		dsum[row] = acc;
 }
 
-/* dq (B,H,T,D) bf16 = scale * dq_acc, and dq_acc back to zero for the
- * next call: 8 elements a thread. */
-__global__ void flash_wg_dq_convert_kernel(bf16 *dq, float *dq_acc, long n8, float scale)
+/* dq (B,H,T,D) bf16 = scale * dq_acc: 8 elements a thread. (Zeroing
+ * dq_acc here as well, stores interleaved with the loads, ran at 1.3 TB/s
+ * under ncu, 492 us a layer; a memset after it does that part.) */
+__global__ void flash_wg_dq_convert_kernel(bf16 *dq, const float *dq_acc, long n8, float scale)
 {
 	long i = blockIdx.x * (long)blockDim.x + threadIdx.x;
 	if (i >= n8)
 		return;
-	float4 *a = reinterpret_cast<float4 *>(dq_acc) + 2 * i;
+	const float4 *a = reinterpret_cast<const float4 *>(dq_acc) + 2 * i;
 	float4 x = a[0], y = a[1];
-	a[0] = a[1] = make_float4(0.f, 0.f, 0.f, 0.f);
 	__nv_bfloat162 o[4] = { __floats2bfloat162_rn(x.x * scale, x.y * scale),
 				__floats2bfloat162_rn(x.z * scale, x.w * scale),
 				__floats2bfloat162_rn(y.x * scale, y.y * scale),
@@ -1723,6 +1712,7 @@ static int wg_backward_fq_d(bf16 *dq, float *dq_acc, bf16 *dk, bf16 *dv, float *
 	trace_kernel("flash_dq_convert");
 	flash_wg_dq_convert_kernel<<<ceil_div(n8, 256), 256, 0, s>>>(dq, dq_acc, n8, scale);
 	KERNEL_CHECK();
+	CUDA_CHECK(cudaMemsetAsync(dq_acc, 0, n8 * 8 * sizeof(float), s)); /* zero again for the next call */
 	return 0;
 }
 
