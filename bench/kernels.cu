@@ -479,9 +479,9 @@ static void time_flash(void)
 	add((std::string(flash_family_name) + " fwd+bwd (causal FLOPs, S recomputed twice)").c_str(), "64x2048x4x128", 0,
 	    1, ms, 0, flop_f * (1 + 3.5));
 	if (flash_family_atomic) { /* where the fused backward's time goes: timing-only variants */
-		const char *what[4] = { "", " no reductions issued (timing only)", " no dQ at all (timing only)",
-					" bulk-reduce variant" };
-		for (int d = 1; d <= 3; d++) {
+		const char *what[5] = { "", " no reductions issued (timing only)", " no dQ at all (timing only)",
+					" bulk-reduce variant", " early-dQ variant (dQ issued under dK)" };
+		for (int d = 1; d <= 4; d++) {
 			flash_fq_diagnostic(d);
 			ms = time_ms([&] {
 				OK(flash_attention_forward(att, lse, q, k, v, 0, TB, TT, TH, TD, 0));
@@ -523,8 +523,8 @@ static void check_flash_fused_model_shape(void)
 	flash_select_kernels(FLASH_WGMMA_FUSEDQ);
 	std::vector<float> first[3];
 	const char *names[3] = { "dq", "dk", "dv" };
-	for (int run = 0; run < 3; run++) {
-		flash_fq_diagnostic(run == 2 ? 3 : 0); /* run 3: the bulk-reduce variant */
+	for (int run = 0; run < 4; run++) {
+		flash_fq_diagnostic(run < 2 ? 0 : run + 1); /* runs 3, 4: the bulk-reduce and early-dQ variants */
 		OK(flash_attention_backward(got[0], got[1], got[2], dsum, acc, att, g, lse, q, k, v, 0, TB, TT, TH, TD,
 					    0));
 		for (int i = 0; i < 3; i++) {
@@ -536,7 +536,7 @@ static void check_flash_fused_model_shape(void)
 				first[i] = x;
 			} else {
 				snprintf(op, sizeof op, "%s bwd: %s %s vs run 1 (1e-3)", flash_family_name, names[i],
-					 run == 1 ? "run 2" : "bulk-reduce variant");
+					 run == 1 ? "run 2" : run == 2 ? "bulk-reduce variant" : "early-dQ variant");
 				add(op, "64x2048x4x128", rel_err(x, first[i]), 1e-3, 0, 0, 0);
 			}
 		}

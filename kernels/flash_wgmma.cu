@@ -1368,10 +1368,15 @@ __device__ __forceinline__ void fq_tile(float *dK, float *dV, uint32_t sK, uint3
 	named_sync(4 + cw, WG);                                        /* every warp's rows are in */
 	wg_fence();
 	acc_times_tile_wg<D>(dK, da, sQ); /* dK += dS^T Q */
-	wg_wait<0>(); /* dV, dK: pa and da are free */
-	wg_hold<D / 2>(dV);
-	wg_hold<D / 2>(dK);
-	pp_release(stage_empty, lane); /* Q, dO, lse2, dsum of this stage are read */
+	if constexpr (DIAG == 4) { /* dQ issued under dK: only dV (pa) waited for */
+		wg_wait<1>();
+		wg_hold<D / 2>(dV);
+	} else {
+		wg_wait<0>(); /* dV, dK: pa and da are free */
+		wg_hold<D / 2>(dV);
+		wg_hold<D / 2>(dK);
+		pp_release(stage_empty, lane); /* Q, dO, lse2, dsum of this stage are read */
+	}
 	/* dQ_c = dS K in 64-column halves, issued together as two groups
 	 * once dK and dV are done (the whole 64 x 128 issued while dK ran
 	 * left ptxas too few registers and it serialised every product,
@@ -1392,10 +1397,14 @@ __device__ __forceinline__ void fq_tile(float *dK, float *dV, uint32_t sK, uint3
 		wg_commit();
 	}
 	if constexpr (D == 128)
-		wg_wait<1>();
+		wg_wait<1>(); /* half 0 (and dK) */
 	else
 		wg_wait<0>();
 	wg_hold<32>(dq[0]);
+	if constexpr (DIAG == 4) {
+		wg_hold<D / 2>(dK);
+		pp_release(stage_empty, lane); /* Q, dO, lse2, dsum of this stage are read */
+	}
 	mbar_wait(empty, (u & 1) ^ 1);
 #pragma unroll
 	for (int ch = 0; ch < D / 64; ch++) {
@@ -1664,8 +1673,8 @@ static int wg_dkdv_pp_d(bf16 *dk, bf16 *dv, const float *dsum, const bf16 *datt,
  * wrong); 3 each consumer's staged rows reduced by the bulk copy engine
  * (cp.reduce.async.bulk, 512 bytes a row, the two consumers' partials
  * apart: twice the reduction bytes, no registers or load/store issue in
- * the reducing warps; a correct variant, checked as well); 0, the
- * default. */
+ * the reducing warps; a correct variant, checked as well); 4 the dQ
+ * halves issued while dK runs (correct, checked); 0, the default. */
 static int fq_diag;
 void flash_fq_diagnostic(int n)
 {
@@ -1703,7 +1712,8 @@ static int wg_backward_fq_d(bf16 *dq, float *dq_acc, bf16 *dk, bf16 *dv, float *
 	trace_kernel("flash_dsum");
 	flash_wg_dsum_kernel<D><<<ceil_div(rows * (D / 8), 256), 256, 0, s>>>(dsum, att, datt, rows, T, H);
 	KERNEL_CHECK();
-	int rc = fq_diag == 3 ? launch_fq<D, 3>(dq_acc, dk, dv, dsum, datt, lse2, q, k, v, lay, B, T, H, s)
+	int rc = fq_diag == 4 ? launch_fq<D, 4>(dq_acc, dk, dv, dsum, datt, lse2, q, k, v, lay, B, T, H, s)
+		 : fq_diag == 3 ? launch_fq<D, 3>(dq_acc, dk, dv, dsum, datt, lse2, q, k, v, lay, B, T, H, s)
 		 : fq_diag == 1 ? launch_fq<D, 1>(dq_acc, dk, dv, dsum, datt, lse2, q, k, v, lay, B, T, H, s)
 		 : fq_diag == 2 ? launch_fq<D, 2>(dq_acc, dk, dv, dsum, datt, lse2, q, k, v, lay, B, T, H, s)
 				: launch_fq<D, 0>(dq_acc, dk, dv, dsum, datt, lse2, q, k, v, lay, B, T, H, s);
