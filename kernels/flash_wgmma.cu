@@ -1185,9 +1185,12 @@ flash_wg_dkdv_pp_kernel(bf16 *dk, bf16 *dv, const bf16 *q, const bf16 *k, const 
    goes on to the next query tile. The producer warpgroup, after issuing
    the copies of query tile qt, adds the two consumers' staged partials
    of tile qt - 1 and issues the sum into an fp32 (B,H,T,D) accumulator by
-   red.global.add.v4.f32 (so 128 key rows a reduction: 2.2 GB a layer at
-   the model's shape, where cuDNN's bprop issues 3.42 GB, hidden;
-   docs/performance.md, rounds 9 and 10). Round 4's fused kernel lost
+   red.global.add.v4.f32 (so 128 key rows a reduction: 2.28 GB a layer
+   at the model's shape, the same L2 reduction count as cuDNN's bprop;
+   hidden, 40 us a layer exposed; docs/performance.md, rounds 9 and 10).
+   Measured 2% slower a step than family 12: the dQ work itself (dS^T
+   store and barrier, the fifth product, the staging stores) costs the
+   consumers ~990 us a layer. Round 4's fused kernel lost
    because its product warpgroups issued the reductions themselves.
    Staging tiles: one a consumer, handed over by mbarriers (full: the
    consumer's 128 threads; empty: the producer's 128; the consumer
