@@ -479,9 +479,10 @@ static void time_flash(void)
 	add((std::string(flash_family_name) + " fwd+bwd (causal FLOPs, S recomputed twice)").c_str(), "64x2048x4x128", 0,
 	    1, ms, 0, flop_f * (1 + 3.5));
 	if (flash_family_atomic) { /* where the fused backward's time goes: timing-only variants */
-		const char *what[5] = { "", " no reductions issued (timing only)", " no dQ at all (timing only)",
-					" bulk-reduce variant", " early-dQ variant (dQ issued under dK)" };
-		for (int d = 1; d <= 4; d++) {
+		const char *what[7] = { "", " no reductions issued (timing only)", " no dQ at all (timing only)",
+					" bulk-reduce variant", " early-dQ variant (dQ issued under dK)",
+					" no staging stores (timing only)", " no dQ product or staging stores (timing only)" };
+		for (int d = 1; d <= 6; d++) {
 			flash_fq_diagnostic(d);
 			ms = time_ms([&] {
 				OK(flash_attention_forward(att, lse, q, k, v, 0, TB, TT, TH, TD, 0));

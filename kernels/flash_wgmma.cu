@@ -1390,6 +1390,11 @@ __device__ __forceinline__ void fq_tile(float *dK, float *dV, uint32_t sK, uint3
 	 * under this tile's products (waited for at the tile's start, call 1
 	 * measured them serialised). */
 	uint32_t a = stg + j0 * SROW + 8 * t;
+	if constexpr (DIAG == 6) { /* timing only: no dQ product, no staging stores */
+		mbar_wait(empty, (u & 1) ^ 1);
+		mbar_arrive(full);
+		return;
+	}
 	float dq[D / 64][32];
 	wg_fence();
 #pragma unroll
@@ -1419,9 +1424,10 @@ __device__ __forceinline__ void fq_tile(float *dK, float *dV, uint32_t sK, uint3
 		for (int j = 0; j < 8; j++)
 #pragma unroll
 			for (int h = 0; h < 2; h++)
-				asm volatile("st.shared.v2.f32 [%0], {%1, %2};\n" ::"r"(a + h * 8 * SROW + ch * 256 + j * 32),
-					     "f"(dq[ch][j * 4 + 2 * h]), "f"(dq[ch][j * 4 + 2 * h + 1])
-					     : "memory");
+				if (DIAG != 5 || dq[ch][j * 4 + 2 * h] == 12345.f) /* 5, timing only: no staging stores */
+					asm volatile("st.shared.v2.f32 [%0], {%1, %2};\n" ::"r"(a + h * 8 * SROW + ch * 256 + j * 32),
+						     "f"(dq[ch][j * 4 + 2 * h]), "f"(dq[ch][j * 4 + 2 * h + 1])
+						     : "memory");
 	}
 	if constexpr (DIAG == 3) /* read by the copy engine (the async proxy) */
 		asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
@@ -1677,7 +1683,9 @@ static int wg_dkdv_pp_d(bf16 *dk, bf16 *dv, const float *dsum, const bf16 *datt,
  * (cp.reduce.async.bulk, 512 bytes a row, the two consumers' partials
  * apart: twice the reduction bytes, no registers or load/store issue in
  * the reducing warps; a correct variant, checked as well); 4 the dQ
- * halves issued while dK runs (correct, checked); 0, the default. */
+ * halves issued while dK runs (correct, checked); timing only again: 5
+ * no staging stores, 6 no dQ product either (the dS^T store, barrier and
+ * staging handshake kept); 0, the default. */
 static int fq_diag;
 void flash_fq_diagnostic(int n)
 {
@@ -1715,7 +1723,9 @@ static int wg_backward_fq_d(bf16 *dq, float *dq_acc, bf16 *dk, bf16 *dv, float *
 	trace_kernel("flash_dsum");
 	flash_wg_dsum_kernel<D><<<ceil_div(rows * (D / 8), 256), 256, 0, s>>>(dsum, att, datt, rows, T, H);
 	KERNEL_CHECK();
-	int rc = fq_diag == 4 ? launch_fq<D, 4>(dq_acc, dk, dv, dsum, datt, lse2, q, k, v, lay, B, T, H, s)
+	int rc = fq_diag == 6 ? launch_fq<D, 6>(dq_acc, dk, dv, dsum, datt, lse2, q, k, v, lay, B, T, H, s)
+		 : fq_diag == 5 ? launch_fq<D, 5>(dq_acc, dk, dv, dsum, datt, lse2, q, k, v, lay, B, T, H, s)
+		 : fq_diag == 4 ? launch_fq<D, 4>(dq_acc, dk, dv, dsum, datt, lse2, q, k, v, lay, B, T, H, s)
 		 : fq_diag == 3 ? launch_fq<D, 3>(dq_acc, dk, dv, dsum, datt, lse2, q, k, v, lay, B, T, H, s)
 		 : fq_diag == 1 ? launch_fq<D, 1>(dq_acc, dk, dv, dsum, datt, lse2, q, k, v, lay, B, T, H, s)
 		 : fq_diag == 2 ? launch_fq<D, 2>(dq_acc, dk, dv, dsum, datt, lse2, q, k, v, lay, B, T, H, s)
