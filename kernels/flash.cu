@@ -26,7 +26,6 @@
  * On a compute capability 9.0 device (H100, H200) the launchers below hand
  * the work to flash_wgmma.cu instead: the same tiles and mathematics on
  * Hopper's warpgroup instructions, about 1.4x faster (docs/performance.md). */
-#include <stdlib.h>
 #include "flash_util.cuh"
 
 #define FWARPS 4 /* 16 rows each */
@@ -431,27 +430,6 @@ void flash_select_kernels(int family)
 	selected_family = family;
 }
 
-/* RL_FLASH_FAMILY=N (a wgmma family, on a compute capability 9.0 device)
- * replaces the default for a whole process: how the GPU tests run the
- * trainer on a family under trial. Anything else there is refused with a
- * message, and the default stays. */
-static int env_family(int hopper)
-{
-	static int fam = -2;
-	if (fam == -2) {
-		const char *e = getenv("RL_FLASH_FAMILY");
-		char *end = NULL;
-		long n = e ? strtol(e, &end, 10) : -1;
-		fam = -1;
-		if (e && (end == e || *end || n < FLASH_WGMMA_NARROW || n >= FLASH_FAMILIES || !hopper))
-			fprintf(stderr, "%s:%d: flash: RL_FLASH_FAMILY=%s is not a wgmma family (1..%d) on this "
-				"device; the default is used\n", __FILE__, __LINE__, e, FLASH_FAMILIES - 1);
-		else if (e)
-			fam = (int)n;
-	}
-	return fam;
-}
-
 static int family_for(void)
 {
 	static int hopper = -1;
@@ -463,9 +441,7 @@ static int family_for(void)
 			 cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev) == cudaSuccess &&
 			 major == 9 && minor == 0;
 	}
-	int f = selected_family >= 0 ? selected_family
-		: env_family(hopper) >= 0 ? env_family(hopper)
-		: hopper ? FLASH_WGMMA_PPQ128KV : FLASH_MMA_SYNC;
+	int f = selected_family >= 0 ? selected_family : hopper ? FLASH_WGMMA_PPQ128KV : FLASH_MMA_SYNC;
 	static int noted = -1;
 	if (f != noted) {
 		static const char *names[] = { "mma.sync", "wgmma (sm_90a), one warpgroup a block",
