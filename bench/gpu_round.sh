@@ -9,7 +9,8 @@
 #   sh bench/gpu_round.sh PARTS [DIR]
 # PARTS, comma-separated, run in the order given:
 #   checks   bench_kernels (flash checks), bench_kernels_model check,
-#            tests/t-trainer-impl-gpu.sh
+#            tests/t-trainer-impl-gpu.sh; with CHECK_FAMILIES="N ..." the
+#            model check again on each flash family N
 #   clocks   bench_kernels_model bench (flash, AdamW, default shape, 50
 #            steps) with nvidia-smi sampling SM clock, power and the
 #            clock-event reasons every 50 ms
@@ -21,6 +22,8 @@
 #            torch.compile step (COMPILE_SHAPE, default "8 512 4")
 #   ncu_attn every ncu section of one launch of each attention kernel,
 #            ours and cuDNN's (torch.compile's SDPA)
+#   ncu_fq   the same for family 13's fused backward kernel, and the
+#            durations of its dsum and convert passes
 #   table    ROWS="flash compile" sh bench/torch/run.sh, nvidia-smi
 #            sampling throughout
 #   compile_clocks  torch.compile's bench (50 steps) with the same sampling
@@ -74,6 +77,12 @@ for part in $(echo "$PARTS" | tr ',' ' '); do
 		tail -n 1 "$OUT/model_check.log"
 		mkdir -p /tmp/tb && cp "$BIN"/* /tmp/tb/ && BUILD=/tmp/tb sh tests/run.sh t-trainer-impl-gpu >"$OUT/impl_gpu.log" 2>&1 || rc=1
 		tail -n 2 "$OUT/impl_gpu.log"
+		# kernel families under trial (CHECK_FAMILIES="13"): the model check
+		# on each as well (the trainer runs the default family only)
+		for f in ${CHECK_FAMILIES:-}; do
+			"$BIN/bench_kernels_model" check "family$f" >"$OUT/model_check_f$f.log" 2>&1 || rc=1
+			echo "family $f: $(tail -n 1 "$OUT/model_check_f$f.log")"
+		done
 		;;
 	clocks)
 		smi_start "$OUT/smi_bench.csv"
@@ -142,6 +151,23 @@ for part in $(echo "$PARTS" | tr ',' ' '); do
 		tail -n 2 "$OUT/ncu_attn.err"
 		python3 "$NCUCAT" --details "$OUT"/ncu_attn_*.csv
 		cat "$OUT"/ncu_attn_*.csv | gzip >"$OUT/ncu_attn.csv.gz" && rm -f "$OUT"/ncu_attn_*.csv
+		;;
+	ncu_fq)
+		# family 13's backward under ncu: every section of one launch of the
+		# fused kernel (L2 reductions, tensor pipe, warp stalls), the
+		# duration of its dsum and convert passes
+		ATTN_METRICS=lts__t_sectors_op_red.sum,lts__t_sectors_op_atom.sum,dram__bytes_read.sum,dram__bytes_write.sum
+		: >"$OUT/ncu_fq.err"
+		for k in flash_wg_bwd_fq flash_wg_dsum flash_wg_dq_convert; do
+			set=full
+			[ $k = flash_wg_bwd_fq ] || set=basic
+			ncu --clock-control none --set $set --metrics $ATTN_METRICS --kernel-name regex:$k --launch-count 1 \
+				--csv --page details "$BIN/bench_kernels_model" bench 8 512 4 adamw 1 flash,family13 \
+				>"$OUT/ncu_fq_$k.csv" 2>>"$OUT/ncu_fq.err" || rc=1
+		done
+		tail -n 2 "$OUT/ncu_fq.err"
+		python3 "$NCUCAT" --details "$OUT"/ncu_fq_*.csv
+		cat "$OUT"/ncu_fq_*.csv | gzip >"$OUT/ncu_fq.csv.gz" && rm -f "$OUT"/ncu_fq_*.csv
 		;;
 	table)
 		smi_start "$OUT/smi_table.csv"

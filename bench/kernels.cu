@@ -343,6 +343,28 @@ static void check_attention(cublasHandle_t h)
  * GPU path, on fresh random inputs, at head size D and a T that is several
  * tiles long (so masked diagonal and full off-diagonal tiles both run). */
 static const char *flash_family_name = "flash";
+static int flash_family_atomic; /* the fused backward: dQ summed by atomics, in no fixed order */
+
+static float *dzero_f32(size_t n)
+{
+	float *p;
+	CU(cudaMalloc(&p, n * sizeof(float)));
+	CU(cudaMemset(p, 0, n * sizeof(float)));
+	return p;
+}
+
+/* The fused backward's contract: dq_acc is left all zero. */
+static void check_acc_zero(const char *shape, const float *acc, size_t n)
+{
+	if (!flash_family_atomic)
+		return;
+	std::vector<float> left = down(acc, n);
+	long nonzero = 0;
+	for (float x : left)
+		nonzero += x != 0.f;
+	add((std::string(flash_family_name) + " bwd: dq_acc left all zero (nonzero count)").c_str(), shape,
+	    (double)nonzero, 0, 0, 0, 0);
+}
 
 /* The layout the trainer uses: q, k, v read from one (N,3C) tensor
  * (ld = 3C), dv written into the v part of another. The same arithmetic
@@ -365,10 +387,10 @@ static void check_flash_packed(const char *shape, const std::vector<float> &q, c
 	}
 	bf16 *qkv = dup(to_bf16(packed)), *att = dpoison<bf16>(NC), *dqkv = dpoison<bf16>(3 * NC);
 	bf16 *gq = dpoison<bf16>(NC), *gk = dpoison<bf16>(NC);
-	float *lse = dpoison<float>(BHT), *dsum = dpoison<float>(BHT);
+	float *lse = dpoison<float>(BHT), *dsum = dpoison<float>(BHT), *acc = dzero_f32(NC);
 	OK(flash_attention_forward(att, lse, qkv, qkv + C, qkv + 2 * C, 3 * C, B, T, H, D, 0));
-	OK(flash_attention_backward(gq, gk, dqkv + 2 * C, dsum, att, ddatt, lse, qkv, qkv + C, qkv + 2 * C, 3 * C,
-				    B, T, H, D, 0));
+	OK(flash_attention_backward(gq, gk, dqkv + 2 * C, dsum, acc, att, ddatt, lse, qkv, qkv + C, qkv + 2 * C,
+				    3 * C, B, T, H, D, 0));
 	std::vector<float> dp = down_bf16(dqkv, 3 * NC);
 	double fwd = rel_err(down_bf16(att, NC), att_hm) + rel_err(down(lse, BHT), lse_hm);
 	double bwd = rel_err(down_bf16(gq, NC), down_bf16(grads_hm[0], NC)) +
@@ -377,14 +399,18 @@ static void check_flash_packed(const char *shape, const std::vector<float> &q, c
 	char op[96];
 	snprintf(op, sizeof op, "%s packed qkv fwd: out, lse vs heads-major (exact)", flash_family_name);
 	add(op, shape, fwd, 0, 0, 0, 0);
-	snprintf(op, sizeof op, "%s packed qkv bwd: dq, dk, dv vs heads-major (exact)", flash_family_name);
-	add(op, shape, bwd, 0, 0, 0, 0);
+	/* the fused backward sums dQ by atomics, in no fixed order: the same
+	 * values to fp32 rounding, so dq may differ in a last bf16 bit */
+	snprintf(op, sizeof op, "%s packed qkv bwd: dq, dk, dv vs heads-major (%s)", flash_family_name,
+		 flash_family_atomic ? "1e-3: dq by atomics" : "exact");
+	add(op, shape, bwd, flash_family_atomic ? 1e-3 : 0, 0, 0, 0);
+	check_acc_zero(shape, acc, NC);
 	snprintf(op, sizeof op, "%s packed qkv bwd: dqkv q, k parts not written", flash_family_name);
 	add(op, shape, finite_count(qkv_part(dp, N, C, 0)) + finite_count(qkv_part(dp, N, C, 1)), 0, 0, 0, 0);
 	bf16 *bufs[] = { qkv, att, dqkv, gq, gk };
 	for (bf16 *b : bufs)
 		CU(cudaFree(b));
-	CU(cudaFree(lse)); CU(cudaFree(dsum));
+	CU(cudaFree(lse)); CU(cudaFree(dsum)); CU(cudaFree(acc));
 }
 
 static void check_flash(cublasHandle_t h, int H, int D)
@@ -412,7 +438,10 @@ static void check_flash(cublasHandle_t h, int H, int D)
 			   kc.data(), vc.data(), A.data(), B, T, H, D);
 	bf16 *ddatt = dup(to_bf16(datt)), *oq = dpoison<bf16>(NC), *ok = dpoison<bf16>(NC), *ov = dpoison<bf16>(NC);
 	bf16 *nq = dpoison<bf16>(NC), *nk = dpoison<bf16>(NC), *nv = dpoison<bf16>(NC);
-	OK(flash_attention_backward(oq, ok, ov, dsum, att, ddatt, lse, dq, dk, dv, 0, B, T, H, D, 0));
+	float *acc = dzero_f32(NC);
+	OK(flash_attention_backward(oq, ok, ov, dsum, acc, att, ddatt, lse, dq, dk, dv, 0, B, T, H, D, 0));
+	check_acc_zero(shape, acc, NC);
+	CU(cudaFree(acc));
 	OK(attention_backward(h, nq, nk, nv, P, S, o, ddatt, dq, dk, dv, B, T, H, D, 0));
 	const char *names[3] = { "dq", "dk", "dv" };
 	bf16 *fl[3] = { oq, ok, ov }, *nv3[3] = { nq, nk, nv };
@@ -438,21 +467,87 @@ static void time_flash(void)
 	bf16 *q = dup(to_bf16(randn(NC))), *k = dup(to_bf16(randn(NC))), *v = dup(to_bf16(randn(NC)));
 	bf16 *att = dpoison<bf16>(NC), *g = dup(to_bf16(randn(NC)));
 	bf16 *gq = dpoison<bf16>(NC), *gk = dpoison<bf16>(NC), *gv = dpoison<bf16>(NC);
-	float *lse = dpoison<float>(BHT), *dsum = dpoison<float>(BHT);
+	float *lse = dpoison<float>(BHT), *dsum = dpoison<float>(BHT), *acc = dzero_f32(NC);
 	/* causal: half the square; forward 2 GEMMs, backward 5 (S, dP, dV, dK, dQ) */
 	double half = (double)TB * TH * TT * TT / 2, flop_f = 4.0 * half * TD / 1e9;
 	double ms = time_ms([&] { OK(flash_attention_forward(att, lse, q, k, v, 0, TB, TT, TH, TD, 0)); }, 10);
 	add((std::string(flash_family_name) + " fwd (causal FLOPs)").c_str(), "64x2048x4x128", 0, 1, ms, 0, flop_f);
 	ms = time_ms([&] {
 		OK(flash_attention_forward(att, lse, q, k, v, 0, TB, TT, TH, TD, 0));
-		OK(flash_attention_backward(gq, gk, gv, dsum, att, g, lse, q, k, v, 0, TB, TT, TH, TD, 0));
+		OK(flash_attention_backward(gq, gk, gv, dsum, acc, att, g, lse, q, k, v, 0, TB, TT, TH, TD, 0));
 	}, 10);
 	add((std::string(flash_family_name) + " fwd+bwd (causal FLOPs, S recomputed twice)").c_str(), "64x2048x4x128", 0,
 	    1, ms, 0, flop_f * (1 + 3.5));
+	if (flash_family_atomic) { /* where the fused backward's time goes: timing-only variants */
+		const char *what[7] = { "", " no reductions issued (timing only)", " no dQ at all (timing only)",
+					" bulk-reduce variant", " early-dQ variant (dQ issued under dK)",
+					" no staging stores (timing only)", " no dQ product or staging stores (timing only)" };
+		for (int d = 1; d <= 6; d++) {
+			flash_fq_diagnostic(d);
+			ms = time_ms([&] {
+				OK(flash_attention_forward(att, lse, q, k, v, 0, TB, TT, TH, TD, 0));
+				OK(flash_attention_backward(gq, gk, gv, dsum, acc, att, g, lse, q, k, v, 0, TB, TT, TH, TD,
+							    0));
+			}, 10);
+			add((std::string(flash_family_name) + " fwd+bwd," + what[d]).c_str(), "64x2048x4x128", 0, 1, ms, 0,
+			    flop_f * (1 + 3.5));
+		}
+		flash_fq_diagnostic(0);
+		CU(cudaMemset(acc, 0, NC * sizeof(float))); /* the variants leave it as they please */
+	}
 	bf16 *bufs[] = { q, k, v, att, g, gq, gk, gv };
 	for (bf16 *b : bufs)
 		CU(cudaFree(b));
-	CU(cudaFree(lse)); CU(cudaFree(dsum));
+	CU(cudaFree(lse)); CU(cudaFree(dsum)); CU(cudaFree(acc));
+}
+
+/* The fused backward at the model's shape (64 x 2048, 4 heads of 128:
+ * 2.2 GB of reductions, every block's walk of up to 32 query tiles)
+ * against family 12's two kernels on the same fresh inputs: dq, dk, dv
+ * within 1e-3 (dQ's sums and dsum's run in another order), dq_acc left
+ * zero, and a second run against the first (the spread the atomics'
+ * order gives). */
+static void check_flash_fused_model_shape(void)
+{
+	size_t NC = TN * TC, BHT = (size_t)TB * TH * TT;
+	bf16 *q = dup(to_bf16(randn(NC))), *k = dup(to_bf16(randn(NC))), *v = dup(to_bf16(randn(NC)));
+	bf16 *att = dpoison<bf16>(NC), *g = dup(to_bf16(randn(NC)));
+	float *lse = dpoison<float>(BHT), *dsum = dpoison<float>(BHT), *acc = dzero_f32(NC);
+	bf16 *ref[3], *got[3];
+	for (int i = 0; i < 3; i++) {
+		ref[i] = dpoison<bf16>(NC);
+		got[i] = dpoison<bf16>(NC);
+	}
+	flash_select_kernels(FLASH_WGMMA_PPQ128KV);
+	OK(flash_attention_forward(att, lse, q, k, v, 0, TB, TT, TH, TD, 0));
+	OK(flash_attention_backward(ref[0], ref[1], ref[2], dsum, NULL, att, g, lse, q, k, v, 0, TB, TT, TH, TD, 0));
+	flash_select_kernels(FLASH_WGMMA_FUSEDQ);
+	std::vector<float> first[3];
+	const char *names[3] = { "dq", "dk", "dv" };
+	for (int run = 0; run < 4; run++) {
+		flash_fq_diagnostic(run < 2 ? 0 : run + 1); /* runs 3, 4: the bulk-reduce and early-dQ variants */
+		OK(flash_attention_backward(got[0], got[1], got[2], dsum, acc, att, g, lse, q, k, v, 0, TB, TT, TH, TD,
+					    0));
+		for (int i = 0; i < 3; i++) {
+			std::vector<float> x = down_bf16(got[i], NC);
+			char op[160];
+			if (run == 0) {
+				snprintf(op, sizeof op, "%s bwd: %s vs family 12 (1e-3)", flash_family_name, names[i]);
+				add(op, "64x2048x4x128", rel_err(x, down_bf16(ref[i], NC)), 1e-3, 0, 0, 0);
+				first[i] = x;
+			} else {
+				snprintf(op, sizeof op, "%s bwd: %s %s vs run 1 (1e-3)", flash_family_name, names[i],
+					 run == 1 ? "run 2" : run == 2 ? "bulk-reduce variant" : "early-dQ variant");
+				add(op, "64x2048x4x128", rel_err(x, first[i]), 1e-3, 0, 0, 0);
+			}
+		}
+		check_acc_zero("64x2048x4x128", acc, NC);
+	}
+	flash_fq_diagnostic(0);
+	bf16 *bufs[] = { q, k, v, att, g, ref[0], ref[1], ref[2], got[0], got[1], got[2] };
+	for (bf16 *b : bufs)
+		CU(cudaFree(b));
+	CU(cudaFree(lse)); CU(cudaFree(dsum)); CU(cudaFree(acc));
 }
 
 static void time_attention(cublasHandle_t h)
@@ -661,18 +756,25 @@ static void flash_families(cublasHandle_t h, int timed, const char *only)
 								  { FLASH_WGMMA_PPQKV, "flash wgmma fwd ping-pong 128-key, dQ ping-pong, dK/dV producer" },
 								  { FLASH_WGMMA_PPQKV_NT, "flash wgmma fwd ping-pong 128-key, dQ producer no turns, dK/dV producer" },
 								  { FLASH_WGMMA_PPQKV3, "flash wgmma fwd ping-pong 128-key, dQ ping-pong, dK/dV producer 3 stages" },
-								  { FLASH_WGMMA_PPQ128KV, "flash wgmma fwd ping-pong 128-key, dQ producer 128-key, dK/dV producer" } };
+								  { FLASH_WGMMA_PPQ128KV, "flash wgmma fwd ping-pong 128-key, dQ producer 128-key, dK/dV producer" },
+								  { FLASH_WGMMA_FUSEDQ, "flash wgmma fused bwd (dQ reduced off the MMA warps)" } };
 	for (auto f : fam) {
 		if (only && !strstr(only, (std::string(",") + std::to_string(f.family) + ",").c_str()))
 			continue;
 		flash_select_kernels(f.family);
 		flash_family_name = f.name;
+		flash_family_atomic = f.family == FLASH_WGMMA_FUSEDQ;
 		check_flash(h, TH, TD);
 		check_flash(h, 2, 64);
+		if (flash_family_atomic) {
+			check_flash_fused_model_shape();
+			flash_select_kernels(f.family);
+		}
 		if (timed)
 			time_flash();
 	}
 	flash_select_kernels(-1);
+	flash_family_atomic = 0;
 }
 
 /* bench_kernels: every check and timing; bench_kernels flash [time

@@ -191,6 +191,8 @@ static int parse_impl(struct gpu_options *o, int *graphs, const char *list)
 		else if (!strcmp(w, "unfused_xent")) o->fused_xent = 0;
 		else if (!strcmp(w, "autotune")) o->autotune = 1;
 		else if (!strcmp(w, "graphs")) *graphs = 1;
+		else if (!strcmp(w, "fq4")) /* family 13's early-dQ variant (flash_fq_diagnostic) */
+			flash_fq_diagnostic(4);
 		else if (!strncmp(w, "family", 6) && family_number(w + 6) >= 0)
 			flash_select_kernels(family_number(w + 6)); /* kernels.h's FLASH_* */
 		else {
@@ -297,6 +299,13 @@ static int bench(int depth, int dim, int heads, const char *optimizer, int steps
 int main(int argc, char **argv)
 {
 	if (argc >= 2 && !strcmp(argv[1], "check")) {
+		/* check familyN: the flash runs on kernel family N */
+		if (argc == 3 && !strncmp(argv[2], "family", 6) && family_number(argv[2] + 6) >= 0)
+			flash_select_kernels(family_number(argv[2] + 6));
+		else if (argc != 2) {
+			fprintf(stderr, "usage: kernels_model check [familyN]\n");
+			return 2;
+		}
 		struct gpu_options o;
 		gpu_options_default(&o, 1);
 		check_gradients(&o);
@@ -322,6 +331,6 @@ int main(int argc, char **argv)
 		return bench((int)strtol(argv[2], NULL, 10), (int)strtol(argv[3], NULL, 10),
 			     (int)strtol(argv[4], NULL, 10), argv[5], (int)strtol(argv[6], NULL, 10),
 			     argc == 8 ? argv[7] : "naive");
-	fprintf(stderr, "usage: kernels_model check | bench DEPTH DIM HEADS muon|adamw STEPS [IMPL,...]\n");
+	fprintf(stderr, "usage: kernels_model check [familyN] | bench DEPTH DIM HEADS muon|adamw STEPS [IMPL,...]\n");
 	return 2;
 }

@@ -96,7 +96,8 @@ DETAILS = ("Duration", "Compute (SM) Throughput", "Memory Throughput", "DRAM Thr
            "L2 Cache Throughput", "Registers Per Thread", "Achieved Occupancy",
            "Theoretical Occupancy", "Executed Ipc Active", "SM Frequency",
            "lts__t_sectors_op_red.sum", "lts__t_sectors_op_atom.sum",
-           "dram__bytes_read.sum", "dram__bytes_write.sum")
+           "dram__bytes_read.sum", "dram__bytes_write.sum",
+           "Warp Cycles Per Issued Instruction", "No Eligible", "Issue Slots Busy")
 
 
 def details(paths):

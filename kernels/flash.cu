@@ -455,7 +455,8 @@ static int family_for(void)
 					       "wgmma (sm_90a), forward ping-pong (128-key tiles), dQ ping-pong, dK/dV warp-specialised",
 					       "wgmma (sm_90a), forward ping-pong (128-key tiles), dQ warp-specialised without turns, dK/dV warp-specialised",
 					       "wgmma (sm_90a), forward ping-pong (128-key tiles), dQ ping-pong, dK/dV warp-specialised (3 stages)",
-					       "wgmma (sm_90a), forward ping-pong (128-key tiles), dQ warp-specialised (128-key tiles), dK/dV warp-specialised" };
+					       "wgmma (sm_90a), forward ping-pong (128-key tiles), dQ warp-specialised (128-key tiles), dK/dV warp-specialised",
+					       "wgmma (sm_90a), forward ping-pong (128-key tiles), fused backward (dQ reduced by non-MMA warps)" };
 		trace_note("flash: %s kernels", names[f]);
 		noted = f;
 	}
@@ -479,7 +480,7 @@ static int backward_mode(int family)
 	       : family == FLASH_WGMMA_PPQKV ? 4
 	       : family == FLASH_WGMMA_PPQKV_NT ? 5
 	       : family == FLASH_WGMMA_PPQKV3 ? 6
-	       : family == FLASH_WGMMA_PPQ128KV ? 7
+	       : family == FLASH_WGMMA_PPQ128KV || family == FLASH_WGMMA_FUSEDQ ? 7
 					     : family == FLASH_WGMMA_WIDE;
 }
 
@@ -495,13 +496,28 @@ int flash_attention_forward(bf16 *att, float *lse2, const bf16 *q, const bf16 *k
 		       : forward_d<128>(att, lse2, q, k, v, ld, B, T, H, s);
 }
 
-int flash_attention_backward(bf16 *dq, bf16 *dk, bf16 *dv, float *dsum, const bf16 *att,
+/* Whether the backward of the family in use sums dQ into dq_acc. */
+int flash_backward_accumulates(void)
+{
+	return family_for() == FLASH_WGMMA_FUSEDQ;
+}
+
+int flash_attention_backward(bf16 *dq, bf16 *dk, bf16 *dv, float *dsum, float *dq_acc, const bf16 *att,
 			     const bf16 *datt, const float *lse2, const bf16 *q, const bf16 *k,
 			     const bf16 *v, int ld, int B, int T, int H, int D, cudaStream_t s)
 {
 	if (!flash_shape_ok(T, D, H, ld))
 		return -1;
 	int f = family_for();
+	if (f == FLASH_WGMMA_FUSEDQ && T % (2 * FLASH_TILE) == 0) {
+		if (!dq_acc) {
+			fprintf(stderr, "%s:%d: flash: the fused backward (family %d) needs the dq_acc scratch; "
+				"the caller passed none\n", __FILE__, __LINE__, f);
+			return -1;
+		}
+		return flash_wgmma_backward_fused(dq, dq_acc, dk, dv, dsum, att, datt, lse2, q, k, v, ld, B, T, H,
+						  D, s);
+	}
 	if (f != FLASH_MMA_SYNC)
 		return flash_wgmma_backward(dq, dk, dv, dsum, att, datt, lse2, q, k, v, ld, B, T, H, D,
 					    backward_mode(f), s);

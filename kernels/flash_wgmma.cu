@@ -1170,6 +1170,379 @@ flash_wg_dkdv_pp_kernel(bf16 *dk, bf16 *dv, const bf16 *q, const bf16 *k, const 
 	dkdv_store<D>(dk, dv, dK, dV, (long)bh * T * D, ib, is, kt * FT + r0 + g, t, scale);
 }
 
+/* ---- fused backward, dQ reduced off the product path (family 13) --------
+
+   One kernel of 5 products a tile instead of the dQ and dK/dV kernels'
+   7: flash_wg_dkdv_pp_kernel's block (two consumer warpgroups of 64 key
+   rows each, a producer warpgroup copying each query tile's Q, dO, lse2
+   and dsum into NS stages), and in each iteration a consumer also
+   computes its part of the query tile's dQ, dQ_c = dS_c K_c (64 query
+   rows x D over its 64 key rows): it stores dS^T (bf16, the values its
+   dK product uses) in shared memory, and one wgmma with both operands
+   MN-major reads that and its K tile. The 64 x D fp32 partial goes to a
+   staging tile in shared memory (rows padded by 16 bytes: the float2
+   stores of a warp's 8 rows land in distinct banks), and the consumer
+   goes on to the next query tile. The producer warpgroup, after issuing
+   the copies of query tile qt, adds the two consumers' staged partials
+   of tile qt - 1 and issues the sum into an fp32 (B,H,T,D) accumulator by
+   red.global.add.v4.f32 (so 128 key rows a reduction: 2.28 GB a layer
+   at the model's shape, the same L2 reduction count as cuDNN's bprop;
+   hidden, 40 us a layer exposed; docs/performance.md, rounds 9 and 10).
+   Measured 2% slower a step than family 12: the dQ work itself (dS^T
+   store and barrier, the fifth product, the staging stores) costs the
+   consumers ~990 us a layer. Round 4's fused kernel lost
+   because its product warpgroups issued the reductions themselves.
+   Staging tiles: one a consumer, handed over by mbarriers (full: the
+   consumer's 128 threads; empty: the producer's 128; the consumer
+   waits for it only before its staging stores, so the reduction of one
+   tile runs under the next tile's products). dsum comes from a kernel
+   before, dq (scale * accumulator, bf16) from one after, and a memset
+   leaves the accumulator zero again. */
+
+/* A 64 x 64 accumulator (rows r0 + g, + 8 of a warpgroup's 64; columns
+ * 8j + 2t, + 1) as bf16 into a swizzled 64 x 64 tile, rows first: the 32
+ * lanes of a warp hit 32 distinct banks (8 rows, each a different
+ * swizzled chunk, 4 pairs). */
+__device__ __forceinline__ void store_acc_tile(uint32_t tile, const float *d, int r0, int g, int t)
+{
+#pragma unroll
+	for (int j = 0; j < 8; j++)
+#pragma unroll
+		for (int h = 0; h < 2; h++) {
+			__nv_bfloat162 v = __floats2bfloat162_rn(d[4 * j + 2 * h], d[4 * j + 2 * h + 1]);
+			uint32_t u = *reinterpret_cast<uint32_t *>(&v);
+			asm volatile("st.shared.b32 [%0], %1;\n" ::"r"(tile + sw_off(r0 + g + 8 * h, j) + 4 * t), "r"(u)
+				     : "memory");
+		}
+}
+
+__device__ __forceinline__ float4 lds_f4(uint32_t a)
+{
+	float4 v;
+	asm volatile("ld.shared.v4.f32 {%0, %1, %2, %3}, [%4];\n"
+		     : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
+		     : "r"(a)
+		     : "memory");
+	return v;
+}
+
+__device__ __forceinline__ void red_add_f4(float *p, float4 v)
+{
+	asm volatile("red.global.add.v4.f32 [%0], {%1, %2, %3, %4};\n" ::"l"(p), "f"(v.x), "f"(v.y), "f"(v.z),
+		     "f"(v.w)
+		     : "memory");
+}
+
+/* [g] += [s] for bytes bytes, fp32, by the bulk copy engine (its
+ * reads of s complete on this thread's bulk group). */
+__device__ __forceinline__ void bulk_reduce_row(float *g, uint32_t s, int bytes)
+{
+	asm volatile("cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32 [%0], [%1], %2;\n" ::"l"(g), "r"(s),
+		     "r"(bytes)
+		     : "memory");
+}
+
+/* The reducing threads (i = 0..95): for each query tile of the block,
+ * wait for the staged partials (consumer 1 has none for the first tile,
+ * which lies above its diagonal), add them and issue the sum into acc
+ * (this head's (T, D) rows), then give the staging tiles back. Each warp
+ * takes whole 16-byte chunks of consecutive columns: 512 contiguous bytes
+ * a warp instruction at D = 128. */
+template <int D, int DIAG>
+__device__ __forceinline__ void fq_reduce_tile(float *acc, uint32_t stg, uint32_t sbars, int first, int qt, int i)
+{
+	constexpr int SROW = D * 4 + 16, CH = D / 4; /* 16-byte chunks a row */
+	int n = qt - first, two = n > 0;
+	mbar_wait(sbars, n & 1);
+	if (two)
+		mbar_wait(sbars + 8, (n - 1) & 1);
+	float *dst = acc + (long)qt * FT * D;
+	if constexpr (DIAG == 3) { /* each staged row by the copy engine, the two consumers' apart */
+		if (i < FT) {
+			bulk_reduce_row(dst + i * D, stg + i * SROW, D * 4);
+			if (two)
+				bulk_reduce_row(dst + i * D, stg + FT * SROW + i * SROW, D * 4);
+			asm volatile("cp.async.bulk.commit_group;\n"
+				     "cp.async.bulk.wait_group.read 0;\n" ::: "memory"); /* the rows are read */
+		}
+	} else {
+#pragma unroll 1 /* the producer warpgroup has 24 registers a thread */
+		for (int x = i; x < FT * CH; x += WG) {
+			int r = x / CH, c = x % CH;
+			uint32_t a = stg + r * SROW + c * 16;
+			float4 v = lds_f4(a);
+			if (two) {
+				float4 w = lds_f4(a + FT * SROW);
+				v.x += w.x; v.y += w.y; v.z += w.z; v.w += w.w;
+			}
+			if constexpr (DIAG == 1) { /* timing only: the sums kept, not issued */
+				if (v.x == 12345.f)
+					red_add_f4(dst + r * D + c * 4, v);
+			} else {
+				red_add_f4(dst + r * D + c * 4, v);
+			}
+		}
+	}
+	mbar_arrive(sbars + 16);
+	if (two)
+		mbar_arrive(sbars + 24);
+}
+
+/* The producer warpgroup, all four warps in each role in turn: copy query
+ * tile qt's Q, dO, lse2 and dsum into its stage (cp.async: issued, not
+ * waited for), then add and issue the staged partials of tile qt - 1.
+ * One warp alone could not copy fast enough (call 2: the kernel without
+ * any dQ work took ~2040 us against the dK/dV kernel's 1151, with one
+ * copying warp); the copies in flight overlap the reduction. No
+ * deadlock: copying tile qt waits for the consumers to finish tile
+ * qt - 2 (its stage), whose staging stores waited for the reduction of
+ * qt - 3, issued in the iteration before. */
+template <int D, int NS, int DIAG>
+__device__ __forceinline__ void fq_produce_reduce(uint32_t sQO, uint32_t bars, const bf16 *qg, const bf16 *dO,
+						  const float *lse2, const float *dsum, int is, int C, int first,
+						  int nT, float *acc, uint32_t stg, uint32_t sbars)
+{
+	constexpr int TB = FT * D * 2, STAGE = 2 * TB + 1024;
+	int i = threadIdx.x - 2 * WG;
+	for (int qt = first; qt <= nT; qt++) {
+		if (qt < nT) {
+			int n = qt - first, st = n % NS;
+			uint32_t buf = sQO + st * STAGE;
+			mbar_wait(bars + (NS + st) * 8, ((n / NS) & 1) ^ 1);
+			load_tile_sw<D>(buf, qg + (long)qt * FT * is, is);
+			load_tile_sw<D>(buf + TB, dO + (long)qt * FT * C, C);
+			load_row_f32(buf + 2 * TB, lse2 + (long)qt * FT, 2 * WG);
+			load_row_f32(buf + 2 * TB + FT * 4, dsum + (long)qt * FT, 2 * WG + 16);
+			mbar_arrive_on_copies(bars + st * 8);
+		}
+		if (DIAG != 2 && qt > first)
+			fq_reduce_tile<D, DIAG>(acc, stg, sbars, first, qt - 1, i);
+	}
+	load_wait<0>();
+}
+
+/* dkdv_tile and, from the same dS^T, this consumer's part of the query
+ * tile's dQ, staged in shared memory for the reducing warps. u: this
+ * consumer's count of query tiles so far (the staging tile's parity). */
+template <int D, int DIAG>
+__device__ __forceinline__ void fq_tile(float *dK, float *dV, uint32_t sK, uint32_t sV, uint32_t sQ, uint32_t sO,
+					const float *sL, const float *sD, bool diag, float sl2, int r0, int g, int t,
+					int cw, uint32_t sDS, uint32_t stg, uint32_t full, uint32_t empty, int u,
+					uint32_t stage_empty, int lane)
+{
+	constexpr int SROW = D * 4 + 16;
+	int j0 = r0 + g;
+	float p[32], dp[32];
+	wg_fence();
+	scores_ss<D>(p, sK, sQ);  /* S^T = K Q^T: rows j, cols i */
+	scores_ss<D>(dp, sV, sO); /* dP^T = V dO^T */
+	wg_wait<1>();
+	wg_hold<32>(p);
+#pragma unroll
+	for (int n = 0; n < 32; n++) {
+		int e = n & 3, j = j0 + (e >= 2 ? 8 : 0), i = (n >> 2) * 8 + 2 * t + (e & 1);
+		float x = exp2_ftz(p[n] * sl2 - sL[i]);
+		p[n] = diag && i < j ? 0.f : x;
+	}
+	uint32_t pa[4][4];
+	acc_to_frags(pa, p);
+	wg_fence();
+	acc_times_tile_wg<D>(dV, pa, sO); /* dV += P^T dO */
+	wg_wait<1>();                      /* dP^T (the older group) */
+	wg_hold<32>(dp);
+#pragma unroll
+	for (int n = 0; n < 32; n++) {
+		int i = (n >> 2) * 8 + 2 * t + (n & 1);
+		dp[n] = p[n] * (dp[n] - sD[i]); /* dS^T */
+	}
+	uint32_t da[4][4];
+	acc_to_frags(da, dp);
+	if constexpr (DIAG == 2) { /* timing only: dK, dV alone */
+		wg_fence();
+		acc_times_tile_wg<D>(dK, da, sQ);
+		wg_wait<0>();
+		wg_hold<D / 2>(dV);
+		wg_hold<D / 2>(dK);
+		pp_release(stage_empty, lane);
+		return;
+	}
+	store_acc_tile(sDS, dp, r0, g, t); /* dS^T, rows j: the previous tile's dQ product is done */
+	asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"); /* read by wgmma next */
+	named_sync(4 + cw, WG);                                        /* every warp's rows are in */
+	wg_fence();
+	acc_times_tile_wg<D>(dK, da, sQ); /* dK += dS^T Q */
+	if constexpr (DIAG == 4) { /* dQ issued under dK: only dV (pa) waited for */
+		wg_wait<1>();
+		wg_hold<D / 2>(dV);
+	} else {
+		wg_wait<0>(); /* dV, dK: pa and da are free */
+		wg_hold<D / 2>(dV);
+		wg_hold<D / 2>(dK);
+		pp_release(stage_empty, lane); /* Q, dO, lse2, dsum of this stage are read */
+	}
+	/* dQ_c = dS K in 64-column halves, issued together as two groups
+	 * once dK and dV are done (the whole 64 x 128 issued while dK ran
+	 * left ptxas too few registers and it serialised every product,
+	 * C7512). A = dS^T read MN-major, B = column block ch of K, MN-major.
+	 * Half ch goes to rows r0 + g (+ 8), columns 64 ch + 8 j + 2t of the
+	 * staging tile, half 0 while half 1 still runs. The staging tile's
+	 * wait comes only now, so the reduction of the previous tile runs
+	 * under this tile's products (waited for at the tile's start, call 1
+	 * measured them serialised). */
+	uint32_t a = stg + j0 * SROW + 8 * t;
+	if constexpr (DIAG == 6) { /* timing only: no dQ product, no staging stores */
+		mbar_wait(empty, (u & 1) ^ 1);
+		mbar_arrive(full);
+		return;
+	}
+	float dq[D / 64][32];
+	wg_fence();
+#pragma unroll
+	for (int ch = 0; ch < D / 64; ch++) {
+#pragma unroll
+		for (int kk = 0; kk < 4; kk++)
+			wg_ss_n64_t<1, 1>(dq[ch], desc_mn<64>(sDS, kk), desc_mn<64>(sK + ch * FT * 128, kk), kk > 0);
+		wg_commit();
+	}
+	if constexpr (D == 128)
+		wg_wait<1>(); /* half 0 (and dK) */
+	else
+		wg_wait<0>();
+	wg_hold<32>(dq[0]);
+	if constexpr (DIAG == 4) {
+		wg_hold<D / 2>(dK);
+		pp_release(stage_empty, lane); /* Q, dO, lse2, dsum of this stage are read */
+	}
+	mbar_wait(empty, (u & 1) ^ 1);
+#pragma unroll
+	for (int ch = 0; ch < D / 64; ch++) {
+		if (ch == 1) {
+			wg_wait<0>();
+			wg_hold<32>(dq[1]);
+		}
+#pragma unroll
+		for (int j = 0; j < 8; j++)
+#pragma unroll
+			for (int h = 0; h < 2; h++)
+				if (DIAG != 5 || dq[ch][j * 4 + 2 * h] == 12345.f) /* 5, timing only: no staging stores */
+					asm volatile("st.shared.v2.f32 [%0], {%1, %2};\n" ::"r"(a + h * 8 * SROW + ch * 256 + j * 32),
+						     "f"(dq[ch][j * 4 + 2 * h]), "f"(dq[ch][j * 4 + 2 * h + 1])
+						     : "memory");
+	}
+	if constexpr (DIAG == 3) /* read by the copy engine (the async proxy) */
+		asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+	mbar_arrive(full); /* ordinary stores, read by ordinary loads: the arrive releases them */
+}
+
+template <int D, int NS, int DIAG>
+__global__ void __launch_bounds__(PP_THREADS, 1)
+flash_wg_bwd_fq_kernel(float *dq_acc, bf16 *dk, bf16 *dv, const bf16 *q, const bf16 *k, const bf16 *v,
+		       qkv_layout lay, const bf16 *datt, const float *lse2, const float *dsum, int T, int H,
+		       float sl2, float scale)
+{
+	constexpr int TB = FT * D * 2, STAGE = 2 * TB + 1024, SROW = D * 4 + 16;
+	extern __shared__ unsigned char smem[];
+	/* each consumer's K and V; NS stages of Q, dO, lse2, dsum; each
+	 * consumer's dS^T (64 x 64 bf16); each consumer's staging tile (64
+	 * padded rows of D fp32); the 2 NS stage barriers (full, empty); the
+	 * staging barriers (full 0, full 1, empty 0, empty 1) */
+	uint32_t s0 = smem_base_1024(smem), sQO = s0 + 4 * TB, sDS = sQO + NS * STAGE, stg = sDS + 2 * FT * FT * 2,
+		 bars = stg + 2 * FT * SROW, sbars = bars + 2 * NS * 8;
+	int nT = T / FT, first = blockIdx.x * 2; /* the longest loops (small key tiles) first */
+	int bh = blockIdx.y, b = bh / H, h = bh % H, C = H * D;
+	int lane = threadIdx.x % WARP;
+	long ib = b * lay.bs + h * lay.hs;
+	const int is = lay.row;
+	const bf16 *dO = datt + (long)b * T * C + h * D;
+	if (threadIdx.x == 0) {
+		for (int i = 0; i < NS; i++)
+			mbar_init(bars + i * 8, WG); /* full: one arrival a producer thread */
+		for (int i = NS; i < 2 * NS; i++)
+			mbar_init(bars + i * 8, 8); /* empty: one a consumer warp */
+		mbar_init(sbars, WG);               /* staged: every thread of the consumer */
+		mbar_init(sbars + 8, WG);
+		mbar_init(sbars + 16, WG); /* staging free: every producer thread */
+		mbar_init(sbars + 24, WG);
+		asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+	}
+	__syncthreads(); /* the last block-wide barrier */
+	if (threadIdx.x >= 2 * WG) {
+		asm volatile("setmaxnreg.dec.sync.aligned.u32 24;\n" ::: "memory");
+		fq_produce_reduce<D, NS, DIAG>(sQO, bars, q + ib, dO, lse2 + (long)bh * T, dsum + (long)bh * T, is, C,
+					       first, nT, dq_acc + (long)bh * T * D, stg, sbars);
+		return;
+	}
+	asm volatile("setmaxnreg.inc.sync.aligned.u32 240;\n" ::: "memory");
+	int cw = threadIdx.x / WG, kt = first + cw;
+	int warp = threadIdx.x % WG / WARP, g = lane / 4, t = lane % 4, r0 = warp * 16;
+	uint32_t sK = s0 + cw * 2 * TB, sV = sK + TB, myDS = sDS + cw * FT * FT * 2, mystg = stg + cw * FT * SROW;
+	load_tile_sw<D>(sK, k + ib + (long)kt * FT * is, is);
+	load_tile_sw<D>(sV, v + ib + (long)kt * FT * is, is);
+	load_commit();
+	load_wait<0>();
+	asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"); /* K, V are read by wgmma */
+	named_sync(4 + cw, WG);
+	if (cw == 1) /* query tile `first` lies above this warpgroup's diagonal: give it back unread */
+		pp_release(bars + NS * 8, lane);
+	float dK[D / 2], dV[D / 2];
+#pragma unroll
+	for (int i = 0; i < D / 2; i++)
+		dK[i] = dV[i] = 0.f;
+	const float *fbase = reinterpret_cast<const float *>(smem + (sQO - (uint32_t)__cvta_generic_to_shared(smem)));
+	for (int qt = kt; qt < nT; qt++) {
+		int n = qt - first, st = n % NS;
+		uint32_t sQ = sQO + st * STAGE, sO = sQ + TB;
+		const float *sL = fbase + st * (STAGE / 4) + 2 * TB / 4, *sD = sL + FT;
+		pp_acquire(bars + st * 8, (n / NS) & 1);
+		fq_tile<D, DIAG>(dK, dV, sK, sV, sQ, sO, sL, sD, qt == kt, sl2, r0, g, t, cw, myDS, mystg, sbars + cw * 8,
+			   sbars + 16 + cw * 8, qt - kt, bars + (NS + st) * 8, lane);
+	}
+	dkdv_store<D>(dk, dv, dK, dV, (long)bh * T * D, ib, is, kt * FT + r0 + g, t, scale);
+}
+
+/* dsum (B,H,T) = rowsum(dO * O) before the fused kernel: D/8 threads a
+ * row, 16-byte loads. */
+template <int D>
+__global__ void flash_wg_dsum_kernel(float *dsum, const bf16 *att, const bf16 *datt, long rows, int T, int H)
+{
+	constexpr int PER = D / 8; /* threads a row: 8 or 16, within a warp */
+	long row = (blockIdx.x * (long)blockDim.x + threadIdx.x) / PER;
+	int c = threadIdx.x % PER;
+	float acc = 0.f;
+	if (row < rows) { /* no early return: the whole warp takes part in the shuffles */
+		long bh = row / T;
+		int tt = row % T, hh = bh % H, b = bh / H;
+		long off = ((long)b * T + tt) * H * D + (long)hh * D + c * 8;
+		bf16x8 x = { *reinterpret_cast<const uint4 *>(att + off) };
+		bf16x8 y = { *reinterpret_cast<const uint4 *>(datt + off) };
+#pragma unroll
+		for (int e = 0; e < 8; e++)
+			acc += x.get(e) * y.get(e);
+	}
+#pragma unroll
+	for (int m = PER / 2; m > 0; m /= 2)
+		acc += __shfl_xor_sync(0xffffffffu, acc, m);
+	if (c == 0 && row < rows)
+		dsum[row] = acc;
+}
+
+/* dq (B,H,T,D) bf16 = scale * dq_acc: 8 elements a thread. (Zeroing
+ * dq_acc here as well, stores interleaved with the loads, ran at 1.3 TB/s
+ * under ncu, 492 us a layer; a memset after it does that part.) */
+__global__ void flash_wg_dq_convert_kernel(bf16 *dq, const float *dq_acc, long n8, float scale)
+{
+	long i = blockIdx.x * (long)blockDim.x + threadIdx.x;
+	if (i >= n8)
+		return;
+	const float4 *a = reinterpret_cast<const float4 *>(dq_acc) + 2 * i;
+	float4 x = a[0], y = a[1];
+	__nv_bfloat162 o[4] = { __floats2bfloat162_rn(x.x * scale, x.y * scale),
+				__floats2bfloat162_rn(x.z * scale, x.w * scale),
+				__floats2bfloat162_rn(y.x * scale, y.y * scale),
+				__floats2bfloat162_rn(y.z * scale, y.w * scale) };
+	reinterpret_cast<uint4 *>(dq)[i] = *reinterpret_cast<uint4 *>(o);
+}
+
 /* ---- launchers (called by flash.cu) ------------------------------------ */
 
 template <typename K> static int smem_opt_in(K kernel, size_t bytes)
@@ -1304,6 +1677,68 @@ static int wg_dkdv_pp_d(bf16 *dk, bf16 *dv, const float *dsum, const bf16 *datt,
 	return 0;
 }
 
+/* flash_fq_diagnostic(N): variants of the fused kernel for the harness:
+ * 1 the reductions not issued, 2 no dQ at all (timing only: their dq is
+ * wrong); 3 each consumer's staged rows reduced by the bulk copy engine
+ * (cp.reduce.async.bulk, 512 bytes a row, the two consumers' partials
+ * apart: twice the reduction bytes, no registers or load/store issue in
+ * the reducing warps; a correct variant, checked as well); 4 the dQ
+ * halves issued while dK runs (correct, checked); timing only again: 5
+ * no staging stores, 6 no dQ product either (the dS^T store, barrier and
+ * staging handshake kept); 0, the default. */
+static int fq_diag;
+void flash_fq_diagnostic(int n)
+{
+	fq_diag = n;
+}
+
+template <int D, int DIAG>
+static int launch_fq(float *dq_acc, bf16 *dk, bf16 *dv, const float *dsum, const bf16 *datt, const float *lse2,
+		     const bf16 *q, const bf16 *k, const bf16 *v, qkv_layout lay, int B, int T, int H,
+		     cudaStream_t s)
+{
+	constexpr int NS = 2;
+	static int ready;
+	/* K, V of both consumers and the NS stages' Q, dO tiles (4 + 2 NS), the
+	 * stages' lse2 and dsum, 2 dS^T tiles, 2 staging tiles, the barriers */
+	size_t bytes = tiles_bytes(4 + 2 * NS, D, NS * 1024 + 2 * FT * FT * 2 + 2 * FT * (D * 4 + 16) + (2 * NS + 4) * 8);
+	if (!ready && smem_opt_in(flash_wg_bwd_fq_kernel<D, NS, DIAG>, bytes))
+		return -1;
+	ready = 1;
+	float scale = 1.f / sqrtf((float)D), sl2 = LOG2E * scale;
+	trace_kernel("flash_backward_fused");
+	flash_wg_bwd_fq_kernel<D, NS, DIAG><<<dim3(T / (2 * FT), B * H), PP_THREADS, bytes, s>>>(
+		dq_acc, dk, dv, q, k, v, lay, datt, lse2, dsum, T, H, sl2, scale);
+	KERNEL_CHECK();
+	return 0;
+}
+
+template <int D>
+static int wg_backward_fq_d(bf16 *dq, float *dq_acc, bf16 *dk, bf16 *dv, float *dsum, const bf16 *att,
+			    const bf16 *datt, const float *lse2, const bf16 *q, const bf16 *k, const bf16 *v,
+			    qkv_layout lay, int B, int T, int H, cudaStream_t s)
+{
+	float scale = 1.f / sqrtf((float)D);
+	long rows = (long)B * H * T, n8 = rows * D / 8;
+	trace_kernel("flash_dsum");
+	flash_wg_dsum_kernel<D><<<ceil_div(rows * (D / 8), 256), 256, 0, s>>>(dsum, att, datt, rows, T, H);
+	KERNEL_CHECK();
+	int rc = fq_diag == 6 ? launch_fq<D, 6>(dq_acc, dk, dv, dsum, datt, lse2, q, k, v, lay, B, T, H, s)
+		 : fq_diag == 5 ? launch_fq<D, 5>(dq_acc, dk, dv, dsum, datt, lse2, q, k, v, lay, B, T, H, s)
+		 : fq_diag == 4 ? launch_fq<D, 4>(dq_acc, dk, dv, dsum, datt, lse2, q, k, v, lay, B, T, H, s)
+		 : fq_diag == 3 ? launch_fq<D, 3>(dq_acc, dk, dv, dsum, datt, lse2, q, k, v, lay, B, T, H, s)
+		 : fq_diag == 1 ? launch_fq<D, 1>(dq_acc, dk, dv, dsum, datt, lse2, q, k, v, lay, B, T, H, s)
+		 : fq_diag == 2 ? launch_fq<D, 2>(dq_acc, dk, dv, dsum, datt, lse2, q, k, v, lay, B, T, H, s)
+				: launch_fq<D, 0>(dq_acc, dk, dv, dsum, datt, lse2, q, k, v, lay, B, T, H, s);
+	if (rc)
+		return rc;
+	trace_kernel("flash_dq_convert");
+	flash_wg_dq_convert_kernel<<<ceil_div(n8, 256), 256, 0, s>>>(dq, dq_acc, n8, scale);
+	KERNEL_CHECK();
+	CUDA_CHECK(cudaMemsetAsync(dq_acc, 0, n8 * 8 * sizeof(float), s)); /* zero again for the next call */
+	return 0;
+}
+
 /* mode: 0 one warpgroup a block, 1 two in step, 2 (3) the warp-specialised
  * dQ with dO from shared memory (registers) and the one-warpgroup dK/dV;
  * 4 both warp-specialised (dO from shared memory, dK/dV in 2 stages), 5
@@ -1365,4 +1800,19 @@ int flash_wgmma_backward(bf16 *dq, bf16 *dk, bf16 *dv, float *dsum, const bf16 *
 	if (D == 64)
 		return wg_backward_d<64>(dq, dk, dv, dsum, att, datt, lse2, q, k, v, ld, B, T, H, mode, s);
 	return wg_backward_d<128>(dq, dk, dv, dsum, att, datt, lse2, q, k, v, ld, B, T, H, mode, s);
+}
+
+/* The fused backward (family FLASH_WGMMA_FUSEDQ): dsum, one kernel for
+ * dK, dV and dQ's fp32 sums in dq_acc (all zero on entry), dq from those
+ * (dq_acc zero again on return). T a multiple of 128 (flash.cu falls
+ * back to the two-kernel backward otherwise). */
+int flash_wgmma_backward_fused(bf16 *dq, float *dq_acc, bf16 *dk, bf16 *dv, float *dsum, const bf16 *att,
+			       const bf16 *datt, const float *lse2, const bf16 *q, const bf16 *k, const bf16 *v,
+			       int ld, int B, int T, int H, int D, cudaStream_t s)
+{
+	if (D == 64)
+		return wg_backward_fq_d<64>(dq, dq_acc, dk, dv, dsum, att, datt, lse2, q, k, v,
+					    qkv_layout_of(ld, H, T, 64), B, T, H, s);
+	return wg_backward_fq_d<128>(dq, dq_acc, dk, dv, dsum, att, datt, lse2, q, k, v,
+				     qkv_layout_of(ld, H, T, 128), B, T, H, s);
 }

@@ -140,7 +140,11 @@ int causal_softmax_backward(bf16 *dS_inout_P, const float *dP, long rows, int T,
  * always; att, datt (N,C) bf16 with heads merged (as the naive path's att). forward OVERWRITES att and lse
  * lse2 (B,H,T) fp32, log2 of each row's softmax denominator in the log2
  * domain (scores * scale * log2 e), which backward needs. backward OVERWRITES dq, dk, dv; dsum (B,H,T) fp32
- * scratch (rowsum(dO * O)). Head size 64 or 128; T a multiple of 64. */
+ * scratch (rowsum(dO * O)); dq_acc (B,H,T,D) fp32 scratch of the fused
+ * backward (family FLASH_WGMMA_FUSEDQ; flash_backward_accumulates() says
+ * whether the family in use needs it), all zero on entry and left all
+ * zero; NULL when the family does not need it (the fused family refuses
+ * NULL). Head size 64 or 128; T a multiple of 64. */
 #define FLASH_TILE 64
 static inline int flash_head_size_ok(int D)
 {
@@ -148,9 +152,10 @@ static inline int flash_head_size_ok(int D)
 }
 int flash_attention_forward(bf16 *att, float *lse2, const bf16 *q, const bf16 *k, const bf16 *v,
 			    int ld, int B, int T, int H, int D, cudaStream_t s);
-int flash_attention_backward(bf16 *dq, bf16 *dk, bf16 *dv, float *dsum, const bf16 *att,
+int flash_attention_backward(bf16 *dq, bf16 *dk, bf16 *dv, float *dsum, float *dq_acc, const bf16 *att,
 			     const bf16 *datt, const float *lse2, const bf16 *q, const bf16 *k,
 			     const bf16 *v, int ld, int B, int T, int H, int D, cudaStream_t s);
+int flash_backward_accumulates(void);
 /* Kernel families that compute the same function: mma.sync (flash.cu,
  * any build) and Hopper's wgmma (flash_wgmma.cu, sm_90a) with one
  * warpgroup a block (narrow), two where T is a multiple of 128 (wide), or
@@ -163,7 +168,10 @@ int flash_attention_backward(bf16 *dq, bf16 *dk, bf16 *dv, float *dsum, const bf
  * and the narrow dK/dV kernel; PPQKV: PPQ with the dK/dV kernel
  * warp-specialised too (a producer and two consumers, no turns, 2
  * stages); PPQKV_NT the same with no turns in dQ either, PPQKV3 with 3
- * dK/dV stages, PPQ128KV with dQ on 128-key tiles. FLASH_WGMMA_PPQ128KV,
+ * dK/dV stages, PPQ128KV with dQ on 128-key tiles; FUSEDQ is PPQ128KV's
+ * forward with one fused backward kernel (dK, dV and dQ's fp32 sums into
+ * dq_acc, reduced by warps that run no products; docs/performance.md,
+ * round 10), where T is a multiple of 128. FLASH_WGMMA_PPQ128KV,
  * the fastest measured on the H200 (docs/performance.md, round 6), is the
  * default on a compute capability 9.0 device. flash_select_kernels(F)
  * forces one (the harness checks and times each), -1 goes back to the
@@ -173,13 +181,17 @@ int flash_attention_backward(bf16 *dq, bf16 *dk, bf16 *dv, float *dsum, const bf
 enum { FLASH_MMA_SYNC = 0, FLASH_WGMMA_NARROW = 1, FLASH_WGMMA_WIDE = 2, FLASH_WGMMA = 3, FLASH_WGMMA_PP = 4,
        FLASH_WGMMA_PP3 = 5, FLASH_WGMMA_PPN = 6, FLASH_WGMMA_PPQ = 7, FLASH_WGMMA_PPQR = 8,
        FLASH_WGMMA_PPQKV = 9, FLASH_WGMMA_PPQKV_NT = 10, FLASH_WGMMA_PPQKV3 = 11,
-       FLASH_WGMMA_PPQ128KV = 12, FLASH_FAMILIES = 13 };
+       FLASH_WGMMA_PPQ128KV = 12, FLASH_WGMMA_FUSEDQ = 13, FLASH_FAMILIES = 14 };
 void flash_select_kernels(int family);
 int flash_wgmma_forward(bf16 *att, float *lse2, const bf16 *q, const bf16 *k, const bf16 *v, int ld, int B,
 			int T, int H, int D, int wide, cudaStream_t s);
 int flash_wgmma_backward(bf16 *dq, bf16 *dk, bf16 *dv, float *dsum, const bf16 *att, const bf16 *datt,
 			 const float *lse2, const bf16 *q, const bf16 *k, const bf16 *v, int ld, int B, int T,
 			 int H, int D, int mode, cudaStream_t s);
+void flash_fq_diagnostic(int n); /* the harness's timing-only variants of family 13 (flash_wgmma.cu) */
+int flash_wgmma_backward_fused(bf16 *dq, float *dq_acc, bf16 *dk, bf16 *dv, float *dsum, const bf16 *att,
+			       const bf16 *datt, const float *lse2, const bf16 *q, const bf16 *k, const bf16 *v,
+			       int ld, int B, int T, int H, int D, cudaStream_t s);
 
 /* ---- relu2.cu: a = relu(u)^2 -------------------------------------------
  * backward: du = da * 2 relu(u) (OVERWRITES du; du may alias da). */

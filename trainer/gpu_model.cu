@@ -132,6 +132,13 @@ static int alloc_all(struct gpu_model *gm)
 		return -1;
 	if (!gm->opt.fused_xent && ALLOC(gm->xent_scratch, 2 * N * d->V))
 		return -1;
+	/* the fused flash backward's fp32 dQ sums, zero between calls (one
+	 * buffer for all layers); only for the family that uses it */
+	if (gm->opt.flash && flash_backward_accumulates()) {
+		if (ALLOC(gm->dq_acc, N * C))
+			return -1;
+		CUDA_CHECK(cudaMemset(gm->dq_acc, 0, N * C * sizeof(float)));
+	}
 	return 0;
 }
 
@@ -205,7 +212,7 @@ void gpu_model_release(struct gpu_model *gm)
 		(void **)&gm->qkv, (void **)&gm->o, (void **)&gm->y, (void **)&gm->dx_bf16, (void **)&gm->dh,
 		(void **)&gm->dqkv, (void **)&gm->dq, (void **)&gm->dk, (void **)&gm->dv,
 		(void **)&gm->datt, (void **)&gm->dfc, (void **)&gm->S, (void **)&gm->dx,
-		(void **)&gm->xent_scratch, (void **)&gm->xre, (void **)&gm->dsum,
+		(void **)&gm->xent_scratch, (void **)&gm->xre, (void **)&gm->dsum, (void **)&gm->dq_acc,
 		(void **)&gm->cublas_workspace,
 	};
 	for (size_t i = 0; i < sizeof(ptrs) / sizeof(ptrs[0]); i++)
@@ -377,7 +384,7 @@ static int attention_bwd(struct gpu_model *gm, struct gpu_layer *L, int B)
 	int C = d->C;
 	cudaStream_t s = gm->stream;
 	if (gm->opt.flash) /* dv straight into dqkv's v part */
-		return flash_attention_backward(gm->dq, gm->dk, gm->dqkv + 2 * C, gm->dsum, L->att, gm->datt,
+		return flash_attention_backward(gm->dq, gm->dk, gm->dqkv + 2 * C, gm->dsum, gm->dq_acc, L->att, gm->datt,
 						L->lse, L->qkv, L->qkv + C, L->qkv + 2 * C, 3 * C, B, d->T,
 						d->NH, d->HS, s) ||
 		       rotary_backward_packed(gm->dqkv, gm->dq, gm->dk, L->qkv, L->rstd_q, L->rstd_k,

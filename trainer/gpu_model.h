@@ -54,7 +54,7 @@ struct gpu_model {
 	int step;
 	/* activations kept for backward (all layers share one set under recompute) */
 	struct gpu_layer *layer;
-	float *x, *rstdf, *logits, *losses, *loss_sum, *cos_sin, *xent_scratch, *xre, *dsum;
+	float *x, *rstdf, *logits, *losses, *loss_sum, *cos_sin, *xent_scratch, *xre, *dsum, *dq_acc;
 	bf16 *lnf, *dlogits;
 	int32_t *inputs, *targets;
 	/* scratch shared by all layers */
