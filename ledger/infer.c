@@ -351,6 +351,17 @@ static void resolve_bare_lr(const struct change_list *state, struct change_list 
 	changes->n = kept;
 }
 
+/* Append the changes of mine to out, release mine; returns how many. */
+static int move_changes(struct change_list *mine, struct change_list *out)
+{
+	for (int i = 0; i < mine->n; i++)
+		change_list_add_span(out, mine->v[i].var, mine->v[i].old_val, mine->v[i].new_val,
+				     mine->v[i].span);
+	int n = mine->n;
+	change_list_release(mine);
+	return n;
+}
+
 int infer_changes(const char *description, struct change_list *out)
 {
 	return infer_changes_in(description, NULL, out);
@@ -364,12 +375,7 @@ int infer_changes_in(const char *description, const struct change_list *parent_s
 	resolve_bare_lr(parent_state, &mine);
 	if (!infer_keep_coined)
 		infer_drop_coined(&mine);
-	for (int i = 0; i < mine.n; i++)
-		change_list_add_span(out, mine.v[i].var, mine.v[i].old_val, mine.v[i].new_val,
-				     mine.v[i].span);
-	int n = mine.n;
-	change_list_release(&mine);
-	return n;
+	return move_changes(&mine, out);
 }
 
 int infer_stated(const char *description, struct change_list *out)
@@ -380,12 +386,7 @@ int infer_stated(const char *description, struct change_list *out)
 	struct change_list mine = CHANGE_LIST_INIT;
 	describe_stated(description, &mine);
 	resolve_bare_lr(&nothing, &mine);
-	for (int i = 0; i < mine.n; i++)
-		change_list_add_span(out, mine.v[i].var, mine.v[i].old_val, mine.v[i].new_val,
-				     mine.v[i].span);
-	int n = mine.n;
-	change_list_release(&mine);
-	return n;
+	return move_changes(&mine, out);
 }
 
 /* ---- context --------------------------------------------------------- */
