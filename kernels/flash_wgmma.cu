@@ -582,18 +582,17 @@ flash_wg_forward_pp_kernel(bf16 *att, float *lse2, const bf16 *q, const bf16 *k,
 
 /* ---- backward ---------------------------------------------------------- */
 
-/* One query tile's part of a key tile's dK and dV, in the transposed
- * scores (rows j = this thread's key rows j0 and j0 + 8, columns i): S^T =
- * K Q^T and dP^T = V dO^T from shared memory, P^T from lse2 (sL), dS^T =
- * P^T (dP^T - dsum) (sD), then dV += P^T dO and dK += dS^T Q with P^T and
- * dS^T as register A operands. diag: the tile on the diagonal, where a key
- * after its query is masked. Shared by the one-warpgroup and the
- * warp-specialised dK/dV kernels. */
+/* The first half of a key tile's backward, shared by the dK/dV kernels and
+ * the fused one: S^T and dP^T of the tile (two products issued together),
+ * P^T (causally masked on the diagonal tile), dV += P^T dO, and dS^T =
+ * P^T (dP^T - dsum), returned as floats (dp, for the fused kernel's store)
+ * and as bf16 A fragments (da, for dK += dS^T Q). */
 template <int D>
-__device__ __forceinline__ void dkdv_tile(float *dK, float *dV, uint32_t sK, uint32_t sV, uint32_t sQ, uint32_t sO,
-					  const float *sL, const float *sD, bool diag, float sl2, int j0, int t)
+__device__ __forceinline__ void dv_and_ds_tile(float dp[32], uint32_t da[4][4], float *dV, uint32_t sK, uint32_t sV,
+					       uint32_t sQ, uint32_t sO, const float *sL, const float *sD, bool diag,
+					       float sl2, int j0, int t)
 {
-	float p[32], dp[32];
+	float p[32];
 	wg_fence();
 	scores_ss<D>(p, sK, sQ);  /* S^T = K Q^T: rows j, cols i */
 	scores_ss<D>(dp, sV, sO); /* dP^T = V dO^T */
@@ -616,8 +615,23 @@ __device__ __forceinline__ void dkdv_tile(float *dK, float *dV, uint32_t sK, uin
 		int i = (n >> 2) * 8 + 2 * t + (n & 1);
 		dp[n] = p[n] * (dp[n] - sD[i]); /* dS^T */
 	}
-	uint32_t da[4][4];
 	acc_to_frags(da, dp);
+}
+
+/* One query tile's part of a key tile's dK and dV, in the transposed
+ * scores (rows j = this thread's key rows j0 and j0 + 8, columns i): S^T =
+ * K Q^T and dP^T = V dO^T from shared memory, P^T from lse2 (sL), dS^T =
+ * P^T (dP^T - dsum) (sD), then dV += P^T dO and dK += dS^T Q with P^T and
+ * dS^T as register A operands. diag: the tile on the diagonal, where a key
+ * after its query is masked. Shared by the one-warpgroup and the
+ * warp-specialised dK/dV kernels. */
+template <int D>
+__device__ __forceinline__ void dkdv_tile(float *dK, float *dV, uint32_t sK, uint32_t sV, uint32_t sQ, uint32_t sO,
+					  const float *sL, const float *sD, bool diag, float sl2, int j0, int t)
+{
+	float dp[32];
+	uint32_t da[4][4];
+	dv_and_ds_tile<D>(dp, da, dV, sK, sV, sQ, sO, sL, sD, diag, sl2, j0, t);
 	wg_fence();
 	acc_times_tile_wg<D>(dK, da, sQ); /* dK += dS^T Q */
 	wg_wait<0>();
@@ -1332,31 +1346,9 @@ __device__ __forceinline__ void fq_tile(float *dK, float *dV, uint32_t sK, uint3
 {
 	constexpr int SROW = D * 4 + 16;
 	int j0 = r0 + g;
-	float p[32], dp[32];
-	wg_fence();
-	scores_ss<D>(p, sK, sQ);  /* S^T = K Q^T: rows j, cols i */
-	scores_ss<D>(dp, sV, sO); /* dP^T = V dO^T */
-	wg_wait<1>();
-	wg_hold<32>(p);
-#pragma unroll
-	for (int n = 0; n < 32; n++) {
-		int e = n & 3, j = j0 + (e >= 2 ? 8 : 0), i = (n >> 2) * 8 + 2 * t + (e & 1);
-		float x = exp2_ftz(p[n] * sl2 - sL[i]);
-		p[n] = diag && i < j ? 0.f : x;
-	}
-	uint32_t pa[4][4];
-	acc_to_frags(pa, p);
-	wg_fence();
-	acc_times_tile_wg<D>(dV, pa, sO); /* dV += P^T dO */
-	wg_wait<1>();                      /* dP^T (the older group) */
-	wg_hold<32>(dp);
-#pragma unroll
-	for (int n = 0; n < 32; n++) {
-		int i = (n >> 2) * 8 + 2 * t + (n & 1);
-		dp[n] = p[n] * (dp[n] - sD[i]); /* dS^T */
-	}
+	float dp[32];
 	uint32_t da[4][4];
-	acc_to_frags(da, dp);
+	dv_and_ds_tile<D>(dp, da, dV, sK, sV, sQ, sO, sL, sD, diag, sl2, j0, t);
 	if constexpr (DIAG == 2) { /* timing only: dK, dV alone */
 		wg_fence();
 		acc_times_tile_wg<D>(dK, da, sQ);
