@@ -1126,6 +1126,28 @@ __device__ __forceinline__ void dkdv_produce(uint32_t sQO, uint32_t bars, const 
 	load_wait<0>();
 }
 
+/* A dK/dV consumer's start (the dK/dV kernel's and the fused one's): its
+ * key tile's K and V into shared memory, made visible to wgmma and to the
+ * whole warpgroup; query tile `first`, above the second consumer's
+ * diagonal, given back unread by it; dK and dV zeroed. */
+template <int D, int NS>
+__device__ __forceinline__ void dkdv_consumer_start(float *dK, float *dV, uint32_t sK, uint32_t sV, const bf16 *k,
+						    const bf16 *v, long ib, int is, int kt, int cw, uint32_t bars,
+						    int lane)
+{
+	load_tile_sw<D>(sK, k + ib + (long)kt * FT * is, is);
+	load_tile_sw<D>(sV, v + ib + (long)kt * FT * is, is);
+	load_commit();
+	load_wait<0>();
+	asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"); /* K, V are read by wgmma */
+	named_sync(4 + cw, WG);
+	if (cw == 1)
+		pp_release(bars + NS * 8, lane);
+#pragma unroll
+	for (int i = 0; i < D / 2; i++)
+		dK[i] = dV[i] = 0.f;
+}
+
 template <int D, int NS>
 __global__ void __launch_bounds__(PP_THREADS, 1)
 flash_wg_dkdv_pp_kernel(bf16 *dk, bf16 *dv, const bf16 *q, const bf16 *k, const bf16 *v, qkv_layout lay,
@@ -1160,18 +1182,8 @@ flash_wg_dkdv_pp_kernel(bf16 *dk, bf16 *dv, const bf16 *q, const bf16 *k, const 
 	int cw = threadIdx.x / WG, kt = first + cw;
 	int warp = threadIdx.x % WG / WARP, g = lane / 4, t = lane % 4, r0 = warp * 16;
 	uint32_t sK = s0 + cw * 2 * TB, sV = sK + TB;
-	load_tile_sw<D>(sK, k + ib + (long)kt * FT * is, is);
-	load_tile_sw<D>(sV, v + ib + (long)kt * FT * is, is);
-	load_commit();
-	load_wait<0>();
-	asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"); /* K, V are read by wgmma */
-	named_sync(4 + cw, WG);
-	if (cw == 1) /* query tile `first` lies above this warpgroup's diagonal: give it back unread */
-		pp_release(bars + NS * 8, lane);
 	float dK[D / 2], dV[D / 2];
-#pragma unroll
-	for (int i = 0; i < D / 2; i++)
-		dK[i] = dV[i] = 0.f;
+	dkdv_consumer_start<D, NS>(dK, dV, sK, sV, k, v, ib, is, kt, cw, bars, lane);
 	const float *fbase = reinterpret_cast<const float *>(smem + (sQO - (uint32_t)__cvta_generic_to_shared(smem)));
 	for (int qt = kt; qt < nT; qt++) {
 		int n = qt - first, st = n % NS;
@@ -1468,18 +1480,8 @@ flash_wg_bwd_fq_kernel(float *dq_acc, bf16 *dk, bf16 *dv, const bf16 *q, const b
 	int cw = threadIdx.x / WG, kt = first + cw;
 	int warp = threadIdx.x % WG / WARP, g = lane / 4, t = lane % 4, r0 = warp * 16;
 	uint32_t sK = s0 + cw * 2 * TB, sV = sK + TB, myDS = sDS + cw * FT * FT * 2, mystg = stg + cw * FT * SROW;
-	load_tile_sw<D>(sK, k + ib + (long)kt * FT * is, is);
-	load_tile_sw<D>(sV, v + ib + (long)kt * FT * is, is);
-	load_commit();
-	load_wait<0>();
-	asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"); /* K, V are read by wgmma */
-	named_sync(4 + cw, WG);
-	if (cw == 1) /* query tile `first` lies above this warpgroup's diagonal: give it back unread */
-		pp_release(bars + NS * 8, lane);
 	float dK[D / 2], dV[D / 2];
-#pragma unroll
-	for (int i = 0; i < D / 2; i++)
-		dK[i] = dV[i] = 0.f;
+	dkdv_consumer_start<D, NS>(dK, dV, sK, sV, k, v, ib, is, kt, cw, bars, lane);
 	const float *fbase = reinterpret_cast<const float *>(smem + (sQO - (uint32_t)__cvta_generic_to_shared(smem)));
 	for (int qt = kt; qt < nT; qt++) {
 		int n = qt - first, st = n % NS;
