@@ -708,12 +708,16 @@ static int state_row(struct store *st, const char *run_id, sqlite3_int64 *id, ch
 				      ? json_loads((const char *)sqlite3_column_text(q, 3), 0, NULL) : NULL;
 		up = !json_is_object(cfg) && *parent && **parent;
 		sqlite3_reset(q); /* resets_state steps another statement */
-		if (up && resets_state(st, *id, *description))
-			up = 0;
-		if (json_is_object(cfg))
+		int resets = up && resets_state(st, *id, *description);
+		if (json_is_object(cfg)) {
 			config_state(cfg, base);
-		else if (!up)
+		} else if (resets) { /* the state ingest kept for it in memory, rebuilt */
+			static const struct change_list no_changes = CHANGE_LIST_INIT;
+			infer_state_kept(base, *description, &no_changes);
+			up = 0;
+		} else if (!up) {
 			infer_stated(*description, base);
+		}
 		json_decref(cfg);
 	}
 	sqlite3_reset(q);
