@@ -191,8 +191,6 @@ static int parse_impl(struct gpu_options *o, int *graphs, const char *list)
 		else if (!strcmp(w, "unfused_xent")) o->fused_xent = 0;
 		else if (!strcmp(w, "autotune")) o->autotune = 1;
 		else if (!strcmp(w, "graphs")) *graphs = 1;
-		else if (!strcmp(w, "fq4")) /* family 13's early-dQ variant (flash_fq_diagnostic) */
-			flash_fq_diagnostic(4);
 		else if (!strncmp(w, "family", 6) && family_number(w + 6) >= 0)
 			flash_select_kernels(family_number(w + 6)); /* kernels.h's FLASH_* */
 		else {

@@ -456,7 +456,7 @@ static int family_for(void)
 					       "wgmma (sm_90a), forward ping-pong (128-key tiles), dQ warp-specialised without turns, dK/dV warp-specialised",
 					       "wgmma (sm_90a), forward ping-pong (128-key tiles), dQ ping-pong, dK/dV warp-specialised (3 stages)",
 					       "wgmma (sm_90a), forward ping-pong (128-key tiles), dQ warp-specialised (128-key tiles), dK/dV warp-specialised",
-					       "wgmma (sm_90a), forward ping-pong (128-key tiles), fused backward (dQ reduced by non-MMA warps)" };
+					       "wgmma (sm_90a), forward ping-pong (128-key tiles), fused backward (dQ reduced by the bulk copy engine)" };
 		trace_note("flash: %s kernels", names[f]);
 		noted = f;
 	}

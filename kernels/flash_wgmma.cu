@@ -1196,34 +1196,46 @@ flash_wg_dkdv_pp_kernel(bf16 *dk, bf16 *dv, const bf16 *q, const bf16 *k, const 
 	dkdv_store<D>(dk, dv, dK, dV, (long)bh * T * D, ib, is, kt * FT + r0 + g, t, scale);
 }
 
-/* ---- fused backward, dQ reduced off the product path (family 13) --------
+/* ---- fused backward, dQ reduced by the bulk copy engine (family 13) -----
 
    One kernel of 5 products a tile instead of the dQ and dK/dV kernels'
-   7: flash_wg_dkdv_pp_kernel's block (two consumer warpgroups of 64 key
-   rows each, a producer warpgroup copying each query tile's Q, dO, lse2
-   and dsum into NS stages), and in each iteration a consumer also
-   computes its part of the query tile's dQ, dQ_c = dS_c K_c (64 query
-   rows x D over its 64 key rows): it stores dS^T (bf16, the values its
-   dK product uses) in shared memory, and one wgmma with both operands
-   MN-major reads that and its K tile. The 64 x D fp32 partial goes to a
-   staging tile in shared memory (rows padded by 16 bytes: the float2
-   stores of a warp's 8 rows land in distinct banks), and the consumer
-   goes on to the next query tile. The producer warpgroup, after issuing
-   the copies of query tile qt, adds the two consumers' staged partials
-   of tile qt - 1 and issues the sum into an fp32 (B,H,T,D) accumulator by
-   red.global.add.v4.f32 (so 128 key rows a reduction: 2.28 GB a layer
-   at the model's shape, the same L2 reduction count as cuDNN's bprop;
-   hidden, 40 us a layer exposed; docs/performance.md, rounds 9 and 10).
-   Measured 2% slower a step than family 12: the dQ work itself (dS^T
-   store and barrier, the fifth product, the staging stores) costs the
-   consumers ~990 us a layer. Round 4's fused kernel lost
-   because its product warpgroups issued the reductions themselves.
-   Staging tiles: one a consumer, handed over by mbarriers (full: the
-   consumer's 128 threads; empty: the producer's 128; the consumer
-   waits for it only before its staging stores, so the reduction of one
-   tile runs under the next tile's products). dsum comes from a kernel
-   before, dq (scale * accumulator, bf16) from one after, and a memset
-   leaves the accumulator zero again. */
+   7: flash_wg_dkdv_pp_kernel's block, unchanged (two consumer warpgroups
+   of 64 key rows each, accumulating dK and dV in registers; a producer
+   warpgroup copying each query tile's Q, dO, lse2 and dsum into NS
+   stages: dkdv_produce itself), and in each iteration the query tile's
+   dQ = dS K over the block's 128 key rows, split by columns: consumer c
+   computes columns 64c.. (at D = 128; at D = 64 consumer 0 all of them).
+   Each consumer stores its dS^T (bf16, the values of its dK product) in
+   shared memory, both meet at a barrier, and each reads both dS^T tiles
+   and both K tiles (8 wgmma of k16, both operands MN-major). Its 64 x 64
+   fp32 result goes to a 16 KB staging tile in the accumulator's fragment
+   order (below), and one thread of the consumer hands the tile to the
+   bulk copy engine: cp.reduce.async.bulk .add.f32 into dq_acc. No
+   partials to add (the columns are disjoint), no handshake with the
+   producer, one instruction a tile: round 10's design (the producer
+   warpgroup adding the two consumers' row partials and issuing
+   red.global.add) kept its reductions hidden but cost the consumers
+   ~605 us a layer around them (docs/performance.md, round 10). The
+   staging tile is reused a tile later: its issuing thread waits for the
+   engine to have read it (cp.async.bulk.wait_group.read) before the next
+   tile's barrier, which every thread of the consumer passes before its
+   staging stores. dS^T tiles alternate between two pairs, so a consumer
+   overwrites a pair only after both have passed the barrier of the tile
+   after the one that read it.
+
+   dq_acc layout: 16 KB blocks, one a (bh, query tile, 64-column block),
+   in that order (the same total as (B,H,T,D)), each holding the
+   accumulator fragments as a warpgroup owns them: float4 j * 128 + x of
+   a block is thread x's d[4j..4j+3], that is rows 16w + g (d[4j],
+   d[4j+1]) and 16w + g + 8 (d[4j+2], d[4j+3]) at columns 8j + 2t, +1
+   (wgmma.cuh; w = x / 32, g = x % 32 / 4, t = x % 4). So the staging
+   stores are 16 bytes a thread, 512 contiguous bytes a warp (no bank
+   conflicts), and the convert kernel after the fused one puts the rows
+   back in order through shared memory. dsum comes from a kernel before;
+   a memset after the convert leaves the accumulator zero again. */
+
+#define FQ_BOTH 6                          /* named barrier of the two consumers' 256 threads */
+#define FQ_BLOCK (FT * 64)                 /* fp32 elements of a dq_acc block (16 KB) */
 
 /* A 64 x 64 accumulator (rows r0 + g, + 8 of a warpgroup's 64; columns
  * 8j + 2t, + 1) as bf16 into a swizzled 64 x 64 tile, rows first: the 32
@@ -1242,200 +1254,120 @@ __device__ __forceinline__ void store_acc_tile(uint32_t tile, const float *d, in
 		}
 }
 
-__device__ __forceinline__ float4 lds_f4(uint32_t a)
+/* [g] += [s] for bytes bytes of fp32, by the bulk copy engine, in this
+ * thread's bulk group. */
+__device__ __forceinline__ void bulk_reduce_add(float *g, uint32_t s, int bytes)
 {
-	float4 v;
-	asm volatile("ld.shared.v4.f32 {%0, %1, %2, %3}, [%4];\n"
-		     : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
-		     : "r"(a)
-		     : "memory");
-	return v;
-}
-
-__device__ __forceinline__ void red_add_f4(float *p, float4 v)
-{
-	asm volatile("red.global.add.v4.f32 [%0], {%1, %2, %3, %4};\n" ::"l"(p), "f"(v.x), "f"(v.y), "f"(v.z),
-		     "f"(v.w)
+	asm volatile("cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32 [%0], [%1], %2;\n"
+		     "cp.async.bulk.commit_group;\n" ::"l"(g),
+		     "r"(s), "r"(bytes)
 		     : "memory");
 }
 
-/* [g] += [s] for bytes bytes, fp32, by the bulk copy engine (its
- * reads of s complete on this thread's bulk group). */
-__device__ __forceinline__ void bulk_reduce_row(float *g, uint32_t s, int bytes)
+/* Wait until at most N of this thread's bulk groups still read their
+ * shared source (N = -1: until they have completed, writes included). */
+template <int N> __device__ __forceinline__ void bulk_wait(void)
 {
-	asm volatile("cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32 [%0], [%1], %2;\n" ::"l"(g), "r"(s),
-		     "r"(bytes)
-		     : "memory");
+	if constexpr (N < 0)
+		asm volatile("cp.async.bulk.wait_group 0;\n" ::: "memory");
+	else
+		asm volatile("cp.async.bulk.wait_group.read %0;\n" ::"n"(N) : "memory");
 }
 
-/* The reducing threads (i = 0..95): for each query tile of the block,
- * wait for the staged partials (consumer 1 has none for the first tile,
- * which lies above its diagonal), add them and issue the sum into acc
- * (this head's (T, D) rows), then give the staging tiles back. Each warp
- * takes whole 16-byte chunks of consecutive columns: 512 contiguous bytes
- * a warp instruction at D = 128. */
+/* Consumer cw's 64 dQ columns of query tile qt from the dS^T pair ds
+ * (both consumers', 8 KB apart) and both K tiles (from sK0, 2 TB
+ * apart): staged in fragment order and handed to the bulk copy engine
+ * (by thread 0 of the consumer, after the warpgroup's stores). */
 template <int D, int DIAG>
-__device__ __forceinline__ void fq_reduce_tile(float *acc, uint32_t stg, uint32_t sbars, int first, int qt, int i)
+__device__ __forceinline__ void fq_dq_tile(float *dst, uint32_t ds, uint32_t sK0, uint32_t stg, int cw)
 {
-	constexpr int SROW = D * 4 + 16, CH = D / 4; /* 16-byte chunks a row */
-	int n = qt - first, two = n > 0;
-	mbar_wait(sbars, n & 1);
-	if (two)
-		mbar_wait(sbars + 8, (n - 1) & 1);
-	float *dst = acc + (long)qt * FT * D;
-	if constexpr (DIAG == 3) { /* each staged row by the copy engine, the two consumers' apart */
-		if (i < FT) {
-			bulk_reduce_row(dst + i * D, stg + i * SROW, D * 4);
-			if (two)
-				bulk_reduce_row(dst + i * D, stg + FT * SROW + i * SROW, D * 4);
-			asm volatile("cp.async.bulk.commit_group;\n"
-				     "cp.async.bulk.wait_group.read 0;\n" ::: "memory"); /* the rows are read */
-		}
-	} else {
-#pragma unroll 1 /* the producer warpgroup has 24 registers a thread */
-		for (int x = i; x < FT * CH; x += WG) {
-			int r = x / CH, c = x % CH;
-			uint32_t a = stg + r * SROW + c * 16;
-			float4 v = lds_f4(a);
-			if (two) {
-				float4 w = lds_f4(a + FT * SROW);
-				v.x += w.x; v.y += w.y; v.z += w.z; v.w += w.w;
-			}
-			if constexpr (DIAG == 1) { /* timing only: the sums kept, not issued */
-				if (v.x == 12345.f)
-					red_add_f4(dst + r * D + c * 4, v);
-			} else {
-				red_add_f4(dst + r * D + c * 4, v);
-			}
-		}
-	}
-	mbar_arrive(sbars + 16);
-	if (two)
-		mbar_arrive(sbars + 24);
+	constexpr int TB = FT * D * 2;
+	float dq[32];
+	wg_fence();
+#pragma unroll
+	for (int src = 0; src < 2; src++)
+#pragma unroll
+		for (int kk = 0; kk < 4; kk++)
+			wg_ss_n64_t<1, 1>(dq, desc_mn<64>(ds + src * FT * FT * 2, kk),
+					  desc_mn<64>(sK0 + src * 2 * TB + cw * FT * 128, kk), src + kk > 0);
+	wg_commit();
+	wg_wait<0>();
+	wg_hold<32>(dq);
+	int x = threadIdx.x % WG;
+#pragma unroll
+	for (int j = 0; j < 8; j++)
+		asm volatile("st.shared.v4.f32 [%0], {%1, %2, %3, %4};\n" ::"r"(stg + (j * WG + x) * 16),
+			     "f"(dq[4 * j]), "f"(dq[4 * j + 1]), "f"(dq[4 * j + 2]), "f"(dq[4 * j + 3])
+			     : "memory");
+	asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"); /* read next by the copy engine */
+	named_sync(4 + cw, WG);
+	if (x == 0 && DIAG != 1) /* 1, timing only: the staged tile dropped */
+		bulk_reduce_add(dst, stg, FQ_BLOCK * 4);
 }
 
-/* The producer warpgroup, all four warps in each role in turn: copy query
- * tile qt's Q, dO, lse2 and dsum into its stage (cp.async: issued, not
- * waited for), then add and issue the staged partials of tile qt - 1.
- * One warp alone could not copy fast enough (call 2: the kernel without
- * any dQ work took ~2040 us against the dK/dV kernel's 1151, with one
- * copying warp); the copies in flight overlap the reduction. No
- * deadlock: copying tile qt waits for the consumers to finish tile
- * qt - 2 (its stage), whose staging stores waited for the reduction of
- * qt - 3, issued in the iteration before. */
-template <int D, int NS, int DIAG>
-__device__ __forceinline__ void fq_produce_reduce(uint32_t sQO, uint32_t bars, const bf16 *qg, const bf16 *dO,
-						  const float *lse2, const float *dsum, int is, int C, int first,
-						  int nT, float *acc, uint32_t stg, uint32_t sbars)
+/* The consumers' meeting point of a query tile: both dS^T tiles stored,
+ * and this consumer's staging tile read by the copy engine (only its
+ * issuing thread has bulk groups to wait for; every thread passes the
+ * barrier after it), then this consumer's dQ columns (at D = 64 consumer
+ * 0 has them all). */
+template <int D, int DIAG>
+__device__ __forceinline__ void fq_meet(float *dst, uint32_t ds, uint32_t sK0, uint32_t stg, int cw)
 {
-	constexpr int TB = FT * D * 2, STAGE = 2 * TB + 1024;
-	int i = threadIdx.x - 2 * WG;
-	for (int qt = first; qt <= nT; qt++) {
-		if (qt < nT) {
-			int n = qt - first, st = n % NS;
-			uint32_t buf = sQO + st * STAGE;
-			mbar_wait(bars + (NS + st) * 8, ((n / NS) & 1) ^ 1);
-			load_tile_sw<D>(buf, qg + (long)qt * FT * is, is);
-			load_tile_sw<D>(buf + TB, dO + (long)qt * FT * C, C);
-			load_row_f32(buf + 2 * TB, lse2 + (long)qt * FT, 2 * WG);
-			load_row_f32(buf + 2 * TB + FT * 4, dsum + (long)qt * FT, 2 * WG + 16);
-			mbar_arrive_on_copies(bars + st * 8);
-		}
-		if (DIAG != 2 && qt > first)
-			fq_reduce_tile<D, DIAG>(acc, stg, sbars, first, qt - 1, i);
+	if constexpr (DIAG != 2) {
+		bulk_wait<0>();
+		named_sync(FQ_BOTH, 2 * WG);
 	}
-	load_wait<0>();
+	if constexpr (DIAG == 0 || DIAG == 1) /* 2 and 3, timing only: no dQ product */
+		if (D == 128 || cw == 0)
+			fq_dq_tile<D, DIAG>(dst, ds, sK0, stg, cw);
 }
 
-/* dkdv_tile and, from the same dS^T, this consumer's part of the query
- * tile's dQ, staged in shared memory for the reducing warps. u: this
- * consumer's count of query tiles so far (the staging tile's parity). */
+/* One query tile of a consumer at or below its diagonal: dkdv_tile with
+ * its dS^T stored for both consumers' dQ products, the dK product
+ * running while the consumers meet. stage_empty: the stage's barrier,
+ * given back once dK and dV have read it. */
 template <int D, int DIAG>
 __device__ __forceinline__ void fq_tile(float *dK, float *dV, uint32_t sK, uint32_t sV, uint32_t sQ, uint32_t sO,
 					const float *sL, const float *sD, bool diag, float sl2, int r0, int g, int t,
-					int cw, uint32_t sDS, uint32_t stg, uint32_t full, uint32_t empty, int u,
+					int cw, uint32_t sK0, uint32_t ds, uint32_t stg, float *dst,
 					uint32_t stage_empty, int lane)
 {
-	constexpr int SROW = D * 4 + 16;
-	int j0 = r0 + g;
 	float dp[32];
 	uint32_t da[4][4];
-	dv_and_ds_tile<D>(dp, da, dV, sK, sV, sQ, sO, sL, sD, diag, sl2, j0, t);
-	if constexpr (DIAG == 2) { /* timing only: dK, dV alone */
-		wg_fence();
-		acc_times_tile_wg<D>(dK, da, sQ);
-		wg_wait<0>();
-		wg_hold<D / 2>(dV);
-		wg_hold<D / 2>(dK);
-		pp_release(stage_empty, lane);
-		return;
-	}
-	store_acc_tile(sDS, dp, r0, g, t); /* dS^T, rows j: the previous tile's dQ product is done */
-	asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"); /* read by wgmma next */
-	named_sync(4 + cw, WG);                                        /* every warp's rows are in */
+	dv_and_ds_tile<D>(dp, da, dV, sK, sV, sQ, sO, sL, sD, diag, sl2, r0 + g, t);
+	store_acc_tile(ds + cw * FT * FT * 2, dp, r0, g, t);           /* dS^T, rows j */
+	asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"); /* read by wgmma */
 	wg_fence();
 	acc_times_tile_wg<D>(dK, da, sQ); /* dK += dS^T Q */
-	if constexpr (DIAG == 4) { /* dQ issued under dK: only dV (pa) waited for */
-		wg_wait<1>();
-		wg_hold<D / 2>(dV);
-	} else {
-		wg_wait<0>(); /* dV, dK: pa and da are free */
-		wg_hold<D / 2>(dV);
-		wg_hold<D / 2>(dK);
-		pp_release(stage_empty, lane); /* Q, dO, lse2, dsum of this stage are read */
+	if constexpr (DIAG != 2) {
+		bulk_wait<0>();
+		named_sync(FQ_BOTH, 2 * WG);
 	}
-	/* dQ_c = dS K in 64-column halves, issued together as two groups
-	 * once dK and dV are done (the whole 64 x 128 issued while dK ran
-	 * left ptxas too few registers and it serialised every product,
-	 * C7512). A = dS^T read MN-major, B = column block ch of K, MN-major.
-	 * Half ch goes to rows r0 + g (+ 8), columns 64 ch + 8 j + 2t of the
-	 * staging tile, half 0 while half 1 still runs. The staging tile's
-	 * wait comes only now, so the reduction of the previous tile runs
-	 * under this tile's products (waited for at the tile's start, call 1
-	 * measured them serialised). */
-	uint32_t a = stg + j0 * SROW + 8 * t;
-	if constexpr (DIAG == 6) { /* timing only: no dQ product, no staging stores */
-		mbar_wait(empty, (u & 1) ^ 1);
-		mbar_arrive(full);
-		return;
-	}
-	float dq[D / 64][32];
-	wg_fence();
+	wg_wait<0>(); /* dV, dK */
+	wg_hold<D / 2>(dV);
+	wg_hold<D / 2>(dK);
+	pp_release(stage_empty, lane); /* Q, dO, lse2, dsum of this stage are read */
+	if constexpr (DIAG == 0 || DIAG == 1)
+		if (D == 128 || cw == 0)
+			fq_dq_tile<D, DIAG>(dst, ds, sK0, stg, cw);
+}
+
+/* Consumer 1 on the block's first query tile, which lies above its keys:
+ * no dK or dV, but its dQ columns, from consumer 0's dS^T and a zero
+ * dS^T of its own (so that every dQ product reads both pairs). */
+template <int D, int DIAG>
+__device__ __forceinline__ void fq_first_tile_above(float *dst, uint32_t ds, uint32_t sK0, uint32_t stg, int r0,
+						    int g, int t)
+{
+	float zero[32];
 #pragma unroll
-	for (int ch = 0; ch < D / 64; ch++) {
-#pragma unroll
-		for (int kk = 0; kk < 4; kk++)
-			wg_ss_n64_t<1, 1>(dq[ch], desc_mn<64>(sDS, kk), desc_mn<64>(sK + ch * FT * 128, kk), kk > 0);
-		wg_commit();
-	}
-	if constexpr (D == 128)
-		wg_wait<1>(); /* half 0 (and dK) */
-	else
-		wg_wait<0>();
-	wg_hold<32>(dq[0]);
-	if constexpr (DIAG == 4) {
-		wg_hold<D / 2>(dK);
-		pp_release(stage_empty, lane); /* Q, dO, lse2, dsum of this stage are read */
-	}
-	mbar_wait(empty, (u & 1) ^ 1);
-#pragma unroll
-	for (int ch = 0; ch < D / 64; ch++) {
-		if (ch == 1) {
-			wg_wait<0>();
-			wg_hold<32>(dq[1]);
-		}
-#pragma unroll
-		for (int j = 0; j < 8; j++)
-#pragma unroll
-			for (int h = 0; h < 2; h++)
-				if (DIAG != 5 || dq[ch][j * 4 + 2 * h] == 12345.f) /* 5, timing only: no staging stores */
-					asm volatile("st.shared.v2.f32 [%0], {%1, %2};\n" ::"r"(a + h * 8 * SROW + ch * 256 + j * 32),
-						     "f"(dq[ch][j * 4 + 2 * h]), "f"(dq[ch][j * 4 + 2 * h + 1])
-						     : "memory");
-	}
-	if constexpr (DIAG == 3) /* read by the copy engine (the async proxy) */
+	for (int i = 0; i < 32; i++)
+		zero[i] = 0.f;
+	if constexpr (DIAG != 2) {
+		store_acc_tile(ds + FT * FT * 2, zero, r0, g, t);
 		asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
-	mbar_arrive(full); /* ordinary stores, read by ordinary loads: the arrive releases them */
+	}
+	fq_meet<D, DIAG>(dst, ds, sK0, stg, 1);
 }
 
 template <int D, int NS, int DIAG>
@@ -1444,14 +1376,13 @@ flash_wg_bwd_fq_kernel(float *dq_acc, bf16 *dk, bf16 *dv, const bf16 *q, const b
 		       qkv_layout lay, const bf16 *datt, const float *lse2, const float *dsum, int T, int H,
 		       float sl2, float scale)
 {
-	constexpr int TB = FT * D * 2, STAGE = 2 * TB + 1024, SROW = D * 4 + 16;
+	constexpr int TB = FT * D * 2, STAGE = 2 * TB + 1024, DS = FT * FT * 2;
 	extern __shared__ unsigned char smem[];
-	/* each consumer's K and V; NS stages of Q, dO, lse2, dsum; each
-	 * consumer's dS^T (64 x 64 bf16); each consumer's staging tile (64
-	 * padded rows of D fp32); the 2 NS stage barriers (full, empty); the
-	 * staging barriers (full 0, full 1, empty 0, empty 1) */
-	uint32_t s0 = smem_base_1024(smem), sQO = s0 + 4 * TB, sDS = sQO + NS * STAGE, stg = sDS + 2 * FT * FT * 2,
-		 bars = stg + 2 * FT * SROW, sbars = bars + 2 * NS * 8;
+	/* each consumer's K and V; NS stages of Q, dO, lse2, dsum; two pairs
+	 * of dS^T tiles (64 x 64 bf16, one a consumer); each consumer's
+	 * staging tile (16 KB); the 2 NS stage barriers (full, empty) */
+	uint32_t s0 = smem_base_1024(smem), sQO = s0 + 4 * TB, sDS = sQO + NS * STAGE, stg = sDS + 4 * DS,
+		 bars = stg + 2 * FQ_BLOCK * 4;
 	int nT = T / FT, first = blockIdx.x * 2; /* the longest loops (small key tiles) first */
 	int bh = blockIdx.y, b = bh / H, h = bh % H, C = H * D;
 	int lane = threadIdx.x % WARP;
@@ -1463,34 +1394,34 @@ flash_wg_bwd_fq_kernel(float *dq_acc, bf16 *dk, bf16 *dv, const bf16 *q, const b
 			mbar_init(bars + i * 8, WG); /* full: one arrival a producer thread */
 		for (int i = NS; i < 2 * NS; i++)
 			mbar_init(bars + i * 8, 8); /* empty: one a consumer warp */
-		mbar_init(sbars, WG);               /* staged: every thread of the consumer */
-		mbar_init(sbars + 8, WG);
-		mbar_init(sbars + 16, WG); /* staging free: every producer thread */
-		mbar_init(sbars + 24, WG);
 		asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
 	}
 	__syncthreads(); /* the last block-wide barrier */
 	if (threadIdx.x >= 2 * WG) {
 		asm volatile("setmaxnreg.dec.sync.aligned.u32 24;\n" ::: "memory");
-		fq_produce_reduce<D, NS, DIAG>(sQO, bars, q + ib, dO, lse2 + (long)bh * T, dsum + (long)bh * T, is, C,
-					       first, nT, dq_acc + (long)bh * T * D, stg, sbars);
+		dkdv_produce<D, NS>(sQO, bars, q + ib, dO, lse2 + (long)bh * T, dsum + (long)bh * T, is, C, first,
+				    nT);
 		return;
 	}
 	asm volatile("setmaxnreg.inc.sync.aligned.u32 240;\n" ::: "memory");
 	int cw = threadIdx.x / WG, kt = first + cw;
 	int warp = threadIdx.x % WG / WARP, g = lane / 4, t = lane % 4, r0 = warp * 16;
-	uint32_t sK = s0 + cw * 2 * TB, sV = sK + TB, myDS = sDS + cw * FT * FT * 2, mystg = stg + cw * FT * SROW;
+	uint32_t sK = s0 + cw * 2 * TB, sV = sK + TB, mystg = stg + cw * FQ_BLOCK * 4;
 	float dK[D / 2], dV[D / 2];
 	dkdv_consumer_start<D, NS>(dK, dV, sK, sV, k, v, ib, is, kt, cw, bars, lane);
 	const float *fbase = reinterpret_cast<const float *>(smem + (sQO - (uint32_t)__cvta_generic_to_shared(smem)));
+	float *acc = dq_acc + (long)bh * T * D + cw * FQ_BLOCK; /* this consumer's blocks of query tile 0 */
+	if (cw == 1)
+		fq_first_tile_above<D, DIAG>(acc + (long)first * FT * D, sDS, s0, mystg, r0, g, t);
 	for (int qt = kt; qt < nT; qt++) {
 		int n = qt - first, st = n % NS;
 		uint32_t sQ = sQO + st * STAGE, sO = sQ + TB;
 		const float *sL = fbase + st * (STAGE / 4) + 2 * TB / 4, *sD = sL + FT;
 		pp_acquire(bars + st * 8, (n / NS) & 1);
-		fq_tile<D, DIAG>(dK, dV, sK, sV, sQ, sO, sL, sD, qt == kt, sl2, r0, g, t, cw, myDS, mystg, sbars + cw * 8,
-			   sbars + 16 + cw * 8, qt - kt, bars + (NS + st) * 8, lane);
+		fq_tile<D, DIAG>(dK, dV, sK, sV, sQ, sO, sL, sD, qt == kt, sl2, r0, g, t, cw, s0,
+				 sDS + (n & 1) * 2 * DS, mystg, acc + (long)qt * FT * D, bars + (NS + st) * 8, lane);
 	}
+	bulk_wait<-1>(); /* the last reduction has landed (the staging tile outlives it) */
 	dkdv_store<D>(dk, dv, dK, dV, (long)bh * T * D, ib, is, kt * FT + r0 + g, t, scale);
 }
 
@@ -1520,21 +1451,38 @@ __global__ void flash_wg_dsum_kernel(float *dsum, const bf16 *att, const bf16 *d
 		dsum[row] = acc;
 }
 
-/* dq (B,H,T,D) bf16 = scale * dq_acc: 8 elements a thread. (Zeroing
- * dq_acc here as well, stores interleaved with the loads, ran at 1.3 TB/s
- * under ncu, 492 us a layer; a memset after it does that part.) */
-__global__ void flash_wg_dq_convert_kernel(bf16 *dq, const float *dq_acc, long n8, float scale)
+/* dq (B,H,T,D) bf16 = scale * dq_acc: a block of 128 threads a 16 KB
+ * block of dq_acc (64 rows x 64 columns in the fused kernel's fragment
+ * order). The fragments are read 16 bytes a thread and go as bf16 into a
+ * row-major tile in shared memory (rows padded by 16 bytes: a warp's
+ * 4-byte stores of 8 rows land in 32 distinct banks), whose rows are then
+ * written 16 bytes a thread. (Zeroing dq_acc here as well, stores
+ * interleaved with the loads, ran at 1.3 TB/s under ncu in round 10; a
+ * memset after it does that part.) */
+template <int D>
+__global__ void __launch_bounds__(WG) flash_wg_dq_convert_kernel(bf16 *dq, const float *dq_acc, float scale)
 {
-	long i = blockIdx.x * (long)blockDim.x + threadIdx.x;
-	if (i >= n8)
-		return;
-	const float4 *a = reinterpret_cast<const float4 *>(dq_acc) + 2 * i;
-	float4 x = a[0], y = a[1];
-	__nv_bfloat162 o[4] = { __floats2bfloat162_rn(x.x * scale, x.y * scale),
-				__floats2bfloat162_rn(x.z * scale, x.w * scale),
-				__floats2bfloat162_rn(y.x * scale, y.y * scale),
-				__floats2bfloat162_rn(y.z * scale, y.w * scale) };
-	reinterpret_cast<uint4 *>(dq)[i] = *reinterpret_cast<uint4 *>(o);
+	constexpr int NH = D / 64, ROW = 64 * 2 + 16; /* bytes of a row in shared memory */
+	__shared__ __align__(16) unsigned char tile[FT * ROW];
+	long blk = blockIdx.x;
+	const float4 *a = reinterpret_cast<const float4 *>(dq_acc + blk * FQ_BLOCK);
+	int x = threadIdx.x, r = 16 * (x / WARP) + x % WARP / 4, t = x % 4;
+#pragma unroll
+	for (int j = 0; j < 8; j++) {
+		float4 f = a[j * WG + x];
+		unsigned char *p = tile + r * ROW + (8 * j + 2 * t) * 2;
+		*reinterpret_cast<__nv_bfloat162 *>(p) = __floats2bfloat162_rn(f.x * scale, f.y * scale);
+		*reinterpret_cast<__nv_bfloat162 *>(p + 8 * ROW) = __floats2bfloat162_rn(f.z * scale, f.w * scale);
+	}
+	__syncthreads();
+	long row0 = blk / NH * FT;
+	int col0 = blk % NH * 64;
+#pragma unroll
+	for (int i = x; i < FT * 8; i += WG) { /* 8 chunks of 16 bytes a row */
+		int rr = i / 8, c = i % 8;
+		*reinterpret_cast<uint4 *>(dq + (row0 + rr) * D + col0 + c * 8) =
+			*reinterpret_cast<const uint4 *>(tile + rr * ROW + c * 16);
+	}
 }
 
 /* ---- launchers (called by flash.cu) ------------------------------------ */
@@ -1671,15 +1619,11 @@ static int wg_dkdv_pp_d(bf16 *dk, bf16 *dv, const float *dsum, const bf16 *datt,
 	return 0;
 }
 
-/* flash_fq_diagnostic(N): variants of the fused kernel for the harness:
- * 1 the reductions not issued, 2 no dQ at all (timing only: their dq is
- * wrong); 3 each consumer's staged rows reduced by the bulk copy engine
- * (cp.reduce.async.bulk, 512 bytes a row, the two consumers' partials
- * apart: twice the reduction bytes, no registers or load/store issue in
- * the reducing warps; a correct variant, checked as well); 4 the dQ
- * halves issued while dK runs (correct, checked); timing only again: 5
- * no staging stores, 6 no dQ product either (the dS^T store, barrier and
- * staging handshake kept); 0, the default. */
+/* flash_fq_diagnostic(N): timing-only variants of the fused kernel for
+ * the harness (their dq is wrong): 1 the staged dQ tiles not reduced, 2
+ * no dQ work at all (the dK/dV kernel's loop), 3 the dS^T stores and the
+ * consumers' barrier kept, no dQ product, staging or reduction; 0, the
+ * default. */
 static int fq_diag;
 void flash_fq_diagnostic(int n)
 {
@@ -1694,8 +1638,8 @@ static int launch_fq(float *dq_acc, bf16 *dk, bf16 *dv, const float *dsum, const
 	constexpr int NS = 2;
 	static int ready;
 	/* K, V of both consumers and the NS stages' Q, dO tiles (4 + 2 NS), the
-	 * stages' lse2 and dsum, 2 dS^T tiles, 2 staging tiles, the barriers */
-	size_t bytes = tiles_bytes(4 + 2 * NS, D, NS * 1024 + 2 * FT * FT * 2 + 2 * FT * (D * 4 + 16) + (2 * NS + 4) * 8);
+	 * stages' lse2 and dsum, 4 dS^T tiles, 2 staging tiles, the barriers */
+	size_t bytes = tiles_bytes(4 + 2 * NS, D, NS * 1024 + 4 * FT * FT * 2 + 2 * FQ_BLOCK * 4 + 2 * NS * 8);
 	if (!ready && smem_opt_in(flash_wg_bwd_fq_kernel<D, NS, DIAG>, bytes))
 		return -1;
 	ready = 1;
@@ -1713,23 +1657,20 @@ static int wg_backward_fq_d(bf16 *dq, float *dq_acc, bf16 *dk, bf16 *dv, float *
 			    qkv_layout lay, int B, int T, int H, cudaStream_t s)
 {
 	float scale = 1.f / sqrtf((float)D);
-	long rows = (long)B * H * T, n8 = rows * D / 8;
+	long rows = (long)B * H * T, n = rows * D;
 	trace_kernel("flash_dsum");
 	flash_wg_dsum_kernel<D><<<ceil_div(rows * (D / 8), 256), 256, 0, s>>>(dsum, att, datt, rows, T, H);
 	KERNEL_CHECK();
-	int rc = fq_diag == 6 ? launch_fq<D, 6>(dq_acc, dk, dv, dsum, datt, lse2, q, k, v, lay, B, T, H, s)
-		 : fq_diag == 5 ? launch_fq<D, 5>(dq_acc, dk, dv, dsum, datt, lse2, q, k, v, lay, B, T, H, s)
-		 : fq_diag == 4 ? launch_fq<D, 4>(dq_acc, dk, dv, dsum, datt, lse2, q, k, v, lay, B, T, H, s)
-		 : fq_diag == 3 ? launch_fq<D, 3>(dq_acc, dk, dv, dsum, datt, lse2, q, k, v, lay, B, T, H, s)
-		 : fq_diag == 1 ? launch_fq<D, 1>(dq_acc, dk, dv, dsum, datt, lse2, q, k, v, lay, B, T, H, s)
+	int rc = fq_diag == 3 ? launch_fq<D, 3>(dq_acc, dk, dv, dsum, datt, lse2, q, k, v, lay, B, T, H, s)
 		 : fq_diag == 2 ? launch_fq<D, 2>(dq_acc, dk, dv, dsum, datt, lse2, q, k, v, lay, B, T, H, s)
+		 : fq_diag == 1 ? launch_fq<D, 1>(dq_acc, dk, dv, dsum, datt, lse2, q, k, v, lay, B, T, H, s)
 				: launch_fq<D, 0>(dq_acc, dk, dv, dsum, datt, lse2, q, k, v, lay, B, T, H, s);
 	if (rc)
 		return rc;
 	trace_kernel("flash_dq_convert");
-	flash_wg_dq_convert_kernel<<<ceil_div(n8, 256), 256, 0, s>>>(dq, dq_acc, n8, scale);
+	flash_wg_dq_convert_kernel<D><<<n / FQ_BLOCK, WG, 0, s>>>(dq, dq_acc, scale);
 	KERNEL_CHECK();
-	CUDA_CHECK(cudaMemsetAsync(dq_acc, 0, n8 * 8 * sizeof(float), s)); /* zero again for the next call */
+	CUDA_CHECK(cudaMemsetAsync(dq_acc, 0, n * sizeof(float), s)); /* zero again for the next call */
 	return 0;
 }
 

@@ -140,8 +140,9 @@ int causal_softmax_backward(bf16 *dS_inout_P, const float *dP, long rows, int T,
  * always; att, datt (N,C) bf16 with heads merged (as the naive path's att). forward OVERWRITES att and lse
  * lse2 (B,H,T) fp32, log2 of each row's softmax denominator in the log2
  * domain (scores * scale * log2 e), which backward needs. backward OVERWRITES dq, dk, dv; dsum (B,H,T) fp32
- * scratch (rowsum(dO * O)); dq_acc (B,H,T,D) fp32 scratch of the fused
- * backward (family FLASH_WGMMA_FUSEDQ; flash_backward_accumulates() says
+ * scratch (rowsum(dO * O)); dq_acc, B*H*T*D fp32 of scratch in the fused
+ * kernel's own block layout (flash_wgmma.cu), for the fused backward
+ * (family FLASH_WGMMA_FUSEDQ; flash_backward_accumulates() says
  * whether the family in use needs it), all zero on entry and left all
  * zero; NULL when the family does not need it (the fused family refuses
  * NULL). Head size 64 or 128; T a multiple of 64. */
@@ -170,8 +171,8 @@ int flash_backward_accumulates(void);
  * stages); PPQKV_NT the same with no turns in dQ either, PPQKV3 with 3
  * dK/dV stages, PPQ128KV with dQ on 128-key tiles; FUSEDQ is PPQ128KV's
  * forward with one fused backward kernel (dK, dV and dQ's fp32 sums into
- * dq_acc, reduced by warps that run no products; docs/performance.md,
- * round 10), where T is a multiple of 128. FLASH_WGMMA_PPQ128KV,
+ * dq_acc, reduced by the bulk copy engine; docs/performance.md, rounds
+ * 10 and 11), where T is a multiple of 128. FLASH_WGMMA_PPQ128KV,
  * the fastest measured on the H200 (docs/performance.md, round 6), is the
  * default on a compute capability 9.0 device. flash_select_kernels(F)
  * forces one (the harness checks and times each), -1 goes back to the
