@@ -441,7 +441,7 @@ static int family_for(void)
 			 cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev) == cudaSuccess &&
 			 major == 9 && minor == 0;
 	}
-	int f = selected_family >= 0 ? selected_family : hopper ? FLASH_WGMMA_PPQ128KV : FLASH_MMA_SYNC;
+	int f = selected_family >= 0 ? selected_family : hopper ? FLASH_WGMMA_FUSEDQ : FLASH_MMA_SYNC;
 	static int noted = -1;
 	if (f != noted) {
 		static const char *names[] = { "mma.sync", "wgmma (sm_90a), one warpgroup a block",

@@ -172,9 +172,10 @@ int flash_backward_accumulates(void);
  * dK/dV stages, PPQ128KV with dQ on 128-key tiles; FUSEDQ is PPQ128KV's
  * forward with one fused backward kernel (dK, dV and dQ's fp32 sums into
  * dq_acc, reduced by the bulk copy engine; docs/performance.md, rounds
- * 10 and 11), where T is a multiple of 128. FLASH_WGMMA_PPQ128KV,
- * the fastest measured on the H200 (docs/performance.md, round 6), is the
- * default on a compute capability 9.0 device. flash_select_kernels(F)
+ * 10 and 11), where T is a multiple of 128 (elsewhere PPQ128KV's
+ * backward). FLASH_WGMMA_FUSEDQ, the fastest measured on the H200
+ * (docs/performance.md, round 11; PPQ128KV before it), is the default
+ * on a compute capability 9.0 device. flash_select_kernels(F)
  * forces one (the harness checks and times each), -1 goes back to the
  * default. flash_wgmma_* are flash.cu's calls into the second file (shape
  * already checked; the backward computes dsum itself; its mode is

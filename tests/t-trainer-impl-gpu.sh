@@ -9,7 +9,9 @@
 #            GEMMs, no graph; auto recorded as what ran
 #   gpu-2.x  impl.attention=flash: flash kernels instead of the softmax and
 #            batched GEMMs, less memory (no T x T buffers), same losses;
-#            q, k, v read where the QKV projection wrote them (packed rotary)
+#            q, k, v read where the QKV projection wrote them (packed rotary);
+#            the fused backward on compute capability 9.0, the dQ and dK/dV
+#            pair at seq 64 (its fallback) and on other GPUs
 #   gpu-3.x  impl.fused_adamw=false: moments/apply kernels, same losses
 #   gpu-4.x  impl.fused_xent=false: softcap/softmax/loss/grad kernels
 #   gpu-5.x  impl.cuda_graphs=true: step 2 captured, 19 graph launches,
@@ -72,8 +74,20 @@ echo "# default: peak_vram_mb $(mem base), $(grep -c 'trace: kernel' base.err) k
 
 run flash impl.attention=flash
 expect_eq gpu-2.1 "flash exits 0" 0 $?
-expect_eq gpu-2.2 "flash kernels ran, the naive softmax did not" "1 1 1 0" \
-	"$(count flash flash_forward | awk '{print ($1 > 0)}') $(count flash flash_backward_dkdv | awk '{print ($1 > 0)}') $(count flash flash_backward_dq | awk '{print ($1 > 0)}') $(count flash causal_softmax_forward)"
+# on an H100/H200 (compute capability 9.0) the default flash family's
+# backward is one fused kernel where T is a multiple of 128 (seq 128 here)
+# and the dQ and dK/dV pair elsewhere (seq 64, gpu-2.6); other GPUs run
+# the mma.sync pair at any T
+hopper=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n 1 | tr -d ' ')
+pair="$(count flash flash_backward_dkdv | awk '{print ($1 > 0)}') $(count flash flash_backward_dq | awk '{print ($1 > 0)}')"
+fused="$(count flash flash_dsum | awk '{print ($1 > 0)}') $(count flash flash_backward_fused | awk '{print ($1 > 0)}') $(count flash flash_dq_convert | awk '{print ($1 > 0)}')"
+if [ "$hopper" = "9.0" ]; then
+	expect_eq gpu-2.2 "flash kernels ran (the fused backward on compute capability 9.0), the naive softmax did not" \
+		"1 1 1 1 0 0 0" "$(count flash flash_forward | awk '{print ($1 > 0)}') $fused $pair $(count flash causal_softmax_forward)"
+else
+	expect_eq gpu-2.2 "flash kernels ran (the dQ and dK/dV pair), the naive softmax did not" "1 1 1 0" \
+		"$(count flash flash_forward | awk '{print ($1 > 0)}') $pair $(count flash causal_softmax_forward)"
+fi
 same_losses gpu-2.3 flash
 echo "# flash: peak_vram_mb $(mem flash) vs naive $(mem base)"
 expect_eq gpu-2.4 "flash needs less memory (no T x T buffers)" 1 \
@@ -86,6 +100,11 @@ expect_eq gpu-2.5 "flash: packed rotary fwd/bwd and no head-split copy; naive: t
 # shellcheck disable=SC2086
 "$TRAINER" $G train.steps=1 --record auto.jsonl >/dev/null 2>&1
 expect_match gpu-2.5 "auto resolves to flash at head size 64, recorded so" "$(cat auto.jsonl)" '"impl.attention":"flash"'
+# T = 64, not a multiple of 128: the fused backward's fallback, the pair
+run flash64 impl.attention=flash model.seq_len=64
+rc=$?
+expect_eq gpu-2.6 "flash at seq 64: the dQ and dK/dV pair, no fused backward" "0 1 1 0" \
+	"$rc $(count flash64 flash_backward_dkdv | awk '{print ($1 > 0)}') $(count flash64 flash_backward_dq | awk '{print ($1 > 0)}') $(count flash64 flash_backward_fused)"
 
 run unfused_adamw impl.attention=naive impl.fused_adamw=false
 expect_eq gpu-3.1 "unfused AdamW: moments and apply kernels, no fused one" "1 1 0" \
