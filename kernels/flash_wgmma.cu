@@ -1274,6 +1274,17 @@ template <int N> __device__ __forceinline__ void bulk_wait(void)
 		asm volatile("cp.async.bulk.wait_group.read %0;\n" ::"n"(N) : "memory");
 }
 
+/* This consumer's dS^T (rows j) into its tile of the pair, made visible
+ * to the wgmma that read it after the consumers' barrier. Issued after
+ * the dK product (which takes dS^T from registers), so the stores and the
+ * proxy fence run under it: stored before it (variant 4, round 11's first
+ * order) they cost ~170 us a layer. */
+__device__ __forceinline__ void fq_store_ds(uint32_t tile, const float *dp, int r0, int g, int t)
+{
+	store_acc_tile(tile, dp, r0, g, t);
+	asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+}
+
 /* Consumer cw's 64 dQ columns of query tile qt from the dS^T pair ds
  * (both consumers', 8 KB apart) and both K tiles (from sK0, 2 TB
  * apart): staged in fragment order and handed to the bulk copy engine
@@ -1317,7 +1328,7 @@ __device__ __forceinline__ void fq_meet(float *dst, uint32_t ds, uint32_t sK0, u
 		bulk_wait<0>();
 		named_sync(FQ_BOTH, 2 * WG);
 	}
-	if constexpr (DIAG == 0 || DIAG == 1) /* 2 and 3, timing only: no dQ product */
+	if constexpr (DIAG != 2 && DIAG != 3) /* 2 and 3, timing only: no dQ product */
 		if (D == 128 || cw == 0)
 			fq_dq_tile<D, DIAG>(dst, ds, sK0, stg, cw);
 }
@@ -1335,10 +1346,12 @@ __device__ __forceinline__ void fq_tile(float *dK, float *dV, uint32_t sK, uint3
 	float dp[32];
 	uint32_t da[4][4];
 	dv_and_ds_tile<D>(dp, da, dV, sK, sV, sQ, sO, sL, sD, diag, sl2, r0 + g, t);
-	store_acc_tile(ds + cw * FT * FT * 2, dp, r0, g, t);           /* dS^T, rows j */
-	asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"); /* read by wgmma */
+	if constexpr (DIAG == 4)
+		fq_store_ds(ds + cw * FT * FT * 2, dp, r0, g, t);
 	wg_fence();
 	acc_times_tile_wg<D>(dK, da, sQ); /* dK += dS^T Q */
+	if constexpr (DIAG != 2 && DIAG != 4)
+		fq_store_ds(ds + cw * FT * FT * 2, dp, r0, g, t); /* under the dK product */
 	if constexpr (DIAG != 2) {
 		bulk_wait<0>();
 		named_sync(FQ_BOTH, 2 * WG);
@@ -1347,7 +1360,7 @@ __device__ __forceinline__ void fq_tile(float *dK, float *dV, uint32_t sK, uint3
 	wg_hold<D / 2>(dV);
 	wg_hold<D / 2>(dK);
 	pp_release(stage_empty, lane); /* Q, dO, lse2, dsum of this stage are read */
-	if constexpr (DIAG == 0 || DIAG == 1)
+	if constexpr (DIAG != 2 && DIAG != 3)
 		if (D == 128 || cw == 0)
 			fq_dq_tile<D, DIAG>(dst, ds, sK0, stg, cw);
 }
@@ -1363,10 +1376,8 @@ __device__ __forceinline__ void fq_first_tile_above(float *dst, uint32_t ds, uin
 #pragma unroll
 	for (int i = 0; i < 32; i++)
 		zero[i] = 0.f;
-	if constexpr (DIAG != 2) {
-		store_acc_tile(ds + FT * FT * 2, zero, r0, g, t);
-		asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
-	}
+	if constexpr (DIAG != 2)
+		fq_store_ds(ds + FT * FT * 2, zero, r0, g, t);
 	fq_meet<D, DIAG>(dst, ds, sK0, stg, 1);
 }
 
@@ -1622,8 +1633,9 @@ static int wg_dkdv_pp_d(bf16 *dk, bf16 *dv, const float *dsum, const bf16 *datt,
 /* flash_fq_diagnostic(N): timing-only variants of the fused kernel for
  * the harness (their dq is wrong): 1 the staged dQ tiles not reduced, 2
  * no dQ work at all (the dK/dV kernel's loop), 3 the dS^T stores and the
- * consumers' barrier kept, no dQ product, staging or reduction; 0, the
- * default. */
+ * consumers' barrier kept, no dQ product, staging or reduction; and one
+ * correct variant, checked too: 4 the dS^T stores before the dK product
+ * is issued; 0, the default. */
 static int fq_diag;
 void flash_fq_diagnostic(int n)
 {
@@ -1661,7 +1673,8 @@ static int wg_backward_fq_d(bf16 *dq, float *dq_acc, bf16 *dk, bf16 *dv, float *
 	trace_kernel("flash_dsum");
 	flash_wg_dsum_kernel<D><<<ceil_div(rows * (D / 8), 256), 256, 0, s>>>(dsum, att, datt, rows, T, H);
 	KERNEL_CHECK();
-	int rc = fq_diag == 3 ? launch_fq<D, 3>(dq_acc, dk, dv, dsum, datt, lse2, q, k, v, lay, B, T, H, s)
+	int rc = fq_diag == 4 ? launch_fq<D, 4>(dq_acc, dk, dv, dsum, datt, lse2, q, k, v, lay, B, T, H, s)
+		 : fq_diag == 3 ? launch_fq<D, 3>(dq_acc, dk, dv, dsum, datt, lse2, q, k, v, lay, B, T, H, s)
 		 : fq_diag == 2 ? launch_fq<D, 2>(dq_acc, dk, dv, dsum, datt, lse2, q, k, v, lay, B, T, H, s)
 		 : fq_diag == 1 ? launch_fq<D, 1>(dq_acc, dk, dv, dsum, datt, lse2, q, k, v, lay, B, T, H, s)
 				: launch_fq<D, 0>(dq_acc, dk, dv, dsum, datt, lse2, q, k, v, lay, B, T, H, s);
