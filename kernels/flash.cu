@@ -496,10 +496,12 @@ int flash_attention_forward(bf16 *att, float *lse2, const bf16 *q, const bf16 *k
 		       : forward_d<128>(att, lse2, q, k, v, ld, B, T, H, s);
 }
 
-/* Whether the backward of the family in use sums dQ into dq_acc. */
-int flash_backward_accumulates(void)
+/* Whether the backward of the family in use sums dQ into dq_acc at
+ * sequence length T (the fused kernel takes 128 rows a block; elsewhere
+ * its family falls back to the dQ and dK/dV pair). */
+int flash_backward_accumulates(int T)
 {
-	return family_for() == FLASH_WGMMA_FUSEDQ;
+	return family_for() == FLASH_WGMMA_FUSEDQ && T % (2 * FLASH_TILE) == 0;
 }
 
 int flash_attention_backward(bf16 *dq, bf16 *dk, bf16 *dv, float *dsum, float *dq_acc, const bf16 *att,
@@ -509,7 +511,7 @@ int flash_attention_backward(bf16 *dq, bf16 *dk, bf16 *dv, float *dsum, float *d
 	if (!flash_shape_ok(T, D, H, ld))
 		return -1;
 	int f = family_for();
-	if (f == FLASH_WGMMA_FUSEDQ && T % (2 * FLASH_TILE) == 0) {
+	if (flash_backward_accumulates(T)) {
 		if (!dq_acc) {
 			fprintf(stderr, "%s:%d: flash: the fused backward (family %d) needs the dq_acc scratch; "
 				"the caller passed none\n", __FILE__, __LINE__, f);

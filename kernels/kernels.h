@@ -142,8 +142,8 @@ int causal_softmax_backward(bf16 *dS_inout_P, const float *dP, long rows, int T,
  * domain (scores * scale * log2 e), which backward needs. backward OVERWRITES dq, dk, dv; dsum (B,H,T) fp32
  * scratch (rowsum(dO * O)); dq_acc, B*H*T*D fp32 of scratch in the fused
  * kernel's own block layout (flash_wgmma.cu), for the fused backward
- * (family FLASH_WGMMA_FUSEDQ; flash_backward_accumulates() says
- * whether the family in use needs it), all zero on entry and left all
+ * (family FLASH_WGMMA_FUSEDQ; flash_backward_accumulates(T) says
+ * whether the family in use needs it at sequence length T), all zero on entry and left all
  * zero; NULL when the family does not need it (the fused family refuses
  * NULL). Head size 64 or 128; T a multiple of 64. */
 #define FLASH_TILE 64
@@ -156,7 +156,7 @@ int flash_attention_forward(bf16 *att, float *lse2, const bf16 *q, const bf16 *k
 int flash_attention_backward(bf16 *dq, bf16 *dk, bf16 *dv, float *dsum, float *dq_acc, const bf16 *att,
 			     const bf16 *datt, const float *lse2, const bf16 *q, const bf16 *k,
 			     const bf16 *v, int ld, int B, int T, int H, int D, cudaStream_t s);
-int flash_backward_accumulates(void);
+int flash_backward_accumulates(int T);
 /* Kernel families that compute the same function: mma.sync (flash.cu,
  * any build) and Hopper's wgmma (flash_wgmma.cu, sm_90a) with one
  * warpgroup a block (narrow), two where T is a multiple of 128 (wide), or

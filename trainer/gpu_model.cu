@@ -133,8 +133,8 @@ static int alloc_all(struct gpu_model *gm)
 	if (!gm->opt.fused_xent && ALLOC(gm->xent_scratch, 2 * N * d->V))
 		return -1;
 	/* the fused flash backward's fp32 dQ sums, zero between calls (one
-	 * buffer for all layers); only for the family that uses it */
-	if (gm->opt.flash && flash_backward_accumulates()) {
+	 * buffer for all layers); only where the family in use takes them */
+	if (gm->opt.flash && flash_backward_accumulates(d->T)) {
 		if (ALLOC(gm->dq_acc, N * C))
 			return -1;
 		CUDA_CHECK(cudaMemset(gm->dq_acc, 0, N * C * sizeof(float)));
