@@ -29,7 +29,7 @@
 #   compile_clocks  torch.compile's bench (50 steps) with the same sampling
 #   ab       bin/*.before (the committed build) and bin/*.eager (round 7
 #            without the lazy rescale) against bin/*, interleaved
-#   families two flash kernel families of this build (FAMILIES="12 11"),
+#   families two flash kernel families of this build (FAMILIES="13 12"),
 #            interleaved, at both shapes, and their harness times
 #   sass     instruction counts of the flash kernels, both builds
 #   bench    bench_kernels_model bench at both shapes, each IMPL in $IMPLS
@@ -199,10 +199,10 @@ for part in $(echo "$PARTS" | tr ',' ' '); do
 		done
 		;;
 	families)
-		# two flash kernel families of one build (FAMILIES, default "12 11":
-		# the default and its 3-stage dK/dV neighbour), interleaved, at both
-		# shapes; then the harness's forward and fwd+bwd times of each
-		fams=${FAMILIES:-12 11}
+		# two flash kernel families of one build (FAMILIES, default "13 12":
+		# the default and the one before it), interleaved, at both shapes;
+		# then the harness's forward and fwd+bwd times of each
+		fams=${FAMILIES:-13 12}
 		for pass in 1 2; do
 			for f in $fams; do
 				"$BIN/bench_kernels_model" bench 8 512 4 adamw 20 "flash,family$f"
