@@ -14,7 +14,8 @@
  *                         runner in bench/torch/): tokens/s, MFU, memory.
  *                         IMPL words: flash recompute unfused_adamw
  *                         unfused_xent autotune graphs, familyN (the flash
- *                         kernel family N of kernels.h, FLASH_*).
+ *                         kernel family N of kernels.h, FLASH_*), fq5 (the
+ *                         fused backward's variant 5, flash_fq_diagnostic).
  * Tolerances: loss 5e-3 relative; gradients 5e-2 relative L2 per tensor
  * (bf16 operands through every layer); 10-step losses 2e-2 relative. */
 #include "kernels_common.cuh"
@@ -191,6 +192,8 @@ static int parse_impl(struct gpu_options *o, int *graphs, const char *list)
 		else if (!strcmp(w, "unfused_xent")) o->fused_xent = 0;
 		else if (!strcmp(w, "autotune")) o->autotune = 1;
 		else if (!strcmp(w, "graphs")) *graphs = 1;
+		else if (!strcmp(w, "fq5")) /* family 13's variant 5 (flash_fq_diagnostic) */
+			flash_fq_diagnostic(5);
 		else if (!strncmp(w, "family", 6) && family_number(w + 6) >= 0)
 			flash_select_kernels(family_number(w + 6)); /* kernels.h's FLASH_* */
 		else {

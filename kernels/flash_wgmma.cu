@@ -1291,13 +1291,11 @@ __device__ __forceinline__ void fq_store_ds(uint32_t tile, const float *dp, int 
 
 /* Consumer cw's 64 dQ columns of query tile qt from the dS^T pair ds
  * (both consumers', 8 KB apart) and both K tiles (from sK0, 2 TB
- * apart): staged in fragment order and handed to the bulk copy engine
- * (by thread 0 of the consumer, after the warpgroup's stores). */
-template <int D, int DIAG>
-__device__ __forceinline__ void fq_dq_tile(float *dst, uint32_t ds, uint32_t sK0, uint32_t stg, int cw)
+ * apart): issued and committed. */
+template <int D>
+__device__ __forceinline__ void fq_dq_issue(float *dq, uint32_t ds, uint32_t sK0, int cw)
 {
 	constexpr int TB = FT * D * 2;
-	float dq[32];
 	wg_fence();
 #pragma unroll
 	for (int src = 0; src < 2; src++)
@@ -1306,8 +1304,14 @@ __device__ __forceinline__ void fq_dq_tile(float *dst, uint32_t ds, uint32_t sK0
 			wg_ss_n64_t<1, 1>(dq, desc_mn<64>(ds + src * FT * FT * 2, kk),
 					  desc_mn<64>(sK0 + src * 2 * TB + cw * FT * 128, kk), src + kk > 0);
 	wg_commit();
-	wg_wait<0>();
-	wg_hold<32>(dq);
+}
+
+/* The finished dQ columns staged in fragment order and handed to the
+ * bulk copy engine (by thread 0 of the consumer, after the warpgroup's
+ * stores). */
+template <int DIAG>
+__device__ __forceinline__ void fq_dq_stage(float *dst, const float *dq, uint32_t stg, int cw)
+{
 	int x = threadIdx.x % WG;
 #pragma unroll
 	for (int j = 0; j < 8; j++)
@@ -1318,6 +1322,16 @@ __device__ __forceinline__ void fq_dq_tile(float *dst, uint32_t ds, uint32_t sK0
 	named_sync(4 + cw, WG);
 	if (x == 0 && DIAG != 1) /* 1, timing only: the staged tile dropped */
 		bulk_reduce_add(dst, stg, FQ_BLOCK * 4);
+}
+
+template <int D, int DIAG>
+__device__ __forceinline__ void fq_dq_tile(float *dst, uint32_t ds, uint32_t sK0, uint32_t stg, int cw)
+{
+	float dq[32];
+	fq_dq_issue<D>(dq, ds, sK0, cw);
+	wg_wait<0>();
+	wg_hold<32>(dq);
+	fq_dq_stage<DIAG>(dst, dq, stg, cw);
 }
 
 /* The consumers' meeting point of a query tile: both dS^T tiles stored,
@@ -1359,6 +1373,18 @@ __device__ __forceinline__ void fq_tile(float *dK, float *dV, uint32_t sK, uint3
 	if constexpr (DIAG != 2) {
 		bulk_wait<0>();
 		named_sync(FQ_BOTH, 2 * WG);
+	}
+	if constexpr (DIAG == 5 && D == 128) { /* dQ issued behind dK, before dK is waited for */
+		float dq[32];
+		fq_dq_issue<D>(dq, ds, sK0, cw);
+		wg_wait<1>(); /* dV, dK */
+		wg_hold<D / 2>(dV);
+		wg_hold<D / 2>(dK);
+		pp_release(stage_empty, lane);
+		wg_wait<0>();
+		wg_hold<32>(dq);
+		fq_dq_stage<DIAG>(dst, dq, stg, cw);
+		return;
 	}
 	wg_wait<0>(); /* dV, dK */
 	wg_hold<D / 2>(dV);
@@ -1638,8 +1664,9 @@ static int wg_dkdv_pp_d(bf16 *dk, bf16 *dv, const float *dsum, const bf16 *datt,
  * the harness (their dq is wrong): 1 the staged dQ tiles not reduced, 2
  * no dQ work at all (the dK/dV kernel's loop), 3 the dS^T stores and the
  * consumers' barrier kept, no dQ product, staging or reduction; and one
- * correct variant, checked too: 4 the dS^T stores before the dK product
- * is issued; 0, the default. */
+ * correct variants, checked too: 4 the dS^T stores before the dK product
+ * is issued, 5 the dQ product issued before dK is waited for (at head
+ * size 128; the default elsewhere); 0, the default. */
 static int fq_diag;
 void flash_fq_diagnostic(int n)
 {
@@ -1677,7 +1704,8 @@ static int wg_backward_fq_d(bf16 *dq, float *dq_acc, bf16 *dk, bf16 *dv, float *
 	trace_kernel("flash_dsum");
 	flash_wg_dsum_kernel<D><<<ceil_div(rows * (D / 8), 256), 256, 0, s>>>(dsum, att, datt, rows, T, H);
 	KERNEL_CHECK();
-	int rc = fq_diag == 4 ? launch_fq<D, 4>(dq_acc, dk, dv, dsum, datt, lse2, q, k, v, lay, B, T, H, s)
+	int rc = fq_diag == 5 ? launch_fq<D, 5>(dq_acc, dk, dv, dsum, datt, lse2, q, k, v, lay, B, T, H, s)
+		 : fq_diag == 4 ? launch_fq<D, 4>(dq_acc, dk, dv, dsum, datt, lse2, q, k, v, lay, B, T, H, s)
 		 : fq_diag == 3 ? launch_fq<D, 3>(dq_acc, dk, dv, dsum, datt, lse2, q, k, v, lay, B, T, H, s)
 		 : fq_diag == 2 ? launch_fq<D, 2>(dq_acc, dk, dv, dsum, datt, lse2, q, k, v, lay, B, T, H, s)
 		 : fq_diag == 1 ? launch_fq<D, 1>(dq_acc, dk, dv, dsum, datt, lse2, q, k, v, lay, B, T, H, s)
