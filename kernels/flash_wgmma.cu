@@ -1337,15 +1337,20 @@ __device__ __forceinline__ void fq_dq_tile(float *dst, uint32_t ds, uint32_t sK0
 /* The consumers' meeting point of a query tile: both dS^T tiles stored,
  * and this consumer's staging tile read by the copy engine (only its
  * issuing thread has bulk groups to wait for; every thread passes the
- * barrier after it), then this consumer's dQ columns (at D = 64 consumer
- * 0 has them all). */
-template <int D, int DIAG>
-__device__ __forceinline__ void fq_meet(float *dst, uint32_t ds, uint32_t sK0, uint32_t stg, int cw)
+ * barrier after it). */
+template <int DIAG> __device__ __forceinline__ void fq_meet(void)
 {
 	if constexpr (DIAG != 2) {
 		bulk_wait<0>();
 		named_sync(FQ_BOTH, 2 * WG);
 	}
+}
+
+/* This consumer's dQ columns of the tile, where it has some (at D = 64
+ * consumer 0 has them all). */
+template <int D, int DIAG>
+__device__ __forceinline__ void fq_dq(float *dst, uint32_t ds, uint32_t sK0, uint32_t stg, int cw)
+{
 	if constexpr (DIAG != 2 && DIAG != 3) /* 2 and 3, timing only: no dQ product */
 		if (D == 128 || cw == 0)
 			fq_dq_tile<D, DIAG>(dst, ds, sK0, stg, cw);
@@ -1370,10 +1375,7 @@ __device__ __forceinline__ void fq_tile(float *dK, float *dV, uint32_t sK, uint3
 	acc_times_tile_wg<D>(dK, da, sQ); /* dK += dS^T Q */
 	if constexpr (DIAG != 2 && DIAG != 4)
 		fq_store_ds(ds + cw * FT * FT * 2, dp, r0, g, t); /* under the dK product */
-	if constexpr (DIAG != 2) {
-		bulk_wait<0>();
-		named_sync(FQ_BOTH, 2 * WG);
-	}
+	fq_meet<DIAG>();
 	if constexpr (DIAG == 5 && D == 128) { /* dQ issued behind dK, before dK is waited for */
 		float dq[32];
 		fq_dq_issue<D>(dq, ds, sK0, cw);
@@ -1390,9 +1392,7 @@ __device__ __forceinline__ void fq_tile(float *dK, float *dV, uint32_t sK, uint3
 	wg_hold<D / 2>(dV);
 	wg_hold<D / 2>(dK);
 	pp_release(stage_empty, lane); /* Q, dO, lse2, dsum of this stage are read */
-	if constexpr (DIAG != 2 && DIAG != 3)
-		if (D == 128 || cw == 0)
-			fq_dq_tile<D, DIAG>(dst, ds, sK0, stg, cw);
+	fq_dq<D, DIAG>(dst, ds, sK0, stg, cw);
 }
 
 /* Consumer 1 on the block's first query tile, which lies above its keys:
@@ -1408,7 +1408,8 @@ __device__ __forceinline__ void fq_first_tile_above(float *dst, uint32_t ds, uin
 		zero[i] = 0.f;
 	if constexpr (DIAG != 2)
 		fq_store_ds(ds + FT * FT * 2, zero, r0, g, t);
-	fq_meet<D, DIAG>(dst, ds, sK0, stg, 1);
+	fq_meet<DIAG>();
+	fq_dq<D, DIAG>(dst, ds, sK0, stg, 1);
 }
 
 template <int D, int NS, int DIAG>
