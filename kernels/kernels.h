@@ -190,7 +190,7 @@ int flash_wgmma_forward(bf16 *att, float *lse2, const bf16 *q, const bf16 *k, co
 int flash_wgmma_backward(bf16 *dq, bf16 *dk, bf16 *dv, float *dsum, const bf16 *att, const bf16 *datt,
 			 const float *lse2, const bf16 *q, const bf16 *k, const bf16 *v, int ld, int B, int T,
 			 int H, int D, int mode, cudaStream_t s);
-void flash_fq_diagnostic(int n); /* the harness's timing-only variants of family 13 (flash_wgmma.cu) */
+void flash_fq_diagnostic(int n); /* the harness's variants of family 13 (flash_wgmma.cu) */
 int flash_wgmma_backward_fused(bf16 *dq, float *dq_acc, bf16 *dk, bf16 *dv, float *dsum, const bf16 *att,
 			       const bf16 *datt, const float *lse2, const bf16 *q, const bf16 *k, const bf16 *v,
 			       int ld, int B, int T, int H, int D, cudaStream_t s);

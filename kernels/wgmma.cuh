@@ -48,17 +48,27 @@ template <int NR> __device__ __forceinline__ void wg_hold(float *d)
 		asm volatile("" : "+f"(d[i])::"memory");
 }
 
-/* d (64 x 64) = (acc ? d : 0) + A B; A and B K-major in shared memory. */
-__device__ __forceinline__ void wg_ss_n64(float *d, uint64_t da, uint64_t db, int acc)
+/* d (64 x 64) = (acc ? d : 0) + A B, both in shared memory; A (B)
+ * MN-major when TA (TB) is set, else K-major. The fused backward's
+ * dQ += dS K reads both MN-major: its dS^T tile and the K tile, stored
+ * rows first. */
+template <int TA, int TB>
+__device__ __forceinline__ void wg_ss_n64_t(float *d, uint64_t da, uint64_t db, int acc)
 {
 	asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n"
 		     "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 "
-		     "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, %32, %33, p, 1, 1, 0, 0;\n}\n"
+		     "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, %32, %33, p, 1, 1, %35, %36;\n}\n"
 		     : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
 		       "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
 		       "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
 		       "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
-		     : "l"(da), "l"(db), "r"(acc));
+		     : "l"(da), "l"(db), "r"(acc), "n"(TA), "n"(TB));
+}
+
+/* d (64 x 64) = (acc ? d : 0) + A B; A and B K-major in shared memory. */
+__device__ __forceinline__ void wg_ss_n64(float *d, uint64_t da, uint64_t db, int acc)
+{
+	wg_ss_n64_t<0, 0>(d, da, db, acc);
 }
 
 /* d (64 x 128) = (acc ? d : 0) + A B; A and B K-major in shared memory. */
@@ -76,22 +86,6 @@ __device__ __forceinline__ void wg_ss_n128(float *d, uint64_t da, uint64_t db, i
 		       "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
 		       "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
 		     : "l"(da), "l"(db), "r"(acc));
-}
-
-/* d (64 x 64) = (acc ? d : 0) + A B, both in shared memory, either
- * MN-major when TA (TB) is set: the fused backward's dQ += dS K reads
- * its dS^T tile and the K tile stored rows first. */
-template <int TA, int TB>
-__device__ __forceinline__ void wg_ss_n64_t(float *d, uint64_t da, uint64_t db, int acc)
-{
-	asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n"
-		     "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 "
-		     "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, %32, %33, p, 1, 1, %35, %36;\n}\n"
-		     : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
-		       "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
-		       "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
-		       "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
-		     : "l"(da), "l"(db), "r"(acc), "n"(TA), "n"(TB));
 }
 
 /* d (64 x 64) = (acc ? d : 0) + A B; A from registers, B in shared
