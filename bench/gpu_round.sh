@@ -33,6 +33,8 @@
 #            interleaved, at both shapes, and their harness times
 #   sass     instruction counts of the flash kernels, both builds
 #   bench    bench_kernels_model bench at both shapes, each IMPL in $IMPLS
+#   gemm     bench_kernels gemm time: the own GEMM (gemm_wgmma.cu) checked
+#            against the CPU and timed against cuBLASLt (+ relu2.cu)
 set -u
 PARTS=${1:?parts}
 DIR=${2:-.gpu/r7}
@@ -70,6 +72,10 @@ command -v nsys >/dev/null && echo "nsys: $(command -v nsys)" || echo "nsys: not
 for part in $(echo "$PARTS" | tr ',' ' '); do
 	echo "=== $part $(date -u +%T)"
 	case $part in
+	gemm)
+		"$BIN/bench_kernels" gemm time >"$OUT/gemm.log" 2>&1 || rc=1
+		grep -v '^#' "$OUT/gemm.log" | tail -n 40
+		;;
 	checks)
 		"$BIN/bench_kernels" flash >"$OUT/flash_checks.log" 2>&1 || rc=1
 		tail -n 3 "$OUT/flash_checks.log"

@@ -735,6 +735,113 @@ static void check_matmul(mm_ctx *m)
 	CU(cudaFree(X)); CU(cudaFree(Wt)); CU(cudaFree(Y)); CU(cudaFree(DW));
 }
 
+/* ---- our own Hopper GEMM (gemm_wgmma.cu) -------------------------------------------------------- */
+
+/* B^T of a (K, N) row-major matrix: (N, K), the layout matmul_forward takes. */
+static std::vector<float> transpose(const std::vector<float> &b, int K, int N)
+{
+	std::vector<float> t((size_t)N * K);
+	for (int k = 0; k < K; k++)
+		for (int n = 0; n < N; n++)
+			t[(size_t)n * K + k] = b[(size_t)k * N + n];
+	return t;
+}
+
+/* One shape, both layouts of B, every epilogue, against the CPU product of
+ * the same bf16-rounded operands. K = 320 is 5 slices of 64 through 3
+ * stages: every stage is refilled, the barriers' parity flips. */
+static void check_gemm_shape(int M, int N, int K)
+{
+	char shape[64];
+	snprintf(shape, sizeof shape, "%dx%d, K=%d", M, N, K);
+	std::vector<float> a = randn((size_t)M * K), w = randn((size_t)N * K, 0.05), h = randn((size_t)M * N);
+	std::vector<float> ref((size_t)M * N), sref((size_t)M * N), dref((size_t)M * N, 0.f);
+	matmul_forward(ref.data(), a.data(), w.data(), M, K, N);
+	relu2_forward(sref.data(), ref.data(), ref.size());
+	relu2_backward(dref.data(), ref.data(), h.data(), ref.size()); /* (A B) * 2 relu(h) */
+	bf16 *dA = dup(to_bf16(a)), *dW = dup(to_bf16(w)), *dWt = dup(to_bf16(transpose(w, N, K)));
+	bf16 *dH = dup(to_bf16(h)), *o0 = dpoison<bf16>(ref.size()), *o1 = dpoison<bf16>(ref.size());
+	for (int tb = 1; tb >= 0; tb--) {
+		/* tb = 1: W as stored (N, K); tb = 0: its transpose, (K, N) */
+		const bf16 *B = tb ? dW : dWt;
+		std::string lay = tb ? "x W^T" : "x W";
+		OK(gemm_wgmma(o0, NULL, NULL, dA, B, tb, M, N, K, GEMM_STORE, 0));
+		add(("gemm_wgmma " + lay).c_str(), shape, rel_err(down_bf16(o0, ref.size()), ref), 1e-2, 0, 0, 0);
+		CU(cudaMemset(o0, 0xff, ref.size() * sizeof(bf16)));
+		OK(gemm_wgmma(o0, o1, NULL, dA, B, tb, M, N, K, GEMM_RELU2, 0));
+		add(("gemm_wgmma " + lay + " relu2: H").c_str(), shape, rel_err(down_bf16(o0, ref.size()), ref), 1e-2,
+		    0, 0, 0);
+		add(("gemm_wgmma " + lay + " relu2: relu(H)^2").c_str(), shape,
+		    rel_err(down_bf16(o1, ref.size()), sref), 1e-2, 0, 0, 0);
+		CU(cudaMemset(o0, 0xff, ref.size() * sizeof(bf16)));
+		OK(gemm_wgmma(o0, NULL, dH, dA, B, tb, M, N, K, GEMM_DRELU2, 0));
+		add(("gemm_wgmma " + lay + " drelu2").c_str(), shape, rel_err(down_bf16(o0, ref.size()), dref), 1e-2,
+		    0, 0, 0);
+	}
+	CU(cudaFree(dA)); CU(cudaFree(dW)); CU(cudaFree(dWt)); CU(cudaFree(dH)); CU(cudaFree(o0)); CU(cudaFree(o1));
+}
+
+/* The two MLP products at a model's shape, ours against cuBLASLt and
+ * cuBLASLt + relu2.cu, and ours against cuBLASLt's result at that size. */
+static void time_gemm_shape(mm_ctx *m, long M, int C, int F)
+{
+	char shape[64];
+	snprintf(shape, sizeof shape, "%ldx%d -> %d", M, C, F);
+	double flop = 2.0 * M * C * F / 1e9;
+	bf16 *X = dup(to_bf16(randn((size_t)M * C))), *Wfc = dup(to_bf16(randn((size_t)F * C, 0.05)));
+	bf16 *Wp = dup(to_bf16(randn((size_t)C * F, 0.05))), *H = dpoison<bf16>((size_t)M * F);
+	bf16 *S = dpoison<bf16>((size_t)M * F), *R = dpoison<bf16>((size_t)M * F);
+	/* fc forward: H = X Wfc^T (tb = 1), then relu^2 */
+	OK(mm(m, R, 0, X, 0, Wfc, 1, M, F, C, 1.f, 0.f, 0));
+	OK(gemm_wgmma(H, NULL, NULL, X, Wfc, 1, M, F, C, GEMM_STORE, 0));
+	std::vector<float> r = down_bf16(R, (size_t)M * F), o = down_bf16(H, (size_t)M * F);
+	add("gemm_wgmma x W^T against cuBLASLt", shape, rel_err(o, r), 1e-2, 0, 0, 0);
+	double ms = time_ms([&] { OK(mm(m, H, 0, X, 0, Wfc, 1, M, F, C, 1.f, 0.f, 0)); });
+	add("fc fwd: cuBLASLt", shape, 0, 1, ms, 0, flop);
+	ms = time_ms([&] { OK(gemm_wgmma(H, NULL, NULL, X, Wfc, 1, M, F, C, GEMM_STORE, 0)); });
+	add("fc fwd: gemm_wgmma", shape, 0, 1, ms, 0, flop);
+	ms = time_ms([&] {
+		OK(mm(m, H, 0, X, 0, Wfc, 1, M, F, C, 1.f, 0.f, 0));
+		OK(relu2_forward(S, H, M * F, 0));
+	});
+	add("fc fwd + relu2: cuBLASLt, relu2_forward", shape, 0, 1, ms, 0, flop);
+	ms = time_ms([&] { OK(gemm_wgmma(H, S, NULL, X, Wfc, 1, M, F, C, GEMM_RELU2, 0)); });
+	add("fc fwd + relu2: gemm_wgmma relu2 epilogue", shape, 0, 1, ms, 0, flop);
+	/* projection's input gradient: dA = dY Wproj (tb = 0), then * 2 relu(H) */
+	OK(mm(m, R, 0, X, 0, Wp, 0, M, F, C, 1.f, 0.f, 0));
+	OK(gemm_wgmma(S, NULL, NULL, X, Wp, 0, M, F, C, GEMM_STORE, 0));
+	r = down_bf16(R, (size_t)M * F);
+	o = down_bf16(S, (size_t)M * F);
+	add("gemm_wgmma x W against cuBLASLt", shape, rel_err(o, r), 1e-2, 0, 0, 0);
+	ms = time_ms([&] { OK(mm(m, S, 0, X, 0, Wp, 0, M, F, C, 1.f, 0.f, 0)); });
+	add("proj dX: cuBLASLt", shape, 0, 1, ms, 0, flop);
+	ms = time_ms([&] { OK(gemm_wgmma(S, NULL, NULL, X, Wp, 0, M, F, C, GEMM_STORE, 0)); });
+	add("proj dX: gemm_wgmma", shape, 0, 1, ms, 0, flop);
+	ms = time_ms([&] {
+		OK(mm(m, S, 0, X, 0, Wp, 0, M, F, C, 1.f, 0.f, 0));
+		OK(relu2_backward(S, S, H, M * F, 0));
+	});
+	add("proj dX + relu2 bwd: cuBLASLt, relu2_backward", shape, 0, 1, ms, 0, flop);
+	ms = time_ms([&] { OK(gemm_wgmma(S, NULL, H, X, Wp, 0, M, F, C, GEMM_DRELU2, 0)); });
+	add("proj dX + relu2 bwd: gemm_wgmma drelu2 epilogue", shape, 0, 1, ms, 0, flop);
+	CU(cudaFree(X)); CU(cudaFree(Wfc)); CU(cudaFree(Wp)); CU(cudaFree(H)); CU(cudaFree(S)); CU(cudaFree(R));
+}
+
+static void gemm_checks(mm_ctx *m, int timed)
+{
+	if (!gemm_wgmma_supported(128, 128, 64)) {
+		fprintf(stderr, "# gemm_wgmma: not this device (compute capability 9.0 only): skipped\n");
+		return;
+	}
+	check_gemm_shape(256, 384, 320);
+	check_gemm_shape(512, 2048, 512);
+	check_gemm_shape(384, 768, 768);
+	if (!timed)
+		return;
+	time_gemm_shape(m, TN, TC, TF);
+	time_gemm_shape(m, TN, 768, 3072);
+}
+
 /* every flash kernel family (or those named in only, ",N,M,"): mma.sync,
  * wgmma with one or two warpgroups a block, forward two and backward one,
  * the warp-specialised ping-pong forward (64-key tiles in 2 or 3 stages,
@@ -782,8 +889,9 @@ static void flash_families(cublasHandle_t h, int timed, const char *only)
 	flash_family_atomic = 0;
 }
 
-/* bench_kernels: every check and timing; bench_kernels flash [time
- * [N,M,...]]: the flash and rotary checks alone (small shapes: fast enough
+/* bench_kernels: every check and timing; bench_kernels gemm [time]: the
+ * own GEMM's checks (with time: its timings against cuBLASLt at both
+ * benchmark shapes); bench_kernels flash [time [N,M,...]]: the flash and rotary checks alone (small shapes: fast enough
  * for compute-sanitizer), with the flash timings at the default shape;
  * N,M,...: of those flash kernel families only (kernels.h's FLASH_*). */
 int main(int argc, char **argv)
@@ -792,6 +900,16 @@ int main(int argc, char **argv)
 	cublasHandle_t h;
 	OK(mm_init(&m));
 	DIE_IF(cublasCreate(&h) != CUBLAS_STATUS_SUCCESS, "cublasCreate failed");
+	if (argc >= 2 && argc <= 3 && !strcmp(argv[1], "gemm")) {
+		int timed = argc == 3 && !strcmp(argv[2], "time");
+		if (timed)
+			ceil_ = measure_ceilings(&m);
+		gemm_checks(&m, timed);
+		print_table();
+		cublasDestroy(h);
+		mm_release(&m);
+		return failures ? 1 : 0;
+	}
 	if (argc >= 2 && argc <= 4 && !strcmp(argv[1], "flash")) {
 		int timed = argc >= 3 && !strcmp(argv[2], "time");
 		/* a third word N,M,...: only those families (",N,M,..," to match whole numbers) */
@@ -809,6 +927,7 @@ int main(int argc, char **argv)
 	}
 	ceil_ = measure_ceilings(&m);
 	check_matmul(&m);
+	gemm_checks(&m, 1);
 	check_embedding();
 	time_embedding();
 	check_rmsnorm();

@@ -49,9 +49,11 @@ $(BUILD)/obj/%.o: %.cu
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCC_FLAGS) -DRL_HAVE_CUDA -c $< -o $@
 
-# The wgmma flash kernels exist for sm_90a only (arch-specific Hopper
-# instructions: no portable PTX to embed); flash.cu calls them on a
-# compute capability 9.0 device alone.
-$(BUILD)/obj/kernels/flash_wgmma.o: NVCC_ARCH := -gencode arch=compute_90a,code=sm_90a
-$(BUILD)/obj/kernels/flash_wgmma.o: NVCC_FLAGS := -O3 -std=c++17 $(NVCC_ARCH) -Ikernels -Itrainer -Icommon -MMD -MP
+# The wgmma kernels (flash attention, the MLP's GEMMs) exist for sm_90a
+# only (arch-specific Hopper instructions: no portable PTX to embed);
+# flash.cu and gemm_wgmma.cu's launcher run them on a compute capability
+# 9.0 device alone.
+SM90A_OBJ := $(BUILD)/obj/kernels/flash_wgmma.o $(BUILD)/obj/kernels/gemm_wgmma.o
+$(SM90A_OBJ): NVCC_ARCH := -gencode arch=compute_90a,code=sm_90a
+$(SM90A_OBJ): NVCC_FLAGS := -O3 -std=c++17 $(NVCC_ARCH) -Ikernels -Itrainer -Icommon -MMD -MP
 endif

@@ -200,6 +200,20 @@ int flash_wgmma_backward_fused(bf16 *dq, float *dq_acc, bf16 *dk, bf16 *dv, floa
 int relu2_forward(bf16 *a, const bf16 *u, long n, cudaStream_t s);
 int relu2_backward(bf16 *du, const bf16 *da, const bf16 *u, long n, cudaStream_t s);
 
+/* ---- gemm_wgmma.cu: our own Hopper GEMM, relu^2 in its epilogues --------
+ * out0 (M,N) = A (M,K) · op(B), B stored (N,K) when tb (y = x W^T), else
+ * (K,N); bf16 in and out, fp32 accumulation. The epilogue:
+ *   GEMM_STORE   out0 = the product;
+ *   GEMM_RELU2   out0 = the product H, out1 = relu(H)^2 (the MLP forward);
+ *   GEMM_DRELU2  out0 = the product * 2 relu(aux), aux (M,N) = H (the
+ *                MLP's dH from dA = dY Wproj).
+ * Runs where gemm_wgmma_supported: a compute capability 9.0 device, M and
+ * N multiples of 128, K of 64; elsewhere gemm_wgmma returns -1 and says so. */
+enum gemm_epilogue { GEMM_STORE, GEMM_RELU2, GEMM_DRELU2 };
+int gemm_wgmma_supported(int M, int N, int K);
+int gemm_wgmma(bf16 *out0, bf16 *out1, const bf16 *aux, const bf16 *A, const bf16 *B, int tb, int M, int N,
+	       int K, int epilogue, cudaStream_t s);
+
 /* ---- crossentropy.cu: soft-cap + cross-entropy (+ gradient) -------------
  * z = c tanh(logit/c) (c = softcap, 0 = off); loss[n] = logsumexp(z) - z[t].
  * When dlogits is not NULL it gets grad_scale * dloss/dlogit (bf16,
