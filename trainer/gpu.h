@@ -26,6 +26,10 @@ int gpu_probe(struct gpu_probe *out, char *why, size_t n);
  * seq_len); otherwise -1 with the reason in why. Pure arithmetic on the
  * config: no GPU needed. */
 int gpu_flash_supported(const struct config *c, char *why, size_t n);
+/* 0 when impl.relu2=epilogue can run: this machine's GPU has compute
+ * capability 9.0 (kernels/gemm_wgmma.cu is sm_90a code) and the MLP's
+ * shapes fit its tiles; else -1 with why. */
+int gpu_relu2_epilogue_supported(const struct config *c, char *why, size_t n);
 
 /* Run the training loop of run.h on the GPU: the same model, data order,
  * schedule and stopping rules as cpu_train(), filling run->metrics and, on

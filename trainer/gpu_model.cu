@@ -38,6 +38,7 @@ void gpu_options_from_config(struct gpu_options *o, const struct config *c)
 	o->fused_adamw = c->fused_adamw;
 	o->fused_xent = c->fused_xent;
 	o->autotune = !strcmp(c->compile_mode, "autotune");
+	o->relu2_epilogue = !strcmp(c->relu2, "epilogue");
 }
 
 /* ---- allocation ---------------------------------------------------------- */
@@ -305,6 +306,30 @@ static int attention_fwd(struct gpu_model *gm, int l, int B)
 				 d->NH, d->HS, gm->stream);
 }
 
+/* fc = ln2 Wfc^T and act = relu^2(fc): one GEMM of ours with relu^2 in
+ * its epilogue (impl.relu2=epilogue, where the shape fits it), else
+ * cuBLASLt and relu2.cu. */
+static int mlp_fc_forward(struct gpu_model *gm, struct gpu_layer *L, const bf16 *wfc, int N)
+{
+	int C = gm->d.C, F = gm->d.F;
+	if (gm->opt.relu2_epilogue && gemm_wgmma_supported(N, F, C))
+		return gemm_wgmma(L->fc, L->act, NULL, L->ln2, wfc, 1, N, F, C, GEMM_RELU2, gm->stream);
+	return mm(&gm->mm, L->fc, 0, L->ln2, 0, wfc, 1, N, F, C, 1.f, 0.f, gm->stream) ||
+	       relu2_forward(L->act, L->fc, (long)N * F, gm->stream);
+}
+
+/* dfc = d loss / d fc from dy (d loss / d MLP output): (dy Wproj) *
+ * 2 relu(fc), the product and the gradient of relu^2 in one GEMM of ours
+ * (impl.relu2=epilogue), else cuBLASLt and relu2.cu. */
+static int mlp_proj_dx(struct gpu_model *gm, struct gpu_layer *L, const bf16 *dy, const bf16 *wproj, int N)
+{
+	int C = gm->d.C, F = gm->d.F;
+	if (gm->opt.relu2_epilogue && gemm_wgmma_supported(N, F, C))
+		return gemm_wgmma(gm->dfc, NULL, L->fc, dy, wproj, 0, N, F, C, GEMM_DRELU2, gm->stream);
+	return mm(&gm->mm, gm->dfc, 0, dy, 0, wproj, 0, N, F, C, 1.f, 0.f, gm->stream) ||
+	       relu2_backward(gm->dfc, gm->dfc, L->fc, (long)N * F, gm->stream);
+}
+
 /* x holds the residual stream; y_add the previous block's output, added
  * to x inside the first norm (NULL for layer 0). Leaves the MLP output in
  * gm->y for the next norm to add. save: keep the block's input (x after
@@ -324,8 +349,7 @@ static int block_forward(struct gpu_model *gm, int l, int B, float *x, const bf1
 	return attention_fwd(gm, l, B) ||
 	       mm(m, gm->y, 0, L->att, 0, W(gm, l, LP_WO), 1, N, C, C, 1.f, 0.f, s) ||
 	       rmsnorm_forward(L->ln2, L->rstd2, x, gm->y, N, C, RMS_EPS, s) ||
-	       mm(m, L->fc, 0, L->ln2, 0, W(gm, l, LP_WFC), 1, N, d->F, C, 1.f, 0.f, s) ||
-	       relu2_forward(L->act, L->fc, (long)N * d->F, s) ||
+	       mlp_fc_forward(gm, L, W(gm, l, LP_WFC), N) ||
 	       mm(m, gm->y, 0, L->act, 0, W(gm, l, LP_WPROJ), 1, N, C, d->F, 1.f, 0.f, s);
 }
 
@@ -405,9 +429,8 @@ static int block_backward(struct gpu_model *gm, int l, int B)
 	cudaStream_t s = gm->stream;
 	mm_ctx *m = &gm->mm;
 	/* MLP: out = x_mid + relu2(ln2 Wfc^T) Wproj^T */
-	if (mm(m, gm->dfc, 0, gm->dx_bf16, 0, W(gm, l, LP_WPROJ), 0, N, F, C, 1.f, 0.f, s) ||
+	if (mlp_proj_dx(gm, L, gm->dx_bf16, W(gm, l, LP_WPROJ), N) ||
 	    mm(m, DW(gm, l, LP_WPROJ), 1, gm->dx_bf16, 1, L->act, 0, C, F, N, 1.f, 1.f, s) ||
-	    relu2_backward(gm->dfc, gm->dfc, L->fc, (long)N * F, s) ||
 	    mm(m, gm->dh, 0, gm->dfc, 0, W(gm, l, LP_WFC), 0, N, C, F, 1.f, 0.f, s) ||
 	    mm(m, DW(gm, l, LP_WFC), 1, gm->dfc, 1, L->ln2, 0, F, C, N, 1.f, 1.f, s) ||
 	    rmsnorm_backward(gm->dx, gm->dx_bf16, gm->dh, L->ln2, L->rstd2, N, C, 1, s))

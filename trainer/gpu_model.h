@@ -24,10 +24,12 @@ struct gpu_options {
 	int fused_adamw;  /* impl.fused_adamw */
 	int fused_xent;   /* impl.fused_xent */
 	int autotune;     /* impl.compile_mode=autotune */
+	int relu2_epilogue; /* impl.relu2=epilogue: relu^2 in our own GEMM's epilogues (gemm_wgmma.cu) */
 };
 /* The options of a resolved config (impl.* after impl_resolve). */
 void gpu_options_from_config(struct gpu_options *o, const struct config *c);
-/* The defaults: fused kernels, naive attention, no recompute. */
+/* The defaults: fused kernels, naive attention, no recompute, cuBLASLt
+ * GEMMs with relu2.cu between them (impl.relu2=kernel). */
 void gpu_options_default(struct gpu_options *o, int muon);
 
 struct gpu_layer {

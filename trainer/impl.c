@@ -37,6 +37,9 @@ static const struct impl_row impl_rows[] = {
 	{ "impl.fused_xent", "true", IMPL_CPU | IMPL_CUDA, NULL, NULL },
 	{ "impl.fused_xent", "false", IMPL_CUDA, NULL,
 	  "the CPU path has one cross-entropy, soft-cap and softmax in one pass per row (fused)" },
+	{ "impl.relu2", "kernel", IMPL_CPU | IMPL_CUDA, NULL, NULL },
+	{ "impl.relu2", "epilogue", IMPL_CUDA, gpu_relu2_epilogue_supported,
+	  "the CPU path computes relu^2 in a loop of its own between its matmuls, with no GEMM epilogues" },
 	{ "impl.cuda_graphs", "false", IMPL_CPU | IMPL_CUDA, NULL, NULL },
 	{ "impl.cuda_graphs", "true", IMPL_CUDA, NULL, "CUDA graphs exist on the CUDA path only" },
 	{ "impl.threads", "0", IMPL_CPU | IMPL_CUDA, NULL, NULL },
@@ -127,6 +130,10 @@ void impl_resolve(struct config *c, const char *device)
 		set_value(c, "impl.attention",
 			  dev == IMPL_CUDA && find_row("impl.attention", "flash", dev) &&
 			  gpu_flash_supported(c, why, sizeof(why)) == 0 ? "flash" : "naive");
+	/* relu2=epilogue is not the default yet: round 12's first GEMM ran at
+	 * 306 TFLOP/s against cuBLASLt's 676 (docs/performance.md) */
+	if (!strcmp(c->relu2, "auto"))
+		set_value(c, "impl.relu2", "kernel");
 }
 
 int impl_check(const struct config *c, const char *device, char *why, size_t n, char *hint, size_t hn)
