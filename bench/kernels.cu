@@ -748,7 +748,7 @@ static std::vector<float> transpose(const std::vector<float> &b, int K, int N)
 }
 
 /* One shape, both layouts of B, every epilogue, against the CPU product of
- * the same bf16-rounded operands. K = 320 is 5 slices of 64 through 3
+ * the same bf16-rounded operands. K = 320 is 5 slices of 64 through 4
  * stages: every stage is refilled, the barriers' parity flips. */
 static void check_gemm_shape(int M, int N, int K)
 {
@@ -829,13 +829,14 @@ static void time_gemm_shape(mm_ctx *m, long M, int C, int F)
 
 static void gemm_checks(mm_ctx *m, int timed)
 {
-	if (!gemm_wgmma_supported(128, 128, 64)) {
+	if (!gemm_wgmma_supported(128, 256, 64)) {
 		fprintf(stderr, "# gemm_wgmma: not this device (compute capability 9.0 only): skipped\n");
 		return;
 	}
-	check_gemm_shape(256, 384, 320);
+	check_gemm_shape(256, 512, 320);
 	check_gemm_shape(512, 2048, 512);
 	check_gemm_shape(384, 768, 768);
+	check_gemm_shape(4096, 2048, 320); /* 256 tiles: blocks walk several, stages wrap across tiles */
 	if (!timed)
 		return;
 	time_gemm_shape(m, TN, TC, TF);

@@ -7,13 +7,15 @@
  *                         Then the same loss and gradient check for each
  *                         impl.* variant of the GPU path (flash attention,
  *                         recompute, unfused cross-entropy, autotuned
- *                         GEMMs) and the 10-step check with unfused AdamW.
+ *                         GEMMs, relu^2 in our GEMM's epilogues on an
+ *                         H100/H200) and the 10-step check with unfused AdamW.
  *   kernels_model bench DEPTH DIM HEADS OPTIMIZER STEPS [IMPL,...]
  *                         training throughput at seq 2048, batch 64 (one
  *                         optimiser step per micro-batch, like the PyTorch
  *                         runner in bench/torch/): tokens/s, MFU, memory.
  *                         IMPL words: flash recompute unfused_adamw
- *                         unfused_xent autotune graphs, familyN (the flash
+ *                         unfused_xent autotune graphs relu2_epilogue
+ *                         (impl.relu2=epilogue), familyN (the flash
  *                         kernel family N of kernels.h, FLASH_*), fq5 (the
  *                         fused backward's variant 5, flash_fq_diagnostic).
  * Tolerances: loss 5e-3 relative; gradients 5e-2 relative L2 per tensor
@@ -64,9 +66,9 @@ static void batch(int B, int T, std::vector<int> &in, std::vector<int> &tg)
 static const char *options_label(const struct gpu_options *o)
 {
 	static char buf[128];
-	snprintf(buf, sizeof buf, "%s%s%s%s%s", o->flash ? "flash " : "naive ", o->recompute ? "recompute " : "",
+	snprintf(buf, sizeof buf, "%s%s%s%s%s%s", o->flash ? "flash " : "naive ", o->recompute ? "recompute " : "",
 		 o->fused_adamw ? "" : "unfused_adamw ", o->fused_xent ? "" : "unfused_xent ",
-		 o->autotune ? "autotune" : "heuristic");
+		 o->relu2_epilogue ? "relu2_epilogue " : "", o->autotune ? "autotune" : "heuristic");
 	return buf;
 }
 
@@ -191,6 +193,7 @@ static int parse_impl(struct gpu_options *o, int *graphs, const char *list)
 		else if (!strcmp(w, "unfused_adamw")) o->fused_adamw = 0;
 		else if (!strcmp(w, "unfused_xent")) o->fused_xent = 0;
 		else if (!strcmp(w, "autotune")) o->autotune = 1;
+		else if (!strcmp(w, "relu2_epilogue")) o->relu2_epilogue = 1;
 		else if (!strcmp(w, "graphs")) *graphs = 1;
 		else if (!strcmp(w, "fq5")) /* family 13's variant 5 (flash_fq_diagnostic) */
 			flash_fq_diagnostic(5);
@@ -322,6 +325,11 @@ int main(int argc, char **argv)
 		gpu_options_default(&o, 1);
 		o.autotune = 1;
 		check_gradients(&o);
+		if (gemm_wgmma_supported(128, 256, 64)) { /* impl.relu2=epilogue, on an H100/H200 */
+			gpu_options_default(&o, 1);
+			o.flash = o.relu2_epilogue = 1;
+			check_gradients(&o);
+		}
 		check_steps("muon", 1);
 		check_steps("adamw", 1);
 		check_steps("adamw", 0);

@@ -12,26 +12,35 @@
  * (N x K) row-major (K-major: y = x W^T, tb = 1) or (K x N) row-major
  * (MN-major: y = x W, tb = 0), bf16 operands, fp32 accumulators.
  *
- * A block computes one 128 x 128 tile of out: two consumer warpgroups of
- * 64 rows each (m64n128k16 wgmma, both operands read from shared memory)
- * and one producer warp that copies 64-column slices of A and B (the K
- * dimension) by cp.async into NS stages and signals each on an mbarrier;
- * the consumers give a stage back when their products have read it. Two
- * blocks share an SM (shared memory 97 KB, registers 112 a thread), so
- * one block's epilogue — 128 accumulators a thread become bf16 stores —
- * runs under the other's products: at K = 512 a tile has only 8 slices,
- * and an epilogue in line with them would idle the tensor cores for a
- * quarter of the time. Tiles in the 128-byte swizzle layout of the flash
- * kernels (flash_wgmma.cu), the descriptors of wgmma.cuh. */
+ * Persistent: one block an SM walks 128 x 256 tiles of out, row of tiles
+ * by row (the blocks running at once share A's rows in L2; B, a weight,
+ * stays there). Two consumer warpgroups of 64 rows each (m64n256k16
+ * wgmma, both operands read from shared memory) and a producer warpgroup
+ * that copies 64-column slices of A and B (the K dimension) by cp.async
+ * into NS stages, signals each on an mbarrier and runs on into the next
+ * tile while the consumers store this one; the consumers give a stage
+ * back when their products have read it. Why these sizes: round 12's
+ * first version (128 x 128 tiles, two blocks an SM) ran at 306 TFLOP/s,
+ * bound by L2: 64 FLOP per byte copied needs 10 TB/s at cuBLASLt's rate,
+ * 128 x 256 tiles need 7.8. Tiles in the 128-byte swizzle layout of the
+ * flash kernels (flash_wgmma.cu), the descriptors of wgmma.cuh.
+ *
+ * The epilogue rounds the product to bf16 first and works on those
+ * values, as cuBLASLt's bf16 output followed by relu2.cu does: where the
+ * products agree bit for bit (they did in round 12's checks), so do the
+ * fused and unfused paths. Each quad of threads transposes its 4 x 4
+ * words (bf16 pairs) by shuffles so that a thread stores 16 contiguous
+ * bytes: whole 32-byte sectors, where the accumulator layout's 4-byte
+ * pairs left every sector half written per instruction. */
 #include "kernel_util.cuh"
 #include "wgmma.cuh"
 
 #define GM_WG 128             /* threads of a warpgroup */
-#define GM_BM 128             /* rows of a block's tile */
-#define GM_BN 128             /* columns of a block's tile */
+#define GM_BM 128             /* rows of a tile */
+#define GM_BN 256             /* columns of a tile */
 #define GM_BK 64              /* the K slice of one stage */
-#define GM_NS 3               /* stages */
-#define GM_THREADS (2 * GM_WG + 32)
+#define GM_NS 4               /* stages */
+#define GM_THREADS (3 * GM_WG)
 #define GM_TILE_A (GM_BM * GM_BK * 2) /* bytes */
 #define GM_TILE_B (GM_BN * GM_BK * 2)
 #define GM_STAGE (GM_TILE_A + GM_TILE_B)
@@ -57,6 +66,11 @@ __device__ __forceinline__ void gm_arrive_on_copies(uint32_t bar)
 	asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];\n" ::"r"(bar) : "memory");
 }
 
+__device__ __forceinline__ void gm_arrive(uint32_t bar)
+{
+	asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(bar) : "memory");
+}
+
 __device__ __forceinline__ void gm_bar_wait(uint32_t bar, int parity)
 {
 	asm volatile("{\n.reg .pred p;\nGM_WAIT:\n"
@@ -66,14 +80,14 @@ __device__ __forceinline__ void gm_bar_wait(uint32_t bar, int parity)
 		     : "memory");
 }
 
-/* d (64 x 128) = (acc ? d : 0) + A B, A K-major in shared memory, B
+/* d (64 x 256) = (acc ? d : 0) + A B, A K-major in shared memory, B
  * K-major (BMN = 0) or MN-major (BMN = 1). */
 template <int BMN>
 __device__ __forceinline__ void gm_mma(float *d, uint64_t da, uint64_t db, int acc)
 {
-	asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
-		     "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 "
-		     "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, %64, %65, p, 1, 1, 0, %67;\n}\n"
+	asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n"
+		     "wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 "
+		     "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, %96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, %112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127}, %128, %129, p, 1, 1, 0, %131;\n}\n"
 		     : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
 		       "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
 		       "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
@@ -81,55 +95,72 @@ __device__ __forceinline__ void gm_mma(float *d, uint64_t da, uint64_t db, int a
 		       "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
 		       "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
 		       "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
-		       "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+		       "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]),
+		       "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),
+		       "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]),
+		       "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]),
+		       "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]),
+		       "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]),
+		       "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]),
+		       "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]),
+		       "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
 		     : "l"(da), "l"(db), "r"(acc), "n"(BMN));
 }
 
-/* ---- the producer warp ------------------------------------------------- */
+/* ---- the producer warpgroup ------------------------------------------- */
 
 /* Stage layouts (tiles 1024-byte aligned):
- *   A, and B when K-major: 128 rows x 64 columns, row r's 16-byte chunk c
- *     at r * 128 + ((c ^ r % 8) << 4): one column block of 128 rows;
- *   B MN-major: 64 rows (K) x 128 columns (N), two column blocks of 64
- *     rows x 128 bytes, 8 KB apart, the same swizzle inside each. */
-__device__ __forceinline__ void load_rows_kmajor(uint32_t s, const bf16 *g, long ld, int lane)
+ *   A (128 rows), and B when K-major (256 rows): rows of 64 columns, row
+ *     r's 16-byte chunk c at r * 128 + ((c ^ r % 8) << 4), one column
+ *     block;
+ *   B MN-major: 64 rows (K) x 256 columns (N), four column blocks of 64
+ *     rows x 128 bytes, 8 KB apart, the same swizzle inside each.
+ * K-major: thread i copies chunk i % 8 of rows i / 8 + 16 q, all with the
+ * same swizzle (16 q keeps r % 8). */
+template <int ROWS>
+__device__ __forceinline__ void load_rows_kmajor(uint32_t s, const bf16 *g, long ld, int i)
 {
-	int c = lane % 8, r = lane / 8; /* 4 rows an instruction, 8 chunks each */
+	int c = i % 8, r = i / 8;
+	s += r * 128 + ((c ^ (r & 7)) << 4);
 	g += r * ld + c * 8;
-#pragma unroll 4
-	for (int it = 0; it < GM_BM / 4; it++) {
-		int rr = r + 4 * it;
-		gm_cp16(s + rr * 128 + ((c ^ (rr & 7)) << 4), g + it * 4 * ld);
-	}
+#pragma unroll
+	for (int q = 0; q < ROWS / 16; q++)
+		gm_cp16(s + q * 16 * 128, g + q * 16 * ld);
 }
 
-__device__ __forceinline__ void load_rows_mnmajor(uint32_t s, const bf16 *g, long ld, int lane)
+/* MN-major: thread i copies chunk i % 32 (column block i % 32 / 8) of
+ * rows i / 32 + 4 q. */
+__device__ __forceinline__ void load_rows_mnmajor(uint32_t s, const bf16 *g, long ld, int i)
 {
-	int c = lane % 16, r = lane / 16; /* 2 rows an instruction, 16 chunks each */
+	int c = i % 32, r = i / 32;
+	s += (c >> 3) * (64 * 128);
 	g += r * ld + c * 8;
-#pragma unroll 4
-	for (int it = 0; it < GM_BK / 2; it++) {
-		int rr = r + 2 * it;
-		uint32_t off = (uint32_t)((c >> 3) * (64 * 128) + rr * 128 + (((c & 7) ^ (rr & 7)) << 4));
-		gm_cp16(s + off, g + it * 2 * ld);
+#pragma unroll
+	for (int q = 0; q < GM_BK / 4; q++) {
+		int rr = r + 4 * q;
+		gm_cp16(s + rr * 128 + (((c & 7) ^ (rr & 7)) << 4), g + q * 4 * ld);
 	}
 }
 
 template <int BMN>
 __device__ void gemm_produce(uint32_t stages, uint32_t bars, const bf16 *A, const bf16 *B, int N, int K,
-			     int m0, int n0, int lane)
+			     int tiles, int i)
 {
-	const int nk = K / GM_BK;
-	for (int kb = 0; kb < nk; kb++) {
-		int st = kb % GM_NS;
-		uint32_t sa = stages + st * GM_STAGE, sb = sa + GM_TILE_A;
-		gm_bar_wait(bars + (GM_NS + st) * 8, ((kb / GM_NS) & 1) ^ 1); /* a fresh barrier passes parity 1 */
-		load_rows_kmajor(sa, A + (long)m0 * K + kb * GM_BK, K, lane);
-		if (BMN)
-			load_rows_mnmajor(sb, B + (long)kb * GM_BK * N + n0, N, lane);
-		else
-			load_rows_kmajor(sb, B + (long)n0 * K + kb * GM_BK, K, lane);
-		gm_arrive_on_copies(bars + st * 8);
+	const int nk = K / GM_BK, nt = N / GM_BN;
+	int it = 0; /* k slices copied so far, over all of this block's tiles */
+	for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+		int m0 = tile / nt * GM_BM, n0 = tile % nt * GM_BN;
+		for (int kb = 0; kb < nk; kb++, it++) {
+			int st = it % GM_NS;
+			uint32_t sa = stages + st * GM_STAGE, sb = sa + GM_TILE_A;
+			gm_bar_wait(bars + (GM_NS + st) * 8, ((it / GM_NS) & 1) ^ 1); /* fresh: parity 1 passes */
+			load_rows_kmajor<GM_BM>(sa, A + (long)m0 * K + kb * GM_BK, K, i);
+			if (BMN)
+				load_rows_mnmajor(sb, B + (long)kb * GM_BK * N + n0, N, i);
+			else
+				load_rows_kmajor<GM_BN>(sb, B + (long)n0 * K + kb * GM_BK, K, i);
+			gm_arrive_on_copies(bars + st * 8);
+		}
 	}
 	asm volatile("cp.async.wait_all;\n" ::: "memory");
 }
@@ -149,42 +180,82 @@ __device__ __forceinline__ uint64_t gm_desc_mn(uint32_t tile, int kk)
 	return sw128_desc(tile + kk * 2048, 64 * 128);
 }
 
+/* One tile's products into acc; it counts k slices as the producer does. */
 template <int BMN>
-__device__ __forceinline__ void gemm_consume(float *acc, uint32_t stages, uint32_t bars, int K, int cw, int lane)
+__device__ __forceinline__ void gemm_consume(float *acc, uint32_t stages, uint32_t bars, int K, int cw, int lane,
+					     int &it)
 {
 	const int nk = K / GM_BK;
-	for (int kb = 0; kb < nk; kb++) {
-		int st = kb % GM_NS;
+	for (int kb = 0; kb < nk; kb++, it++) {
+		int st = it % GM_NS;
 		uint32_t sa = stages + st * GM_STAGE + cw * (64 * 128), sb = stages + st * GM_STAGE + GM_TILE_A;
-		gm_bar_wait(bars + st * 8, (kb / GM_NS) & 1);
+		gm_bar_wait(bars + st * 8, (it / GM_NS) & 1);
 		asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"); /* cp.async wrote, wgmma reads */
 		wg_fence();
 #pragma unroll
 		for (int kk = 0; kk < GM_BK / 16; kk++)
 			gm_mma<BMN>(acc, gm_desc_k(sa, kk), BMN ? gm_desc_mn(sb, kk) : gm_desc_k(sb, kk), kb | kk);
 		wg_commit();
-		wg_wait<1>(); /* the previous slice's products are done: its stage is free */
-		wg_hold<64>(acc);
+		wg_wait<1>(); /* the previous slice's products are done: give its stage back */
+		wg_hold<128>(acc);
 		if (kb > 0) {
 			__syncwarp();
 			if (lane == 0)
-				asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(
-						     bars + (GM_NS + (kb - 1) % GM_NS) * 8)
-					     : "memory");
+				gm_arrive(bars + (GM_NS + (it - 1) % GM_NS) * 8);
 		}
 	}
 	wg_wait<0>();
-	wg_hold<64>(acc);
+	wg_hold<128>(acc);
+	__syncwarp();
+	if (lane == 0) /* the tile's last stage: the producer is already on the next tile */
+		gm_arrive(bars + (GM_NS + (it - 1) % GM_NS) * 8);
 }
 
-__device__ __forceinline__ __nv_bfloat162 gm_pack(float lo, float hi)
+__device__ __forceinline__ uint32_t gm_pack(float lo, float hi)
 {
-	return __floats2bfloat162_rn(lo, hi);
+	__nv_bfloat162 v = __floats2bfloat162_rn(lo, hi);
+	return *reinterpret_cast<uint32_t *>(&v);
+}
+
+__device__ __forceinline__ float2 gm_unpack(uint32_t w)
+{
+	return __bfloat1622float2(*reinterpret_cast<__nv_bfloat162 *>(&w));
+}
+
+/* Quad transpose: thread t of the quad holds words w[i] = M[t][i]; after,
+ * w[s] = M[s][t]. Two butterfly stages: swap the off-diagonal 2 x 2
+ * blocks across lanes t, t ^ 2, then the off-diagonal words inside each
+ * block across t, t ^ 1. */
+__device__ __forceinline__ void quad_transpose(uint32_t w[4], int t)
+{
+	int hi = t & 2, odd = t & 1;
+	uint32_t s0 = hi ? w[0] : w[2], s1 = hi ? w[1] : w[3];
+	uint32_t r0 = __shfl_xor_sync(0xffffffffu, s0, 2), r1 = __shfl_xor_sync(0xffffffffu, s1, 2);
+	if (hi) {
+		w[0] = r0;
+		w[1] = r1;
+	} else {
+		w[2] = r0;
+		w[3] = r1;
+	}
+	s0 = odd ? w[0] : w[1];
+	s1 = odd ? w[2] : w[3];
+	r0 = __shfl_xor_sync(0xffffffffu, s0, 1);
+	r1 = __shfl_xor_sync(0xffffffffu, s1, 1);
+	if (odd) {
+		w[0] = r0;
+		w[2] = r1;
+	} else {
+		w[1] = r0;
+		w[3] = r1;
+	}
 }
 
 /* Each thread's accumulators: row 16 w + g + 8 h of its warpgroup's 64
  * (w the warp in the group, g = lane / 4), columns 8 j + 2 t, +1 (t =
- * lane % 4), j = 0..15, in acc[4 j + 2 h], acc[4 j + 2 h + 1]. */
+ * lane % 4), j = 0..31, in acc[4 j + 2 h], acc[4 j + 2 h + 1]. Slices
+ * 4q..4q+3 as bf16 pairs, quad-transposed: thread t then holds the 8
+ * columns of slice 4q + t. */
 template <int EPI>
 __device__ __forceinline__ void gemm_epilogue(const float *acc, bf16 *out0, bf16 *out1, const bf16 *aux, int N,
 					      int row0, int col0, int lane)
@@ -192,74 +263,94 @@ __device__ __forceinline__ void gemm_epilogue(const float *acc, bf16 *out0, bf16
 	int g = lane / 4, t = lane % 4;
 #pragma unroll
 	for (int h = 0; h < 2; h++) {
-		long base = (long)(row0 + g + 8 * h) * N + col0 + 2 * t;
+		long base = (long)(row0 + g + 8 * h) * N + col0 + 8 * t;
 #pragma unroll
-		for (int j = 0; j < 16; j++) {
-			float v0 = acc[4 * j + 2 * h], v1 = acc[4 * j + 2 * h + 1];
-			long o = base + 8 * j;
-			if (EPI == GEMM_DRELU2) {
-				float2 u = __bfloat1622float2(*reinterpret_cast<const __nv_bfloat162 *>(aux + o));
-				v0 *= 2.f * fmaxf(u.x, 0.f);
-				v1 *= 2.f * fmaxf(u.y, 0.f);
+		for (int q = 0; q < GM_BN / 32; q++) {
+			uint32_t w[4];
+#pragma unroll
+			for (int i = 0; i < 4; i++)
+				w[i] = gm_pack(acc[4 * (4 * q + i) + 2 * h], acc[4 * (4 * q + i) + 2 * h + 1]);
+			quad_transpose(w, t);
+			long o = base + 32 * q;
+			if (EPI == GEMM_DRELU2) { /* dA * 2 relu(H), from dA rounded as cuBLASLt's output is */
+				uint4 u = *reinterpret_cast<const uint4 *>(aux + o);
+				uint32_t uh[4] = { u.x, u.y, u.z, u.w };
+#pragma unroll
+				for (int i = 0; i < 4; i++) {
+					float2 a = gm_unpack(w[i]), hh = gm_unpack(uh[i]);
+					w[i] = gm_pack(2.f * fmaxf(hh.x, 0.f) * a.x, 2.f * fmaxf(hh.y, 0.f) * a.y);
+				}
 			}
-			*reinterpret_cast<__nv_bfloat162 *>(out0 + o) = gm_pack(v0, v1);
-			if (EPI == GEMM_RELU2) {
-				float r0 = fmaxf(v0, 0.f), r1 = fmaxf(v1, 0.f);
-				*reinterpret_cast<__nv_bfloat162 *>(out1 + o) = gm_pack(r0 * r0, r1 * r1);
+			*reinterpret_cast<uint4 *>(out0 + o) = make_uint4(w[0], w[1], w[2], w[3]);
+			if (EPI == GEMM_RELU2) { /* relu(H)^2 from H in bf16, as relu2.cu reads it */
+#pragma unroll
+				for (int i = 0; i < 4; i++) {
+					float2 a = gm_unpack(w[i]);
+					float r0 = fmaxf(a.x, 0.f), r1 = fmaxf(a.y, 0.f);
+					w[i] = gm_pack(r0 * r0, r1 * r1);
+				}
+				*reinterpret_cast<uint4 *>(out1 + o) = make_uint4(w[0], w[1], w[2], w[3]);
 			}
 		}
 	}
 }
 
 template <int BMN, int EPI>
-__global__ void __launch_bounds__(GM_THREADS, 2)
-	gemm_wgmma_kernel(bf16 *out0, bf16 *out1, const bf16 *aux, const bf16 *A, const bf16 *B, int N, int K)
+__global__ void __launch_bounds__(GM_THREADS, 1)
+	gemm_wgmma_kernel(bf16 *out0, bf16 *out1, const bf16 *aux, const bf16 *A, const bf16 *B, int N, int K,
+			  int tiles)
 {
 	extern __shared__ unsigned char gm_smem[];
 	uint32_t stages = ((uint32_t)__cvta_generic_to_shared(gm_smem) + 1023u) & ~1023u;
 	uint32_t bars = stages + GM_NS * GM_STAGE; /* full[NS], then empty[NS] */
 	int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-	int m0 = blockIdx.y * GM_BM, n0 = blockIdx.x * GM_BN;
 	if (threadIdx.x == 0) {
 		for (int i = 0; i < GM_NS; i++) {
-			gm_bar_init(bars + i * 8, 32);              /* full: one arrival a producer lane */
-			gm_bar_init(bars + (GM_NS + i) * 8, 8);     /* empty: one a consumer warp */
+			gm_bar_init(bars + i * 8, GM_WG);       /* full: one arrival a producer thread */
+			gm_bar_init(bars + (GM_NS + i) * 8, 8); /* empty: one a consumer warp */
 		}
 		asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
 	}
 	__syncthreads();
-	if (warp == 8) {
-		gemm_produce<BMN>(stages, bars, A, B, N, K, m0, n0, lane);
+	if (warp >= 8) { /* the producer gives its registers to the consumers */
+		asm volatile("setmaxnreg.dec.sync.aligned.u32 40;\n" ::: "memory");
+		gemm_produce<BMN>(stages, bars, A, B, N, K, tiles, threadIdx.x - 2 * GM_WG);
 		return;
 	}
-	int cw = warp / 4; /* consumer warpgroup: rows 64 cw.. of the tile */
-	float acc[64];
-#pragma unroll
-	for (int i = 0; i < 64; i++)
-		acc[i] = 0.f;
-	gemm_consume<BMN>(acc, stages, bars, K, cw, lane);
-	gemm_epilogue<EPI>(acc, out0, out1, aux, N, m0 + 64 * cw + 16 * (warp % 4), n0, lane);
+	asm volatile("setmaxnreg.inc.sync.aligned.u32 232;\n" ::: "memory");
+	int cw = warp / 4, nt = N / GM_BN, it = 0; /* consumer warpgroup cw: rows 64 cw.. of a tile */
+	float acc[128];
+	for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+		gemm_consume<BMN>(acc, stages, bars, K, cw, lane, it);
+		gemm_epilogue<EPI>(acc, out0, out1, aux, N, tile / nt * GM_BM + 64 * cw + 16 * (warp % 4),
+				   tile % nt * GM_BN, lane);
+	}
 }
 
 /* ---- launcher ------------------------------------------------------------ */
 
-static int gemm_device_ok(void)
+/* The SM count of a compute capability 9.0 device; 0 on any other. */
+static int gemm_device_sms(void)
 {
-	static int ok = -1;
-	if (ok < 0) {
-		int dev = 0, major = 0, minor = 0;
-		ok = cudaGetDevice(&dev) == cudaSuccess &&
-		     cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) == cudaSuccess &&
-		     cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev) == cudaSuccess &&
-		     major == 9 && minor == 0;
+	static int sms = -1;
+	if (sms < 0) {
+		int dev = 0, major = 0, minor = 0, n = 0;
+		sms = cudaGetDevice(&dev) == cudaSuccess &&
+				      cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) == cudaSuccess &&
+				      cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev) == cudaSuccess &&
+				      cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, dev) == cudaSuccess &&
+				      major == 9 && minor == 0
+			      ? n
+			      : 0;
+		cudaGetLastError(); /* no device is an answer, not an error to carry */
 	}
-	return ok;
+	return sms;
 }
 
 int gemm_wgmma_supported(int M, int N, int K)
 {
-	return gemm_device_ok() && M > 0 && N > 0 && K > 0 && M % GM_BM == 0 && N % GM_BN == 0 &&
-	       K % GM_BK == 0 && M / GM_BM <= 65535;
+	return gemm_device_sms() > 0 && M > 0 && N > 0 && K > 0 && M % GM_BM == 0 && N % GM_BN == 0 &&
+	       K % GM_BK == 0 && (long)(M / GM_BM) * (N / GM_BN) <= 0x7fffffff;
 }
 
 template <int BMN, int EPI>
@@ -272,8 +363,8 @@ static int gemm_launch(bf16 *out0, bf16 *out1, const bf16 *aux, const bf16 *A, c
 						cudaFuncAttributeMaxDynamicSharedMemorySize, GM_SMEM));
 		configured = 1;
 	}
-	dim3 grid(N / GM_BN, M / GM_BM);
-	gemm_wgmma_kernel<BMN, EPI><<<grid, GM_THREADS, GM_SMEM, s>>>(out0, out1, aux, A, B, N, K);
+	int tiles = M / GM_BM * (N / GM_BN), grid = tiles < gemm_device_sms() ? tiles : gemm_device_sms();
+	gemm_wgmma_kernel<BMN, EPI><<<grid, GM_THREADS, GM_SMEM, s>>>(out0, out1, aux, A, B, N, K, tiles);
 	KERNEL_CHECK();
 	return 0;
 }
@@ -284,8 +375,8 @@ int gemm_wgmma(bf16 *out0, bf16 *out1, const bf16 *aux, const bf16 *A, const bf1
 	if (!gemm_wgmma_supported(M, N, K)) {
 		fprintf(stderr,
 			"trainer: gemm_wgmma: %d x %d x %d is not a shape it runs (needs compute capability "
-			"9.0, M and N multiples of %d, K of %d)\n",
-			M, N, K, GM_BM, GM_BK);
+			"9.0, M a multiple of %d, N of %d, K of %d)\n",
+			M, N, K, GM_BM, GM_BN, GM_BK);
 		return -1;
 	}
 	if ((epilogue == GEMM_RELU2 && !out1) || (epilogue == GEMM_DRELU2 && !aux)) {

@@ -109,14 +109,14 @@ extern "C" int gpu_flash_supported(const struct config *c, char *why, size_t n)
 extern "C" int gpu_relu2_epilogue_supported(const struct config *c, char *why, size_t n)
 {
 	int F = (int)lround(c->mlp_ratio * c->dim);
-	if (!gemm_wgmma_supported(128, 128, 64)) {
+	if (!gemm_wgmma_supported(128, 256, 64)) {
 		snprintf(why, n, "the fused relu^2 GEMM (kernels/gemm_wgmma.cu) runs on compute capability "
 			 "9.0 (H100, H200) only, and this machine has no such GPU");
 		return -1;
 	}
 	/* every batch of whole sequences is then a multiple of 128 rows */
 	if (c->seq_len % 128 || !gemm_wgmma_supported(128, F, c->dim)) {
-		snprintf(why, n, "the fused relu^2 GEMM needs seq_len and the MLP width multiples of 128 and "
+		snprintf(why, n, "the fused relu^2 GEMM needs seq_len a multiple of 128, the MLP width of 256 and "
 			 "dim a multiple of 64 (here seq_len %d, MLP width %d, dim %d)", c->seq_len, F, c->dim);
 		return -1;
 	}
