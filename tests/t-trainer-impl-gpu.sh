@@ -21,6 +21,10 @@
 #            memory (the saving printed), same losses
 #   gpu-8.x  refusals on cuda: compile_mode=none, impl.threads=2, flash at
 #            head size 32: exit 2, no record; auto at head size 32 -> naive
+#   gpu-9.x  impl.relu2=epilogue (compute capability 9.0): the fc forward
+#            and the projection's input gradient in our own GEMM with relu^2
+#            in its epilogues, no relu2 kernels, same losses; refused at
+#            seq 64 and on other GPUs; impl.relu2=kernel: relu2 kernels
 . "$ROOT/tests/lib.sh"
 LOSS_TOL=0.02
 
@@ -67,7 +71,7 @@ run base impl.attention=naive
 expect_eq gpu-1.1 "the default run exits 0" 0 $?
 rec=$(cat base.jsonl)
 expect_match gpu-1.2 "recorded as run: heuristic GEMMs, naive attention, fused, no graph" "$rec" \
-	'"impl.recompute":false,"impl.compile_mode":"heuristic","impl.attention":"naive","impl.fused_adamw":true,"impl.fused_xent":true,"impl.cuda_graphs":false'
+	'"impl.recompute":false,"impl.compile_mode":"heuristic","impl.attention":"naive","impl.fused_adamw":true,"impl.fused_xent":true,"impl.relu2":"(kernel|epilogue)","impl.cuda_graphs":false'
 expect_eq gpu-1.3 "default kernels: softmax, fused xent and AdamW, no flash, no graph" "1 1 1 0 0" \
 	"$(count base causal_softmax_forward | awk '{print ($1 > 0)}') $(count base crossentropy | awk '{print ($1 > 0)}') $(count base adamw_fused | awk '{print ($1 > 0)}') $(count base flash_forward) $(count base graph_launch)"
 echo "# default: peak_vram_mb $(mem base), $(grep -c 'trace: kernel' base.err) kernel names"
@@ -160,3 +164,33 @@ done
 "$TRAINER" $G model.heads=4 train.steps=1 --record auto32.jsonl >/dev/null 2>&1
 expect_match gpu-8.5 "auto at head size 32 falls back to naive, recorded so" "$(cat auto32.jsonl)" \
 	'"impl.attention":"naive"'
+
+# impl.relu2: relu^2 in the epilogues of kernels/gemm_wgmma.cu (sm_90a) or
+# relu2.cu's passes between cuBLASLt GEMMs
+run relu2_kernel impl.attention=flash impl.relu2=kernel
+expect_eq gpu-9.1 "relu2=kernel: relu2 kernels, none of our GEMMs" "1 1 0 0" \
+	"$(count relu2_kernel relu2_forward | awk '{print ($1 > 0)}') $(count relu2_kernel relu2_backward | awk '{print ($1 > 0)}') $(count relu2_kernel gemm_wgmma_relu2) $(count relu2_kernel gemm_wgmma_drelu2)"
+if [ "$hopper" = "9.0" ]; then
+	run relu2_epilogue impl.attention=flash impl.relu2=epilogue
+	rc=$?
+	expect_eq gpu-9.2 "relu2=epilogue: our GEMM's two epilogues, one launch a layer each, no relu2 kernels" \
+		"0 $(count relu2_kernel relu2_forward) $(count relu2_kernel relu2_backward) 0 0" \
+		"$rc $(count relu2_epilogue gemm_wgmma_relu2) $(count relu2_epilogue gemm_wgmma_drelu2) $(count relu2_epilogue relu2_forward) $(count relu2_epilogue relu2_backward)"
+	expect_match gpu-9.3 "recorded as run" "$(cat relu2_epilogue.jsonl)" '"impl.relu2":"epilogue"'
+	d=$(loss_diff relu2_epilogue relu2_kernel) b=$(bpb_diff relu2_epilogue relu2_kernel)
+	echo "# relu2 epilogue vs kernel: worst per-step loss difference $d, val_bpb $b (tolerance $LOSS_TOL)"
+	expect_eq gpu-9.4 "relu2=epilogue: per-step losses and val_bpb within $LOSS_TOL of relu2=kernel" "1 1" \
+		"$(within "$d") $(within "$b")"
+	# shellcheck disable=SC2086
+	expect_code gpu-9.5 "relu2=epilogue at seq 64 (not a multiple of 128): exit 2" 2 "$TRAINER" $G \
+		impl.relu2=epilogue model.seq_len=64 --record refused9.jsonl
+	expect_match gpu-9.6 "the message names the shape" "$err" \
+		'^trainer: impl.relu2=epilogue is not implemented on cuda for this shape: .*seq_len 64'
+else
+	# shellcheck disable=SC2086
+	expect_code gpu-9.2 "relu2=epilogue off Hopper: exit 2" 2 "$TRAINER" $G impl.relu2=epilogue \
+		--record refused9.jsonl
+	expect_match gpu-9.3 "the message names the compute capability" "$err" \
+		'^trainer: impl.relu2=epilogue is not implemented on cuda for this shape: .*compute capability 9.0'
+fi
+[ ! -e refused9.jsonl ] && ok gpu-9.7 "no record for the refusal" || not_ok gpu-9.7 "no record" "$(cat refused9.jsonl)"
