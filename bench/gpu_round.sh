@@ -24,7 +24,7 @@
 #            ours and cuDNN's (torch.compile's SDPA)
 #   ncu_fq   the same for family 13's fused backward kernel, and the
 #            durations of its dsum and convert passes
-#   table    ROWS="flash compile" sh bench/torch/run.sh, nvidia-smi
+#   table    ROWS="${TABLE_ROWS:-flash relu2 compile}" sh bench/torch/run.sh, nvidia-smi
 #            sampling throughout
 #   compile_clocks  torch.compile's bench (50 steps) with the same sampling
 #   ab       bin/*.before (the committed build) and bin/*.eager (round 7
@@ -177,7 +177,7 @@ for part in $(echo "$PARTS" | tr ',' ' '); do
 		;;
 	table)
 		smi_start "$OUT/smi_table.csv"
-		ROWS="flash compile" sh bench/torch/run.sh "$BIN" 20 2>&1 | tee "$OUT/table.log" | grep -v "^ours\|^torch"
+		ROWS="${TABLE_ROWS:-flash relu2 compile}" sh bench/torch/run.sh "$BIN" 20 2>&1 | tee "$OUT/table.log" | grep -v "^ours\|^torch"
 		smi_stop
 		;;
 	compile_clocks)
