@@ -35,6 +35,7 @@ run_all() { # DATA RUNS
 	one "cuda_graphs false -> true" impl.cuda_graphs=true
 	one "compile_mode heuristic -> autotune" impl.compile_mode=autotune
 	one "recompute false -> true" impl.recompute=true
+	one "relu2 epilogue -> kernel" impl.relu2=kernel
 }
 
 report() { # RUNS OUTDIR

@@ -39,17 +39,12 @@
 #define GM_BM 128             /* rows of a tile */
 #define GM_BN 256             /* columns of a tile */
 #define GM_BK 64              /* the K slice of one stage */
-#define GM_NS 3               /* stages */
+#define GM_NS 4               /* stages */
 #define GM_THREADS (3 * GM_WG)
 #define GM_TILE_A (GM_BM * GM_BK * 2) /* bytes */
 #define GM_TILE_B (GM_BN * GM_BK * 2)
 #define GM_STAGE (GM_TILE_A + GM_TILE_B)
-/* A consumer warpgroup's 64 output rows of 512 bytes, staged for the bulk
- * copy engine; rows 576 bytes apart so that the 8 rows a quarter-warp
- * writes at once fall on distinct banks. */
-#define GM_ROW 576
-#define GM_STAGING (64 * GM_ROW)
-#define GM_SMEM (GM_NS * GM_STAGE + 2 * GM_STAGING + 1024 + 2 * GM_NS * 8)
+#define GM_SMEM (GM_NS * GM_STAGE + 1024 + 2 * GM_NS * 8)
 
 /* ---- device helpers (the flash kernels have their own copies: a shared
  * header would change their device code, which needs a device run to
@@ -256,7 +251,12 @@ __device__ __forceinline__ void quad_transpose(uint32_t w[4], int t)
 	}
 }
 
-#define GM_GROUPS (2 * GM_BN / 32) /* (h, q) pairs: 16-byte groups a thread a tile, per output */
+/* Each thread's accumulators: row 16 w + g + 8 h of its warpgroup's 64
+ * (w the warp in the group, g = lane / 4), columns 8 j + 2 t, +1 (t =
+ * lane % 4), j = 0..31, in acc[4 j + 2 h], acc[4 j + 2 h + 1]. Slices
+ * 4q..4q+3 as bf16 pairs, quad-transposed: thread t then holds the 8
+ * columns of slice 4q + t. */
+#define GM_GROUPS (2 * GM_BN / 32) /* (h, q) pairs: 16-byte stores a thread a tile, per output */
 
 /* The epilogue's H (impl.relu2's drelu2): a thread's 16 groups of 16
  * bytes, loaded before the tile's products so that their latency runs
@@ -273,44 +273,14 @@ __device__ __forceinline__ void gemm_load_aux(uint4 *pre, const bf16 *aux, int N
 				*reinterpret_cast<const uint4 *>(aux + (long)(row0 + g + 8 * h) * N + col0 + 8 * t + 32 * q);
 }
 
-__device__ __forceinline__ void gm_named_sync(int id)
-{
-	asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(GM_WG) : "memory");
-}
-
-/* The bulk copy engine's side of the epilogue: one 512-byte row from the
- * staging tile to global memory, in this thread's bulk group; and the
- * waits for its reads of shared memory (READ) or for its writes too. */
-__device__ __forceinline__ void gm_bulk_store(bf16 *g, uint32_t s)
-{
-	asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;\n"
-		     "cp.async.bulk.commit_group;\n" ::"l"(g),
-		     "r"(s), "n"(GM_BN * 2)
-		     : "memory");
-}
-
-template <int READ> __device__ __forceinline__ void gm_bulk_wait(void)
-{
-	if (READ)
-		asm volatile("cp.async.bulk.wait_group.read 0;\n" ::: "memory");
-	else
-		asm volatile("cp.async.bulk.wait_group 0;\n" ::: "memory");
-}
-
-/* Each thread's accumulators: row 16 w + g + 8 h of its warpgroup's 64
- * (w the warp in the group, g = lane / 4), columns 8 j + 2 t, +1 (t =
- * lane % 4), j = 0..31, in acc[4 j + 2 h], acc[4 j + 2 h + 1]. Slices
- * 4q..4q+3 as bf16 pairs, quad-transposed: thread t then holds the 8
- * columns of slice 4q + t, which it writes (16 bytes) into the staging
- * tile. WHICH: 0 the product (GEMM_STORE, and H of GEMM_RELU2), 1 its
- * relu^2, 2 the product * 2 relu(H) (GEMM_DRELU2). */
-template <int WHICH>
-__device__ __forceinline__ void gemm_stage(const float *acc, const uint4 *pre, uint32_t stg, int lane, int wrow)
+template <int EPI>
+__device__ __forceinline__ void gemm_epilogue(const float *acc, const uint4 *pre, bf16 *out0, bf16 *out1, int N,
+					      int row0, int col0, int lane)
 {
 	int g = lane / 4, t = lane % 4;
 #pragma unroll
 	for (int h = 0; h < 2; h++) {
-		uint32_t row = stg + (wrow + g + 8 * h) * GM_ROW + 16 * t;
+		long base = (long)(row0 + g + 8 * h) * N + col0 + 8 * t;
 #pragma unroll
 		for (int q = 0; q < GM_BN / 32; q++) {
 			uint32_t w[4];
@@ -318,7 +288,8 @@ __device__ __forceinline__ void gemm_stage(const float *acc, const uint4 *pre, u
 			for (int i = 0; i < 4; i++)
 				w[i] = gm_pack(acc[4 * (4 * q + i) + 2 * h], acc[4 * (4 * q + i) + 2 * h + 1]);
 			quad_transpose(w, t);
-			if (WHICH == 2) { /* dA * 2 relu(H), from dA rounded as cuBLASLt's output is */
+			long o = base + 32 * q;
+			if (EPI == GEMM_DRELU2) { /* dA * 2 relu(H), from dA rounded as cuBLASLt's output is */
 				uint4 u = pre[h * (GM_BN / 32) + q];
 				uint32_t uh[4] = { u.x, u.y, u.z, u.w };
 #pragma unroll
@@ -327,46 +298,18 @@ __device__ __forceinline__ void gemm_stage(const float *acc, const uint4 *pre, u
 					w[i] = gm_pack(2.f * fmaxf(hh.x, 0.f) * a.x, 2.f * fmaxf(hh.y, 0.f) * a.y);
 				}
 			}
-			if (WHICH == 1) { /* relu(H)^2 from H in bf16, as relu2.cu reads it */
+			*reinterpret_cast<uint4 *>(out0 + o) = make_uint4(w[0], w[1], w[2], w[3]);
+			if (EPI == GEMM_RELU2) { /* relu(H)^2 from H in bf16, as relu2.cu reads it */
 #pragma unroll
 				for (int i = 0; i < 4; i++) {
 					float2 a = gm_unpack(w[i]);
 					float r0 = fmaxf(a.x, 0.f), r1 = fmaxf(a.y, 0.f);
 					w[i] = gm_pack(r0 * r0, r1 * r1);
 				}
+				*reinterpret_cast<uint4 *>(out1 + o) = make_uint4(w[0], w[1], w[2], w[3]);
 			}
-			asm volatile("st.shared.v4.b32 [%0], {%1, %2, %3, %4};\n" ::"r"(row + 64 * q), "r"(w[0]),
-				     "r"(w[1]), "r"(w[2]), "r"(w[3])
-				     : "memory");
 		}
 	}
-}
-
-/* One output of the warpgroup's 64 rows: wait until the engine has read
- * the staging tile's previous contents (the last tile's store: long done,
- * unless it was this tile's H), fill it, hand its rows to the engine (one
- * thread a row) and go on: the stores drain under the next products. */
-template <int WHICH>
-__device__ __forceinline__ void gemm_store_rows(const float *acc, const uint4 *pre, bf16 *out, uint32_t stg, int N,
-						int row0, int col0, int cw, int wt, int lane)
-{
-	if (wt < 64)
-		gm_bulk_wait<1>();
-	gm_named_sync(1 + cw);
-	gemm_stage<WHICH>(acc, pre, stg, lane, 16 * (wt / 32));
-	asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"); /* st.shared, then the engine reads */
-	gm_named_sync(1 + cw);
-	if (wt < 64)
-		gm_bulk_store(out + (long)(row0 + wt) * N + col0, stg + wt * GM_ROW);
-}
-
-template <int EPI>
-__device__ __forceinline__ void gemm_epilogue(const float *acc, const uint4 *pre, bf16 *out0, bf16 *out1, uint32_t stg,
-					      int N, int row0, int col0, int cw, int wt, int lane)
-{
-	gemm_store_rows<EPI == GEMM_DRELU2 ? 2 : 0>(acc, pre, out0, stg, N, row0, col0, cw, wt, lane);
-	if (EPI == GEMM_RELU2)
-		gemm_store_rows<1>(acc, pre, out1, stg, N, row0, col0, cw, wt, lane);
 }
 
 template <int BMN, int EPI>
@@ -376,7 +319,7 @@ __global__ void __launch_bounds__(GM_THREADS, 1)
 {
 	extern __shared__ unsigned char gm_smem[];
 	uint32_t stages = ((uint32_t)__cvta_generic_to_shared(gm_smem) + 1023u) & ~1023u;
-	uint32_t bars = stages + GM_NS * GM_STAGE + 2 * GM_STAGING; /* full[NS], then empty[NS] */
+	uint32_t bars = stages + GM_NS * GM_STAGE; /* full[NS], then empty[NS] */
 	int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
 	if (threadIdx.x == 0) {
 		for (int i = 0; i < GM_NS; i++) {
@@ -393,19 +336,15 @@ __global__ void __launch_bounds__(GM_THREADS, 1)
 	}
 	asm volatile("setmaxnreg.inc.sync.aligned.u32 232;\n" ::: "memory");
 	int cw = warp / 4, nt = N / GM_BN, it = 0; /* consumer warpgroup cw: rows 64 cw.. of a tile */
-	int wt = threadIdx.x % GM_WG; /* the thread in its warpgroup */
-	uint32_t stg = stages + GM_NS * GM_STAGE + cw * GM_STAGING;
 	float acc[128];
 	uint4 pre[EPI == GEMM_DRELU2 ? GM_GROUPS : 1];
 	for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-		int row0 = tile / nt * GM_BM + 64 * cw, col0 = tile % nt * GM_BN;
+		int row0 = tile / nt * GM_BM + 64 * cw + 16 * (warp % 4), col0 = tile % nt * GM_BN;
 		if (EPI == GEMM_DRELU2)
-			gemm_load_aux(pre, aux, N, row0 + 16 * (warp % 4), col0, lane);
+			gemm_load_aux(pre, aux, N, row0, col0, lane);
 		gemm_consume<BMN>(acc, stages, bars, K, cw, lane, it);
-		gemm_epilogue<EPI>(acc, pre, out0, out1, stg, N, row0, col0, cw, wt, lane);
+		gemm_epilogue<EPI>(acc, pre, out0, out1, N, row0, col0, lane);
 	}
-	if (wt < 64) /* the last rows written before the block ends */
-		gm_bulk_wait<0>();
 }
 
 /* ---- launcher ------------------------------------------------------------ */

@@ -176,7 +176,8 @@ if [ "$hopper" = "9.0" ]; then
 	expect_eq gpu-9.2 "relu2=epilogue: our GEMM's two epilogues, one launch a layer each, no relu2 kernels" \
 		"0 $(count relu2_kernel relu2_forward) $(count relu2_kernel relu2_backward) 0 0" \
 		"$rc $(count relu2_epilogue gemm_wgmma_relu2) $(count relu2_epilogue gemm_wgmma_drelu2) $(count relu2_epilogue relu2_forward) $(count relu2_epilogue relu2_backward)"
-	expect_match gpu-9.3 "recorded as run" "$(cat relu2_epilogue.jsonl)" '"impl.relu2":"epilogue"'
+	expect_match gpu-9.3 "recorded as run; auto (gpu-2.5's run) resolves to epilogue here" \
+		"$(cat relu2_epilogue.jsonl) $(cat auto.jsonl)" '"impl.relu2":"epilogue".*"impl.relu2":"epilogue"'
 	d=$(loss_diff relu2_epilogue relu2_kernel) b=$(bpb_diff relu2_epilogue relu2_kernel)
 	echo "# relu2 epilogue vs kernel: worst per-step loss difference $d, val_bpb $b (tolerance $LOSS_TOL)"
 	expect_eq gpu-9.4 "relu2=epilogue: per-step losses and val_bpb within $LOSS_TOL of relu2=kernel" "1 1" \
@@ -192,5 +193,6 @@ else
 		--record refused9.jsonl
 	expect_match gpu-9.3 "the message names the compute capability" "$err" \
 		'^trainer: impl.relu2=epilogue is not implemented on cuda for this shape: .*compute capability 9.0'
+	expect_match gpu-9.3b "auto (gpu-2.5's run) resolves to kernel here" "$(cat auto.jsonl)" '"impl.relu2":"kernel"'
 fi
 [ ! -e refused9.jsonl ] && ok gpu-9.7 "no record for the refusal" || not_ok gpu-9.7 "no record" "$(cat refused9.jsonl)"

@@ -130,10 +130,11 @@ void impl_resolve(struct config *c, const char *device)
 		set_value(c, "impl.attention",
 			  dev == IMPL_CUDA && find_row("impl.attention", "flash", dev) &&
 			  gpu_flash_supported(c, why, sizeof(why)) == 0 ? "flash" : "naive");
-	/* relu2=epilogue is not the default yet: round 12's first GEMM ran at
-	 * 306 TFLOP/s against cuBLASLt's 676 (docs/performance.md) */
 	if (!strcmp(c->relu2, "auto"))
-		set_value(c, "impl.relu2", "kernel");
+		set_value(c, "impl.relu2",
+			  dev == IMPL_CUDA && gpu_relu2_epilogue_supported(c, why, sizeof(why)) == 0
+				  ? "epilogue"
+				  : "kernel");
 }
 
 int impl_check(const struct config *c, const char *device, char *why, size_t n, char *hint, size_t hn)
