@@ -109,7 +109,7 @@ for part in $(echo "$PARTS" | tr ',' ' '); do
 		;;
 	ncu)
 		ncu --clock-control none --metrics gpu__time_duration.sum,sm__cycles_elapsed.avg.per_second \
-			--csv --page raw "$BIN/bench_kernels_model" bench 8 512 4 adamw 1 flash \
+			--csv --page raw "$BIN/bench_kernels_model" bench 8 512 4 adamw 1 "${NCU_IMPL:-flash,relu2_epilogue}" \
 			>"$OUT/ncu.csv" 2>"$OUT/ncu.err" || rc=1
 		tail -n 2 "$OUT/ncu.err"
 		python3 "$NCUCAT" "$OUT/ncu.csv" 4 --kernels 12 | tee "$OUT/ncu.sum"
