@@ -27,11 +27,15 @@
  *
  * The epilogue rounds the product to bf16 first and works on those
  * values, as cuBLASLt's bf16 output followed by relu2.cu does: where the
- * products agree bit for bit (they did in round 12's checks), so do the
- * fused and unfused paths. Each quad of threads transposes its 4 x 4
- * words (bf16 pairs) by shuffles so that a thread stores 16 contiguous
- * bytes: whole 32-byte sectors, where the accumulator layout's 4-byte
- * pairs left every sector half written per instruction. */
+ * products agree bit for bit (at the model's shapes they did in round
+ * 12's checks), so do the fused and unfused paths. Each quad of threads
+ * transposes its 4 x 4 words (bf16 pairs) by shuffles so that a thread
+ * stores 16 contiguous bytes: whole 32-byte sectors, where the
+ * accumulator layout's 4-byte pairs left every sector half written per
+ * instruction. The stores run while the tensor cores wait (~130 us a
+ * launch at the model's shape); staging them for the bulk copy engine
+ * instead cost a stage of the pipeline and was slower (round 12, version
+ * 4). */
 #include "kernel_util.cuh"
 #include "wgmma.cuh"
 
