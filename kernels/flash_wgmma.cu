@@ -30,6 +30,7 @@
  * both uses of a tile: rows x D read K-major (S = Q K^T, the contraction
  * over D) and MN-major (P V, the contraction over the rows). */
 #include "flash_util.cuh"
+#include "mbarrier.cuh"
 #include "wgmma.cuh"
 
 #define WG 128 /* threads of a warpgroup */
@@ -295,52 +296,6 @@ flash_wg_forward_kernel(bf16 *att, float *lse2, const bf16 *q, const bf16 *k, co
    products and half the turns, barrier waits and row reductions a key. */
 
 #define PP_THREADS (3 * WG) /* two consumer warpgroups and a producer */
-
-__device__ __forceinline__ void mbar_init(uint32_t bar, int count)
-{
-	asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(bar), "r"(count) : "memory");
-}
-
-__device__ __forceinline__ void mbar_arrive(uint32_t bar)
-{
-	asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(bar) : "memory");
-}
-
-/* Arrive on bar once all of this thread's earlier cp.async copies have
- * landed (counted against the barrier's expected arrivals: .noinc). */
-__device__ __forceinline__ void mbar_arrive_on_copies(uint32_t bar)
-{
-	asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];\n" ::"r"(bar) : "memory");
-}
-
-/* Wait until the phase of bar with this parity has completed. (Built
- * with -DPP_WATCHDOG, a wait that spins 2^26 times says where and traps:
- * a diagnostic build, never the shipped one.) */
-__device__ __forceinline__ void mbar_wait(uint32_t bar, int parity)
-{
-#ifdef PP_WATCHDOG
-	uint32_t done;
-	long spins = 0;
-	do {
-		asm volatile("{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
-			     "selp.u32 %0, 1, 0, p;\n}\n"
-			     : "=r"(done)
-			     : "r"(bar), "r"(parity)
-			     : "memory");
-		if (++spins == (1l << 26)) {
-			printf("pp watchdog: block (%d,%d) thread %d bar +%u parity %d\n", blockIdx.x, blockIdx.y,
-			       threadIdx.x, bar & 0xffff, parity);
-			__trap();
-		}
-	} while (!done);
-	return;
-#endif
-	asm volatile("{\n.reg .pred p;\nLAB_WAIT:\n"
-		     "mbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n"
-		     "@!p bra LAB_WAIT;\n}\n" ::"r"(bar),
-		     "r"(parity)
-		     : "memory");
-}
 
 __device__ __forceinline__ void named_sync(int id, int threads)
 {

@@ -37,6 +37,7 @@
  * instead cost a stage of the pipeline and was slower (round 12, version
  * 4). */
 #include "kernel_util.cuh"
+#include "mbarrier.cuh"
 #include "wgmma.cuh"
 
 #define GM_WG 128             /* threads of a warpgroup */
@@ -50,65 +51,11 @@
 #define GM_STAGE (GM_TILE_A + GM_TILE_B)
 #define GM_SMEM (GM_NS * GM_STAGE + 1024 + 2 * GM_NS * 8)
 
-/* ---- device helpers (the flash kernels have their own copies: a shared
- * header would change their device code, which needs a device run to
- * check; see docs/cuda.md) ---------------------------------------------- */
+/* ---- device helpers ----------------------------------------------------- */
 
 __device__ __forceinline__ void gm_cp16(uint32_t saddr, const void *g)
 {
 	asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(saddr), "l"(g));
-}
-
-__device__ __forceinline__ void gm_bar_init(uint32_t bar, int count)
-{
-	asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(bar), "r"(count) : "memory");
-}
-
-/* Arrive on bar once this thread's earlier cp.async copies have landed. */
-__device__ __forceinline__ void gm_arrive_on_copies(uint32_t bar)
-{
-	asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];\n" ::"r"(bar) : "memory");
-}
-
-__device__ __forceinline__ void gm_arrive(uint32_t bar)
-{
-	asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(bar) : "memory");
-}
-
-__device__ __forceinline__ void gm_bar_wait(uint32_t bar, int parity)
-{
-	asm volatile("{\n.reg .pred p;\nGM_WAIT:\n"
-		     "mbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n"
-		     "@!p bra GM_WAIT;\n}\n" ::"r"(bar),
-		     "r"(parity)
-		     : "memory");
-}
-
-/* d (64 x 256) = (acc ? d : 0) + A B, A K-major in shared memory, B
- * K-major (BMN = 0) or MN-major (BMN = 1). */
-template <int BMN>
-__device__ __forceinline__ void gm_mma(float *d, uint64_t da, uint64_t db, int acc)
-{
-	asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n"
-		     "wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 "
-		     "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, %96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, %112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127}, %128, %129, p, 1, 1, 0, %131;\n}\n"
-		     : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
-		       "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
-		       "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
-		       "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
-		       "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
-		       "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
-		       "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
-		       "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]),
-		       "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),
-		       "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]),
-		       "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]),
-		       "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]),
-		       "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]),
-		       "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]),
-		       "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]),
-		       "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
-		     : "l"(da), "l"(db), "r"(acc), "n"(BMN));
 }
 
 /* ---- the producer warpgroup ------------------------------------------- */
@@ -157,13 +104,13 @@ __device__ void gemm_produce(uint32_t stages, uint32_t bars, const bf16 *A, cons
 		for (int kb = 0; kb < nk; kb++, it++) {
 			int st = it % GM_NS;
 			uint32_t sa = stages + st * GM_STAGE, sb = sa + GM_TILE_A;
-			gm_bar_wait(bars + (GM_NS + st) * 8, ((it / GM_NS) & 1) ^ 1); /* fresh: parity 1 passes */
+			mbar_wait(bars + (GM_NS + st) * 8, ((it / GM_NS) & 1) ^ 1); /* fresh: parity 1 passes */
 			load_rows_kmajor<GM_BM>(sa, A + (long)m0 * K + kb * GM_BK, K, i);
 			if (BMN)
 				load_rows_mnmajor(sb, B + (long)kb * GM_BK * N + n0, N, i);
 			else
 				load_rows_kmajor<GM_BN>(sb, B + (long)n0 * K + kb * GM_BK, K, i);
-			gm_arrive_on_copies(bars + st * 8);
+			mbar_arrive_on_copies(bars + st * 8);
 		}
 	}
 	asm volatile("cp.async.wait_all;\n" ::: "memory");
@@ -193,26 +140,26 @@ __device__ __forceinline__ void gemm_consume(float *acc, uint32_t stages, uint32
 	for (int kb = 0; kb < nk; kb++, it++) {
 		int st = it % GM_NS;
 		uint32_t sa = stages + st * GM_STAGE + cw * (64 * 128), sb = stages + st * GM_STAGE + GM_TILE_A;
-		gm_bar_wait(bars + st * 8, (it / GM_NS) & 1);
+		mbar_wait(bars + st * 8, (it / GM_NS) & 1);
 		asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"); /* cp.async wrote, wgmma reads */
 		wg_fence();
 #pragma unroll
 		for (int kk = 0; kk < GM_BK / 16; kk++)
-			gm_mma<BMN>(acc, gm_desc_k(sa, kk), BMN ? gm_desc_mn(sb, kk) : gm_desc_k(sb, kk), kb | kk);
+			wg_ss_n256<BMN>(acc, gm_desc_k(sa, kk), BMN ? gm_desc_mn(sb, kk) : gm_desc_k(sb, kk), kb | kk);
 		wg_commit();
 		wg_wait<1>(); /* the previous slice's products are done: give its stage back */
 		wg_hold<128>(acc);
 		if (kb > 0) {
 			__syncwarp();
 			if (lane == 0)
-				gm_arrive(bars + (GM_NS + (it - 1) % GM_NS) * 8);
+				mbar_arrive(bars + (GM_NS + (it - 1) % GM_NS) * 8);
 		}
 	}
 	wg_wait<0>();
 	wg_hold<128>(acc);
 	__syncwarp();
 	if (lane == 0) /* the tile's last stage: the producer is already on the next tile */
-		gm_arrive(bars + (GM_NS + (it - 1) % GM_NS) * 8);
+		mbar_arrive(bars + (GM_NS + (it - 1) % GM_NS) * 8);
 }
 
 __device__ __forceinline__ uint32_t gm_pack(float lo, float hi)
@@ -327,8 +274,8 @@ __global__ void __launch_bounds__(GM_THREADS, 1)
 	int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
 	if (threadIdx.x == 0) {
 		for (int i = 0; i < GM_NS; i++) {
-			gm_bar_init(bars + i * 8, GM_WG);       /* full: one arrival a producer thread */
-			gm_bar_init(bars + (GM_NS + i) * 8, 8); /* empty: one a consumer warp */
+			mbar_init(bars + i * 8, GM_WG);       /* full: one arrival a producer thread */
+			mbar_init(bars + (GM_NS + i) * 8, 8); /* empty: one a consumer warp */
 		}
 		asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
 	}
