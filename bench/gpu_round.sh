@@ -17,6 +17,7 @@
 #   trace    the same bench under bench/cupti_trace.c (in-situ kernel
 #            times and the idle time between them), plain and as a graph
 #   ncu      ncu --clock-control none, one step's kernels (docs' command)
+#            on NCU_IMPL (default flash,relu2_epilogue: the Hopper default)
 #            and the SM clock each ran at, summed by category
 #            (bench/ncu_categories.py); ncu_compile the same for one
 #            torch.compile step (COMPILE_SHAPE, default "8 512 4")
@@ -35,6 +36,8 @@
 #   bench    bench_kernels_model bench at both shapes, each IMPL in $IMPLS
 #   gemm     bench_kernels gemm time: the own GEMM (gemm_wgmma.cu) checked
 #            against the CPU and timed against cuBLASLt (+ relu2.cu)
+#   ncu_gemm every ncu section of one launch of each of its epilogues and
+#            of cuBLASLt's product at the fc shape (bench_kernels gemm profile)
 set -u
 PARTS=${1:?parts}
 DIR=${2:-.gpu/r7}
@@ -75,6 +78,17 @@ for part in $(echo "$PARTS" | tr ',' ' '); do
 	gemm)
 		"$BIN/bench_kernels" gemm time >"$OUT/gemm.log" 2>&1 || rc=1
 		grep -v '^#' "$OUT/gemm.log" | tail -n 40
+		;;
+	ncu_gemm)
+		# every ncu section of one launch of cuBLASLt's fc product and of
+		# each of our GEMM's three epilogues at the depth-8 fc shape
+		ncu --clock-control none --set full -k 'regex:gemm_wgmma|nvjet' -o "$OUT/gemm" \
+			"$BIN/bench_kernels" gemm profile >"$OUT/ncu_gemm.log" 2>&1 || rc=1
+		ncu -i "$OUT/gemm.ncu-rep" --page details --csv >"$OUT/ncu_gemm.csv" 2>&1 || rc=1
+		tail -n 3 "$OUT/ncu_gemm.log"
+		grep -E '"(Duration|Compute \(SM\) Throughput|Memory Throughput|L2 Cache Throughput|DRAM Throughput|L1/TEX Cache Throughput|Registers Per Thread|Achieved Occupancy|Executed Ipc Active|Issue Slots Busy|No Eligible)"' \
+			"$OUT/ncu_gemm.csv" | cut -d, -f5,13- | cut -c1-160
+		gzip -f "$OUT/gemm.ncu-rep"
 		;;
 	checks)
 		"$BIN/bench_kernels" flash >"$OUT/flash_checks.log" 2>&1 || rc=1

@@ -827,6 +827,23 @@ static void time_gemm_shape(mm_ctx *m, long M, int C, int F)
 	CU(cudaFree(X)); CU(cudaFree(Wfc)); CU(cudaFree(Wp)); CU(cudaFree(H)); CU(cudaFree(S)); CU(cudaFree(R));
 }
 
+/* One launch of each of our kernels and of cuBLASLt's product at the
+ * depth-8 fc shape, for ncu (bench_kernels gemm profile). */
+static void gemm_profile(mm_ctx *m)
+{
+	long M = TN;
+	int C = TC, F = TF;
+	bf16 *X = dup(to_bf16(randn((size_t)M * C))), *Wfc = dup(to_bf16(randn((size_t)F * C, 0.05)));
+	bf16 *Wp = dup(to_bf16(randn((size_t)C * F, 0.05))), *H = dpoison<bf16>((size_t)M * F);
+	bf16 *S = dpoison<bf16>((size_t)M * F), *D = dpoison<bf16>((size_t)M * F);
+	OK(mm(m, H, 0, X, 0, Wfc, 1, M, F, C, 1.f, 0.f, 0));
+	OK(gemm_wgmma(H, NULL, NULL, X, Wfc, 1, M, F, C, GEMM_STORE, 0));
+	OK(gemm_wgmma(H, S, NULL, X, Wfc, 1, M, F, C, GEMM_RELU2, 0));
+	OK(gemm_wgmma(D, NULL, H, X, Wp, 0, M, F, C, GEMM_DRELU2, 0));
+	CU(cudaDeviceSynchronize());
+	CU(cudaFree(X)); CU(cudaFree(Wfc)); CU(cudaFree(Wp)); CU(cudaFree(H)); CU(cudaFree(S)); CU(cudaFree(D));
+}
+
 static void gemm_checks(mm_ctx *m, int timed)
 {
 	if (!gemm_wgmma_supported(128, 256, 64)) {
@@ -892,7 +909,7 @@ static void flash_families(cublasHandle_t h, int timed, const char *only)
 
 /* bench_kernels: every check and timing; bench_kernels gemm [time]: the
  * own GEMM's checks (with time: its timings against cuBLASLt at both
- * benchmark shapes); bench_kernels flash [time [N,M,...]]: the flash and rotary checks alone (small shapes: fast enough
+ * benchmark shapes; profile: one launch of each at the fc shape, for ncu); bench_kernels flash [time [N,M,...]]: the flash and rotary checks alone (small shapes: fast enough
  * for compute-sanitizer), with the flash timings at the default shape;
  * N,M,...: of those flash kernel families only (kernels.h's FLASH_*). */
 int main(int argc, char **argv)
@@ -901,6 +918,12 @@ int main(int argc, char **argv)
 	cublasHandle_t h;
 	OK(mm_init(&m));
 	DIE_IF(cublasCreate(&h) != CUBLAS_STATUS_SUCCESS, "cublasCreate failed");
+	if (argc == 3 && !strcmp(argv[1], "gemm") && !strcmp(argv[2], "profile")) {
+		gemm_profile(&m);
+		cublasDestroy(h);
+		mm_release(&m);
+		return 0;
+	}
 	if (argc >= 2 && argc <= 3 && !strcmp(argv[1], "gemm")) {
 		int timed = argc == 3 && !strcmp(argv[2], "time");
 		if (timed)
