@@ -306,14 +306,13 @@ static int gemm_device_sms(void)
 	static int sms = -1;
 	if (sms < 0) {
 		int dev = 0, major = 0, minor = 0, n = 0;
-		sms = cudaGetDevice(&dev) == cudaSuccess &&
-				      cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) == cudaSuccess &&
-				      cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev) == cudaSuccess &&
-				      cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, dev) == cudaSuccess &&
-				      major == 9 && minor == 0
-			      ? n
-			      : 0;
-		cudaGetLastError(); /* no device is an answer, not an error to carry */
+		int asked = cudaGetDevice(&dev) == cudaSuccess &&
+			    cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) == cudaSuccess &&
+			    cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev) == cudaSuccess &&
+			    cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, dev) == cudaSuccess;
+		if (!asked)
+			cudaGetLastError(); /* no device is an answer here, not an error to carry */
+		sms = asked && major == 9 && minor == 0 ? n : 0;
 	}
 	return sms;
 }

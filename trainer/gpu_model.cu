@@ -307,12 +307,13 @@ static int attention_fwd(struct gpu_model *gm, int l, int B)
 }
 
 /* fc = ln2 Wfc^T and act = relu^2(fc): one GEMM of ours with relu^2 in
- * its epilogue (impl.relu2=epilogue, where the shape fits it), else
- * cuBLASLt and relu2.cu. */
+ * its epilogue (impl.relu2=epilogue; start-up checked that every shape
+ * fits it, and gemm_wgmma fails rather than fall back), else cuBLASLt and
+ * relu2.cu. */
 static int mlp_fc_forward(struct gpu_model *gm, struct gpu_layer *L, const bf16 *wfc, int N)
 {
 	int C = gm->d.C, F = gm->d.F;
-	if (gm->opt.relu2_epilogue && gemm_wgmma_supported(N, F, C))
+	if (gm->opt.relu2_epilogue)
 		return gemm_wgmma(L->fc, L->act, NULL, L->ln2, wfc, 1, N, F, C, GEMM_RELU2, gm->stream);
 	return mm(&gm->mm, L->fc, 0, L->ln2, 0, wfc, 1, N, F, C, 1.f, 0.f, gm->stream) ||
 	       relu2_forward(L->act, L->fc, (long)N * F, gm->stream);
@@ -324,7 +325,7 @@ static int mlp_fc_forward(struct gpu_model *gm, struct gpu_layer *L, const bf16 
 static int mlp_proj_dx(struct gpu_model *gm, struct gpu_layer *L, const bf16 *dy, const bf16 *wproj, int N)
 {
 	int C = gm->d.C, F = gm->d.F;
-	if (gm->opt.relu2_epilogue && gemm_wgmma_supported(N, F, C))
+	if (gm->opt.relu2_epilogue)
 		return gemm_wgmma(gm->dfc, NULL, L->fc, dy, wproj, 0, N, F, C, GEMM_DRELU2, gm->stream);
 	return mm(&gm->mm, gm->dfc, 0, dy, 0, wproj, 0, N, F, C, 1.f, 0.f, gm->stream) ||
 	       relu2_backward(gm->dfc, gm->dfc, L->fc, (long)N * F, gm->stream);
