@@ -432,16 +432,7 @@ void flash_select_kernels(int family)
 
 static int family_for(void)
 {
-	static int hopper = -1;
-	if (hopper < 0) {
-		int dev = 0, major = 0, minor = 0;
-		/* a failure here fails the launch that follows, which reports it */
-		hopper = cudaGetDevice(&dev) == cudaSuccess &&
-			 cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) == cudaSuccess &&
-			 cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev) == cudaSuccess &&
-			 major == 9 && minor == 0;
-	}
-	int f = selected_family >= 0 ? selected_family : hopper ? FLASH_WGMMA_FUSEDQ : FLASH_MMA_SYNC;
+	int f = selected_family >= 0 ? selected_family : hopper_sm_count() ? FLASH_WGMMA_FUSEDQ : FLASH_MMA_SYNC;
 	static int noted = -1;
 	if (f != noted) {
 		static const char *names[] = { "mma.sync", "wgmma (sm_90a), one warpgroup a block",

@@ -29,12 +29,6 @@ __device__ __forceinline__ float exp2_ftz(float x)
 	return y;
 }
 
-__device__ __forceinline__ uint32_t pack_bf16(float lo, float hi)
-{
-	__nv_bfloat162 v = __floats2bfloat162_rn(lo, hi);
-	return *reinterpret_cast<uint32_t *>(&v);
-}
-
 /* A fragment of k slice kk from two accumulator tiles (cols 16kk..16kk+15). */
 __device__ __forceinline__ void acc_to_a(uint32_t a[4], const float lo[4], const float hi[4])
 {
@@ -58,11 +52,6 @@ __device__ __forceinline__ void ldsm_x4_t_at(uint32_t r[4], uint32_t saddr)
 {
 	asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
 		     : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(saddr));
-}
-
-__device__ __forceinline__ void cp_async16(uint32_t saddr, const void *g)
-{
-	asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(saddr), "l"(g));
 }
 
 /* cp.async copies are grouped (load_commit); load_wait<n>() waits until at

@@ -378,23 +378,6 @@ __device__ __forceinline__ void pp_turn_end(int cw, int turn, int n0)
 		named_arrive(3 - cw, 2 * WG);
 }
 
-/* Give a stage back: one arrival a warp (the empty barriers expect 8)
- * after the warp's wait for the products that read it. */
-__device__ __forceinline__ void pp_release(uint32_t bar, int lane)
-{
-	__syncwarp();
-	if (lane == 0)
-		mbar_arrive(bar);
-}
-
-/* Data landed by another thread's cp.async, seen through an mbarrier,
- * is read by wgmma (the async proxy) next. */
-__device__ __forceinline__ void pp_acquire(uint32_t bar, int parity)
-{
-	mbar_wait(bar, parity);
-	asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
-}
-
 /* S (64 x KN keys) = Q K^T, Q from registers, K an R = KN row tile. */
 template <int D, int KN> __device__ __forceinline__ void pp_scores(float *s, const uint32_t qa[][4], uint32_t tk)
 {
@@ -479,20 +462,20 @@ flash_wg_forward_pp_kernel(bf16 *att, float *lse2, const bf16 *q, const bf16 *k,
 	uint32_t pa[KN / 16][4]; /* P of the previous tile, as A fragments */
 	if (cw == 1)
 		named_arrive(2, 2 * WG); /* warpgroup 0 takes the first turn */
-	pp_acquire(bars, 0);         /* K_0 */
+	stage_acquire(bars, 0);         /* K_0 */
 	pp_turn_begin(cw, 0, n0);
 	wg_fence();
 	pp_scores<D, KN>(s, qa, sKb); /* S_0 */
 	pp_turn_end(cw, 0, n0);
 	wg_wait<0>();
 	wg_hold<KN / 2>(s);
-	pp_release(bars + 2 * NS * 8, lane);
+	stage_release(bars + 2 * NS * 8, lane);
 	softmax_step<KN>(s, m, l, alpha, jl == 0, roff, r0, g, t, sl2);
 	pp_frags<KN>(pa, s);
 	for (int j = 1; j <= jl; j++) {
 		int st = j % NS, sp = (j - 1) % NS;
-		pp_acquire(bars + st * 8, (j / NS) & 1);              /* K_j */
-		pp_acquire(bars + (NS + sp) * 8, ((j - 1) / NS) & 1); /* V_{j-1} */
+		stage_acquire(bars + st * 8, (j / NS) & 1);              /* K_j */
+		stage_acquire(bars + (NS + sp) * 8, ((j - 1) / NS) & 1); /* V_{j-1} */
 		pp_turn_begin(cw, j, n0);
 		wg_fence();
 		pp_scores<D, KN>(s, qa, sKb + st * TK); /* S_j */
@@ -500,11 +483,11 @@ flash_wg_forward_pp_kernel(bf16 *att, float *lse2, const bf16 *q, const bf16 *k,
 		pp_turn_end(cw, j, n0);
 		wg_wait<1>(); /* S_j; the P V product may still run */
 		wg_hold<KN / 2>(s);
-		pp_release(bars + (2 * NS + st) * 8, lane);
+		stage_release(bars + (2 * NS + st) * 8, lane);
 		int rescale = softmax_step<KN>(s, m, l, alpha, j == jl, roff, r0, g, t, sl2);
 		wg_wait<0>();
 		wg_hold<D / 2>(o);
-		pp_release(bars + (3 * NS + sp) * 8, lane);
+		stage_release(bars + (3 * NS + sp) * 8, lane);
 		if (rescale) /* warp-uniform */
 #pragma unroll
 			for (int i = 0; i < D / 2; i++)
@@ -513,7 +496,7 @@ flash_wg_forward_pp_kernel(bf16 *att, float *lse2, const bf16 *q, const bf16 *k,
 	}
 	{ /* O += P_jl V_jl: the last turn */
 		int sp = jl % NS;
-		pp_acquire(bars + (NS + sp) * 8, (jl / NS) & 1);
+		stage_acquire(bars + (NS + sp) * 8, (jl / NS) & 1);
 		pp_turn_begin(cw, jl + 1, n0);
 		wg_fence();
 		pp_pv<D, KN>(o, pa, sVb + sp * TK);
@@ -919,8 +902,8 @@ flash_wg_dq_pp_kernel(bf16 *dq, float *dsum, const bf16 *q, const bf16 *k, const
 	uint32_t da[4][4]; /* dS of the previous tile, as A fragments */
 	if (TURNS && cw == 1)
 		named_arrive(2, 2 * WG); /* warpgroup 0 takes the first turn */
-	pp_acquire(bars, 0);            /* K_0 */
-	pp_acquire(bars + NS * 8, 0);   /* V_0 */
+	stage_acquire(bars, 0);            /* K_0 */
+	stage_acquire(bars + NS * 8, 0);   /* V_0 */
 	dq_turn_begin<TURNS>(cw, 0, n0);
 	wg_fence();
 	dq_scores<D, DO_REG>(s, dp, qa, oa, sO, sKb, sVb);
@@ -928,13 +911,13 @@ flash_wg_dq_pp_kernel(bf16 *dq, float *dsum, const bf16 *q, const bf16 *k, const
 	wg_wait<0>();
 	wg_hold<32>(s);
 	wg_hold<32>(dp);
-	pp_release(bars + 3 * NS * 8, lane); /* V_0 */
+	stage_release(bars + 3 * NS * 8, lane); /* V_0 */
 	dq_dscores(s, dp, L, Ds, qt == 0, r0, g, t, sl2);
 	acc_to_frags(da, dp);
 	for (int j = 1; j <= qt; j++) {
 		int st = j % NS, sp = (j - 1) % NS, par = (j / NS) & 1;
-		pp_acquire(bars + st * 8, par);        /* K_j */
-		pp_acquire(bars + (NS + st) * 8, par); /* V_j */
+		stage_acquire(bars + st * 8, par);        /* K_j */
+		stage_acquire(bars + (NS + st) * 8, par); /* V_j */
 		dq_turn_begin<TURNS>(cw, j, n0);
 		wg_fence();
 		dq_scores<D, DO_REG>(s, dp, qa, oa, sO, sKb + st * TB, sVb + st * TB); /* S_j, dP_j */
@@ -943,11 +926,11 @@ flash_wg_dq_pp_kernel(bf16 *dq, float *dsum, const bf16 *q, const bf16 *k, const
 		wg_wait<1>(); /* S_j, dP_j; the dQ product may still run */
 		wg_hold<32>(s);
 		wg_hold<32>(dp);
-		pp_release(bars + (3 * NS + st) * 8, lane); /* V_j */
+		stage_release(bars + (3 * NS + st) * 8, lane); /* V_j */
 		dq_dscores(s, dp, L, Ds, j == qt, r0, g, t, sl2);
 		wg_wait<0>();
 		wg_hold<D / 2>(dQ);
-		pp_release(bars + (2 * NS + sp) * 8, lane); /* K_{j-1} */
+		stage_release(bars + (2 * NS + sp) * 8, lane); /* K_{j-1} */
 		acc_to_frags(da, dp);
 	}
 	/* dQ += dS_qt K_qt: the last turn (nobody waits for that stage again) */
@@ -1015,8 +998,8 @@ flash_wg_dq_pp128_kernel(bf16 *dq, float *dsum, const bf16 *q, const bf16 *k, co
 	for (int j = 0; j <= qb; j++) {
 		int st = j % NS, par = (j / NS) & 1;
 		uint32_t sK = sKb + st * TK, sV = sVb + st * TK;
-		pp_acquire(bars + st * 8, par);        /* K_j */
-		pp_acquire(bars + (NS + st) * 8, par); /* V_j */
+		stage_acquire(bars + st * 8, par);        /* K_j */
+		stage_acquire(bars + (NS + st) * 8, par); /* V_j */
 		float s[KN / 2], dp[KN / 2];
 		wg_fence();
 #pragma unroll
@@ -1029,7 +1012,7 @@ flash_wg_dq_pp128_kernel(bf16 *dq, float *dsum, const bf16 *q, const bf16 *k, co
 		wg_wait<0>();
 		wg_hold<KN / 2>(s);
 		wg_hold<KN / 2>(dp);
-		pp_release(bars + (3 * NS + st) * 8, lane); /* V_j */
+		stage_release(bars + (3 * NS + st) * 8, lane); /* V_j */
 #pragma unroll
 		for (int n = 0; n < KN / 2; n++) {
 			int e = n & 3, i = roff + r0 + g + (e >= 2 ? 8 : 0), c = (n >> 2) * 8 + 2 * t + (e & 1);
@@ -1042,7 +1025,7 @@ flash_wg_dq_pp128_kernel(bf16 *dq, float *dsum, const bf16 *q, const bf16 *k, co
 		pp_pv<D, KN>(dQ, da, sK); /* dQ += dS K */
 		wg_wait<0>();
 		wg_hold<D / 2>(dQ);
-		pp_release(bars + (2 * NS + st) * 8, lane); /* K_j */
+		stage_release(bars + (2 * NS + st) * 8, lane); /* K_j */
 	}
 	long base = (long)bh * T * D;
 	dq_store<D>(dq, dQ, base, qt * FT + r0 + g, t, scale);
@@ -1097,7 +1080,7 @@ __device__ __forceinline__ void dkdv_consumer_start(float *dK, float *dV, uint32
 	asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"); /* K, V are read by wgmma */
 	named_sync(4 + cw, WG);
 	if (cw == 1)
-		pp_release(bars + NS * 8, lane);
+		stage_release(bars + NS * 8, lane);
 #pragma unroll
 	for (int i = 0; i < D / 2; i++)
 		dK[i] = dV[i] = 0.f;
@@ -1144,9 +1127,9 @@ flash_wg_dkdv_pp_kernel(bf16 *dk, bf16 *dv, const bf16 *q, const bf16 *k, const 
 		int n = qt - first, st = n % NS;
 		uint32_t sQ = sQO + st * STAGE, sO = sQ + TB;
 		const float *sL = fbase + st * (STAGE / 4) + 2 * TB / 4, *sD = sL + FT;
-		pp_acquire(bars + st * 8, (n / NS) & 1);
+		stage_acquire(bars + st * 8, (n / NS) & 1);
 		dkdv_tile<D>(dK, dV, sK, sV, sQ, sO, sL, sD, qt == kt, sl2, r0 + g, t);
-		pp_release(bars + (NS + st) * 8, lane);
+		stage_release(bars + (NS + st) * 8, lane);
 	}
 	dkdv_store<D>(dk, dv, dK, dV, (long)bh * T * D, ib, is, kt * FT + r0 + g, t, scale);
 }
@@ -1337,7 +1320,7 @@ __device__ __forceinline__ void fq_tile(float *dK, float *dV, uint32_t sK, uint3
 		wg_wait<1>(); /* dV, dK */
 		wg_hold<D / 2>(dV);
 		wg_hold<D / 2>(dK);
-		pp_release(stage_empty, lane);
+		stage_release(stage_empty, lane);
 		wg_wait<0>();
 		wg_hold<32>(dq);
 		fq_dq_stage<DIAG>(dst, dq, stg, cw);
@@ -1346,7 +1329,7 @@ __device__ __forceinline__ void fq_tile(float *dK, float *dV, uint32_t sK, uint3
 	wg_wait<0>(); /* dV, dK */
 	wg_hold<D / 2>(dV);
 	wg_hold<D / 2>(dK);
-	pp_release(stage_empty, lane); /* Q, dO, lse2, dsum of this stage are read */
+	stage_release(stage_empty, lane); /* Q, dO, lse2, dsum of this stage are read */
 	fq_dq<D, DIAG>(dst, ds, sK0, stg, cw);
 }
 
@@ -1414,7 +1397,7 @@ flash_wg_bwd_fq_kernel(float *dq_acc, bf16 *dk, bf16 *dv, const bf16 *q, const b
 		int n = qt - first, st = n % NS;
 		uint32_t sQ = sQO + st * STAGE, sO = sQ + TB;
 		const float *sL = fbase + st * (STAGE / 4) + 2 * TB / 4, *sD = sL + FT;
-		pp_acquire(bars + st * 8, (n / NS) & 1);
+		stage_acquire(bars + st * 8, (n / NS) & 1);
 		fq_tile<D, DIAG>(dK, dV, sK, sV, sQ, sO, sL, sD, qt == kt, sl2, r0, g, t, cw, s0,
 				 sDS + (n & 1) * 2 * DS, mystg, acc + (long)qt * FT * D, bars + (NS + st) * 8, lane);
 	}

@@ -51,13 +51,6 @@
 #define GM_STAGE (GM_TILE_A + GM_TILE_B)
 #define GM_SMEM (GM_NS * GM_STAGE + 1024 + 2 * GM_NS * 8)
 
-/* ---- device helpers ----------------------------------------------------- */
-
-__device__ __forceinline__ void gm_cp16(uint32_t saddr, const void *g)
-{
-	asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(saddr), "l"(g));
-}
-
 /* ---- the producer warpgroup ------------------------------------------- */
 
 /* Stage layouts (tiles 1024-byte aligned):
@@ -76,7 +69,7 @@ __device__ __forceinline__ void load_rows_kmajor(uint32_t s, const bf16 *g, long
 	g += r * ld + c * 8;
 #pragma unroll
 	for (int q = 0; q < ROWS / 16; q++)
-		gm_cp16(s + q * 16 * 128, g + q * 16 * ld);
+		cp_async16(s + q * 16 * 128, g + q * 16 * ld);
 }
 
 /* MN-major: thread i copies chunk i % 32 (column block i % 32 / 8) of
@@ -89,7 +82,7 @@ __device__ __forceinline__ void load_rows_mnmajor(uint32_t s, const bf16 *g, lon
 #pragma unroll
 	for (int q = 0; q < GM_BK / 4; q++) {
 		int rr = r + 4 * q;
-		gm_cp16(s + rr * 128 + (((c & 7) ^ (rr & 7)) << 4), g + q * 4 * ld);
+		cp_async16(s + rr * 128 + (((c & 7) ^ (rr & 7)) << 4), g + q * 4 * ld);
 	}
 }
 
@@ -140,8 +133,7 @@ __device__ __forceinline__ void gemm_consume(float *acc, uint32_t stages, uint32
 	for (int kb = 0; kb < nk; kb++, it++) {
 		int st = it % GM_NS;
 		uint32_t sa = stages + st * GM_STAGE + cw * (64 * 128), sb = stages + st * GM_STAGE + GM_TILE_A;
-		mbar_wait(bars + st * 8, (it / GM_NS) & 1);
-		asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"); /* cp.async wrote, wgmma reads */
+		stage_acquire(bars + st * 8, (it / GM_NS) & 1);
 		wg_fence();
 #pragma unroll
 		for (int kk = 0; kk < GM_BK / 16; kk++)
@@ -149,28 +141,13 @@ __device__ __forceinline__ void gemm_consume(float *acc, uint32_t stages, uint32
 		wg_commit();
 		wg_wait<1>(); /* the previous slice's products are done: give its stage back */
 		wg_hold<128>(acc);
-		if (kb > 0) {
-			__syncwarp();
-			if (lane == 0)
-				mbar_arrive(bars + (GM_NS + (it - 1) % GM_NS) * 8);
-		}
+		if (kb > 0)
+			stage_release(bars + (GM_NS + (it - 1) % GM_NS) * 8, lane);
 	}
 	wg_wait<0>();
 	wg_hold<128>(acc);
-	__syncwarp();
-	if (lane == 0) /* the tile's last stage: the producer is already on the next tile */
-		mbar_arrive(bars + (GM_NS + (it - 1) % GM_NS) * 8);
-}
-
-__device__ __forceinline__ uint32_t gm_pack(float lo, float hi)
-{
-	__nv_bfloat162 v = __floats2bfloat162_rn(lo, hi);
-	return *reinterpret_cast<uint32_t *>(&v);
-}
-
-__device__ __forceinline__ float2 gm_unpack(uint32_t w)
-{
-	return __bfloat1622float2(*reinterpret_cast<__nv_bfloat162 *>(&w));
+	/* the tile's last stage: the producer is already on the next tile */
+	stage_release(bars + (GM_NS + (it - 1) % GM_NS) * 8, lane);
 }
 
 /* Quad transpose: thread t of the quad holds words w[i] = M[t][i]; after,
@@ -237,7 +214,7 @@ __device__ __forceinline__ void gemm_epilogue(const float *acc, const uint4 *pre
 			uint32_t w[4];
 #pragma unroll
 			for (int i = 0; i < 4; i++)
-				w[i] = gm_pack(acc[4 * (4 * q + i) + 2 * h], acc[4 * (4 * q + i) + 2 * h + 1]);
+				w[i] = pack_bf16(acc[4 * (4 * q + i) + 2 * h], acc[4 * (4 * q + i) + 2 * h + 1]);
 			quad_transpose(w, t);
 			long o = base + 32 * q;
 			if (EPI == GEMM_DRELU2) { /* dA * 2 relu(H), from dA rounded as cuBLASLt's output is */
@@ -245,17 +222,17 @@ __device__ __forceinline__ void gemm_epilogue(const float *acc, const uint4 *pre
 				uint32_t uh[4] = { u.x, u.y, u.z, u.w };
 #pragma unroll
 				for (int i = 0; i < 4; i++) {
-					float2 a = gm_unpack(w[i]), hh = gm_unpack(uh[i]);
-					w[i] = gm_pack(2.f * fmaxf(hh.x, 0.f) * a.x, 2.f * fmaxf(hh.y, 0.f) * a.y);
+					float2 a = unpack_bf16(w[i]), hh = unpack_bf16(uh[i]);
+					w[i] = pack_bf16(2.f * fmaxf(hh.x, 0.f) * a.x, 2.f * fmaxf(hh.y, 0.f) * a.y);
 				}
 			}
 			*reinterpret_cast<uint4 *>(out0 + o) = make_uint4(w[0], w[1], w[2], w[3]);
 			if (EPI == GEMM_RELU2) { /* relu(H)^2 from H in bf16, as relu2.cu reads it */
 #pragma unroll
 				for (int i = 0; i < 4; i++) {
-					float2 a = gm_unpack(w[i]);
+					float2 a = unpack_bf16(w[i]);
 					float r0 = fmaxf(a.x, 0.f), r1 = fmaxf(a.y, 0.f);
-					w[i] = gm_pack(r0 * r0, r1 * r1);
+					w[i] = pack_bf16(r0 * r0, r1 * r1);
 				}
 				*reinterpret_cast<uint4 *>(out1 + o) = make_uint4(w[0], w[1], w[2], w[3]);
 			}
@@ -300,26 +277,9 @@ __global__ void __launch_bounds__(GM_THREADS, 1)
 
 /* ---- launcher ------------------------------------------------------------ */
 
-/* The SM count of a compute capability 9.0 device; 0 on any other. */
-static int gemm_device_sms(void)
-{
-	static int sms = -1;
-	if (sms < 0) {
-		int dev = 0, major = 0, minor = 0, n = 0;
-		int asked = cudaGetDevice(&dev) == cudaSuccess &&
-			    cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) == cudaSuccess &&
-			    cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev) == cudaSuccess &&
-			    cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, dev) == cudaSuccess;
-		if (!asked)
-			cudaGetLastError(); /* no device is an answer here, not an error to carry */
-		sms = asked && major == 9 && minor == 0 ? n : 0;
-	}
-	return sms;
-}
-
 int gemm_wgmma_supported(int M, int N, int K)
 {
-	return gemm_device_sms() > 0 && M > 0 && N > 0 && K > 0 && M % GM_BM == 0 && N % GM_BN == 0 &&
+	return hopper_sm_count() > 0 && M > 0 && N > 0 && K > 0 && M % GM_BM == 0 && N % GM_BN == 0 &&
 	       K % GM_BK == 0 && (long)(M / GM_BM) * (N / GM_BN) <= 0x7fffffff;
 }
 
@@ -333,7 +293,7 @@ static int gemm_launch(bf16 *out0, bf16 *out1, const bf16 *aux, const bf16 *A, c
 						cudaFuncAttributeMaxDynamicSharedMemorySize, GM_SMEM));
 		configured = 1;
 	}
-	int tiles = M / GM_BM * (N / GM_BN), grid = tiles < gemm_device_sms() ? tiles : gemm_device_sms();
+	int tiles = M / GM_BM * (N / GM_BN), grid = tiles < hopper_sm_count() ? tiles : hopper_sm_count();
 	gemm_wgmma_kernel<BMN, EPI><<<grid, GM_THREADS, GM_SMEM, s>>>(out0, out1, aux, A, B, N, K, tiles);
 	KERNEL_CHECK();
 	return 0;

@@ -1,6 +1,6 @@
 /* kernel_util.cuh — device helpers shared by the kernels/ ops: warp and
- * block sums, 8-wide bf16 vector loads, launch sizing. Header-only, device
- * code; no cuBLAS and no knowledge of the model. */
+ * block sums, 8-wide bf16 vector loads, cp.async, launch sizing.
+ * Header-only, device code; no cuBLAS and no knowledge of the model. */
 #ifndef RL_KERNEL_UTIL_CUH
 #define RL_KERNEL_UTIL_CUH
 #include <cuda_bf16.h>
@@ -69,6 +69,26 @@ __device__ __forceinline__ bf16x8 load8(const bf16 *p)
 __device__ __forceinline__ void store8(bf16 *p, bf16x8 v)
 {
 	*reinterpret_cast<uint4 *>(p) = v.raw;
+}
+
+/* Two floats as a bf16 pair in one 32-bit word (lo in the low half), and
+ * back. */
+__device__ __forceinline__ uint32_t pack_bf16(float lo, float hi)
+{
+	__nv_bfloat162 v = __floats2bfloat162_rn(lo, hi);
+	return *reinterpret_cast<uint32_t *>(&v);
+}
+
+__device__ __forceinline__ float2 unpack_bf16(uint32_t w)
+{
+	return __bfloat1622float2(*reinterpret_cast<__nv_bfloat162 *>(&w));
+}
+
+/* 16 bytes from global into shared memory by cp.async (the flash and
+ * GEMM kernels' tile copies; shared address from __cvta_generic_to_shared). */
+__device__ __forceinline__ void cp_async16(uint32_t saddr, const void *g)
+{
+	asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(saddr), "l"(g));
 }
 
 static inline unsigned ceil_div(long a, long b)

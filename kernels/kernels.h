@@ -31,6 +31,11 @@ void trace_kernel(const char *name);
 void trace_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void trace_report(FILE *f);
 
+/* ---- device.cu: the device the launchers run on ------------------------
+ * The SM count of a compute capability 9.0 device (H100, H200: where the
+ * sm_90a kernels run), 0 on any other or none; asked once. */
+int hopper_sm_count(void);
+
 /* ---- matmul.cu: row-major GEMMs through cuBLASLt ----------------------- */
 typedef struct mm_ctx {
 	cublasLtHandle_t lt;

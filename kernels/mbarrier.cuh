@@ -46,12 +46,48 @@ __device__ __forceinline__ void mbar_wait(uint32_t bar, int parity)
 		}
 	} while (!done);
 	return;
+/* Data landed by another thread's cp.async, seen through an mbarrier,
+ * is read by wgmma (the async proxy) next. */
+__device__ __forceinline__ void stage_acquire(uint32_t bar, int parity)
+{
+	mbar_wait(bar, parity);
+	asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+}
+
+/* Give a stage back: one arrival a warp (the empty barriers expect one
+ * from each consumer warp), after the warp's wait for the products that
+ * read it. */
+__device__ __forceinline__ void stage_release(uint32_t bar, int lane)
+{
+	__syncwarp();
+	if (lane == 0)
+		mbar_arrive(bar);
+}
+
 #endif
 	asm volatile("{\n.reg .pred p;\nLAB_WAIT:\n"
 		     "mbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n"
 		     "@!p bra LAB_WAIT;\n}\n" ::"r"(bar),
 		     "r"(parity)
 		     : "memory");
+}
+
+/* Data landed by another thread's cp.async, seen through an mbarrier,
+ * is read by wgmma (the async proxy) next. */
+__device__ __forceinline__ void stage_acquire(uint32_t bar, int parity)
+{
+	mbar_wait(bar, parity);
+	asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+}
+
+/* Give a stage back: one arrival a warp (the empty barriers expect one
+ * from each consumer warp), after the warp's wait for the products that
+ * read it. */
+__device__ __forceinline__ void stage_release(uint32_t bar, int lane)
+{
+	__syncwarp();
+	if (lane == 0)
+		mbar_arrive(bar);
 }
 
 #endif
