@@ -846,7 +846,7 @@ static void gemm_profile(mm_ctx *m)
 
 static void gemm_checks(mm_ctx *m, int timed)
 {
-	if (!gemm_wgmma_supported(128, 256, 64)) {
+	if (!hopper_sm_count()) {
 		fprintf(stderr, "# gemm_wgmma: not this device (compute capability 9.0 only): skipped\n");
 		return;
 	}

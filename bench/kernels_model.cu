@@ -325,7 +325,7 @@ int main(int argc, char **argv)
 		gpu_options_default(&o, 1);
 		o.autotune = 1;
 		check_gradients(&o);
-		if (gemm_wgmma_supported(128, 256, 64)) { /* impl.relu2=epilogue, on an H100/H200 */
+		if (hopper_sm_count()) { /* impl.relu2=epilogue, on an H100/H200 */
 			gpu_options_default(&o, 1);
 			o.flash = o.relu2_epilogue = 1;
 			check_gradients(&o);

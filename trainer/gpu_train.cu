@@ -109,7 +109,7 @@ extern "C" int gpu_flash_supported(const struct config *c, char *why, size_t n)
 extern "C" int gpu_relu2_epilogue_supported(const struct config *c, char *why, size_t n)
 {
 	int F = (int)lround(c->mlp_ratio * c->dim);
-	if (!gemm_wgmma_supported(128, 256, 64)) {
+	if (!hopper_sm_count()) {
 		snprintf(why, n, "the fused relu^2 GEMM (kernels/gemm_wgmma.cu) runs on compute capability "
 			 "9.0 (H100, H200) only, and this machine has no such GPU");
 		return -1;
