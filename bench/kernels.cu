@@ -807,6 +807,15 @@ static void time_gemm_shape(mm_ctx *m, long M, int C, int F)
 	add("fc fwd + relu2: cuBLASLt, relu2_forward", shape, 0, 1, ms, 0, flop);
 	ms = time_ms([&] { OK(gemm_wgmma(H, S, NULL, X, Wfc, 1, M, F, C, GEMM_RELU2, 0)); });
 	add("fc fwd + relu2: gemm_wgmma relu2 epilogue", shape, 0, 1, ms, 0, flop);
+	/* the fused outputs against the unfused path's (R, then relu2 into R2): each block walks ~8 rows of
+	 * tiles here, every tile's stores deferred under the next one's products */
+	bf16 *R2 = dpoison<bf16>((size_t)M * F);
+	OK(mm(m, R, 0, X, 0, Wfc, 1, M, F, C, 1.f, 0.f, 0));
+	OK(relu2_forward(R2, R, M * F, 0));
+	add("gemm_wgmma relu2: H against cuBLASLt", shape,
+	    rel_err(down_bf16(H, (size_t)M * F), down_bf16(R, (size_t)M * F)), 1e-2, 0, 0, 0);
+	add("gemm_wgmma relu2: relu(H)^2 against cuBLASLt, relu2_forward", shape,
+	    rel_err(down_bf16(S, (size_t)M * F), down_bf16(R2, (size_t)M * F)), 1e-2, 0, 0, 0);
 	/* projection's input gradient: dA = dY Wproj (tb = 0), then * 2 relu(H) */
 	OK(mm(m, R, 0, X, 0, Wp, 0, M, F, C, 1.f, 0.f, 0));
 	OK(gemm_wgmma(S, NULL, NULL, X, Wp, 0, M, F, C, GEMM_STORE, 0));
@@ -824,6 +833,11 @@ static void time_gemm_shape(mm_ctx *m, long M, int C, int F)
 	add("proj dX + relu2 bwd: cuBLASLt, relu2_backward", shape, 0, 1, ms, 0, flop);
 	ms = time_ms([&] { OK(gemm_wgmma(S, NULL, H, X, Wp, 0, M, F, C, GEMM_DRELU2, 0)); });
 	add("proj dX + relu2 bwd: gemm_wgmma drelu2 epilogue", shape, 0, 1, ms, 0, flop);
+	OK(mm(m, R, 0, X, 0, Wp, 0, M, F, C, 1.f, 0.f, 0));
+	OK(relu2_backward(R2, R, H, M * F, 0));
+	add("gemm_wgmma drelu2 against cuBLASLt, relu2_backward", shape,
+	    rel_err(down_bf16(S, (size_t)M * F), down_bf16(R2, (size_t)M * F)), 1e-2, 0, 0, 0);
+	CU(cudaFree(R2));
 	CU(cudaFree(X)); CU(cudaFree(Wfc)); CU(cudaFree(Wp)); CU(cudaFree(H)); CU(cudaFree(S)); CU(cudaFree(R));
 }
 
@@ -854,6 +868,9 @@ static void gemm_checks(mm_ctx *m, int timed)
 	check_gemm_shape(512, 2048, 512);
 	check_gemm_shape(384, 768, 768);
 	check_gemm_shape(4096, 2048, 320); /* 256 tiles: blocks walk several, stages wrap across tiles */
+	/* 144 tiles: 12 blocks walk two, the first tile's stores spread over the second's 8 (12) slices */
+	check_gemm_shape(2304, 2048, 512);
+	check_gemm_shape(2304, 2048, 768);
 	if (!timed)
 		return;
 	time_gemm_shape(m, TN, TC, TF);

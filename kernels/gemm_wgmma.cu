@@ -124,29 +124,47 @@ __device__ __forceinline__ uint64_t gm_desc_mn(uint32_t tile, int kk)
 	return sw128_desc(tile + kk * 2048, 64 * 128);
 }
 
-/* One tile's products into acc; it counts k slices as the producer does. */
+/* A thread's share of an output tile, as bf16 (GM_GROUPS 16-byte groups
+ * a tensor), and the epilogue's H for drelu2: group j = 8 h + q is row
+ * 16 w + g + 8 h of the warpgroup's 64 (w the warp in the group, g =
+ * lane / 4), columns 32 q + 8 t.. (t = lane % 4) of the tile. */
+#define GM_GROUPS (2 * GM_BN / 32)
+/* The k slices over which the previous tile's groups are stored, two a
+ * slice: a tile of K = 512 (the model's fc forward and projection dX at
+ * depth 8) has exactly these; more slices run with nothing beside them,
+ * fewer leave the rest to be stored after the products. */
+#define GM_SPREAD (GM_GROUPS / 2)
+
+/* k slice kb of a tile: wait for its stage, issue its four products. */
 template <int BMN>
-__device__ __forceinline__ void gemm_consume(float *acc, uint32_t stages, uint32_t bars, int K, int cw, int lane,
-					     int &it)
+__device__ __forceinline__ void gemm_issue(float *acc, uint32_t stages, uint32_t bars, int cw, int kb, int it)
 {
-	const int nk = K / GM_BK;
-	for (int kb = 0; kb < nk; kb++, it++) {
-		int st = it % GM_NS;
-		uint32_t sa = stages + st * GM_STAGE + cw * (64 * 128), sb = stages + st * GM_STAGE + GM_TILE_A;
-		stage_acquire(bars + st * 8, (it / GM_NS) & 1);
-		wg_fence();
+	int st = it % GM_NS;
+	uint32_t sa = stages + st * GM_STAGE + cw * (64 * 128), sb = stages + st * GM_STAGE + GM_TILE_A;
+	stage_acquire(bars + st * 8, (it / GM_NS) & 1);
+	wg_fence();
 #pragma unroll
-		for (int kk = 0; kk < GM_BK / 16; kk++)
-			wg_ss_n256<BMN>(acc, gm_desc_k(sa, kk), BMN ? gm_desc_mn(sb, kk) : gm_desc_k(sb, kk), kb | kk);
-		wg_commit();
-		wg_wait<1>(); /* the previous slice's products are done: give its stage back */
-		wg_hold<128>(acc);
-		if (kb > 0)
-			stage_release(bars + (GM_NS + (it - 1) % GM_NS) * 8, lane);
-	}
+	for (int kk = 0; kk < GM_BK / 16; kk++)
+		wg_ss_n256<BMN>(acc, gm_desc_k(sa, kk), BMN ? gm_desc_mn(sb, kk) : gm_desc_k(sb, kk), kb | kk);
+	wg_commit();
+}
+
+/* The previous slice's products are done: give its stage back (the
+ * producer refills it while this slice's run). */
+__device__ __forceinline__ void gemm_retire(float *acc, uint32_t bars, int kb, int it, int lane)
+{
+	wg_wait<1>();
+	wg_hold<128>(acc);
+	if (kb > 0)
+		stage_release(bars + (GM_NS + (it - 1) % GM_NS) * 8, lane);
+}
+
+/* The tile's last products are done; its last stage goes back (the
+ * producer is already on the next tile). */
+__device__ __forceinline__ void gemm_finish(float *acc, uint32_t bars, int it, int lane)
+{
 	wg_wait<0>();
 	wg_hold<128>(acc);
-	/* the tile's last stage: the producer is already on the next tile */
 	stage_release(bars + (GM_NS + (it - 1) % GM_NS) * 8, lane);
 }
 
@@ -179,67 +197,67 @@ __device__ __forceinline__ void quad_transpose(uint32_t w[4], int t)
 	}
 }
 
-/* Each thread's accumulators: row 16 w + g + 8 h of its warpgroup's 64
- * (w the warp in the group, g = lane / 4), columns 8 j + 2 t, +1 (t =
- * lane % 4), j = 0..31, in acc[4 j + 2 h], acc[4 j + 2 h + 1]. Slices
- * 4q..4q+3 as bf16 pairs, quad-transposed: thread t then holds the 8
- * columns of slice 4q + t. */
-#define GM_GROUPS (2 * GM_BN / 32) /* (h, q) pairs: 16-byte stores a thread a tile, per output */
-
-/* The epilogue's H (impl.relu2's drelu2): a thread's 16 groups of 16
- * bytes, loaded before the tile's products so that their latency runs
- * under them (loaded in the epilogue, one group at a time, they made the
- * kernel 2.3x slower than the plain product in round 12's second call). */
-__device__ __forceinline__ void gemm_load_aux(uint4 *pre, const bf16 *aux, int N, int row0, int col0, int lane)
+/* Element offset of group j of a thread whose tile rows start at row0. */
+__device__ __forceinline__ long gemm_group_offset(int j, int N, int row0, int col0, int lane)
 {
-	int g = lane / 4, t = lane % 4;
-#pragma unroll
-	for (int h = 0; h < 2; h++)
-#pragma unroll
-		for (int q = 0; q < GM_BN / 32; q++)
-			pre[h * (GM_BN / 32) + q] =
-				*reinterpret_cast<const uint4 *>(aux + (long)(row0 + g + 8 * h) * N + col0 + 8 * t + 32 * q);
+	int h = j / (GM_BN / 32), q = j % (GM_BN / 32);
+	return (long)(row0 + lane / 4 + 8 * h) * N + col0 + 8 * (lane % 4) + 32 * q;
 }
 
+/* The accumulators as bf16, quad-transposed into groups: accumulator
+ * pairs acc[4 c + 2 h], +1 are row g + 8 h, columns 8 c + 2 t, +1; slices
+ * c = 4q..4q+3 transposed give the thread the 8 columns of slice 4q + t.
+ * drelu2 applies dA * 2 relu(H) here, to dA rounded as cuBLASLt's output
+ * is, with H loaded during the tile's products. */
 template <int EPI>
-__device__ __forceinline__ void gemm_epilogue(const float *acc, const uint4 *pre, bf16 *out0, bf16 *out1, int N,
-					      int row0, int col0, int lane)
+__device__ __forceinline__ void gemm_pack(const float *acc, const uint4 *pre, uint4 *pk, int lane)
 {
-	int g = lane / 4, t = lane % 4;
 #pragma unroll
-	for (int h = 0; h < 2; h++) {
-		long base = (long)(row0 + g + 8 * h) * N + col0 + 8 * t;
+	for (int j = 0; j < GM_GROUPS; j++) {
+		int h = j / (GM_BN / 32), q = j % (GM_BN / 32);
+		uint32_t w[4];
 #pragma unroll
-		for (int q = 0; q < GM_BN / 32; q++) {
-			uint32_t w[4];
+		for (int i = 0; i < 4; i++)
+			w[i] = pack_bf16(acc[4 * (4 * q + i) + 2 * h], acc[4 * (4 * q + i) + 2 * h + 1]);
+		quad_transpose(w, lane % 4);
+		if (EPI == GEMM_DRELU2) {
+			uint32_t uh[4] = { pre[j].x, pre[j].y, pre[j].z, pre[j].w };
 #pragma unroll
-			for (int i = 0; i < 4; i++)
-				w[i] = pack_bf16(acc[4 * (4 * q + i) + 2 * h], acc[4 * (4 * q + i) + 2 * h + 1]);
-			quad_transpose(w, t);
-			long o = base + 32 * q;
-			if (EPI == GEMM_DRELU2) { /* dA * 2 relu(H), from dA rounded as cuBLASLt's output is */
-				uint4 u = pre[h * (GM_BN / 32) + q];
-				uint32_t uh[4] = { u.x, u.y, u.z, u.w };
-#pragma unroll
-				for (int i = 0; i < 4; i++) {
-					float2 a = unpack_bf16(w[i]), hh = unpack_bf16(uh[i]);
-					w[i] = pack_bf16(2.f * fmaxf(hh.x, 0.f) * a.x, 2.f * fmaxf(hh.y, 0.f) * a.y);
-				}
-			}
-			*reinterpret_cast<uint4 *>(out0 + o) = make_uint4(w[0], w[1], w[2], w[3]);
-			if (EPI == GEMM_RELU2) { /* relu(H)^2 from H in bf16, as relu2.cu reads it */
-#pragma unroll
-				for (int i = 0; i < 4; i++) {
-					float2 a = unpack_bf16(w[i]);
-					float r0 = fmaxf(a.x, 0.f), r1 = fmaxf(a.y, 0.f);
-					w[i] = pack_bf16(r0 * r0, r1 * r1);
-				}
-				*reinterpret_cast<uint4 *>(out1 + o) = make_uint4(w[0], w[1], w[2], w[3]);
+			for (int i = 0; i < 4; i++) {
+				float2 a = unpack_bf16(w[i]), hh = unpack_bf16(uh[i]);
+				w[i] = pack_bf16(2.f * fmaxf(hh.x, 0.f) * a.x, 2.f * fmaxf(hh.y, 0.f) * a.y);
 			}
 		}
+		pk[j] = make_uint4(w[0], w[1], w[2], w[3]);
 	}
 }
 
+/* Store group j (and for relu2 its relu(H)^2, from H in bf16 as relu2.cu
+ * reads it). */
+template <int EPI>
+__device__ __forceinline__ void gemm_store_group(const uint4 *pk, int j, bf16 *out0, bf16 *out1, int N, int row0,
+						 int col0, int lane)
+{
+	long o = gemm_group_offset(j, N, row0, col0, lane);
+	*reinterpret_cast<uint4 *>(out0 + o) = pk[j];
+	if (EPI == GEMM_RELU2) {
+		uint32_t w[4] = { pk[j].x, pk[j].y, pk[j].z, pk[j].w };
+#pragma unroll
+		for (int i = 0; i < 4; i++) {
+			float2 a = unpack_bf16(w[i]);
+			float r0 = fmaxf(a.x, 0.f), r1 = fmaxf(a.y, 0.f);
+			w[i] = pack_bf16(r0 * r0, r1 * r1);
+		}
+		*reinterpret_cast<uint4 *>(out1 + o) = make_uint4(w[0], w[1], w[2], w[3]);
+	}
+}
+
+/* Persistent tiles with the epilogue deferred: a tile's results wait as
+ * bf16 (pk, 64 registers) and are stored two groups a k slice while the
+ * next tile's products run, so the stores and the tensor cores overlap
+ * (round 12's version 3 stored between tiles, the tensor cores idle for
+ * ~130 us a launch). drelu2's H for a tile is loaded the same way, two
+ * groups a slice as the stores free their registers. */
 template <int BMN, int EPI>
 __global__ void __launch_bounds__(GM_THREADS, 1)
 	gemm_wgmma_kernel(bf16 *out0, bf16 *out1, const bf16 *aux, const bf16 *A, const bf16 *B, int N, int K,
@@ -263,16 +281,41 @@ __global__ void __launch_bounds__(GM_THREADS, 1)
 		return;
 	}
 	asm volatile("setmaxnreg.inc.sync.aligned.u32 232;\n" ::: "memory");
-	int cw = warp / 4, nt = N / GM_BN, it = 0; /* consumer warpgroup cw: rows 64 cw.. of a tile */
+	int cw = warp / 4, nt = N / GM_BN, nk = K / GM_BK, it = 0; /* consumer warpgroup cw: rows 64 cw.. */
+	int prow = -1, pcol = 0; /* the tile whose groups pk holds; none yet */
 	float acc[128];
-	uint4 pre[EPI == GEMM_DRELU2 ? GM_GROUPS : 1];
+	uint4 pk[GM_GROUPS], pre[EPI == GEMM_DRELU2 ? GM_GROUPS : 1];
 	for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
 		int row0 = tile / nt * GM_BM + 64 * cw + 16 * (warp % 4), col0 = tile % nt * GM_BN;
-		if (EPI == GEMM_DRELU2)
-			gemm_load_aux(pre, aux, N, row0, col0, lane);
-		gemm_consume<BMN>(acc, stages, bars, K, cw, lane, it);
-		gemm_epilogue<EPI>(acc, pre, out0, out1, N, row0, col0, lane);
+#pragma unroll
+		for (int s = 0; s < GM_SPREAD; s++) {
+			if (s < nk)
+				gemm_issue<BMN>(acc, stages, bars, cw, s, it);
+			if (prow >= 0) {
+				gemm_store_group<EPI>(pk, 2 * s, out0, out1, N, prow, pcol, lane);
+				gemm_store_group<EPI>(pk, 2 * s + 1, out0, out1, N, prow, pcol, lane);
+			}
+			if (EPI == GEMM_DRELU2)
+#pragma unroll
+				for (int j = 2 * s; j < 2 * s + 2; j++)
+					pre[j] = *reinterpret_cast<const uint4 *>(
+						aux + gemm_group_offset(j, N, row0, col0, lane));
+			if (s < nk)
+				gemm_retire(acc, bars, s, it++, lane);
+		}
+		for (int kb = GM_SPREAD; kb < nk; kb++) {
+			gemm_issue<BMN>(acc, stages, bars, cw, kb, it);
+			gemm_retire(acc, bars, kb, it++, lane);
+		}
+		gemm_finish(acc, bars, it, lane);
+		gemm_pack<EPI>(acc, pre, pk, lane);
+		prow = row0;
+		pcol = col0;
 	}
+	if (prow >= 0)
+#pragma unroll
+		for (int j = 0; j < GM_GROUPS; j++)
+			gemm_store_group<EPI>(pk, j, out0, out1, N, prow, pcol, lane);
 }
 
 /* ---- launcher ------------------------------------------------------------ */
