@@ -36,6 +36,8 @@
  * launch at the model's shape); staging them for the bulk copy engine
  * instead cost a stage of the pipeline and was slower (round 12, version
  * 4). */
+#include <cuda.h> /* CUtensorMap; its encoder is reached through the runtime (no -lcuda) */
+#include <cudaTypedefs.h>
 #include "kernel_util.cuh"
 #include "mbarrier.cuh"
 #include "wgmma.cuh"
@@ -51,62 +53,48 @@
 #define GM_STAGE (GM_TILE_A + GM_TILE_B)
 #define GM_SMEM (GM_NS * GM_STAGE + 1024 + 2 * GM_NS * 8)
 
-/* ---- the producer warpgroup ------------------------------------------- */
+/* ---- the producer --------------------------------------------------------- */
 
-/* Stage layouts (tiles 1024-byte aligned):
+/* Stage layouts (tiles 1024-byte aligned), the 128-byte swizzle that the
+ * tensor copies write (CU_TENSOR_MAP_SWIZZLE_128B) and wgmma's
+ * descriptors read:
  *   A (128 rows), and B when K-major (256 rows): rows of 64 columns, row
- *     r's 16-byte chunk c at r * 128 + ((c ^ r % 8) << 4), one column
- *     block;
- *   B MN-major: 64 rows (K) x 256 columns (N), four column blocks of 64
- *     rows x 128 bytes, 8 KB apart, the same swizzle inside each.
- * K-major: thread i copies chunk i % 8 of rows i / 8 + 16 q, all with the
- * same swizzle (16 q keeps r % 8). */
-template <int ROWS>
-__device__ __forceinline__ void load_rows_kmajor(uint32_t s, const bf16 *g, long ld, int i)
+ *     r's 16-byte chunk c at r * 128 + ((c ^ r % 8) << 4), one box;
+ *   B MN-major: 64 rows (K) x 256 columns (N), four boxes of 64 rows x 64
+ *     columns (128 bytes), 8 KB apart, the same swizzle inside each.
+ * One thread issues a stage's 2 (5) tensor copies on its full barrier
+ * with the bytes they bring; copies by cp.async instead took 24
+ * instructions a thread of a whole warpgroup each stage (round 12). */
+__device__ __forceinline__ void tma_load_2d(uint32_t dst, const CUtensorMap *map, int x, int y, uint32_t bar)
 {
-	int c = i % 8, r = i / 8;
-	s += r * 128 + ((c ^ (r & 7)) << 4);
-	g += r * ld + c * 8;
-#pragma unroll
-	for (int q = 0; q < ROWS / 16; q++)
-		cp_async16(s + q * 16 * 128, g + q * 16 * ld);
-}
-
-/* MN-major: thread i copies chunk i % 32 (column block i % 32 / 8) of
- * rows i / 32 + 4 q. */
-__device__ __forceinline__ void load_rows_mnmajor(uint32_t s, const bf16 *g, long ld, int i)
-{
-	int c = i % 32, r = i / 32;
-	s += (c >> 3) * (64 * 128);
-	g += r * ld + c * 8;
-#pragma unroll
-	for (int q = 0; q < GM_BK / 4; q++) {
-		int rr = r + 4 * q;
-		cp_async16(s + rr * 128 + (((c & 7) ^ (rr & 7)) << 4), g + q * 4 * ld);
-	}
+	asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
+		     " [%0], [%1, {%2, %3}], [%4];\n" ::"r"(dst),
+		     "l"(reinterpret_cast<uint64_t>(map)), "r"(x), "r"(y), "r"(bar)
+		     : "memory");
 }
 
 template <int BMN>
-__device__ void gemm_produce(uint32_t stages, uint32_t bars, const bf16 *A, const bf16 *B, int N, int K,
-			     int tiles, int i)
+__device__ void gemm_produce(uint32_t stages, uint32_t bars, const CUtensorMap *mapA, const CUtensorMap *mapB,
+			     int N, int K, int tiles)
 {
 	const int nk = K / GM_BK, nt = N / GM_BN;
-	int it = 0; /* k slices copied so far, over all of this block's tiles */
+	int it = 0; /* k slices loaded so far, over all of this block's tiles */
 	for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
 		int m0 = tile / nt * GM_BM, n0 = tile % nt * GM_BN;
 		for (int kb = 0; kb < nk; kb++, it++) {
 			int st = it % GM_NS;
-			uint32_t sa = stages + st * GM_STAGE, sb = sa + GM_TILE_A;
+			uint32_t sa = stages + st * GM_STAGE, sb = sa + GM_TILE_A, full = bars + st * 8;
 			mbar_wait(bars + (GM_NS + st) * 8, ((it / GM_NS) & 1) ^ 1); /* fresh: parity 1 passes */
-			load_rows_kmajor<GM_BM>(sa, A + (long)m0 * K + kb * GM_BK, K, i);
+			mbar_arrive_expect_tx(full, GM_STAGE);
+			tma_load_2d(sa, mapA, kb * GM_BK, m0, full);
 			if (BMN)
-				load_rows_mnmajor(sb, B + (long)kb * GM_BK * N + n0, N, i);
+#pragma unroll
+				for (int c = 0; c < GM_BN / 64; c++)
+					tma_load_2d(sb + c * (64 * 128), mapB, n0 + 64 * c, kb * GM_BK, full);
 			else
-				load_rows_kmajor<GM_BN>(sb, B + (long)n0 * K + kb * GM_BK, K, i);
-			mbar_arrive_on_copies(bars + st * 8);
+				tma_load_2d(sb, mapB, kb * GM_BK, n0, full);
 		}
 	}
-	asm volatile("cp.async.wait_all;\n" ::: "memory");
 }
 
 /* ---- the consumers ------------------------------------------------------ */
@@ -197,11 +185,16 @@ __device__ __forceinline__ void quad_transpose(uint32_t w[4], int t)
 	}
 }
 
-/* Element offset of group j of a thread whose tile rows start at row0. */
-__device__ __forceinline__ long gemm_group_offset(int j, int N, int row0, int col0, int lane)
+/* Element offset of a thread's first group (row row0 + g, columns col0 +
+ * 8t..), and of group j from it. */
+__device__ __forceinline__ long gemm_thread_offset(int N, int row0, int col0, int lane)
 {
-	int h = j / (GM_BN / 32), q = j % (GM_BN / 32);
-	return (long)(row0 + lane / 4 + 8 * h) * N + col0 + 8 * (lane % 4) + 32 * q;
+	return (long)(row0 + lane / 4) * N + col0 + 8 * (lane % 4);
+}
+
+__device__ __forceinline__ long gemm_group_offset(int j, int N)
+{
+	return (long)(j / (GM_BN / 32)) * 8 * N + 32 * (j % (GM_BN / 32));
 }
 
 /* The accumulators as bf16, quad-transposed into groups: accumulator
@@ -235,10 +228,9 @@ __device__ __forceinline__ void gemm_pack(const float *acc, const uint4 *pre, ui
 /* Store group j (and for relu2 its relu(H)^2, from H in bf16 as relu2.cu
  * reads it). */
 template <int EPI>
-__device__ __forceinline__ void gemm_store_group(const uint4 *pk, int j, bf16 *out0, bf16 *out1, int N, int row0,
-						 int col0, int lane)
+__device__ __forceinline__ void gemm_store_group(const uint4 *pk, int j, bf16 *out0, bf16 *out1, int N, long base)
 {
-	long o = gemm_group_offset(j, N, row0, col0, lane);
+	long o = base + gemm_group_offset(j, N);
 	*reinterpret_cast<uint4 *>(out0 + o) = pk[j];
 	if (EPI == GEMM_RELU2) {
 		uint32_t w[4] = { pk[j].x, pk[j].y, pk[j].z, pk[j].w };
@@ -260,8 +252,8 @@ __device__ __forceinline__ void gemm_store_group(const uint4 *pk, int j, bf16 *o
  * groups a slice as the stores free their registers. */
 template <int BMN, int EPI>
 __global__ void __launch_bounds__(GM_THREADS, 1)
-	gemm_wgmma_kernel(bf16 *out0, bf16 *out1, const bf16 *aux, const bf16 *A, const bf16 *B, int N, int K,
-			  int tiles)
+	gemm_wgmma_kernel(bf16 *out0, bf16 *out1, const bf16 *aux, const __grid_constant__ CUtensorMap mapA,
+			  const __grid_constant__ CUtensorMap mapB, int N, int K, int tiles)
 {
 	extern __shared__ unsigned char gm_smem[];
 	uint32_t stages = ((uint32_t)__cvta_generic_to_shared(gm_smem) + 1023u) & ~1023u;
@@ -269,37 +261,38 @@ __global__ void __launch_bounds__(GM_THREADS, 1)
 	int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
 	if (threadIdx.x == 0) {
 		for (int i = 0; i < GM_NS; i++) {
-			mbar_init(bars + i * 8, GM_WG);       /* full: one arrival a producer thread */
+			mbar_init(bars + i * 8, 1);           /* full: the producer's, with the bytes */
 			mbar_init(bars + (GM_NS + i) * 8, 8); /* empty: one a consumer warp */
 		}
 		asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
 	}
 	__syncthreads();
-	if (warp >= 8) { /* the producer gives its registers to the consumers */
+	if (warp >= 8) { /* the producer warpgroup gives its registers to the consumers; one thread loads */
 		asm volatile("setmaxnreg.dec.sync.aligned.u32 40;\n" ::: "memory");
-		gemm_produce<BMN>(stages, bars, A, B, N, K, tiles, threadIdx.x - 2 * GM_WG);
+		if (threadIdx.x == 2 * GM_WG)
+			gemm_produce<BMN>(stages, bars, &mapA, &mapB, N, K, tiles);
 		return;
 	}
 	asm volatile("setmaxnreg.inc.sync.aligned.u32 232;\n" ::: "memory");
 	int cw = warp / 4, nt = N / GM_BN, nk = K / GM_BK, it = 0; /* consumer warpgroup cw: rows 64 cw.. */
-	int prow = -1, pcol = 0; /* the tile whose groups pk holds; none yet */
+	long pbase = -1; /* gemm_thread_offset of the tile whose groups pk holds; none yet */
 	float acc[128];
 	uint4 pk[GM_GROUPS], pre[EPI == GEMM_DRELU2 ? GM_GROUPS : 1];
 	for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
 		int row0 = tile / nt * GM_BM + 64 * cw + 16 * (warp % 4), col0 = tile % nt * GM_BN;
+		long base = gemm_thread_offset(N, row0, col0, lane);
 #pragma unroll
 		for (int s = 0; s < GM_SPREAD; s++) {
 			if (s < nk)
 				gemm_issue<BMN>(acc, stages, bars, cw, s, it);
-			if (prow >= 0) {
-				gemm_store_group<EPI>(pk, 2 * s, out0, out1, N, prow, pcol, lane);
-				gemm_store_group<EPI>(pk, 2 * s + 1, out0, out1, N, prow, pcol, lane);
+			if (pbase >= 0) {
+				gemm_store_group<EPI>(pk, 2 * s, out0, out1, N, pbase);
+				gemm_store_group<EPI>(pk, 2 * s + 1, out0, out1, N, pbase);
 			}
 			if (EPI == GEMM_DRELU2)
 #pragma unroll
 				for (int j = 2 * s; j < 2 * s + 2; j++)
-					pre[j] = *reinterpret_cast<const uint4 *>(
-						aux + gemm_group_offset(j, N, row0, col0, lane));
+					pre[j] = *reinterpret_cast<const uint4 *>(aux + base + gemm_group_offset(j, N));
 			if (s < nk)
 				gemm_retire(acc, bars, s, it++, lane);
 		}
@@ -309,13 +302,12 @@ __global__ void __launch_bounds__(GM_THREADS, 1)
 		}
 		gemm_finish(acc, bars, it, lane);
 		gemm_pack<EPI>(acc, pre, pk, lane);
-		prow = row0;
-		pcol = col0;
+		pbase = base;
 	}
-	if (prow >= 0)
+	if (pbase >= 0)
 #pragma unroll
 		for (int j = 0; j < GM_GROUPS; j++)
-			gemm_store_group<EPI>(pk, j, out0, out1, N, prow, pcol, lane);
+			gemm_store_group<EPI>(pk, j, out0, out1, N, pbase);
 }
 
 /* ---- launcher ------------------------------------------------------------ */
@@ -324,6 +316,38 @@ int gemm_wgmma_supported(int M, int N, int K)
 {
 	return hopper_sm_count() > 0 && M > 0 && N > 0 && K > 0 && M % GM_BM == 0 && N % GM_BN == 0 &&
 	       K % GM_BK == 0 && (long)(M / GM_BM) * (N / GM_BN) <= 0x7fffffff;
+}
+
+/* A tensor map of a row-major rows x cols bf16 matrix read in boxes of
+ * box_rows x 64 columns (128 bytes: the widest box the 128-byte swizzle
+ * takes). */
+static int tensor_map(CUtensorMap *map, const bf16 *p, int rows, int cols, int box_rows)
+{
+	static PFN_cuTensorMapEncodeTiled_v12000 encode;
+	if (!encode) {
+		void *fn = NULL;
+		cudaDriverEntryPointQueryResult found;
+		if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fn, 12000, cudaEnableDefault,
+						     &found) != cudaSuccess ||
+		    found != cudaDriverEntryPointSuccess || !fn) {
+			cudaGetLastError();
+			fprintf(stderr, "trainer: gemm_wgmma: the driver has no cuTensorMapEncodeTiled (CUDA 12 or later "
+					"needed)\n");
+			return -1;
+		}
+		encode = (PFN_cuTensorMapEncodeTiled_v12000)fn;
+	}
+	cuuint64_t dim[2] = { (cuuint64_t)cols, (cuuint64_t)rows }, stride[1] = { (cuuint64_t)cols * sizeof(bf16) };
+	cuuint32_t box[2] = { 64, (cuuint32_t)box_rows }, step[2] = { 1, 1 };
+	CUresult r = encode(map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, (void *)p, dim, stride, box, step,
+			    CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+			    CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+	if (r != CUDA_SUCCESS) {
+		fprintf(stderr, "trainer: gemm_wgmma: cuTensorMapEncodeTiled failed (%d) for %d x %d at %p\n", (int)r,
+			rows, cols, (const void *)p);
+		return -1;
+	}
+	return 0;
 }
 
 template <int BMN, int EPI>
@@ -336,8 +360,12 @@ static int gemm_launch(bf16 *out0, bf16 *out1, const bf16 *aux, const bf16 *A, c
 						cudaFuncAttributeMaxDynamicSharedMemorySize, GM_SMEM));
 		configured = 1;
 	}
+	CUtensorMap mapA, mapB; /* B: (N, K) in 256-row boxes, or (K, N) in 64 x 64 ones */
+	if (tensor_map(&mapA, A, M, K, GM_BM) || (BMN ? tensor_map(&mapB, B, K, N, GM_BK)
+						      : tensor_map(&mapB, B, N, K, GM_BN)))
+		return -1;
 	int tiles = M / GM_BM * (N / GM_BN), grid = tiles < hopper_sm_count() ? tiles : hopper_sm_count();
-	gemm_wgmma_kernel<BMN, EPI><<<grid, GM_THREADS, GM_SMEM, s>>>(out0, out1, aux, A, B, N, K, tiles);
+	gemm_wgmma_kernel<BMN, EPI><<<grid, GM_THREADS, GM_SMEM, s>>>(out0, out1, aux, mapA, mapB, N, K, tiles);
 	KERNEL_CHECK();
 	return 0;
 }
@@ -350,6 +378,11 @@ int gemm_wgmma(bf16 *out0, bf16 *out1, const bf16 *aux, const bf16 *A, const bf1
 			"trainer: gemm_wgmma: %d x %d x %d is not a shape it runs (needs compute capability "
 			"9.0, M a multiple of %d, N of %d, K of %d)\n",
 			M, N, K, GM_BM, GM_BN, GM_BK);
+		return -1;
+	}
+	if (((uintptr_t)A | (uintptr_t)B) % 16) { /* what a tensor map takes */
+		fprintf(stderr, "trainer: gemm_wgmma: operands at %p, %p: not 16-byte aligned\n", (const void *)A,
+			(const void *)B);
 		return -1;
 	}
 	if ((epilogue == GEMM_RELU2 && !out1) || (epilogue == GEMM_DRELU2 && !aux)) {

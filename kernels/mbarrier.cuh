@@ -25,6 +25,13 @@ __device__ __forceinline__ void mbar_arrive_on_copies(uint32_t bar)
 	asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];\n" ::"r"(bar) : "memory");
 }
 
+/* Arrive on bar and add bytes to the transaction count its phase waits
+ * for: the bytes a tensor copy (cp.async.bulk.tensor) will deliver. */
+__device__ __forceinline__ void mbar_arrive_expect_tx(uint32_t bar, uint32_t bytes)
+{
+	asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(bar), "r"(bytes) : "memory");
+}
+
 /* Wait until the phase of bar with this parity has completed. (Built
  * with -DPP_WATCHDOG, a wait that spins 2^26 times says where and traps:
  * a diagnostic build, never the shipped one.) */
