@@ -17,7 +17,7 @@
 #   trace    the same bench under bench/cupti_trace.c (in-situ kernel
 #            times and the idle time between them), plain and as a graph
 #   ncu      ncu --clock-control none, one step's kernels (docs' command)
-#            on NCU_IMPL (default flash,relu2_epilogue: the Hopper default)
+#            on NCU_IMPL (default flash,relu2_epilogue,rotary_epilogue: the Hopper default)
 #            and the SM clock each ran at, summed by category
 #            (bench/ncu_categories.py); ncu_compile the same for one
 #            torch.compile step (COMPILE_SHAPE, default "8 512 4")
@@ -25,7 +25,7 @@
 #            ours and cuDNN's (torch.compile's SDPA)
 #   ncu_fq   the same for family 13's fused backward kernel, and the
 #            durations of its dsum and convert passes
-#   table    ROWS="${TABLE_ROWS:-flash relu2 compile}" sh bench/torch/run.sh, nvidia-smi
+#   table    ROWS="${TABLE_ROWS:-flash relu2 rotary compile}" sh bench/torch/run.sh, nvidia-smi
 #            sampling throughout
 #   compile_clocks  torch.compile's bench (50 steps) with the same sampling
 #   ab       bin/*.before (the committed build) and bin/*.eager (round 7
@@ -123,7 +123,7 @@ for part in $(echo "$PARTS" | tr ',' ' '); do
 		;;
 	ncu)
 		ncu --clock-control none --metrics gpu__time_duration.sum,sm__cycles_elapsed.avg.per_second \
-			--csv --page raw "$BIN/bench_kernels_model" bench 8 512 4 adamw 1 "${NCU_IMPL:-flash,relu2_epilogue}" \
+			--csv --page raw "$BIN/bench_kernels_model" bench 8 512 4 adamw 1 "${NCU_IMPL:-flash,relu2_epilogue,rotary_epilogue}" \
 			>"$OUT/ncu.csv" 2>"$OUT/ncu.err" || rc=1
 		tail -n 2 "$OUT/ncu.err"
 		python3 "$NCUCAT" "$OUT/ncu.csv" 4 --kernels 12 | tee "$OUT/ncu.sum"
@@ -191,7 +191,7 @@ for part in $(echo "$PARTS" | tr ',' ' '); do
 		;;
 	table)
 		smi_start "$OUT/smi_table.csv"
-		ROWS="${TABLE_ROWS:-flash relu2 compile}" sh bench/torch/run.sh "$BIN" 20 2>&1 | tee "$OUT/table.log" | grep -v "^ours\|^torch"
+		ROWS="${TABLE_ROWS:-flash relu2 rotary compile}" sh bench/torch/run.sh "$BIN" 20 2>&1 | tee "$OUT/table.log" | grep -v "^ours\|^torch"
 		smi_stop
 		;;
 	compile_clocks)

@@ -841,6 +841,50 @@ static void time_gemm_shape(mm_ctx *m, long M, int C, int F)
 	CU(cudaFree(X)); CU(cudaFree(Wfc)); CU(cudaFree(Wp)); CU(cudaFree(H)); CU(cudaFree(S)); CU(cudaFree(R));
 }
 
+/* The QKV projection with rotary in the epilogue (gemm_wgmma_qkv_rotary)
+ * against cuBLASLt's product + rotary_forward_packed on the same inputs:
+ * the same bf16 product and the same per-element arithmetic, so equal
+ * up to the rms's summation order (ours sums a thread's 32 values, then
+ * the quad's 4; rotary.cu 16, then 8 lanes): rstd to ~1e-7, the outputs
+ * to a bf16 rounding flip here and there. Timed at the model's shapes. */
+static void check_gemm_rotary(mm_ctx *m, int B, int T, int H, int qk_norm, int timed)
+{
+	const int D = 128, C = H * D;
+	long M = (long)B * T;
+	size_t NQ = (size_t)M * 3 * C, NH = (size_t)M * H;
+	char shape[80];
+	snprintf(shape, sizeof shape, "B=%d T=%d H=%d D=128%s", B, T, H, qk_norm ? "" : ", no qk-norm");
+	std::vector<float> cs((size_t)T * D);
+	rotary_table(cs.data(), T, D);
+	float *dcs = dup(cs), *rq = dpoison<float>(NH), *rk = dpoison<float>(NH), *fq = dpoison<float>(NH),
+	      *fk = dpoison<float>(NH);
+	bf16 *X = dup(to_bf16(randn((size_t)M * C))), *W = dup(to_bf16(randn((size_t)3 * C * C, 0.05)));
+	bf16 *ref = dpoison<bf16>(NQ), *out = dpoison<bf16>(NQ);
+	if (!qk_norm) { /* nothing writes the rstd then: make both equal */
+		CU(cudaMemset(rq, 0, NH * sizeof(float))); CU(cudaMemset(rk, 0, NH * sizeof(float)));
+		CU(cudaMemset(fq, 0, NH * sizeof(float))); CU(cudaMemset(fk, 0, NH * sizeof(float)));
+	}
+	auto unfused = [&] {
+		OK(mm(m, ref, 0, X, 0, W, 1, M, 3 * C, C, 1.f, 0.f, 0));
+		OK(rotary_forward_packed(ref, rq, rk, dcs, B, T, H, D, qk_norm, 1e-6f, 0));
+	};
+	gemm_rotary r = { fq, fk, dcs, T, H, qk_norm, 1e-6f };
+	auto fused = [&] { OK(gemm_wgmma_qkv_rotary(out, X, W, M, C, &r, 0)); };
+	unfused();
+	fused();
+	std::vector<float> a = down_bf16(out, NQ), b = down_bf16(ref, NQ);
+	add("gemm_wgmma rotary: qkv against cuBLASLt, rotary_forward_packed", shape, rel_err(a, b), 2e-3, 0, 0, 0);
+	add("gemm_wgmma rotary: rstd q, k against rotary_forward_packed", shape,
+	    rel_err(down(fq, NH), down(rq, NH)) + rel_err(down(fk, NH), down(rk, NH)), 1e-6, 0, 0, 0);
+	if (timed) {
+		double flop = 2.0 * M * 3 * C * C / 1e9;
+		add("qkv + rotary: cuBLASLt, rotary_forward_packed", shape, 0, 1, time_ms(unfused), 0, flop);
+		add("qkv + rotary: gemm_wgmma rotary epilogue", shape, 0, 1, time_ms(fused), 0, flop);
+	}
+	CU(cudaFree(dcs)); CU(cudaFree(rq)); CU(cudaFree(rk)); CU(cudaFree(fq)); CU(cudaFree(fk));
+	CU(cudaFree(X)); CU(cudaFree(W)); CU(cudaFree(ref)); CU(cudaFree(out));
+}
+
 /* One launch of each of our kernels and of cuBLASLt's product at the
  * depth-8 fc shape, for ncu (bench_kernels gemm profile). */
 static void gemm_profile(mm_ctx *m)
@@ -871,10 +915,15 @@ static void gemm_checks(mm_ctx *m, int timed)
 	/* 144 tiles: 12 blocks walk two, the first tile's stores spread over the second's 8 (12) slices */
 	check_gemm_shape(2304, 2048, 512);
 	check_gemm_shape(2304, 2048, 768);
+	check_gemm_rotary(m, 16, 256, 4, 1, 0);  /* 192 tiles (4 of 6 a row rotated), positions wrap every 2 tiles */
+	check_gemm_rotary(m, 2, 2048, 6, 1, 0);  /* H = 6: a tile's heads 2, 3 of q; 288 tiles */
+	check_gemm_rotary(m, 4, 1024, 4, 0, 0);  /* no QK-norm: rotation only */
 	if (!timed)
 		return;
 	time_gemm_shape(m, TN, TC, TF);
 	time_gemm_shape(m, TN, 768, 3072);
+	check_gemm_rotary(m, TN / 2048, 2048, 4, 1, 1); /* the depth-8 and depth-12 model shapes */
+	check_gemm_rotary(m, TN / 2048, 2048, 6, 1, 1);
 }
 
 /* every flash kernel family (or those named in only, ",N,M,"): mma.sync,

@@ -36,6 +36,7 @@ run_all() { # DATA RUNS
 	one "compile_mode heuristic -> autotune" impl.compile_mode=autotune
 	one "recompute false -> true" impl.recompute=true
 	one "relu2 epilogue -> kernel" impl.relu2=kernel
+	one "rotary epilogue -> kernel" impl.rotary=kernel
 }
 
 report() { # RUNS OUTDIR

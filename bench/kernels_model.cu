@@ -15,7 +15,8 @@
  *                         runner in bench/torch/): tokens/s, MFU, memory.
  *                         IMPL words: flash recompute unfused_adamw
  *                         unfused_xent autotune graphs relu2_epilogue
- *                         (impl.relu2=epilogue), familyN (the flash
+ *                         (impl.relu2=epilogue) rotary_epilogue
+ *                         (impl.rotary=epilogue), familyN (the flash
  *                         kernel family N of kernels.h, FLASH_*), fq5 (the
  *                         fused backward's variant 5, flash_fq_diagnostic).
  * Tolerances: loss 5e-3 relative; gradients 5e-2 relative L2 per tensor
@@ -30,11 +31,14 @@ extern "C" {
 
 static int failures;
 
+/* 128 (head size 64); the rotary epilogue's check sets 256 (head size 128) */
+static int small_dim = 128;
+
 static void small_config(struct config *c, const char *optimizer)
 {
 	config_defaults(c);
 	c->depth = 2;
-	c->dim = 128;
+	c->dim = small_dim;
 	c->heads = 2;
 	c->seq_len = 128;
 	c->device_batch_size = 4;
@@ -66,9 +70,10 @@ static void batch(int B, int T, std::vector<int> &in, std::vector<int> &tg)
 static const char *options_label(const struct gpu_options *o)
 {
 	static char buf[128];
-	snprintf(buf, sizeof buf, "%s%s%s%s%s%s", o->flash ? "flash " : "naive ", o->recompute ? "recompute " : "",
+	snprintf(buf, sizeof buf, "%s%s%s%s%s%s%s", o->flash ? "flash " : "naive ", o->recompute ? "recompute " : "",
 		 o->fused_adamw ? "" : "unfused_adamw ", o->fused_xent ? "" : "unfused_xent ",
-		 o->relu2_epilogue ? "relu2_epilogue " : "", o->autotune ? "autotune" : "heuristic");
+		 o->relu2_epilogue ? "relu2_epilogue " : "", o->rotary_epilogue ? "rotary_epilogue " : "",
+		 o->autotune ? "autotune" : "heuristic");
 	return buf;
 }
 
@@ -105,7 +110,7 @@ static void check_gradients(const struct gpu_options *opt)
 	std::vector<float> gg(cm.pl.total);
 	OK(gpu_model_get_grads(&gm, gg.data()));
 	double lerr = fabs(lg - lc) / fabs(lc);
-	printf("model check (depth 2, dim 128, 2 heads, T 128, B 4, qk_norm, softcap 15; %s):\n",
+	printf("model check (depth 2, dim %d, 2 heads, T 128, B 4, qk_norm, softcap 15; %s):\n", c.dim,
 	       options_label(opt));
 	printf("  loss  cpu %.6f  gpu %.6f  rel err %.2e (tol 5e-3) %s\n", lc, lg, lerr,
 	       lerr <= 5e-3 ? "ok" : "FAIL");
@@ -194,6 +199,7 @@ static int parse_impl(struct gpu_options *o, int *graphs, const char *list)
 		else if (!strcmp(w, "unfused_xent")) o->fused_xent = 0;
 		else if (!strcmp(w, "autotune")) o->autotune = 1;
 		else if (!strcmp(w, "relu2_epilogue")) o->relu2_epilogue = 1;
+		else if (!strcmp(w, "rotary_epilogue")) o->rotary_epilogue = 1;
 		else if (!strcmp(w, "graphs")) *graphs = 1;
 		else if (!strcmp(w, "fq5")) /* family 13's variant 5 (flash_fq_diagnostic) */
 			flash_fq_diagnostic(5);
@@ -329,6 +335,15 @@ int main(int argc, char **argv)
 			gpu_options_default(&o, 1);
 			o.flash = o.relu2_epilogue = 1;
 			check_gradients(&o);
+			/* impl.rotary=epilogue needs head size 128: dim 256, and the
+			 * kernel path at that size beside it */
+			small_dim = 256;
+			check_gradients(&o);
+			o.rotary_epilogue = 1;
+			check_gradients(&o);
+			o.recompute = 1;
+			check_gradients(&o);
+			small_dim = 128;
 		}
 		check_steps("muon", 1);
 		check_steps("adamw", 1);

@@ -27,7 +27,10 @@ RULES = [
     # attention before GEMM: cuDNN's SDPA kernels are named sm90_..._wgmma
     ("attention fwd", r"flash_wg_forward|flash_forward|flash_fwd|fmha.*fwd|attention_fwd|causal_softmax_forward|sdpa.*fprop|_fwd_kernel"),
     ("attention bwd", r"flash_wg_dq|flash_wg_dkdv|flash_dq|flash_dkdv|flash_dsum|flash_bwd|fmha.*bwd|attention_bwd|causal_softmax_backward|sdpa.*bprop|dot_do_o|convert_dq|_bwd_|bwd_kernel"),
-    # our own GEMM (gemm_wgmma.cu): the MLP's two products with relu² in their epilogues
+    # our own GEMM (gemm_wgmma.cu): the QKV product with QK-norm + rotary in
+    # its epilogue (template epilogue 3, GEMM_ROTARY; demangled or mangled),
+    # and the MLP's two products with relu² in theirs
+    ("QKV GEMM + rotary (ours)", r"gemm_wgmma_kernel<\s*0,\s*3>|gemm_wgmma_kernelILi0ELi3E"),
     ("GEMM + relu² (ours)", r"gemm_wgmma"),
     ("GEMM", r"gemm|xmma|cutlass|sm90_|cublas|splitKreduce|nvjet|matmul"),
     ("optimiser", r"adam|muon|multi_tensor|foreach|clip_scale|sumsq|_amp_"),

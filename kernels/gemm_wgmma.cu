@@ -225,6 +225,78 @@ __device__ __forceinline__ void gemm_pack(const float *acc, const uint4 *pre, ui
 	}
 }
 
+/* ---- the QKV projection's epilogue (GEMM_ROTARY) ------------------------ */
+
+#define GM_HEAD 128 /* head size: a tile's 256 columns are two heads, groups 4 hh.. of head hh */
+
+/* The cosines and sines of a thread's q or k tile: row-half h (position
+ * (row0 + g + 8 h) % T), angles i = 8 j + 2 t, +1 for j = 0..7, the
+ * columns j (and their pairs j + 8) of each of the tile's two heads in
+ * the accumulator layout: cs[8 h + j], sn[8 h + j]. */
+__device__ __forceinline__ void rot_load(float2 *cs, float2 *sn, const gemm_rotary &r, int row0, int lane)
+{
+#pragma unroll
+	for (int h = 0; h < 2; h++) {
+		int t = (row0 + lane / 4 + 8 * h) % r.T;
+		const float *c = r.cos_sin + (long)t * (GM_HEAD / 2) + 2 * (lane % 4);
+#pragma unroll
+		for (int j = 0; j < 8; j++) {
+			cs[8 * h + j] = *reinterpret_cast<const float2 *>(c + 8 * j);
+			sn[8 * h + j] = *reinterpret_cast<const float2 *>(c + (long)r.T * (GM_HEAD / 2) + 8 * j);
+		}
+	}
+}
+
+__device__ __forceinline__ float round_bf16(float x)
+{
+	return __bfloat162float(__float2bfloat16(x));
+}
+
+/* rotary_forward_packed on the accumulators of a q or k tile (part 0 or
+ * 1, heads head0 and head0 + 1), in place, before they are packed: each
+ * value rounded to bf16 (cuBLASLt's output, which rotary.cu reads), each
+ * head row normalised by its rms over the quad's 128 columns, then pair
+ * (i, i + 64) (columns j, j + 8) rotated by angle i; the quad's first
+ * thread writes the rstd. */
+__device__ __forceinline__ void gemm_rotate(float *acc, const float2 *cs, const float2 *sn, const gemm_rotary &r,
+					    int part, int head0, int row0, int lane)
+{
+#pragma unroll
+	for (int i = 0; i < 128; i++)
+		acc[i] = round_bf16(acc[i]);
+#pragma unroll
+	for (int h = 0; h < 2; h++)
+#pragma unroll
+		for (int hh = 0; hh < 2; hh++) {
+			float *a = acc + 4 * 16 * hh + 2 * h; /* a[4 j + e]: column 8 j + 2 t + e of the head */
+			float rs = 1.f;
+			if (r.qk_norm) {
+				float ss = 0.f;
+#pragma unroll
+				for (int j = 0; j < 16; j++)
+					ss += a[4 * j] * a[4 * j] + a[4 * j + 1] * a[4 * j + 1];
+				ss += __shfl_xor_sync(0xffffffffu, ss, 1);
+				ss += __shfl_xor_sync(0xffffffffu, ss, 2);
+				rs = rsqrtf(ss / GM_HEAD + r.eps);
+				if (lane % 4 == 0) {
+					int n = row0 + lane / 4 + 8 * h;
+					long orow = ((long)(n / r.T) * r.H + head0 + hh) * r.T + n % r.T;
+					(part ? r.rstd_k : r.rstd_q)[orow] = rs;
+				}
+			}
+#pragma unroll
+			for (int j = 0; j < 8; j++) {
+				float c[2] = { cs[8 * h + j].x, cs[8 * h + j].y }, s[2] = { sn[8 * h + j].x, sn[8 * h + j].y };
+#pragma unroll
+				for (int e = 0; e < 2; e++) {
+					float x1 = a[4 * j + e] * rs, x2 = a[4 * (j + 8) + e] * rs;
+					a[4 * j + e] = x1 * c[e] - x2 * s[e];
+					a[4 * (j + 8) + e] = x1 * s[e] + x2 * c[e];
+				}
+			}
+		}
+}
+
 /* Store group j (and for relu2 its relu(H)^2, from H in bf16 as relu2.cu
  * reads it). */
 template <int EPI>
@@ -253,7 +325,7 @@ __device__ __forceinline__ void gemm_store_group(const uint4 *pk, int j, bf16 *o
 template <int BMN, int EPI>
 __global__ void __launch_bounds__(GM_THREADS, 1)
 	gemm_wgmma_kernel(bf16 *out0, bf16 *out1, const bf16 *aux, const __grid_constant__ CUtensorMap mapA,
-			  const __grid_constant__ CUtensorMap mapB, int N, int K, int tiles)
+			  const __grid_constant__ CUtensorMap mapB, int N, int K, int tiles, gemm_rotary rot)
 {
 	extern __shared__ unsigned char gm_smem[];
 	uint32_t stages = ((uint32_t)__cvta_generic_to_shared(gm_smem) + 1023u) & ~1023u;
@@ -278,9 +350,12 @@ __global__ void __launch_bounds__(GM_THREADS, 1)
 	long pbase = -1; /* gemm_thread_offset of the tile whose groups pk holds; none yet */
 	float acc[128];
 	uint4 pk[GM_GROUPS], pre[EPI == GEMM_DRELU2 ? GM_GROUPS : 1];
+	float2 rcs[EPI == GEMM_ROTARY ? 16 : 1], rsn[EPI == GEMM_ROTARY ? 16 : 1];
 	for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
 		int row0 = tile / nt * GM_BM + 64 * cw + 16 * (warp % 4), col0 = tile % nt * GM_BN;
 		long base = gemm_thread_offset(N, row0, col0, lane);
+		/* rotary: q (part 0) and k (1) tiles; v's (2) are stored as they are */
+		int part = EPI == GEMM_ROTARY ? col0 / (N / 3) : 2, rotate = part < 2;
 #pragma unroll
 		for (int s = 0; s < GM_SPREAD; s++) {
 			if (s < nk)
@@ -293,6 +368,11 @@ __global__ void __launch_bounds__(GM_THREADS, 1)
 #pragma unroll
 				for (int j = 2 * s; j < 2 * s + 2; j++)
 					pre[j] = *reinterpret_cast<const uint4 *>(aux + base + gemm_group_offset(j, N));
+			/* once the previous tile's groups are out; for v's tiles too (unused
+			 * there): loaded under a condition, they would be live across the
+			 * loop beside pk and spill */
+			if (EPI == GEMM_ROTARY && s == GM_SPREAD - 1)
+				rot_load(rcs, rsn, rot, row0, lane);
 			if (s < nk)
 				gemm_retire(acc, bars, s, it++, lane);
 		}
@@ -301,6 +381,8 @@ __global__ void __launch_bounds__(GM_THREADS, 1)
 			gemm_retire(acc, bars, kb, it++, lane);
 		}
 		gemm_finish(acc, bars, it, lane);
+		if (rotate)
+			gemm_rotate(acc, rcs, rsn, rot, part, col0 % (N / 3) / GM_HEAD, row0, lane);
 		gemm_pack<EPI>(acc, pre, pk, lane);
 		pbase = base;
 	}
@@ -352,7 +434,7 @@ static int tensor_map(CUtensorMap *map, const bf16 *p, int rows, int cols, int b
 
 template <int BMN, int EPI>
 static int gemm_launch(bf16 *out0, bf16 *out1, const bf16 *aux, const bf16 *A, const bf16 *B, int M, int N,
-		       int K, cudaStream_t s)
+		       int K, const gemm_rotary &rot, cudaStream_t s)
 {
 	static int configured;
 	if (!configured) {
@@ -365,26 +447,34 @@ static int gemm_launch(bf16 *out0, bf16 *out1, const bf16 *aux, const bf16 *A, c
 						      : tensor_map(&mapB, B, N, K, GM_BN)))
 		return -1;
 	int tiles = M / GM_BM * (N / GM_BN), grid = tiles < hopper_sm_count() ? tiles : hopper_sm_count();
-	gemm_wgmma_kernel<BMN, EPI><<<grid, GM_THREADS, GM_SMEM, s>>>(out0, out1, aux, mapA, mapB, N, K, tiles);
+	gemm_wgmma_kernel<BMN, EPI><<<grid, GM_THREADS, GM_SMEM, s>>>(out0, out1, aux, mapA, mapB, N, K, tiles, rot);
 	KERNEL_CHECK();
 	return 0;
 }
 
-int gemm_wgmma(bf16 *out0, bf16 *out1, const bf16 *aux, const bf16 *A, const bf16 *B, int tb, int M, int N,
-	       int K, int epilogue, cudaStream_t s)
+static int gemm_args_ok(const bf16 *A, const bf16 *B, int M, int N, int K)
 {
 	if (!gemm_wgmma_supported(M, N, K)) {
 		fprintf(stderr,
 			"trainer: gemm_wgmma: %d x %d x %d is not a shape it runs (needs compute capability "
 			"9.0, M a multiple of %d, N of %d, K of %d)\n",
 			M, N, K, GM_BM, GM_BN, GM_BK);
-		return -1;
+		return 0;
 	}
 	if (((uintptr_t)A | (uintptr_t)B) % 16) { /* what a tensor map takes */
 		fprintf(stderr, "trainer: gemm_wgmma: operands at %p, %p: not 16-byte aligned\n", (const void *)A,
 			(const void *)B);
-		return -1;
+		return 0;
 	}
+	return 1;
+}
+
+int gemm_wgmma(bf16 *out0, bf16 *out1, const bf16 *aux, const bf16 *A, const bf16 *B, int tb, int M, int N,
+	       int K, int epilogue, cudaStream_t s)
+{
+	const gemm_rotary none = {};
+	if (!gemm_args_ok(A, B, M, N, K))
+		return -1;
 	if ((epilogue == GEMM_RELU2 && !out1) || (epilogue == GEMM_DRELU2 && !aux)) {
 		fprintf(stderr, "trainer: gemm_wgmma: epilogue %d needs its second tensor\n", epilogue);
 		return -1;
@@ -393,13 +483,34 @@ int gemm_wgmma(bf16 *out0, bf16 *out1, const bf16 *aux, const bf16 *A, const bf1
 											 : "gemm_wgmma");
 	/* tb = 1: B is (N, K), K-major (BMN = 0); tb = 0: (K, N), MN-major */
 	switch (epilogue * 2 + !tb) {
-	case GEMM_STORE * 2: return gemm_launch<0, GEMM_STORE>(out0, out1, aux, A, B, M, N, K, s);
-	case GEMM_STORE * 2 + 1: return gemm_launch<1, GEMM_STORE>(out0, out1, aux, A, B, M, N, K, s);
-	case GEMM_RELU2 * 2: return gemm_launch<0, GEMM_RELU2>(out0, out1, aux, A, B, M, N, K, s);
-	case GEMM_RELU2 * 2 + 1: return gemm_launch<1, GEMM_RELU2>(out0, out1, aux, A, B, M, N, K, s);
-	case GEMM_DRELU2 * 2: return gemm_launch<0, GEMM_DRELU2>(out0, out1, aux, A, B, M, N, K, s);
-	case GEMM_DRELU2 * 2 + 1: return gemm_launch<1, GEMM_DRELU2>(out0, out1, aux, A, B, M, N, K, s);
+	case GEMM_STORE * 2: return gemm_launch<0, GEMM_STORE>(out0, out1, aux, A, B, M, N, K, none, s);
+	case GEMM_STORE * 2 + 1: return gemm_launch<1, GEMM_STORE>(out0, out1, aux, A, B, M, N, K, none, s);
+	case GEMM_RELU2 * 2: return gemm_launch<0, GEMM_RELU2>(out0, out1, aux, A, B, M, N, K, none, s);
+	case GEMM_RELU2 * 2 + 1: return gemm_launch<1, GEMM_RELU2>(out0, out1, aux, A, B, M, N, K, none, s);
+	case GEMM_DRELU2 * 2: return gemm_launch<0, GEMM_DRELU2>(out0, out1, aux, A, B, M, N, K, none, s);
+	case GEMM_DRELU2 * 2 + 1: return gemm_launch<1, GEMM_DRELU2>(out0, out1, aux, A, B, M, N, K, none, s);
 	}
-	fprintf(stderr, "trainer: gemm_wgmma: unknown epilogue %d\n", epilogue);
+	fprintf(stderr, "trainer: gemm_wgmma: unknown epilogue %d (GEMM_ROTARY: gemm_wgmma_qkv_rotary)\n", epilogue);
 	return -1;
+}
+
+int gemm_wgmma_rotary_supported(int M, int C, int D)
+{
+	return D == GM_HEAD && C % GM_BN == 0 && gemm_wgmma_supported(M, 3 * C, C);
+}
+
+int gemm_wgmma_qkv_rotary(bf16 *qkv, const bf16 *x, const bf16 *wqkv, int M, int C, const struct gemm_rotary *r,
+			  cudaStream_t s)
+{
+	if (!gemm_wgmma_rotary_supported(M, C, C / (r->H > 0 ? r->H : 1)) || r->H * GM_HEAD != C || r->T <= 0) {
+		fprintf(stderr,
+			"trainer: gemm_wgmma: the rotary epilogue runs head size %d and C a multiple of %d on M a "
+			"multiple of %d (here M %d, C %d, %d heads)\n",
+			GM_HEAD, GM_BN, GM_BM, M, C, r->H);
+		return -1;
+	}
+	if (!gemm_args_ok(x, wqkv, M, 3 * C, C))
+		return -1;
+	trace_kernel("gemm_wgmma_rotary");
+	return gemm_launch<0, GEMM_ROTARY>(qkv, NULL, NULL, x, wqkv, M, 3 * C, C, *r, s);
 }

@@ -214,10 +214,29 @@ int relu2_backward(bf16 *du, const bf16 *da, const bf16 *u, long n, cudaStream_t
  *                MLP's dH from dA = dY Wproj).
  * Runs where gemm_wgmma_supported: a compute capability 9.0 device, M and
  * N multiples of 128, K of 64; elsewhere gemm_wgmma returns -1 and says so. */
-enum gemm_epilogue { GEMM_STORE, GEMM_RELU2, GEMM_DRELU2 };
+enum gemm_epilogue { GEMM_STORE, GEMM_RELU2, GEMM_DRELU2, GEMM_ROTARY };
 int gemm_wgmma_supported(int M, int N, int K);
 int gemm_wgmma(bf16 *out0, bf16 *out1, const bf16 *aux, const bf16 *A, const bf16 *B, int tb, int M, int N,
 	       int K, int epilogue, cudaStream_t s);
+
+/* The QKV projection with rotary_forward_packed in its epilogue
+ * (GEMM_ROTARY, impl.rotary=epilogue): qkv (M, 3C) = x (M, C) wqkv^T
+ * (wqkv stored (3C, C)), then q and k of each head QK-normalised (when
+ * qk_norm) and rotated as rotary.cu does, from the product rounded to
+ * bf16 as cuBLASLt's output is; rstd_q, rstd_k (B,H,T) as rotary.cu
+ * writes them. Rows are tokens, row n at position n % T. Runs where
+ * gemm_wgmma_rotary_supported: gemm_wgmma's device, M a multiple of 128,
+ * head size 128 and C a multiple of 256 (a tile's 256 columns are two
+ * whole heads of one of q, k, v). */
+struct gemm_rotary {
+	float *rstd_q, *rstd_k;
+	const float *cos_sin; /* rotary_table(T, 128) */
+	int T, H, qk_norm;
+	float eps;
+};
+int gemm_wgmma_rotary_supported(int M, int C, int D);
+int gemm_wgmma_qkv_rotary(bf16 *qkv, const bf16 *x, const bf16 *wqkv, int M, int C, const struct gemm_rotary *r,
+			  cudaStream_t s);
 
 /* ---- crossentropy.cu: soft-cap + cross-entropy (+ gradient) -------------
  * z = c tanh(logit/c) (c = softcap, 0 = off); loss[n] = logsumexp(z) - z[t].

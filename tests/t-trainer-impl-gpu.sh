@@ -25,6 +25,12 @@
 #            and the projection's input gradient in our own GEMM with relu^2
 #            in its epilogues, no relu2 kernels, same losses; refused at
 #            seq 64 and on other GPUs; impl.relu2=kernel: relu2 kernels
+#   gpu-10.x impl.rotary=epilogue (compute capability 9.0, flash, head size
+#            128: dim 256 here): QK-norm + rotary in our QKV GEMM's
+#            epilogue, one launch a layer in place of cuBLASLt's QKV
+#            product + rotary_forward_packed, same losses; auto resolves to
+#            it; refused at head size 64, with naive attention and on
+#            other GPUs, with no record
 . "$ROOT/tests/lib.sh"
 LOSS_TOL=0.02
 
@@ -71,7 +77,7 @@ run base impl.attention=naive
 expect_eq gpu-1.1 "the default run exits 0" 0 $?
 rec=$(cat base.jsonl)
 expect_match gpu-1.2 "recorded as run: heuristic GEMMs, naive attention, fused, no graph" "$rec" \
-	'"impl.recompute":false,"impl.compile_mode":"heuristic","impl.attention":"naive","impl.fused_adamw":true,"impl.fused_xent":true,"impl.relu2":"(kernel|epilogue)","impl.cuda_graphs":false'
+	'"impl.recompute":false,"impl.compile_mode":"heuristic","impl.attention":"naive","impl.fused_adamw":true,"impl.fused_xent":true,"impl.relu2":"(kernel|epilogue)","impl.rotary":"kernel","impl.cuda_graphs":false'
 expect_eq gpu-1.3 "default kernels: softmax, fused xent and AdamW, no flash, no graph" "1 1 1 0 0" \
 	"$(count base causal_softmax_forward | awk '{print ($1 > 0)}') $(count base crossentropy | awk '{print ($1 > 0)}') $(count base adamw_fused | awk '{print ($1 > 0)}') $(count base flash_forward) $(count base graph_launch)"
 echo "# default: peak_vram_mb $(mem base), $(grep -c 'trace: kernel' base.err) kernel names"
@@ -196,3 +202,45 @@ else
 	expect_match gpu-9.3b "auto (gpu-2.5's run) resolves to kernel here" "$(cat auto.jsonl)" '"impl.relu2":"kernel"'
 fi
 [ ! -e refused9.jsonl ] && ok gpu-9.7 "no record for the refusal" || not_ok gpu-9.7 "no record" "$(cat refused9.jsonl)"
+
+# impl.rotary: QK-norm + rotary in the epilogue of our QKV GEMM (sm_90a) or
+# rotary.cu's pass after cuBLASLt's; head size 128 (dim 256, 2 heads)
+H128="model.dim=256 impl.attention=flash"
+# shellcheck disable=SC2086
+run rot_kernel $H128 impl.rotary=kernel
+rc=$?
+expect_eq gpu-10.1 "rotary=kernel: rotary_forward_packed, no QKV GEMM of ours" "0 1 0" \
+	"$rc $(count rot_kernel rotary_forward_packed_vec | awk '{print ($1 > 0)}') $(count rot_kernel gemm_wgmma_rotary)"
+if [ "$hopper" = "9.0" ]; then
+	# shellcheck disable=SC2086
+	run rot_epilogue $H128 impl.rotary=epilogue
+	rc=$?
+	expect_eq gpu-10.2 "rotary=epilogue: one QKV GEMM of ours where the rotary pass was, and no rotary pass" \
+		"0 $(count rot_kernel rotary_forward_packed_vec) 0 $(count rot_kernel rotary_backward_packed_vec)" \
+		"$rc $(count rot_epilogue gemm_wgmma_rotary) $(count rot_epilogue rotary_forward_packed_vec) $(count rot_epilogue rotary_backward_packed_vec)"
+	d=$(loss_diff rot_epilogue rot_kernel) b=$(bpb_diff rot_epilogue rot_kernel)
+	echo "# rotary epilogue vs kernel: worst per-step loss difference $d, val_bpb $b (tolerance $LOSS_TOL)"
+	expect_eq gpu-10.3 "rotary=epilogue: per-step losses and val_bpb within $LOSS_TOL of rotary=kernel" "1 1" \
+		"$(within "$d") $(within "$b")"
+	# shellcheck disable=SC2086
+	"$TRAINER" $G model.dim=256 train.steps=1 --record rot_auto.jsonl >/dev/null 2>&1
+	expect_match gpu-10.4 "recorded as run; auto at head size 128 resolves to epilogue here" \
+		"$(cat rot_epilogue.jsonl) $(cat rot_auto.jsonl)" '"impl.rotary":"epilogue".*"impl.rotary":"epilogue"'
+	# shellcheck disable=SC2086
+	expect_code gpu-10.5 "rotary=epilogue at head size 64: exit 2" 2 "$TRAINER" $G impl.attention=flash \
+		impl.rotary=epilogue --record refused10.jsonl
+	expect_match gpu-10.6 "the message names the head size" "$err" \
+		'^trainer: impl.rotary=epilogue is not implemented on cuda for this shape: .*head size 64'
+	# shellcheck disable=SC2086
+	expect_code gpu-10.7 "rotary=epilogue with naive attention: exit 2" 2 "$TRAINER" $G model.dim=256 \
+		impl.attention=naive impl.rotary=epilogue --record refused10.jsonl
+	expect_match gpu-10.8 "the message names impl.attention" "$err" \
+		'^trainer: impl.rotary=epilogue is not implemented on cuda for this shape: .*impl.attention=flash'
+else
+	# shellcheck disable=SC2086
+	expect_code gpu-10.2 "rotary=epilogue off Hopper: exit 2" 2 "$TRAINER" $G $H128 impl.rotary=epilogue \
+		--record refused10.jsonl
+	expect_match gpu-10.3 "the message names the compute capability" "$err" \
+		'^trainer: impl.rotary=epilogue is not implemented on cuda for this shape: .*compute capability 9.0'
+fi
+[ ! -e refused10.jsonl ] && ok gpu-10.9 "no record for the refusals" || not_ok gpu-10.9 "no record" "$(cat refused10.jsonl)"

@@ -77,6 +77,10 @@ const struct cfg_key cfg_keys[] = {
 	  "the MLP's relu^2: kernel = its own pass between cuBLASLt GEMMs (and the CPU's loop); "
 	  "epilogue = it and its gradient in the epilogues of our own GEMMs (Hopper GPU); "
 	  "auto = epilogue where the GPU and shape allow, else kernel"),
+	E("impl.rotary", CFG_IMPL, "auto", "auto|kernel|epilogue", rotary,
+	  "QK-norm + rotary: kernel = its own pass after the QKV GEMM (and the CPU's loop); "
+	  "epilogue = in the epilogue of our own QKV GEMM (Hopper GPU, flash attention); "
+	  "auto = epilogue where the GPU and shape allow, else kernel"),
 	B("impl.cuda_graphs", CFG_IMPL, "false", cuda_graphs,
 	  "capture the whole optimiser step once as a CUDA graph and replay it (GPU path)"),
 	I("impl.threads", CFG_IMPL, "0", threads, "OpenMP threads on the CPU path; 0 = OpenMP's default"),

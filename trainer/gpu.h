@@ -30,6 +30,10 @@ int gpu_flash_supported(const struct config *c, char *why, size_t n);
  * capability 9.0 (kernels/gemm_wgmma.cu is sm_90a code) and the MLP's
  * shapes fit its tiles; else -1 with why. */
 int gpu_relu2_epilogue_supported(const struct config *c, char *why, size_t n);
+/* 0 when impl.rotary=epilogue can run: compute capability 9.0, flash
+ * attention (its packed q, k, v), head size 128, dim a multiple of 256,
+ * seq_len of 128; else -1 and why. */
+int gpu_rotary_epilogue_supported(const struct config *c, char *why, size_t n);
 
 /* Run the training loop of run.h on the GPU: the same model, data order,
  * schedule and stopping rules as cpu_train(), filling run->metrics and, on

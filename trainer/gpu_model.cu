@@ -39,6 +39,7 @@ void gpu_options_from_config(struct gpu_options *o, const struct config *c)
 	o->fused_xent = c->fused_xent;
 	o->autotune = !strcmp(c->compile_mode, "autotune");
 	o->relu2_epilogue = !strcmp(c->relu2, "epilogue");
+	o->rotary_epilogue = !strcmp(c->rotary, "epilogue");
 }
 
 /* ---- allocation ---------------------------------------------------------- */
@@ -180,6 +181,12 @@ int gpu_model_init(struct gpu_model *gm, const struct model_dims *d, int B, cons
 			"multiple of %d (head size %d, seq_len %d)\n", FLASH_TILE, d->HS, d->T);
 		return -1;
 	}
+	if (o->rotary_epilogue && (!o->flash || d->T % 128 || !gemm_wgmma_rotary_supported(128, d->C, d->HS))) {
+		fprintf(stderr, "trainer: cuda: the QKV + rotary epilogue needs flash attention, a compute "
+			"capability 9.0 GPU, head size 128, dim a multiple of 256 and seq_len of 128 (flash %d, "
+			"head size %d, dim %d, seq_len %d)\n", o->flash, d->HS, d->C, d->T);
+		return -1;
+	}
 	gm->layer = (struct gpu_layer *)calloc((size_t)d->L, sizeof(struct gpu_layer));
 	if (!gm->layer)
 		return -1;
@@ -292,6 +299,12 @@ static int attention_fwd(struct gpu_model *gm, int l, int B)
 	int N = B * d->T, C = d->C;
 	cudaStream_t s = gm->stream;
 	bf16 *qkv = gm->opt.flash ? L->qkv : gm->qkv;
+	if (gm->opt.rotary_epilogue) { /* start-up checked flash and the shape; no silent fallback */
+		struct gemm_rotary r = { L->rstd_q, L->rstd_k, gm->cos_sin, d->T, d->NH, d->qk_norm, RMS_EPS };
+		return gemm_wgmma_qkv_rotary(qkv, L->ln1, W(gm, l, LP_WQ), N, C, &r, s) ||
+		       flash_attention_forward(L->att, L->lse, qkv, qkv + C, qkv + 2 * C, 3 * C, B, d->T, d->NH,
+					       d->HS, s);
+	}
 	if (mm(&gm->mm, qkv, 0, L->ln1, 0, W(gm, l, LP_WQ), 1, N, 3 * C, C, 1.f, 0.f, s))
 		return -1;
 	if (gm->opt.flash)

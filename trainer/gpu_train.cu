@@ -123,6 +123,27 @@ extern "C" int gpu_relu2_epilogue_supported(const struct config *c, char *why, s
 	return 0;
 }
 
+extern "C" int gpu_rotary_epilogue_supported(const struct config *c, char *why, size_t n)
+{
+	int D = c->heads > 0 ? c->dim / c->heads : 0;
+	if (!hopper_sm_count()) {
+		snprintf(why, n, "the fused QKV + rotary GEMM (kernels/gemm_wgmma.cu) runs on compute capability "
+			 "9.0 (H100, H200) only, and this machine has no such GPU");
+		return -1;
+	}
+	if (strcmp(c->attention, "flash")) {
+		snprintf(why, n, "the fused QKV + rotary GEMM writes flash attention's packed q, k, v: it needs "
+			 "impl.attention=flash (here %s)", c->attention);
+		return -1;
+	}
+	if (c->seq_len % 128 || !gemm_wgmma_rotary_supported(128, c->dim, D)) {
+		snprintf(why, n, "the fused QKV + rotary GEMM needs head size 128, dim a multiple of 256 and seq_len "
+			 "of 128 (here head size %d, dim %d, seq_len %d)", D, c->dim, c->seq_len);
+		return -1;
+	}
+	return 0;
+}
+
 /* ---- the GPU's half of the loop (loop.h) ---------------------------------------- */
 
 struct gloop {

@@ -40,6 +40,10 @@ static const struct impl_row impl_rows[] = {
 	{ "impl.relu2", "kernel", IMPL_CPU | IMPL_CUDA, NULL, NULL },
 	{ "impl.relu2", "epilogue", IMPL_CUDA, gpu_relu2_epilogue_supported,
 	  "the CPU path computes relu^2 in a loop of its own between its matmuls, with no GEMM epilogues" },
+	{ "impl.rotary", "kernel", IMPL_CPU | IMPL_CUDA, NULL, NULL },
+	{ "impl.rotary", "epilogue", IMPL_CUDA, gpu_rotary_epilogue_supported,
+	  "the CPU path normalises and rotates q and k in a loop of its own after its matmul, with no GEMM "
+	  "epilogues" },
 	{ "impl.cuda_graphs", "false", IMPL_CPU | IMPL_CUDA, NULL, NULL },
 	{ "impl.cuda_graphs", "true", IMPL_CUDA, NULL, "CUDA graphs exist on the CUDA path only" },
 	{ "impl.threads", "0", IMPL_CPU | IMPL_CUDA, NULL, NULL },
@@ -133,6 +137,12 @@ void impl_resolve(struct config *c, const char *device)
 	if (!strcmp(c->relu2, "auto"))
 		set_value(c, "impl.relu2",
 			  dev == IMPL_CUDA && gpu_relu2_epilogue_supported(c, why, sizeof(why)) == 0
+				  ? "epilogue"
+				  : "kernel");
+	/* after impl.attention: the epilogue writes flash's packed layout */
+	if (!strcmp(c->rotary, "auto"))
+		set_value(c, "impl.rotary",
+			  dev == IMPL_CUDA && gpu_rotary_epilogue_supported(c, why, sizeof(why)) == 0
 				  ? "epilogue"
 				  : "kernel");
 }

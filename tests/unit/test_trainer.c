@@ -231,13 +231,14 @@ static void test_impl_table(void)
 	      impl_devices("impl.fused_adamw", "false") == IMPL_CUDA &&
 	      impl_devices("impl.fused_xent", "false") == IMPL_CUDA &&
 	      impl_devices("impl.relu2", "epilogue") == IMPL_CUDA &&
+	      impl_devices("impl.rotary", "epilogue") == IMPL_CUDA &&
 	      impl_devices("impl.cuda_graphs", "true") == IMPL_CUDA);
 	struct config c;
 	char why[512], hint[256];
 	config_defaults(&c);
 	impl_resolve(&c, "cpu");
 	CHECK("trainer-impl-cpu-auto", !strcmp(c.attention, "naive") && !strcmp(c.compile_mode, "none") &&
-	      !strcmp(c.relu2, "kernel") &&
+	      !strcmp(c.relu2, "kernel") && !strcmp(c.rotary, "kernel") &&
 	      impl_check(&c, "cpu", why, sizeof(why), hint, sizeof(hint)) == 0);
 	config_defaults(&c);
 	impl_resolve(&c, "cuda");
