@@ -878,6 +878,10 @@ static void check_gemm_rotary(mm_ctx *m, int B, int T, int H, int qk_norm, int t
 	    rel_err(down(fq, NH), down(rq, NH)) + rel_err(down(fk, NH), down(rk, NH)), 1e-6, 0, 0, 0);
 	if (timed) {
 		double flop = 2.0 * M * 3 * C * C / 1e9;
+		add("qkv: cuBLASLt", shape, 0, 1,
+		    time_ms([&] { OK(mm(m, ref, 0, X, 0, W, 1, M, 3 * C, C, 1.f, 0.f, 0)); }), 0, flop);
+		add("qkv: gemm_wgmma", shape, 0, 1,
+		    time_ms([&] { OK(gemm_wgmma(out, NULL, NULL, X, W, 1, M, 3 * C, C, GEMM_STORE, 0)); }), 0, flop);
 		add("qkv + rotary: cuBLASLt, rotary_forward_packed", shape, 0, 1, time_ms(unfused), 0, flop);
 		add("qkv + rotary: gemm_wgmma rotary epilogue", shape, 0, 1, time_ms(fused), 0, flop);
 	}
