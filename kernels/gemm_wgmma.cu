@@ -120,14 +120,8 @@ __device__ __forceinline__ uint64_t gm_desc_mn(uint32_t tile, int kk)
 /* The k slices over which the previous tile's groups are stored, two a
  * slice: a tile of K = 512 (the model's fc forward and projection dX at
  * depth 8) has exactly these; more slices run with nothing beside them,
- * fewer leave the rest to be stored after the products. drelu2 stores
- * and loads four a slice over the first four, so that the H loaded for
- * this tile has four slices to arrive before the epilogue uses it. */
-#define GM_SPREAD 8
-template <int EPI> struct gm_spread {
-	static constexpr int slices = EPI == GEMM_DRELU2 ? GM_SPREAD / 2 : GM_SPREAD;
-	static constexpr int groups = GM_GROUPS / slices; /* a slice */
-};
+ * fewer leave the rest to be stored after the products. */
+#define GM_SPREAD (GM_GROUPS / 2)
 
 /* k slice kb of a tile: wait for its stage, issue its four products. */
 template <int BMN>
@@ -238,16 +232,18 @@ __device__ __forceinline__ void gemm_pack(const float *acc, const uint4 *pre, ui
 /* The cosines and sines of a thread's q or k tile: row-half h (position
  * (row0 + g + 8 h) % T), angles i = 8 j + 2 t, +1 for j = 0..7, the
  * columns j (and their pairs j + 8) of each of the tile's two heads in
- * the accumulator layout: cs[8 h + j], sn[8 h + j]. Part s of 8 (one a k
- * slice): k = 2 s, 2 s + 1. */
-__device__ __forceinline__ void rot_load(float2 *cs, float2 *sn, const gemm_rotary &r, int row0, int lane, int s)
+ * the accumulator layout: cs[8 h + j], sn[8 h + j]. */
+__device__ __forceinline__ void rot_load(float2 *cs, float2 *sn, const gemm_rotary &r, int row0, int lane)
 {
 #pragma unroll
-	for (int k = 2 * s; k < 2 * s + 2; k++) {
-		int h = k / 8, j = k % 8, t = (row0 + lane / 4 + 8 * h) % r.T;
-		const float *c = r.cos_sin + (long)t * (GM_HEAD / 2) + 2 * (lane % 4) + 8 * j;
-		cs[k] = *reinterpret_cast<const float2 *>(c);
-		sn[k] = *reinterpret_cast<const float2 *>(c + (long)r.T * (GM_HEAD / 2));
+	for (int h = 0; h < 2; h++) {
+		int t = (row0 + lane / 4 + 8 * h) % r.T;
+		const float *c = r.cos_sin + (long)t * (GM_HEAD / 2) + 2 * (lane % 4);
+#pragma unroll
+		for (int j = 0; j < 8; j++) {
+			cs[8 * h + j] = *reinterpret_cast<const float2 *>(c + 8 * j);
+			sn[8 * h + j] = *reinterpret_cast<const float2 *>(c + (long)r.T * (GM_HEAD / 2) + 8 * j);
+		}
 	}
 }
 
@@ -360,30 +356,27 @@ __global__ void __launch_bounds__(GM_THREADS, 1)
 		long base = gemm_thread_offset(N, row0, col0, lane);
 		/* rotary: q (part 0) and k (1) tiles; v's (2) are stored as they are */
 		int part = EPI == GEMM_ROTARY ? col0 / (N / 3) : 2, rotate = part < 2;
-		constexpr int SP = gm_spread<EPI>::slices, G = gm_spread<EPI>::groups;
 #pragma unroll
-		for (int s = 0; s < SP; s++) {
+		for (int s = 0; s < GM_SPREAD; s++) {
 			if (s < nk)
 				gemm_issue<BMN>(acc, stages, bars, cw, s, it);
-			if (pbase >= 0)
-#pragma unroll
-				for (int j = G * s; j < G * s + G; j++)
-					gemm_store_group<EPI>(pk, j, out0, out1, N, pbase);
+			if (pbase >= 0) {
+				gemm_store_group<EPI>(pk, 2 * s, out0, out1, N, pbase);
+				gemm_store_group<EPI>(pk, 2 * s + 1, out0, out1, N, pbase);
+			}
 			if (EPI == GEMM_DRELU2)
 #pragma unroll
-				for (int j = G * s; j < G * s + G; j++)
+				for (int j = 2 * s; j < 2 * s + 2; j++)
 					pre[j] = *reinterpret_cast<const uint4 *>(aux + base + gemm_group_offset(j, N));
-			/* in the second half, as pk's registers free up; for v's tiles
-			 * too (unused there): loaded under a condition, they would be
-			 * live across the loop beside pk and spill */
-			if (EPI == GEMM_ROTARY && s >= SP / 2) {
-				rot_load(rcs, rsn, rot, row0, lane, 2 * (s - SP / 2));
-				rot_load(rcs, rsn, rot, row0, lane, 2 * (s - SP / 2) + 1);
-			}
+			/* once the previous tile's groups are out; for v's tiles too (unused
+			 * there): loaded under a condition, they would be live across the
+			 * loop beside pk and spill */
+			if (EPI == GEMM_ROTARY && s == GM_SPREAD - 1)
+				rot_load(rcs, rsn, rot, row0, lane);
 			if (s < nk)
 				gemm_retire(acc, bars, s, it++, lane);
 		}
-		for (int kb = SP; kb < nk; kb++) {
+		for (int kb = GM_SPREAD; kb < nk; kb++) {
 			gemm_issue<BMN>(acc, stages, bars, cw, kb, it);
 			gemm_retire(acc, bars, kb, it++, lane);
 		}
