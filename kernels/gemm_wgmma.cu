@@ -1,12 +1,13 @@
 /* gemm_wgmma.cu — our own Hopper GEMM (wgmma, sm_90a; compiled for
- * compute_90a only, kernels/cuda.mk), for the two products of the MLP
- * that have elementwise work on their outputs cuBLASLt has no epilogue
- * for:
+ * compute_90a only, kernels/cuda.mk), for the products whose outputs
+ * have elementwise work that cuBLASLt has no epilogue for:
  *   the fc forward        H = x Wfc^T,  with relu^2(H) written beside H;
- *   the projection's dX   dH = (dY Wproj) * 2 relu(H).
- * Each removes one pass of relu2.cu over the N x 4C activations (read H,
- * write relu^2(H); read dA, H, write dH) — 4.9 ms of a depth-8 step on
- * the H200 (docs/performance.md, round 12).
+ *   the projection's dX   dH = (dY Wproj) * 2 relu(H);
+ *   the QKV projection    qkv = x Wqkv^T, q and k QK-normalised and
+ *                         rotated in place (rotary.cu's forward).
+ * Each removes one pass over the activations (relu2.cu: 4.9 ms of a
+ * depth-8 step on the H200; rotary.cu's forward: 1.8 ms;
+ * docs/performance.md, rounds 12 and 13).
  *
  * out (M x N) = A (M x K, row-major: K-major) times B^T, where B is
  * (N x K) row-major (K-major: y = x W^T, tb = 1) or (K x N) row-major
@@ -15,27 +16,29 @@
  * Persistent: one block an SM walks 128 x 256 tiles of out, row of tiles
  * by row (the blocks running at once share A's rows in L2; B, a weight,
  * stays there). Two consumer warpgroups of 64 rows each (m64n256k16
- * wgmma, both operands read from shared memory) and a producer warpgroup
- * that copies 64-column slices of A and B (the K dimension) by cp.async
- * into NS stages, signals each on an mbarrier and runs on into the next
- * tile while the consumers store this one; the consumers give a stage
- * back when their products have read it. Why these sizes: round 12's
- * first version (128 x 128 tiles, two blocks an SM) ran at 306 TFLOP/s,
- * bound by L2: 64 FLOP per byte copied needs 10 TB/s at cuBLASLt's rate,
- * 128 x 256 tiles need 7.8. Tiles in the 128-byte swizzle layout of the
- * flash kernels (flash_wgmma.cu), the descriptors of wgmma.cuh.
+ * wgmma, both operands read from shared memory) and one producer thread
+ * that loads 64-column slices of A and B (the K dimension) by tensor
+ * copies (TMA) into NS stages, each on an mbarrier that counts the bytes,
+ * and runs on into the next tile; the consumers give a stage back when
+ * their products have read it. Why these sizes: round 12's first version
+ * (128 x 128 tiles, two blocks an SM) ran at 306 TFLOP/s, bound by L2: 64
+ * FLOP per byte copied needs 10 TB/s at cuBLASLt's rate, 128 x 256 tiles
+ * need 7.8. Tensor copies in place of a warpgroup's cp.async (24 a
+ * thread a stage) took the plain product from 453 to 403 us at the fc
+ * shape, past cuBLASLt's 416 (round 13). Tiles in the 128-byte swizzle
+ * layout of the flash kernels (flash_wgmma.cu), the descriptors of
+ * wgmma.cuh.
  *
  * The epilogue rounds the product to bf16 first and works on those
- * values, as cuBLASLt's bf16 output followed by relu2.cu does: where the
- * products agree bit for bit (at the model's shapes they did in round
- * 12's checks), so do the fused and unfused paths. Each quad of threads
- * transposes its 4 x 4 words (bf16 pairs) by shuffles so that a thread
- * stores 16 contiguous bytes: whole 32-byte sectors, where the
- * accumulator layout's 4-byte pairs left every sector half written per
- * instruction. The stores run while the tensor cores wait (~130 us a
- * launch at the model's shape); staging them for the bulk copy engine
- * instead cost a stage of the pipeline and was slower (round 12, version
- * 4). */
+ * values, as cuBLASLt's bf16 output followed by relu2.cu or rotary.cu
+ * does: where the products agree bit for bit (at the model's shapes they
+ * did in every check), so do the fused and unfused paths (rotary: up to
+ * the rms's summation order). Each quad of threads transposes its 4 x 4
+ * words (bf16 pairs) by shuffles so that a thread stores 16 contiguous
+ * bytes: whole 32-byte sectors. A tile's stores are deferred under the
+ * next tile's products (gemm_wgmma_kernel); staging them in shared memory
+ * for the bulk copy engine cost a stage of the pipeline and was slower
+ * (round 12, version 4). */
 #include <cuda.h> /* CUtensorMap; its encoder is reached through the runtime (no -lcuda) */
 #include <cudaTypedefs.h>
 #include "kernel_util.cuh"

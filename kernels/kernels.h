@@ -205,7 +205,7 @@ int flash_wgmma_backward_fused(bf16 *dq, float *dq_acc, bf16 *dk, bf16 *dv, floa
 int relu2_forward(bf16 *a, const bf16 *u, long n, cudaStream_t s);
 int relu2_backward(bf16 *du, const bf16 *da, const bf16 *u, long n, cudaStream_t s);
 
-/* ---- gemm_wgmma.cu: our own Hopper GEMM, relu^2 in its epilogues --------
+/* ---- gemm_wgmma.cu: our own Hopper GEMM, relu^2 and rotary in epilogues --
  * out0 (M,N) = A (M,K) · op(B), B stored (N,K) when tb (y = x W^T), else
  * (K,N); bf16 in and out, fp32 accumulation. The epilogue:
  *   GEMM_STORE   out0 = the product;
