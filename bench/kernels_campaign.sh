@@ -29,7 +29,10 @@ run_all() { # DATA RUNS
 	base=$(tail -n 1 "$runs" | sed 's/.*"run_id":"\([^"]*\)".*/\1/')
 	one "baseline (repeat)"
 	one "baseline (repeat)"
-	one "attention flash -> naive" impl.attention=naive
+	# the rotary epilogue writes flash's packed q, k, v: with naive
+	# attention impl.rotary resolves to kernel, a second change the audit
+	# will (rightly) see in this run
+	one "attention flash -> naive (rotary epilogue -> kernel with it)" impl.attention=naive
 	one "fused_adamw true -> false" impl.fused_adamw=false
 	one "fused_xent true -> false" impl.fused_xent=false
 	one "cuda_graphs false -> true" impl.cuda_graphs=true
