@@ -76,31 +76,14 @@ __device__ __forceinline__ void tma_load_2d(uint32_t dst, const CUtensorMap *map
 		     : "memory");
 }
 
-/* drelu2's H for a tile, fetched into L2 ahead of the consumers' loads of
- * it (four 64-column boxes of the tile's 128 rows). */
-__device__ __forceinline__ void prefetch_tile_l2(const CUtensorMap *map, int tile, int nt)
-{
-	int m0 = tile / nt * GM_BM, n0 = tile % nt * GM_BN;
-#pragma unroll
-	for (int c = 0; c < GM_BN / 64; c++)
-		asm volatile("cp.async.bulk.prefetch.tensor.2d.L2.global.tile [%0, {%1, %2}];\n" ::"l"(
-				     reinterpret_cast<uint64_t>(map)),
-			     "r"(n0 + 64 * c), "r"(m0)
-			     : "memory");
-}
-
 template <int BMN>
 __device__ void gemm_produce(uint32_t stages, uint32_t bars, const CUtensorMap *mapA, const CUtensorMap *mapB,
-			     const CUtensorMap *mapH, int N, int K, int tiles)
+			     int N, int K, int tiles)
 {
 	const int nk = K / GM_BK, nt = N / GM_BN;
 	int it = 0; /* k slices loaded so far, over all of this block's tiles */
-	if (mapH && blockIdx.x < tiles)
-		prefetch_tile_l2(mapH, blockIdx.x, nt);
 	for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
 		int m0 = tile / nt * GM_BM, n0 = tile % nt * GM_BN;
-		if (mapH && tile + gridDim.x < tiles) /* the next tile's: a tile's time ahead */
-			prefetch_tile_l2(mapH, tile + gridDim.x, nt);
 		for (int kb = 0; kb < nk; kb++, it++) {
 			int st = it % GM_NS;
 			uint32_t sa = stages + st * GM_STAGE, sb = sa + GM_TILE_A, full = bars + st * 8;
@@ -345,8 +328,7 @@ __device__ __forceinline__ void gemm_store_group(const uint4 *pk, int j, bf16 *o
 template <int BMN, int EPI>
 __global__ void __launch_bounds__(GM_THREADS, 1)
 	gemm_wgmma_kernel(bf16 *out0, bf16 *out1, const bf16 *aux, const __grid_constant__ CUtensorMap mapA,
-			  const __grid_constant__ CUtensorMap mapB, const __grid_constant__ CUtensorMap mapH, int N, int K,
-			  int tiles, gemm_rotary rot)
+			  const __grid_constant__ CUtensorMap mapB, int N, int K, int tiles, gemm_rotary rot)
 {
 	extern __shared__ unsigned char gm_smem[];
 	uint32_t stages = ((uint32_t)__cvta_generic_to_shared(gm_smem) + 1023u) & ~1023u;
@@ -363,7 +345,7 @@ __global__ void __launch_bounds__(GM_THREADS, 1)
 	if (warp >= 8) { /* the producer warpgroup gives its registers to the consumers; one thread loads */
 		asm volatile("setmaxnreg.dec.sync.aligned.u32 40;\n" ::: "memory");
 		if (threadIdx.x == 2 * GM_WG)
-			gemm_produce<BMN>(stages, bars, &mapA, &mapB, EPI == GEMM_DRELU2 ? &mapH : NULL, N, K, tiles);
+			gemm_produce<BMN>(stages, bars, &mapA, &mapB, N, K, tiles);
 		return;
 	}
 	asm volatile("setmaxnreg.inc.sync.aligned.u32 232;\n" ::: "memory");
@@ -463,17 +445,12 @@ static int gemm_launch(bf16 *out0, bf16 *out1, const bf16 *aux, const bf16 *A, c
 						cudaFuncAttributeMaxDynamicSharedMemorySize, GM_SMEM));
 		configured = 1;
 	}
-	CUtensorMap mapA, mapB, mapH; /* B: (N, K) in 256-row boxes, or (K, N) in 64 x 64 ones */
+	CUtensorMap mapA, mapB; /* B: (N, K) in 256-row boxes, or (K, N) in 64 x 64 ones */
 	if (tensor_map(&mapA, A, M, K, GM_BM) || (BMN ? tensor_map(&mapB, B, K, N, GM_BK)
 						      : tensor_map(&mapB, B, N, K, GM_BN)))
 		return -1;
-	if (EPI != GEMM_DRELU2)
-		mapH = mapA; /* unused */
-	else if (tensor_map(&mapH, aux, M, N, GM_BM)) /* H (M, N): prefetched into L2 a tile ahead */
-		return -1;
 	int tiles = M / GM_BM * (N / GM_BN), grid = tiles < hopper_sm_count() ? tiles : hopper_sm_count();
-	gemm_wgmma_kernel<BMN, EPI><<<grid, GM_THREADS, GM_SMEM, s>>>(out0, out1, aux, mapA, mapB, mapH, N, K,
-										      tiles, rot);
+	gemm_wgmma_kernel<BMN, EPI><<<grid, GM_THREADS, GM_SMEM, s>>>(out0, out1, aux, mapA, mapB, N, K, tiles, rot);
 	KERNEL_CHECK();
 	return 0;
 }
