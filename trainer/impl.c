@@ -124,27 +124,28 @@ static void set_value(struct config *c, const char *key, const char *value)
 		die("impl table: %s=%s is not a choice of the config table", key, value);
 }
 
+/* An "auto" key becomes preferred where dev has a row for it and the
+ * row's condition holds (the same test impl_check applies to an explicit
+ * value), else fallback. */
+static void resolve_auto(struct config *c, const char *key, const char *value, unsigned dev,
+			 const char *preferred, const char *fallback)
+{
+	char why[256];
+	if (strcmp(value, "auto"))
+		return;
+	const struct impl_row *r = find_row(key, preferred, dev);
+	set_value(c, key, r && (!r->condition || r->condition(c, why, sizeof(why)) == 0) ? preferred : fallback);
+}
+
 void impl_resolve(struct config *c, const char *device)
 {
 	unsigned dev = impl_device_bit(device);
-	char why[256];
 	if (!strcmp(c->compile_mode, "auto"))
 		set_value(c, "impl.compile_mode", dev == IMPL_CUDA ? "heuristic" : "none");
-	if (!strcmp(c->attention, "auto"))
-		set_value(c, "impl.attention",
-			  dev == IMPL_CUDA && find_row("impl.attention", "flash", dev) &&
-			  gpu_flash_supported(c, why, sizeof(why)) == 0 ? "flash" : "naive");
-	if (!strcmp(c->relu2, "auto"))
-		set_value(c, "impl.relu2",
-			  dev == IMPL_CUDA && gpu_relu2_epilogue_supported(c, why, sizeof(why)) == 0
-				  ? "epilogue"
-				  : "kernel");
+	resolve_auto(c, "impl.attention", c->attention, dev, "flash", "naive");
+	resolve_auto(c, "impl.relu2", c->relu2, dev, "epilogue", "kernel");
 	/* after impl.attention: the epilogue writes flash's packed layout */
-	if (!strcmp(c->rotary, "auto"))
-		set_value(c, "impl.rotary",
-			  dev == IMPL_CUDA && gpu_rotary_epilogue_supported(c, why, sizeof(why)) == 0
-				  ? "epilogue"
-				  : "kernel");
+	resolve_auto(c, "impl.rotary", c->rotary, dev, "epilogue", "kernel");
 }
 
 int impl_check(const struct config *c, const char *device, char *why, size_t n, char *hint, size_t hn)
