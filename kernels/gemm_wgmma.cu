@@ -505,7 +505,7 @@ int gemm_wgmma_rotary_supported(int M, int C, int D)
 int gemm_wgmma_qkv_rotary(bf16 *qkv, const bf16 *x, const bf16 *wqkv, int M, int C, const struct gemm_rotary *r,
 			  cudaStream_t s)
 {
-	if (!gemm_wgmma_rotary_supported(M, C, C / (r->H > 0 ? r->H : 1)) || r->H * GM_HEAD != C || r->T <= 0) {
+	if (r->H <= 0 || r->H * GM_HEAD != C || C % GM_BN || r->T <= 0) { /* gemm_args_ok: the rest of the shape */
 		fprintf(stderr,
 			"trainer: gemm_wgmma: the rotary epilogue runs head size %d and C a multiple of %d on M a "
 			"multiple of %d (here M %d, C %d, %d heads)\n",
