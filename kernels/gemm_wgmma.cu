@@ -126,6 +126,14 @@ __device__ __forceinline__ uint64_t gm_desc_mn(uint32_t tile, int kk)
  * fewer leave the rest to be stored after the products. */
 #define GM_SPREAD (GM_GROUPS / 2)
 
+/* Group k (0, 1) stored in slice s: the pair (h, q), (h, q + 2) with q in
+ * 0, 1, 4, 5, that is columns c and c + 64 of one head row, the pairs
+ * rotary rotates together (GEMM_ROTARY rotates them as it stores). */
+__device__ __forceinline__ constexpr int gemm_slice_group(int s, int k)
+{
+	return 8 * (s / 4) + (s % 4) / 2 * 4 + s % 2 + 2 * k;
+}
+
 /* k slice kb of a tile: wait for its stage, issue its four products. */
 template <int BMN>
 __device__ __forceinline__ void gemm_issue(float *acc, uint32_t stages, uint32_t bars, int cw, int kb, int it)
@@ -203,10 +211,9 @@ __device__ __forceinline__ long gemm_group_offset(int j, int N)
 /* The accumulators as bf16, quad-transposed into groups: accumulator
  * pairs acc[4 c + 2 h], +1 are row g + 8 h, columns 8 c + 2 t, +1; slices
  * c = 4q..4q+3 transposed give the thread the 8 columns of slice 4q + t.
- * drelu2 applies dA * 2 relu(H) here, to dA rounded as cuBLASLt's output
- * is, with H loaded during the tile's products. */
-template <int EPI>
-__device__ __forceinline__ void gemm_pack(const float *acc, const uint4 *pre, uint4 *pk, int lane)
+ * Rounding here is rounding cuBLASLt's bf16 output: what the epilogues
+ * (applied as the groups are stored) work on. */
+__device__ __forceinline__ void gemm_pack(const float *acc, uint4 *pk, int lane)
 {
 #pragma unroll
 	for (int j = 0; j < GM_GROUPS; j++) {
@@ -216,99 +223,99 @@ __device__ __forceinline__ void gemm_pack(const float *acc, const uint4 *pre, ui
 		for (int i = 0; i < 4; i++)
 			w[i] = pack_bf16(acc[4 * (4 * q + i) + 2 * h], acc[4 * (4 * q + i) + 2 * h + 1]);
 		quad_transpose(w, lane % 4);
-		if (EPI == GEMM_DRELU2) {
-			uint32_t uh[4] = { pre[j].x, pre[j].y, pre[j].z, pre[j].w };
-#pragma unroll
-			for (int i = 0; i < 4; i++) {
-				float2 a = unpack_bf16(w[i]), hh = unpack_bf16(uh[i]);
-				w[i] = pack_bf16(2.f * fmaxf(hh.x, 0.f) * a.x, 2.f * fmaxf(hh.y, 0.f) * a.y);
-			}
-		}
 		pk[j] = make_uint4(w[0], w[1], w[2], w[3]);
 	}
+}
+
+/* drelu2 on a group: dA (bf16, as cuBLASLt writes it) times 2 relu(H). */
+__device__ __forceinline__ uint4 gemm_drelu2(uint4 g, uint4 h)
+{
+	uint32_t w[4] = { g.x, g.y, g.z, g.w }, uh[4] = { h.x, h.y, h.z, h.w };
+#pragma unroll
+	for (int i = 0; i < 4; i++) {
+		float2 a = unpack_bf16(w[i]), hh = unpack_bf16(uh[i]);
+		w[i] = pack_bf16(2.f * fmaxf(hh.x, 0.f) * a.x, 2.f * fmaxf(hh.y, 0.f) * a.y);
+	}
+	return make_uint4(w[0], w[1], w[2], w[3]);
 }
 
 /* ---- the QKV projection's epilogue (GEMM_ROTARY) ------------------------ */
 
 #define GM_HEAD 128 /* head size: a tile's 256 columns are two heads, groups 4 hh.. of head hh */
 
-/* The cosines and sines of a thread's q or k tile: row-half h (position
- * (row0 + g + 8 h) % T), angles i = 8 j + 2 t, +1 for j = 0..7, the
- * columns j (and their pairs j + 8) of each of the tile's two heads in
- * the accumulator layout: cs[8 h + j], sn[8 h + j]. */
-__device__ __forceinline__ void rot_load(float2 *cs, float2 *sn, const gemm_rotary &r, int row0, int lane)
-{
-#pragma unroll
-	for (int h = 0; h < 2; h++) {
-		int t = (row0 + lane / 4 + 8 * h) % r.T;
-		const float *c = r.cos_sin + (long)t * (GM_HEAD / 2) + 2 * (lane % 4);
-#pragma unroll
-		for (int j = 0; j < 8; j++) {
-			cs[8 * h + j] = *reinterpret_cast<const float2 *>(c + 8 * j);
-			sn[8 * h + j] = *reinterpret_cast<const float2 *>(c + (long)r.T * (GM_HEAD / 2) + 8 * j);
-		}
-	}
-}
-
 __device__ __forceinline__ float round_bf16(float x)
 {
 	return __bfloat162float(__float2bfloat16(x));
 }
 
-/* rotary_forward_packed on the accumulators of a q or k tile (part 0 or
- * 1, heads head0 and head0 + 1), in place, before they are packed: each
- * value rounded to bf16 (cuBLASLt's output, which rotary.cu reads), each
- * head row normalised by its rms over the quad's 128 columns, then pair
- * (i, i + 64) (columns j, j + 8) rotated by angle i; the quad's first
- * thread writes the rstd. */
-__device__ __forceinline__ void gemm_rotate(float *acc, const float2 *cs, const float2 *sn, const gemm_rotary &r,
-					    int part, int head0, int row0, int lane)
+/* At a q or k tile's end (part 0 or 1, heads head0 and head0 + 1): each
+ * head row's rstd over the quad's 128 columns of the products rounded to
+ * bf16 (cuBLASLt's output, which rotary.cu reads), into rs[2 h + hh] and,
+ * by the quad's first thread, into rstd_q or rstd_k; 1 without QK-norm.
+ * The rotation itself waits for the stores (gemm_rotate_pair), under the
+ * next tile's products: at the tile's end it left the tensor cores idle
+ * (~140 us a launch, round 13). */
+__device__ __forceinline__ void gemm_rot_stats(float rs[4], const float *acc, const gemm_rotary &r, int part,
+					       int head0, int row0, int lane)
 {
-#pragma unroll
-	for (int i = 0; i < 128; i++)
-		acc[i] = round_bf16(acc[i]);
 #pragma unroll
 	for (int h = 0; h < 2; h++)
 #pragma unroll
 		for (int hh = 0; hh < 2; hh++) {
-			float *a = acc + 4 * 16 * hh + 2 * h; /* a[4 j + e]: column 8 j + 2 t + e of the head */
-			float rs = 1.f;
+			const float *a = acc + 4 * 16 * hh + 2 * h; /* a[4 j + e]: column 8 j + 2 t + e of the head */
+			rs[2 * h + hh] = 1.f;
 			if (r.qk_norm) {
 				float ss = 0.f;
 #pragma unroll
-				for (int j = 0; j < 16; j++)
-					ss += a[4 * j] * a[4 * j] + a[4 * j + 1] * a[4 * j + 1];
+				for (int j = 0; j < 16; j++) {
+					float x0 = round_bf16(a[4 * j]), x1 = round_bf16(a[4 * j + 1]);
+					ss += x0 * x0 + x1 * x1;
+				}
 				ss += __shfl_xor_sync(0xffffffffu, ss, 1);
 				ss += __shfl_xor_sync(0xffffffffu, ss, 2);
-				rs = rsqrtf(ss / GM_HEAD + r.eps);
+				rs[2 * h + hh] = rsqrtf(ss / GM_HEAD + r.eps);
 				if (lane % 4 == 0) {
 					int n = row0 + lane / 4 + 8 * h;
 					long orow = ((long)(n / r.T) * r.H + head0 + hh) * r.T + n % r.T;
-					(part ? r.rstd_k : r.rstd_q)[orow] = rs;
-				}
-			}
-#pragma unroll
-			for (int j = 0; j < 8; j++) {
-				float c[2] = { cs[8 * h + j].x, cs[8 * h + j].y }, s[2] = { sn[8 * h + j].x, sn[8 * h + j].y };
-#pragma unroll
-				for (int e = 0; e < 2; e++) {
-					float x1 = a[4 * j + e] * rs, x2 = a[4 * (j + 8) + e] * rs;
-					a[4 * j + e] = x1 * c[e] - x2 * s[e];
-					a[4 * (j + 8) + e] = x1 * s[e] + x2 * c[e];
+					(part ? r.rstd_k : r.rstd_q)[orow] = rs[2 * h + hh];
 				}
 			}
 		}
 }
 
-/* Store group j (and for relu2 its relu(H)^2, from H in bf16 as relu2.cu
- * reads it). */
+/* rotary_forward_packed on the pair of groups j (columns c..c+7 of a head
+ * row, c = 32 (j % 4) + 8 t < 64) and j + 2 (c + 64..): normalised by rs,
+ * pair (i, i + 64) rotated by angle i at the row's position. */
+__device__ __forceinline__ void gemm_rotate_pair(uint4 *ga, uint4 *gb, int j, float rs, const gemm_rotary &r,
+						 int row0, int lane)
+{
+	int t = lane % 4, pos = (row0 + lane / 4 + 8 * (j / 8)) % r.T;
+	const float *c = r.cos_sin + (long)pos * (GM_HEAD / 2) + 32 * (j % 4) + 8 * t, *sn = c + (long)r.T * (GM_HEAD / 2);
+	float4 cv[2] = { *reinterpret_cast<const float4 *>(c), *reinterpret_cast<const float4 *>(c + 4) };
+	float4 sv[2] = { *reinterpret_cast<const float4 *>(sn), *reinterpret_cast<const float4 *>(sn + 4) };
+	uint32_t wa[4] = { ga->x, ga->y, ga->z, ga->w }, wb[4] = { gb->x, gb->y, gb->z, gb->w };
+#pragma unroll
+	for (int i = 0; i < 4; i++) {
+		const float4 &cc = cv[i / 2], &ss = sv[i / 2];
+		float c0 = i % 2 ? cc.z : cc.x, c1 = i % 2 ? cc.w : cc.y, s0 = i % 2 ? ss.z : ss.x, s1 = i % 2 ? ss.w : ss.y;
+		float2 a = unpack_bf16(wa[i]), b = unpack_bf16(wb[i]);
+		float x1 = a.x * rs, x2 = b.x * rs, y1 = a.y * rs, y2 = b.y * rs;
+		wa[i] = pack_bf16(x1 * c0 - x2 * s0, y1 * c1 - y2 * s1);
+		wb[i] = pack_bf16(x1 * s0 + x2 * c0, y1 * s1 + y2 * c1);
+	}
+	*ga = make_uint4(wa[0], wa[1], wa[2], wa[3]);
+	*gb = make_uint4(wb[0], wb[1], wb[2], wb[3]);
+}
+
+/* Store group g as group j (and for relu2 its relu(H)^2, from H in bf16
+ * as relu2.cu reads it). */
 template <int EPI>
-__device__ __forceinline__ void gemm_store_group(const uint4 *pk, int j, bf16 *out0, bf16 *out1, int N, long base)
+__device__ __forceinline__ void gemm_store_group(uint4 g, int j, bf16 *out0, bf16 *out1, int N, long base)
 {
 	long o = base + gemm_group_offset(j, N);
-	*reinterpret_cast<uint4 *>(out0 + o) = pk[j];
+	*reinterpret_cast<uint4 *>(out0 + o) = g;
 	if (EPI == GEMM_RELU2) {
-		uint32_t w[4] = { pk[j].x, pk[j].y, pk[j].z, pk[j].w };
+		uint32_t w[4] = { g.x, g.y, g.z, g.w };
 #pragma unroll
 		for (int i = 0; i < 4; i++) {
 			float2 a = unpack_bf16(w[i]);
@@ -319,12 +326,53 @@ __device__ __forceinline__ void gemm_store_group(const uint4 *pk, int j, bf16 *o
 	}
 }
 
+/* The tile whose results a consumer thread holds until they are stored. */
+struct gemm_held {
+	long base;   /* its gemm_thread_offset; -1: none yet */
+	int row0;    /* its first row (rotary: the positions) */
+	int rotate;  /* rotary: a q or k tile */
+	float rs[4]; /* rotary: the head rows' rstd (gemm_rot_stats) */
+};
+
+/* Slice s's two groups of the held tile, with their epilogue. */
+template <int EPI>
+__device__ __forceinline__ void gemm_store_slice(const uint4 *pk, const uint4 *pre, int s, const gemm_held &hd,
+						 bf16 *out0, bf16 *out1, int N, const gemm_rotary &rot, int lane)
+{
+	const int j0 = gemm_slice_group(s, 0), j1 = gemm_slice_group(s, 1);
+	uint4 a = pk[j0], b = pk[j1];
+	if (EPI == GEMM_DRELU2) {
+		a = gemm_drelu2(a, pre[j0]);
+		b = gemm_drelu2(b, pre[j1]);
+	}
+	if (EPI == GEMM_ROTARY && hd.rotate)
+		gemm_rotate_pair(&a, &b, j0, hd.rs[2 * (j0 / 8) + j0 % 8 / 4], rot, hd.row0, lane);
+	gemm_store_group<EPI>(a, j0, out0, out1, N, hd.base);
+	gemm_store_group<EPI>(b, j1, out0, out1, N, hd.base);
+}
+
+/* drelu2's H for slice s's groups of the tile at base, loaded GM_H_AHEAD
+ * slices before they are stored. */
+#ifndef GM_H_AHEAD
+#define GM_H_AHEAD 2
+#endif
+__device__ __forceinline__ void gemm_load_h(uint4 *pre, int s, const bf16 *aux, int N, long base)
+{
+#pragma unroll
+	for (int k = 0; k < 2; k++) {
+		int j = gemm_slice_group(s, k);
+		pre[j] = *reinterpret_cast<const uint4 *>(aux + base + gemm_group_offset(j, N));
+	}
+}
+
 /* Persistent tiles with the epilogue deferred: a tile's results wait as
  * bf16 (pk, 64 registers) and are stored two groups a k slice while the
- * next tile's products run, so the stores and the tensor cores overlap
- * (round 12's version 3 stored between tiles, the tensor cores idle for
- * ~130 us a launch). drelu2's H for a tile is loaded the same way, two
- * groups a slice as the stores free their registers. */
+ * next tile's products run, so the stores, and the epilogues' work on
+ * them, and the tensor cores overlap (round 12's version 3 stored between
+ * tiles, the tensor cores idle for ~130 us a launch). drelu2's H for a
+ * slice's groups is loaded two slices ahead (those of slices 0 and 1 in
+ * the held tile's last two), so each load has two slices' products to
+ * arrive under and only six groups are in registers at once. */
 template <int BMN, int EPI>
 __global__ void __launch_bounds__(GM_THREADS, 1)
 	gemm_wgmma_kernel(bf16 *out0, bf16 *out1, const bf16 *aux, const __grid_constant__ CUtensorMap mapA,
@@ -350,32 +398,26 @@ __global__ void __launch_bounds__(GM_THREADS, 1)
 	}
 	asm volatile("setmaxnreg.inc.sync.aligned.u32 232;\n" ::: "memory");
 	int cw = warp / 4, nt = N / GM_BN, nk = K / GM_BK, it = 0; /* consumer warpgroup cw: rows 64 cw.. */
-	long pbase = -1; /* gemm_thread_offset of the tile whose groups pk holds; none yet */
+	gemm_held hd = { -1, 0, 0, { 1.f, 1.f, 1.f, 1.f } };
 	float acc[128];
 	uint4 pk[GM_GROUPS], pre[EPI == GEMM_DRELU2 ? GM_GROUPS : 1];
-	float2 rcs[EPI == GEMM_ROTARY ? 16 : 1], rsn[EPI == GEMM_ROTARY ? 16 : 1];
 	for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
 		int row0 = tile / nt * GM_BM + 64 * cw + 16 * (warp % 4), col0 = tile % nt * GM_BN;
 		long base = gemm_thread_offset(N, row0, col0, lane);
-		/* rotary: q (part 0) and k (1) tiles; v's (2) are stored as they are */
-		int part = EPI == GEMM_ROTARY ? col0 / (N / 3) : 2, rotate = part < 2;
 #pragma unroll
 		for (int s = 0; s < GM_SPREAD; s++) {
 			if (s < nk)
 				gemm_issue<BMN>(acc, stages, bars, cw, s, it);
-			if (pbase >= 0) {
-				gemm_store_group<EPI>(pk, 2 * s, out0, out1, N, pbase);
-				gemm_store_group<EPI>(pk, 2 * s + 1, out0, out1, N, pbase);
+			if (hd.base >= 0)
+				gemm_store_slice<EPI>(pk, pre, s, hd, out0, out1, N, rot, lane);
+			if (EPI == GEMM_DRELU2) {
+				/* unconditional (the first tile reads its own H, unused): loaded
+				 * under a condition, pre would be live across the loop and spill */
+				if (s + GM_H_AHEAD < GM_SPREAD)
+					gemm_load_h(pre, s + GM_H_AHEAD, aux, N, hd.base >= 0 ? hd.base : base);
+				if (s + GM_H_AHEAD >= GM_SPREAD) /* this tile's first slices, stored in the next's */
+					gemm_load_h(pre, s + GM_H_AHEAD - GM_SPREAD, aux, N, base);
 			}
-			if (EPI == GEMM_DRELU2)
-#pragma unroll
-				for (int j = 2 * s; j < 2 * s + 2; j++)
-					pre[j] = *reinterpret_cast<const uint4 *>(aux + base + gemm_group_offset(j, N));
-			/* once the previous tile's groups are out; for v's tiles too (unused
-			 * there): loaded under a condition, they would be live across the
-			 * loop beside pk and spill */
-			if (EPI == GEMM_ROTARY && s == GM_SPREAD - 1)
-				rot_load(rcs, rsn, rot, row0, lane);
 			if (s < nk)
 				gemm_retire(acc, bars, s, it++, lane);
 		}
@@ -384,15 +426,22 @@ __global__ void __launch_bounds__(GM_THREADS, 1)
 			gemm_retire(acc, bars, kb, it++, lane);
 		}
 		gemm_finish(acc, bars, it, lane);
-		if (rotate)
-			gemm_rotate(acc, rcs, rsn, rot, part, col0 % (N / 3) / GM_HEAD, row0, lane);
-		gemm_pack<EPI>(acc, pre, pk, lane);
-		pbase = base;
+		/* rotary: q (part 0) and k (1) tiles; v's (2) are stored as they are */
+		int part = EPI == GEMM_ROTARY ? col0 / (N / 3) : 2;
+		hd.base = base;
+		hd.row0 = row0;
+		hd.rotate = part < 2;
+		if (EPI == GEMM_ROTARY && hd.rotate)
+			gemm_rot_stats(hd.rs, acc, rot, part, col0 % (N / 3) / GM_HEAD, row0, lane);
+		gemm_pack(acc, pk, lane);
 	}
-	if (pbase >= 0)
+	if (hd.base >= 0)
 #pragma unroll
-		for (int j = 0; j < GM_GROUPS; j++)
-			gemm_store_group<EPI>(pk, j, out0, out1, N, pbase);
+		for (int s = 0; s < GM_SPREAD; s++) {
+			if (EPI == GEMM_DRELU2 && s + GM_H_AHEAD < GM_SPREAD)
+				gemm_load_h(pre, s + GM_H_AHEAD, aux, N, hd.base);
+			gemm_store_slice<EPI>(pk, pre, s, hd, out0, out1, N, rot, lane);
+		}
 }
 
 /* ---- launcher ------------------------------------------------------------ */
