@@ -31,6 +31,7 @@
  * over D) and MN-major (P V, the contraction over the rows). */
 #include "flash_util.cuh"
 #include "mbarrier.cuh"
+#include "tma.cuh"
 #include "wgmma.cuh"
 
 #define WG 128 /* threads of a warpgroup */
@@ -360,6 +361,31 @@ __device__ __forceinline__ void pp_produce(uint32_t sKb, uint32_t sVb, uint32_t 
 	load_wait<0>();
 }
 
+/* The forward's producer: the same walk as pp_produce, by one thread's
+ * tensor copies (D / 64 boxes of KN rows x 64 columns a tile, the layout
+ * of sw_off_rows) on full barriers that count the bytes. Key tile j of
+ * the head is rows y0 + j KN, columns x0.. of the maps. */
+template <int D, int NS, int KN>
+__device__ __forceinline__ void pp_produce_tma(uint32_t sKb, uint32_t sVb, uint32_t bars, const CUtensorMap *mk,
+					       const CUtensorMap *mv, int x0, int y0, int last)
+{
+	constexpr int TK = KN * D * 2;
+	for (int j = 0; j <= last; j++) {
+		int st = j % NS, free_parity = ((j / NS) & 1) ^ 1; /* a fresh barrier passes parity 1 */
+		uint32_t fk = bars + st * 8, fv = bars + (NS + st) * 8;
+		mbar_wait(bars + (2 * NS + st) * 8, free_parity);
+		mbar_arrive_expect_tx(fk, TK);
+#pragma unroll
+		for (int cb = 0; cb < D / 64; cb++)
+			tma_load_2d(sKb + st * TK + cb * (KN * 128), mk, x0 + 64 * cb, y0 + j * KN, fk);
+		mbar_wait(bars + (3 * NS + st) * 8, free_parity);
+		mbar_arrive_expect_tx(fv, TK);
+#pragma unroll
+		for (int cb = 0; cb < D / 64; cb++)
+			tma_load_2d(sVb + st * TK + cb * (KN * 128), mv, x0 + 64 * cb, y0 + j * KN, fv);
+	}
+}
+
 /* A consumer warpgroup's turn: wait for it (named barrier 2 + cw, which the
  * other warpgroup arrives on), and after issuing, hand it over. Warpgroup
  * 0 has N0 = qt0 + 2 turns, warpgroup 1 one more (its extra diagonal
@@ -413,8 +439,8 @@ template <int KN> __device__ __forceinline__ void pp_frags(uint32_t pa[][4], con
  * on the diagonal tile warpgroup 0's rows see only its first half). */
 template <int D, int NS, int KN>
 __global__ void __launch_bounds__(PP_THREADS, 1)
-flash_wg_forward_pp_kernel(bf16 *att, float *lse2, const bf16 *q, const bf16 *k, const bf16 *v, qkv_layout lay,
-			   int T, int H, float sl2)
+flash_wg_forward_pp_kernel(bf16 *att, float *lse2, const bf16 *q, const __grid_constant__ CUtensorMap mapK,
+			   const __grid_constant__ CUtensorMap mapV, qkv_layout lay, int T, int H, float sl2)
 {
 	constexpr int TB = FT * D * 2, TK = KN * D * 2;
 	extern __shared__ unsigned char smem[];
@@ -428,15 +454,16 @@ flash_wg_forward_pp_kernel(bf16 *att, float *lse2, const bf16 *q, const bf16 *k,
 	const int is = lay.row;
 	if (threadIdx.x == 0) {
 		for (int i = 0; i < 2 * NS; i++)
-			mbar_init(bars + i * 8, WG); /* full: one arrival a producer thread */
+			mbar_init(bars + i * 8, 1); /* full: the producer's, with the bytes */
 		for (int i = 2 * NS; i < 4 * NS; i++)
 			mbar_init(bars + i * 8, 8); /* empty: one a consumer warp */
 		asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
 	}
 	__syncthreads(); /* the last block-wide barrier: the producer leaves the consumers' loop */
-	if (threadIdx.x >= 2 * WG) {
+	if (threadIdx.x >= 2 * WG) { /* one thread of the producer warpgroup copies */
 		asm volatile("setmaxnreg.dec.sync.aligned.u32 40;\n" ::: "memory");
-		pp_produce<D, NS, KN>(sKb, sVb, bars, k + ib, v + ib, is, last);
+		if (threadIdx.x == 2 * WG)
+			pp_produce_tma<D, NS, KN>(sKb, sVb, bars, &mapK, &mapV, (int)(ib % is), (int)(ib / is), last);
 		return;
 	}
 	asm volatile("setmaxnreg.inc.sync.aligned.u32 232;\n" ::: "memory");
@@ -1504,8 +1531,16 @@ static int wg_forward_pp_d(bf16 *att, float *lse2, const bf16 *q, const bf16 *k,
 		return -1;
 	ready = 1;
 	float sl2 = LOG2E / sqrtf((float)D);
+	/* k and v as rows of the layout ld names (qkv_layout_of): (B T) x C with
+	 * row stride ld, or (B H T) x D; head (b, h) at row ib / row, column
+	 * ib % row of them (the kernel) */
+	long rows = ld ? (long)B * T : (long)B * H * T, cols = ld ? (long)H * D : D, stride = ld ? ld : D;
+	CUtensorMap mapK, mapV;
+	if (tma_map_2d(&mapK, k, rows, cols, stride, KN, "flash forward") ||
+	    tma_map_2d(&mapV, v, rows, cols, stride, KN, "flash forward"))
+		return -1;
 	flash_wg_forward_pp_kernel<D, NS, KN><<<dim3(T / (2 * FT), B * H), PP_THREADS, bytes, s>>>(
-		att, lse2, q, k, v, qkv_layout_of(ld, H, T, D), T, H, sl2);
+		att, lse2, q, mapK, mapV, qkv_layout_of(ld, H, T, D), T, H, sl2);
 	KERNEL_CHECK();
 	return 0;
 }

@@ -39,10 +39,9 @@
  * next tile's products (gemm_wgmma_kernel); staging them in shared memory
  * for the bulk copy engine cost a stage of the pipeline and was slower
  * (round 12, version 4). */
-#include <cuda.h> /* CUtensorMap; its encoder is reached through the runtime (no -lcuda) */
-#include <cudaTypedefs.h>
 #include "kernel_util.cuh"
 #include "mbarrier.cuh"
+#include "tma.cuh"
 #include "wgmma.cuh"
 
 #define GM_WG 128             /* threads of a warpgroup */
@@ -68,14 +67,6 @@
  * One thread issues a stage's 2 (5) tensor copies on its full barrier
  * with the bytes they bring; copies by cp.async instead took 24
  * instructions a thread of a whole warpgroup each stage (round 12). */
-__device__ __forceinline__ void tma_load_2d(uint32_t dst, const CUtensorMap *map, int x, int y, uint32_t bar)
-{
-	asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
-		     " [%0], [%1, {%2, %3}], [%4];\n" ::"r"(dst),
-		     "l"(reinterpret_cast<uint64_t>(map)), "r"(x), "r"(y), "r"(bar)
-		     : "memory");
-}
-
 template <int BMN>
 __device__ void gemm_produce(uint32_t stages, uint32_t bars, const CUtensorMap *mapA, const CUtensorMap *mapB,
 			     int N, int K, int tiles)
@@ -283,20 +274,35 @@ __device__ __forceinline__ void gemm_rot_stats(float rs[4], const float *acc, co
 		}
 }
 
+/* The cosines and sines of slice s's pair of groups (gemm_rotate_pair)
+ * for the tile whose first row is row0: cs[0..1] the cosines of angles
+ * c..c+7, cs[2..3] the sines. Loaded GM_CS_AHEAD slices before the
+ * rotation (at the rotation itself they cost 546 against 432 us a launch,
+ * the warps waiting on L2; docs/performance.md, round 14). */
+#ifndef GM_CS_AHEAD
+#define GM_CS_AHEAD 1
+#endif
+__device__ __forceinline__ void gemm_load_cs(float4 cs[4], int s, const gemm_rotary &r, int row0, int lane)
+{
+	const int j = gemm_slice_group(s, 0);
+	int pos = (row0 + lane / 4 + 8 * (j / 8)) % r.T;
+	const float *c = r.cos_sin + (long)pos * (GM_HEAD / 2) + 32 * (j % 4) + 8 * (lane % 4);
+	const float *sn = c + (long)r.T * (GM_HEAD / 2);
+	cs[0] = *reinterpret_cast<const float4 *>(c);
+	cs[1] = *reinterpret_cast<const float4 *>(c + 4);
+	cs[2] = *reinterpret_cast<const float4 *>(sn);
+	cs[3] = *reinterpret_cast<const float4 *>(sn + 4);
+}
+
 /* rotary_forward_packed on the pair of groups j (columns c..c+7 of a head
  * row, c = 32 (j % 4) + 8 t < 64) and j + 2 (c + 64..): normalised by rs,
- * pair (i, i + 64) rotated by angle i at the row's position. */
-__device__ __forceinline__ void gemm_rotate_pair(uint4 *ga, uint4 *gb, int j, float rs, const gemm_rotary &r,
-						 int row0, int lane)
+ * pair (i, i + 64) rotated by angle i (cosines and sines cs). */
+__device__ __forceinline__ void gemm_rotate_pair(uint4 *ga, uint4 *gb, float rs, const float4 cs[4])
 {
-	int t = lane % 4, pos = (row0 + lane / 4 + 8 * (j / 8)) % r.T;
-	const float *c = r.cos_sin + (long)pos * (GM_HEAD / 2) + 32 * (j % 4) + 8 * t, *sn = c + (long)r.T * (GM_HEAD / 2);
-	float4 cv[2] = { *reinterpret_cast<const float4 *>(c), *reinterpret_cast<const float4 *>(c + 4) };
-	float4 sv[2] = { *reinterpret_cast<const float4 *>(sn), *reinterpret_cast<const float4 *>(sn + 4) };
 	uint32_t wa[4] = { ga->x, ga->y, ga->z, ga->w }, wb[4] = { gb->x, gb->y, gb->z, gb->w };
 #pragma unroll
 	for (int i = 0; i < 4; i++) {
-		const float4 &cc = cv[i / 2], &ss = sv[i / 2];
+		const float4 &cc = cs[i / 2], &ss = cs[2 + i / 2];
 		float c0 = i % 2 ? cc.z : cc.x, c1 = i % 2 ? cc.w : cc.y, s0 = i % 2 ? ss.z : ss.x, s1 = i % 2 ? ss.w : ss.y;
 		float2 a = unpack_bf16(wa[i]), b = unpack_bf16(wb[i]);
 		float x1 = a.x * rs, x2 = b.x * rs, y1 = a.y * rs, y2 = b.y * rs;
@@ -336,8 +342,8 @@ struct gemm_held {
 
 /* Slice s's two groups of the held tile, with their epilogue. */
 template <int EPI>
-__device__ __forceinline__ void gemm_store_slice(const uint4 *pk, const uint4 *pre, int s, const gemm_held &hd,
-						 bf16 *out0, bf16 *out1, int N, const gemm_rotary &rot, int lane)
+__device__ __forceinline__ void gemm_store_slice(const uint4 *pk, const uint4 *pre, const float4 (*cs)[4], int s,
+						 const gemm_held &hd, bf16 *out0, bf16 *out1, int N)
 {
 	const int j0 = gemm_slice_group(s, 0), j1 = gemm_slice_group(s, 1);
 	uint4 a = pk[j0], b = pk[j1];
@@ -346,7 +352,7 @@ __device__ __forceinline__ void gemm_store_slice(const uint4 *pk, const uint4 *p
 		b = gemm_drelu2(b, pre[j1]);
 	}
 	if (EPI == GEMM_ROTARY && hd.rotate)
-		gemm_rotate_pair(&a, &b, j0, hd.rs[2 * (j0 / 8) + j0 % 8 / 4], rot, hd.row0, lane);
+		gemm_rotate_pair(&a, &b, hd.rs[2 * (j0 / 8) + j0 % 8 / 4], cs[s]);
 	gemm_store_group<EPI>(a, j0, out0, out1, N, hd.base);
 	gemm_store_group<EPI>(b, j1, out0, out1, N, hd.base);
 }
@@ -401,6 +407,7 @@ __global__ void __launch_bounds__(GM_THREADS, 1)
 	gemm_held hd = { -1, 0, 0, { 1.f, 1.f, 1.f, 1.f } };
 	float acc[128];
 	uint4 pk[GM_GROUPS], pre[EPI == GEMM_DRELU2 ? GM_GROUPS : 1];
+	float4 cs[EPI == GEMM_ROTARY ? GM_SPREAD : 1][4];
 	for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
 		int row0 = tile / nt * GM_BM + 64 * cw + 16 * (warp % 4), col0 = tile % nt * GM_BN;
 		long base = gemm_thread_offset(N, row0, col0, lane);
@@ -409,7 +416,7 @@ __global__ void __launch_bounds__(GM_THREADS, 1)
 			if (s < nk)
 				gemm_issue<BMN>(acc, stages, bars, cw, s, it);
 			if (hd.base >= 0)
-				gemm_store_slice<EPI>(pk, pre, s, hd, out0, out1, N, rot, lane);
+				gemm_store_slice<EPI>(pk, pre, cs, s, hd, out0, out1, N);
 			if (EPI == GEMM_DRELU2) {
 				/* unconditional (the first tile reads its own H, unused): loaded
 				 * under a condition, pre would be live across the loop and spill */
@@ -417,6 +424,14 @@ __global__ void __launch_bounds__(GM_THREADS, 1)
 					gemm_load_h(pre, s + GM_H_AHEAD, aux, N, hd.base >= 0 ? hd.base : base);
 				if (s + GM_H_AHEAD >= GM_SPREAD) /* this tile's first slices, stored in the next's */
 					gemm_load_h(pre, s + GM_H_AHEAD - GM_SPREAD, aux, N, base);
+			}
+			if (EPI == GEMM_ROTARY) { /* unconditional, as pre */
+				if (s + GM_CS_AHEAD < GM_SPREAD)
+					gemm_load_cs(cs[s + GM_CS_AHEAD], s + GM_CS_AHEAD, rot, hd.base >= 0 ? hd.row0 : row0,
+						     lane);
+				else
+					gemm_load_cs(cs[s + GM_CS_AHEAD - GM_SPREAD], s + GM_CS_AHEAD - GM_SPREAD, rot, row0,
+						     lane);
 			}
 			if (s < nk)
 				gemm_retire(acc, bars, s, it++, lane);
@@ -440,7 +455,9 @@ __global__ void __launch_bounds__(GM_THREADS, 1)
 		for (int s = 0; s < GM_SPREAD; s++) {
 			if (EPI == GEMM_DRELU2 && s + GM_H_AHEAD < GM_SPREAD)
 				gemm_load_h(pre, s + GM_H_AHEAD, aux, N, hd.base);
-			gemm_store_slice<EPI>(pk, pre, s, hd, out0, out1, N, rot, lane);
+			if (EPI == GEMM_ROTARY && s + GM_CS_AHEAD < GM_SPREAD)
+				gemm_load_cs(cs[s + GM_CS_AHEAD], s + GM_CS_AHEAD, rot, hd.row0, lane);
+			gemm_store_slice<EPI>(pk, pre, cs, s, hd, out0, out1, N);
 		}
 }
 
@@ -452,36 +469,9 @@ int gemm_wgmma_supported(int M, int N, int K)
 	       K % GM_BK == 0 && (long)(M / GM_BM) * (N / GM_BN) <= 0x7fffffff;
 }
 
-/* A tensor map of a row-major rows x cols bf16 matrix read in boxes of
- * box_rows x 64 columns (128 bytes: the widest box the 128-byte swizzle
- * takes). */
 static int tensor_map(CUtensorMap *map, const bf16 *p, int rows, int cols, int box_rows)
 {
-	static PFN_cuTensorMapEncodeTiled_v12000 encode;
-	if (!encode) {
-		void *fn = NULL;
-		cudaDriverEntryPointQueryResult found;
-		if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fn, 12000, cudaEnableDefault,
-						     &found) != cudaSuccess ||
-		    found != cudaDriverEntryPointSuccess || !fn) {
-			cudaGetLastError();
-			fprintf(stderr, "trainer: gemm_wgmma: the driver has no cuTensorMapEncodeTiled (CUDA 12 or later "
-					"needed)\n");
-			return -1;
-		}
-		encode = (PFN_cuTensorMapEncodeTiled_v12000)fn;
-	}
-	cuuint64_t dim[2] = { (cuuint64_t)cols, (cuuint64_t)rows }, stride[1] = { (cuuint64_t)cols * sizeof(bf16) };
-	cuuint32_t box[2] = { 64, (cuuint32_t)box_rows }, step[2] = { 1, 1 };
-	CUresult r = encode(map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, (void *)p, dim, stride, box, step,
-			    CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
-			    CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-	if (r != CUDA_SUCCESS) {
-		fprintf(stderr, "trainer: gemm_wgmma: cuTensorMapEncodeTiled failed (%d) for %d x %d at %p\n", (int)r,
-			rows, cols, (const void *)p);
-		return -1;
-	}
-	return 0;
+	return tma_map_2d(map, p, rows, cols, cols, box_rows, "gemm_wgmma");
 }
 
 template <int BMN, int EPI>
