@@ -361,6 +361,17 @@ __device__ __forceinline__ void pp_produce(uint32_t sKb, uint32_t sVb, uint32_t 
 	load_wait<0>();
 }
 
+/* A tensor map of q, k or v (p) in layout lay (qkv_layout_of) as rows:
+ * (B T) x (H D) with row stride ld, or (B H T) x D; head (b, h) is at row
+ * ib / lay.row, column ib % lay.row of it (ib = b bs + h hs). */
+static int qkv_tensor_map(CUtensorMap *map, const bf16 *p, qkv_layout lay, int B, int T, int H, int D,
+			  int box_rows, const char *who)
+{
+	int packed = lay.row != D;
+	return tma_map_2d(map, p, packed ? (long)B * T : (long)B * H * T, packed ? (long)H * D : D, lay.row, box_rows,
+			  who);
+}
+
 /* The forward's producer: the same walk as pp_produce, by one thread's
  * tensor copies (D / 64 boxes of KN rows x 64 columns a tile, the layout
  * of sw_off_rows) on full barriers that count the bytes. Key tile j of
@@ -1091,6 +1102,32 @@ __device__ __forceinline__ void dkdv_produce(uint32_t sQO, uint32_t bars, const 
 	load_wait<0>();
 }
 
+/* The fused backward's producer: dkdv_produce's walk by one thread, Q and
+ * dO by tensor copies (D / 64 boxes of 64 rows a tile), lse2 and dsum by
+ * bulk copies, all on the stage's full barrier with their bytes. Query
+ * tile i of the head: rows qy + i FT, columns qx.. of mapQ; dO's rows
+ * oy + i FT, columns ox.. of mapO. */
+template <int D, int NS>
+__device__ __forceinline__ void dkdv_produce_tma(uint32_t sQO, uint32_t bars, const CUtensorMap *mq,
+						 const CUtensorMap *mo, int qx, int qy, int ox, int oy,
+						 const float *lse2, const float *dsum, int first, int nT)
+{
+	constexpr int TB = FT * D * 2, STAGE = 2 * TB + 1024;
+	for (int i = first; i < nT; i++) {
+		int n = i - first, st = n % NS;
+		uint32_t buf = sQO + st * STAGE, full = bars + st * 8;
+		mbar_wait(bars + (NS + st) * 8, ((n / NS) & 1) ^ 1);
+		mbar_arrive_expect_tx(full, 2 * TB + 2 * FT * 4);
+#pragma unroll
+		for (int cb = 0; cb < D / 64; cb++) {
+			tma_load_2d(buf + cb * (FT * 128), mq, qx + 64 * cb, qy + i * FT, full);
+			tma_load_2d(buf + TB + cb * (FT * 128), mo, ox + 64 * cb, oy + i * FT, full);
+		}
+		bulk_load(buf + 2 * TB, lse2 + (long)i * FT, FT * 4, full);
+		bulk_load(buf + 2 * TB + FT * 4, dsum + (long)i * FT, FT * 4, full);
+	}
+}
+
 /* A dK/dV consumer's start (the dK/dV kernel's and the fused one's): its
  * key tile's K and V into shared memory, made visible to wgmma and to the
  * whole warpgroup; query tile `first`, above the second consumer's
@@ -1379,9 +1416,9 @@ __device__ __forceinline__ void fq_first_tile_above(float *dst, uint32_t ds, uin
 
 template <int D, int NS, int DIAG>
 __global__ void __launch_bounds__(PP_THREADS, 1)
-flash_wg_bwd_fq_kernel(float *dq_acc, bf16 *dk, bf16 *dv, const bf16 *q, const bf16 *k, const bf16 *v,
-		       qkv_layout lay, const bf16 *datt, const float *lse2, const float *dsum, int T, int H,
-		       float sl2, float scale)
+flash_wg_bwd_fq_kernel(float *dq_acc, bf16 *dk, bf16 *dv, const __grid_constant__ CUtensorMap mapQ,
+		       const bf16 *k, const bf16 *v, qkv_layout lay, const __grid_constant__ CUtensorMap mapO,
+		       const float *lse2, const float *dsum, int T, int H, float sl2, float scale)
 {
 	constexpr int TB = FT * D * 2, STAGE = 2 * TB + 1024, DS = FT * FT * 2;
 	extern __shared__ unsigned char smem[];
@@ -1391,23 +1428,23 @@ flash_wg_bwd_fq_kernel(float *dq_acc, bf16 *dk, bf16 *dv, const bf16 *q, const b
 	uint32_t s0 = smem_base_1024(smem), sQO = s0 + 4 * TB, sDS = sQO + NS * STAGE, stg = sDS + 4 * DS,
 		 bars = stg + 2 * FQ_BLOCK * 4;
 	int nT = T / FT, first = blockIdx.x * 2; /* the longest loops (small key tiles) first */
-	int bh = blockIdx.y, b = bh / H, h = bh % H, C = H * D;
+	int bh = blockIdx.y, b = bh / H, h = bh % H;
 	int lane = threadIdx.x % WARP;
 	long ib = b * lay.bs + h * lay.hs;
 	const int is = lay.row;
-	const bf16 *dO = datt + (long)b * T * C + h * D;
 	if (threadIdx.x == 0) {
 		for (int i = 0; i < NS; i++)
-			mbar_init(bars + i * 8, WG); /* full: one arrival a producer thread */
+			mbar_init(bars + i * 8, 1); /* full: the producer's, with the bytes */
 		for (int i = NS; i < 2 * NS; i++)
 			mbar_init(bars + i * 8, 8); /* empty: one a consumer warp */
 		asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
 	}
 	__syncthreads(); /* the last block-wide barrier */
-	if (threadIdx.x >= 2 * WG) {
+	if (threadIdx.x >= 2 * WG) { /* one thread of the producer warpgroup copies */
 		asm volatile("setmaxnreg.dec.sync.aligned.u32 24;\n" ::: "memory");
-		dkdv_produce<D, NS>(sQO, bars, q + ib, dO, lse2 + (long)bh * T, dsum + (long)bh * T, is, C, first,
-				    nT);
+		if (threadIdx.x == 2 * WG) /* dO: (B T) x C, head h at columns h D */
+			dkdv_produce_tma<D, NS>(sQO, bars, &mapQ, &mapO, (int)(ib % is), (int)(ib / is), h * D, b * T,
+						lse2 + (long)bh * T, dsum + (long)bh * T, first, nT);
 		return;
 	}
 	asm volatile("setmaxnreg.inc.sync.aligned.u32 240;\n" ::: "memory");
@@ -1531,16 +1568,13 @@ static int wg_forward_pp_d(bf16 *att, float *lse2, const bf16 *q, const bf16 *k,
 		return -1;
 	ready = 1;
 	float sl2 = LOG2E / sqrtf((float)D);
-	/* k and v as rows of the layout ld names (qkv_layout_of): (B T) x C with
-	 * row stride ld, or (B H T) x D; head (b, h) at row ib / row, column
-	 * ib % row of them (the kernel) */
-	long rows = ld ? (long)B * T : (long)B * H * T, cols = ld ? (long)H * D : D, stride = ld ? ld : D;
+	qkv_layout lay = qkv_layout_of(ld, H, T, D);
 	CUtensorMap mapK, mapV;
-	if (tma_map_2d(&mapK, k, rows, cols, stride, KN, "flash forward") ||
-	    tma_map_2d(&mapV, v, rows, cols, stride, KN, "flash forward"))
+	if (qkv_tensor_map(&mapK, k, lay, B, T, H, D, KN, "flash forward") ||
+	    qkv_tensor_map(&mapV, v, lay, B, T, H, D, KN, "flash forward"))
 		return -1;
 	flash_wg_forward_pp_kernel<D, NS, KN><<<dim3(T / (2 * FT), B * H), PP_THREADS, bytes, s>>>(
-		att, lse2, q, mapK, mapV, qkv_layout_of(ld, H, T, D), T, H, sl2);
+		att, lse2, q, mapK, mapV, lay, T, H, sl2);
 	KERNEL_CHECK();
 	return 0;
 }
@@ -1662,8 +1696,12 @@ static int launch_fq(float *dq_acc, bf16 *dk, bf16 *dv, const float *dsum, const
 	ready = 1;
 	float scale = 1.f / sqrtf((float)D), sl2 = LOG2E * scale;
 	trace_kernel("flash_backward_fused");
+	CUtensorMap mapQ, mapO;
+	if (qkv_tensor_map(&mapQ, q, lay, B, T, H, D, FT, "flash backward") ||
+	    tma_map_2d(&mapO, datt, (long)B * T, (long)H * D, (long)H * D, FT, "flash backward"))
+		return -1;
 	flash_wg_bwd_fq_kernel<D, NS, DIAG><<<dim3(T / (2 * FT), B * H), PP_THREADS, bytes, s>>>(
-		dq_acc, dk, dv, q, k, v, lay, datt, lse2, dsum, T, H, sl2, scale);
+		dq_acc, dk, dv, mapQ, k, v, lay, mapO, lse2, dsum, T, H, sl2, scale);
 	KERNEL_CHECK();
 	return 0;
 }

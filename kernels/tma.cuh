@@ -23,6 +23,16 @@ __device__ __forceinline__ void tma_load_2d(uint32_t dst, const CUtensorMap *map
 		     : "memory");
 }
 
+/* bytes (a multiple of 16, both addresses 16-byte aligned) from global
+ * src to shared dst by the bulk copy engine, counted on bar. */
+__device__ __forceinline__ void bulk_load(uint32_t dst, const void *src, int bytes, uint32_t bar)
+{
+	asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\n" ::"r"(
+			     dst),
+		     "l"(src), "r"(bytes), "r"(bar)
+		     : "memory");
+}
+
 /* A tensor map of rows x cols bf16 at p, row r starting stride elements
  * after row r - 1, read in boxes of box_rows x 64 columns (128 bytes: the
  * widest box the 128-byte swizzle takes, the layout wgmma's descriptors
