@@ -26,7 +26,9 @@
  * layout, the mma.m16n8 C layout per 8-column slice, so the softmax code
  * is flash.cu's). Tiles of 64 rows x D are copied by cp.async into the
  * 128-byte swizzle layout (sw_off) and double-buffered: the next tile's
- * copies are in flight while this tile's products run. One layout serves
+ * copies are in flight while this tile's products run (the default
+ * forward and fused backward copy by tensor copies instead, the same
+ * layout: tma.cuh, pp_produce_tma, dkdv_produce_tma). One layout serves
  * both uses of a tile: rows x D read K-major (S = Q K^T, the contraction
  * over D) and MN-major (P V, the contraction over the rows). */
 #include "flash_util.cuh"
@@ -280,8 +282,8 @@ flash_wg_forward_kernel(bf16 *att, float *lse2, const bf16 *q, const bf16 *k, co
    tiles and meet at a block barrier every tile, so both issue their
    products at once and both run their softmax at once, and the tensor
    cores idle through it. Here the roles are split: warpgroup 2 of the
-   block only copies K and V tiles (cp.async, NS stages each) and signals
-   each landed tile on an mbarrier; the consumers give each stage back on
+   block only copies K and V tiles (NS stages each) and signals each
+   landed tile on an mbarrier; the consumers give each stage back on
    another when their products have read it. No block barrier inside the
    loop. The producer gives its registers to the consumers (setmaxnreg:
    40 a thread for it, 232 for them; 168 each otherwise, the share of 384
@@ -294,7 +296,10 @@ flash_wg_forward_kernel(bf16 *att, float *lse2, const bf16 *q, const bf16 *k, co
    of KN = 64 or 128 rows; 128 (the default family) is the fastest, 782
    µs a layer against 840 (64 keys, 3 stages) and 868 (2 stages) and the
    in-step kernel's 904 (docs/performance.md, round 5): m64n128 score
-   products and half the turns, barrier waits and row reductions a key. */
+   products and half the turns, barrier waits and row reductions a key.
+   The copies are one producer thread's tensor copies (pp_produce_tma):
+   the warpgroup's cp.async, 32 a thread a key tile, cost 671 against 564
+   us a layer at the default shape (round 14). */
 
 #define PP_THREADS (3 * WG) /* two consumer warpgroups and a producer */
 
@@ -1201,10 +1206,11 @@ flash_wg_dkdv_pp_kernel(bf16 *dk, bf16 *dv, const bf16 *q, const bf16 *k, const 
 /* ---- fused backward, dQ reduced by the bulk copy engine (family 13) -----
 
    One kernel of 5 products a tile instead of the dQ and dK/dV kernels'
-   7: flash_wg_dkdv_pp_kernel's block, unchanged (two consumer warpgroups
-   of 64 key rows each, accumulating dK and dV in registers; a producer
-   warpgroup copying each query tile's Q, dO, lse2 and dsum into NS
-   stages: dkdv_produce itself), and in each iteration the query tile's
+   7: flash_wg_dkdv_pp_kernel's block (two consumer warpgroups of 64 key
+   rows each, accumulating dK and dV in registers; a producer copying each
+   query tile's Q, dO, lse2 and dsum into NS stages: dkdv_produce's walk,
+   by one thread's tensor and bulk copies, dkdv_produce_tma, since round
+   14: 2418 -> 2366 us a layer fwd + bwd), and in each iteration the query tile's
    dQ = dS K over the block's 128 key rows, split by columns: consumer c
    computes columns 64c.. (at D = 128; at D = 64 consumer 0 all of them).
    Each consumer issues its dK product (dS^T from registers), stores the

@@ -1,8 +1,9 @@
 /* mbarrier.cuh — the shared-memory barriers (mbarrier, sm_90) of the
  * warp-specialised kernels (flash_wgmma.cu, gemm_wgmma.cu): a producer
  * copies tiles by cp.async and arrives on a stage's "full" barrier once
- * they have landed (or, gemm_wgmma.cu, issues tensor copies that count
- * their bytes on it); the consumers wait on it, and give the stage back
+ * they have landed (or, gemm_wgmma.cu and the default flash kernels,
+ * issues tensor copies that count their bytes on it, tma.cuh); the
+ * consumers wait on it, and give the stage back
  * on its "empty" barrier. Barrier addresses are shared-memory addresses
  * (__cvta_generic_to_shared), 8 bytes each. */
 #ifndef RL_MBARRIER_CUH
