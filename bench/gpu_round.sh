@@ -38,6 +38,8 @@
 #            against the CPU and timed against cuBLASLt (+ relu2.cu)
 #   ncu_gemm every ncu section of one launch of each of its epilogues and
 #            of cuBLASLt's product at the fc shape (bench_kernels gemm profile)
+#   budget   the 5-minute side by side (bench/torch/budget.sh), both sides
+#            at once on a two-GPU machine: PyTorch on GPU 1, ours on GPU 0
 set -u
 PARTS=${1:?parts}
 DIR=${2:-.gpu/r7}
@@ -249,6 +251,22 @@ for part in $(echo "$PARTS" | tr ',' ' '); do
 				"$BIN/bench_kernels_model" bench $shape adamw 20 "$impl"
 			done
 		done
+		;;
+	budget)
+		# issue 10 item 4 in one call on two GPUs (nvidia-h200-x2): PyTorch's
+		# side on GPU 1 and ours (BIN/trainer) on GPU 0 at once, BUDGET_S
+		# seconds each (default 300), on DIR/docs-en.tar.gz (make corpus's
+		# data/docs-en, gzip-compressed); then budget.sh's table
+		mkdir -p /tmp/data && tar xzf "$DIR/docs-en.tar.gz" -C /tmp/data || { rc=1; continue; }
+		sha256sum /tmp/data/docs-en/manifest.json
+		mkdir -p /tmp/tr && cp "$BIN/trainer" /tmp/tr/
+		CUDA_VISIBLE_DEVICES=1 sh bench/torch/budget.sh torch build /tmp/data/docs-en "${BUDGET_S:-300}" \
+			>"$OUT/torch.log" 2>&1 &
+		tp=$!
+		CUDA_VISIBLE_DEVICES=0 RECORD=$OUT/ours.rec sh bench/torch/budget.sh ours /tmp/tr /tmp/data/docs-en \
+			"${BUDGET_S:-300}" >"$OUT/ours.log" 2>&1 || rc=1
+		wait $tp || rc=1
+		sh bench/torch/budget.sh table "$OUT/ours.log" "$OUT/torch.log"
 		;;
 	esac
 done
