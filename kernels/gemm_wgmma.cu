@@ -422,7 +422,7 @@ __global__ void __launch_bounds__(GM_THREADS, 1)
 				 * under a condition, pre would be live across the loop and spill */
 				if (s + GM_H_AHEAD < GM_SPREAD)
 					gemm_load_h(pre, s + GM_H_AHEAD, aux, N, hd.base >= 0 ? hd.base : base);
-				if (s + GM_H_AHEAD >= GM_SPREAD) /* this tile's first slices, stored in the next's */
+				else /* this tile's first slices, stored in the next's */
 					gemm_load_h(pre, s + GM_H_AHEAD - GM_SPREAD, aux, N, base);
 			}
 			if (EPI == GEMM_ROTARY) { /* unconditional, as pre */
