@@ -377,6 +377,17 @@ static int qkv_tensor_map(CUtensorMap *map, const bf16 *p, qkv_layout lay, int B
 			  who);
 }
 
+/* R rows x D columns from (x, y) of map into a tile of sw_off_rows<R>'s
+ * layout (D / 64 column blocks of R x 128 bytes, each one box), counted
+ * on bar: load_tile_rows by one thread's tensor copies. */
+template <int D, int R>
+__device__ __forceinline__ void tma_load_tile_rows(uint32_t s, const CUtensorMap *map, int x, int y, uint32_t bar)
+{
+#pragma unroll
+	for (int cb = 0; cb < D / 64; cb++)
+		tma_load_2d(s + cb * (R * 128), map, x + 64 * cb, y, bar);
+}
+
 /* The forward's producer: the same walk as pp_produce, by one thread's
  * tensor copies (D / 64 boxes of KN rows x 64 columns a tile, the layout
  * of sw_off_rows) on full barriers that count the bytes. Key tile j of
@@ -391,14 +402,10 @@ __device__ __forceinline__ void pp_produce_tma(uint32_t sKb, uint32_t sVb, uint3
 		uint32_t fk = bars + st * 8, fv = bars + (NS + st) * 8;
 		mbar_wait(bars + (2 * NS + st) * 8, free_parity);
 		mbar_arrive_expect_tx(fk, TK);
-#pragma unroll
-		for (int cb = 0; cb < D / 64; cb++)
-			tma_load_2d(sKb + st * TK + cb * (KN * 128), mk, x0 + 64 * cb, y0 + j * KN, fk);
+		tma_load_tile_rows<D, KN>(sKb + st * TK, mk, x0, y0 + j * KN, fk);
 		mbar_wait(bars + (3 * NS + st) * 8, free_parity);
 		mbar_arrive_expect_tx(fv, TK);
-#pragma unroll
-		for (int cb = 0; cb < D / 64; cb++)
-			tma_load_2d(sVb + st * TK + cb * (KN * 128), mv, x0 + 64 * cb, y0 + j * KN, fv);
+		tma_load_tile_rows<D, KN>(sVb + st * TK, mv, x0, y0 + j * KN, fv);
 	}
 }
 
@@ -1123,11 +1130,8 @@ __device__ __forceinline__ void dkdv_produce_tma(uint32_t sQO, uint32_t bars, co
 		uint32_t buf = sQO + st * STAGE, full = bars + st * 8;
 		mbar_wait(bars + (NS + st) * 8, ((n / NS) & 1) ^ 1);
 		mbar_arrive_expect_tx(full, 2 * TB + 2 * FT * 4);
-#pragma unroll
-		for (int cb = 0; cb < D / 64; cb++) {
-			tma_load_2d(buf + cb * (FT * 128), mq, qx + 64 * cb, qy + i * FT, full);
-			tma_load_2d(buf + TB + cb * (FT * 128), mo, ox + 64 * cb, oy + i * FT, full);
-		}
+		tma_load_tile_rows<D, FT>(buf, mq, qx, qy + i * FT, full);
+		tma_load_tile_rows<D, FT>(buf + TB, mo, ox, oy + i * FT, full);
 		bulk_load(buf + 2 * TB, lse2 + (long)i * FT, FT * 4, full);
 		bulk_load(buf + 2 * TB + FT * 4, dsum + (long)i * FT, FT * 4, full);
 	}

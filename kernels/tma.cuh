@@ -1,6 +1,7 @@
 /* tma.cuh — tensor copies (TMA, sm_90): the 2-D tensor maps of bf16
  * matrices that the warp-specialised kernels' producers copy tiles from
- * (gemm_wgmma.cu, flash_wgmma.cu's forward), and the copy itself. A map
+ * (gemm_wgmma.cu; flash_wgmma.cu's forward and fused backward), and the
+ * copies themselves. A map
  * is encoded on the host at each launch and passed as a __grid_constant__
  * kernel parameter; one thread issues a tile's copies onto a stage's
  * mbarrier with the bytes they bring (mbar_arrive_expect_tx), in place of
