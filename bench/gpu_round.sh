@@ -40,6 +40,9 @@
 #            of cuBLASLt's product at the fc shape (bench_kernels gemm profile)
 #   budget   the 5-minute side by side (bench/torch/budget.sh), both sides
 #            at once on a two-GPU machine: PyTorch on GPU 1, ours on GPU 0
+#   campaign bench/kernels_campaign.sh's runs (issue 10's kernel campaign)
+#            on DIR/docs-en.tar.gz, the records in $OUT/runs.jsonl, for
+#            `kernels_campaign.sh report` anywhere
 set -u
 PARTS=${1:?parts}
 DIR=${2:-.gpu/r7}
@@ -267,6 +270,14 @@ for part in $(echo "$PARTS" | tr ',' ' '); do
 			"${BUDGET_S:-300}" >"$OUT/ours.log" 2>&1 || rc=1
 		wait $tp || rc=1
 		sh bench/torch/budget.sh table "$OUT/ours.log" "$OUT/torch.log"
+		;;
+	campaign)
+		[ -d /tmp/data/docs-en ] || { mkdir -p /tmp/data && tar xzf "$DIR/docs-en.tar.gz" -C /tmp/data; } ||
+			{ rc=1; continue; }
+		sha256sum /tmp/data/docs-en/manifest.json
+		cp /tmp/data/docs-en/manifest.json "$OUT/data-manifest.json"
+		root=$PWD
+		(cd /tmp && sh "$root/bench/kernels_campaign.sh" run "$BIN" /tmp/data/docs-en "$OUT/runs.jsonl") || rc=1
 		;;
 	esac
 done

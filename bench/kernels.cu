@@ -413,6 +413,56 @@ static void check_flash_packed(const char *shape, const std::vector<float> &q, c
 	CU(cudaFree(lse)); CU(cudaFree(dsum)); CU(cudaFree(acc));
 }
 
+/* impl.rotary=epilogue's backward (flash_attention_backward_rotary): the
+ * fused backward with the QK-norm + rotary backward on its way out,
+ * against the fused backward followed by rotary_backward_packed on the
+ * same inputs (q and k normalised and rotated by rotary_forward_packed
+ * first, so that rstd and the rotated values are a forward's), with and
+ * without QK-norm: dqkv's k and v parts the same bits (tol 0: one formula,
+ * rotary.cuh, on the same bf16 values), its q part within 1e-3 (dQ is
+ * summed in no fixed order, as between two runs of the fused backward). */
+static void check_flash_rotary(int B, int T, int H, int D)
+{
+	int C = H * D, N = B * T;
+	size_t NC = (size_t)N * C, BHT = (size_t)B * H * T;
+	char shape[32], op[160];
+	snprintf(shape, sizeof shape, "%dx%dx%dx%d", B, T, H, D);
+	std::vector<float> cs((size_t)T * D);
+	rotary_table(cs.data(), T, D);
+	float *dcs = dup(cs), *rq = dpoison<float>(BHT), *rk = dpoison<float>(BHT);
+	float *lse = dpoison<float>(BHT), *dsum = dpoison<float>(BHT), *acc = dzero_f32(NC);
+	bf16 *qkv = dup(to_bf16(randn(3 * NC))), *att = dpoison<bf16>(NC), *g = dup(to_bf16(randn(NC)));
+	bf16 *dq = dpoison<bf16>(NC), *dk = dpoison<bf16>(NC);
+	OK(rotary_forward_packed(qkv, rq, rk, dcs, B, T, H, D, 1, 1e-6f, 0));
+	OK(flash_attention_forward(att, lse, qkv, qkv + C, qkv + 2 * C, 3 * C, B, T, H, D, 0));
+	for (int qk_norm = 1; qk_norm >= 0; qk_norm--) {
+		bf16 *ref = dpoison<bf16>(3 * NC), *got = dpoison<bf16>(3 * NC);
+		OK(flash_attention_backward(dq, dk, ref + 2 * C, dsum, acc, att, g, lse, qkv, qkv + C, qkv + 2 * C,
+					    3 * C, B, T, H, D, 0));
+		OK(rotary_backward_packed(ref, dq, dk, qkv, rq, rk, dcs, B, T, H, D, qk_norm, 0));
+		struct flash_rotary rot = { rq, rk, dcs, qk_norm };
+		OK(flash_attention_backward_rotary(got, dsum, acc, att, g, lse, qkv, &rot, B, T, H, D, 0));
+		std::vector<float> r = down_bf16(ref, 3 * NC), x = down_bf16(got, 3 * NC);
+		const char *qn = qk_norm ? "QK-norm" : "no QK-norm";
+		snprintf(op, sizeof op, "%s bwd + rotary on the way out, %s: dqkv q part vs + rotary_backward_packed "
+			 "(1e-3: dq summed in no fixed order)", flash_family_name, qn);
+		add(op, shape, rel_err(qkv_part(x, N, C, 0), qkv_part(r, N, C, 0)), 1e-3, 0, 0, 0);
+		for (int p = 1; p < 3; p++) {
+			snprintf(op, sizeof op, "%s bwd + rotary on the way out, %s: dqkv %s part vs + "
+				 "rotary_backward_packed (exact)", flash_family_name, qn, p == 1 ? "k" : "v");
+			add(op, shape, rel_err(qkv_part(x, N, C, p), qkv_part(r, N, C, p)), 0, 0, 0, 0);
+		}
+		check_acc_zero(shape, acc, NC);
+		CU(cudaFree(ref)); CU(cudaFree(got));
+	}
+	bf16 *bufs[] = { qkv, att, g, dq, dk };
+	for (bf16 *b : bufs)
+		CU(cudaFree(b));
+	float *fbufs[] = { dcs, rq, rk, lse, dsum, acc };
+	for (float *b : fbufs)
+		CU(cudaFree(b));
+}
+
 static void check_flash(cublasHandle_t h, int H, int D)
 {
 	int B = 2, T = 256, C = H * D, N = B * T;
@@ -461,6 +511,42 @@ static void check_flash(cublasHandle_t h, int H, int D)
 	CU(cudaFree(S)); CU(cudaFree(lse)); CU(cudaFree(dsum));
 }
 
+/* The backward of impl.rotary=kernel against impl.rotary=epilogue at the
+ * model's shape, on the packed layout the trainer uses: the fused
+ * backward then rotary_backward_packed, or the fused backward with the
+ * rotary backward on its way out. */
+static void time_flash_rotary(void)
+{
+	size_t NC = TN * TC, BHT = (size_t)TB * TH * TT;
+	std::vector<float> cs((size_t)TT * TD);
+	rotary_table(cs.data(), TT, TD);
+	float *dcs = dup(cs), *rq = dpoison<float>(BHT), *rk = dpoison<float>(BHT);
+	float *lse = dpoison<float>(BHT), *dsum = dpoison<float>(BHT), *acc = dzero_f32(NC);
+	bf16 *qkv = dup(to_bf16(randn(3 * NC))), *att = dpoison<bf16>(NC), *g = dup(to_bf16(randn(NC)));
+	bf16 *dq = dpoison<bf16>(NC), *dk = dpoison<bf16>(NC), *dqkv = dpoison<bf16>(3 * NC);
+	int C = TC;
+	OK(rotary_forward_packed(qkv, rq, rk, dcs, TB, TT, TH, TD, 1, 1e-6f, 0));
+	OK(flash_attention_forward(att, lse, qkv, qkv + C, qkv + 2 * C, 3 * C, TB, TT, TH, TD, 0));
+	struct flash_rotary rot = { rq, rk, dcs, 1 };
+	double ms = time_ms([&] {
+		OK(flash_attention_backward(dq, dk, dqkv + 2 * C, dsum, acc, att, g, lse, qkv, qkv + C, qkv + 2 * C,
+					    3 * C, TB, TT, TH, TD, 0));
+		OK(rotary_backward_packed(dqkv, dq, dk, qkv, rq, rk, dcs, TB, TT, TH, TD, 1, 0));
+	}, 10);
+	add((std::string(flash_family_name) + " bwd, then rotary_backward_packed").c_str(), "64x2048x4x128", 0, 1, ms,
+	    0, 0);
+	ms = time_ms([&] { OK(flash_attention_backward_rotary(dqkv, dsum, acc, att, g, lse, qkv, &rot, TB, TT, TH, TD,
+							      0)); }, 10);
+	add((std::string(flash_family_name) + " bwd with the rotary backward on its way out").c_str(), "64x2048x4x128",
+	    0, 1, ms, 0, 0);
+	bf16 *bufs[] = { qkv, att, g, dq, dk, dqkv };
+	for (bf16 *b : bufs)
+		CU(cudaFree(b));
+	float *fbufs[] = { dcs, rq, rk, lse, dsum, acc };
+	for (float *b : fbufs)
+		CU(cudaFree(b));
+}
+
 static void time_flash(void)
 {
 	size_t NC = TN * TC, BHT = (size_t)TB * TH * TT;
@@ -492,6 +578,7 @@ static void time_flash(void)
 		}
 		flash_fq_diagnostic(0);
 		CU(cudaMemset(acc, 0, NC * sizeof(float))); /* the variants leave it as they please */
+		time_flash_rotary();
 	}
 	bf16 *bufs[] = { q, k, v, att, g, gq, gk, gv };
 	for (bf16 *b : bufs)
@@ -969,6 +1056,9 @@ static void flash_families(cublasHandle_t h, int timed, const char *only)
 			flash_family_name = f.name;
 			check_flash_fused_model_shape();
 			flash_select_kernels(f.family);
+			check_flash_rotary(2, 256, TH, TD);
+			check_flash_rotary(2, 256, 2, 64);
+			check_flash_rotary(TB, TT, TH, TD); /* the model's shape: every block's whole walk */
 		}
 		if (timed)
 			time_flash();

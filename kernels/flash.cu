@@ -509,7 +509,7 @@ int flash_attention_backward(bf16 *dq, bf16 *dk, bf16 *dv, float *dsum, float *d
 			return -1;
 		}
 		return flash_wgmma_backward_fused(dq, dq_acc, dk, dv, dsum, att, datt, lse2, q, k, v, ld, B, T, H,
-						  D, s);
+						  D, NULL, s);
 	}
 	if (f != FLASH_MMA_SYNC)
 		return flash_wgmma_backward(dq, dk, dv, dsum, att, datt, lse2, q, k, v, ld, B, T, H, D,
@@ -520,4 +520,22 @@ int flash_attention_backward(bf16 *dq, bf16 *dk, bf16 *dv, float *dsum, float *d
 	KERNEL_CHECK();
 	return D == 64 ? backward_d<64>(dq, dk, dv, dsum, datt, lse2, q, k, v, ld, B, T, H, s)
 		       : backward_d<128>(dq, dk, dv, dsum, datt, lse2, q, k, v, ld, B, T, H, s);
+}
+
+int flash_attention_backward_rotary(bf16 *dqkv, float *dsum, float *dq_acc, const bf16 *att, const bf16 *datt,
+				    const float *lse2, const bf16 *qkv, const struct flash_rotary *rot, int B,
+				    int T, int H, int D, cudaStream_t s)
+{
+	int C = H * D;
+	if (!flash_shape_ok(T, D, H, 3 * C))
+		return -1;
+	if (!flash_backward_accumulates(T) || !dq_acc) {
+		fprintf(stderr, "%s:%d: flash: the rotary backward on the way out needs the fused backward "
+			"(family %d, seq_len a multiple of %d) and its dq_acc scratch (family %d, seq_len %d%s)\n",
+			__FILE__, __LINE__, FLASH_WGMMA_FUSEDQ, 2 * FLASH_TILE, family_for(), T,
+			dq_acc ? "" : ", no dq_acc");
+		return -1;
+	}
+	return flash_wgmma_backward_fused(dqkv, dq_acc, dqkv + C, dqkv + 2 * C, dsum, att, datt, lse2, qkv, qkv + C,
+					  qkv + 2 * C, 3 * C, B, T, H, D, rot, s);
 }

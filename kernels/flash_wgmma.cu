@@ -33,6 +33,7 @@
  * over D) and MN-major (P V, the contraction over the rows). */
 #include "flash_util.cuh"
 #include "mbarrier.cuh"
+#include "rotary.cuh"
 #include "tma.cuh"
 #include "wgmma.cuh"
 
@@ -45,6 +46,17 @@
 __device__ __forceinline__ uint32_t sw_off(int r, int c)
 {
 	return (uint32_t)((c >> 3) * (FT * 128) + r * 128 + (((c & 7) ^ (r & 7)) << 4));
+}
+
+/* Eight bf16 from a shared-memory address. */
+__device__ __forceinline__ bf16x8 lds8(uint32_t at)
+{
+	bf16x8 v;
+	asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];\n"
+		     : "=r"(v.raw.x), "=r"(v.raw.y), "=r"(v.raw.z), "=r"(v.raw.w)
+		     : "r"(at)
+		     : "memory");
+	return v;
 }
 
 /* 64 rows of D bf16 from global (row stride gstride elements) into a
@@ -1424,11 +1436,57 @@ __device__ __forceinline__ void fq_first_tile_above(float *dst, uint32_t ds, uin
 	fq_dq<D, DIAG>(dst, ds, sK0, stg, 1);
 }
 
-template <int D, int NS, int DIAG>
+/* impl.rotary=epilogue: dkdv_store's dV, and its dK (rounded as it rounds
+ * it) through rotary.cu's QK-norm + rotary backward on the way out, into
+ * dk in the layout of dv (dqkv's k part): staged row-major in this
+ * consumer's staging tile (free once its last reduction has landed; 16-
+ * byte chunks XOR-swizzled by row, so a warp's stores of 8 rows hit 32
+ * banks), then each of the tile's 64 rows by D/16 lanes as rotary.cu's
+ * 16-byte kernel takes it, the rotated k read from the consumer's own K
+ * tile. Rows are key rows kt FT.. of head bh. */
+template <int D>
+__device__ __forceinline__ void dkdv_store_rotary(bf16 *dk, bf16 *dv, const float *dK, const float *dV, long ib,
+						  int is, int kt, int r0, int g, int t, float scale, uint32_t sK,
+						  uint32_t stg, const flash_rotary &rot, long bh, int T, int cw)
+{
+	constexpr int ROWB = D * 2, G = D / 16, ROWS = WG / G;
+	named_sync(4 + cw, WG); /* the issuing thread has seen the tile's last reduction land */
+#pragma unroll
+	for (int i = 0; i < 2; i++) {
+		int rl = r0 + g + 8 * i;
+		long vrow = ib + (long)(kt * FT + rl) * is + 2 * t;
+#pragma unroll
+		for (int dt = 0; dt < D / 8; dt++) {
+			*reinterpret_cast<__nv_bfloat162 *>(dv + vrow + dt * 8) =
+				__floats2bfloat162_rn(dV[dt * 4 + 2 * i], dV[dt * 4 + 2 * i + 1]);
+			uint32_t at = stg + rl * ROWB + ((dt ^ (rl & 7)) << 4) + 4 * t;
+			asm volatile("st.shared.b32 [%0], %1;\n" ::"r"(at),
+				     "r"(pack_bf16(dK[dt * 4 + 2 * i] * scale, dK[dt * 4 + 2 * i + 1] * scale))
+				     : "memory");
+		}
+	}
+	named_sync(4 + cw, WG);
+	int x = threadIdx.x % WG, c = x % G, i0 = 8 * c;
+#pragma unroll 1
+	for (int rl = x / G; rl < FT; rl += ROWS) {
+		int pos = kt * FT + rl;
+		bf16x8 g1 = lds8(stg + rl * ROWB + ((c ^ (rl & 7)) << 4));
+		bf16x8 g2 = lds8(stg + rl * ROWB + (((G + c) ^ (rl & 7)) << 4));
+		bf16x8 y1 = lds8(sK + sw_off(rl, c)), y2 = lds8(sK + sw_off(rl, G + c)), o1, o2;
+		float cs[8], sn[8], rs = rot.qk_norm ? rot.rstd_k[bh * T + pos] : 1.f;
+		load_cs(cs, sn, rot.cos_sin, T, D / 2, pos, i0);
+		rotary_backward8(&o1, &o2, g1, g2, y1, y2, cs, sn, rs, rot.qk_norm, D, G);
+		bf16 *dst = dk + ib + (long)pos * is;
+		store8(dst + i0, o1);
+		store8(dst + D / 2 + i0, o2);
+	}
+}
+
+template <int D, int NS, int DIAG, bool ROT>
 __global__ void __launch_bounds__(PP_THREADS, 1)
 flash_wg_bwd_fq_kernel(float *dq_acc, bf16 *dk, bf16 *dv, const __grid_constant__ CUtensorMap mapQ,
 		       const bf16 *k, const bf16 *v, qkv_layout lay, const __grid_constant__ CUtensorMap mapO,
-		       const float *lse2, const float *dsum, int T, int H, float sl2, float scale)
+		       const float *lse2, const float *dsum, int T, int H, float sl2, float scale, flash_rotary rot)
 {
 	constexpr int TB = FT * D * 2, STAGE = 2 * TB + 1024, DS = FT * FT * 2;
 	extern __shared__ unsigned char smem[];
@@ -1476,7 +1534,10 @@ flash_wg_bwd_fq_kernel(float *dq_acc, bf16 *dk, bf16 *dv, const __grid_constant_
 				 sDS + (n & 1) * 2 * DS, mystg, acc + (long)qt * FT * D, bars + (NS + st) * 8, lane);
 	}
 	bulk_wait<-1>(); /* the last reduction has landed (the staging tile outlives it) */
-	dkdv_store<D>(dk, dv, dK, dV, (long)bh * T * D, ib, is, kt * FT + r0 + g, t, scale);
+	if constexpr (ROT)
+		dkdv_store_rotary<D>(dk, dv, dK, dV, ib, is, kt, r0, g, t, scale, sK, mystg, rot, bh, T, cw);
+	else
+		dkdv_store<D>(dk, dv, dK, dV, (long)bh * T * D, ib, is, kt * FT + r0 + g, t, scale);
 }
 
 /* dsum (B,H,T) = rowsum(dO * O) before the fused kernel: D/8 threads a
@@ -1536,6 +1597,57 @@ __global__ void __launch_bounds__(WG) flash_wg_dq_convert_kernel(bf16 *dq, const
 		int rr = i / 8, c = i % 8;
 		*reinterpret_cast<uint4 *>(dq + (row0 + rr) * D + col0 + c * 8) =
 			*reinterpret_cast<const uint4 *>(tile + rr * ROW + c * 16);
+	}
+}
+
+/* impl.rotary=epilogue: flash_wg_dq_convert_kernel and rotary.cu's
+ * QK-norm + rotary backward of q in one pass. A block of 128 threads
+ * takes a 64-row tile of one head (its D / 64 blocks of dq_acc), rounds
+ * scale * dq_acc to bf16 as the conversion does into a row-major tile
+ * in shared memory (rows padded by 16 bytes, as there), and takes each
+ * row from there by D/16 lanes as rotary.cu's 16-byte kernel does, the
+ * rotated q read from q (layout lay), into dq in the same layout (dqkv's
+ * q part). */
+template <int D>
+__global__ void __launch_bounds__(WG)
+flash_wg_dq_rotary_kernel(bf16 *dq, const bf16 *q, const float *dq_acc, float scale, flash_rotary rot,
+			  qkv_layout lay, int T, int H)
+{
+	constexpr int NH = D / 64, ROW = D * 2 + 16, G = D / 16, ROWS = WG / G;
+	__shared__ __align__(16) unsigned char tile[FT * ROW];
+	int x = threadIdx.x, r = 16 * (x / WARP) + x % WARP / 4, t = x % 4;
+#pragma unroll
+	for (int cb = 0; cb < NH; cb++) {
+		const float4 *a = reinterpret_cast<const float4 *>(dq_acc + (blockIdx.x * (long)NH + cb) * FQ_BLOCK);
+#pragma unroll
+		for (int j = 0; j < 8; j++) {
+			float4 f = a[j * WG + x];
+			unsigned char *p = tile + r * ROW + (cb * 64 + 8 * j + 2 * t) * 2;
+			*reinterpret_cast<__nv_bfloat162 *>(p) = __floats2bfloat162_rn(f.x * scale, f.y * scale);
+			*reinterpret_cast<__nv_bfloat162 *>(p + 8 * ROW) = __floats2bfloat162_rn(f.z * scale, f.w * scale);
+		}
+	}
+	__syncthreads();
+	long row0 = blockIdx.x * (long)FT, bh = row0 / T; /* rows of (B,H,T) */
+	long ib = bh / H * lay.bs + bh % H * lay.hs;
+	int c = x % G, i0 = 8 * c;
+#pragma unroll 1
+	for (int rl = x / G; rl < FT; rl += ROWS) {
+		int pos = (int)(row0 % T) + rl;
+		long off = ib + (long)pos * lay.row;
+		const unsigned char *p = tile + rl * ROW;
+		bf16x8 g1 = { *reinterpret_cast<const uint4 *>(p + i0 * 2) };
+		bf16x8 g2 = { *reinterpret_cast<const uint4 *>(p + (D / 2 + i0) * 2) };
+		bf16x8 y1 = g1, y2 = g2, o1, o2; /* y: read under qk_norm only */
+		if (rot.qk_norm) {
+			y1 = load8(q + off + i0);
+			y2 = load8(q + off + D / 2 + i0);
+		}
+		float cs[8], sn[8], rs = rot.qk_norm ? rot.rstd_q[row0 + rl] : 1.f;
+		load_cs(cs, sn, rot.cos_sin, T, D / 2, pos, i0);
+		rotary_backward8(&o1, &o2, g1, g2, y1, y2, cs, sn, rs, rot.qk_norm, D, G);
+		store8(dq + off + i0, o1);
+		store8(dq + off + D / 2 + i0, o2);
 	}
 }
 
@@ -1691,17 +1803,17 @@ void flash_fq_diagnostic(int n)
 	fq_diag = n;
 }
 
-template <int D, int DIAG>
+template <int D, int DIAG, bool ROT = false>
 static int launch_fq(float *dq_acc, bf16 *dk, bf16 *dv, const float *dsum, const bf16 *datt, const float *lse2,
 		     const bf16 *q, const bf16 *k, const bf16 *v, qkv_layout lay, int B, int T, int H,
-		     cudaStream_t s)
+		     const flash_rotary &rot, cudaStream_t s)
 {
 	constexpr int NS = 2;
 	static int ready;
 	/* K, V of both consumers and the NS stages' Q, dO tiles (4 + 2 NS), the
 	 * stages' lse2 and dsum, 4 dS^T tiles, 2 staging tiles, the barriers */
 	size_t bytes = tiles_bytes(4 + 2 * NS, D, NS * 1024 + 4 * FT * FT * 2 + 2 * FQ_BLOCK * 4 + 2 * NS * 8);
-	if (!ready && smem_opt_in(flash_wg_bwd_fq_kernel<D, NS, DIAG>, bytes))
+	if (!ready && smem_opt_in(flash_wg_bwd_fq_kernel<D, NS, DIAG, ROT>, bytes))
 		return -1;
 	ready = 1;
 	float scale = 1.f / sqrtf((float)D), sl2 = LOG2E * scale;
@@ -1710,32 +1822,47 @@ static int launch_fq(float *dq_acc, bf16 *dk, bf16 *dv, const float *dsum, const
 	if (qkv_tensor_map(&mapQ, q, lay, B, T, H, D, FT, "flash backward") ||
 	    tma_map_2d(&mapO, datt, (long)B * T, (long)H * D, (long)H * D, FT, "flash backward"))
 		return -1;
-	flash_wg_bwd_fq_kernel<D, NS, DIAG><<<dim3(T / (2 * FT), B * H), PP_THREADS, bytes, s>>>(
-		dq_acc, dk, dv, mapQ, k, v, lay, mapO, lse2, dsum, T, H, sl2, scale);
+	flash_wg_bwd_fq_kernel<D, NS, DIAG, ROT><<<dim3(T / (2 * FT), B * H), PP_THREADS, bytes, s>>>(
+		dq_acc, dk, dv, mapQ, k, v, lay, mapO, lse2, dsum, T, H, sl2, scale, rot);
 	KERNEL_CHECK();
 	return 0;
 }
 
+/* rot: NULL, or the rotary backward on the way out (dq, dk then in q's
+ * layout; the timing-only variants of fq_diag are not built for it) */
 template <int D>
 static int wg_backward_fq_d(bf16 *dq, float *dq_acc, bf16 *dk, bf16 *dv, float *dsum, const bf16 *att,
 			    const bf16 *datt, const float *lse2, const bf16 *q, const bf16 *k, const bf16 *v,
-			    qkv_layout lay, int B, int T, int H, cudaStream_t s)
+			    qkv_layout lay, int B, int T, int H, const flash_rotary *rot, cudaStream_t s)
 {
 	float scale = 1.f / sqrtf((float)D);
 	long rows = (long)B * H * T, n = rows * D;
+	if (rot && fq_diag) {
+		fprintf(stderr, "%s:%d: flash: diagnostic variant %d of the fused backward has no rotary "
+			"backward\n", __FILE__, __LINE__, fq_diag);
+		return -1;
+	}
+	const flash_rotary none = {};
+	const flash_rotary &r = rot ? *rot : none;
 	trace_kernel("flash_dsum");
 	flash_wg_dsum_kernel<D><<<ceil_div(rows * (D / 8), 256), 256, 0, s>>>(dsum, att, datt, rows, T, H);
 	KERNEL_CHECK();
-	int rc = fq_diag == 5 ? launch_fq<D, 5>(dq_acc, dk, dv, dsum, datt, lse2, q, k, v, lay, B, T, H, s)
-		 : fq_diag == 4 ? launch_fq<D, 4>(dq_acc, dk, dv, dsum, datt, lse2, q, k, v, lay, B, T, H, s)
-		 : fq_diag == 3 ? launch_fq<D, 3>(dq_acc, dk, dv, dsum, datt, lse2, q, k, v, lay, B, T, H, s)
-		 : fq_diag == 2 ? launch_fq<D, 2>(dq_acc, dk, dv, dsum, datt, lse2, q, k, v, lay, B, T, H, s)
-		 : fq_diag == 1 ? launch_fq<D, 1>(dq_acc, dk, dv, dsum, datt, lse2, q, k, v, lay, B, T, H, s)
-				: launch_fq<D, 0>(dq_acc, dk, dv, dsum, datt, lse2, q, k, v, lay, B, T, H, s);
+	int rc = rot	       ? launch_fq<D, 0, true>(dq_acc, dk, dv, dsum, datt, lse2, q, k, v, lay, B, T, H, r, s)
+		 : fq_diag == 5 ? launch_fq<D, 5>(dq_acc, dk, dv, dsum, datt, lse2, q, k, v, lay, B, T, H, r, s)
+		 : fq_diag == 4 ? launch_fq<D, 4>(dq_acc, dk, dv, dsum, datt, lse2, q, k, v, lay, B, T, H, r, s)
+		 : fq_diag == 3 ? launch_fq<D, 3>(dq_acc, dk, dv, dsum, datt, lse2, q, k, v, lay, B, T, H, r, s)
+		 : fq_diag == 2 ? launch_fq<D, 2>(dq_acc, dk, dv, dsum, datt, lse2, q, k, v, lay, B, T, H, r, s)
+		 : fq_diag == 1 ? launch_fq<D, 1>(dq_acc, dk, dv, dsum, datt, lse2, q, k, v, lay, B, T, H, r, s)
+				: launch_fq<D, 0>(dq_acc, dk, dv, dsum, datt, lse2, q, k, v, lay, B, T, H, r, s);
 	if (rc)
 		return rc;
-	trace_kernel("flash_dq_convert");
-	flash_wg_dq_convert_kernel<D><<<n / FQ_BLOCK, WG, 0, s>>>(dq, dq_acc, scale);
+	if (rot) {
+		trace_kernel("flash_dq_rotary");
+		flash_wg_dq_rotary_kernel<D><<<rows / FT, WG, 0, s>>>(dq, q, dq_acc, scale, r, lay, T, H);
+	} else {
+		trace_kernel("flash_dq_convert");
+		flash_wg_dq_convert_kernel<D><<<n / FQ_BLOCK, WG, 0, s>>>(dq, dq_acc, scale);
+	}
 	KERNEL_CHECK();
 	CUDA_CHECK(cudaMemsetAsync(dq_acc, 0, n * sizeof(float), s)); /* zero again for the next call */
 	return 0;
@@ -1810,11 +1937,11 @@ int flash_wgmma_backward(bf16 *dq, bf16 *dk, bf16 *dv, float *dsum, const bf16 *
  * back to the two-kernel backward otherwise). */
 int flash_wgmma_backward_fused(bf16 *dq, float *dq_acc, bf16 *dk, bf16 *dv, float *dsum, const bf16 *att,
 			       const bf16 *datt, const float *lse2, const bf16 *q, const bf16 *k, const bf16 *v,
-			       int ld, int B, int T, int H, int D, cudaStream_t s)
+			       int ld, int B, int T, int H, int D, const struct flash_rotary *rot, cudaStream_t s)
 {
 	if (D == 64)
 		return wg_backward_fq_d<64>(dq, dq_acc, dk, dv, dsum, att, datt, lse2, q, k, v,
-					    qkv_layout_of(ld, H, T, 64), B, T, H, s);
+					    qkv_layout_of(ld, H, T, 64), B, T, H, rot, s);
 	return wg_backward_fq_d<128>(dq, dq_acc, dk, dv, dsum, att, datt, lse2, q, k, v,
-				     qkv_layout_of(ld, H, T, 128), B, T, H, s);
+				     qkv_layout_of(ld, H, T, 128), B, T, H, rot, s);
 }

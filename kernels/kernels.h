@@ -162,6 +162,22 @@ int flash_attention_backward(bf16 *dq, bf16 *dk, bf16 *dv, float *dsum, float *d
 			     const bf16 *datt, const float *lse2, const bf16 *q, const bf16 *k,
 			     const bf16 *v, int ld, int B, int T, int H, int D, cudaStream_t s);
 int flash_backward_accumulates(int T);
+/* The backward with QK-norm + rotary's backward on its way out
+ * (impl.rotary=epilogue): flash_attention_backward on the packed
+ * (N,3C) qkv (ld = 3C) followed by rotary_backward_packed, in the fused
+ * backward's kernels: the dK tile goes through the rotary backward
+ * before it is stored, dQ's conversion from dq_acc does the same for q,
+ * and dqkv's q, k and v parts are written with no dq or dk in between,
+ * to the same bits (rotary.cuh). Runs where flash_backward_accumulates(T)
+ * (the fused backward's family; elsewhere it says so and fails). */
+struct flash_rotary {
+	const float *rstd_q, *rstd_k; /* (B,H,T), as rotary_forward_packed wrote them */
+	const float *cos_sin;         /* rotary_table(T, D) */
+	int qk_norm;
+};
+int flash_attention_backward_rotary(bf16 *dqkv, float *dsum, float *dq_acc, const bf16 *att, const bf16 *datt,
+				    const float *lse2, const bf16 *qkv, const struct flash_rotary *rot, int B,
+				    int T, int H, int D, cudaStream_t s);
 /* Kernel families that compute the same function: mma.sync (flash.cu,
  * any build) and Hopper's wgmma (flash_wgmma.cu, sm_90a) with one
  * warpgroup a block (narrow), two where T is a multiple of 128 (wide), or
@@ -196,9 +212,11 @@ int flash_wgmma_backward(bf16 *dq, bf16 *dk, bf16 *dv, float *dsum, const bf16 *
 			 const float *lse2, const bf16 *q, const bf16 *k, const bf16 *v, int ld, int B, int T,
 			 int H, int D, int mode, cudaStream_t s);
 void flash_fq_diagnostic(int n); /* the harness's variants of family 13 (flash_wgmma.cu) */
+/* rot: NULL, or dq and dk are dqkv's q and k parts in q's layout and get
+ * the rotary backward (flash_attention_backward_rotary) */
 int flash_wgmma_backward_fused(bf16 *dq, float *dq_acc, bf16 *dk, bf16 *dv, float *dsum, const bf16 *att,
 			       const bf16 *datt, const float *lse2, const bf16 *q, const bf16 *k, const bf16 *v,
-			       int ld, int B, int T, int H, int D, cudaStream_t s);
+			       int ld, int B, int T, int H, int D, const struct flash_rotary *rot, cudaStream_t s);
 
 /* ---- relu2.cu: a = relu(u)^2 -------------------------------------------
  * backward: du = da * 2 relu(u) (OVERWRITES du; du may alias da). */

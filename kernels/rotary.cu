@@ -14,7 +14,7 @@
  * the backward reads the rotated q, k from there and leaves dqkv's v part
  * to the flash backward. */
 #include <math.h>
-#include "kernel_util.cuh"
+#include "rotary.cuh"
 
 /* ---- kernels ------------------------------------------------------------ */
 
@@ -129,24 +129,6 @@ __device__ __forceinline__ rot_row rot_locate(int G, int B, int T, int H, int D)
 	return r;
 }
 
-/* sum over the G lanes of one head row */
-__device__ __forceinline__ float group_sum(float v, int G)
-{
-	for (int o = G / 2; o > 0; o >>= 1)
-		v += __shfl_xor_sync(0xffffffffu, v, o);
-	return v;
-}
-
-__device__ __forceinline__ void load_cs(float *c, float *s, const float *cos_sin, int T, int half,
-					int t, int i0)
-{
-	const float *cp = cos_sin + (long)t * half + i0, *sp = cos_sin + (long)T * half + (long)t * half + i0;
-	float4 c0 = *reinterpret_cast<const float4 *>(cp), c1 = *reinterpret_cast<const float4 *>(cp + 4);
-	float4 s0 = *reinterpret_cast<const float4 *>(sp), s1 = *reinterpret_cast<const float4 *>(sp + 4);
-	c[0] = c0.x; c[1] = c0.y; c[2] = c0.z; c[3] = c0.w; c[4] = c1.x; c[5] = c1.y; c[6] = c1.z; c[7] = c1.w;
-	s[0] = s0.x; s[1] = s0.y; s[2] = s0.z; s[3] = s0.w; s[4] = s1.x; s[5] = s1.y; s[6] = s1.z; s[7] = s1.w;
-}
-
 __global__ void rotary_forward_vec_kernel(bf16 *q, bf16 *k, bf16 *v, float *rstd_q, float *rstd_k,
 					  const bf16 *qkv, const float *cos_sin, int B, int T, int H,
 					  int D, int qk_norm, float eps, int G, int packed)
@@ -205,33 +187,17 @@ __global__ void rotary_backward_vec_kernel(bf16 *dqkv, const bf16 *dq, const bf1
 		}
 		return;
 	}
-	float c[8], s[8], a1[8], a2[8], h1[8], h2[8], dot = 0.f;
+	float c[8], s[8], rs = qk_norm ? (part == 0 ? rstd_q : rstd_k)[r.orow] : 1.f;
 	load_cs(c, s, cos_sin, T, half, r.t, i0);
-	for (int i = 0; i < 8; i++) { /* g' = R^T g */
-		a1[i] = g1.get(i) * c[i] + g2.get(i) * s[i];
-		a2[i] = -g1.get(i) * s[i] + g2.get(i) * c[i];
-	}
-	if (qk_norm) { /* yhat = R^T y, the normalised input */
+	bf16x8 y1 = g1, y2 = g2, o1, o2; /* y: read under qk_norm only */
+	if (qk_norm) {
 		const bf16 *y = qkv ? qkv + r.src + (long)part * H * D : (part == 0 ? q : k) + r.orow * D;
-		bf16x8 y1 = load8(y + i0), y2 = load8(y + half + i0);
-		for (int i = 0; i < 8; i++) {
-			h1[i] = y1.get(i) * c[i] + y2.get(i) * s[i];
-			h2[i] = -y1.get(i) * s[i] + y2.get(i) * c[i];
-			dot += a1[i] * h1[i] + a2[i] * h2[i];
-		}
-		float mean = group_sum(dot, G) / D, rs = (part == 0 ? rstd_q : rstd_k)[r.orow];
-		for (int i = 0; i < 8; i++) {
-			a1[i] = rs * (a1[i] - h1[i] * mean);
-			a2[i] = rs * (a2[i] - h2[i] * mean);
-		}
+		y1 = load8(y + i0);
+		y2 = load8(y + half + i0);
 	}
+	rotary_backward8(&o1, &o2, g1, g2, y1, y2, c, s, rs, qk_norm, D, G);
 	if (!r.valid)
 		return;
-	bf16x8 o1, o2;
-	for (int i = 0; i < 8; i++) {
-		o1.set(i, a1[i]);
-		o2.set(i, a2[i]);
-	}
 	store8(dst + i0, o1);
 	store8(dst + half + i0, o2);
 }

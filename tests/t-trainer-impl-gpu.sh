@@ -28,7 +28,9 @@
 #   gpu-10.x impl.rotary=epilogue (compute capability 9.0, flash, head size
 #            128: dim 256 here): QK-norm + rotary in our QKV GEMM's
 #            epilogue, one launch a layer in place of cuBLASLt's QKV
-#            product + rotary_forward_packed, same losses; auto resolves to
+#            product + rotary_forward_packed, and the rotary backward in
+#            dQ's conversion and the fused attention backward's dK store
+#            in place of rotary_backward_packed, same losses; auto resolves to
 #            it; refused at head size 64, with naive attention and on
 #            other GPUs, with no record
 . "$ROOT/tests/lib.sh"
@@ -215,9 +217,12 @@ if [ "$hopper" = "9.0" ]; then
 	# shellcheck disable=SC2086
 	run rot_epilogue $H128 impl.rotary=epilogue
 	rc=$?
-	expect_eq gpu-10.2 "rotary=epilogue: one QKV GEMM of ours where the rotary pass was, and no rotary pass" \
-		"0 $(count rot_kernel rotary_forward_packed_vec) 0 $(count rot_kernel rotary_backward_packed_vec)" \
-		"$rc $(count rot_epilogue gemm_wgmma_rotary) $(count rot_epilogue rotary_forward_packed_vec) $(count rot_epilogue rotary_backward_packed_vec)"
+	# forward: our QKV GEMM in place of cuBLASLt's + the rotary pass;
+	# backward: dQ's conversion with the rotary backward in place of the
+	# plain conversion + the rotary backward pass
+	expect_eq gpu-10.2 "rotary=epilogue: one QKV GEMM of ours where the rotary pass was, dQ's rotary conversion where the plain one and the rotary backward were, no rotary pass" \
+		"0 $(count rot_kernel rotary_forward_packed_vec) 0 $(count rot_kernel rotary_backward_packed_vec) 0 0" \
+		"$rc $(count rot_epilogue gemm_wgmma_rotary) $(count rot_epilogue rotary_forward_packed_vec) $(count rot_epilogue flash_dq_rotary) $(count rot_epilogue rotary_backward_packed_vec) $(count rot_epilogue flash_dq_convert)"
 	d=$(loss_diff rot_epilogue rot_kernel) b=$(bpb_diff rot_epilogue rot_kernel)
 	echo "# rotary epilogue vs kernel: worst per-step loss difference $d, val_bpb $b (tolerance $LOSS_TOL)"
 	expect_eq gpu-10.3 "rotary=epilogue: per-step losses and val_bpb within $LOSS_TOL of rotary=kernel" "1 1" \

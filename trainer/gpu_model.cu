@@ -123,8 +123,11 @@ static int alloc_all(struct gpu_model *gm)
 	    ALLOC(gm->lnf, N * C) || ALLOC(gm->dlogits, N * d->V) || ALLOC(gm->inputs, N) ||
 	    ALLOC(gm->targets, N) || ALLOC(gm->y, N * C) ||
 	    ALLOC(gm->dx_bf16, N * C) || ALLOC(gm->dh, N * C) ||
-	    ALLOC(gm->dqkv, 3 * N * C) || ALLOC(gm->dq, N * C) || ALLOC(gm->dk, N * C) ||
-	    ALLOC(gm->datt, N * C) || ALLOC(gm->dfc, N * F) || ALLOC(gm->dx, N * C))
+	    ALLOC(gm->dqkv, 3 * N * C) || ALLOC(gm->datt, N * C) || ALLOC(gm->dfc, N * F) || ALLOC(gm->dx, N * C))
+		return -1;
+	/* dq, dk between attention's backward and rotary's, unless the rotary
+	 * backward runs on the attention backward's way out */
+	if (!gm->opt.rotary_epilogue && (ALLOC(gm->dq, N * C) || ALLOC(gm->dk, N * C)))
 		return -1;
 	/* naive attention: the shared QKV output, fp32 scores, the per-head
 	 * output and dv; flash: row sums (its QKV output is per layer) */
@@ -181,10 +184,12 @@ int gpu_model_init(struct gpu_model *gm, const struct model_dims *d, int B, cons
 			"multiple of %d (head size %d, seq_len %d)\n", FLASH_TILE, d->HS, d->T);
 		return -1;
 	}
-	if (o->rotary_epilogue && (!o->flash || d->T % 128 || !gemm_wgmma_rotary_supported(128, d->C, d->HS))) {
-		fprintf(stderr, "trainer: cuda: the QKV + rotary epilogue needs flash attention, a compute "
-			"capability 9.0 GPU, head size 128, dim a multiple of 256 and seq_len of 128 (flash %d, "
-			"head size %d, dim %d, seq_len %d)\n", o->flash, d->HS, d->C, d->T);
+	if (o->rotary_epilogue && (!o->flash || d->T % 128 || !gemm_wgmma_rotary_supported(128, d->C, d->HS) ||
+				   !flash_backward_accumulates(d->T))) {
+		fprintf(stderr, "trainer: cuda: the rotary epilogues (QKV product, fused attention backward) "
+			"need flash attention and its fused backward, a compute capability 9.0 GPU, head size 128, "
+			"dim a multiple of 256 and seq_len of 128 (flash %d, fused backward %d, head size %d, dim %d, "
+			"seq_len %d)\n", o->flash, flash_backward_accumulates(d->T), d->HS, d->C, d->T);
 		return -1;
 	}
 	gm->layer = (struct gpu_layer *)calloc((size_t)d->L, sizeof(struct gpu_layer));
@@ -421,6 +426,11 @@ static int attention_bwd(struct gpu_model *gm, struct gpu_layer *L, int B)
 	const struct model_dims *d = &gm->d;
 	int C = d->C;
 	cudaStream_t s = gm->stream;
+	if (gm->opt.rotary_epilogue) { /* start-up checked the fused backward; no silent fallback */
+		struct flash_rotary r = { L->rstd_q, L->rstd_k, gm->cos_sin, d->qk_norm };
+		return flash_attention_backward_rotary(gm->dqkv, gm->dsum, gm->dq_acc, L->att, gm->datt, L->lse,
+						       L->qkv, &r, B, d->T, d->NH, d->HS, s);
+	}
 	if (gm->opt.flash) /* dv straight into dqkv's v part */
 		return flash_attention_backward(gm->dq, gm->dk, gm->dqkv + 2 * C, gm->dsum, gm->dq_acc, L->att, gm->datt,
 						L->lse, L->qkv, L->qkv + C, L->qkv + 2 * C, 3 * C, B, d->T,

@@ -141,6 +141,11 @@ extern "C" int gpu_rotary_epilogue_supported(const struct config *c, char *why, 
 			 "of 128 (here head size %d, dim %d, seq_len %d)", D, c->dim, c->seq_len);
 		return -1;
 	}
+	if (!flash_backward_accumulates(c->seq_len)) { /* the harness's other flash families */
+		snprintf(why, n, "the rotary backward runs on the way out of the fused attention backward "
+			 "(flash family %d), which is not the family in use", FLASH_WGMMA_FUSEDQ);
+		return -1;
+	}
 	return 0;
 }
 
