@@ -928,6 +928,35 @@ static void time_gemm_shape(mm_ctx *m, long M, int C, int F)
 	CU(cudaFree(X)); CU(cudaFree(Wfc)); CU(cudaFree(Wp)); CU(cudaFree(H)); CU(cudaFree(S)); CU(cudaFree(R));
 }
 
+/* The products of width C still on cuBLASLt in the trainer (attention's
+ * output projection and the MLP's projection forward, the input
+ * gradients of the QKV, output and fc products), ours (plain store)
+ * against cuBLASLt at a model's shape: whether moving them pays. */
+static void time_gemm_narrow(mm_ctx *m, long M, int C, int F)
+{
+	const struct { const char *what; int K, tb; } p[] = {
+		{ "attn out proj fwd (x Wo^T)", C, 1 }, { "MLP proj fwd (a Wproj^T)", F, 1 },
+		{ "QKV dX (dqkv Wqkv)", 3 * C, 0 },     { "out proj dX (dy Wo)", C, 0 },
+		{ "fc dX (dfc Wfc)", F, 0 } };
+	for (auto q : p) {
+		char shape[64], op[96];
+		snprintf(shape, sizeof shape, "%ldx%d -> %d", M, q.K, C);
+		double flop = 2.0 * M * C * q.K / 1e9;
+		bf16 *X = dup(to_bf16(randn((size_t)M * q.K))), *W = dup(to_bf16(randn((size_t)C * q.K, 0.05)));
+		bf16 *O = dpoison<bf16>((size_t)M * C), *R = dpoison<bf16>((size_t)M * C);
+		OK(mm(m, R, 0, X, 0, W, q.tb, M, C, q.K, 1.f, 0.f, 0));
+		OK(gemm_wgmma(O, NULL, NULL, X, W, q.tb, M, C, q.K, GEMM_STORE, 0));
+		snprintf(op, sizeof op, "%s: gemm_wgmma against cuBLASLt", q.what);
+		add(op, shape, rel_err(down_bf16(O, (size_t)M * C), down_bf16(R, (size_t)M * C)), 1e-2, 0, 0, 0);
+		snprintf(op, sizeof op, "%s: cuBLASLt", q.what);
+		add(op, shape, 0, 1, time_ms([&] { OK(mm(m, R, 0, X, 0, W, q.tb, M, C, q.K, 1.f, 0.f, 0)); }), 0, flop);
+		snprintf(op, sizeof op, "%s: gemm_wgmma", q.what);
+		add(op, shape, 0, 1, time_ms([&] { OK(gemm_wgmma(O, NULL, NULL, X, W, q.tb, M, C, q.K, GEMM_STORE, 0)); }),
+		    0, flop);
+		CU(cudaFree(X)); CU(cudaFree(W)); CU(cudaFree(O)); CU(cudaFree(R));
+	}
+}
+
 /* The QKV projection with rotary in the epilogue (gemm_wgmma_qkv_rotary)
  * against cuBLASLt's product + rotary_forward_packed on the same inputs:
  * the same bf16 product and the same per-element arithmetic, so equal
@@ -1013,6 +1042,7 @@ static void gemm_checks(mm_ctx *m, int timed)
 		return;
 	time_gemm_shape(m, TN, TC, TF);
 	time_gemm_shape(m, TN, 768, 3072);
+	time_gemm_narrow(m, TN, TC, TF);
 	check_gemm_rotary(m, TN / 2048, 2048, 4, 1, 1); /* the depth-8 and depth-12 model shapes */
 	check_gemm_rotary(m, TN / 2048, 2048, 6, 1, 1);
 }

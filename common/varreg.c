@@ -108,7 +108,8 @@ static const struct var_def vars[] = {
 	  "relu^2 as its own pass, or fused into the MLP GEMMs' epilogues" },
 	{ "impl.rotary", IM, VAR_CHOICE, "auto|kernel|epilogue",
 	  "auto=cpu|cuda;kernel=cpu|cuda;epilogue=cuda", NULL,
-	  "QK-norm + rotary as its own pass, or fused into the QKV GEMM's epilogue" },
+	  "QK-norm + rotary as its own pass, or fused into the QKV GEMM's epilogue and the attention "
+	  "backward's way out" },
 	{ "impl.cuda_graphs", IM, VAR_BOOL, NULL, "false=cpu|cuda;true=cuda", NULL,
 	  "capture the step as a CUDA graph" },
 	{ "impl.threads", IM, VAR_INT, NULL, "0=cpu|cuda;*=cpu", NULL,

@@ -79,7 +79,8 @@ const struct cfg_key cfg_keys[] = {
 	  "auto = epilogue where the GPU and shape allow, else kernel"),
 	E("impl.rotary", CFG_IMPL, "auto", "auto|kernel|epilogue", rotary,
 	  "QK-norm + rotary: kernel = its own pass after the QKV GEMM (and the CPU's loop); "
-	  "epilogue = in the epilogue of our own QKV GEMM (Hopper GPU, flash attention); "
+	  "epilogue = in the epilogue of our own QKV GEMM, its backward on the fused attention backward's "
+	  "way out (Hopper GPU, flash attention); "
 	  "auto = epilogue where the GPU and shape allow, else kernel"),
 	B("impl.cuda_graphs", CFG_IMPL, "false", cuda_graphs,
 	  "capture the whole optimiser step once as a CUDA graph and replay it (GPU path)"),
