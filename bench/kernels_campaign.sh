@@ -40,6 +40,7 @@ run_all() { # DATA RUNS
 	one "recompute false -> true" impl.recompute=true
 	one "relu2 epilogue -> kernel" impl.relu2=kernel
 	one "rotary epilogue -> kernel" impl.rotary=kernel
+	one "gemm wgmma -> cublaslt" impl.gemm=cublaslt
 }
 
 report() { # RUNS OUTDIR
@@ -47,7 +48,7 @@ report() { # RUNS OUTDIR
 	base=$(head -n 1 "$runs" | sed 's/.*"run_id":"\([^"]*\)".*/\1/')
 	"$BUILD/ledger" --db "$db" init >/dev/null
 	printf '{"name":"%s","metric":"val_bpb","direction":"min","hardware":"H200","baseline":"%s",%s\n' \
-		"$CAMPAIGN" "$base" '"search_space":["impl.*"],"record_budget":12,"description":"kernel efficiency: impl.* only, fixed steps"}' \
+		"$CAMPAIGN" "$base" '"search_space":["impl.*"],"record_budget":13,"description":"kernel efficiency: impl.* only, fixed steps"}' \
 		>"$db.json"
 	"$BUILD/ledger" --db "$db" ingest "$runs" >/dev/null
 	"$BUILD/ledger" --db "$db" campaign add "$db.json" >/dev/null

@@ -16,7 +16,8 @@
  *                         IMPL words: flash recompute unfused_adamw
  *                         unfused_xent autotune graphs relu2_epilogue
  *                         (impl.relu2=epilogue) rotary_epilogue
- *                         (impl.rotary=epilogue), familyN (the flash
+ *                         (impl.rotary=epilogue), own_gemm (impl.gemm=wgmma),
+ *                         familyN (the flash
  *                         kernel family N of kernels.h, FLASH_*), fq5 (the
  *                         fused backward's variant 5, flash_fq_diagnostic).
  * Tolerances: loss 5e-3 relative; gradients 5e-2 relative L2 per tensor
@@ -70,10 +71,10 @@ static void batch(int B, int T, std::vector<int> &in, std::vector<int> &tg)
 static const char *options_label(const struct gpu_options *o)
 {
 	static char buf[128];
-	snprintf(buf, sizeof buf, "%s%s%s%s%s%s%s", o->flash ? "flash " : "naive ", o->recompute ? "recompute " : "",
+	snprintf(buf, sizeof buf, "%s%s%s%s%s%s%s%s", o->flash ? "flash " : "naive ", o->recompute ? "recompute " : "",
 		 o->fused_adamw ? "" : "unfused_adamw ", o->fused_xent ? "" : "unfused_xent ",
 		 o->relu2_epilogue ? "relu2_epilogue " : "", o->rotary_epilogue ? "rotary_epilogue " : "",
-		 o->autotune ? "autotune" : "heuristic");
+		 o->own_gemm ? "own_gemm " : "", o->autotune ? "autotune" : "heuristic");
 	return buf;
 }
 
@@ -200,6 +201,7 @@ static int parse_impl(struct gpu_options *o, int *graphs, const char *list)
 		else if (!strcmp(w, "autotune")) o->autotune = 1;
 		else if (!strcmp(w, "relu2_epilogue")) o->relu2_epilogue = 1;
 		else if (!strcmp(w, "rotary_epilogue")) o->rotary_epilogue = 1;
+		else if (!strcmp(w, "own_gemm")) o->own_gemm = 1; /* impl.gemm=wgmma */
 		else if (!strcmp(w, "graphs")) *graphs = 1;
 		else if (!strcmp(w, "fq5")) /* family 13's variant 5 (flash_fq_diagnostic) */
 			flash_fq_diagnostic(5);
@@ -344,7 +346,10 @@ int main(int argc, char **argv)
 				check_gradients(&o);
 				o.recompute = 1;
 				check_gradients(&o);
+				o.recompute = 0;
 			}
+			o.own_gemm = 1; /* impl.gemm=wgmma: every width a multiple of 256 at dim 256 */
+			check_gradients(&o);
 			small_dim = 128;
 		}
 		check_steps("muon", 1);

@@ -114,6 +114,9 @@ static const struct var_def vars[] = {
 	  "capture the step as a CUDA graph" },
 	{ "impl.threads", IM, VAR_INT, NULL, "0=cpu|cuda;*=cpu", NULL,
 	  "OpenMP threads on the CPU path; 0 = default" },
+	{ "impl.gemm", IM, VAR_CHOICE, "auto|loops|cublaslt|wgmma",
+	  "auto=cpu|cuda;loops=cpu;cublaslt=cuda;wgmma=cuda", NULL,
+	  "which GEMM runs the blocks' products with no fused epilogue: cuBLASLt or our own" },
 };
 
 /* Names people write, normalised (varreg_normalise): autoresearch's

@@ -33,6 +33,11 @@
 #            in place of rotary_backward_packed, same losses; auto resolves to
 #            it; refused at head size 64, with naive attention and on
 #            other GPUs, with no record
+#   gpu-11.x impl.gemm=wgmma (compute capability 9.0, dim 256 here): the
+#            blocks' products with no epilogue of ours on our own GEMM, one
+#            launch of it for each cuBLASLt launch it replaces, same losses;
+#            auto resolves to it at dim 256 and to cublaslt at dim 128;
+#            refused at dim 128 and on other GPUs, with no record
 . "$ROOT/tests/lib.sh"
 LOSS_TOL=0.02
 
@@ -249,3 +254,41 @@ else
 		'^trainer: impl.rotary=epilogue is not implemented on cuda for this shape: .*compute capability 9.0'
 fi
 [ ! -e refused10.jsonl ] && ok gpu-10.9 "no record for the refusals" || not_ok gpu-10.9 "no record" "$(cat refused10.jsonl)"
+
+# impl.gemm: the blocks' products with no epilogue of ours (attention's
+# output projection, the MLP's projection, the input gradients of QKV, the
+# output projection and fc) on cuBLASLt or on our own GEMM; dim 256 (every
+# width a multiple of the 256-column tile)
+# shellcheck disable=SC2086
+run gemm_lt $H128 impl.gemm=cublaslt
+rc=$?
+expect_eq gpu-11.1 "gemm=cublaslt: none of our plain GEMMs" "0 0" "$rc $(count gemm_lt gemm_wgmma)"
+if [ "$hopper" = "9.0" ]; then
+	# shellcheck disable=SC2086
+	run gemm_own $H128 impl.gemm=wgmma
+	rc=$?
+	own=$(count gemm_own gemm_wgmma) lt_left=$(count gemm_own gemm_lt) lt_all=$(count gemm_lt gemm_lt)
+	echo "# gemm=wgmma: $own launches of our GEMM, $lt_left of cuBLASLt's; gemm=cublaslt: $lt_all of cuBLASLt's"
+	# each moved product is one launch either way; the weight gradients
+	# and the classifier stay on cuBLASLt
+	expect_eq gpu-11.2 "gemm=wgmma: each moved product one launch of ours instead of one of cuBLASLt's, some left there" \
+		"0 1 1 $lt_all" "$rc $(awk -v n="$own" 'BEGIN { print (n > 0) }') $(awk -v n="$lt_left" 'BEGIN { print (n > 0) }') $((own + lt_left))"
+	d=$(loss_diff gemm_own gemm_lt) b=$(bpb_diff gemm_own gemm_lt)
+	echo "# gemm wgmma vs cublaslt: worst per-step loss difference $d, val_bpb $b (tolerance $LOSS_TOL)"
+	expect_eq gpu-11.3 "gemm=wgmma: per-step losses and val_bpb within $LOSS_TOL of gemm=cublaslt" "1 1" \
+		"$(within "$d") $(within "$b")"
+	expect_match gpu-11.4 "recorded as run; auto resolves to wgmma at dim 256 (gpu-10.4's run), cublaslt at dim 128" \
+		"$(cat gemm_own.jsonl) $(cat rot_auto.jsonl) $(cat base.jsonl)" \
+		'"impl.gemm":"wgmma".*"impl.gemm":"wgmma".*"impl.gemm":"cublaslt"'
+	# shellcheck disable=SC2086
+	expect_code gpu-11.5 "gemm=wgmma at dim 128: exit 2" 2 "$TRAINER" $G impl.gemm=wgmma --record refused11.jsonl
+	expect_match gpu-11.6 "the message names the shape" "$err" \
+		'^trainer: impl.gemm=wgmma is not implemented on cuda for this shape: .*dim 128'
+else
+	# shellcheck disable=SC2086
+	expect_code gpu-11.2 "gemm=wgmma off Hopper: exit 2" 2 "$TRAINER" $G $H128 impl.gemm=wgmma \
+		--record refused11.jsonl
+	expect_match gpu-11.3 "the message names the compute capability" "$err" \
+		'^trainer: impl.gemm=wgmma is not implemented on cuda for this shape: .*compute capability 9.0'
+fi
+[ ! -e refused11.jsonl ] && ok gpu-11.7 "no record for the refusals" || not_ok gpu-11.7 "no record" "$(cat refused11.jsonl)"

@@ -21,7 +21,7 @@ train.device_batch_size=4 train.total_batch_size=128 train.eval_tokens=4096 trai
 i=0
 for kv in impl.attention=flash impl.cuda_graphs=true impl.recompute=true impl.compile_mode=heuristic \
 	impl.compile_mode=autotune impl.fused_adamw=false impl.fused_xent=false impl.relu2=epilogue \
-	impl.rotary=epilogue; do
+	impl.rotary=epilogue impl.gemm=cublaslt impl.gemm=wgmma; do
 	i=$((i + 1))
 	key=${kv%%=*} value=${kv#*=}
 	# shellcheck disable=SC2086
@@ -43,13 +43,14 @@ expect_match impl-2.2 "auto recorded as what ran: attention naive, compile_mode 
 	'"impl.compile_mode":"none","impl.attention":"naive"'
 expect_match impl-2.2b "auto recorded as what ran: relu2 kernel" "$rec" '"impl.relu2":"kernel"'
 expect_match impl-2.2c "auto recorded as what ran: rotary kernel" "$rec" '"impl.rotary":"kernel"'
+expect_match impl-2.2d "auto recorded as what ran: gemm loops" "$rec" '"impl.gemm":"loops"'
 
 expect_match impl-2.3 "the CPU's booleans recorded" "$rec" \
 	'"impl.recompute":false,.*"impl.fused_adamw":true,"impl.fused_xent":true,"impl.relu2":"kernel","impl.rotary":"kernel","impl.cuda_graphs":false'
 # shellcheck disable=SC2086
 expect_code impl-2.4 "the CPU's values written out are accepted" 0 "$TRAINER" $TINY train.steps=3 \
 	impl.attention=naive impl.compile_mode=none impl.recompute=false impl.fused_adamw=true \
-	impl.fused_xent=true impl.relu2=kernel impl.rotary=kernel impl.cuda_graphs=false impl.threads=1 --no-record
+	impl.fused_xent=true impl.relu2=kernel impl.rotary=kernel impl.cuda_graphs=false impl.threads=1 impl.gemm=loops --no-record
 expect_eq impl-2.5 "and give the default's losses" "$(cat default.loss)" "$(grep -o 'loss [0-9.]*' stderr.txt)"
 
 # shellcheck disable=SC2086

@@ -85,6 +85,11 @@ const struct cfg_key cfg_keys[] = {
 	B("impl.cuda_graphs", CFG_IMPL, "false", cuda_graphs,
 	  "capture the whole optimiser step once as a CUDA graph and replay it (GPU path)"),
 	I("impl.threads", CFG_IMPL, "0", threads, "OpenMP threads on the CPU path; 0 = OpenMP's default"),
+	E("impl.gemm", CFG_IMPL, "auto", "auto|loops|cublaslt|wgmma", gemm,
+	  "the blocks' products with no epilogue of ours (attention's output projection, the MLP's "
+	  "projection, the input gradients of QKV, the output projection and fc): loops = the CPU's C "
+	  "loops; cublaslt; wgmma = our own Hopper GEMM (weight gradients and the classifier stay on "
+	  "cuBLASLt); auto = wgmma where the GPU and shape allow, else cublaslt (loops on the CPU)"),
 };
 const size_t cfg_nkeys = ARRAY_SIZE(cfg_keys);
 

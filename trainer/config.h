@@ -37,7 +37,7 @@ struct config {
 	char data_path[CFG_STR_MAX];    /* manifest.json or the directory holding it */
 	/* impl.* */
 	int recompute, cuda_graphs, fused_adamw, fused_xent, threads;
-	char compile_mode[16], attention[16], relu2[16], rotary[16];
+	char compile_mode[16], attention[16], relu2[16], rotary[16], gemm[16];
 };
 
 struct cfg_key {

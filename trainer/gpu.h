@@ -34,6 +34,9 @@ int gpu_relu2_epilogue_supported(const struct config *c, char *why, size_t n);
  * attention (its packed q, k, v), head size 128, dim a multiple of 256,
  * seq_len of 128; else -1 and why. */
 int gpu_rotary_epilogue_supported(const struct config *c, char *why, size_t n);
+/* 0 when impl.gemm=wgmma can run: compute capability 9.0 and every
+ * product it takes a shape of our GEMM's (gemm_wgmma_supported) */
+int gpu_gemm_wgmma_supported(const struct config *c, char *why, size_t n);
 
 /* Run the training loop of run.h on the GPU: the same model, data order,
  * schedule and stopping rules as cpu_train(), filling run->metrics and, on

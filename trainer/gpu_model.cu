@@ -40,6 +40,7 @@ void gpu_options_from_config(struct gpu_options *o, const struct config *c)
 	o->autotune = !strcmp(c->compile_mode, "autotune");
 	o->relu2_epilogue = !strcmp(c->relu2, "epilogue");
 	o->rotary_epilogue = !strcmp(c->rotary, "epilogue");
+	o->own_gemm = !strcmp(c->gemm, "wgmma");
 }
 
 /* ---- allocation ---------------------------------------------------------- */
@@ -296,6 +297,17 @@ static float *DW(const struct gpu_model *gm, int l, int which)
 	return gm->grads + param_offset(&gm->pl, l, which);
 }
 
+/* out (M,N) = A (M,K) op(W), bf16, op(W) = W^T when tb (y = x W^T): a
+ * block's product with no epilogue of ours, on our own GEMM under
+ * impl.gemm=wgmma (start-up checked the shapes; gemm_wgmma fails rather
+ * than fall back), else on cuBLASLt. */
+static int block_mm(struct gpu_model *gm, bf16 *out, const bf16 *A, const bf16 *W, int tb, int M, int N, int K)
+{
+	if (gm->opt.own_gemm)
+		return gemm_wgmma(out, NULL, NULL, A, W, tb, M, N, K, GEMM_STORE, gm->stream);
+	return mm(&gm->mm, out, 0, A, 0, W, tb, M, N, K, 1.f, 0.f, gm->stream);
+}
+
 /* QKV projection, QK-norm + rotary, attention: ln1 -> att */
 static int attention_fwd(struct gpu_model *gm, int l, int B)
 {
@@ -310,7 +322,7 @@ static int attention_fwd(struct gpu_model *gm, int l, int B)
 		       flash_attention_forward(L->att, L->lse, qkv, qkv + C, qkv + 2 * C, 3 * C, B, d->T, d->NH,
 					       d->HS, s);
 	}
-	if (mm(&gm->mm, qkv, 0, L->ln1, 0, W(gm, l, LP_WQ), 1, N, 3 * C, C, 1.f, 0.f, s))
+	if (block_mm(gm, qkv, L->ln1, W(gm, l, LP_WQ), 1, N, 3 * C, C))
 		return -1;
 	if (gm->opt.flash)
 		return rotary_forward_packed(qkv, L->rstd_q, L->rstd_k, gm->cos_sin, B, d->T, d->NH, d->HS,
@@ -333,7 +345,7 @@ static int mlp_fc_forward(struct gpu_model *gm, struct gpu_layer *L, const bf16 
 	int C = gm->d.C, F = gm->d.F;
 	if (gm->opt.relu2_epilogue)
 		return gemm_wgmma(L->fc, L->act, NULL, L->ln2, wfc, 1, N, F, C, GEMM_RELU2, gm->stream);
-	return mm(&gm->mm, L->fc, 0, L->ln2, 0, wfc, 1, N, F, C, 1.f, 0.f, gm->stream) ||
+	return block_mm(gm, L->fc, L->ln2, wfc, 1, N, F, C) ||
 	       relu2_forward(L->act, L->fc, (long)N * F, gm->stream);
 }
 
@@ -345,7 +357,7 @@ static int mlp_proj_dx(struct gpu_model *gm, struct gpu_layer *L, const bf16 *dy
 	int C = gm->d.C, F = gm->d.F;
 	if (gm->opt.relu2_epilogue)
 		return gemm_wgmma(gm->dfc, NULL, L->fc, dy, wproj, 0, N, F, C, GEMM_DRELU2, gm->stream);
-	return mm(&gm->mm, gm->dfc, 0, dy, 0, wproj, 0, N, F, C, 1.f, 0.f, gm->stream) ||
+	return block_mm(gm, gm->dfc, dy, wproj, 0, N, F, C) ||
 	       relu2_backward(gm->dfc, gm->dfc, L->fc, (long)N * F, gm->stream);
 }
 
@@ -359,17 +371,16 @@ static int block_forward(struct gpu_model *gm, int l, int B, float *x, const bf1
 	struct gpu_layer *L = &gm->layer[l];
 	int N = B * d->T, C = d->C;
 	cudaStream_t s = gm->stream;
-	mm_ctx *m = &gm->mm;
 	if (rmsnorm_forward(L->ln1, L->rstd1, x, y_add, N, C, RMS_EPS, s))
 		return -1;
 	if (save)
 		CUDA_CHECK(cudaMemcpyAsync(L->xsave, x, (size_t)N * C * sizeof(float),
 					   cudaMemcpyDeviceToDevice, s));
 	return attention_fwd(gm, l, B) ||
-	       mm(m, gm->y, 0, L->att, 0, W(gm, l, LP_WO), 1, N, C, C, 1.f, 0.f, s) ||
+	       block_mm(gm, gm->y, L->att, W(gm, l, LP_WO), 1, N, C, C) ||
 	       rmsnorm_forward(L->ln2, L->rstd2, x, gm->y, N, C, RMS_EPS, s) ||
 	       mlp_fc_forward(gm, L, W(gm, l, LP_WFC), N) ||
-	       mm(m, gm->y, 0, L->act, 0, W(gm, l, LP_WPROJ), 1, N, C, d->F, 1.f, 0.f, s);
+	       block_mm(gm, gm->y, L->act, W(gm, l, LP_WPROJ), 1, N, C, d->F);
 }
 
 int gpu_model_upload(struct gpu_model *gm, const int *inputs, const int *targets, int B)
@@ -455,15 +466,15 @@ static int block_backward(struct gpu_model *gm, int l, int B)
 	/* MLP: out = x_mid + relu2(ln2 Wfc^T) Wproj^T */
 	if (mlp_proj_dx(gm, L, gm->dx_bf16, W(gm, l, LP_WPROJ), N) ||
 	    mm(m, DW(gm, l, LP_WPROJ), 1, gm->dx_bf16, 1, L->act, 0, C, F, N, 1.f, 1.f, s) ||
-	    mm(m, gm->dh, 0, gm->dfc, 0, W(gm, l, LP_WFC), 0, N, C, F, 1.f, 0.f, s) ||
+	    block_mm(gm, gm->dh, gm->dfc, W(gm, l, LP_WFC), 0, N, C, F) ||
 	    mm(m, DW(gm, l, LP_WFC), 1, gm->dfc, 1, L->ln2, 0, F, C, N, 1.f, 1.f, s) ||
 	    rmsnorm_backward(gm->dx, gm->dx_bf16, gm->dh, L->ln2, L->rstd2, N, C, 1, s))
 		return -1;
 	/* attention: x_mid = x_in + attn(ln1) Wo^T */
-	return mm(m, gm->datt, 0, gm->dx_bf16, 0, W(gm, l, LP_WO), 0, N, C, C, 1.f, 0.f, s) ||
+	return block_mm(gm, gm->datt, gm->dx_bf16, W(gm, l, LP_WO), 0, N, C, C) ||
 	       mm(m, DW(gm, l, LP_WO), 1, gm->dx_bf16, 1, L->att, 0, C, C, N, 1.f, 1.f, s) ||
 	       attention_bwd(gm, L, B) ||
-	       mm(m, gm->dh, 0, gm->dqkv, 0, W(gm, l, LP_WQ), 0, N, C, 3 * C, 1.f, 0.f, s) ||
+	       block_mm(gm, gm->dh, gm->dqkv, W(gm, l, LP_WQ), 0, N, C, 3 * C) ||
 	       mm(m, DW(gm, l, LP_WQ), 1, gm->dqkv, 1, L->ln1, 0, 3 * C, C, N, 1.f, 1.f, s) ||
 	       rmsnorm_backward(gm->dx, gm->dx_bf16, gm->dh, L->ln1, L->rstd1, N, C, 1, s);
 }

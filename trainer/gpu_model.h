@@ -25,6 +25,7 @@ struct gpu_options {
 	int fused_xent;   /* impl.fused_xent */
 	int autotune;     /* impl.compile_mode=autotune */
 	int relu2_epilogue; /* impl.relu2=epilogue: relu^2 in our own GEMM's epilogues (gemm_wgmma.cu) */
+	int own_gemm;     /* impl.gemm=wgmma: the blocks' products with no epilogue of ours on gemm_wgmma.cu */
 	int rotary_epilogue; /* impl.rotary=epilogue: QK-norm + rotary in our QKV GEMM's epilogue and on the fused attention backward's way out (flash only) */
 };
 /* The options of a resolved config (impl.* after impl_resolve). */

@@ -32,6 +32,12 @@ int gpu_rotary_epilogue_supported(const struct config *c, char *why, size_t n)
 	return -1;
 }
 
+int gpu_gemm_wgmma_supported(const struct config *c, char *why, size_t n)
+{
+	snprintf(why, n, "this trainer was built without CUDA");
+	return -1;
+}
+
 int gpu_train(struct run *run)
 {
 	run_fail(run, "crash", "startup", "this trainer was built without CUDA");

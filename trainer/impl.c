@@ -47,6 +47,10 @@ static const struct impl_row impl_rows[] = {
 	{ "impl.cuda_graphs", "false", IMPL_CPU | IMPL_CUDA, NULL, NULL },
 	{ "impl.cuda_graphs", "true", IMPL_CUDA, NULL, "CUDA graphs exist on the CUDA path only" },
 	{ "impl.threads", "0", IMPL_CPU | IMPL_CUDA, NULL, NULL },
+	{ "impl.gemm", "loops", IMPL_CPU, NULL, "the CUDA path's products run on a GEMM library or kernel" },
+	{ "impl.gemm", "cublaslt", IMPL_CUDA, NULL, "the CPU path has no GEMM library, only its own C loops" },
+	{ "impl.gemm", "wgmma", IMPL_CUDA, gpu_gemm_wgmma_supported,
+	  "the CPU path has no GEMM library, only its own C loops" },
 	{ "impl.threads", "*", IMPL_CPU, NULL,
 	  "the CUDA path runs no OpenMP loops, so a thread count would change nothing" },
 };
@@ -146,6 +150,10 @@ void impl_resolve(struct config *c, const char *device)
 	resolve_auto(c, "impl.relu2", c->relu2, dev, "epilogue", "kernel");
 	/* after impl.attention: the epilogue writes flash's packed layout */
 	resolve_auto(c, "impl.rotary", c->rotary, dev, "epilogue", "kernel");
+	if (dev == IMPL_CUDA)
+		resolve_auto(c, "impl.gemm", c->gemm, dev, "wgmma", "cublaslt");
+	else if (!strcmp(c->gemm, "auto"))
+		set_value(c, "impl.gemm", "loops");
 }
 
 int impl_check(const struct config *c, const char *device, char *why, size_t n, char *hint, size_t hn)

@@ -7,15 +7,16 @@
 # optimiser step per micro-batch. Prints a markdown table whose reference
 # row for each shape is PyTorch eager, every row with its ratio to it.
 #   sh bench/torch/run.sh [BUILD] [STEPS]      (after sh bench/kernels.sh build)
-# ROWS (default all: "eager naive flash relu2 rotary graphs muon compile";
-# relu2 = flash with impl.relu2=epilogue, rotary = that and
-# impl.rotary=epilogue, the Hopper default; Hopper only) picks rows, for
+# ROWS (default all: "eager naive flash relu2 rotary gemm graphs muon
+# compile"; relu2 = flash with impl.relu2=epilogue, rotary = that and
+# impl.rotary=epilogue, gemm = that and impl.gemm=wgmma, the Hopper
+# default; Hopper only) picks rows, for
 # a run that must fit a short GPU lease; a shape's ratios need its eager
 # row (vs eager) and compile row (vs compile).
 set -u
 BUILD=${1:-build}
 STEPS=${2:-20}
-ROWS=${ROWS:-eager naive flash relu2 rotary graphs muon compile}
+ROWS=${ROWS:-eager naive flash relu2 rotary gemm graphs muon compile}
 row() { case " $ROWS " in *" $1 "*) return 0 ;; esac; return 1; }
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 log=$(mktemp)
@@ -28,6 +29,7 @@ for shape in "8 512 4" "12 768 6"; do
 	! row flash || "$BUILD/bench_kernels_model" bench "$1" "$2" "$3" adamw "$STEPS" flash | tee -a "$log"
 	! row relu2 || "$BUILD/bench_kernels_model" bench "$1" "$2" "$3" adamw "$STEPS" flash,relu2_epilogue | tee -a "$log"
 	! row rotary || "$BUILD/bench_kernels_model" bench "$1" "$2" "$3" adamw "$STEPS" flash,relu2_epilogue,rotary_epilogue | tee -a "$log"
+	! row gemm || "$BUILD/bench_kernels_model" bench "$1" "$2" "$3" adamw "$STEPS" flash,relu2_epilogue,rotary_epilogue,own_gemm | tee -a "$log"
 	! row graphs || "$BUILD/bench_kernels_model" bench "$1" "$2" "$3" adamw "$STEPS" flash,graphs | tee -a "$log"
 	! row muon || "$BUILD/bench_kernels_model" bench "$1" "$2" "$3" muon "$STEPS" flash | tee -a "$log"
 	! row compile || PYTHONUNBUFFERED=1 python3 bench/torch/bench.py compile "$1" "$2" "$3" "$STEPS" | tee -a "$log"

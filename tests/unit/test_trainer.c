@@ -232,13 +232,15 @@ static void test_impl_table(void)
 	      impl_devices("impl.fused_xent", "false") == IMPL_CUDA &&
 	      impl_devices("impl.relu2", "epilogue") == IMPL_CUDA &&
 	      impl_devices("impl.rotary", "epilogue") == IMPL_CUDA &&
+	      impl_devices("impl.gemm", "wgmma") == IMPL_CUDA &&
+	      impl_devices("impl.gemm", "cublaslt") == IMPL_CUDA &&
 	      impl_devices("impl.cuda_graphs", "true") == IMPL_CUDA);
 	struct config c;
 	char why[512], hint[256];
 	config_defaults(&c);
 	impl_resolve(&c, "cpu");
 	CHECK("trainer-impl-cpu-auto", !strcmp(c.attention, "naive") && !strcmp(c.compile_mode, "none") &&
-	      !strcmp(c.relu2, "kernel") && !strcmp(c.rotary, "kernel") &&
+	      !strcmp(c.relu2, "kernel") && !strcmp(c.rotary, "kernel") && !strcmp(c.gemm, "loops") &&
 	      impl_check(&c, "cpu", why, sizeof(why), hint, sizeof(hint)) == 0);
 	config_defaults(&c);
 	impl_resolve(&c, "cuda");
@@ -248,7 +250,7 @@ static void test_impl_table(void)
 	CHECK("trainer-impl-cuda-threads", impl_check(&c, "cuda", why, sizeof(why), hint, sizeof(hint)) != 0 &&
 	      strstr(why, "impl.threads=4 is not implemented on cuda"));
 	CHECK("trainer-impl-devices", impl_devices("impl.cuda_graphs", "false") == (IMPL_CPU | IMPL_CUDA) &&
-	      impl_devices("impl.compile_mode", "none") == IMPL_CPU &&
+	      impl_devices("impl.compile_mode", "none") == IMPL_CPU && impl_devices("impl.gemm", "loops") == IMPL_CPU &&
 	      impl_devices("impl.attention", "naive") == (IMPL_CPU | IMPL_CUDA));
 }
 
