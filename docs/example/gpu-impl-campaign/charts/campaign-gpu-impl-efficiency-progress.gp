@@ -9,14 +9,13 @@ set border 3
 set tics nomirror
 set title 'Campaign progress: gpu-impl-efficiency'
 set ylabel 'val_bpb (lower is better)'
-set yrange [2.804794024:2.811759722]
+set yrange [3.328540139:3.336005021]
 set xlabel 'experiment'
 set offsets 0.5, 0.5, 0, 0
 plot 'campaign-gpu-impl-efficiency-progress-runs-0.dat' skip 1 using 1:($3 > 0 ? NaN : $2):5 with labels hypertext point lc rgb '#b0b0b0' pt 7 ps 0.7 title 'discarded', \
   '' skip 1 using 1:($3 > 0 ? $2 : NaN):5 with labels hypertext point lc rgb '#2ca02c' pt 7 ps 1.1 title 'kept', \
   '' skip 1 using 1:($3 > 0 ? $2 : NaN):4 with labels left offset 0.6,0.6 rotate by 20 font ',8' textcolor rgb '#2c662c' notitle, \
-  'campaign-gpu-impl-efficiency-progress-best-0.dat' using 1:2 with steps lc rgb '#2ca02c' lw 2 title 'running best', \
-  'campaign-gpu-impl-efficiency-progress-outliers.dat' using 1:($3 > 0 ? NaN : $2):4 with labels hypertext point lc rgb '#ff7f0e' pt 11 ps 1.1 title 'off the bottom (outlier)'
+  'campaign-gpu-impl-efficiency-progress-best-0.dat' using 1:2 with steps lc rgb '#2ca02c' lw 2 title 'running best'
 set terminal pngcairo size 900,540 noenhanced font 'sans,13' background '#ffffff'
 set output 'campaign-gpu-impl-efficiency-progress.png'
 replot
