@@ -1574,21 +1574,31 @@ __global__ void flash_wg_dsum_kernel(float *dsum, const bf16 *att, const bf16 *d
  * written 16 bytes a thread. (Zeroing dq_acc here as well, stores
  * interleaved with the loads, ran at 1.3 TB/s under ncu in round 10; a
  * memset after it does that part.) */
+/* One block of dq_acc (64 rows x 64 columns in the fused kernel's
+ * fragment order) as bf16 scale * dq_acc into columns col0.. of a
+ * row-major shared tile of ROW bytes a row, by the block's 128 threads. */
+template <int ROW>
+__device__ __forceinline__ void dq_block_to_tile(unsigned char *tile, const float *block, int col0, float scale)
+{
+	const float4 *a = reinterpret_cast<const float4 *>(block);
+	int x = threadIdx.x, r = 16 * (x / WARP) + x % WARP / 4, t = x % 4;
+#pragma unroll
+	for (int j = 0; j < 8; j++) {
+		float4 f = a[j * WG + x];
+		unsigned char *p = tile + r * ROW + (col0 + 8 * j + 2 * t) * 2;
+		*reinterpret_cast<__nv_bfloat162 *>(p) = __floats2bfloat162_rn(f.x * scale, f.y * scale);
+		*reinterpret_cast<__nv_bfloat162 *>(p + 8 * ROW) = __floats2bfloat162_rn(f.z * scale, f.w * scale);
+	}
+}
+
 template <int D>
 __global__ void __launch_bounds__(WG) flash_wg_dq_convert_kernel(bf16 *dq, const float *dq_acc, float scale)
 {
 	constexpr int NH = D / 64, ROW = 64 * 2 + 16; /* bytes of a row in shared memory */
 	__shared__ __align__(16) unsigned char tile[FT * ROW];
 	long blk = blockIdx.x;
-	const float4 *a = reinterpret_cast<const float4 *>(dq_acc + blk * FQ_BLOCK);
-	int x = threadIdx.x, r = 16 * (x / WARP) + x % WARP / 4, t = x % 4;
-#pragma unroll
-	for (int j = 0; j < 8; j++) {
-		float4 f = a[j * WG + x];
-		unsigned char *p = tile + r * ROW + (8 * j + 2 * t) * 2;
-		*reinterpret_cast<__nv_bfloat162 *>(p) = __floats2bfloat162_rn(f.x * scale, f.y * scale);
-		*reinterpret_cast<__nv_bfloat162 *>(p + 8 * ROW) = __floats2bfloat162_rn(f.z * scale, f.w * scale);
-	}
+	int x = threadIdx.x;
+	dq_block_to_tile<ROW>(tile, dq_acc + blk * FQ_BLOCK, 0, scale);
 	__syncthreads();
 	long row0 = blk / NH * FT;
 	int col0 = blk % NH * 64;
@@ -1615,18 +1625,10 @@ flash_wg_dq_rotary_kernel(bf16 *dq, const bf16 *q, const float *dq_acc, float sc
 {
 	constexpr int NH = D / 64, ROW = D * 2 + 16, G = D / 16, ROWS = WG / G;
 	__shared__ __align__(16) unsigned char tile[FT * ROW];
-	int x = threadIdx.x, r = 16 * (x / WARP) + x % WARP / 4, t = x % 4;
+	int x = threadIdx.x;
 #pragma unroll
-	for (int cb = 0; cb < NH; cb++) {
-		const float4 *a = reinterpret_cast<const float4 *>(dq_acc + (blockIdx.x * (long)NH + cb) * FQ_BLOCK);
-#pragma unroll
-		for (int j = 0; j < 8; j++) {
-			float4 f = a[j * WG + x];
-			unsigned char *p = tile + r * ROW + (cb * 64 + 8 * j + 2 * t) * 2;
-			*reinterpret_cast<__nv_bfloat162 *>(p) = __floats2bfloat162_rn(f.x * scale, f.y * scale);
-			*reinterpret_cast<__nv_bfloat162 *>(p + 8 * ROW) = __floats2bfloat162_rn(f.z * scale, f.w * scale);
-		}
-	}
+	for (int cb = 0; cb < NH; cb++)
+		dq_block_to_tile<ROW>(tile, dq_acc + (blockIdx.x * (long)NH + cb) * FQ_BLOCK, cb * 64, scale);
 	__syncthreads();
 	long row0 = blockIdx.x * (long)FT, bh = row0 / T; /* rows of (B,H,T) */
 	long ib = bh / H * lay.bs + bh % H * lay.hs;

@@ -226,12 +226,13 @@ int relu2_backward(bf16 *du, const bf16 *da, const bf16 *u, long n, cudaStream_t
 /* ---- gemm_wgmma.cu: our own Hopper GEMM, relu^2 and rotary in epilogues --
  * out0 (M,N) = A (M,K) · op(B), B stored (N,K) when tb (y = x W^T), else
  * (K,N); bf16 in and out, fp32 accumulation. The epilogue:
- *   GEMM_STORE   out0 = the product;
+ *   GEMM_STORE   out0 = the product (impl.gemm=wgmma's plain products);
  *   GEMM_RELU2   out0 = the product H, out1 = relu(H)^2 (the MLP forward);
  *   GEMM_DRELU2  out0 = the product * 2 relu(aux), aux (M,N) = H (the
  *                MLP's dH from dA = dY Wproj).
- * Runs where gemm_wgmma_supported: a compute capability 9.0 device, M and
- * N multiples of 128, K of 64; elsewhere gemm_wgmma returns -1 and says so. */
+ * Runs where gemm_wgmma_supported: a compute capability 9.0 device, M a
+ * multiple of 128, N of 256 (a tile's rows and columns), K of 64;
+ * elsewhere gemm_wgmma returns -1 and says so. */
 enum gemm_epilogue { GEMM_STORE, GEMM_RELU2, GEMM_DRELU2, GEMM_ROTARY };
 int gemm_wgmma_supported(int M, int N, int K);
 int gemm_wgmma(bf16 *out0, bf16 *out1, const bf16 *aux, const bf16 *A, const bf16 *B, int tb, int M, int N,
