@@ -194,7 +194,20 @@ static void sec_declaration(struct camp *c)
 	sb_release(&s);
 }
 
-static void sec_headline(struct camp *c, int audited)
+/* Whether the audit found that run changed only implementation variables
+ * and still moved the metric (an impl_changed_metric finding names the
+ * run and the parent it is measured against; the best run beat the
+ * baseline, so it is not that parent). */
+static int impl_changed_metric_run(const struct finding_list *fl, const char *run)
+{
+	for (int i = 0; run && i < fl->n; i++)
+		for (int j = 0; fl->v[i].kind == AUDIT_IMPL_CHANGED_METRIC && j < fl->v[i].nruns; j++)
+			if (!strcmp(fl->v[i].runs[j], run))
+				return 1;
+	return 0;
+}
+
+static void sec_headline(struct camp *c, const struct finding_list *fl, int audited)
 {
 	const struct audit_summary *m = &c->sum;
 	set_run(c, "baseline_run", audited ? m->baseline_run : NULL);
@@ -217,6 +230,9 @@ static void sec_headline(struct camp *c, int audited)
 	tpl_set(&c->vars, "beyond_noise", beyond ? "yes" : "");
 	tpl_set(&c->vars, "noise_unknown", unknown ? "yes" : "");
 	tpl_set(&c->vars, "within_noise", beat && !unknown && !beyond ? "yes" : "");
+	/* a "win" by a change that must not change the math is the audit's
+	 * warning, not a result: said in the same sentence */
+	tpl_set(&c->vars, "best_impl_only", beat && impl_changed_metric_run(fl, m->best_run) ? "yes" : "");
 	sb s = SB_INIT;
 	if (beat)
 		sb_addf(&s, "%.*f", fmt_decimals(), gain);
@@ -731,7 +747,7 @@ int cmd_campaign(int argc, char **argv, struct report_ctx *ctx)
 		c.sum.baseline_value = c.sum.best_value = c.sum.noise_floor = NAN;
 	load_members(&c);
 	sec_declaration(&c);
-	sec_headline(&c, audited);
+	sec_headline(&c, &fl, audited);
 	sec_keep_rate(&c, audited);
 	sec_top_hits(&c);
 	sec_runs(&c);

@@ -111,3 +111,23 @@ expect_match report-campaign-13.1 "tok/s and peak VRAM columns, no MFU (none rec
 expect_match report-campaign-13.2 "a run's values, an empty cell for a run without them" "$pm" \
 	'^\| 1 \| 2026-03-15 12:00 \| p-rtx-base \| ok \| baseline \| 1\.2457 \| 0\.0000 \| 123457 \| 18008 \|'
 expect_match report-campaign-13.3 "the crashed run has none" "$pm" '\| p-rtx-ro \| crash \|  \|  \|  \|  \|  \|'
+
+# A "win" by a change that must not move the metric: the committed GPU
+# campaign (docs/example/gpu-impl-campaign, our trainer's records), where
+# impl.recompute=true is the best run, beyond a floor of three repeats,
+# and the audit says impl_changed_metric for it. The headline says so in
+# the same sentence; the fixture's best (a real change) does not.
+G="$ROOT/docs/example/gpu-impl-campaign/runs.jsonl"
+"$LEDGER" --db g.db ingest "$G" >/dev/null 2>&1
+gbase=$(head -n 1 "$G" | jq -r .run_id)
+printf '{"name":"gpu-impl-efficiency","metric":"val_bpb","direction":"min","hardware":"H200","baseline":"%s","search_space":["impl.*"]}\n' \
+	"$gbase" >g.json
+"$LEDGER" --db g.db campaign add g.json >/dev/null 2>&1
+"$REPORT" --db g.db campaign --campaign gpu-impl-efficiency --out g --no-charts >/dev/null 2>&1
+gm=$(unlink g/campaign-gpu-impl-efficiency.md)
+grec=$(jq -r 'select(.status == "ok" and .config["impl.recompute"] == true) | .run_id' "$G")
+expect_match report-campaign-14 "an impl-only best run: the headline points at the audit's impl_changed_metric" "$gm" \
+	"^\*\*Something beat the baseline\*\*: $grec by [0-9.]+, more than the noise floor\. But it changed only implementation variables, which must not move the metric \(impl_changed_metric under Audit findings\): check the implementation, or the noise floor, before believing it\.$"
+expect_match report-campaign-14.1 "and the audit's finding names that run" "$gm" \
+	"^- \*\*warn\*\* impl_changed_metric: $grec changed only impl\\.recompute "
+expect_no_match report-campaign-14.2 "the fixture's best (a real change) has no such clause" "$md" 'changed only implementation variables'
