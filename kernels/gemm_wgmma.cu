@@ -536,6 +536,13 @@ int gemm_wgmma(bf16 *out0, bf16 *out1, const bf16 *aux, const bf16 *A, const bf1
 	return -1;
 }
 
+int gemm_wgmma_block_products_supported(int T, int C, int F)
+{
+	/* widths N and depths K: C, F, 3C (QKV is (3C, C), fc (F, C), proj (C, F)) */
+	return T % GM_BM == 0 && gemm_wgmma_supported(GM_BM, C, F) && gemm_wgmma_supported(GM_BM, F, 3 * C) &&
+	       gemm_wgmma_supported(GM_BM, 3 * C, C);
+}
+
 int gemm_wgmma_rotary_supported(int M, int C, int D)
 {
 	return D == GM_HEAD && C % GM_BN == 0 && gemm_wgmma_supported(M, 3 * C, C);

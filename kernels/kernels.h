@@ -237,6 +237,10 @@ enum gemm_epilogue { GEMM_STORE, GEMM_RELU2, GEMM_DRELU2, GEMM_ROTARY };
 int gemm_wgmma_supported(int M, int N, int K);
 int gemm_wgmma(bf16 *out0, bf16 *out1, const bf16 *aux, const bf16 *A, const bf16 *B, int tb, int M, int N,
 	       int K, int epilogue, cudaStream_t s);
+/* Whether every product of a transformer block (seq_len T, dim C, MLP
+ * width F: N and K among C, F, 3C; rows whole sequences) fits
+ * gemm_wgmma: impl.gemm=wgmma's condition. */
+int gemm_wgmma_block_products_supported(int T, int C, int F);
 
 /* The QKV projection with rotary_forward_packed in its epilogue
  * (GEMM_ROTARY, impl.rotary=epilogue): qkv (M, 3C) = x (M, C) wqkv^T

@@ -193,8 +193,7 @@ int gpu_model_init(struct gpu_model *gm, const struct model_dims *d, int B, cons
 			"seq_len %d)\n", o->flash, flash_backward_accumulates(d->T), d->HS, d->C, d->T);
 		return -1;
 	}
-	if (o->own_gemm && (d->T % 128 || !gemm_wgmma_supported(128, d->C, d->F) ||
-			    !gemm_wgmma_supported(128, d->F, 3 * d->C) || !gemm_wgmma_supported(128, 3 * d->C, d->C))) {
+	if (o->own_gemm && !gemm_wgmma_block_products_supported(d->T, d->C, d->F)) {
 		fprintf(stderr, "trainer: cuda: our own GEMM (impl.gemm=wgmma) needs a compute capability 9.0 GPU, "
 			"seq_len a multiple of 128 and dim and the MLP width multiples of 256 (seq_len %d, dim %d, "
 			"MLP width %d)\n", d->T, d->C, d->F);

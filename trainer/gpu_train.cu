@@ -157,10 +157,7 @@ extern "C" int gpu_gemm_wgmma_supported(const struct config *c, char *why, size_
 			 "only, and this machine has no such GPU");
 		return -1;
 	}
-	/* rows: whole sequences, so 128 | seq_len makes every batch fit;
-	 * widths N and depths K of the products it may take: C, F, 3C */
-	if (c->seq_len % 128 || !gemm_wgmma_supported(128, C, F) || !gemm_wgmma_supported(128, F, 3 * C) ||
-	    !gemm_wgmma_supported(128, 3 * C, C)) {
+	if (!gemm_wgmma_block_products_supported(c->seq_len, C, F)) {
 		snprintf(why, n, "our own GEMM needs seq_len a multiple of 128 and dim and the MLP width multiples of "
 			 "256, its tiles' columns (here seq_len %d, dim %d, MLP width %d)", c->seq_len, C, F);
 		return -1;
