@@ -413,35 +413,82 @@ static void check_flash_packed(const char *shape, const std::vector<float> &q, c
 	CU(cudaFree(lse)); CU(cudaFree(dsum)); CU(cudaFree(acc));
 }
 
-/* impl.rotary=epilogue's backward (flash_attention_backward_rotary): the
- * fused backward with the QK-norm + rotary backward on its way out,
- * against the fused backward followed by rotary_backward_packed on the
- * same inputs (q and k normalised and rotated by rotary_forward_packed
- * first, so that rstd and the rotated values are a forward's), with and
- * without QK-norm: dqkv's k and v parts the same bits (tol 0: one formula,
- * rotary.cuh, on the same bf16 values), its q part within 1e-3 (dQ is
- * summed in no fixed order, as between two runs of the fused backward). */
-static void check_flash_rotary(int B, int T, int H, int D)
+/* The inputs of impl.rotary=epilogue's backward on the trainer's packed
+ * layout: q and k normalised and rotated by rotary_forward_packed (so
+ * that rstd and the rotated values are a forward's), flash's forward on
+ * them, a random output gradient g; dq, dk for the unfused path. */
+struct rot_case {
+	int B, T, H, D, C;
+	size_t NC, BHT;
+	float *cs, *rq, *rk, *lse, *dsum, *acc;
+	bf16 *qkv, *att, *g, *dq, *dk;
+};
+
+static rot_case rot_case_make(int B, int T, int H, int D)
 {
-	int C = H * D, N = B * T;
-	size_t NC = (size_t)N * C, BHT = (size_t)B * H * T;
-	char shape[32], op[160];
-	snprintf(shape, sizeof shape, "%dx%dx%dx%d", B, T, H, D);
+	rot_case r;
+	r.B = B; r.T = T; r.H = H; r.D = D; r.C = H * D;
+	r.NC = (size_t)B * T * r.C;
+	r.BHT = (size_t)B * H * T;
 	std::vector<float> cs((size_t)T * D);
 	rotary_table(cs.data(), T, D);
-	float *dcs = dup(cs), *rq = dpoison<float>(BHT), *rk = dpoison<float>(BHT);
-	float *lse = dpoison<float>(BHT), *dsum = dpoison<float>(BHT), *acc = dzero_f32(NC);
-	bf16 *qkv = dup(to_bf16(randn(3 * NC))), *att = dpoison<bf16>(NC), *g = dup(to_bf16(randn(NC)));
-	bf16 *dq = dpoison<bf16>(NC), *dk = dpoison<bf16>(NC);
-	OK(rotary_forward_packed(qkv, rq, rk, dcs, B, T, H, D, 1, 1e-6f, 0));
-	OK(flash_attention_forward(att, lse, qkv, qkv + C, qkv + 2 * C, 3 * C, B, T, H, D, 0));
+	r.cs = dup(cs);
+	r.rq = dpoison<float>(r.BHT); r.rk = dpoison<float>(r.BHT);
+	r.lse = dpoison<float>(r.BHT); r.dsum = dpoison<float>(r.BHT); r.acc = dzero_f32(r.NC);
+	r.qkv = dup(to_bf16(randn(3 * r.NC)));
+	r.att = dpoison<bf16>(r.NC);
+	r.g = dup(to_bf16(randn(r.NC)));
+	r.dq = dpoison<bf16>(r.NC); r.dk = dpoison<bf16>(r.NC);
+	OK(rotary_forward_packed(r.qkv, r.rq, r.rk, r.cs, B, T, H, D, 1, 1e-6f, 0));
+	OK(flash_attention_forward(r.att, r.lse, r.qkv, r.qkv + r.C, r.qkv + 2 * r.C, 3 * r.C, B, T, H, D, 0));
+	return r;
+}
+
+/* impl.rotary=kernel's backward into dqkv: the fused attention backward
+ * (dv into dqkv's v part), then rotary_backward_packed */
+static void rot_case_unfused(const rot_case &r, bf16 *dqkv, int qk_norm)
+{
+	int C = r.C;
+	OK(flash_attention_backward(r.dq, r.dk, dqkv + 2 * C, r.dsum, r.acc, r.att, r.g, r.lse, r.qkv, r.qkv + C,
+				    r.qkv + 2 * C, 3 * C, r.B, r.T, r.H, r.D, 0));
+	OK(rotary_backward_packed(dqkv, r.dq, r.dk, r.qkv, r.rq, r.rk, r.cs, r.B, r.T, r.H, r.D, qk_norm, 0));
+}
+
+/* impl.rotary=epilogue's: the rotary backward on the fused backward's way out */
+static void rot_case_fused(const rot_case &r, bf16 *dqkv, int qk_norm)
+{
+	struct flash_rotary rot = { r.rq, r.rk, r.cs, qk_norm };
+	OK(flash_attention_backward_rotary(dqkv, r.dsum, r.acc, r.att, r.g, r.lse, r.qkv, &rot, r.B, r.T, r.H, r.D,
+					   0));
+}
+
+static void rot_case_free(rot_case &r)
+{
+	bf16 *bufs[] = { r.qkv, r.att, r.g, r.dq, r.dk };
+	for (bf16 *b : bufs)
+		CU(cudaFree(b));
+	float *fbufs[] = { r.cs, r.rq, r.rk, r.lse, r.dsum, r.acc };
+	for (float *b : fbufs)
+		CU(cudaFree(b));
+}
+
+/* impl.rotary=epilogue's backward (flash_attention_backward_rotary)
+ * against the fused backward followed by rotary_backward_packed on the
+ * same inputs, with and without QK-norm: dqkv's k and v parts the same
+ * bits (tol 0: one formula, rotary.cuh, on the same bf16 values), its q
+ * part within 1e-3 (dQ is summed in no fixed order, as between two runs
+ * of the fused backward). */
+static void check_flash_rotary(int B, int T, int H, int D)
+{
+	rot_case rc = rot_case_make(B, T, H, D);
+	int N = B * T, C = rc.C;
+	size_t NC = rc.NC;
+	char shape[32], op[160];
+	snprintf(shape, sizeof shape, "%dx%dx%dx%d", B, T, H, D);
 	for (int qk_norm = 1; qk_norm >= 0; qk_norm--) {
 		bf16 *ref = dpoison<bf16>(3 * NC), *got = dpoison<bf16>(3 * NC);
-		OK(flash_attention_backward(dq, dk, ref + 2 * C, dsum, acc, att, g, lse, qkv, qkv + C, qkv + 2 * C,
-					    3 * C, B, T, H, D, 0));
-		OK(rotary_backward_packed(ref, dq, dk, qkv, rq, rk, dcs, B, T, H, D, qk_norm, 0));
-		struct flash_rotary rot = { rq, rk, dcs, qk_norm };
-		OK(flash_attention_backward_rotary(got, dsum, acc, att, g, lse, qkv, &rot, B, T, H, D, 0));
+		rot_case_unfused(rc, ref, qk_norm);
+		rot_case_fused(rc, got, qk_norm);
 		std::vector<float> r = down_bf16(ref, 3 * NC), x = down_bf16(got, 3 * NC);
 		const char *qn = qk_norm ? "QK-norm" : "no QK-norm";
 		snprintf(op, sizeof op, "%s bwd + rotary on the way out, %s: dqkv q part vs + rotary_backward_packed "
@@ -452,15 +499,10 @@ static void check_flash_rotary(int B, int T, int H, int D)
 				 "rotary_backward_packed (exact)", flash_family_name, qn, p == 1 ? "k" : "v");
 			add(op, shape, rel_err(qkv_part(x, N, C, p), qkv_part(r, N, C, p)), 0, 0, 0, 0);
 		}
-		check_acc_zero(shape, acc, NC);
+		check_acc_zero(shape, rc.acc, NC);
 		CU(cudaFree(ref)); CU(cudaFree(got));
 	}
-	bf16 *bufs[] = { qkv, att, g, dq, dk };
-	for (bf16 *b : bufs)
-		CU(cudaFree(b));
-	float *fbufs[] = { dcs, rq, rk, lse, dsum, acc };
-	for (float *b : fbufs)
-		CU(cudaFree(b));
+	rot_case_free(rc);
 }
 
 static void check_flash(cublasHandle_t h, int H, int D)
@@ -517,34 +559,16 @@ static void check_flash(cublasHandle_t h, int H, int D)
  * rotary backward on its way out. */
 static void time_flash_rotary(void)
 {
-	size_t NC = TN * TC, BHT = (size_t)TB * TH * TT;
-	std::vector<float> cs((size_t)TT * TD);
-	rotary_table(cs.data(), TT, TD);
-	float *dcs = dup(cs), *rq = dpoison<float>(BHT), *rk = dpoison<float>(BHT);
-	float *lse = dpoison<float>(BHT), *dsum = dpoison<float>(BHT), *acc = dzero_f32(NC);
-	bf16 *qkv = dup(to_bf16(randn(3 * NC))), *att = dpoison<bf16>(NC), *g = dup(to_bf16(randn(NC)));
-	bf16 *dq = dpoison<bf16>(NC), *dk = dpoison<bf16>(NC), *dqkv = dpoison<bf16>(3 * NC);
-	int C = TC;
-	OK(rotary_forward_packed(qkv, rq, rk, dcs, TB, TT, TH, TD, 1, 1e-6f, 0));
-	OK(flash_attention_forward(att, lse, qkv, qkv + C, qkv + 2 * C, 3 * C, TB, TT, TH, TD, 0));
-	struct flash_rotary rot = { rq, rk, dcs, 1 };
-	double ms = time_ms([&] {
-		OK(flash_attention_backward(dq, dk, dqkv + 2 * C, dsum, acc, att, g, lse, qkv, qkv + C, qkv + 2 * C,
-					    3 * C, TB, TT, TH, TD, 0));
-		OK(rotary_backward_packed(dqkv, dq, dk, qkv, rq, rk, dcs, TB, TT, TH, TD, 1, 0));
-	}, 10);
+	rot_case rc = rot_case_make(TB, TT, TH, TD);
+	bf16 *dqkv = dpoison<bf16>(3 * rc.NC);
+	double ms = time_ms([&] { rot_case_unfused(rc, dqkv, 1); }, 10);
 	add((std::string(flash_family_name) + " bwd, then rotary_backward_packed").c_str(), "64x2048x4x128", 0, 1, ms,
 	    0, 0);
-	ms = time_ms([&] { OK(flash_attention_backward_rotary(dqkv, dsum, acc, att, g, lse, qkv, &rot, TB, TT, TH, TD,
-							      0)); }, 10);
+	ms = time_ms([&] { rot_case_fused(rc, dqkv, 1); }, 10);
 	add((std::string(flash_family_name) + " bwd with the rotary backward on its way out").c_str(), "64x2048x4x128",
 	    0, 1, ms, 0, 0);
-	bf16 *bufs[] = { qkv, att, g, dq, dk, dqkv };
-	for (bf16 *b : bufs)
-		CU(cudaFree(b));
-	float *fbufs[] = { dcs, rq, rk, lse, dsum, acc };
-	for (float *b : fbufs)
-		CU(cudaFree(b));
+	CU(cudaFree(dqkv));
+	rot_case_free(rc);
 }
 
 static void time_flash(void)
